@@ -1,0 +1,27 @@
+# One venv in .venv; `make run` starts the app, `make test` runs the tests.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test bench demo clean
+
+$(BIN)/cloud-companion: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $@
+
+run: $(BIN)/cloud-companion
+	$(BIN)/cloud-companion $(ARGS)
+
+test: $(BIN)/cloud-companion
+	$(BIN)/python -m pytest $(ARGS)
+
+bench: $(BIN)/cloud-companion
+	$(BIN)/cloud-companion bench
+
+demo: $(BIN)/cloud-companion
+	$(BIN)/cloud-companion demo --out demo-screens
+
+clean:
+	rm -rf $(VENV) demo-screens

@@ -1,0 +1,83 @@
+"""The `cloud-companion` command: the app, replay, bench and the tools around the journal.
+
+Each area registers its own subcommands (a `register(subparsers)` function in the modules
+listed in COMMAND_MODULES), so this file stays a thin dispatcher.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from importlib import import_module
+
+from .replay import NotAGame, replay_lines
+
+# modules with a register(subparsers) function, each adding its own subcommands
+COMMAND_MODULES: tuple[str, ...] = ()
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        if args.file == "-":
+            result = replay_lines(sys.stdin)
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                result = replay_lines(f)
+    except OSError as exc:
+        print(f"cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 1
+    except UnicodeDecodeError:
+        print(f"cannot read {args.file}: it is not UTF-8 text", file=sys.stderr)
+        return 1
+    except NotAGame as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    print(json.dumps(result.output(), ensure_ascii=False), flush=True)
+    if result.error_line is not None:
+        print(f"line {result.error_line}: {result.reason}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import run_all
+
+    figures = run_all()
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        for name, value in figures.items():
+            print(f"{name:48s} {value}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cloud-companion", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command")
+    replay = sub.add_parser("replay", help="replay a game written as JSON Lines")
+    replay.add_argument("file", help="the game file, or - for standard input")
+    replay.set_defaults(func=cmd_replay)
+    bench = sub.add_parser("bench", help="measure speed and latency")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.set_defaults(func=cmd_bench)
+    for module in COMMAND_MODULES:
+        import_module(module).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices
+    # plain `cloud-companion [--options]` starts the app
+    if "run" in commands and (not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help"))):
+        argv = ["run", *argv]
+    args = parser.parse_args(argv)
+    if not hasattr(args, "func"):
+        parser.print_help()
+        return 0
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,88 @@
+"""Replaying a game written as JSON Lines (shared/design/replay-contract.md).
+
+Line 1 is the setup, every later non-blank line one action. This module parses and applies;
+the command line (cli.py) only prints what it returns.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+from .rules import Match, RulesError, SetupError
+
+
+class NotAGame(Exception):
+    """The input cannot be read as a game at all (exit 1 in the contract)."""
+
+
+@dataclass
+class ReplayResult:
+    match: Match
+    error_line: int | None = None
+    reason: str | None = None
+
+    def output(self) -> dict[str, Any]:
+        out = self.match.view
+        if self.error_line is not None:
+            out["error"] = {"line": self.error_line, "reason": self.reason}
+        return out
+
+
+def parse_setup(line: str) -> Match:
+    try:
+        setup = json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise NotAGame(f"line 1: the setup is not JSON ({exc.msg})") from None
+    if not isinstance(setup, dict):
+        raise NotAGame("line 1: the setup must be a JSON object")
+    try:
+        return Match.start(setup)
+    except SetupError as exc:
+        raise NotAGame(f"line 1: {exc}") from None
+
+
+def parse_action(line: str) -> dict[str, Any]:
+    """One action line as an object, or RulesError (an illegal action in the contract)."""
+    try:
+        action = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise RulesError(f"not JSON ({exc.msg})", "replay contract") from None
+    if not isinstance(action, dict):
+        raise RulesError("an action must be a JSON object", "replay contract")
+    if not isinstance(action.get("act"), str):
+        raise RulesError('an action needs an "act" field', "replay contract")
+    return action
+
+
+def numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """(physical line number, text) for every non-blank line."""
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            yield number, line
+
+
+def replay_lines(lines: Iterable[str]) -> ReplayResult:
+    """Apply a whole game; stops at the first illegal line (the contract's exit 2)."""
+    rows = enumerate(lines, start=1)
+    first = next(rows, None)
+    if first is None:
+        raise NotAGame("the file is empty: line 1 must be the setup")
+    if not first[1].strip():
+        raise NotAGame("line 1: the setup line is blank")
+    match = parse_setup(first[1])
+    for number, line in rows:
+        if not line.strip():
+            continue
+        try:
+            match = match.apply(parse_action(line))
+        except RulesError as exc:
+            return ReplayResult(match, number, exc.reason)
+    return ReplayResult(match)
+
+
+def to_jsonl(match: Match) -> str:
+    """A match written back as JSON Lines: its setup, then the actions that stand."""
+    rows = [match.setup, *match.actions()]
+    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)

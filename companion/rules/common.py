@@ -1,0 +1,121 @@
+"""Types and helpers shared by the three games' rules.
+
+Actions are plain JSON objects (dicts) exactly as in the replay contract
+(`shared/design/replay-contract.md`); states are immutable values private to each game
+module, and `view()` turns a state into the contract's public JSON object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Protocol, Sequence
+
+Action = Mapping[str, Any]
+View = dict[str, Any]
+
+
+class RulesError(ValueError):
+    """An action that the rules do not allow in this state.
+
+    `reason` is one sentence a player understands; `rule` names the rule it comes from
+    (a rulebook section or a ruling in rulings.md), so a screen can show both.
+    """
+
+    def __init__(self, reason: str, rule: str | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.rule = rule
+
+
+class SetupError(ValueError):
+    """A setup object that cannot start a game (wrong player count, unknown mode, ...)."""
+
+
+class GameRules(Protocol):
+    """What each game module offers (see cloud9.RULES, cloudship.RULES, cloudmine.RULES)."""
+
+    name: str  # the contract's "game" value
+    title: str
+    min_players: int
+    max_players: int
+
+    def setup(self, config: Mapping[str, Any]) -> Any: ...
+    def apply(self, state: Any, action: Action) -> Any: ...
+    def legal_actions(self, state: Any) -> list[dict[str, Any]]: ...
+    def view(self, state: Any) -> View: ...
+
+
+# --- validation helpers, so that every game refuses malformed input the same way ---------
+
+def field(action: Action, name: str, kind: type | tuple[type, ...], what: str) -> Any:
+    """The action's field `name`, which must be of `kind`; a RulesError names what is wrong."""
+    if name not in action:
+        raise RulesError(f'"{action.get("act")}" needs a "{name}" field ({what})', "replay contract")
+    value = action[name]
+    # bool is an int in Python: never let True stand for a number or a number for a bool
+    if isinstance(value, bool) and bool not in _as_tuple(kind):
+        raise RulesError(f'"{name}" must be {what}, not {value!r}', "replay contract")
+    if not isinstance(value, kind):
+        raise RulesError(f'"{name}" must be {what}, not {value!r}', "replay contract")
+    return value
+
+
+def player_field(action: Action, players: Sequence[str]) -> str:
+    name = field(action, "player", str, "a player's name")
+    if name not in players:
+        raise RulesError(f"there is no player called {name!r}", "replay contract")
+    return name
+
+
+def string_list(action: Action, name: str, allowed: Sequence[str], what: str) -> list[str]:
+    values = field(action, name, list, what)
+    for v in values:
+        if not isinstance(v, str) or v not in allowed:
+            raise RulesError(f'{v!r} is not one of {", ".join(allowed)}', "replay contract")
+    return list(values)
+
+
+def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def setup_players(config: Mapping[str, Any], low: int, high: int, title: str) -> tuple[str, ...]:
+    """The setup's player list, checked: `low`..`high` unique non-empty names."""
+    players = config.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise SetupError('"players" must be a list of names')
+    if any(not p.strip() for p in players):
+        raise SetupError("player names must not be empty")
+    if len(set(players)) != len(players):
+        dupes = sorted({p for p in players if players.count(p) > 1})
+        raise SetupError(f"player names must be unique: {', '.join(dupes)} appears twice")
+    if not low <= len(players) <= high:
+        raise SetupError(f"{title} is for {low} to {high} players, not {len(players)}")
+    return tuple(players)
+
+
+def setup_player_choice(config: Mapping[str, Any], key: str, players: Sequence[str]) -> str:
+    """An optional setup field naming one of the players (default: the first)."""
+    name = config.get(key, players[0])
+    if name not in players:
+        raise SetupError(f'"{key}" must be one of the players, not {name!r}')
+    return name
+
+
+def next_seat(players: Sequence[str], name: str, step: int = 1) -> str:
+    """The player `step` seats to the left (clockwise, the next in the list; ruling 1)."""
+    return players[(players.index(name) + step) % len(players)]
+
+
+def best(players: Sequence[str], key) -> list[str]:
+    """Every player whose key is the highest, in seat order (shared wins)."""
+    top = max(key(p) for p in players)
+    return [p for p in players if key(p) == top]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One possible roll and its probability (for simulations and the app's own roller)."""
+
+    action: dict[str, Any]
+    probability: float
