@@ -1,0 +1,73 @@
+"""Junk actions thrown at every phase of every game: a RulesError or a legal move, nothing else.
+
+Whatever a loose wire, a buggy screen or a hand-edited file sends, the rules core answers with
+a reason (never another exception) and a refused action changes nothing.
+"""
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from companion.rules import GAME_MODULES, Match, RulesError
+from companion.rules.simulate import random_actions
+
+SETUPS = {
+    "cloud9": {"game": "cloud9", "players": ["Ann", "Ben", "Cat", "Dan"]},
+    "cloudship": {"game": "cloudship", "players": ["Ann", "Ben", "Cat"]},
+    "cloudmine": {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]},
+}
+ACTS = ["roll", "jump", "stay", "rise", "fall", "drop", "land", "plant", "reveal", "guess",
+        "undo", "redo", "pass", ""]
+WORDS = ["Ann", "Ben", "Zed", "red", "yellow", "green", "purple", "blue", "white", "wild",
+         "blank", "storm", "rain", "hail", ""]
+json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-3, 20), st.floats(allow_nan=False),
+                      st.sampled_from(WORDS))
+json_value = st.recursive(json_leaf, lambda inner: st.one_of(
+    st.lists(inner, max_size=5), st.dictionaries(st.sampled_from(WORDS), inner, max_size=3)),
+    max_leaves=8)
+junk_action = st.fixed_dictionaries(
+    {"act": st.sampled_from(ACTS)},
+    optional={k: json_value for k in ["player", "dice", "cards", "ball", "bed", "hail", "correct"]})
+
+
+def states(game, seeds=3):
+    """Matches at every step of a few random games (every phase gets visited)."""
+    out = []
+    for seed in range(seeds):
+        out.extend(before for before, _ in random_actions(SETUPS[game], seed, limit=400))
+    return out
+
+
+@pytest.mark.parametrize("game", sorted(GAME_MODULES))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_junk_is_refused_with_a_reason_or_is_a_legal_move(game, data):
+    pool = _POOL.setdefault(game, states(game))
+    match = data.draw(st.sampled_from(pool))
+    action = data.draw(junk_action)
+    before = json.dumps(match.view, sort_keys=True)
+    try:
+        after = match.apply(action)
+    except RulesError as exc:
+        assert exc.reason and isinstance(exc.reason, str)
+        assert json.dumps(match.view, sort_keys=True) == before
+    else:
+        # accepted: then it must have been one of the legal actions (or undo/redo)
+        # (fields the game does not read may come along)
+        legal = match.legal_actions()
+        assert action["act"] in {"undo", "redo"} or any(
+            _canonical({k: action.get(k) for k in move}) == _canonical(move) for move in legal)
+        assert after is not match
+
+
+def _canonical(action):
+    # rolls are multisets and rise cards are in any order: compare them sorted
+    out = dict(action)
+    for key in ("dice", "cards"):
+        if isinstance(out.get(key), list):
+            out[key] = sorted(out[key])
+    return json.dumps(out, sort_keys=True)
+
+
+_POOL: dict = {}
