@@ -1,0 +1,104 @@
+"""Find the translatable strings in the source, per domain, and keep the catalogs in step.
+
+A module takes part by binding `_ = translator("<domain>")` at module level; every literal in
+`_("...")`, `N_("...")` and `_.ngettext("...", "...", n)` in that module belongs to the domain.
+
+    python -m companion.i18n.extract [DOMAIN ...]   # add new strings to the domains' .po files
+                                                    # (msgstr empty), drop strings no longer used
+then translate the empty entries and run `python -m companion.i18n` to compile.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+from . import LANGUAGES, SOURCE_LANGUAGE, po_path
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+
+
+def module_domain(tree: ast.Module) -> str | None:
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                and (getattr(node.value.func, "id", None) == "translator"
+                     or getattr(node.value.func, "attr", None) == "translator")
+                and any(getattr(t, "id", None) == "_" for t in node.targets)
+                and node.value.args and isinstance(node.value.args[0], ast.Constant)):
+            return node.value.args[0].value
+    return None
+
+
+def _literal(node: ast.AST) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def strings_in(tree: ast.Module) -> list[tuple[str, str | None]]:
+    """(msgid, msgid_plural or None) in source order."""
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        if (isinstance(func, ast.Name) and func.id in ("_", "N_")) or \
+                (isinstance(func, ast.Attribute) and func.attr == "N_"):
+            text = _literal(node.args[0])
+            if text is not None:
+                found.append((text, None))
+        elif (isinstance(func, ast.Attribute) and func.attr == "ngettext"
+              and getattr(func.value, "id", None) == "_" and len(node.args) >= 2):
+            one, many = _literal(node.args[0]), _literal(node.args[1])
+            if one is not None and many is not None:
+                found.append((one, many))
+    return found
+
+
+def extract(root: Path = PACKAGE_DIR) -> dict[str, dict[str, str | None]]:
+    """domain -> {msgid: msgid_plural or None} over every module under `root`."""
+    out: dict[str, dict[str, str | None]] = defaultdict(dict)
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        domain = module_domain(tree)
+        if domain is None:
+            continue
+        for msgid, plural in strings_in(tree):
+            out[domain].setdefault(msgid, plural)
+    return dict(out)
+
+
+def update_catalogs(only: list[str] | None = None, root: Path = PACKAGE_DIR) -> list[str]:
+    """Bring the catalogs of the `only` domains (default: every domain) in step with the source."""
+    import polib  # a development tool: the `test` extra installs it
+
+    changed = []
+    for domain, messages in extract(root).items():
+        if only and domain not in only:
+            continue
+        for language in LANGUAGES:
+            if language == SOURCE_LANGUAGE:
+                continue
+            path = po_path(domain, language)
+            po = polib.pofile(str(path)) if path.exists() else polib.POFile()
+            po.metadata.update({"Content-Type": "text/plain; charset=UTF-8", "Language": language,
+                                "Plural-Forms": "nplurals=2; plural=(n != 1);"})
+            present = {e.msgid for e in po}
+            for msgid, plural in messages.items():
+                if msgid not in present:
+                    entry = polib.POEntry(msgid=msgid, msgstr="")
+                    if plural:
+                        entry = polib.POEntry(msgid=msgid, msgid_plural=plural, msgstr_plural={0: "", 1: ""})
+                    po.append(entry)
+            for entry in [e for e in po if e.msgid not in messages]:
+                po.remove(entry)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            po.save(str(path))
+            changed.append(f"{language}/{domain}")
+    return changed
+
+
+if __name__ == "__main__":
+    import sys
+
+    for name in update_catalogs(sys.argv[1:] or None):
+        print(f"updated {name}")

@@ -1,0 +1,441 @@
+"""The app: one pygame main thread that waits for input, feeds the screens, and redraws only
+when something changed.
+
+Waiting. pygame.event.wait() polls SDL every millisecond (about 4% of a core here while
+nothing happens), so the loop pumps SDL itself and sleeps in between on a threading.Event:
+every 10 ms for a moment after any input or animation, every 40 ms when idle. Device threads
+(seat buttons, the ship sensor) post through `App.post`, which also sets the Event, so their
+input wakes the loop at once. Timers (`after`) and animations shorten the sleep as needed.
+
+Taps. A touchscreen makes SDL send finger events and, for the same tap, emulated mouse events.
+The app handles the mouse events only (real ones on a desktop, emulated ones on the Pi) and
+ignores finger events, so each tap counts once. A tap activates the widget it was pressed on
+when it is released over that same widget.
+
+Keys. Tab / arrows move the focus, Enter or Space activates, Escape goes back (or closes a
+dialog), Ctrl+Z is undo on game screens, and a screen may take keys first (`Screen.on_key`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import threading
+import time
+from typing import Any, Callable
+
+import pygame
+
+from .. import i18n
+from ..config import Config, save as save_config
+from . import theme as th
+from .layout import Frame, Viewport
+from .widgets import Button, DrawContext, Label, Panel, Widget, Dialog, DialogButton
+from .layout import GAP, MARGIN, cols, inset, rows
+
+SEAT_BUTTON = pygame.event.custom_type()   # attributes: seat (1-8), button ("jump" | "stay")
+CALL = pygame.event.custom_type()          # attribute: fn, a callable run on the main thread
+
+ACTIVE_POLL_S = 0.010
+IDLE_POLL_S = 0.040
+ACTIVE_AFTER_INPUT_S = 2.0
+FRAME_S = 1 / 60
+TOAST_S = 5.0
+
+_ = i18n.translator("app")
+
+
+class App:
+    def __init__(self, viewport: Viewport, config: Config | None = None, controller=None, *,
+                 sounds=None, hardware=None, journal=None, config_path=None,
+                 clock: Callable[[], float] = time.monotonic):
+        from ..controller import GameController
+        from .hardware import NoHardware
+        from .sounds import make_sounds
+
+        self.viewport = viewport
+        self.config = config or Config()
+        self.config_path = config_path
+        self.controller = controller or GameController()
+        self.sounds = sounds if sounds is not None else make_sounds(self.config.volume, self.config.muted)
+        self.hardware = hardware or NoHardware()
+        self.journal = journal
+        self.clock = clock
+        self.theme = th.Theme(viewport.frame.scale)
+        self.screen = None
+        self.stack: list[Any] = []
+        self.widgets: list[Widget] = []
+        self.dialog: Dialog | None = None
+        self.toast_text: str | None = None
+        self.focus_key: str | None = None
+        self.pressed: Widget | None = None
+        self.running = True
+        self.frames_drawn = 0
+        self._dirty = True
+        self._needs_build = True
+        self._timers: list[tuple[float, int, Callable[[], Any]]] = []
+        self._seq = itertools.count()
+        self._animate_until = 0.0
+        self._last_input = -1e9
+        self._toast_seq = 0
+        self._wake = threading.Event()
+        self._dialog_cache: tuple | None = None
+        i18n.set_language(self.config.language)
+        self.controller.subscribe(self._on_game_change)
+
+    # --- screens ---------------------------------------------------------------------------
+    @property
+    def frame(self) -> Frame:
+        return self.viewport.frame
+
+    def show(self, screen, remember: bool = True) -> None:
+        """Go to `screen`; `back()` returns to the current one when `remember`."""
+        if self.screen is not None:
+            self.screen.on_leave()
+            if remember:
+                self.stack.append(self.screen)
+        self.screen = screen
+        self.pressed, self.focus_key, self.dialog = None, None, None
+        screen.on_enter()
+        self.refresh()
+
+    def replace(self, screen) -> None:
+        self.show(screen, remember=False)
+
+    def back(self) -> None:
+        if self.stack:
+            self.screen.on_leave()
+            self.screen = self.stack.pop()
+            self.pressed, self.focus_key, self.dialog = None, None, None
+            self.screen.on_enter()
+            self.refresh()
+
+    def home(self) -> None:
+        from .screens.home import HomeScreen
+
+        if self.screen is not None:
+            self.screen.on_leave()
+        self.stack.clear()
+        self.screen = None
+        self.show(HomeScreen(self), remember=False)
+
+    def refresh(self) -> None:
+        """Rebuild the current screen's widgets and redraw (call after any change it shows)."""
+        self._needs_build = True
+        self._dirty = True
+
+    def redraw(self) -> None:
+        self._dirty = True
+
+    # --- feedback ---------------------------------------------------------------------------
+    def toast(self, text: str, seconds: float = TOAST_S) -> None:
+        """One line at the bottom for a few seconds (refusals, notices)."""
+        self.toast_text = text
+        self._toast_seq += 1
+        seq = self._toast_seq
+        self.after(seconds, lambda: self._clear_toast(seq))
+        self.redraw()
+
+    def _clear_toast(self, seq: int) -> None:
+        if seq == self._toast_seq:
+            self.toast_text = None
+            self.redraw()
+
+    def refuse(self, error) -> None:
+        """Show a RulesError: its reason, and the rule it comes from."""
+        rule = getattr(error, "rule", None)
+        reason = getattr(error, "reason", str(error))
+        self.toast(_("Not allowed: {reason} (rule: {rule})").format(reason=reason, rule=rule) if rule
+                   else _("Not allowed: {reason}").format(reason=reason))
+
+    def ask(self, dialog: Dialog) -> None:
+        self.dialog = dialog
+        self.pressed, self.focus_key = None, None
+        self.redraw()
+
+    def confirm(self, title: str, message: str, yes: str, on_yes: Callable[[], Any],
+                no: str | None = None, danger: bool = True) -> None:
+        """Ask before anything irreversible."""
+        def chosen(fn):
+            def run():
+                self.close_dialog()
+                if fn:
+                    fn()
+            return run
+        self.ask(Dialog(title, message, [DialogButton(no or _("Cancel"), chosen(None), "secondary"),
+                                         DialogButton(yes, chosen(on_yes), "danger" if danger else "primary")]))
+
+    def close_dialog(self) -> None:
+        self.dialog = None
+        self.pressed = None
+        self.redraw()
+
+    # --- settings ---------------------------------------------------------------------------
+    def change_config(self, **changes) -> None:
+        """Apply and save settings (language, volume, muted, rotate)."""
+        self.config = self.config.with_changes(**changes)
+        if self.config_path is not None:
+            try:
+                save_config(self.config, self.config_path)
+            except OSError as exc:
+                self.toast(_("The settings could not be saved: {error}").format(error=exc.strerror or exc))
+        if "language" in changes:
+            i18n.set_language(self.config.language)
+        if "volume" in changes:
+            self.sounds.set_volume(self.config.volume)
+        if "muted" in changes:
+            self.sounds.set_muted(self.config.muted)
+        if "rotate" in changes and changes["rotate"] != self.viewport.rotate:
+            self.set_viewport(Viewport(self.viewport.display, self.config.rotate))
+        self.refresh()
+
+    def set_viewport(self, viewport: Viewport) -> None:
+        self.viewport = viewport
+        self.theme = th.Theme(viewport.frame.scale)
+        self.refresh()
+
+    # --- time -------------------------------------------------------------------------------
+    def now(self) -> float:
+        return self.clock()
+
+    def after(self, seconds: float, fn: Callable[[], Any]) -> None:
+        heapq.heappush(self._timers, (self.clock() + seconds, next(self._seq), fn))
+
+    def animate(self, seconds: float) -> None:
+        """Draw frames continuously for `seconds` (a short transition), then stop."""
+        self._animate_until = max(self._animate_until, self.clock() + seconds)
+        self.redraw()
+
+    @property
+    def animating(self) -> bool:
+        return self.clock() < self._animate_until
+
+    # --- threads ----------------------------------------------------------------------------
+    def post(self, event_type: int, **attrs) -> None:
+        """Thread-safe: queue an event for the main loop and wake it."""
+        pygame.event.post(pygame.event.Event(event_type, attrs))
+        self._wake.set()
+
+    def call_soon(self, fn: Callable[[], Any]) -> None:
+        """Thread-safe: run `fn` on the main thread."""
+        self.post(CALL, fn=fn)
+
+    def seat_pressed(self, seat: int, button: str) -> None:
+        """Thread-safe hook for the seat-button code."""
+        self.post(SEAT_BUTTON, seat=seat, button=button)
+
+    # --- the loop ---------------------------------------------------------------------------
+    def run(self) -> None:
+        if self.screen is None:
+            self.home()
+        while self.running:
+            self.pump()
+            if self.running:
+                self.wait()
+
+    def wait(self) -> None:
+        """Sleep until input, a timer, or the next animation frame is due."""
+        now = self.clock()
+        if self._dirty or self.animating:
+            timeout = FRAME_S
+        else:
+            timeout = ACTIVE_POLL_S if now - self._last_input < ACTIVE_AFTER_INPUT_S else IDLE_POLL_S
+        if self._timers:
+            timeout = min(timeout, max(0.0, self._timers[0][0] - now))
+        self._wake.clear()
+        if not pygame.event.peek():
+            self._wake.wait(timeout)
+
+    def pump(self) -> None:
+        """Handle every pending event and due timer, then draw if anything changed."""
+        for event in pygame.event.get():
+            self.handle(event)
+        now = self.clock()
+        while self._timers and self._timers[0][0] <= now:
+            _, _, fn = heapq.heappop(self._timers)
+            fn()
+        if self.screen is not None and (self._dirty or self.animating):
+            self.draw()
+
+    def handle(self, event: pygame.event.Event) -> None:
+        kind = event.type
+        if kind == pygame.QUIT:
+            self.running = False
+            return
+        if kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYDOWN, pygame.TEXTINPUT,
+                    SEAT_BUTTON):
+            self._last_input = self.clock()
+        if kind == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self._press(self.viewport.to_canvas(event.pos))
+        elif kind == pygame.MOUSEBUTTONUP and event.button == 1:
+            self._release(self.viewport.to_canvas(event.pos))
+        elif kind == pygame.KEYDOWN:
+            self._key(event)
+        elif kind == pygame.TEXTINPUT and self.dialog is None and self.screen is not None:
+            if self.screen.on_text(event.text):
+                self.refresh()
+        elif kind == SEAT_BUTTON and self.screen is not None:
+            self.screen.on_seat(event.seat, event.button)
+        elif kind == CALL:
+            event.fn()
+        elif kind in (pygame.WINDOWSIZECHANGED, pygame.VIDEORESIZE):
+            display = pygame.display.get_surface()
+            if display is not None and display.get_size() != self.viewport.display.get_size():
+                self.set_viewport(Viewport(display, self.viewport.rotate))
+        elif kind in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
+            self.redraw()
+        # FINGERDOWN/FINGERUP/FINGERMOTION: ignored on purpose, the emulated mouse events carry the tap
+
+    # --- input ------------------------------------------------------------------------------
+    def live_widgets(self) -> list[Widget]:
+        """The widgets that take input now: the dialog's while one is open, else the screen's."""
+        self._build_if_needed()
+        return self._dialog_widgets if self.dialog else self.widgets
+
+    def widget_at(self, pos: tuple[int, int]) -> Widget | None:
+        for widget in reversed(self.live_widgets()):
+            if widget.accepts_tap() and widget.rect.collidepoint(pos):
+                return widget
+        return None
+
+    def _press(self, pos) -> None:
+        self.pressed = self.widget_at(pos)
+        if self.pressed is not None:
+            self.redraw()
+
+    def _release(self, pos) -> None:
+        pressed, self.pressed = self.pressed, None
+        if pressed is None:
+            return
+        self.redraw()
+        if self.widget_at(pos) is pressed:
+            self.focus_key = None  # touch use hides the keyboard focus ring
+            pressed.activate()
+
+    def _focusables(self) -> list[Widget]:
+        return [w for w in self.live_widgets() if w.focusable and w.accepts_tap()]
+
+    def focused(self) -> Widget | None:
+        if self.focus_key is None:
+            return None
+        return next((w for w in self._focusables() if w.key == self.focus_key), None)
+
+    def _key(self, event) -> None:
+        if self.dialog is None and self.screen is not None and self.screen.on_key(event):
+            self.refresh()
+            return
+        key, mods = event.key, event.mod
+        if key == pygame.K_ESCAPE:
+            if self.dialog is not None:
+                self.close_dialog()
+            elif self.screen is not None:
+                self.screen.on_back()
+            return
+        if key == pygame.K_z and mods & pygame.KMOD_CTRL and self.dialog is None:
+            undo = getattr(self.screen, "undo", None)
+            if undo:
+                undo()
+            return
+        focusables = self._focusables()
+        if key in (pygame.K_TAB, pygame.K_RIGHT, pygame.K_DOWN, pygame.K_LEFT, pygame.K_UP) and focusables:
+            backwards = key in (pygame.K_LEFT, pygame.K_UP) or (key == pygame.K_TAB and mods & pygame.KMOD_SHIFT)
+            current = self.focused()
+            if current is None:
+                index = len(focusables) - 1 if backwards else 0
+            else:
+                index = (focusables.index(current) + (-1 if backwards else 1)) % len(focusables)
+            self.focus_key = focusables[index].key
+            self.redraw()
+            return
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            current = self.focused()
+            if current is not None:
+                current.activate()
+                self.redraw()
+            return
+        for widget in focusables:
+            if isinstance(widget, Button) and widget.hotkey == key:
+                widget.activate()
+                self.redraw()
+                return
+
+    # --- drawing ----------------------------------------------------------------------------
+    def _build_if_needed(self) -> None:
+        if not self._needs_build or self.screen is None:
+            return
+        self._needs_build = False
+        frame = self.frame
+        self.widgets = self.screen.bar(frame, self.theme) + self.screen.build(frame, self.theme)
+        self.pressed = None
+
+    @property
+    def _dialog_widgets(self) -> list[Widget]:
+        # built once per dialog and layout, so that a press and its release meet the same button
+        if self.dialog is None:
+            return []
+        key = (id(self.dialog), self.frame, i18n.current_language())
+        if self._dialog_cache is None or self._dialog_cache[0] != key:
+            self._dialog_cache = (key, dialog_widgets(self.dialog, self.frame, self.theme))
+        return self._dialog_cache[1]
+
+    def draw(self) -> None:
+        self._build_if_needed()
+        canvas, frame = self.viewport.canvas, self.frame
+        canvas.blit(th.sky((frame.width, frame.height)), (0, 0))
+        ctx = DrawContext(self.theme, self.focused(), self.pressed, self.clock())
+        self.screen.draw_below(canvas, ctx)
+        for widget in self.widgets:
+            widget.draw(canvas, ctx)
+        self.screen.draw_above(canvas, ctx)
+        if self.dialog is not None:
+            scrim = pygame.Surface(canvas.get_size(), pygame.SRCALPHA)
+            scrim.fill(th.SCRIM)
+            canvas.blit(scrim, (0, 0))
+            for widget in self._dialog_widgets:
+                widget.draw(canvas, ctx)
+        if self.toast_text:
+            for widget in toast_widgets(self.toast_text, frame):
+                widget.draw(canvas, ctx)
+        self.viewport.present()
+        pygame.display.flip()
+        self.frames_drawn += 1
+        self._dirty = False
+
+    def all_widgets(self) -> list[Widget]:
+        """Everything on screen now, dialog and toast included (for tests)."""
+        self._build_if_needed()
+        out = list(self.widgets)
+        if self.dialog:
+            out += self._dialog_widgets
+        if self.toast_text:
+            out += toast_widgets(self.toast_text, self.frame)
+        return out
+
+    # --- the game ---------------------------------------------------------------------------
+    def _on_game_change(self, before, after, action) -> None:
+        handler = getattr(self.screen, "on_game_change", None)
+        if handler is not None:
+            handler(before, after, action)
+        self.refresh()
+
+
+def dialog_widgets(dialog: Dialog, frame: Frame, theme: th.Theme) -> list[Widget]:
+    u = frame.u
+    w = min(frame.width - 2 * u(MARGIN), u(560))
+    h = min(frame.height - 2 * u(MARGIN), u(300))
+    box = pygame.Rect(0, 0, w, h)
+    box.center = frame.rect.center
+    inner = inset(box, u(MARGIN))
+    title, message, buttons = rows(inner, [1.1, 1.6, 1.3], u(GAP))
+    out: list[Widget] = [Panel(box, key="dialog"), Label(title, dialog.title, "prompt"),
+                         Label(message, dialog.message, "body", wrap=True)]
+    for rect, b in zip(cols(buttons, len(dialog.buttons), u(GAP * 2)), dialog.buttons):
+        out.append(Button(rect, b.text, b.on_tap, kind=b.kind, key=f"dialog:{b.text}"))
+    return out
+
+
+def toast_widgets(text: str, frame: Frame) -> list[Widget]:
+    u = frame.u
+    box = pygame.Rect(u(MARGIN), frame.height - u(MARGIN) - u(72), frame.width - 2 * u(MARGIN), u(72))
+    return [Panel(box, colour=th.TOAST, border=None, key="toast"),
+            Label(box.inflate(-u(24), -u(8)), text, "body", colour=(255, 255, 255), wrap=True, key="toast-text")]

@@ -1,0 +1,149 @@
+"""Drive the app headless, for tests and the demo: real pygame on SDL's dummy drivers.
+
+    h = Harness((800, 480), rotate=0)
+    h.tap("Settings")                  # by visible text or widget key
+    h.save("home.png")
+    assert h.overflows() == []
+
+Taps are posted as the SDL events a touchscreen produces (finger events plus the emulated
+mouse press and release), then the app handles them exactly as in `run`.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+from pathlib import Path  # noqa: E402
+from typing import Any, Mapping  # noqa: E402
+
+import pygame  # noqa: E402
+
+from ..config import Config  # noqa: E402
+from .app import App  # noqa: E402
+from .hardware import NoHardware  # noqa: E402
+from .layout import Viewport  # noqa: E402
+from .sounds import Silence  # noqa: E402
+from .widgets import Button, Widget  # noqa: E402
+
+
+class NotOnScreen(LookupError):
+    pass
+
+
+class Harness:
+    def __init__(self, size: tuple[int, int] = (800, 480), rotate: int = 0, config: Config | None = None,
+                 *, controller=None, hardware=None, journal=None, sounds=None, clock=None, config_path=None):
+        pygame.display.init()
+        pygame.font.init()
+        display = pygame.display.set_mode(size)
+        config = (config or Config()).with_changes(rotate=rotate)
+        kwargs = {"clock": clock} if clock else {}
+        self.app = App(Viewport(display, rotate), config, controller, sounds=sounds or Silence(),
+                       hardware=hardware or NoHardware(), journal=journal, config_path=config_path, **kwargs)
+        self.app.home()
+        self.app.pump()
+
+    # --- looking ------------------------------------------------------------------------------
+    @property
+    def screen(self):
+        return self.app.screen
+
+    def widgets(self) -> list[Widget]:
+        return self.app.all_widgets()
+
+    def texts(self) -> list[str]:
+        return [text for w in self.widgets() for text in w.texts()]
+
+    def find(self, target: str) -> Widget:
+        """The tappable widget whose key or text is `target` (exact), else any widget showing it."""
+        live = self.app.live_widgets()
+        for widget in reversed(live):
+            if widget.accepts_tap() and (widget.key == target or target in widget.texts()):
+                return widget
+        for widget in reversed(self.widgets()):
+            if widget.key == target or target in widget.texts():
+                return widget
+        raise NotOnScreen(f"{target!r} is not on the screen; it shows: {self.texts()}")
+
+    def shows(self, target: str) -> bool:
+        try:
+            self.find(target)
+            return True
+        except NotOnScreen:
+            return False
+
+    def buttons(self) -> list[Button]:
+        return [w for w in self.app.live_widgets() if isinstance(w, Button)]
+
+    def render(self) -> pygame.Surface:
+        self.app.draw()
+        return self.app.viewport.display
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.render(), str(path))
+        return path
+
+    def overflows(self) -> list[str]:
+        """Texts that do not fit their box (must be empty on every screen at every size)."""
+        theme = self.app.theme
+        return [text for w in self.widgets() for text in w.overflow(theme)]
+
+    def small_targets(self) -> list[str]:
+        theme = self.app.theme
+        return [w.key or "?" for w in self.app.live_widgets() if isinstance(w, Button) and w.too_small(theme)]
+
+    def off_canvas(self) -> list[str]:
+        """Widgets that stick out of the canvas."""
+        bounds = self.app.viewport.canvas.get_rect()
+        return [w.key or ",".join(w.texts()) or type(w).__name__ for w in self.widgets()
+                if not bounds.contains(w.rect) and w.rect.w > 0]
+
+    # --- doing --------------------------------------------------------------------------------
+    def tap(self, target: str) -> Widget:
+        widget = self.find(target)
+        if not widget.accepts_tap():
+            raise NotOnScreen(f"{target!r} is on the screen but cannot be tapped")
+        self.tap_at(self.app.viewport.to_display(widget.rect.center))
+        return widget
+
+    def tap_at(self, pos: tuple[int, int]) -> None:
+        """One finger tap at a display position, as SDL reports it from a touchscreen."""
+        w, h = self.app.viewport.display.get_size()
+        fx, fy = pos[0] / w, pos[1] / h
+        for event in (
+            pygame.event.Event(pygame.FINGERDOWN, touch_id=1, finger_id=0, x=fx, y=fy, dx=0.0, dy=0.0, pressure=1.0),
+            pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, touch=True),
+            pygame.event.Event(pygame.FINGERUP, touch_id=1, finger_id=0, x=fx, y=fy, dx=0.0, dy=0.0, pressure=0.0),
+            pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1, touch=True),
+        ):
+            pygame.event.post(event)
+        self.app.pump()
+
+    def key(self, key: int, mod: int = 0, unicode: str = "") -> None:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode=unicode, scancode=0))
+        self.app.pump()
+
+    def type(self, text: str) -> None:
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
+        self.app.pump()
+
+    def seat(self, seat: int, button: str = "jump") -> None:
+        self.app.seat_pressed(seat, button)
+        self.app.pump()
+
+    def start_game(self, setup: Mapping[str, Any], players=None):
+        """Start a game straight on its screen (skipping the players screen)."""
+        from .screens import game_screen_class
+
+        self.app.controller.new_game(setup)
+        screen = game_screen_class(setup["game"])(self.app, players=players)
+        self.app.game_screen = screen
+        self.app.show(screen)
+        self.app.pump()
+        return screen

@@ -1,0 +1,339 @@
+"""Screens, and how to write a game screen.
+
+HOW A GAME SCREEN IS WRITTEN (Cloud 9 and Cloudship follow screens/cloudmine.py)
+
+1. A module `companion/ui/screens/<game>.py` with a subclass of `GameScreen`:
+
+       from companion.i18n import N_, translator
+       from companion.ui.screens.base import GameScreen
+       from companion.ui.widgets import Button, Label, Panel, Token
+       from companion.ui.layout import GAP, MARGIN, rows, cols, grid, inset
+
+       _ = translator("cloud9")          # your own gettext domain (module level, exactly so)
+
+       class Cloud9Screen(GameScreen):
+           game = "cloud9"               # the contract's game name
+           domain = "cloud9"
+
+           def build(self, f, t):        # f: Frame, t: Theme -> list of widgets
+               board, step = f.board_and_step()   # left 2/3 and right 1/3 (portrait: top/bottom)
+               v = self.view                       # the contract's public state (a dict)
+               ...
+               return widgets
+
+           def sounds_for(self, before, after, action):   # names from companion.sound.SOUND_NAMES
+               return ["roll"] if action["act"] == "roll" else []
+
+   and one line in `GAME_SCREENS` in companion/ui/screens/__init__.py:
+   `"cloud9": "companion.ui.screens.cloud9:Cloud9Screen"`.
+
+2. What it receives. `GameScreen(app)`: `self.app` (the App), `self.controller`
+   (companion.controller.GameController, holding the game in progress), `self.match` (the
+   companion.rules.Match), `self.view` (the contract's JSON state: "players", "phase", "scores",
+   plus the game's own keys), `self.legal` (the legal actions now, a list of action dicts, cached
+   per state), `self.players` (the players with `.name`, `.colour` (a theme.COLOURS key), `.seat`
+   (1-8 or None)) and `self.player(name)`.
+   `build(f, t)` is called again after every change (a new state, language, size, rotation), so
+   a screen keeps no widget state: read everything from `self.view`. Sizes: `f.u(n)` turns design
+   pixels (800x480 grid, ui-guide) into screen pixels; `f.portrait` tells the orientation; text
+   sizes are roles: "display" 64, "big" 48, "prompt" 36, "title" 28, "body" 24, "small" 20,
+   "min" 18 (Label shrinks text to fit, never below `min_size`; tests fail when text overflows).
+   Keep buttons at least `f.u(48)` on each side (`f.u(64)` for the main actions).
+
+3. Only legal actions are offered. Build every action button with
+   `self.action_button(rect, text, action, **button_kwargs)`: it is enabled only when
+   `action` is in `self.legal` (`self.is_legal(action)` to check yourself). A tap on an enabled
+   one submits it; a tap on a disabled one also submits it, so the rules core refuses it and the
+   screen shows its reason and rule (a toast): "an illegal attempt explains the rule". Do not
+   offer buttons for actions that make no sense now at all (leave them out instead).
+   To submit from anything else (a multi-step choice, the seat buttons): `self.submit(action)`
+   returns True when accepted; on a RulesError nothing changed and the refusal is shown.
+   Undo is in the top bar (and Ctrl+Z) on every game screen; do not add another.
+
+4. After an accepted action the app calls `self.on_game_change(before, after, action)` (before
+   and after are Matches): the base class plays `self.sounds_for(before, after, action)` (a list
+   of sound names) and, when the game has just ended, goes to the end-of-game screen. For a short
+   transition call `self.app.animate(seconds)` (<= 0.3 s) and draw it from `self.app.now()` in
+   `draw_above(surface, ctx)`; frames are drawn only while it runs.
+
+5. Seat buttons: `on_seat(seat, button)` gets presses ("jump" / "stay") from seat 1-8; map the
+   seat to a player with `self.player_at(seat)` and submit. Return True if used.
+   `lit_seats()` returns the seats whose LED should be on (whose turn it is).
+
+6. Strings: every visible string goes through your domain's `_()`, with `{name}` placeholders
+   and `.format(...)` (translators reorder words). Strings defined at import time use `N_()`
+   and are translated at draw time with `_()`. Then `python -m companion.i18n.extract` adds
+   them to companion/i18n/{de,hu}/LC_MESSAGES/<domain>.po, you translate them, and
+   `python -m companion.i18n` compiles the .mo files; tests/test_i18n.py fails on any missing or
+   empty translation, a changed placeholder, a glyph the font lacks, or a stale .mo.
+
+7. Tests (tests/test_ui_<game>.py) use companion.ui.harness:
+
+       from companion.ui.harness import Harness
+       h = Harness((800, 480))                       # headless, real pygame on the dummy driver
+       screen = h.start_game({"game": "cloud9", "players": ["Ann", "Ben", "Cat"]})
+       h.tap("Ann: jump")                            # taps the widget showing that text (or key)
+       h.tap_key("undo")                             # or by widget key
+       assert h.app.controller.match.view["phase"] == "decide"
+       h.save("/tmp/shot.png"); h.overflows() == []  # screenshot; text that does not fit
+   Taps go through real SDL events (an emulated-mouse press and release plus the finger events
+   a touchscreen also sends), so they exercise the same path as the Pi.
+
+8. Demo: add `"<game>": "companion.ui.screens.<game>:demo_game"` to DEMO_GAMES in
+   companion/ui/demo.py; `demo_game()` returns (setup, [actions]) of a short complete game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import pygame
+
+from ... import i18n
+from ...rules import RulesError
+from .. import theme as th
+from ..layout import GAP, MARGIN, Frame, cols
+from ..theme import Theme
+from ..widgets import Badge, Button, DrawContext, Label, Panel, Widget, badge_widgets, chevron_left, menu_icon, undo_icon
+
+_ = i18n.translator("app")
+
+
+class Screen:
+    """One screen: it builds its widgets from the current state and reacts to input."""
+
+    domain = "app"
+
+    def __init__(self, app):
+        self.app = app
+
+    # what the top bar shows
+    def title(self) -> str:
+        return ""
+
+    def subtitle(self) -> str:
+        return ""
+
+    def can_go_back(self) -> bool:
+        return bool(self.app.stack)
+
+    def build(self, f: Frame, t: Theme) -> list[Widget]:
+        return []
+
+    def bar(self, f: Frame, t: Theme) -> list[Widget]:
+        return top_bar(self, f, t)
+
+    def extra_bar_buttons(self, f: Frame, t: Theme, area: pygame.Rect) -> list[Widget]:
+        """Buttons at the right end of the top bar (game screens: undo and menu)."""
+        return []
+
+    def draw_below(self, surface: pygame.Surface, ctx: DrawContext) -> None:
+        """Custom drawing under the widgets (boards, pictures)."""
+
+    def draw_above(self, surface: pygame.Surface, ctx: DrawContext) -> None:
+        """Custom drawing over the widgets (short animations)."""
+
+    def on_enter(self) -> None:
+        pass
+
+    def on_leave(self) -> None:
+        pass
+
+    def on_key(self, event: pygame.event.Event) -> bool:
+        return False
+
+    def on_text(self, text: str) -> bool:
+        return False
+
+    def on_seat(self, seat: int, button: str) -> bool:
+        return False
+
+    def on_back(self) -> None:
+        self.app.back()
+
+    def refresh(self) -> None:
+        self.app.refresh()
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    colour: str
+    seat: int | None = None
+
+
+class GameScreen(Screen):
+    """A game in progress; see the module docstring for how to write one."""
+
+    game = ""
+
+    def __init__(self, app, controller=None, players: list[Player] | None = None):
+        super().__init__(app)
+        self.controller = controller or app.controller
+        names = self.view["players"]
+        self.players = players or [Player(n, th.PLAYER_COLOURS[i % len(th.PLAYER_COLOURS)]) for i, n in enumerate(names)]
+        self._legal_for: Any = None
+        self._legal: list[dict[str, Any]] = []
+
+    @property
+    def match(self):
+        return self.controller.match
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return self.controller.match.view
+
+    @property
+    def legal(self) -> list[dict[str, Any]]:
+        if self._legal_for is not self.match:
+            self._legal_for, self._legal = self.match, self.match.legal_actions()
+        return self._legal
+
+    def is_legal(self, action: Mapping[str, Any]) -> bool:
+        return dict(action) in self.legal
+
+    def player(self, name: str) -> Player:
+        return next(p for p in self.players if p.name == name)
+
+    def player_at(self, seat: int) -> Player | None:
+        return next((p for p in self.players if p.seat == seat), None)
+
+    def colour_of(self, name: str) -> tuple[int, int, int]:
+        return th.COLOURS[self.player(name).colour].rgb
+
+    def submit(self, action: Mapping[str, Any]) -> bool:
+        try:
+            self.controller.submit(dict(action))
+        except RulesError as error:
+            self.app.refuse(error)
+            return False
+        return True
+
+    def undo(self) -> None:
+        self.submit({"act": "undo"})
+
+    def action_button(self, rect, text: str, action: Mapping[str, Any], **kwargs) -> Button:
+        action = dict(action)
+        return Button(rect, text, lambda: self.submit(action), enabled=self.is_legal(action),
+                      on_refused=lambda: self.submit(action), **kwargs)
+
+    def sounds_for(self, before, after, action) -> list[str]:
+        return []
+
+    def on_game_change(self, before, after, action) -> None:
+        for name in self.sounds_for(before, after, action):
+            self.app.sounds.play(name)
+        self.app.hardware.light_seats(self.lit_seats())
+        if after.view["over"] and not before.view["over"]:
+            from .end import EndScreen
+
+            self.app.show(EndScreen(self.app, self))
+
+    def lit_seats(self) -> set[int]:
+        return set()
+
+    def on_enter(self) -> None:
+        self.app.hardware.light_seats(self.lit_seats())
+
+    def on_leave(self) -> None:
+        self.app.hardware.light_seats(set())
+
+    # the top bar: game name, round, undo, menu
+    def can_go_back(self) -> bool:
+        return False
+
+    def title(self) -> str:
+        return game_title(self.game)
+
+    def extra_bar_buttons(self, f, t, area):
+        undo_w, menu_w = f.u(120), f.u(56)
+        undo_rect = pygame.Rect(area.right - menu_w - f.u(GAP) - undo_w, area.y, undo_w, area.h)
+        menu_rect = pygame.Rect(area.right - menu_w, area.y, menu_w, area.h)
+        return [Button(undo_rect, _("Undo"), self.undo, kind="secondary", enabled=self.match.can_undo,
+                       icon=undo_icon, key="undo", size="small", wrap=False),
+                Button(menu_rect, "", self.open_menu, kind="secondary", icon=menu_icon, key="menu")]
+
+    def open_menu(self) -> None:
+        from ..widgets import Dialog, DialogButton
+
+        app = self.app
+
+        def settings():
+            app.close_dialog()
+            from .settings import SettingsScreen
+            app.show(SettingsScreen(app))
+
+        def end():
+            app.close_dialog()
+            app.confirm(_("End the game?"), _("The game stops here and cannot be continued."),
+                        _("End game"), self.end_game)
+
+        app.ask(Dialog(_("Menu"), self.title(), [
+            DialogButton(_("Back to the game"), app.close_dialog, "secondary"),
+            DialogButton(_("Settings"), settings, "secondary"),
+            DialogButton(_("End game"), end, "danger")]))
+
+    def end_game(self) -> None:
+        """Stop the game for good (after the confirmation) and show the standings."""
+        from .end import EndScreen
+
+        journal = self.app.journal
+        if journal is not None and hasattr(journal, "abandon") and self.controller.game_id is not None:
+            journal.abandon(self.controller.game_id)
+        self.app.replace(EndScreen(self.app, self, ended_early=True))
+
+
+GAME_TITLES = {"cloud9": i18n.N_("Cloud 9"), "cloudship": i18n.N_("Cloudship"), "cloudmine": i18n.N_("The Cloud Mine")}
+
+
+def game_title(game: str) -> str:
+    return _(GAME_TITLES[game]) if game in GAME_TITLES else game
+
+
+def top_bar(screen: Screen, f: Frame, t: Theme) -> list[Widget]:
+    """Back (when there is somewhere to go), title, subtitle, badges, the screen's buttons."""
+    bar = f.bar
+    pad = f.u(4)
+    inner = pygame.Rect(f.u(MARGIN) // 2, bar.y + pad, bar.w - f.u(MARGIN), bar.h - 2 * pad)
+    out: list[Widget] = [Panel(bar, colour=(255, 255, 255), border=None, radius=0, key="bar")]
+    x = inner.x
+    if screen.can_go_back():
+        back = Button(pygame.Rect(x, inner.y, f.u(56), inner.h), "", screen.on_back, kind="secondary",
+                      icon=chevron_left, key="back")
+        out.append(back)
+        x = back.rect.right + f.u(GAP)
+    right = screen.extra_bar_buttons(f, t, inner)
+    right_edge = min([w.rect.x for w in right], default=inner.right) - f.u(GAP)
+    badges = app_badges(screen.app)
+    title_w = (right_edge - x) * (0.55 if badges else 1.0)
+    title = screen.title()
+    subtitle = screen.subtitle()
+    if subtitle:
+        tw, sw = cols(pygame.Rect(x, inner.y, title_w, inner.h), [1.2, 1], f.u(GAP))
+        out.append(Label(tw, title, "title", align="left"))
+        out.append(Label(sw, subtitle, "small", colour=th.INK_SOFT, align="left"))
+    else:
+        out.append(Label(pygame.Rect(x, inner.y, title_w, inner.h), title, "title", align="left"))
+    if badges:
+        area = pygame.Rect(x + title_w + f.u(GAP), inner.y + f.u(6), right_edge - x - title_w - f.u(GAP), inner.h - f.u(12))
+        out.extend(badge_widgets(area, badges, t))
+    return out + right
+
+
+def app_badges(app) -> list[Badge]:
+    badges = []
+    if app.hardware.simulated:
+        badges.append(Badge(_("Simulated hardware"), (96, 72, 150)))
+    sensor = app.hardware.sensor_status()
+    if sensor is not None:
+        badges.append(Badge(_("Sensor: {status}").format(status=sensor_text(sensor)),
+                            th.GOOD if sensor == "ok" else th.INK_SOFT))
+    return badges
+
+
+SENSOR_STATES = {"ok": i18n.N_("connected"), "simulated": i18n.N_("simulated"), "missing": i18n.N_("not found")}
+
+
+def sensor_text(status: str) -> str:
+    return _(SENSOR_STATES[status]) if status in SENSOR_STATES else status

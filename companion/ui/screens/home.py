@@ -1,0 +1,83 @@
+"""Home: the three games, history and settings (and the game in progress, if any)."""
+
+from __future__ import annotations
+
+import pygame
+
+from ... import i18n
+from ...rules import rules_by_name
+from ..layout import GAP, cols, grid, rows
+from ..widgets import Button, Label, Token, Widget
+from . import game_screen_class
+from .base import Screen, game_title
+
+_ = i18n.translator("app")
+
+GAMES = ("cloud9", "cloudship", "cloudmine")
+# the colour whose shape stands for each game: the wild card, a Cloudship bed, a white cloud card
+GAME_ICONS = {"cloud9": "wild", "cloudship": "blue", "cloudmine": "white"}
+
+
+class HomeScreen(Screen):
+    def title(self) -> str:
+        return _("Cloud Companion")
+
+    def can_go_back(self) -> bool:
+        return False
+
+    def build(self, f, t):
+        c = f.content
+        gap = f.u(GAP * 2)
+        resumable = self.resumable_screen()
+        games_area, more = rows(c, [2.6, 1], gap) if not f.portrait else rows(c, [4, 1.2], gap)
+        widgets: list[Widget] = []
+        game_cells = cols(games_area, 3, gap) if not f.portrait else rows(games_area, 3, gap)
+        for cell, game in zip(game_cells, GAMES):
+            widgets.extend(self.game_card(f, cell, game))
+        extra = [(_("History"), self.open_history, "history"), (_("Settings"), self.open_settings, "settings")]
+        if resumable is not None:
+            extra.insert(0, (_("Continue the game"), lambda: self.app.show(resumable), "continue"))
+        for cell, (text, fn, key) in zip(cols(more, len(extra), gap), extra):
+            widgets.append(Button(cell, text, fn, kind="primary" if key == "continue" else "secondary",
+                                  key=key, size="title"))
+        return widgets
+
+    def game_card(self, f, cell: pygame.Rect, game: str) -> list[Widget]:
+        rules = rules_by_name(game)
+        players = _("{low} to {high} players").format(low=rules.min_players, high=rules.max_players)
+        button = Button(cell, "", lambda: self.open_game(game), kind="choice", key=f"game:{game}")
+        if f.portrait:  # icon on the left, text beside it
+            icon = pygame.Rect(cell.x + f.u(16), cell.y, min(cell.h, f.u(140)), cell.h).inflate(0, -f.u(40))
+            text_area = pygame.Rect(icon.right + f.u(16), cell.y, cell.right - icon.right - f.u(32), cell.h)
+        else:  # icon on top
+            icon = pygame.Rect(cell.x, cell.y + f.u(12), cell.w, cell.h * 0.42)
+            text_area = pygame.Rect(cell.x + f.u(8), icon.bottom, cell.w - f.u(16), cell.bottom - icon.bottom - f.u(8))
+        title_rect, sub_rect = rows(text_area, [1.3, 1])
+        out: list[Widget] = [button, Token(icon, GAME_ICONS[game])]
+        out += [Label(title_rect, game_title(game), "title", wrap=True),
+                Label(sub_rect, players, "small", colour=(70, 84, 104))]
+        return out
+
+    def open_game(self, game: str) -> None:
+        if game_screen_class(game) is None:
+            self.app.toast(_("{game} is not available yet").format(game=game_title(game)))
+            return
+        from .players import PlayersScreen
+
+        self.app.show(PlayersScreen(self.app, game))
+
+    def open_history(self) -> None:
+        from .history import HistoryScreen
+
+        self.app.show(HistoryScreen(self.app))
+
+    def open_settings(self) -> None:
+        from .settings import SettingsScreen
+
+        self.app.show(SettingsScreen(self.app))
+
+    def resumable_screen(self):
+        """The screen of a game still in progress in this session, to continue it."""
+        return getattr(self.app, "game_screen", None) if self.app.controller.match is not None and \
+            not self.app.controller.match.view["over"] else None
+

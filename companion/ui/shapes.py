@@ -1,0 +1,117 @@
+"""The shape of every game colour, drawn (ui-guide): colour-blind players and grey photos
+still tell red (circle) from green (square).
+
+`draw_token(surface, colour_name, center, radius)` draws the colour's shape filled with the
+colour and outlined in ink, so that white and yellow also show on a white card.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import pygame
+
+from .theme import COLOURS, INK
+
+Point = tuple[float, float]
+
+
+def _regular(center: Point, r: float, sides: int, start_deg: float = -90) -> list[Point]:
+    cx, cy = center
+    return [(cx + r * math.cos(math.radians(start_deg + i * 360 / sides)),
+             cy + r * math.sin(math.radians(start_deg + i * 360 / sides))) for i in range(sides)]
+
+
+def _star(center: Point, r: float) -> list[Point]:
+    cx, cy = center
+    points = []
+    for i in range(10):
+        radius = r if i % 2 == 0 else r * 0.45
+        angle = math.radians(-90 + i * 36)
+        points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    return points
+
+
+def _wave(center: Point, r: float) -> list[Point]:
+    """A thick band with a sine top and bottom edge."""
+    cx, cy = center
+    top, bottom, n = [], [], 16
+    for i in range(n + 1):
+        x = cx - r + 2 * r * i / n
+        y = cy + r * 0.32 * math.sin(i / n * 2 * math.pi)
+        top.append((x, y - r * 0.38))
+        bottom.append((x, y + r * 0.38))
+    return top + bottom[::-1]
+
+
+def _lightning(center: Point, r: float) -> list[Point]:
+    cx, cy = center
+    shape = [(0.15, -1.0), (-0.55, 0.12), (-0.05, 0.12), (-0.25, 1.0), (0.6, -0.2), (0.08, -0.2), (0.4, -1.0)]
+    return [(cx + x * r, cy + y * r) for x, y in shape]
+
+
+POLYGONS: dict[str, Callable[[Point, float], list[Point]]] = {
+    "triangle": lambda c, r: _regular((c[0], c[1] + r * 0.15), r * 1.1, 3),
+    "square": lambda c, r: _regular(c, r * 1.2, 4, -45),
+    "diamond": lambda c, r: _regular(c, r * 1.08, 4, -90),
+    "pentagon": lambda c, r: _regular(c, r * 1.02, 5),
+    "hexagon": lambda c, r: _regular(c, r, 6, 0),
+    "star": lambda c, r: _star(c, r * 1.1),
+    "wave": _wave,
+    "lightning": _lightning,
+}
+SHAPES = ("circle", *POLYGONS, "rainbow")
+
+RAINBOW = ("red", "yellow", "green", "purple")
+
+
+def draw_shape(surface: pygame.Surface, shape: str, center: Point, radius: float,
+               fill: tuple[int, int, int], outline: tuple[int, int, int] | None = INK) -> None:
+    width = max(2, round(radius / 8))
+    if shape == "circle":
+        pygame.draw.circle(surface, fill, center, radius * 0.95)
+        if outline:
+            pygame.draw.circle(surface, outline, center, radius * 0.95, width)
+    elif shape == "rainbow":
+        _draw_rainbow(surface, center, radius, outline, width)
+    elif shape in POLYGONS:
+        points = POLYGONS[shape](center, radius)
+        pygame.draw.polygon(surface, fill, points)
+        if outline:
+            pygame.draw.polygon(surface, outline, points, width)
+    else:
+        raise ValueError(f"unknown shape {shape!r}: expected one of {', '.join(SHAPES)}")
+
+
+def _draw_rainbow(surface, center, radius, outline, width) -> None:
+    """Four bands in the four card colours: the wild card is every colour at once."""
+    cx, cy = center[0], center[1] + radius * 0.45
+    band = radius / 4.6
+    for i, name in enumerate(RAINBOW):
+        outer, inner = radius * 1.05 - i * band, radius * 1.05 - (i + 1) * band
+        arc = [(cx + outer * math.cos(math.radians(a)), cy - outer * math.sin(math.radians(a))) for a in range(0, 181, 10)]
+        arc += [(cx + inner * math.cos(math.radians(a)), cy - inner * math.sin(math.radians(a))) for a in range(180, -1, -10)]
+        pygame.draw.polygon(surface, COLOURS[name].rgb, arc)
+    if outline:
+        outer = radius * 1.05
+        pygame.draw.arc(surface, outline, (cx - outer, cy - outer, 2 * outer, 2 * outer), 0, math.pi, width)
+        pygame.draw.line(surface, outline, (cx - outer, cy), (cx + outer, cy), width)
+
+
+def draw_token(surface: pygame.Surface, colour: str, center: Point, radius: float) -> None:
+    """A game colour as its shape, filled with the colour (ui-guide table)."""
+    c = COLOURS[colour]
+    draw_shape(surface, c.shape, center, radius, c.rgb)
+
+
+def draw_undo_arrow(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:
+    """A curved arrow pointing back (the font has no arrow glyphs)."""
+    r = min(rect.w, rect.h) * 0.32
+    cx, cy = rect.centerx, rect.centery + r * 0.15
+    width = max(2, round(r / 3.5))
+    pygame.draw.arc(surface, colour, (cx - r, cy - r, 2 * r, 2 * r), -math.pi / 2, math.pi * 0.95, width)
+    tip = (cx - r, cy - r * 0.05)
+    head = r * 0.55
+    pygame.draw.polygon(surface, colour, [(tip[0] - head, tip[1] - head * 0.2), (tip[0] + head * 0.8, tip[1] - head * 0.2),
+                                          (tip[0], tip[1] + head * 0.8)])

@@ -1,0 +1,315 @@
+"""Widgets: plain objects with a screen-pixel rect that draw themselves and know if their text fits.
+
+Screens rebuild their widget list whenever something changes (see screens/base.py), so widgets
+hold no state of their own beyond what they were built with; focus and the pressed button live
+in the app and reach `draw` through the DrawContext.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import pygame
+
+from . import theme as th
+from .layout import GAP, MIN_TARGET
+from .shapes import draw_token, draw_undo_arrow
+from .theme import Theme
+
+Colour = tuple[int, int, int]
+
+
+@dataclass
+class DrawContext:
+    theme: Theme
+    focused: "Widget | None" = None
+    pressed: "Widget | None" = None
+    now: float = 0.0
+
+
+@dataclass
+class Fitted:
+    px: int
+    lines: list[str]
+    overflow: bool
+
+
+def wrap_lines(text: str, px: int, width: int) -> list[str]:
+    """Greedy word wrap; a single word wider than `width` stays whole (and will not fit)."""
+    font = th.font(px)
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            trial = f"{line} {word}" if line else word
+            if font.size(trial)[0] <= width or not line:
+                line = trial
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines
+
+
+def fit_text(text: str, width: int, height: int, px: int, min_px: int, wrap: bool) -> Fitted:
+    """The largest size from `px` down to `min_px` at which `text` fits the box."""
+    size = px
+    while True:
+        font = th.font(size)
+        lines = wrap_lines(text, size, width) if wrap else text.split("\n")
+        fits = (all(font.size(line)[0] <= width for line in lines)
+                and len(lines) * font.get_linesize() <= height + max(2, size // 6))
+        if fits or size <= min_px:
+            return Fitted(size, lines, not fits)
+        size = max(min_px, size - max(1, size // 12))
+
+
+class Widget:
+    focusable = False
+
+    def __init__(self, rect: pygame.Rect | tuple, key: str | None = None):
+        self.rect = pygame.Rect(rect)
+        self.key = key
+
+    @property
+    def enabled(self) -> bool:
+        return True
+
+    def draw(self, surface: pygame.Surface, ctx: DrawContext) -> None:
+        pass
+
+    def overflow(self, theme: Theme) -> list[str]:
+        """Texts that do not fit their box even at the smallest allowed size."""
+        return []
+
+    def texts(self) -> list[str]:
+        return []
+
+    def accepts_tap(self) -> bool:
+        return False
+
+    def activate(self) -> None:
+        pass
+
+
+class Panel(Widget):
+    """A white card with rounded corners; `stripe` paints a player's colour down its left side."""
+
+    def __init__(self, rect, colour: Colour = th.CARD, stripe: Colour | None = None,
+                 border: Colour | None = th.CARD_LINE, radius: int = 12, key: str | None = None,
+                 highlight: Colour | None = None):
+        super().__init__(rect, key)
+        self.colour, self.stripe, self.border, self.radius = colour, stripe, border, radius
+        self.highlight = highlight
+
+    def draw(self, surface, ctx):
+        r = ctx.theme.px(self.radius)
+        pygame.draw.rect(surface, self.colour, self.rect, border_radius=r)
+        if self.stripe:
+            strip = pygame.Rect(self.rect.x, self.rect.y, ctx.theme.px(10), self.rect.h)
+            pygame.draw.rect(surface, self.stripe, strip, border_top_left_radius=r, border_bottom_left_radius=r)
+        if self.highlight:
+            pygame.draw.rect(surface, self.highlight, self.rect, ctx.theme.px(4), border_radius=r)
+        elif self.border:
+            pygame.draw.rect(surface, self.border, self.rect, max(1, ctx.theme.px(1.5)), border_radius=r)
+
+
+class Label(Widget):
+    """Text that shrinks to fit its box (never under `min_size`), optionally wrapped."""
+
+    def __init__(self, rect, text: str, size: str | float = "body", colour: Colour = th.INK,
+                 align: str = "center", wrap: bool = False, min_size: str | float = "min",
+                 key: str | None = None):
+        super().__init__(rect, key)
+        self.text, self.size, self.colour, self.align = str(text), size, colour, align
+        self.wrap, self.min_size = wrap, min_size
+        self._fitted: tuple[float, Fitted] | None = None
+
+    def fitted(self, theme: Theme) -> Fitted:
+        if self._fitted is None or self._fitted[0] != theme.scale:
+            self._fitted = (theme.scale, fit_text(self.text, self.rect.w, self.rect.h, theme.size(self.size),
+                                                  theme.size(self.min_size), self.wrap))
+        return self._fitted[1]
+
+    def overflow(self, theme):
+        return [self.text] if self.text and self.fitted(theme).overflow else []
+
+    def texts(self):
+        return [self.text]
+
+    def draw(self, surface, ctx):
+        if not self.text:
+            return
+        fit = self.fitted(ctx.theme)
+        line_h = th.font(fit.px).get_linesize()
+        y = self.rect.centery - len(fit.lines) * line_h // 2
+        clip = surface.get_clip()
+        surface.set_clip(self.rect.clip(clip) if clip else self.rect)
+        for line in fit.lines:
+            image = ctx.theme.text(line, fit.px, self.colour)
+            box = image.get_rect(top=y)
+            if self.align == "left":
+                box.left = self.rect.left
+            elif self.align == "right":
+                box.right = self.rect.right
+            else:
+                box.centerx = self.rect.centerx
+            surface.blit(image, box)
+            y += line_h
+        surface.set_clip(clip)
+
+
+class Token(Widget):
+    """A game colour as its shape (the ui-guide table)."""
+
+    def __init__(self, rect, colour: str, key: str | None = None):
+        super().__init__(rect, key)
+        self.colour = colour
+
+    def draw(self, surface, ctx):
+        draw_token(surface, self.colour, self.rect.center, min(self.rect.w, self.rect.h) / 2 * 0.9)
+
+
+KINDS: dict[str, tuple[Colour, Colour]] = {  # background, text
+    "primary": (th.PRIMARY, (255, 255, 255)),
+    "secondary": (th.SECONDARY, th.INK),
+    "danger": (th.DANGER, (255, 255, 255)),
+    "good": (th.GOOD, (255, 255, 255)),
+    "choice": (th.CARD, th.INK),
+}
+
+
+class Button(Widget):
+    """A tap target of at least 48x48 design pixels.
+
+    A disabled button with `on_refused` still reacts to a tap, by explaining why not (game
+    screens use it to let the rules core name the rule); without it a disabled button is inert.
+    """
+
+    focusable = True
+
+    def __init__(self, rect, text: str, on_tap: Callable[[], Any] | None, kind: str = "primary",
+                 enabled: bool = True, selected: bool = False, key: str | None = None,
+                 size: str | float = "body", icon: Callable[[pygame.Surface, pygame.Rect, Colour], None] | str | None = None,
+                 hotkey: int | None = None, on_refused: Callable[[], Any] | None = None, wrap: bool = True):
+        super().__init__(rect, key or text)
+        self.text, self.on_tap, self.kind = text, on_tap, kind
+        self._enabled, self.selected, self.icon, self.hotkey = enabled, selected, icon, hotkey
+        self.on_refused = on_refused
+        self.label = Label(self._label_rect(), text, size=size, wrap=wrap)
+
+    def _label_rect(self) -> pygame.Rect:
+        if not self.icon:
+            return self.rect.inflate(-12, -6)
+        side = min(self.rect.h, self.rect.w)
+        if not self.text:
+            return pygame.Rect(self.rect.x, self.rect.y, 0, 0)
+        return pygame.Rect(self.rect.x + side * 0.9, self.rect.y + 3, self.rect.w - side * 0.9 - 8, self.rect.h - 6)
+
+    @property
+    def enabled(self) -> bool:
+        return self._enabled
+
+    def accepts_tap(self) -> bool:
+        return self._enabled or self.on_refused is not None
+
+    def activate(self):
+        if self._enabled:
+            if self.on_tap:
+                self.on_tap()
+        elif self.on_refused:
+            self.on_refused()
+
+    def texts(self):
+        return [self.text] if self.text else []
+
+    def overflow(self, theme):
+        return self.label.overflow(theme)
+
+    def too_small(self, theme: Theme) -> bool:
+        return min(self.rect.w, self.rect.h) < theme.px(MIN_TARGET) - 1
+
+    def draw(self, surface, ctx):
+        t = ctx.theme
+        bg, ink = KINDS[self.kind]
+        if self.selected:
+            bg, ink = th.PRIMARY, (255, 255, 255)
+        if not self._enabled:
+            bg, ink = th.DISABLED, th.DISABLED_INK
+        elif ctx.pressed is self:
+            bg = th.PRIMARY_DOWN if self.kind in ("primary", "choice", "secondary") or self.selected else \
+                tuple(max(0, c - 40) for c in bg)
+            ink = (255, 255, 255)
+        radius = t.px(12)
+        pygame.draw.rect(surface, bg, self.rect, border_radius=radius)
+        if self.kind in ("choice", "secondary") and self._enabled and not self.selected:
+            pygame.draw.rect(surface, th.CARD_LINE, self.rect, max(1, t.px(2)), border_radius=radius)
+        if ctx.focused is self:
+            pygame.draw.rect(surface, th.FOCUS, self.rect.inflate(t.px(6), t.px(6)), t.px(4), border_radius=radius + t.px(3))
+        if self.icon:
+            side = min(self.rect.h, self.rect.w)
+            box = pygame.Rect(0, 0, side * 0.8, side * 0.8)
+            box.center = (self.rect.x + side / 2, self.rect.centery) if self.text else self.rect.center
+            if isinstance(self.icon, str):
+                draw_token(surface, self.icon, box.center, box.w / 2 * 0.85)
+            else:
+                self.icon(surface, box, ink)
+        self.label.colour = ink
+        self.label.draw(surface, ctx)
+
+
+def undo_icon(surface: pygame.Surface, rect: pygame.Rect, colour: Colour) -> None:
+    draw_undo_arrow(surface, rect, colour)
+
+
+def chevron_left(surface: pygame.Surface, rect: pygame.Rect, colour: Colour) -> None:
+    w = max(3, rect.w // 7)
+    cx, cy, r = rect.centerx, rect.centery, rect.w * 0.28
+    pygame.draw.lines(surface, colour, False, [(cx + r * 0.5, cy - r), (cx - r * 0.5, cy), (cx + r * 0.5, cy + r)], w)
+
+
+def menu_icon(surface: pygame.Surface, rect: pygame.Rect, colour: Colour) -> None:
+    w = max(3, rect.h // 9)
+    for dy in (-0.25, 0, 0.25):
+        y = rect.centery + rect.h * dy
+        pygame.draw.line(surface, colour, (rect.x + rect.w * 0.2, y), (rect.right - rect.w * 0.2, y), w)
+
+
+@dataclass
+class Badge:
+    """A small pill in the top bar (simulated hardware, sensor status)."""
+
+    text: str
+    colour: Colour = th.INK_SOFT
+
+
+def badge_widgets(rect: pygame.Rect, badges: list[Badge], theme: Theme) -> list[Widget]:
+    out: list[Widget] = []
+    x = rect.x
+    for badge in badges:
+        px = theme.size("min")
+        w = min(theme.measure(badge.text, px)[0] + theme.px(20), rect.right - x)
+        if w <= theme.px(24):
+            break
+        pill = pygame.Rect(x, rect.y, w, rect.h)
+        out.append(Panel(pill, colour=badge.colour, border=None, radius=rect.h // 2 / max(theme.scale, 0.01)))
+        out.append(Label(pill.inflate(-theme.px(8), 0), badge.text, size="min", colour=th.text_on(badge.colour)))
+        x += w + theme.px(GAP)
+    return out
+
+
+@dataclass
+class DialogButton:
+    text: str
+    on_tap: Callable[[], Any]
+    kind: str = "primary"
+
+
+@dataclass
+class Dialog:
+    """A modal question: nothing else takes taps until one of its buttons is chosen."""
+
+    title: str
+    message: str
+    buttons: list[DialogButton] = field(default_factory=list)

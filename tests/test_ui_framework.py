@@ -1,0 +1,205 @@
+"""The app framework on real pygame (dummy video driver): taps, keys, rotation, scaling,
+text fitting, dialogs, redraw only on change, and the colour shapes."""
+
+from __future__ import annotations
+
+import itertools
+
+import pygame
+import pytest
+
+from companion.ui.harness import Harness
+from companion.ui.layout import SIZES, Frame, Viewport, cols
+from companion.ui.screens.base import Screen
+from companion.ui.shapes import SHAPES, draw_shape
+from companion.ui.theme import COLOURS, Theme
+from companion.ui.widgets import Button, Label, fit_text
+
+
+class CounterScreen(Screen):
+    """Two buttons that count their taps."""
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.counts = {"left": 0, "right": 0}
+
+    def title(self):
+        return "Counter"
+
+    def build(self, f, t):
+        left, right = cols(f.content, 2, f.u(8))
+        return [Button(left, "Left", lambda: self.bump("left"), key="left"),
+                Button(right, "Right", lambda: self.bump("right"), key="right")]
+
+    def bump(self, which):
+        self.counts[which] += 1
+        self.refresh()
+
+
+def counter(size=(800, 480), rotate=0) -> tuple[Harness, CounterScreen]:
+    h = Harness(size, rotate)
+    screen = CounterScreen(h.app)
+    h.app.show(screen)
+    h.app.pump()
+    return h, screen
+
+
+def test_a_touch_tap_counts_once_although_sdl_sends_finger_and_mouse_events():
+    h, screen = counter()
+    h.tap("left")
+    assert screen.counts == {"left": 1, "right": 0}
+
+
+def test_a_desktop_mouse_click_works_too():
+    h, screen = counter()
+    pos = h.find("right").rect.center
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, touch=False))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1, touch=False))
+    h.app.pump()
+    assert screen.counts["right"] == 1
+
+
+def test_a_press_that_slides_off_the_button_does_nothing():
+    h, screen = counter()
+    down, up = h.find("left").rect.center, h.find("right").rect.center
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=down, button=1, touch=True))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=up, button=1, touch=True))
+    h.app.pump()
+    assert screen.counts == {"left": 0, "right": 0}
+
+
+@pytest.mark.parametrize("rotate", [0, 90, 180, 270])
+def test_taps_land_on_the_right_widget_when_rotated(rotate):
+    h, screen = counter((800, 480), rotate)
+    frame = h.app.frame
+    assert frame.portrait == (rotate in (90, 270))
+    h.tap("right")
+    h.tap("right")
+    h.tap("left")
+    assert screen.counts == {"left": 1, "right": 2}
+
+
+@pytest.mark.parametrize("rotate", [90, 180, 270])
+def test_rotation_turns_the_picture_and_maps_points_back(rotate):
+    pygame.display.init()
+    display = pygame.display.set_mode((800, 480))
+    view = Viewport(display, rotate)
+    view.canvas.fill((0, 0, 0))
+    marks = [(5, 7), (view.canvas.get_width() - 3, 11), (20, view.canvas.get_height() - 2)]
+    for x, y in marks:
+        view.canvas.set_at((x, y), (255, 0, 0))
+    view.present()
+    for mark in marks:
+        on_display = view.to_display(mark)
+        assert display.get_at(on_display)[:3] == (255, 0, 0)
+        assert view.to_canvas(on_display) == mark
+
+
+def test_keyboard_moves_the_focus_and_activates():
+    h, screen = counter()
+    h.key(pygame.K_TAB)
+    top_bar_back = h.app.focused()
+    assert top_bar_back is not None
+    # Tab until "right" has the focus, then Enter
+    for _ in range(5):
+        if h.app.focused().key == "right":
+            break
+        h.key(pygame.K_TAB)
+    assert h.app.focused().key == "right"
+    h.key(pygame.K_RETURN)
+    h.key(pygame.K_SPACE)
+    assert screen.counts["right"] == 2
+    h.key(pygame.K_TAB, pygame.KMOD_SHIFT)
+    assert h.app.focused().key == "left"
+
+
+def test_escape_goes_back():
+    h, screen = counter()
+    h.key(pygame.K_ESCAPE)
+    assert type(h.screen).__name__ == "HomeScreen"
+
+
+def test_a_dialog_takes_every_tap_until_answered():
+    h, screen = counter()
+    answers = []
+    h.app.confirm("End?", "Really?", "Yes", lambda: answers.append("yes"))
+    h.app.pump()
+    h.tap_at(h.find("left").rect.topleft)  # under the scrim, outside the dialog
+    assert screen.counts["left"] == 0 and h.app.dialog is not None
+    h.tap("Cancel")
+    assert h.app.dialog is None and answers == []
+    h.app.confirm("End?", "Really?", "Yes", lambda: answers.append("yes"))
+    h.tap("Yes")
+    assert answers == ["yes"] and h.app.dialog is None
+
+
+def test_the_app_redraws_only_when_something_changed():
+    h, screen = counter()
+    drawn = h.app.frames_drawn
+    for _ in range(5):
+        h.app.pump()
+    assert h.app.frames_drawn == drawn
+    h.tap("left")
+    assert h.app.frames_drawn > drawn
+    drawn = h.app.frames_drawn
+    h.app.pump()
+    assert h.app.frames_drawn == drawn
+
+
+def test_a_toast_disappears_by_itself():
+    now = [100.0]
+    h = Harness(clock=lambda: now[0])
+    h.app.toast("Hello there")
+    h.app.pump()
+    assert "Hello there" in h.texts()
+    now[0] += 10
+    h.app.pump()
+    assert "Hello there" not in h.texts()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_design_grid_scales_to_every_listed_display(size):
+    frame = Frame(*size)
+    short, long = sorted(size)
+    assert frame.portrait == (size[1] > size[0])
+    # 800x480 (or 480x800) fits, and one side is filled exactly
+    assert frame.u(480) <= short and frame.u(800) <= long
+    assert frame.u(480) == short or frame.u(800) == long
+    board, step = frame.board_and_step()
+    assert frame.rect.contains(board) and frame.rect.contains(step) and not board.colliderect(step)
+
+
+def test_text_shrinks_to_fit_and_reports_when_it_cannot():
+    pygame.font.init()
+    fitted = fit_text("A rather long line of text", 330, 40, 36, 18, wrap=False)
+    assert not fitted.overflow and fitted.px < 36
+    assert fit_text("Short", 200, 40, 36, 18, wrap=False).px == 36
+    too_long = fit_text("This sentence can never fit in a box this small", 60, 20, 36, 18, wrap=False)
+    assert too_long.overflow and too_long.px == 18
+    wrapped = fit_text("Several words that wrap onto more lines", 160, 200, 24, 18, wrap=True)
+    assert len(wrapped.lines) > 1 and not wrapped.overflow
+    label = Label(pygame.Rect(0, 0, 50, 20), "Far too much text for this", "body")
+    assert label.overflow(Theme(1.0)) == ["Far too much text for this"]
+
+
+def test_buttons_smaller_than_48_design_pixels_are_reported():
+    theme = Theme(1.0)
+    assert Button(pygame.Rect(0, 0, 40, 60), "x", None).too_small(theme)
+    assert not Button(pygame.Rect(0, 0, 48, 48), "x", None).too_small(theme)
+    assert Button(pygame.Rect(0, 0, 60, 60), "x", None).too_small(Theme(1.5))
+
+
+def test_every_game_colour_has_its_own_shape_and_the_shapes_differ_in_grey():
+    colours = [c for c in COLOURS.values()]
+    assert len({c.shape for c in colours}) == len(colours)
+    masks = {}
+    for shape in SHAPES:
+        surface = pygame.Surface((64, 64))
+        surface.fill((0, 0, 0))
+        draw_shape(surface, shape, (32, 32), 26, (255, 255, 255), outline=(255, 255, 255))
+        masks[shape] = pygame.mask.from_threshold(surface, (255, 255, 255), (60, 60, 60, 255))
+        assert masks[shape].count() > 300, f"{shape} is barely drawn"
+    for a, b in itertools.combinations(SHAPES, 2):
+        overlap = masks[a].overlap_area(masks[b], (0, 0))
+        differing = masks[a].count() + masks[b].count() - 2 * overlap
+        assert differing > 150, f"{a} and {b} look alike"
