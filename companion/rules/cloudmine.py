@@ -6,10 +6,11 @@ readings: shared/design/rulings.md, "The Cloud Mine".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from .common import (
+    evolve,
     Action, RulesError, best, field, next_seat, player_field, setup_player_choice, setup_players,
 )
 
@@ -62,9 +63,9 @@ def observers(players: tuple[str, ...], dreamer: str) -> tuple[str, ...]:
 def _start_round(state: MineState, dreamer: str, number: int) -> MineState:
     need = cards_per_round(len(state.players))
     if state.deck < need:  # ruling 6: the deck cannot supply another round
-        return replace(state, over=True, guessers=(), table=0, dreamer_pile=0)
+        return evolve(state, over=True, guessers=(), table=0, dreamer_pile=0)
     order = observers(state.players, dreamer) * attempts_per_observer(len(state.players))
-    return replace(state, deck=state.deck - need, round=number, dreamer=dreamer,
+    return evolve(state, deck=state.deck - need, round=number, dreamer=dreamer,
                    guessers=order, table=need, dreamer_pile=0)
 
 
@@ -76,7 +77,7 @@ def _give(scores: tuple[int, ...], players: tuple[str, ...], gains: dict[str, in
 
 
 def _end_round(state: MineState, scores: tuple[int, ...]) -> MineState:
-    ended = replace(state, scores=scores, table=0, dreamer_pile=0, guessers=())
+    ended = evolve(state, scores=scores, table=0, dreamer_pile=0, guessers=())
     return _start_round(ended, role_shift(state.players, state.dreamer), state.round + 1)
 
 
@@ -121,7 +122,7 @@ class CloudMineRules:
             return _end_round(state, _give(state.scores, state.players, gains))
         rest = state.guessers[1:]
         if rest:
-            return replace(state, guessers=rest, table=state.table - 1, dreamer_pile=state.dreamer_pile + 1)
+            return evolve(state, guessers=rest, table=state.table - 1, dreamer_pile=state.dreamer_pile + 1)
         # ruling 2: nobody found it, the Chooser takes every card of the round
         everything = state.table + state.dreamer_pile
         return _end_round(state, _give(state.scores, state.players, {state.chooser: everything}))

@@ -12,12 +12,13 @@ goes (`plant`) or what a freshly flipped tile shows (`reveal`).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from math import factorial, prod
 from typing import Any, Mapping, Sequence
 
 from .common import (
+    evolve,
     Action, Outcome, RulesError, SetupError, field, next_seat, setup_player_choice, setup_players,
     string_list,
 )
@@ -231,7 +232,7 @@ def _resolve(state: ShipState) -> ShipState:
         regular = min(watered[i], BED_CAPACITY - beds[i])
         to_plant += [colour] * regular
         wild += watered[i] - regular  # watering a full bed of a rolled colour: a wild flower
-    after = replace(state, beds=tuple(beds), flowers=tuple(flowers), removed=tuple(removed),
+    after = evolve(state, beds=tuple(beds), flowers=tuple(flowers), removed=tuple(removed),
                     to_plant=tuple(to_plant), wild=wild)
     return _carry_on(after)
 
@@ -240,36 +241,36 @@ def _carry_on(state: ShipState) -> ShipState:
     """Plant what the round still owes, one flower at a time, pausing for the crew's word."""
     while state.result is None and state.revealing is None:
         if state.to_plant:
-            state = _plant(replace(state, to_plant=state.to_plant[1:]), state.to_plant[0])
+            state = _plant(evolve(state, to_plant=state.to_plant[1:]), state.to_plant[0])
         elif state.wild:
             open_beds = state.open_beds()
             if len(open_beds) > 1:  # reading 4: the crew is asked only when there is a choice
-                return replace(state, phase="plant")
-            state = _plant(replace(state, wild=state.wild - 1), open_beds[0])
+                return evolve(state, phase="plant")
+            state = _plant(evolve(state, wild=state.wild - 1), open_beds[0])
         else:
             return _next_round(state)
-    return replace(state, phase="over" if state.result else "reveal")
+    return evolve(state, phase="over" if state.result else "reveal")
 
 
 def _plant(state: ShipState, colour: str) -> ShipState:
     """One flower from the engine room into `colour`; its tile is flipped (reading 5)."""
     space = next_flower(state.flowers)
     i = BEDS.index(colour)
-    state = replace(state, beds=_with(state.beds, i, state.beds[i] + 1),
+    state = evolve(state, beds=_with(state.beds, i, state.beds[i] + 1),
                     flowers=_with(state.flowers, space, False), planted=state.planted + (colour,))
     if is_won(state.beds):  # a win ends everything: nothing else is planted or asked
-        return replace(state, result="won", to_plant=(), wild=0)
+        return evolve(state, result="won", to_plant=(), wild=0)
     tile = state.tiles[space]
     if tile is None or tile.face_up:
         return state
     if tile.hail is None:
-        return replace(state, revealing=space)
-    return replace(state, tiles=_with(state.tiles, space, Tile(face_up=True, hail=tile.hail)))
+        return evolve(state, revealing=space)
+    return evolve(state, tiles=_with(state.tiles, space, Tile(face_up=True, hail=tile.hail)))
 
 
 def _next_round(state: ShipState) -> ShipState:
     """The round is over: the dice pass to the left and the ship is emptied."""
-    return replace(state, phase="roll", round=state.round + 1,
+    return evolve(state, phase="roll", round=state.round + 1,
                    commander=next_seat(state.players, state.commander),
                    dice=None, load=(0, 0), drops=(), to_plant=(), wild=0)
 
@@ -415,11 +416,11 @@ def _roll(state: ShipState, action: Action) -> ShipState:
     if dice.count(STORM) == DICE:  # "the roll does not count: roll the dice again"
         return state
     storm = storm_after(state.storm, dice)
-    fresh = replace(state, storm=storm, dice=tuple(dice), drops=(), planted=(), removed=())
+    fresh = evolve(state, storm=storm, dice=tuple(dice), drops=(), planted=(), removed=())
     if storm >= STORM_END:  # reading 1 and 8: lost at once, before any flight
-        return replace(fresh, phase="over", result="lost", load=(0, 0))
+        return evolve(fresh, phase="over", result="lost", load=(0, 0))
     load = (raindrops_for(dice), hail_visible(state.flowers, state.tiles))
-    return replace(fresh, phase="flight", load=load)
+    return evolve(fresh, phase="flight", load=load)
 
 
 def _drop(state: ShipState, action: Action) -> ShipState:
@@ -435,7 +436,7 @@ def _drop(state: ShipState, action: Action) -> ShipState:
         what = _plural(loaded, "raindrop was", "raindrops were") if ball == "rain" \
             else _plural(loaded, "hailstone was", "hailstones were")
         raise RulesError(f"only {what} loaded this round, and all of them have come down", RULE_LOAD)
-    return replace(state, drops=state.drops + ((ball, colour),))
+    return evolve(state, drops=state.drops + ((ball, colour),))
 
 
 def _land(state: ShipState, action: Action) -> ShipState:
@@ -447,13 +448,13 @@ def _plant_wild(state: ShipState, action: Action) -> ShipState:
     if state.bed(colour) >= BED_CAPACITY:
         raise RulesError(f"the {colour} bed is full: plant the wild flower in a bed that is not full "
                          f"({', '.join(state.open_beds())})", RULE_WILD)
-    return _carry_on(_plant(replace(state, wild=state.wild - 1), colour))
+    return _carry_on(_plant(evolve(state, wild=state.wild - 1), colour))
 
 
 def _reveal(state: ShipState, action: Action) -> ShipState:
     hail = field(action, "hail", bool, "true or false")  # either face: tiles get set up wrong
     tiles = _with(state.tiles, state.revealing, Tile(face_up=True, hail=hail))
-    return _carry_on(replace(state, tiles=tiles, revealing=None))
+    return _carry_on(evolve(state, tiles=tiles, revealing=None))
 
 
 def _colour(action: Action) -> str:
