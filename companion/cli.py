@@ -14,7 +14,7 @@ from importlib import import_module
 from .replay import NotAGame, replay_lines
 
 # modules with a register(subparsers) function, each adding its own subcommands
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = ("companion.ui.commands",)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

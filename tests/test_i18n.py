@@ -33,8 +33,8 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
-def test_the_app_has_a_catalog():
-    assert "app" in SOURCE
+def test_the_app_and_the_cloud_mine_have_catalogs():
+    assert {"app", "cloudmine"} <= set(SOURCE)
     assert len(SOURCE["app"]) > 20
 
 

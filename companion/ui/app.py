@@ -33,8 +33,7 @@ from .layout import Frame, Viewport
 from .widgets import Button, DrawContext, Label, Panel, Widget, Dialog, DialogButton
 from .layout import GAP, MARGIN, cols, inset, rows
 
-SEAT_BUTTON = pygame.event.custom_type()   # attributes: seat (1-8), button ("jump" | "stay")
-CALL = pygame.event.custom_type()          # attribute: fn, a callable run on the main thread
+CALL = pygame.event.custom_type()  # attribute: fn, a callable run on the main thread
 
 ACTIVE_POLL_S = 0.010
 IDLE_POLL_S = 0.040
@@ -80,6 +79,7 @@ class App:
         self._toast_seq = 0
         self._wake = threading.Event()
         self._dialog_cache: tuple | None = None
+        self.game_screen = None  # the screen of the game in progress, to continue it from home
         i18n.set_language(self.config.language)
         self.controller.subscribe(self._on_game_change)
 
@@ -96,7 +96,13 @@ class App:
                 self.stack.append(self.screen)
         self.screen = screen
         self.pressed, self.focus_key, self.dialog = None, None, None
+        self._entered(screen)
+
+    def _entered(self, screen) -> None:
         screen.on_enter()
+        self.hardware.enter(screen)
+        if self.journal is not None and hasattr(self.journal, "note_screen"):
+            self.journal.note_screen(type(screen).__name__)
         self.refresh()
 
     def replace(self, screen) -> None:
@@ -107,8 +113,7 @@ class App:
             self.screen.on_leave()
             self.screen = self.stack.pop()
             self.pressed, self.focus_key, self.dialog = None, None, None
-            self.screen.on_enter()
-            self.refresh()
+            self._entered(self.screen)
 
     def home(self) -> None:
         from .screens.home import HomeScreen
@@ -220,9 +225,9 @@ class App:
         """Thread-safe: run `fn` on the main thread."""
         self.post(CALL, fn=fn)
 
-    def seat_pressed(self, seat: int, button: str) -> None:
-        """Thread-safe hook for the seat-button code."""
-        self.post(SEAT_BUTTON, seat=seat, button=button)
+    def wake(self) -> None:
+        """Thread-safe: the devices call this when they have something for `poll`."""
+        self._wake.set()
 
     # --- the loop ---------------------------------------------------------------------------
     def run(self) -> None:
@@ -250,6 +255,8 @@ class App:
         """Handle every pending event and due timer, then draw if anything changed."""
         for event in pygame.event.get():
             self.handle(event)
+        for outcome in self.hardware.poll():
+            self._seat_outcome(outcome)
         now = self.clock()
         while self._timers and self._timers[0][0] <= now:
             _, _, fn = heapq.heappop(self._timers)
@@ -262,20 +269,19 @@ class App:
         if kind == pygame.QUIT:
             self.running = False
             return
-        if kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYDOWN, pygame.TEXTINPUT,
-                    SEAT_BUTTON):
+        if kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYDOWN, pygame.TEXTINPUT):
             self._last_input = self.clock()
         if kind == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self._press(self.viewport.to_canvas(event.pos))
         elif kind == pygame.MOUSEBUTTONUP and event.button == 1:
             self._release(self.viewport.to_canvas(event.pos))
+        elif kind in (pygame.KEYDOWN, pygame.KEYUP) and self._seat_key(event):
+            pass
         elif kind == pygame.KEYDOWN:
             self._key(event)
         elif kind == pygame.TEXTINPUT and self.dialog is None and self.screen is not None:
             if self.screen.on_text(event.text):
                 self.refresh()
-        elif kind == SEAT_BUTTON and self.screen is not None:
-            self.screen.on_seat(event.seat, event.button)
         elif kind == CALL:
             event.fn()
         elif kind in (pygame.WINDOWSIZECHANGED, pygame.VIDEORESIZE):
@@ -311,6 +317,50 @@ class App:
         if self.widget_at(pos) is pressed:
             self.focus_key = None  # touch use hides the keyboard focus ring
             pressed.activate()
+
+    def _seat_key(self, event) -> bool:
+        """On a desktop, keys press the simulated seat buttons, except while typing a name."""
+        if self.dialog is not None or getattr(self.screen, "wants_text", lambda: False)():
+            return False
+        return self.hardware.key(event)
+
+    def _seat_outcome(self, outcome) -> None:
+        """What a seat press did: the screen may use it; a refusal is shown either way."""
+        if self.screen is not None and self.screen.on_seat_outcome(outcome):
+            return
+        decision = outcome.decision
+        if decision.kind == "refuse":
+            self.refuse(decision)
+        self.redraw()
+
+    def start_game(self, setup, players=None):
+        """Start a game (SetupError for a bad setup) and show its screen."""
+        from .screens import game_screen_class
+
+        screen_class = game_screen_class(setup["game"])
+        self.controller.new_game(setup)
+        screen = screen_class(self, players=players)
+        self.game_screen = screen
+        self.home()
+        self.replace(screen)
+        return screen
+
+    def show_game(self):
+        """Show the controller's game (a resumed one): colours and seats come from its setup."""
+        from .screens import game_screen_class
+        from .screens.base import players_from_setup
+
+        match = self.controller.match
+        screen = game_screen_class(match.setup["game"])(self, players=players_from_setup(match.setup))
+        self.game_screen = screen
+        self.home()
+        if match.view["over"]:
+            from .screens.end import EndScreen
+
+            self.show(EndScreen(self, screen))
+        else:
+            self.replace(screen)
+        return screen
 
     def _focusables(self) -> list[Widget]:
         return [w for w in self.live_widgets() if w.focusable and w.accepts_tap()]
@@ -373,10 +423,11 @@ class App:
         # built once per dialog and layout, so that a press and its release meet the same button
         if self.dialog is None:
             return []
-        key = (id(self.dialog), self.frame, i18n.current_language())
-        if self._dialog_cache is None or self._dialog_cache[0] != key:
-            self._dialog_cache = (key, dialog_widgets(self.dialog, self.frame, self.theme))
-        return self._dialog_cache[1]
+        key = (self.frame, i18n.current_language())
+        cache = self._dialog_cache
+        if cache is None or cache[0] is not self.dialog or cache[1] != key:
+            self._dialog_cache = cache = (self.dialog, key, dialog_widgets(self.dialog, self.frame, self.theme))
+        return cache[2]
 
     def draw(self) -> None:
         self._build_if_needed()
@@ -421,15 +472,17 @@ class App:
 
 def dialog_widgets(dialog: Dialog, frame: Frame, theme: th.Theme) -> list[Widget]:
     u = frame.u
+    stacked = frame.portrait and len(dialog.buttons) > 2  # too narrow for three side by side
     w = min(frame.width - 2 * u(MARGIN), u(560))
-    h = min(frame.height - 2 * u(MARGIN), u(300))
+    h = min(frame.height - 2 * u(MARGIN), u(300 + (76 * (len(dialog.buttons) - 1) if stacked else 0)))
     box = pygame.Rect(0, 0, w, h)
     box.center = frame.rect.center
     inner = inset(box, u(MARGIN))
-    title, message, buttons = rows(inner, [1.1, 1.6, 1.3], u(GAP))
+    title, message, buttons = rows(inner, [1.1, 1.6, 1.3 * (len(dialog.buttons) if stacked else 1)], u(GAP))
     out: list[Widget] = [Panel(box, key="dialog"), Label(title, dialog.title, "prompt"),
                          Label(message, dialog.message, "body", wrap=True)]
-    for rect, b in zip(cols(buttons, len(dialog.buttons), u(GAP * 2)), dialog.buttons):
+    cells = rows(buttons, len(dialog.buttons), u(GAP)) if stacked else cols(buttons, len(dialog.buttons), u(GAP * 2))
+    for rect, b in zip(cells, dialog.buttons):
         out.append(Button(rect, b.text, b.on_tap, kind=b.kind, key=f"dialog:{b.text}"))
     return out
 

@@ -1,33 +1,111 @@
-"""What the screens need to know about the hardware at the table.
+"""The seat buttons (and later the ship sensor) as the screens see them.
 
-The device code (seat buttons on gpiozero, the ship sensor on pyserial) gives the app an object
-with this shape; until it exists, and on a machine without Pi pins, the app uses these stand-ins.
-Seat presses reach the app through `App.seat_pressed(seat, button)` (thread-safe).
+The seat code (companion.devices.table.SeatTable) turns presses into actions by itself; the app
+tells it which screen is showing (`enter`) and, once per loop pass, collects what happened
+(`poll`): refusals become a toast, claims and seat-test presses go to the screen.
+`NoHardware` stands in when there are no seat buttons at all (tests, the demo).
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+import logging
+from typing import Callable
 
-
-class Hardware(Protocol):
-    simulated: bool  # True: no real pins, the screen says so
-
-    def sensor_status(self) -> str | None: ...        # "ok", "simulated", "missing", or None (no sensor)
-    def light_seats(self, seats: set[int]) -> None: ...  # the seat LEDs mirror whose turn it is
+log = logging.getLogger(__name__)
 
 
 class NoHardware:
-    """A desktop or a test: seats are claimed and pressed by touch, no sensor."""
+    """Nothing attached: seats are claimed by touch, no sensor."""
 
     simulated = True
 
     def __init__(self, sensor: str | None = None):
         self._sensor = sensor
-        self.lit: set[int] = set()
+        self.mode = "idle"
+
+    def enter(self, screen) -> None:
+        self.mode = getattr(screen, "seat_mode", lambda: "idle")()
+
+    def poll(self) -> list:
+        return []
+
+    def key(self, event) -> bool:
+        return False
 
     def sensor_status(self) -> str | None:
         return self._sensor
 
-    def light_seats(self, seats: set[int]) -> None:
-        self.lit = set(seats)
+    def status_line(self) -> str | None:
+        return None
+
+    def seat_test(self):
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+class SeatHardware(NoHardware):
+    """The real or simulated seat buttons behind companion.devices.table.SeatTable."""
+
+    def __init__(self, table, simulated: bool, keyboard=None, sensor: str | None = None):
+        super().__init__(sensor)
+        self.table, self.simulated, self.keyboard = table, simulated, keyboard
+        self.test_model = None
+
+    @classmethod
+    def open(cls, config, wake: Callable[[], None]) -> "SeatHardware":
+        from ..devices.table import SeatTable
+
+        table = SeatTable.open(config, wake=wake)
+        simulated = bool(table.input.simulated)
+        keyboard = None
+        if simulated:
+            from ..devices.keyboard import KeyboardSeats
+
+            keyboard = KeyboardSeats(table.input)
+        return cls(table, simulated, keyboard)
+
+    def enter(self, screen) -> None:
+        from ..devices.router import SeatMap
+
+        mode = getattr(screen, "seat_mode", lambda: "idle")()
+        self.mode = mode
+        self.test_model = None
+        if mode == "play":
+            players = getattr(screen, "players", [])
+            seats = SeatMap(tuple(sorted((p.seat, p.name) for p in players if p.seat))) \
+                if players and all(p.seat for p in players) else None
+            self.table.play(screen.controller, seats)
+        elif mode == "claim":
+            self.table.claim_seats(screen.waiting)
+        elif mode == "test":
+            self.test_model = self.table.seat_test()
+        else:
+            self.table.idle()
+
+    def poll(self) -> list:
+        return self.table.poll()
+
+    def key(self, event) -> bool:
+        """Desktop keys press the simulated seat buttons (1-8 JUMP, q-i STAY)."""
+        if self.keyboard is None:
+            return False
+        import pygame
+
+        name = pygame.key.name(event.key)
+        if event.type == pygame.KEYDOWN:
+            return bool(self.keyboard.key_down(name))
+        if event.type == pygame.KEYUP:
+            return bool(self.keyboard.key_up(name))
+        return False
+
+    def status_line(self) -> str | None:
+        return self.table.status()
+
+    def seat_test(self):
+        return self.test_model
+
+    def close(self) -> None:
+        self.table.close()
+

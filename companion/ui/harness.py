@@ -133,17 +133,8 @@ class Harness:
         pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
         self.app.pump()
 
-    def seat(self, seat: int, button: str = "jump") -> None:
-        self.app.seat_pressed(seat, button)
-        self.app.pump()
-
     def start_game(self, setup: Mapping[str, Any], players=None):
         """Start a game straight on its screen (skipping the players screen)."""
-        from .screens import game_screen_class
-
-        self.app.controller.new_game(setup)
-        screen = game_screen_class(setup["game"])(self.app, players=players)
-        self.app.game_screen = screen
-        self.app.show(screen)
+        screen = self.app.start_game(dict(setup), players)
         self.app.pump()
         return screen

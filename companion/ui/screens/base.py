@@ -56,9 +56,9 @@ HOW A GAME SCREEN IS WRITTEN (Cloud 9 and Cloudship follow screens/cloudmine.py)
    transition call `self.app.animate(seconds)` (<= 0.3 s) and draw it from `self.app.now()` in
    `draw_above(surface, ctx)`; frames are drawn only while it runs.
 
-5. Seat buttons: `on_seat(seat, button)` gets presses ("jump" / "stay") from seat 1-8; map the
-   seat to a player with `self.player_at(seat)` and submit. Return True if used.
-   `lit_seats()` returns the seats whose LED should be on (whose turn it is).
+5. Seat buttons need nothing from a game screen: companion/devices/router.py turns a press into
+   the game's action and submits it through the same controller, so the screen refreshes as for
+   a tap, and a refused press shows its reason as a toast. The seat LEDs follow the state.
 
 6. Strings: every visible string goes through your domain's `_()`, with `{name}` placeholders
    and `.format(...)` (translators reorder words). Strings defined at import time use `N_()`
@@ -93,7 +93,7 @@ import pygame
 from ... import i18n
 from ...rules import RulesError
 from .. import theme as th
-from ..layout import GAP, MARGIN, Frame, cols
+from ..layout import GAP, MARGIN, Frame, cols, rows
 from ..theme import Theme
 from ..widgets import Badge, Button, DrawContext, Label, Panel, Widget, badge_widgets, chevron_left, menu_icon, undo_icon
 
@@ -146,7 +146,13 @@ class Screen:
     def on_text(self, text: str) -> bool:
         return False
 
-    def on_seat(self, seat: int, button: str) -> bool:
+    def seat_mode(self) -> str:
+        """What the seat buttons do here: "play" (game screens), "claim", "test" or "idle"."""
+        return "idle"
+
+    def on_seat_outcome(self, outcome) -> bool:
+        """A seat press was handled by the seat code (companion.devices.table); True if this
+        screen showed it itself (otherwise a refusal is shown as a toast)."""
         return False
 
     def on_back(self) -> None:
@@ -163,6 +169,16 @@ class Player:
     seat: int | None = None
 
 
+def players_from_setup(setup: Mapping[str, Any]) -> list[Player]:
+    """The players with the colours and seats the players screen stored in the setup."""
+    colours = setup.get("colours") or {}
+    seats = setup.get("seats") or {}
+    palette = th.PLAYER_COLOURS
+    return [Player(name, colours.get(name, palette[i % len(palette)]) if colours.get(name) in th.COLOURS
+                   else palette[i % len(palette)], seats.get(name))
+            for i, name in enumerate(setup["players"])]
+
+
 class GameScreen(Screen):
     """A game in progress; see the module docstring for how to write one."""
 
@@ -171,8 +187,7 @@ class GameScreen(Screen):
     def __init__(self, app, controller=None, players: list[Player] | None = None):
         super().__init__(app)
         self.controller = controller or app.controller
-        names = self.view["players"]
-        self.players = players or [Player(n, th.PLAYER_COLOURS[i % len(th.PLAYER_COLOURS)]) for i, n in enumerate(names)]
+        self.players = players or players_from_setup(self.match.setup)
         self._legal_for: Any = None
         self._legal: list[dict[str, Any]] = []
 
@@ -224,20 +239,13 @@ class GameScreen(Screen):
     def on_game_change(self, before, after, action) -> None:
         for name in self.sounds_for(before, after, action):
             self.app.sounds.play(name)
-        self.app.hardware.light_seats(self.lit_seats())
-        if after.view["over"] and not before.view["over"]:
+        if after.view["over"] and not before.view["over"] and self.app.screen is self:
             from .end import EndScreen
 
-            self.app.show(EndScreen(self.app, self))
+            self.app.replace(EndScreen(self.app, self))
 
-    def lit_seats(self) -> set[int]:
-        return set()
-
-    def on_enter(self) -> None:
-        self.app.hardware.light_seats(self.lit_seats())
-
-    def on_leave(self) -> None:
-        self.app.hardware.light_seats(set())
+    def seat_mode(self) -> str:
+        return "play"
 
     # the top bar: game name, round, undo, menu
     def can_go_back(self) -> bool:
@@ -247,10 +255,13 @@ class GameScreen(Screen):
         return game_title(self.game)
 
     def extra_bar_buttons(self, f, t, area):
-        undo_w, menu_w = f.u(120), f.u(56)
+        undo_text = "" if f.portrait else _("Undo")
+        menu_w = f.u(56)
+        undo_w = menu_w if f.portrait else \
+            min(f.u(210), max(f.u(120), t.measure(undo_text, t.size("small"))[0] + area.h + f.u(16)))
         undo_rect = pygame.Rect(area.right - menu_w - f.u(GAP) - undo_w, area.y, undo_w, area.h)
         menu_rect = pygame.Rect(area.right - menu_w, area.y, menu_w, area.h)
-        return [Button(undo_rect, _("Undo"), self.undo, kind="secondary", enabled=self.match.can_undo,
+        return [Button(undo_rect, undo_text, self.undo, kind="secondary", enabled=self.match.can_undo,
                        icon=undo_icon, key="undo", size="small", wrap=False),
                 Button(menu_rect, "", self.open_menu, kind="secondary", icon=menu_icon, key="menu")]
 
@@ -305,18 +316,25 @@ def top_bar(screen: Screen, f: Frame, t: Theme) -> list[Widget]:
         x = back.rect.right + f.u(GAP)
     right = screen.extra_bar_buttons(f, t, inner)
     right_edge = min([w.rect.x for w in right], default=inner.right) - f.u(GAP)
+    room = right_edge - x
+    title, subtitle = screen.title(), screen.subtitle()
+    # title above subtitle, as wide as they need (at most 60% of the room); badges get the rest
+    title_px, small_px = t.size("title"), t.size("min")
+    text_w = max(t.measure(title, title_px)[0], t.measure(subtitle, small_px)[0] if subtitle else 0) + f.u(4)
     badges = app_badges(screen.app)
-    title_w = (right_edge - x) * (0.55 if badges else 1.0)
-    title = screen.title()
-    subtitle = screen.subtitle()
+    text_w = min(text_w, room if not badges else round(room * 0.6))
+    text = pygame.Rect(x, inner.y, text_w, inner.h)
     if subtitle:
-        tw, sw = cols(pygame.Rect(x, inner.y, title_w, inner.h), [1.2, 1], f.u(GAP))
-        out.append(Label(tw, title, "title", align="left"))
-        out.append(Label(sw, subtitle, "small", colour=th.INK_SOFT, align="left"))
+        top, bottom = rows(text, [1.25, 1])
+        out.append(Label(top, title, "title", align="left", key="title"))
+        out.append(Label(bottom, subtitle, "min", colour=th.INK_SOFT, align="left", key="subtitle"))
     else:
-        out.append(Label(pygame.Rect(x, inner.y, title_w, inner.h), title, "title", align="left"))
+        out.append(Label(text, title, "title", align="left", key="title"))
     if badges:
-        area = pygame.Rect(x + title_w + f.u(GAP), inner.y + f.u(6), right_edge - x - title_w - f.u(GAP), inner.h - f.u(12))
+        area = pygame.Rect(text.right + f.u(GAP), inner.y + f.u(6), right_edge - text.right - f.u(GAP), inner.h - f.u(12))
+        needed = sum(t.measure(b.text, small_px)[0] + f.u(20 + GAP) for b in badges)
+        if needed > area.w:
+            badges = [Badge(b.short, b.colour, b.short) for b in badges]
         out.extend(badge_widgets(area, badges, t))
     return out + right
 
@@ -324,11 +342,11 @@ def top_bar(screen: Screen, f: Frame, t: Theme) -> list[Widget]:
 def app_badges(app) -> list[Badge]:
     badges = []
     if app.hardware.simulated:
-        badges.append(Badge(_("Simulated hardware"), (96, 72, 150)))
+        badges.append(Badge(_("Simulated hardware"), (96, 72, 150), _("Simulated")))
     sensor = app.hardware.sensor_status()
     if sensor is not None:
         badges.append(Badge(_("Sensor: {status}").format(status=sensor_text(sensor)),
-                            th.GOOD if sensor == "ok" else th.INK_SOFT))
+                            th.GOOD if sensor == "ok" else th.INK_SOFT, sensor_text(sensor)))
     return badges
 
 

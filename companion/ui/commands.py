@@ -1,0 +1,152 @@
+"""`cloud-companion run` (the app; also plain `cloud-companion`) and `cloud-companion demo`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from .. import i18n
+
+_ = i18n.translator("app")
+
+NO_DISPLAY = ("cloud-companion: no display to show the app on ({why}). "
+              "To see every screen without one, run: cloud-companion demo --out DIR")
+
+
+def size_arg(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 800x480, not {text!r}") from None
+    if not (200 <= w <= 8000 and 200 <= h <= 8000):
+        raise argparse.ArgumentTypeError(f"size {text} is out of range")
+    return w, h
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    run = sub.add_parser("run", help="start the app (the default)")
+    run.add_argument("--windowed", action="store_true", help="a window instead of the full screen")
+    run.add_argument("--rotate", type=int, choices=(0, 90, 180, 270), help="turn the picture clockwise")
+    run.add_argument("--size", type=size_arg, help="window size, e.g. 1024x600 (default: the screen's)")
+    run.add_argument("--db", type=Path, help="the journal file (default: in the user's data directory)")
+    run.add_argument("--config", type=Path, help="the settings file (default: in the user's config directory)")
+    run.add_argument("--first-frame-exit", action="store_true", help=argparse.SUPPRESS)  # for bench
+    run.set_defaults(func=cmd_run)
+    demo = sub.add_parser("demo", help="save a PNG of every screen of a scripted game of each title")
+    demo.add_argument("--out", type=Path, required=True, help="the folder for the pictures")
+    demo.add_argument("--language", choices=("en", "de", "hu"), default="en")
+    demo.set_defaults(func=cmd_demo)
+
+
+def open_display(args, config):
+    """The display surface, or a one-line reason why there is none."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    if not args.windowed and sys.platform.startswith("linux") and "SDL_VIDEODRIVER" not in os.environ \
+            and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ["SDL_VIDEODRIVER"] = "kmsdrm"  # the Pi's console: no desktop needed
+    import pygame
+
+    try:
+        pygame.display.init()
+        if args.windowed:
+            size = args.size or (800, 480)
+            display = pygame.display.set_mode(size, pygame.RESIZABLE)
+        else:
+            display = pygame.display.set_mode(args.size or (0, 0), pygame.FULLSCREEN)
+    except pygame.error as exc:
+        return None, str(exc) or "SDL found no video device"
+    pygame.display.set_caption("Cloud Companion")
+    pygame.font.init()
+    if not args.windowed:
+        pygame.mouse.set_visible(False)  # a touchscreen needs no pointer
+    return display, None
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from .. import config as settings
+
+    started = time.perf_counter()
+    config_path = args.config or settings.default_path()
+    config, problems = settings.load(config_path)
+    if args.rotate is not None:
+        config = config.with_changes(rotate=args.rotate)
+    display, why = open_display(args, config)
+    if display is None:
+        print(NO_DISPLAY.format(why=why), file=sys.stderr)
+        return 1
+
+    from ..controller import GameController
+    from ..journal import Journal, JournalBusy
+    from .app import App
+    from .hardware import NoHardware, SeatHardware
+    from .layout import Viewport
+
+    try:
+        journal = Journal.open(args.db)
+    except JournalBusy as exc:
+        print(f"cloud-companion: {exc}", file=sys.stderr)
+        return 3
+    app = App(Viewport(display, config.rotate), config, GameController(journal), journal=journal,
+              config_path=config_path, hardware=NoHardware())
+    try:
+        app.hardware = SeatHardware.open(config, wake=app.wake)
+    except Exception as exc:  # no pins, a broken pin map: the app still keeps the books by touch
+        problems.append(f"seat buttons unavailable: {exc}")
+    app.home()
+    for line in problems + list(journal.messages):
+        app.toast(line, seconds=8)
+    offer_resume(app, journal)
+    try:
+        if args.first_frame_exit:
+            app.pump()
+            print(f"first frame after {time.perf_counter() - started:.3f} s")
+            return 0
+        app.run()
+    finally:
+        app.hardware.close()
+        journal.close()
+        import pygame
+
+        pygame.quit()
+    return 0
+
+
+def offer_resume(app, journal) -> None:
+    """An unfinished game: straight back into it after a crash, else ask."""
+    from .widgets import Dialog, DialogButton
+
+    offer = journal.offer()
+    if offer is None:
+        return
+
+    def resume():
+        app.close_dialog()
+        if app.controller.resume(offer.game.id) is not None:
+            app.show_game()
+
+    def drop():
+        app.close_dialog()
+        journal.abandon(offer.game.id)
+
+    if offer.automatic:
+        resume()
+        return
+    from .screens.base import game_title
+
+    app.ask(Dialog(_("Continue the game?"),
+                   _("{game} with {names} is not finished.").format(game=game_title(offer.game.game),
+                                                                   names=", ".join(offer.game.players)),
+                   [DialogButton(_("New game"), drop, "secondary"), DialogButton(_("Continue"), resume, "primary")]))
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    from .demo import record
+
+    files = record(args.out, language=args.language, log=print)
+    print(f"saved {len(files)} pictures in {args.out}")
+    return 0

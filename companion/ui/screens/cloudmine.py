@@ -1,0 +1,133 @@
+"""The Cloud Mine: the ring of players with their roles, the cards to draw, whose guess it is,
+right / wrong for the Dreamer, cards per player and the deck (ui-guide, "Game screens")."""
+
+from __future__ import annotations
+
+import pygame
+
+from ...i18n import translator
+from .. import theme as th
+from ..layout import GAP, grid, inset, rows
+from ..widgets import Label, Panel, Token, Widget
+from .base import GameScreen
+
+_ = translator("cloudmine")
+
+# the ring is a 3x3 grid read clockwise round its edge; the middle cell shows the deck
+RING_CELLS = ((0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0))
+
+
+def ring_slots(count: int) -> list[tuple[int, int]]:
+    """`count` cells spread evenly round the ring, clockwise from the top left."""
+    return [RING_CELLS[round(i * len(RING_CELLS) / count) % len(RING_CELLS)] for i in range(count)]
+
+
+class CloudMineScreen(GameScreen):
+    game = "cloudmine"
+    domain = "cloudmine"
+
+    def subtitle(self) -> str:
+        return _("Round {number}").format(number=self.view["round"])
+
+    def build(self, f, t):
+        board, step = f.board_and_step()
+        return self.ring(f, board) + self.step_panel(f, step)
+
+    # --- the board: who is who, and how many cards each has ----------------------------------
+    def role_of(self, name: str) -> str:
+        v = self.view
+        if name == v["dreamer"]:
+            return _("Dreamer")
+        if name == v["chooser"]:
+            return _("Chooser")
+        order = v["guess_order"]
+        if name in order:
+            return _("Observer {place}").format(place=order.index(name) + 1)
+        return _("Has guessed")
+
+    def ring(self, f, board: pygame.Rect) -> list[Widget]:
+        v = self.view
+        gap = f.u(GAP)
+        cells = grid(board, 9, 3, gap)
+        out: list[Widget] = []
+        for name, (row, col) in zip(v["players"], ring_slots(len(v["players"]))):
+            out += self.player_card(f, cells[row * 3 + col], name)
+        middle = inset(cells[4], f.u(4))
+        number, caption = rows(middle, [1.4, 1])
+        out += [Label(number, str(v["deck"]), "display", key="deck"),
+                Label(caption, _("cards in the deck"), "small", wrap=True, colour=th.INK_SOFT)]
+        return out
+
+    def player_card(self, f, cell: pygame.Rect, name: str) -> list[Widget]:
+        v = self.view
+        player = self.player(name)
+        guessing = name == v["to_guess"]
+        card = Panel(cell, stripe=th.COLOURS[player.colour].rgb, highlight=th.FOCUS if guessing else None,
+                     key=f"player:{name}")
+        inner = pygame.Rect(cell.x + f.u(14), cell.y + f.u(4), cell.w - f.u(18), cell.h - f.u(8))
+        top, middle, bottom = rows(inner, [1, 1.3, 0.9])
+        token = pygame.Rect(middle.x, middle.centery - top.h // 2, top.h, top.h)
+        # the cards this player has collected: the big number beside their colour's shape
+        score_rect = pygame.Rect(token.right, middle.y, middle.right - token.right - token.w, middle.h)
+        return [card, Label(top, name, "body", key=f"name:{name}"), Token(token, player.colour),
+                Label(score_rect, str(v["scores"][name]), "big", key=f"score:{name}"),
+                Label(bottom, self.role_of(name), "min", colour=th.PRIMARY if guessing else th.INK_SOFT,
+                      key=f"role:{name}")]
+
+    # --- the step: what happens now --------------------------------------------------------
+    def step_panel(self, f, step: pygame.Rect) -> list[Widget]:
+        v = self.view
+        out: list[Widget] = [Panel(step, key="step")]
+        inner = inset(step, f.u(12))
+        if v["over"]:
+            return out + [Label(inner, _("The deck is empty: the game is over."), "prompt", wrap=True)]
+        who = v["to_guess"]
+        fresh = v["table"] == v["cards_per_round"] and v["dreamer_pile"] == 0
+        heights = [1.2, 1.5, 0.8, 1.5] if not f.portrait else [1, 1.2, 0.7, 1.4]
+        draw_rect, prompt_rect, table_rect, buttons = rows(inner, heights, f.u(GAP))
+        if fresh:
+            draw_text = _("{dreamer} draws {count} cards for {chooser}").format(
+                dreamer=v["dreamer"], count=v["cards_per_round"], chooser=v["chooser"])
+        else:
+            draw_text = _("{dreamer} holds {count} wrong guesses").format(dreamer=v["dreamer"], count=v["dreamer_pile"])
+        out.append(Label(draw_rect, draw_text, "body", wrap=True, key="draw"))
+        token = pygame.Rect(prompt_rect.x, prompt_rect.y, min(prompt_rect.h, f.u(56)), prompt_rect.h)
+        out += [Token(token.inflate(-f.u(6), -f.u(6)), self.player(who).colour),
+                Label(pygame.Rect(token.right + f.u(6), prompt_rect.y, prompt_rect.w - token.w - f.u(6), prompt_rect.h),
+                      _("{name} guesses").format(name=who), "prompt", wrap=True, colour=th.INK, key="prompt")]
+        out.append(Label(table_rect, _.ngettext("{count} card on the table", "{count} cards on the table",
+                                                v["table"]).format(count=v["table"]), "body", key="table"))
+        right, wrong = rows(buttons, 2, f.u(GAP)) if not f.portrait else \
+            (pygame.Rect(buttons.x, buttons.y, buttons.w // 2 - f.u(4), buttons.h),
+             pygame.Rect(buttons.centerx + f.u(4), buttons.y, buttons.w // 2 - f.u(4), buttons.h))
+        out.append(self.action_button(right, _("Right card"), {"act": "guess", "player": who, "correct": True},
+                                      kind="good", key="right", size="title"))
+        out.append(self.action_button(wrong, _("Wrong card"), {"act": "guess", "player": who, "correct": False},
+                                      kind="danger", key="wrong", size="title"))
+        return out
+
+    def sounds_for(self, before, after, action):
+        if action.get("act") != "guess":
+            return []
+        if after.view["over"]:
+            return ["won"]
+        return ["right" if action["correct"] else "wrong"]
+
+
+def demo_game() -> tuple[dict, list[dict]]:
+    """A short scripted game for `cloud-companion demo`: the rulebook's first round, then play
+    on with a steady pattern until the deck runs out."""
+    from ...rules import Match
+
+    setup = {"game": "cloudmine", "players": ["András", "Edit", "Tamás", "Gabriella", "Zsolt", "Robi"]}
+    match, actions = Match.start(setup), []
+    turn = 0
+    while not match.view["over"]:
+        who = match.view["to_guess"]
+        # the rulebook round: three wrong, the fourth right; later rounds vary
+        correct = len(match.view["guess_order"]) == 1 or (turn % 4 == 3)
+        action = {"act": "guess", "player": who, "correct": correct}
+        match = match.apply(action)
+        actions.append(action)
+        turn = 0 if correct else turn + 1
+    return setup, actions

@@ -1,0 +1,119 @@
+"""History: every game from the journal (title, when, players and scores, winners), a page at
+a time, and each player's totals."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pygame
+
+from ... import i18n
+from .. import theme as th
+from ..layout import GAP, cols, inset, rows
+from ..widgets import Button, Label, Panel, Widget
+from .base import Screen, game_title
+
+_ = i18n.translator("app")
+
+PAGE = 3  # rows per page in landscape; portrait shows twice as many
+
+
+class ListedGames:
+    """A history source made from a list (anything with the journal's `games()` will do)."""
+
+    def __init__(self, games=(), totals=()):
+        self._games, self._totals = list(games), list(totals)
+
+    def games(self):
+        return self._games
+
+    def totals(self):
+        return self._totals
+
+
+def when(iso: str | None) -> str:
+    if not iso:
+        return ""
+    try:
+        moment = datetime.fromisoformat(iso).astimezone()
+    except ValueError:
+        return iso
+    return moment.strftime("%Y-%m-%d %H:%M")
+
+
+class HistoryScreen(Screen):
+    def __init__(self, app, source=None):
+        super().__init__(app)
+        self.source = source or app.journal or ListedGames()
+        self.page = 0
+        self.tab = "games"
+
+    def title(self) -> str:
+        return _("History")
+
+    def rows_shown(self) -> list:
+        if self.tab == "games":
+            games = sorted(self.source.games(), key=lambda g: g.started_at, reverse=True)
+            return games
+        return list(self.source.totals())
+
+    def build(self, f, t):
+        c = f.content
+        gap = f.u(GAP)
+        tabs, body, pager = rows(c, [1, 5.2 if not f.portrait else 9, 1], gap)
+        per_page = PAGE if not f.portrait else PAGE + 1
+        items = self.rows_shown()
+        pages = max(1, -(-len(items) // per_page))
+        self.page = min(self.page, pages - 1)
+        games_tab, players_tab = cols(tabs, 2, gap)
+        out: list[Widget] = [
+            Button(games_tab, _("Games"), lambda: self.show_tab("games"), kind="choice", selected=self.tab == "games", key="tab:games"),
+            Button(players_tab, _("Players"), lambda: self.show_tab("players"), kind="choice", selected=self.tab == "players", key="tab:players"),
+        ]
+        shown = items[self.page * per_page:(self.page + 1) * per_page]
+        if not shown:
+            out.append(Label(body, _("No games yet.") if self.tab == "games" else _("No finished games yet."), "prompt",
+                             key="empty"))
+        for rect, item in zip(rows(body, per_page, gap), shown):
+            out += self.game_row(f, rect, item) if self.tab == "games" else self.player_row(f, rect, item)
+        back, page_label, forward = cols(pager, [1, 1.4, 1], gap)
+        out += [Button(back, _("Newer"), lambda: self.turn(-1), kind="secondary", enabled=self.page > 0, key="newer"),
+                Label(page_label, _("Page {page} of {pages}").format(page=self.page + 1, pages=pages), "small"),
+                Button(forward, _("Older"), lambda: self.turn(1), kind="secondary", enabled=self.page < pages - 1, key="older")]
+        return out
+
+    def game_row(self, f, rect: pygame.Rect, game) -> list[Widget]:
+        inner = pygame.Rect(rect.x + f.u(12), rect.y + f.u(4), rect.w - f.u(24), rect.h - f.u(8))
+        head, scores = cols(inner, [1, 1.6], f.u(GAP))
+        name, date = rows(head, 2)
+        if game.status == "over":
+            result = _("Won by {names}").format(names=", ".join(game.winners)) if game.winners else _("Lost together")
+        elif game.status == "abandoned":
+            result = _("Stopped")
+        else:
+            result = _("In progress")
+        score_text = ", ".join(f"{p} {game.scores.get(p, 0)}" for p in game.players)
+        result_rect, score_rect = rows(scores, [1, 1.8])
+        return [Panel(rect, key=f"game-row:{game.id}"),
+                Label(name, game_title(game.game), "body", align="left"),
+                Label(date, when(game.started_at), "min", align="left", colour=th.INK_SOFT),
+                Label(result_rect, result, "body", align="left", colour=th.GOOD if game.status == "over" else th.INK_SOFT),
+                Label(score_rect, score_text, "min", align="left", wrap=True)]
+
+    def player_row(self, f, rect: pygame.Rect, total) -> list[Widget]:
+        inner = pygame.Rect(rect.x + f.u(12), rect.y + f.u(4), rect.w - f.u(24), rect.h - f.u(8))
+        head, record = cols(inner, [1, 1.3], f.u(GAP))
+        name, game = rows(head, 2)
+        return [Panel(rect, key=f"total:{total.game}:{total.name}"),
+                Label(name, total.name, "body", align="left"),
+                Label(game, game_title(total.game), "min", align="left", colour=th.INK_SOFT),
+                Label(record, _("{won} of {played} won, best {best}").format(won=total.won, played=total.played,
+                                                                            best=total.best_score), "small", wrap=True)]
+
+    def show_tab(self, tab: str) -> None:
+        self.tab, self.page = tab, 0
+        self.refresh()
+
+    def turn(self, step: int) -> None:
+        self.page += step
+        self.refresh()

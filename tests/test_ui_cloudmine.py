@@ -1,0 +1,230 @@
+"""The Cloud Mine played on the touchscreen, headless: every step by simulated touch, checked
+against the rules core; undo, refusals, the end of the game, resume, and seats claimed with real
+gpiozero pins (MockFactory)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pygame
+import pytest
+
+from companion.controller import GameController
+from companion.rules import Match
+from companion.ui.harness import Harness
+from companion.ui.screens.cloudmine import CloudMineScreen, ring_slots
+from companion.ui.screens.end import EndScreen
+
+RULEBOOK = ["András", "Edit", "Tamás", "Gabriella", "Zsolt", "Robi"]
+
+
+def type_name(h: Harness, index: int, name: str) -> None:
+    """Rename player `index` with the on-screen keyboard, letter by letter."""
+    h.tap(f"name:{index}")
+    for letter in name:
+        if letter.isupper():
+            if not h.find("shift").selected:
+                h.tap("shift")
+            letter = letter.lower()
+        h.tap(f"key:{letter}")
+    h.tap("done")
+
+
+def test_a_whole_game_by_touch_from_the_home_screen():
+    h = Harness((800, 480))
+    h.tap("game:cloudmine")
+    for _ in range(3):
+        h.tap("more")
+    for index, name in enumerate(RULEBOOK):
+        type_name(h, index, name)
+    assert [e.name for e in h.screen.entries] == RULEBOOK
+    h.tap("start")
+    assert isinstance(h.screen, CloudMineScreen)
+    view = h.app.controller.match.view
+    assert view["dreamer"] == "András" and view["chooser"] == "Robi" and view["to_guess"] == "Edit"
+    assert "András draws 6 cards for Robi" in h.texts()
+
+    # the rulebook's round: Edit, Tamás, Gabriella wrong, Zsolt right
+    for guesser in ("Edit", "Tamás", "Gabriella"):
+        assert f"{guesser} guesses" in h.texts()
+        h.tap("wrong")
+    assert "András holds 3 wrong guesses" in h.texts()
+    h.tap("right")
+    view = h.app.controller.match.view
+    assert view["scores"] == {"András": 3, "Edit": 0, "Tamás": 0, "Gabriella": 0, "Zsolt": 3, "Robi": 0}
+    assert view["dreamer"] == "Robi" and view["chooser"] == "Zsolt"
+    assert h.find("score:Zsolt").text == "3" and h.find("role:Robi").text == "Dreamer"
+
+    # play on by touch; the rules core replaying the same actions must agree at the end
+    taps = 0
+    while not h.app.controller.match.view["over"]:
+        h.tap("right" if taps % 3 == 2 else "wrong")
+        taps += 1
+    assert isinstance(h.screen, EndScreen)
+    played = h.app.controller.match
+    replayed = Match.start(played.setup)
+    for action in played.actions():
+        replayed = replayed.apply(action)
+    assert replayed.view == played.view
+    assert played.view["deck"] < 6 and sum(played.view["scores"].values()) == 80 - played.view["deck"]
+    for name in played.view["winners"]:
+        assert name in h.find("headline").text
+    for name, score in played.view["scores"].items():
+        assert h.find(f"final:{name}").text == str(score)
+
+
+def test_each_tap_is_one_guess_and_plays_its_sound():
+    h = Harness()
+    h.start_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan", "Eve"]})
+    h.tap("wrong")
+    h.tap("right")
+    match = h.app.controller.match
+    assert [a["correct"] for a in match.actions()] == [False, True]
+    assert h.app.sounds.played == ["wrong", "right"]
+
+
+def test_undo_is_one_tap_away_and_not_offered_at_the_start():
+    h = Harness()
+    h.start_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat"]})
+    assert not h.find("undo").enabled
+    h.tap_at(h.find("undo").rect.center)  # a disabled undo does nothing at all
+    assert h.app.controller.match.actions() == [] and h.app.toast_text is None
+    h.tap("wrong")
+    before = h.app.controller.match.view
+    h.tap("wrong")
+    h.tap("undo")
+    assert h.app.controller.match.view == before
+    h.key(pygame.K_z, pygame.KMOD_CTRL)
+    assert h.app.controller.match.actions() == []
+
+
+def test_only_the_current_observers_guess_is_offered_and_a_refusal_names_the_rule():
+    h = Harness()
+    h.start_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]})
+    screen = h.app.game_screen
+    assert screen.legal == [{"act": "guess", "player": "Ben", "correct": True},
+                            {"act": "guess", "player": "Ben", "correct": False}]
+    assert not screen.submit({"act": "guess", "player": "Ann", "correct": True})
+    assert h.app.toast_text == ("Not allowed: Ann is the Dreamer and does not guess; Ben guesses now "
+                                "(rule: a round, step 4)")
+    assert h.app.controller.match.actions() == []
+
+
+def test_with_three_players_each_observer_guesses_twice_in_turn():
+    h = Harness()
+    h.start_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat"]})
+    # Ann dreams, Cat chooses, Ben is the only Observer: two attempts
+    assert h.find("role:Ben").text == "Observer 1" and h.find("role:Cat").text == "Chooser"
+    assert "Ann draws 4 cards for Cat" in h.texts()
+    h.tap("wrong")
+    assert "Ben guesses" in h.texts() and "3 cards on the table" in h.texts()
+    h.tap("wrong")
+    assert h.app.controller.match.view["scores"]["Cat"] == 4  # nobody found it: the Chooser takes all
+
+
+def test_the_end_screen_can_take_back_the_last_guess():
+    h = Harness()
+    h.start_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]})
+    while not h.app.controller.match.view["over"]:
+        h.tap("right")
+    assert isinstance(h.screen, EndScreen)
+    h.tap("undo")
+    assert isinstance(h.screen, CloudMineScreen) and not h.app.controller.match.view["over"]
+
+
+def test_ending_a_game_asks_first_and_is_kept_in_the_journal(tmp_path):
+    from companion.journal import Journal
+
+    journal = Journal.open(tmp_path / "journal.sqlite3")
+    h = Harness(controller=GameController(journal), journal=journal)
+    h.start_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat"]})
+    h.tap("wrong")
+    h.tap("menu")
+    h.tap("dialog:End game")
+    assert h.app.dialog.title == "End the game?"
+    h.tap("dialog:Cancel")
+    assert isinstance(h.screen, CloudMineScreen)
+    h.tap("menu")
+    h.tap("dialog:End game")
+    h.tap("dialog:End game")
+    assert isinstance(h.screen, EndScreen) and h.screen.ended_early
+    assert [g.status for g in journal.games()] == ["abandoned"]
+    journal.close()
+
+
+def test_a_resumed_game_comes_back_with_its_colours_and_state(tmp_path):
+    from companion.journal import Journal
+
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal.open(path)
+    h = Harness(controller=GameController(journal), journal=journal)
+    h.tap("game:cloudmine")
+    h.tap("colour:0")  # red -> the next free colour
+    h.tap("start")
+    h.tap("wrong")
+    view, colours = h.app.controller.match.view, [p.colour for p in h.app.game_screen.players]
+    journal.close()
+
+    again = Journal.open(path)
+    h2 = Harness(controller=GameController(again), journal=again)
+    assert h2.app.controller.resume() is not None
+    screen = h2.app.show_game()
+    h2.app.pump()
+    assert screen.view == view and [p.colour for p in screen.players] == colours
+    assert "Blue guesses" in h2.texts() or f"{view['to_guess']} guesses" in h2.texts()
+    again.close()
+
+
+def test_the_ring_goes_clockwise_round_the_board():
+    assert ring_slots(8) == [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0)]
+    for n in range(3, 9):
+        assert len(set(ring_slots(n))) == n
+
+
+def test_names_can_be_typed_on_a_real_keyboard_too():
+    h = Harness()
+    h.tap("game:cloudmine")
+    h.tap("name:1")
+    for text in "Győző":
+        h.type(text)
+    h.key(pygame.K_BACKSPACE)
+    h.type("ű")
+    h.key(pygame.K_RETURN)
+    assert h.screen.entries[1].name == "Győzű"
+
+
+def test_seats_are_claimed_with_the_seat_buttons_on_real_gpiozero_pins():
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.config import Config
+    from companion.devices.seats import SeatInput
+    from companion.devices.table import SeatTable
+    from companion.ui.hardware import SeatHardware
+
+    woken = threading.Event()
+    seat_input = SeatInput(Config().seats, pin_factory=MockFactory(), simulated=True, wake=woken.set)
+    hardware = SeatHardware(SeatTable(seat_input), simulated=True)
+    h = Harness(hardware=hardware)
+    try:
+        h.tap("game:cloudmine")
+        h.tap("claim")
+        assert hardware.mode == "claim"
+        for seat in (5, 2, 7):  # Red, Blue, Green press the JUMP button at their seats
+            pin = seat_input.pin(seat, "jump")
+            pin.drive_low()
+            deadline = time.monotonic() + 2
+            waiting = len(h.screen.waiting())
+            while len(h.screen.waiting()) == waiting and time.monotonic() < deadline:
+                woken.wait(0.05)
+                woken.clear()
+                h.app.pump()
+            pin.drive_high()
+            time.sleep(0.05)  # longer than the debounce window before the next press
+            h.app.pump()
+        assert [(e.name, e.seat) for e in h.screen.entries] == [("Blue", 2), ("Red", 5), ("Green", 7)]
+        h.tap("start")
+        assert h.app.controller.match.setup["seats"] == {"Blue": 2, "Red": 5, "Green": 7}
+        assert hardware.mode == "play"
+    finally:
+        hardware.close()
