@@ -51,6 +51,8 @@ def open_display(args, config):
 
     try:
         pygame.display.init()
+        # our own icon: otherwise SDL's default is looked up through pkg_resources (0.3 s)
+        pygame.display.set_icon(app_icon())
         if args.windowed:
             size = args.size or (800, 480)
             display = pygame.display.set_mode(size, pygame.RESIZABLE)
@@ -63,6 +65,16 @@ def open_display(args, config):
     if not args.windowed:
         pygame.mouse.set_visible(False)  # a touchscreen needs no pointer
     return display, None
+
+
+def app_icon():
+    import pygame
+
+    from .shapes import draw_token
+
+    icon = pygame.Surface((32, 32), pygame.SRCALPHA)
+    draw_token(icon, "wild", (16, 16), 14)
+    return icon
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -79,32 +91,28 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 1
 
     from ..controller import GameController
-    from ..journal import Journal, JournalBusy
     from .app import App
-    from .hardware import NoHardware, SeatHardware
+    from .hardware import NoHardware
     from .layout import Viewport
+    from .sounds import Silence
+
+    # the first frame comes first; the journal, sounds and seat buttons load right after it
+    app = App(Viewport(display, config.rotate), config, GameController(), config_path=config_path,
+              sounds=Silence(config.volume, config.muted), hardware=NoHardware())
+    app.home()
+    app.pump()
+    if args.first_frame_exit:
+        print(f"first frame after {time.perf_counter() - started:.3f} s", flush=True)
+    from ..journal import JournalBusy
 
     try:
-        journal = Journal.open(args.db)
+        journal = attach_the_rest(app, args, config, problems)
     except JournalBusy as exc:
         print(f"cloud-companion: {exc}", file=sys.stderr)
         return 3
-    app = App(Viewport(display, config.rotate), config, GameController(journal), journal=journal,
-              config_path=config_path, hardware=NoHardware())
     try:
-        app.hardware = SeatHardware.open(config, wake=app.wake)
-    except Exception as exc:  # no pins, a broken pin map: the app still keeps the books by touch
-        problems.append(f"seat buttons unavailable: {exc}")
-    app.home()
-    for line in problems + list(journal.messages):
-        app.toast(line, seconds=8)
-    offer_resume(app, journal)
-    try:
-        if args.first_frame_exit:
-            app.pump()
-            print(f"first frame after {time.perf_counter() - started:.3f} s")
-            return 0
-        app.run()
+        if not args.first_frame_exit:
+            app.run()
     finally:
         app.hardware.close()
         journal.close()
@@ -112,6 +120,28 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         pygame.quit()
     return 0
+
+
+def attach_the_rest(app, args, config, problems: list[str]):
+    """The journal (and any game to resume), the sounds and the seat buttons."""
+    from ..journal import Journal
+    from .hardware import SeatHardware
+    from .sounds import make_sounds
+
+    journal = Journal.open(args.db)  # JournalBusy: another app writes to it
+    app.journal = journal
+    app.controller.log = journal
+    app.sounds = make_sounds(config.volume, config.muted)
+    try:
+        app.hardware = SeatHardware.open(config, wake=app.wake)
+        app.hardware.enter(app.screen)
+    except Exception as exc:  # no pins, a broken pin map: the app still keeps the books by touch
+        problems.append(f"seat buttons unavailable: {exc}")
+    for line in problems + list(journal.messages):
+        app.toast(line, seconds=8)
+    offer_resume(app, journal)
+    app.refresh()
+    return journal
 
 
 def offer_resume(app, journal) -> None:

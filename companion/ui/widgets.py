@@ -8,6 +8,7 @@ in the app and reach `draw` through the DrawContext.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable
 
 import pygame
@@ -28,10 +29,10 @@ class DrawContext:
     now: float = 0.0
 
 
-@dataclass
+@dataclass(frozen=True)
 class Fitted:
     px: int
-    lines: list[str]
+    lines: tuple[str, ...]
     overflow: bool
 
 
@@ -52,8 +53,10 @@ def wrap_lines(text: str, px: int, width: int) -> list[str]:
     return lines
 
 
+@lru_cache(maxsize=2048)
 def fit_text(text: str, width: int, height: int, px: int, min_px: int, wrap: bool) -> Fitted:
-    """The largest size from `px` down to `min_px` at which `text` fits the box."""
+    """The largest size from `px` down to `min_px` at which `text` fits the box (remembered:
+    screens are rebuilt on every change, mostly with the same texts in the same boxes)."""
     size = px
     while True:
         font = th.font(size)
@@ -61,7 +64,7 @@ def fit_text(text: str, width: int, height: int, px: int, min_px: int, wrap: boo
         fits = (all(font.size(line)[0] <= width for line in lines)
                 and len(lines) * font.get_linesize() <= height + max(2, size // 6))
         if fits or size <= min_px:
-            return Fitted(size, lines, not fits)
+            return Fitted(size, tuple(lines), not fits)
         size = max(min_px, size - max(1, size // 12))
 
 

@@ -1,0 +1,64 @@
+"""`cloud-companion run` and `cloud-companion demo` as a user starts them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pygame
+import pytest
+
+from companion.cli import build_parser
+
+
+def run_cli(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "SDL_AUDIODRIVER": "dummy", **(env or {})}
+    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True,
+                          timeout=timeout, env=environment)
+
+
+def test_without_a_display_it_says_so_in_one_line_and_points_to_demo(tmp_path):
+    # plain `cloud-companion` (no subcommand) starts the app
+    result = run_cli("--db", str(tmp_path / "j.sqlite3"), "--config", str(tmp_path / "c.toml"),
+                     env={"SDL_VIDEODRIVER": "nonexistent"})
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "no display" in lines[0] and "cloud-companion demo --out DIR" in lines[0]
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_the_app_starts_and_draws_its_first_frame(tmp_path):
+    result = run_cli("run", "--windowed", "--size", "1024x600", "--rotate", "90", "--first-frame-exit",
+                     "--db", str(tmp_path / "j.sqlite3"), "--config", str(tmp_path / "c.toml"),
+                     env={"SDL_VIDEODRIVER": "dummy"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("first frame after ")
+
+
+def test_a_bad_size_is_refused_clearly():
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["run", "--size", "big"])
+
+
+def test_the_demo_saves_every_screen_and_every_state_change(tmp_path):
+    from companion.rules import Match
+    from companion.ui.demo import record
+    from companion.ui.screens.cloudmine import demo_game
+
+    files = record(tmp_path, sizes={"landscape": (800, 480), "portrait": (720, 1280)}, games=["cloudmine"])
+    setup, actions = demo_game()
+    match = Match.start(setup)
+    for action in actions:
+        match = match.apply(action)
+    assert match.view["over"]
+    for folder, size in (("landscape", (800, 480)), ("portrait", (720, 1280))):
+        names = sorted(p.name for p in (tmp_path / folder).iterdir())
+        steps = [n for n in names if n.split("-", 1)[1].startswith("cloudmine-0")]
+        assert len(steps) == len(actions)  # one picture per state change
+        for screen in ("home", "cloudmine-players", "cloudmine-start", "keyboard", "claim-seats", "history",
+                       "settings", "refusal"):
+            assert any(n.endswith(f"-{screen}.png") for n in names), screen
+        image = pygame.image.load(str(tmp_path / folder / names[0]))
+        assert image.get_size() == size
+    assert len(files) == len(list(tmp_path.rglob("*.png")))
