@@ -1,0 +1,247 @@
+"""The seat panel: a JUMP button, a STAY button and an LED at each seat (gpiozero).
+
+gpiozero calls the button handlers on its own thread (the pin's callback thread). Those
+handlers only stamp the edge with the clock and put it on a `queue.Queue`, then call `wake`
+(for the app: post a pygame event, which is thread-safe) so the main loop notices at once.
+Everything else happens on the main thread in `poll()`: debouncing, stuck buttons, turning
+edges into SeatPress values, and driving the LEDs.
+
+A button held down longer than `stuck_after_s` is stuck: reported by `stuck` and ignored until
+it is released; one already held when the panel opens counts as stuck at once. The hold is
+timed on the injected clock from the edges' own times, not by gpiozero's hold thread: that
+keeps it testable without waiting, and gpiozero's thread would hold up `close()` for the whole
+hold time while a button is down.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
+
+from gpiozero import LED, Button
+from gpiozero.pins import Factory
+from gpiozero.pins.mock import MockFactory
+
+from ..config import Config, SeatPins
+from .debounce import DEBOUNCE_S, Debouncer
+from .events import BUTTONS, JUMP, STAY, LedMode, SeatPress
+from .pins import choose_pin_factory
+
+log = logging.getLogger(__name__)
+
+STUCK_AFTER_S = 10.0  # the issue's limit: a button held longer than this is stuck
+BLINK_S = 0.4         # on and off times of a blinking LED: calm, but plainly not steady
+FLICKER_S = 0.15      # a refused press: the LED shows the opposite for this long
+
+Clock = Callable[[], float]
+SeatKey = tuple[int, str]  # (seat, JUMP or STAY)
+
+
+@dataclass(frozen=True)
+class _Edge:
+    seat: int
+    button: str
+    kind: str  # "press" or "release"
+    time: float
+
+
+class SeatInput:
+    """Every seat's buttons and LED. Create, `poll()` once per frame, `close()` at the end."""
+
+    def __init__(self, seats: Sequence[SeatPins], *, pin_factory: Factory | None = None,
+                 simulated: bool | None = None, clock: Clock = time.monotonic,
+                 wake: Callable[[], None] | None = None, debounce_s: float = DEBOUNCE_S,
+                 stuck_after_s: float = STUCK_AFTER_S, blink_s: float = BLINK_S,
+                 flicker_s: float = FLICKER_S):
+        # the same checks as the settings file: a pin used twice or out of range is a ConfigError
+        # before any pin is touched
+        seats = Config().with_changes(seats=tuple(seats)).seats
+        self.seat_pins = seats
+        self.clock = clock
+        self.wake = wake
+        self.blink_s = blink_s
+        self.stuck_after_s = stuck_after_s
+        self.flicker_s = flicker_s
+        self._edges: queue.Queue[_Edge] = queue.Queue()
+        self._debouncer = Debouncer(debounce_s)
+        self._stuck: set[SeatKey] = set()
+        self._down_since: dict[SeatKey, float] = {}  # buttons held now, from their last press edge
+        self._buttons: dict[SeatKey, Button] = {}
+        self._leds: dict[int, LED] = {}
+        self._modes: dict[int, LedMode] = {}
+        self._flicker_until: dict[int, float] = {}
+        self._timers: list[threading.Timer] = []
+        try:
+            for seat, pins in enumerate(seats, start=1):
+                for button in BUTTONS:
+                    self._buttons[seat, button] = self._make_button(
+                        seat, button, getattr(pins, button), pin_factory)
+                self._leds[seat] = LED(pins.led, pin_factory=pin_factory)
+                self._modes[seat] = LedMode.OFF
+        except Exception:
+            self.close()
+            raise
+        factory = next(iter(self._leds.values())).pin_factory
+        self.pin_factory = factory
+        self.simulated = isinstance(factory, MockFactory) if simulated is None else simulated
+        for key, device in self._buttons.items():
+            if device.is_pressed:  # held before we started: no edge will ever tell us
+                self._stuck.add(key)
+                self._down_since[key] = clock()
+                log.warning("seat %d %s is held down at start: ignored until released", *key)
+
+    @classmethod
+    def open(cls, config: Config, **options) -> "SeatInput":
+        """The seats of the settings file on gpiozero's pin factory (MockFactory without GPIO)."""
+        choice = choose_pin_factory()
+        return cls(config.seats, pin_factory=choice.factory, simulated=choice.simulated, **options)
+
+    def _make_button(self, seat: int, button: str, pin: int, factory: Factory | None) -> Button:
+        # buttons switch to ground; the internal pull-up holds the line high when open.
+        # hold_time=0: holds are timed here (see above), so gpiozero's hold thread never waits
+        device = Button(pin, pull_up=True, hold_time=0, pin_factory=factory)
+        device.when_pressed = lambda: self._edge(seat, button, "press")
+        device.when_released = lambda: self._edge(seat, button, "release")
+        return device
+
+    # --- gpiozero's threads ---------------------------------------------------------------
+
+    def _edge(self, seat: int, button: str, kind: str) -> None:
+        self._edges.put(_Edge(seat, button, kind, self.clock()))
+        if self.wake:
+            self.wake()
+
+    # --- the main thread ------------------------------------------------------------------
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.seat_pins)
+
+    @property
+    def stuck(self) -> frozenset[SeatKey]:
+        """Buttons held too long, ignored until released: (seat, JUMP or STAY)."""
+        return frozenset(self._stuck)
+
+    def poll(self) -> list[SeatPress]:
+        """The presses since the last call, in the order they happened; never blocks."""
+        presses = []
+        while True:
+            try:
+                edge = self._edges.get_nowait()
+            except queue.Empty:
+                break
+            key = (edge.seat, edge.button)
+            pressed = edge.kind == "press"
+            counts = self._debouncer.edge(key, pressed, edge.time)
+            if pressed:
+                self._down_since.setdefault(key, edge.time)
+            else:
+                self._down_since.pop(key, None)
+                if key in self._stuck:
+                    self._stuck.discard(key)
+                    log.info("seat %d %s released: it counts again", *key)
+            if counts and key not in self._stuck:
+                presses.append(SeatPress(edge.seat, edge.button, edge.time))
+                self.wake_after(self.stuck_after_s)  # to notice if it is never let go
+        self._find_stuck(self.clock())
+        self._end_flickers()
+        return presses
+
+    def _find_stuck(self, now: float) -> None:
+        for key, since in self._down_since.items():
+            if key not in self._stuck and now - since >= self.stuck_after_s:
+                self._stuck.add(key)
+                log.warning("seat %d %s held for over %.0f s: ignored until released",
+                            *key, self.stuck_after_s)
+
+    def led_mode(self, seat: int) -> LedMode:
+        """What the LED shows when it is not flickering."""
+        return self._modes[seat]
+
+    def set_leds(self, plan: Mapping[int, LedMode]) -> None:
+        """Show `plan` (seat -> mode); seats left out go dark. Unchanged LEDs are left alone."""
+        for seat in self._leds:
+            mode = plan.get(seat, LedMode.OFF)
+            if mode != self._modes[seat]:
+                self._modes[seat] = mode
+                if seat not in self._flicker_until:
+                    self._show(seat, mode)
+
+    def flicker(self, seat: int) -> None:
+        """One short flash of the opposite: "that press changed nothing"."""
+        if seat not in self._leds:
+            return
+        led = self._leds[seat]
+        lit = self._modes[seat] == LedMode.OFF
+        led.on() if lit else led.off()
+        self._flicker_until[seat] = self.clock() + self.flicker_s
+        self.wake_after(self.flicker_s)  # to end the flicker even if no input comes
+
+    def wake_after(self, seconds: float) -> None:
+        """Call `wake` after `seconds`: the main loop may sleep until its next input."""
+        if self.wake:
+            timer = threading.Timer(seconds, self.wake)
+            timer.daemon = True
+            timer.start()
+            self._timers = [t for t in self._timers if t.is_alive()] + [timer]
+
+    def is_flickering(self, seat: int) -> bool:
+        return seat in self._flicker_until
+
+    def _end_flickers(self) -> None:
+        now = self.clock()
+        for seat, until in list(self._flicker_until.items()):
+            if now >= until:
+                del self._flicker_until[seat]
+                self._show(seat, self._modes[seat])
+
+    def _show(self, seat: int, mode: LedMode) -> None:
+        led = self._leds[seat]
+        if mode == LedMode.BLINK:
+            led.blink(on_time=self.blink_s, off_time=self.blink_s, background=True)
+        elif mode == LedMode.ON:
+            led.on()
+        else:
+            led.off()
+
+    def pin(self, seat: int, part: str):
+        """The gpiozero pin of a seat's JUMP, STAY or LED (the keyboard drives mock pins)."""
+        if part == "led":
+            return self._leds[seat].pin
+        return self._buttons[seat, part].pin
+
+    def close(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
+        for led in self._leds.values():
+            led.off()  # stops a blink; a dark seat when the app has ended
+            led.close()
+        _stop_hold_threads(self._buttons.values())
+        for device in self._buttons.values():
+            device.close()
+        self._leds.clear()
+        self._buttons.clear()
+
+    def __enter__(self) -> "SeatInput":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _stop_hold_threads(buttons) -> None:
+    # gpiozero's hold thread looks for a stop request every 0.1 s, so closing 16 buttons one
+    # after the other takes over a second. Asking them all to stop (and waking them) first
+    # makes closing immediate; without these internals closing is just slower.
+    for device in buttons:
+        thread = getattr(device, "_hold_thread", None)
+        if thread is not None and hasattr(thread, "stopping") and hasattr(thread, "holding"):
+            thread.stopping.set()
+            thread.holding.set()
+
+
+__all__ = ["JUMP", "STAY", "SeatInput", "SeatPress", "LedMode", "STUCK_AFTER_S"]
