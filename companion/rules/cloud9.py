@@ -1,0 +1,358 @@
+"""Cloud 9: balloon trips, passengers' decisions, scores and public hand sizes (3 to 6 players).
+
+Rulebook: shared/rules/cloud9-rulebook-en.txt (German: cloud9-rulebook-de.txt);
+board data and readings: shared/design/rulings.md, "Cloud 9".
+
+A turn goes roll -> decide (each passenger jumps or stays, in seat order from the pilot's
+left) -> resolve (the pilot makes the balloon rise with cards, or it falls). Hands are only
+counted, never seen: the companion trusts the pilot's "fall" (ruling 4).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from itertools import combinations_with_replacement
+from math import factorial, prod
+from typing import Any, Mapping
+
+from .common import (
+    Action, Outcome, RulesError, best, next_seat, player_field, setup_player_choice,
+    setup_players, string_list,
+)
+
+# --- board data (rulings.md, "Board data": printed on the board, not in the rulebook) -------
+
+# points for jumping out on each cloud; reaching the top cloud scores TOP_POINTS for all aboard
+POINTS = {1: 1, 2: 2, 3: 4, 4: 6, 5: 9, 6: 12, 7: 15, 8: 20}
+TOP_CLOUD = 9
+TOP_POINTS = 25
+# dice the pilot rolls on each cloud
+DICE = {1: 2, 2: 2, 3: 2, 4: 3, 5: 3, 6: 3, 7: 4, 8: 4}
+
+COLOURS = ("red", "yellow", "green", "purple")
+BLANK = "blank"
+FACES = COLOURS + (BLANK,)
+WILD = "wild"
+CARDS = COLOURS + (WILD,)
+# each die: one face per colour and two blank faces
+FACE_WEIGHTS = {**{c: 1 for c in COLOURS}, BLANK: 2}
+DIE_SIDES = sum(FACE_WEIGHTS.values())
+
+# ruling 5: 72 balloon cards and 4 wild cards; 6 dealt to each player
+DECK_SIZE = 18 * len(COLOURS) + 4
+HAND_SIZE = 6
+
+# "Winning the Game": the game ends after a fall once someone has this many points
+WINNING_SCORE = 50
+
+
+def cards_needed(dice: tuple[str, ...]) -> list[str]:
+    """Ruling 3: one card of the die's colour per non-blank die (blank dice need nothing)."""
+    return sorted(f for f in dice if f != BLANK)
+
+
+def rise_cost(dice: tuple[str, ...], cards: list[str]) -> int:
+    """How many cards a rise with `cards` spends, or RulesError if they do not match the roll.
+
+    Ruling 3: the matching colours (any order) or a single wild card instead; an all-blank
+    roll needs no card at all.
+    """
+    needed = cards_needed(dice)
+    if not needed:
+        if cards:
+            raise RulesError("every die is blank: the balloon rises without any card", "ruling 3")
+        return 0
+    if cards == [WILD] or sorted(cards) == needed:
+        return len(cards)
+    raise RulesError(f"the roll needs {_describe(needed)}, or one wild card", "playing the game, step 1")
+
+
+def may_fall(dice: tuple[str, ...]) -> bool:
+    """Ruling 3: a roll of only blank faces needs no card, so the pilot must rise."""
+    return bool(cards_needed(dice))
+
+
+def next_pilot(state: "Cloud9State") -> str:
+    """Step 3: after a rise the pilot's role moves left, skipping those no longer aboard
+    (back to the pilot when nobody else is left)."""
+    seats = (next_seat(state.players, state.pilot, i) for i in range(1, len(state.players) + 1))
+    return next(p for p in seats if p in state.basket)
+
+
+def next_trip_pilot(players: tuple[str, ...], last_pilot: str) -> str:
+    """Ruling 6 / step 4: the player to the left of the pilot of the turn the trip ended in."""
+    return next_seat(players, last_pilot)
+
+
+def game_ends(fell: bool, scores: tuple[int, ...]) -> bool:
+    """Ruling 7: only a trip that ended in a fall (a solo jump-out included) can end the game."""
+    return fell and max(scores) >= WINNING_SCORE
+
+
+def _describe(needed: list[str]) -> str:
+    counts = Counter(needed)
+    parts = [f"{counts[c]} {c}" for c in COLOURS if counts[c]]
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"{text} card{'s' if len(needed) > 1 else ''}"
+
+
+@dataclass(frozen=True)
+class Cloud9State:
+    players: tuple[str, ...]
+    scores: tuple[int, ...]          # points, in seat order
+    hands: tuple[int, ...]           # cards held, in seat order (ruling 5)
+    draw_pile: int
+    discards: int
+    trip: int
+    cloud: int
+    pilot: str
+    basket: tuple[str, ...]          # names aboard, in seat order
+    deciders: tuple[str, ...]        # passengers still to decide this turn, head first
+    dice: tuple[str, ...] | None     # the roll being resolved; None before the roll
+    solo: bool                       # the pilot flies alone after a rise (ruling 8)
+    over: bool = False
+
+    @property
+    def phase(self) -> str:
+        if self.over:
+            return "over"
+        if self.dice is None:
+            return "roll"
+        return "decide" if self.deciders else "resolve"
+
+    def score(self, name: str) -> int:
+        return self.scores[self.players.index(name)]
+
+    def hand(self, name: str) -> int:
+        return self.hands[self.players.index(name)]
+
+
+def passengers_in_order(state: Cloud9State) -> tuple[str, ...]:
+    """Ruling 2: everyone aboard but the pilot, starting left of the pilot and going round."""
+    seats = (next_seat(state.players, state.pilot, i) for i in range(1, len(state.players)))
+    return tuple(p for p in seats if p in state.basket)
+
+
+def _with(values: tuple[int, ...], players: tuple[str, ...], names, delta: int) -> tuple[int, ...]:
+    out = list(values)
+    for name in names:
+        out[players.index(name)] += delta
+    return tuple(out)
+
+
+def _deal_one_each(state: Cloud9State, first: str) -> Cloud9State:
+    """Ruling 5: everyone draws one card, clockwise from `first`; an empty draw pile is
+    refilled from the discards first, and when both are empty the rest draw nothing."""
+    hands, pile, discards = list(state.hands), state.draw_pile, state.discards
+    for i in range(len(state.players)):
+        if pile == 0:
+            pile, discards = discards, 0
+        if pile == 0:
+            break
+        hands[state.players.index(next_seat(state.players, first, i))] += 1
+        pile -= 1
+    return replace(state, hands=tuple(hands), draw_pile=pile, discards=discards)
+
+
+def _end_trip(state: Cloud9State, fell: bool) -> Cloud9State:
+    """The trip is over (ruling 6): the game ends, or step 4 sets up the next trip."""
+    if game_ends(fell, state.scores):
+        return replace(state, over=True, dice=None, deciders=(), solo=False)
+    pilot = next_trip_pilot(state.players, state.pilot)
+    fresh = replace(state, trip=state.trip + 1, cloud=1, pilot=pilot, basket=state.players,
+                    deciders=(), dice=None, solo=False)
+    return _deal_one_each(fresh, pilot)
+
+
+class Cloud9Rules:
+    name = "cloud9"
+    title = "Cloud 9"
+    min_players = 3
+    max_players = 6
+
+    def setup(self, config: Mapping[str, Any]) -> Cloud9State:
+        players = setup_players(config, self.min_players, self.max_players, self.title)
+        pilot = setup_player_choice(config, "first_pilot", players)
+        n = len(players)
+        return Cloud9State(
+            players=players, scores=(0,) * n, hands=(HAND_SIZE,) * n,
+            draw_pile=DECK_SIZE - HAND_SIZE * n, discards=0, trip=1, cloud=1, pilot=pilot,
+            basket=players, deciders=(), dice=None, solo=False,
+        )
+
+    # --- what may be played ------------------------------------------------------------------
+
+    def legal_actions(self, state: Cloud9State) -> list[dict[str, Any]]:
+        phase = state.phase
+        if phase == "over":
+            return []
+        if phase == "roll":
+            rolls = [{"act": "roll", "dice": list(faces)}
+                     for faces in combinations_with_replacement(FACES, DICE[state.cloud])]
+            return rolls + ([{"act": "jump", "player": state.pilot}] if state.solo else [])
+        if phase == "decide":
+            who = state.deciders[0]
+            return [{"act": "jump", "player": who}, {"act": "stay", "player": who}]
+        needed = cards_needed(state.dice)
+        if not needed:
+            return [{"act": "rise", "cards": []}]
+        held = state.hand(state.pilot)
+        options = [needed, [WILD]]
+        rises = [{"act": "rise", "cards": cards} for cards in options if len(cards) <= held]
+        return rises + [{"act": "fall"}]
+
+    def roll_outcomes(self, state: Cloud9State) -> list[Outcome]:
+        """Every distinct roll on the current cloud with its true probability."""
+        if state.phase != "roll":
+            return []
+        n = DICE[state.cloud]
+        out = []
+        for faces in combinations_with_replacement(FACES, n):
+            counts = Counter(faces)
+            # multinomial: orderings of this multiset times each face's chance
+            orderings = factorial(n) // prod(factorial(k) for k in counts.values())
+            chance = prod((FACE_WEIGHTS[f] / DIE_SIDES) ** k for f, k in counts.items())
+            out.append(Outcome({"act": "roll", "dice": list(faces)}, orderings * chance))
+        return out
+
+    # --- playing -----------------------------------------------------------------------------
+
+    def apply(self, state: Cloud9State, action: Action) -> Cloud9State:
+        act = action.get("act")
+        if state.over:
+            winners = " and ".join(self._winners(state))
+            raise RulesError(f"the game is over: {winners} won", "winning the game")
+        handler = {
+            "roll": self._roll, "jump": self._jump, "stay": self._stay,
+            "rise": self._rise, "fall": self._fall,
+        }.get(act)
+        if handler is None:
+            raise RulesError(f"{act!r} is not an action in Cloud 9 (roll, jump, stay, rise or fall)",
+                             "replay contract")
+        return handler(state, action)
+
+    def _roll(self, state: Cloud9State, action: Action) -> Cloud9State:
+        if state.phase != "roll":
+            raise RulesError(self._waiting_for(state), "playing the game, step 1")
+        faces = string_list(action, "dice", FACES, "a list of die faces")
+        want = DICE[state.cloud]
+        if len(faces) != want:
+            raise RulesError(f"the pilot rolls {want} dice on cloud {state.cloud}, not {len(faces)}",
+                             "playing the game, step 1")
+        rolled = replace(state, dice=tuple(faces))
+        return replace(rolled, deciders=passengers_in_order(rolled))
+
+    def _jump(self, state: Cloud9State, action: Action) -> Cloud9State:
+        player = player_field(action, state.players)
+        if state.phase == "roll" and state.solo and player == state.pilot:
+            # ruling 8: the solo pilot jumps out before rolling; the balloon then falls
+            scored = replace(state, scores=_with(state.scores, state.players, [player], POINTS[state.cloud]),
+                             basket=())
+            return _end_trip(scored, fell=True)
+        self._check_decider(state, player, "jump out")
+        return replace(
+            state,
+            scores=_with(state.scores, state.players, [player], POINTS[state.cloud]),
+            basket=tuple(p for p in state.basket if p != player),
+            deciders=state.deciders[1:],
+        )
+
+    def _stay(self, state: Cloud9State, action: Action) -> Cloud9State:
+        player = player_field(action, state.players)
+        if state.phase == "roll" and state.solo and player == state.pilot:
+            raise RulesError(f"{player} flies solo: staying in is simply rolling the dice", "flying solo")
+        self._check_decider(state, player, "stay in")
+        return replace(state, deciders=state.deciders[1:])
+
+    def _check_decider(self, state: Cloud9State, player: str, verb: str) -> None:
+        """Ruling 2: only the passenger whose turn it is decides, and only after the roll."""
+        if player not in state.basket:
+            raise RulesError(f"{player} has already jumped out of this trip", "playing the game, step 2")
+        if player == state.pilot and state.solo:
+            raise RulesError(f"{player} flies solo and decides before rolling, not after",
+                             "flying solo")
+        if player == state.pilot:
+            reason = (f"{player} is the pilot and cannot jump out unless flying solo" if verb == "jump out"
+                      else f"{player} is the pilot: only the passengers decide to stay in")
+            raise RulesError(reason, "playing the game, step 2")
+        if state.phase == "roll":
+            raise RulesError(f"{player} cannot {verb} yet: {state.pilot} rolls the dice first",
+                             "playing the game, step 2")
+        if state.phase == "resolve":
+            raise RulesError(f"every passenger has decided: {state.pilot} makes the balloon rise or fall",
+                             "playing the game, step 3")
+        who = state.deciders[0]
+        if player != who:
+            raise RulesError(f"{player} cannot {verb} yet: {who} decides first", "playing the game, step 2")
+
+    def _rise(self, state: Cloud9State, action: Action) -> Cloud9State:
+        if state.phase != "resolve":
+            raise RulesError(self._waiting_for(state), "playing the game, step 3")
+        cards = string_list(action, "cards", CARDS, "a list of balloon cards")
+        cost = rise_cost(state.dice, cards)
+        held = state.hand(state.pilot)
+        if cost > held:  # ruling 4
+            raise RulesError(f"{state.pilot} holds {held} card{'s' if held != 1 else ''} "
+                             f"and cannot play {cost}", "ruling 4")
+        risen = replace(state, hands=_with(state.hands, state.players, [state.pilot], -cost),
+                        discards=state.discards + cost, cloud=state.cloud + 1,
+                        dice=None, deciders=())
+        if risen.cloud == TOP_CLOUD:
+            # step 3: everyone aboard, the pilot too, scores 25 and a new trip begins
+            scored = replace(risen, scores=_with(risen.scores, risen.players, risen.basket, TOP_POINTS))
+            return _end_trip(scored, fell=False)
+        return replace(risen, pilot=next_pilot(risen), solo=len(risen.basket) == 1)
+
+    def _fall(self, state: Cloud9State, action: Action) -> Cloud9State:
+        if state.phase != "resolve":
+            raise RulesError(self._waiting_for(state), "playing the game, step 3")
+        if not may_fall(state.dice):
+            raise RulesError("every die is blank: the balloon must rise (with no cards)", "ruling 3")
+        return _end_trip(state, fell=True)
+
+    def _waiting_for(self, state: Cloud9State) -> str:
+        """What the game waits for now, said as a refusal of anything else."""
+        phase = state.phase
+        if phase == "roll":
+            if state.solo:
+                return f"{state.pilot} flies solo and must jump out or roll the dice first"
+            return f"{state.pilot} must roll the dice first"
+        if phase == "decide":
+            return f"{state.deciders[0]} must decide first: jump out or stay in"
+        return f"the dice are rolled: {state.pilot} makes the balloon rise or fall"
+
+    # --- the public state ----------------------------------------------------------------------
+
+    def _winners(self, state: Cloud9State) -> list[str]:
+        # "Winning the game" and ruling 5: most points, then the larger hand; else shared
+        top = best(state.players, state.score)
+        return best(top, state.hand)
+
+    def view(self, state: Cloud9State) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "players": list(state.players),
+            "over": state.over,
+            "phase": state.phase,
+            "winners": self._winners(state) if state.over else [],
+            "scores": dict(zip(state.players, state.scores)),
+            "cloud": state.cloud,
+            "pilot": state.pilot,
+            "basket": list(state.basket),
+            "to_decide": state.deciders[0] if state.phase == "decide" else None,
+            "hands": dict(zip(state.players, state.hands)),
+            "draw_pile": state.draw_pile,
+            "discards": state.discards,
+            "trip": state.trip,
+            "dice": list(state.dice) if state.dice is not None else None,
+            # project extras: the solo flight, what this cloud pays and rolls, who decides next
+            "solo": state.solo,
+            "points_here": POINTS[state.cloud],
+            "dice_here": DICE[state.cloud],
+            "decide_order": list(state.deciders),
+            "cards_needed": cards_needed(state.dice) if state.dice is not None else None,
+        }
+
+
+RULES = Cloud9Rules()
