@@ -24,8 +24,19 @@ HOW A GAME SCREEN IS WRITTEN (Cloud 9 and Cloudship follow screens/cloudmine.py)
            def sounds_for(self, before, after, action):   # names from companion.sound.SOUND_NAMES
                return ["roll"] if action["act"] == "roll" else []
 
-   and one line in `GAME_SCREENS` in companion/ui/screens/__init__.py:
-   `"cloud9": "companion.ui.screens.cloud9:Cloud9Screen"`.
+   The entries for "cloud9" and "cloudship" are already in `GAME_SCREENS`
+   (companion/ui/screens/__init__.py): a module `companion/ui/screens/cloud9.py` with a class
+   `Cloud9Screen` (`cloudship.py` / `CloudshipScreen`) is found as soon as it exists.
+
+   The Players screen builds the setup: "players" (clockwise), who starts ("first_pilot",
+   "first_commander", "first_dreamer") and, as project extras, "colours" {name: colour} and
+   "seats" {name: seat}. Your game's own setup fields are class attributes of your screen,
+   offered as buttons that cycle through their options:
+
+       from companion.ui.screens.players import SetupChoice
+       setup_choices = (SetupChoice("mode", N_("Mode: {value}"),
+                                    (("standard", N_("Standard")), ("sunny", N_("Sunny"))),
+                                    domain="cloudship"),)
 
 2. What it receives. `GameScreen(app)`: `self.app` (the App), `self.controller`
    (companion.controller.GameController, holding the game in progress), `self.match` (the

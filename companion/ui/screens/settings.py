@@ -81,6 +81,13 @@ class SettingsScreen(Screen):
         self.app.sounds.play("right")  # hear the new level
 
     def toggle_test(self) -> None:
+        try:  # the seat test's own screen (LEDs, stuck buttons), where it is installed
+            from .seat_test import SeatTestScreen
+        except ImportError:
+            SeatTestScreen = None
+        if SeatTestScreen is not None and not self.testing:
+            self.app.show(SeatTestScreen(self.app))
+            return
         self.testing = not self.testing
         self.last_press = None
         self.app.hardware.enter(self)
