@@ -11,12 +11,13 @@ counted, never seen: the companion trusts the pilot's "fall" (ruling 4).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from math import factorial, prod
 from typing import Any, Mapping
 
 from .common import (
+    evolve,
     Action, Outcome, RulesError, best, next_seat, player_field, setup_player_choice,
     setup_players, string_list,
 )
@@ -152,15 +153,15 @@ def _deal_one_each(state: Cloud9State, first: str) -> Cloud9State:
             break
         hands[state.players.index(next_seat(state.players, first, i))] += 1
         pile -= 1
-    return replace(state, hands=tuple(hands), draw_pile=pile, discards=discards)
+    return evolve(state, hands=tuple(hands), draw_pile=pile, discards=discards)
 
 
 def _end_trip(state: Cloud9State, fell: bool) -> Cloud9State:
     """The trip is over (ruling 6): the game ends, or step 4 sets up the next trip."""
     if game_ends(fell, state.scores):
-        return replace(state, over=True, dice=None, deciders=(), solo=False)
+        return evolve(state, over=True, dice=None, deciders=(), solo=False)
     pilot = next_trip_pilot(state.players, state.pilot)
-    fresh = replace(state, trip=state.trip + 1, cloud=1, pilot=pilot, basket=state.players,
+    fresh = evolve(state, trip=state.trip + 1, cloud=1, pilot=pilot, basket=state.players,
                     deciders=(), dice=None, solo=False)
     return _deal_one_each(fresh, pilot)
 
@@ -240,18 +241,18 @@ class Cloud9Rules:
         if len(faces) != want:
             raise RulesError(f"the pilot rolls {want} dice on cloud {state.cloud}, not {len(faces)}",
                              "playing the game, step 1")
-        rolled = replace(state, dice=tuple(faces))
-        return replace(rolled, deciders=passengers_in_order(rolled))
+        rolled = evolve(state, dice=tuple(faces))
+        return evolve(rolled, deciders=passengers_in_order(rolled))
 
     def _jump(self, state: Cloud9State, action: Action) -> Cloud9State:
         player = player_field(action, state.players)
         if state.phase == "roll" and state.solo and player == state.pilot:
             # ruling 8: the solo pilot jumps out before rolling; the balloon then falls
-            scored = replace(state, scores=_with(state.scores, state.players, [player], POINTS[state.cloud]),
+            scored = evolve(state, scores=_with(state.scores, state.players, [player], POINTS[state.cloud]),
                              basket=())
             return _end_trip(scored, fell=True)
         self._check_decider(state, player, "jump out")
-        return replace(
+        return evolve(
             state,
             scores=_with(state.scores, state.players, [player], POINTS[state.cloud]),
             basket=tuple(p for p in state.basket if p != player),
@@ -263,7 +264,7 @@ class Cloud9Rules:
         if state.phase == "roll" and state.solo and player == state.pilot:
             raise RulesError(f"{player} flies solo: staying in is simply rolling the dice", "flying solo")
         self._check_decider(state, player, "stay in")
-        return replace(state, deciders=state.deciders[1:])
+        return evolve(state, deciders=state.deciders[1:])
 
     def _check_decider(self, state: Cloud9State, player: str, verb: str) -> None:
         """Ruling 2: only the passenger whose turn it is decides, and only after the roll."""
@@ -295,14 +296,14 @@ class Cloud9Rules:
         if cost > held:  # ruling 4
             raise RulesError(f"{state.pilot} holds {held} card{'s' if held != 1 else ''} "
                              f"and cannot play {cost}", "ruling 4")
-        risen = replace(state, hands=_with(state.hands, state.players, [state.pilot], -cost),
+        risen = evolve(state, hands=_with(state.hands, state.players, [state.pilot], -cost),
                         discards=state.discards + cost, cloud=state.cloud + 1,
                         dice=None, deciders=())
         if risen.cloud == TOP_CLOUD:
             # step 3: everyone aboard, the pilot too, scores 25 and a new trip begins
-            scored = replace(risen, scores=_with(risen.scores, risen.players, risen.basket, TOP_POINTS))
+            scored = evolve(risen, scores=_with(risen.scores, risen.players, risen.basket, TOP_POINTS))
             return _end_trip(scored, fell=False)
-        return replace(risen, pilot=next_pilot(risen), solo=len(risen.basket) == 1)
+        return evolve(risen, pilot=next_pilot(risen), solo=len(risen.basket) == 1)
 
     def _fall(self, state: Cloud9State, action: Action) -> Cloud9State:
         if state.phase != "resolve":
