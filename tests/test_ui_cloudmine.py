@@ -228,3 +228,48 @@ def test_seats_are_claimed_with_the_seat_buttons_on_real_gpiozero_pins():
         assert hardware.mode == "play"
     finally:
         hardware.close()
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=30, deadline=None)
+@given(players=st.integers(3, 8), taps=st.lists(st.sampled_from(["right", "wrong", "undo"]), max_size=40))
+def test_the_screen_always_shows_the_rules_state(players, taps):
+    h = Harness()
+    h.start_game({"game": "cloudmine", "players": [f"P{i}" for i in range(players)]})
+    for tap in taps:
+        if h.app.controller.match.view["over"]:
+            break
+        widget = h.find(tap)
+        if widget.enabled:
+            h.tap(tap)
+        view = h.app.controller.match.view
+        if view["over"]:
+            assert isinstance(h.screen, EndScreen)
+            break
+        assert h.find("deck").text == str(view["deck"])
+        assert f"{view['to_guess']} guesses" in h.texts()
+        for name in view["players"]:
+            assert h.find(f"score:{name}").text == str(view["scores"][name])
+        assert h.find(f"role:{view['dreamer']}").text == "Dreamer"
+        assert h.find(f"role:{view['chooser']}").text == "Chooser"
+        assert h.find("undo").enabled == h.app.controller.match.can_undo
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(st.sampled_from("abcdefgh ÄÖÜßőű WMiI"), min_size=1, max_size=40),
+       width=st.integers(20, 600), height=st.integers(10, 200), wrap=st.booleans())
+def test_fitted_text_is_inside_its_box_unless_it_says_it_overflows(text, width, height, wrap):
+    from companion.ui import theme as th
+    from companion.ui.widgets import fit_text
+
+    pygame.font.init()
+    fitted = fit_text(text, width, height, 36, 18, wrap)
+    assert 18 <= fitted.px <= 36
+    font = th.font(fitted.px)
+    fits = all(font.size(line)[0] <= width for line in fitted.lines) and \
+        len(fitted.lines) * font.get_linesize() <= height + max(2, fitted.px // 6)
+    assert fits != fitted.overflow
+    if wrap:
+        assert " ".join(" ".join(fitted.lines).split()) == " ".join(text.split())
