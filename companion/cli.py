@@ -14,10 +14,14 @@ from importlib import import_module
 from .replay import NotAGame, replay_lines
 
 # modules with a register(subparsers) function, each adding its own subcommands
-COMMAND_MODULES: tuple[str, ...] = ("companion.ui.commands",)
+COMMAND_MODULES: tuple[str, ...] = ("companion.journal.commands", "companion.ui.commands")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    if args.db is not None or args.follow:  # journal each action as it is read
+        from .journal.commands import cmd_replay_journal
+
+        return cmd_replay_journal(args)
     try:
         if args.file == "-":
             result = replay_lines(sys.stdin)
@@ -57,6 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     replay = sub.add_parser("replay", help="replay a game written as JSON Lines")
     replay.add_argument("file", help="the game file, or - for standard input")
+    replay.add_argument("--db", metavar="PATH", help="journal every action into this journal file")
+    replay.add_argument("--follow", action="store_true",
+                        help='journal each line as it arrives and print {"ok": N} once action N is '
+                             "saved (the default journal unless --db)")
     replay.set_defaults(func=cmd_replay)
     bench = sub.add_parser("bench", help="measure speed and latency")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")

@@ -4,6 +4,9 @@ Every input (touch, seat button, ship sensor, command line) ends here as a rules
 An action is checked by the rules core first, then committed to the journal, and only then
 does the new state become current and the listeners (screen, sounds, LEDs) hear of it.
 An illegal action raises RulesError and changes nothing, journal included.
+
+When the disk cannot be written the game goes on: the journal keeps the unsaved actions in
+memory and writes them as soon as it can; `save_problem` says why meanwhile, for the screen.
 """
 
 from __future__ import annotations
@@ -16,18 +19,18 @@ Listener = Callable[[Match, Match, Mapping[str, Any]], None]  # (before, after, 
 
 
 class ActionLog(Protocol):
-    """What the controller needs from the journal (companion.journal implements it)."""
+    """What the controller needs from the journal (companion.journal.Journal implements it)."""
 
-    def begin(self, setup: Mapping[str, Any]) -> Any: ...           # returns a game id
-    def append(self, game_id: Any, action: Mapping[str, Any]) -> None: ...  # durable on return
-    def finish(self, game_id: Any, view: Mapping[str, Any]) -> None: ...
+    def begin(self, match: Match) -> Any: ...  # returns the journal's handle for the game
+    def append(self, game_id: Any, action: Mapping[str, Any], after: Match) -> bool: ...
+    def resume(self, game_id: int | None = None) -> Any: ...  # (handle, match) or None
 
 
 class GameController:
     def __init__(self, log: ActionLog | None = None):
         self.log = log
         self.match: Match | None = None
-        self.game_id: Any = None
+        self.game_id: Any = None  # the journal's handle for the game (a journal.GameRef)
         self._listeners: list[Listener] = []
 
     def subscribe(self, listener: Listener) -> None:
@@ -36,7 +39,7 @@ class GameController:
     def new_game(self, setup: Mapping[str, Any]) -> Match:
         """Start a game (SetupError for a bad setup); journaled before it becomes current."""
         match = Match.start(setup)
-        self.game_id = self.log.begin(match.setup) if self.log else None
+        self.game_id = self.log.begin(match) if self.log else None
         self.match = match
         return match
 
@@ -44,15 +47,24 @@ class GameController:
         """Continue a game rebuilt elsewhere (a resumed journal game)."""
         self.match, self.game_id = match, game_id
 
+    def resume(self, game_id: int | None = None) -> Match | None:
+        """Carry on with a journal game (by default the unfinished one); None if there is none.
+
+        The game is rebuilt by replaying its stored actions through the rules core.
+        """
+        resumed = self.log.resume(game_id) if self.log is not None else None
+        if resumed is None:
+            return None
+        self.adopt(resumed.match, resumed.ref)
+        return resumed.match
+
     def submit(self, action: Mapping[str, Any]) -> Match:
         if self.match is None:
             raise RulesError("no game is in progress", "controller")
         before = self.match
         after = before.apply(action)  # RulesError here: nothing journaled, nothing changed
-        if self.log:
-            self.log.append(self.game_id, action)
-            if after.view["over"] and not before.view["over"]:
-                self.log.finish(self.game_id, after.view)
+        if self.log is not None:
+            self.log.append(self.game_id, action, after)  # durable (or kept) before it is shown
         self.match = after
         for listener in self._listeners:
             listener(before, after, action)
@@ -66,3 +78,13 @@ class GameController:
 
     def legal_actions(self) -> list[dict[str, Any]]:
         return self.match.legal_actions() if self.match else []
+
+    @property
+    def save_problem(self) -> str | None:
+        """Why recent actions are not on the disk yet (None when everything is saved)."""
+        return getattr(self.log, "problem", None)
+
+    def retry_save(self) -> bool:
+        """Try again to save what waits (the app calls this now and then while there is a problem)."""
+        retry = getattr(self.log, "retry", None)
+        return retry() if retry is not None else True

@@ -1,0 +1,169 @@
+"""The journal's subcommands: resume, export, history (and `replay --db/--follow`).
+
+The looking commands open the journal read-only, so they work beside a running app.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime
+from itertools import groupby
+from pathlib import Path
+
+from ..replay import NotAGame
+from .errors import JournalBusy, JournalError
+from .follow import EXIT_BUSY, EXIT_NONE, record_replay
+from .history import GameSummary, PlayerTotal
+from .journal import Journal, default_path
+
+
+def _db_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", metavar="PATH", type=Path, default=None,
+                        help=f"the journal file (default: {default_path()})")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    resume = sub.add_parser("resume", help="print the unfinished game's state (exit 3 if none)")
+    _db_option(resume)
+    resume.set_defaults(func=cmd_resume)
+
+    export = sub.add_parser("export", help="write games in the replay format (JSON Lines)")
+    _db_option(export)
+    which = export.add_mutually_exclusive_group()
+    which.add_argument("--game", type=int, metavar="ID", help="the game's number (default: the latest)")
+    which.add_argument("--all", action="store_true", help="every game, one after the other")
+    export.add_argument("--compact", action="store_true",
+                        help="only the actions that stand (no undo, redo or what they took back)")
+    export.add_argument("--out", type=Path, metavar="DIR",
+                        help="write one file per game into DIR instead of printing")
+    export.set_defaults(func=cmd_export)
+
+    history = sub.add_parser("history", help="list every game played")
+    _db_option(history)
+    history.add_argument("--json", action="store_true", help="print JSON")
+    history.add_argument("--totals", action="store_true", help="each player's totals instead")
+    history.set_defaults(func=cmd_history)
+
+
+def _fail(message: str, code: int = 1) -> int:
+    print(message, file=sys.stderr)
+    return code
+
+
+def _read(args: argparse.Namespace) -> Journal:
+    return Journal.read(args.db)
+
+
+# --- replay --db / --follow (called by cli.cmd_replay) ------------------------------------------
+
+def cmd_replay_journal(args: argparse.Namespace) -> int:
+    try:
+        stream = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")
+    except OSError as exc:
+        return _fail(f"cannot read {args.file}: {exc.strerror}")
+    try:
+        journal = Journal.open(args.db)
+    except JournalBusy as exc:
+        stream.close()
+        return _fail(str(exc), EXIT_BUSY)
+    for message in journal.messages:
+        print(message, file=sys.stderr)
+    try:
+        with stream:
+            return record_replay(stream, journal, sys.stdout, sys.stderr, follow=args.follow)
+    except NotAGame as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"cannot read {args.file}: {exc.strerror}")
+    finally:
+        journal.close()
+
+
+# --- resume ---------------------------------------------------------------------------------
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    try:
+        journal = _read(args)
+        resumed = journal.resume()
+    except JournalError as exc:
+        return _fail(str(exc))
+    if resumed is None:
+        return _fail(f"there is no unfinished game in {journal.path}", EXIT_NONE)
+    print(json.dumps(resumed.match.view, ensure_ascii=False), flush=True)
+    return 0
+
+
+# --- export ---------------------------------------------------------------------------------
+
+def cmd_export(args: argparse.Namespace) -> int:
+    try:
+        journal = _read(args)
+        if args.all:
+            games = list(reversed(journal.games()))  # oldest first, as they were played
+        else:
+            game = journal.game(args.game) if args.game is not None else journal.latest()
+            if game is None:
+                what = f"no game {args.game}" if args.game is not None else "no game yet"
+                return _fail(f"there is {what} in {journal.path}")
+            games = [game]
+        texts = [(g, journal.export(g.id, compact=args.compact)) for g in games]
+    except JournalError as exc:
+        return _fail(str(exc))
+    if args.out is None:
+        sys.stdout.write("".join(text for _, text in texts))
+        sys.stdout.flush()
+        return 0
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+        for game, text in texts:
+            (args.out / f"game-{game.id}-{game.game}.jsonl").write_text(text, encoding="utf-8")
+    except OSError as exc:
+        return _fail(f"cannot write to {args.out}: {exc.strerror}")
+    print(f"{len(texts)} game(s) written to {args.out}", file=sys.stderr)
+    return 0
+
+
+# --- history --------------------------------------------------------------------------------
+
+def cmd_history(args: argparse.Namespace) -> int:
+    try:
+        journal = _read(args)
+        games = journal.games()
+        totals = journal.totals() if args.totals else []
+    except JournalError as exc:
+        return _fail(str(exc))
+    if args.json:
+        rows = totals if args.totals else games
+        print(json.dumps([row.to_json() for row in rows], ensure_ascii=False, indent=1))
+    elif args.totals:
+        print(_totals_text(totals) if totals else "no finished games yet")
+    else:
+        print("\n".join(_game_line(g) for g in games) if games else "no games yet")
+    return 0
+
+
+def _local(stamp: str | None) -> str:
+    if not stamp:
+        return "-"
+    return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def _game_line(g: GameSummary) -> str:
+    scores = ", ".join(f"{name} {g.scores.get(name, 0)}" for name in g.players)
+    if g.over:
+        result = f"won by {', '.join(g.winners)}" if g.winners else "nobody won"
+    else:
+        result = "in progress" if g.status == "playing" else "not finished"
+    return (f"#{g.id:<4} {g.title:15} {_local(g.started_at)} to {_local(g.ended_at):16} "
+            f"{g.actions:5} actions  {result}: {scores}")
+
+
+def _totals_text(totals: list[PlayerTotal]) -> str:
+    lines: list[str] = []
+    for title, rows in groupby(totals, key=lambda t: t.title):  # sorted by game already
+        lines.append(title)
+        lines.extend(f"  {t.name:16} played {t.played:3}  won {t.won:3}  "
+                     f"total {t.total_score:5}  best {t.best_score:4}" for t in rows)
+    return "\n".join(lines)

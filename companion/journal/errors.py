@@ -1,0 +1,19 @@
+"""What can go wrong with the journal, as exceptions a screen or a command can show as is."""
+
+from __future__ import annotations
+
+
+class JournalError(Exception):
+    """A journal problem, in one sentence for a person."""
+
+
+class JournalBusy(JournalError):
+    """Another running instance writes to this journal (there is never a second writer)."""
+
+
+class UnusableFile(JournalError):
+    """The file exists but cannot serve as this version's journal (damaged, foreign, newer)."""
+
+
+class CannotRebuild(JournalError):
+    """A stored game does not replay through the rules any more."""

@@ -1,0 +1,107 @@
+"""`replay FILE --db PATH [--follow]`: a game read line by line and journaled as it goes.
+
+Each action goes the app's own way (GameController): checked by the rules, committed to the
+journal, and only then applied. With --follow, `{"ok": N}` is printed (and flushed) as soon as
+action N is durable, N counting the actions journaled (1 is the first after the setup); an
+illegal line is reported and skipped, nothing journaled for it. Without --follow the input is
+read the same way but the contract's replay rules hold: the first illegal line ends it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import BinaryIO, TextIO
+
+from ..controller import GameController
+from ..replay import NotAGame, parse_action, parse_setup
+from ..rules import RulesError
+from .journal import Journal
+
+# exit codes beyond the replay contract's 0, 1 and 2
+EXIT_NONE = 3      # resume: there is no unfinished game
+EXIT_BUSY = 4      # another instance writes to this journal
+EXIT_UNSAVED = 5   # some actions could not be saved (the disk refused)
+
+
+def _emit(stream: TextIO, obj: dict) -> None:
+    stream.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    stream.flush()
+
+
+class _Acks:
+    """Prints {"ok": N} for every action that has become durable since the last call."""
+
+    def __init__(self, out: TextIO, enabled: bool):
+        self.out, self.enabled, self.done = out, enabled, 0
+
+    def catch_up(self, saved: int) -> None:
+        while self.enabled and self.done < saved:
+            self.done += 1
+            _emit(self.out, {"ok": self.done})
+
+
+def record_replay(stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO,
+                  follow: bool) -> int:
+    """Replay `stream` (bytes, one JSON value a line) into `journal`; returns the exit code."""
+    first = stream.readline()
+    if not first:
+        raise NotAGame("the input is empty: line 1 must be the setup")
+    try:
+        setup_line = first.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotAGame("line 1: the setup is not UTF-8 text") from None
+    if not setup_line.strip():
+        raise NotAGame("line 1: the setup line is blank")
+    match = parse_setup(setup_line)  # NotAGame: nothing journaled
+
+    controller = GameController(journal)
+    controller.new_game(match.setup)
+    acks = _Acks(out, follow)
+    problem = _report_problem(journal, None, err)
+    skipped, number, error = 0, 1, None
+    # readline, not iteration: each line is handled as soon as it arrives on a pipe
+    for raw in iter(stream.readline, b""):
+        number += 1
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            line = None
+        if line is not None and not line.strip():
+            continue
+        try:
+            if line is None:
+                raise RulesError("the line is not UTF-8 text", "replay contract")
+            controller.submit(parse_action(line))
+        except RulesError as exc:
+            if not follow:
+                error = {"line": number, "reason": exc.reason}
+                break
+            skipped += 1
+            _emit(out, {"error": {"line": number, "reason": exc.reason}})
+            err.write(f"line {number}: {exc.reason}\n")
+            err.flush()
+            continue
+        acks.catch_up(controller.game_id.saved)
+        problem = _report_problem(journal, problem, err)
+
+    journal.retry()
+    acks.catch_up(controller.game_id.saved)
+    state = controller.match.view
+    if error:
+        state["error"] = error
+    _emit(out, state)
+    if error:
+        err.write(f"line {error['line']}: {error['reason']}\n")
+    if journal.unsaved:
+        err.write(f"{journal.problem} {journal.unsaved} step(s) of this game could not be saved.\n")
+        return EXIT_UNSAVED
+    return 2 if error or skipped else 0
+
+
+def _report_problem(journal: Journal, shown: str | None, err: TextIO) -> str | None:
+    """Say once when saving starts failing, and once when it works again."""
+    now = journal.problem
+    if now != shown:
+        err.write((now or "saving works again: every action so far is saved") + "\n")
+        err.flush()
+    return now

@@ -1,0 +1,416 @@
+"""The durable game journal: every accepted action is on the disk before the table sees it.
+
+Games are stored as their setup and every action in order (undo and redo included), and are
+rebuilt by replaying those actions through the rules core. When the disk cannot be written
+(read-only, full, failing) the game goes on: the unsaved steps wait here, in order, and are
+written as soon as writing works again; `problem` says why meanwhile.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Mapping, NamedTuple
+
+import platformdirs
+
+from ..replay import to_jsonl
+from ..rules import Match, RulesError, SetupError
+from . import store as sqlite_store
+from .errors import CannotRebuild, JournalBusy, JournalError, UnusableFile
+from .history import GameSummary, PlayerTotal, player_totals
+from .lock import WriterLock
+from .store import Store
+
+APP_NAME = "cloud-companion"
+FILE_NAME = "journal.sqlite3"
+SIDE_FILES = ("", "-wal", "-shm")  # SQLite keeps a WAL database in up to three files
+
+
+def default_path() -> Path:
+    return Path(platformdirs.user_data_dir(APP_NAME)) / FILE_NAME
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+@dataclass
+class GameRef:
+    """A game the journal writes to: its id once stored, and how far it is stored."""
+
+    id: int | None = None
+    accepted: int = 0   # actions handed to the journal
+    saved: int = 0      # of those, durable on the disk (1..saved)
+
+
+@dataclass(frozen=True)
+class ResumeOffer:
+    game: GameSummary
+    automatic: bool        # the last run ended in a crash or power cut: resume without asking
+    screen: str | None     # the screen that run last showed (see Journal.note_screen)
+
+
+class Resumed(NamedTuple):
+    ref: GameRef
+    match: Match
+
+
+def rebuild(setup: Mapping[str, Any], actions: list[Mapping[str, Any]], game_id: Any = "?") -> Match:
+    """A stored game replayed through the rules core."""
+    try:
+        match = Match.start(setup)
+    except SetupError as exc:
+        raise CannotRebuild(f"game {game_id} cannot be rebuilt: its setup is refused ({exc})") from None
+    for number, action in enumerate(actions, start=1):
+        try:
+            match = match.apply(action)
+        except RulesError as exc:
+            raise CannotRebuild(f"game {game_id} cannot be rebuilt: action {number} no longer "
+                                f"applies ({exc.reason})") from None
+    return match
+
+
+# --- writes, kept in order until the disk takes them -----------------------------------------
+
+@dataclass
+class _Begin:
+    ref: GameRef
+    setup: dict[str, Any]
+    title: str
+    view: dict[str, Any]
+    at: str
+
+    def run(self, db: Store) -> None:
+        self.ref.id = db.begin(self.setup, self.title, self.view, self.at)
+
+
+@dataclass
+class _Append:
+    ref: GameRef
+    seq: int
+    action: dict[str, Any]
+    view: dict[str, Any]
+    at: str
+
+    def run(self, db: Store) -> None:
+        db.append(self.ref.id, self.seq, self.action, self.view, self.at)
+        self.ref.saved = self.seq
+
+
+@dataclass
+class _Status:
+    ref: GameRef
+    status: str
+
+    def run(self, db: Store) -> None:
+        db.set_status(self.ref.id, self.status)
+
+
+def _why(exc: BaseException) -> str:
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if code is not None else None
+    if primary == sqlite3.SQLITE_READONLY:
+        return "the disk or the file is read-only"
+    if primary == sqlite3.SQLITE_FULL:
+        return "the disk is full"
+    if primary == sqlite3.SQLITE_CANTOPEN:
+        return "the file cannot be opened or created"
+    if primary == sqlite3.SQLITE_IOERR:
+        return "the disk reported an error"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
+    return str(exc)
+
+
+class Journal:
+    """Open with Journal.open (the app, one writer) or Journal.read (commands that only look)."""
+
+    def __init__(self, path: Path, *, clock: Callable[[], str] = utc_now,
+                 connect: sqlite_store.Connect = sqlite_store.connect, writer: bool = True):
+        self.path = Path(path)
+        self.clock = clock
+        self.writer = writer
+        self._connect = connect
+        self._lock = WriterLock(self.path)
+        self._db: Store | None = None       # the writable connection, when writing works
+        self._reader: Store | None = None   # a read-only one, for looking while it does not
+        self._pending: list[_Begin | _Append | _Status] = []
+        self._marked = False
+        self.messages: list[str] = []       # what opening had to do (a file set aside)
+        self.problem: str | None = None     # why recent steps are not saved yet, while they are not
+        self.crashed = False                # the previous writer did not close: crash or power cut
+
+    @classmethod
+    def open(cls, path: Path | str | None = None, **options: Any) -> "Journal":
+        """The app's journal; JournalBusy when another instance writes to it.
+
+        Never fails for the disk's sake: when it cannot be written, `problem` says so and the
+        journal keeps the game in memory until it can.
+        """
+        journal = cls(Path(path) if path else default_path(), writer=True, **options)
+        journal._open_writer(first=True)
+        if journal._db is None:
+            journal._note_crash_from(journal._reading())
+        return journal
+
+    @classmethod
+    def read(cls, path: Path | str | None = None, **options: Any) -> "Journal":
+        """A look at the journal that writes nothing, beside a running app if need be.
+
+        UnusableFile when the file cannot be read as a journal; a missing file has no games.
+        """
+        journal = cls(Path(path) if path else default_path(), writer=False, **options)
+        if journal.path.exists():
+            try:
+                journal._reader = Store.open(journal.path, writable=False, connect=journal._connect)
+            except UnusableFile as exc:
+                raise UnusableFile(f"the journal {journal.path} cannot be read: {exc}. The app "
+                                   f"keeps such a file aside and starts a new one.") from None
+            except (sqlite3.Error, OSError) as exc:
+                raise JournalError(f"the journal {journal.path} cannot be read: {_why(exc)}") from None
+        return journal
+
+    # --- opening ------------------------------------------------------------------------------
+
+    def _open_writer(self, first: bool = False) -> bool:
+        """Lock, check and open the file for writing; False (and `problem`) when it cannot be.
+
+        JournalBusy only on the first try: later, another instance that started while this one
+        could not write is one more reason to wait.
+        """
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._lock.acquire()
+            self._db = self._open_checked()
+            if not self._marked:
+                self._note_crash_from(self._db)
+                # "running" stays 1 until close(): finding it set means the last run was cut off
+                self._db.set_meta("running", "1")
+                self._marked = True
+        except JournalBusy as exc:
+            self._drop_writer()
+            if first:
+                raise
+            self.problem = f"cannot save: {exc}. The game goes on and is saved as soon as it can be."
+            return False
+        except (sqlite3.Error, OSError) as exc:
+            self._drop_writer()
+            self.problem = self._cannot_save(exc)
+            return False
+        if self._reader:
+            self._reader.close()
+            self._reader = None
+        return True
+
+    def _open_checked(self) -> Store:
+        try:
+            return Store.open(self.path, writable=True, connect=self._connect)
+        except UnusableFile as exc:
+            kept = self._set_aside()
+            self.messages.append(f"The journal {self.path} could not be used: {exc}. It was kept "
+                                 f"as {kept.name} and a new journal was started.")
+            return Store.open(self.path, writable=True, connect=self._connect)
+
+    def _set_aside(self) -> Path:
+        """Rename the file (with its -wal and -shm) aside with a timestamp; nothing is deleted."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        base = self.path.with_name(f"{self.path.name}.broken-{stamp}")
+        n = 1
+        while any(Path(f"{base}{side}").exists() for side in SIDE_FILES):
+            n += 1
+            base = self.path.with_name(f"{self.path.name}.broken-{stamp}-{n}")
+        for side in SIDE_FILES:
+            source = Path(f"{self.path}{side}")
+            if source.exists():
+                os.replace(source, Path(f"{base}{side}"))
+        return base
+
+    def _note_crash_from(self, db: Store | None) -> None:
+        if db is not None and not self._marked:
+            try:
+                self.crashed = db.meta("running") == "1"
+            except sqlite3.Error:
+                pass
+
+    def _cannot_save(self, exc: BaseException) -> str:
+        return (f"cannot save to {self.path}: {_why(exc)}. The game goes on and is saved as soon "
+                f"as writing works again.")
+
+    def _drop_writer(self) -> None:
+        if self._db is not None:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+            self._db = None
+
+    def _reading(self) -> Store | None:
+        """The store to read from: the writer, or a read-only look when writing fails."""
+        if self._db is not None:
+            return self._db
+        if self._reader is None and self.path.exists():
+            try:
+                self._reader = Store.open(self.path, writable=False, connect=self._connect)
+            except (sqlite3.Error, OSError, JournalError):
+                return None
+        return self._reader
+
+    # --- writing ------------------------------------------------------------------------------
+
+    @property
+    def unsaved(self) -> int:
+        """Steps accepted but not yet on the disk."""
+        return len(self._pending)
+
+    def begin(self, match: Match) -> GameRef:
+        """Record a new game (its setup); any unfinished game is left as abandoned."""
+        ref = GameRef()
+        self._write(_Begin(ref, dict(match.setup), match.rules.title, match.view, self.clock()))
+        return ref
+
+    def append(self, ref: GameRef, action: Mapping[str, Any], after: Match) -> bool:
+        """Record an accepted action and the game as it stands after it.
+
+        True when it (and everything before it) is durable on return; False when it waits in
+        memory because the disk cannot be written (see `problem`).
+        """
+        ref.accepted += 1
+        return self._write(_Append(ref, ref.accepted, dict(action), after.view, self.clock()))
+
+    def abandon(self, game: GameRef | int) -> bool:
+        """The table stopped this game for good, or chose not to resume it.
+
+        It stays in the history, unfinished; a finished game is left as it is.
+        """
+        ref = game if isinstance(game, GameRef) else GameRef(game)
+        return self._write(_Status(ref, "abandoned"))
+
+    def retry(self) -> bool:
+        """Try again to save what waits; True when nothing waits any more."""
+        return self._flush()
+
+    def _write(self, step: _Begin | _Append | _Status) -> bool:
+        if not self.writer:
+            raise JournalError("this journal was opened for reading only")
+        self._pending.append(step)
+        return self._flush()
+
+    def _flush(self) -> bool:
+        if not self.writer:
+            return True
+        if self._db is None and not self._open_writer():
+            return False
+        try:
+            while self._pending:
+                self._pending[0].run(self._db)
+                self._pending.pop(0)
+        except (sqlite3.Error, OSError) as exc:
+            # reopened on the next try: a fresh connection recovers from whatever this was
+            self._drop_writer()
+            self.problem = self._cannot_save(exc)
+            return False
+        self.problem = None
+        return True
+
+    def note_screen(self, name: str) -> None:
+        """Remember which screen is showing, so a crash can bring the table straight back."""
+        if self._db is None:
+            return
+        try:
+            self._db.set_meta("screen", name)
+        except sqlite3.Error:
+            pass  # a hint only: never worth a message
+
+    def close(self) -> bool:
+        """Save what waits and let go of the file; False if some steps could not be saved."""
+        saved = self._flush()
+        if self._db is not None and saved:
+            try:
+                self._db.set_meta("running", "0")
+            except sqlite3.Error:
+                pass
+        self._drop_writer()
+        if self._reader:
+            self._reader.close()
+            self._reader = None
+        self._lock.release()
+        return saved
+
+    def __enter__(self) -> "Journal":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def games(self) -> list[GameSummary]:
+        """Every game, the most recently started first."""
+        db = self._reading()
+        return db.summaries() if db else []
+
+    def game(self, game_id: int) -> GameSummary | None:
+        db = self._reading()
+        return db.summary(game_id) if db else None
+
+    def latest(self) -> GameSummary | None:
+        db = self._reading()
+        return db.latest() if db else None
+
+    def unfinished(self) -> GameSummary | None:
+        db = self._reading()
+        return db.unfinished() if db else None
+
+    def totals(self) -> list[PlayerTotal]:
+        return player_totals(self.games())
+
+    def offer(self) -> ResumeOffer | None:
+        """The unfinished game to offer at start, or None."""
+        db = self._reading()
+        game = db.unfinished() if db else None
+        if game is None:
+            return None
+        return ResumeOffer(game, self.crashed, db.meta("screen"))
+
+    def stored(self, game_id: int) -> tuple[GameSummary, list[dict[str, Any]]]:
+        """A game's summary and every stored action (undo and redo included)."""
+        db = self._reading()
+        found = db.game(game_id) if db else None
+        if found is None:
+            raise JournalError(f"there is no game {game_id} in {self.path}")
+        return found
+
+    def rebuild(self, game_id: int) -> Match:
+        summary, actions = self.stored(game_id)
+        return rebuild(summary.setup, actions, game_id)
+
+    def resume(self, game_id: int | None = None) -> Resumed | None:
+        """Rebuild a game to carry on with it: by default the unfinished one (None if none)."""
+        if game_id is None:
+            game = self.unfinished()
+            if game is None:
+                return None
+            game_id = game.id
+        summary, actions = self.stored(game_id)
+        match = rebuild(summary.setup, actions, game_id)
+        ref = GameRef(summary.id, accepted=len(actions), saved=len(actions))
+        if self.writer and summary.status == "abandoned":
+            self._write(_Status(ref, "playing"))
+        return Resumed(ref, match)
+
+    def export(self, game_id: int, compact: bool = False) -> str:
+        """A game in the replay format: the setup and every stored action, one per line.
+
+        `compact` keeps only the actions that stand (no undo, redo or what they took back).
+        """
+        summary, actions = self.stored(game_id)
+        if compact:
+            return to_jsonl(rebuild(summary.setup, actions, game_id))
+        rows = [summary.setup, *actions]
+        return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)

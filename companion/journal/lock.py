@@ -1,0 +1,51 @@
+"""One writer per journal: an exclusive flock on a file beside the database.
+
+The kernel drops the lock when its holder dies (crash, SIGKILL, power cut), so a stale lock can
+never keep the app out. The file itself is left in place: deleting it would let a second
+process lock a fresh file while a first still holds the old one.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+
+from .errors import JournalBusy
+
+
+class WriterLock:
+    def __init__(self, db_path: Path):
+        self.db_path = db_path
+        self.path = db_path.with_name(db_path.name + ".lock")
+        self._fd: int | None = None
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def acquire(self) -> None:
+        """Take the lock, or JournalBusy; OSError when the directory cannot be written."""
+        if self._fd is not None:
+            return
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            os.close(fd)
+            who = f" (process {holder})" if holder.isdigit() else ""
+            raise JournalBusy(f"another Cloud Companion{who} is already using the journal "
+                              f"{self.db_path}; close it first") from None
+        except BaseException:
+            os.close(fd)
+            raise
+        # the holder's process id, only so that the refusal can name it
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing drops the flock
+            self._fd = None

@@ -1,0 +1,86 @@
+"""The journal's tables and their migrations, versioned with `PRAGMA user_version`.
+
+A new version appends one entry to MIGRATIONS; opening an older file runs the missing steps in
+order, each in its own transaction together with the version bump, so a power cut during an
+upgrade leaves the file at the previous version, never half-way.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+# version -> SQL that brings a file from version - 1 to version
+MIGRATIONS: dict[int, str] = {
+    1: """
+    CREATE TABLE games (
+        id          INTEGER PRIMARY KEY,
+        game        TEXT NOT NULL,              -- the contract's "game" value
+        title       TEXT NOT NULL,
+        setup       TEXT NOT NULL,              -- JSON: line 1 of the replay format
+        players     TEXT NOT NULL,              -- JSON list, in seat order
+        started_at  TEXT NOT NULL,              -- ISO 8601, UTC
+        updated_at  TEXT NOT NULL,
+        ended_at    TEXT,                       -- when the game (last) became over, else NULL
+        status      TEXT NOT NULL CHECK (status IN ('playing', 'over', 'abandoned')),
+        phase       TEXT NOT NULL,
+        winners     TEXT NOT NULL DEFAULT '[]', -- JSON list, seat order
+        scores      TEXT NOT NULL,              -- JSON object name -> int
+        actions     INTEGER NOT NULL DEFAULT 0  -- how many actions are stored
+    );
+    CREATE INDEX games_by_status ON games (status);  -- not updated_at: no index write per action
+    -- every accepted action in order, undo and redo included: the history stays true
+    CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seq     INTEGER NOT NULL,               -- 1 is the first action after the setup
+        action  TEXT NOT NULL,                  -- JSON, exactly as in the replay contract
+        at      TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+}
+
+SCHEMA_VERSION = max(MIGRATIONS)
+TABLES = {"games", "actions", "meta"}
+
+
+class SchemaProblem(Exception):
+    """The file is a SQLite database, but not a journal this version can use."""
+
+
+def version(conn: sqlite3.Connection) -> int:
+    return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def tables(conn: sqlite3.Connection) -> set[str]:
+    rows = conn.execute("SELECT name FROM sqlite_schema WHERE type = 'table'").fetchall()
+    return {name for (name,) in rows}
+
+
+def check(conn: sqlite3.Connection, migrations: dict[int, str] = MIGRATIONS) -> int:
+    """The file's schema version, or SchemaProblem if it is not (or not yet) ours."""
+    found, known = version(conn), max(migrations)
+    if found > known:
+        raise SchemaProblem(f"it was written by a newer Cloud Companion (schema version {found}; "
+                            f"this one knows up to {known})")
+    present = tables(conn)
+    if found == 0 and present:
+        raise SchemaProblem(f"it is a SQLite file of something else (tables: {', '.join(sorted(present))})")
+    if found > 0 and not TABLES <= present:
+        raise SchemaProblem(f"it says schema version {found} but lacks the tables "
+                            f"{', '.join(sorted(TABLES - present))}")
+    return found
+
+
+def migrate(conn: sqlite3.Connection, migrations: dict[int, str] = MIGRATIONS) -> int:
+    """Bring the file up to the newest version; returns the version it had before."""
+    start = check(conn, migrations)
+    for step in range(start + 1, max(migrations) + 1):
+        # executescript runs outside Python's transaction handling: BEGIN/COMMIT are ours
+        try:
+            conn.executescript(f"BEGIN IMMEDIATE;\n{migrations[step]}\nPRAGMA user_version = {step};\nCOMMIT;")
+        except sqlite3.Error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    return start

@@ -1,0 +1,239 @@
+"""The journal file itself: one SQLite database, checked on open, written in small transactions.
+
+This layer knows SQL and nothing about failures' consequences: it raises, and journal.py decides
+what the table sees (a message, the game going on in memory, a file moved aside).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping
+from urllib.parse import quote
+
+from . import schema
+from .errors import UnusableFile
+from .history import GameSummary
+
+# SQLite's primary result codes that mean "this file's content is not a usable database"
+DAMAGE_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
+
+
+Connect = Callable[[Path, bool], sqlite3.Connection]
+
+
+def connect(path: Path, readonly: bool) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are explicit); mode=ro never writes."""
+    if not readonly:
+        # timeout: a reader can briefly hold the file during a checkpoint; wait rather than fail
+        return sqlite3.connect(path, timeout=5.0, isolation_level=None)
+    uri = f"file:{quote(str(path))}?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, timeout=5.0, isolation_level=None)
+    try:
+        conn.execute("PRAGMA schema_version")  # opens the file for real
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        cannot_open = exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_CANTOPEN
+        if not cannot_open or not Path(path).exists() or Path(f"{path}-wal").exists():
+            raise
+        # a read-only folder: SQLite cannot create the -shm index a WAL file needs, but with
+        # no -wal file everything is in the main file, and nothing here can change it
+        conn = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+    return conn
+
+
+def is_damage(exc: BaseException) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(exc, sqlite3.DatabaseError) and code is not None and code & 0xFF in DAMAGE_CODES
+
+
+@contextmanager
+def _damage_is_unusable() -> Iterator[None]:
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        if is_damage(exc):
+            raise UnusableFile(f"it is damaged ({exc})") from None
+        raise
+
+
+def _inspect(conn: sqlite3.Connection, migrations: dict[int, str], writable: bool) -> None:
+    """UnusableFile unless the file is an intact journal this version can use."""
+    with _damage_is_unusable():
+        problems = conn.execute("PRAGMA quick_check").fetchall()
+        if problems != [("ok",)]:
+            raise UnusableFile(f"it is damaged ({problems[0][0].splitlines()[-1]})")
+        try:
+            found = schema.check(conn, migrations)
+        except schema.SchemaProblem as exc:
+            raise UnusableFile(str(exc)) from None
+    if not writable and found != max(migrations):
+        raise UnusableFile("it has not been upgraded to this version yet: start the app once to upgrade it")
+
+
+_COLUMNS = ("id, game, title, setup, players, started_at, updated_at, ended_at, status, phase, "
+            "winners, scores, actions")
+
+
+def _summary(row: tuple) -> GameSummary:
+    (gid, game, title, setup, players, started, updated, ended, status, phase, winners,
+     scores, actions) = row
+    return GameSummary(gid, game, title, json.loads(setup), json.loads(players), started, updated,
+                       ended, status, phase, json.loads(winners), json.loads(scores), actions)
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class Store:
+    def __init__(self, conn: sqlite3.Connection, path: Path, writable: bool):
+        self.conn, self.path, self.writable = conn, path, writable
+
+    @classmethod
+    def open(cls, path: Path, *, writable: bool, connect: Connect = connect,
+             migrations: dict[int, str] = schema.MIGRATIONS) -> "Store":
+        """Open and check the file; UnusableFile if its content cannot be used.
+
+        Failures to reach the file at all (permissions, read-only or full disk) come out as
+        sqlite3.OperationalError or OSError.
+        """
+        if not writable or path.exists():
+            # look read-only first: such a connection never checkpoints, so a file that has to
+            # be kept aside is kept exactly as found (its -wal file included)
+            with _damage_is_unusable():
+                look = connect(path, True)
+            try:
+                _inspect(look, migrations, writable)
+            except BaseException:
+                look.close()
+                raise
+            if not writable:
+                return cls(look, path, False)
+            look.close()
+        conn = connect(path, False)
+        try:
+            # WAL: a commit is one append to the -wal file, readers never block the writer,
+            # and a commit cut short by a crash is simply not there on the next open.
+            # synchronous=FULL: the -wal file is fsynced at every commit, so an action is on
+            # the disk, not in a cache, before we return; NORMAL would only sync at
+            # checkpoints and a power cut could take back actions the table already saw.
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode != "wal":
+                raise sqlite3.OperationalError(f"the journal cannot use write-ahead logging ({mode})")
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            schema.migrate(conn, migrations)
+        except BaseException:
+            conn.close()
+            raise
+        return cls(conn, path, True)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        # IMMEDIATE takes the write lock up front: no surprise "busy" half-way through
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+            self.conn.execute("COMMIT")
+        except BaseException:
+            if self.conn.in_transaction:
+                try:
+                    self.conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # the connection is closed by the caller after a failure anyway
+            raise
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def begin(self, setup: Mapping[str, Any], title: str, view: Mapping[str, Any], at: str) -> int:
+        """A new game; any other unfinished game is abandoned (one game at a table at a time)."""
+        with self._transaction() as db:
+            db.execute("UPDATE games SET status = 'abandoned' WHERE status = 'playing'")
+            cur = db.execute(
+                "INSERT INTO games (game, title, setup, players, started_at, updated_at, status, "
+                "phase, winners, scores) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (setup["game"], title, _dump(setup), _dump(view["players"]), at, at,
+                 "over" if view["over"] else "playing", view["phase"], _dump(view["winners"]),
+                 _dump(view["scores"])))
+            return cur.lastrowid
+
+    def append(self, game_id: int, seq: int, action: Mapping[str, Any],
+               view: Mapping[str, Any], at: str) -> None:
+        """Action number `seq` of a game and the game's summary after it, in one commit."""
+        over = bool(view["over"])
+        with self._transaction() as db:
+            db.execute("INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                       (game_id, seq, _dump(action), at))
+            if not over:  # the game being played is the one that gets actions
+                db.execute("UPDATE games SET status = 'abandoned' WHERE status = 'playing' AND id <> ?",
+                           (game_id,))
+            cur = db.execute(
+                "UPDATE games SET actions = ?, updated_at = ?, status = ?, phase = ?, winners = ?, "
+                "scores = ?, ended_at = CASE WHEN ? THEN coalesce(ended_at, ?) END "
+                "WHERE id = ? AND actions = ?",
+                (seq, at, "over" if over else "playing", view["phase"], _dump(view["winners"]),
+                 _dump(view["scores"]), over, at, game_id, seq - 1))
+            if cur.rowcount != 1:
+                raise sqlite3.IntegrityError(f"game {game_id} has no action {seq - 1} to follow")
+
+    def set_status(self, game_id: int, status: str) -> None:
+        with self._transaction() as db:
+            if status == "playing":
+                db.execute("UPDATE games SET status = 'abandoned' WHERE status = 'playing' AND id <> ?",
+                           (game_id,))
+            db.execute("UPDATE games SET status = ? WHERE id = ? AND status <> 'over'", (status, game_id))
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._transaction() as db:
+            db.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
+                       "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def summary(self, game_id: int) -> GameSummary | None:
+        row = self.conn.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        return _summary(row) if row else None
+
+    def summaries(self) -> list[GameSummary]:
+        """Every game, the most recently started first."""
+        rows = self.conn.execute(f"SELECT {_COLUMNS} FROM games ORDER BY started_at DESC, id DESC")
+        return [_summary(row) for row in rows]
+
+    def unfinished(self) -> GameSummary | None:
+        """The game left in progress (the most recently played, if ever there were two)."""
+        row = self.conn.execute(f"SELECT {_COLUMNS} FROM games WHERE status = 'playing' "
+                                "ORDER BY updated_at DESC, id DESC LIMIT 1").fetchone()
+        return _summary(row) if row else None
+
+    def latest(self) -> GameSummary | None:
+        row = self.conn.execute(f"SELECT {_COLUMNS} FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        return _summary(row) if row else None
+
+    def game(self, game_id: int) -> tuple[GameSummary, list[dict[str, Any]]] | None:
+        """A game's summary and every stored action, read in one snapshot."""
+        with self._snapshot():
+            summary = self.summary(game_id)
+            if summary is None:
+                return None
+            rows = self.conn.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq",
+                                     (game_id,)).fetchall()
+        return summary, [json.loads(text) for (text,) in rows]
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        # a read transaction: a concurrent writer's commit lands wholly before or after it
+        self.conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.conn.execute("COMMIT")
