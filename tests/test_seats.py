@@ -242,9 +242,11 @@ def test_leds_on_off_and_blink_on_their_pins(clock):
         leds = {seat: panel.pin(seat, "led") for seat in (1, 2, 3)}
         assert leds[1].info.name == f"GPIO{DEFAULT_SEATS[0].led}"
         panel.set_leds({1: LedMode.ON, 3: LedMode.BLINK})
+        panel.flush_leds()
         assert leds[1].state and not leds[2].state
         assert wait_until(lambda: len(leds[3].states) >= 6)  # on, off, on, off ...
         panel.set_leds({2: LedMode.ON})                      # seats left out go dark
+        panel.flush_leds()
         assert not leds[1].state and leds[2].state
         settled = len(leds[3].states)
         time.sleep(0.05)
@@ -255,9 +257,10 @@ def test_an_unchanged_plan_leaves_a_blinking_led_alone(clock):
     with SeatInput(DEFAULT_SEATS[:1], pin_factory=MockFactory(), clock=clock, blink_s=0.5) as panel:
         led = panel.pin(1, "led")
         panel.set_leds({1: LedMode.BLINK})
-        assert led.state  # a blink starts lit
+        assert wait_until(lambda: led.state)  # a blink starts lit
         for _ in range(5):
             panel.set_leds({1: LedMode.BLINK})  # every frame asks again: no restart, no glitch
+        panel.flush_leds()
         assert len(led.states) == 2  # the initial off, then on once
 
 
@@ -267,16 +270,19 @@ def test_a_flicker_shows_the_opposite_briefly_then_the_steady_mode(clock, steady
         led = panel.pin(1, "led")
         panel.set_leds({1: steady})
         panel.flicker(1)
+        panel.flush_leds()
         assert led.state is during and panel.is_flickering(1)
         panel.set_leds({1: steady})  # a frame during the flicker does not cut it short
+        panel.flush_leds()
         assert led.state is during
         clock.advance(0.1)
         panel.poll()
+        panel.flush_leds()
         assert led.state is during
         clock.advance(0.1)
         panel.poll()
         assert not panel.is_flickering(1)
-        assert led.state is (steady != LedMode.OFF)  # a blink restarts lit
+        assert wait_until(lambda: led.state is (steady != LedMode.OFF))  # a blink restarts lit
         assert panel.led_mode(1) == steady
 
 
@@ -328,6 +334,7 @@ def test_seats_from_a_settings_file_drive_those_pins(tmp_path, clock):
         factory.pin(6).drive_low()
         assert panel.poll() == [SeatPress(2, STAY, 100.0)]
         panel.set_leds({1: LedMode.ON})
+        panel.flush_leds()
         assert factory.pin(16).state
 
 

@@ -61,6 +61,7 @@ class Table:
                 if self.input.led_mode(seat) != LedMode.OFF}
 
     def lit(self, seat):
+        self.input.flush_leds()
         return self.input.pin(seat, "led").state
 
     def close(self):
@@ -380,3 +381,11 @@ def test_screens_without_seat_input_ignore_presses_and_keep_the_leds_dark(t):
     t.press(1, JUMP)
     assert kinds(t.poll()) == [(1, IGNORE)]
     assert t.leds() == {}
+
+
+def test_the_latency_bench_runs_the_whole_path_to_a_frame():
+    from companion.devices.bench import bench
+
+    figures = bench(presses=6)
+    assert figures["seat_presses_measured"] == 6
+    assert 0 < figures["seat_press_to_frame_median_ms"] <= figures["seat_press_to_frame_max_ms"]

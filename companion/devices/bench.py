@@ -1,105 +1,93 @@
 """Latency from a seat button's pin edge to the frame that shows its effect.
 
 The whole path runs for real: a MockFactory pin driven low from another thread (as gpiozero's
-callback thread would), the Button's handler putting the edge on the queue and waking the main
-loop, the main loop polling the SeatTable (debounce, router, controller.submit with the rules),
-the LEDs following the new state, and a pygame frame drawn and flipped on SDL's dummy driver.
-The game is The Cloud Mine: every press of the Dreamer's button is one guess.
+callback thread would), the Button's handler putting the edge on the queue and waking the app,
+the app's own loop (`App.wait` / `App.pump`) polling the SeatTable (debounce, router,
+controller.submit through the rules core), the LEDs following the new state, and The Cloud
+Mine's game screen redrawn and flipped on SDL's dummy video driver. Every press is the
+Dreamer's: one guess each.
 """
 
 from __future__ import annotations
 
-import os
 import random
 import statistics
 import threading
 import time
 
 from ..config import DEFAULT_SEATS
-from ..controller import GameController
 from .events import JUMP, STAY
-from .router import ACT
 from .seats import SeatInput
 from .table import SeatTable
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
-GAP_S = 0.04  # between presses: longer than the debounce window, as two real presses are
+SETUP = {"game": "cloudmine", "players": PLAYERS}
+GAP_S = 0.035     # between presses: longer than the debounce window, as two real presses are
+DEADLINE_S = 120  # the whole run; a lost press must not hang the bench
 
 
 def bench(presses: int = 250, seed: int = 1) -> dict[str, float]:
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
     from gpiozero.pins.mock import MockFactory
 
-    pygame.display.init()
-    pygame.font.init()
-    screen = pygame.display.set_mode((800, 480))
-    font = pygame.font.Font(None, 40)
+    from ..ui.hardware import SeatHardware
+    from ..ui.harness import Harness  # sets SDL's dummy drivers before pygame starts
+
+    harness = Harness((800, 480))
+    app = harness.app
+    seat_input = SeatInput(DEFAULT_SEATS[:len(PLAYERS)], pin_factory=MockFactory(), wake=app.wake)
+    table = SeatTable(seat_input)
+    app.hardware = SeatHardware(table, simulated=True)
     rng = random.Random(seed)
 
-    wake = threading.Event()
-    seat_input = SeatInput(DEFAULT_SEATS[:len(PLAYERS)], pin_factory=MockFactory(), wake=wake.set)
-    table = SeatTable(seat_input)
-    controller = GameController()
-
-    target: list = [None]          # the pin the presser presses next (set by the main loop)
-    pressed_at: list[float] = [0.0]
-    ready, shown = threading.Event(), threading.Event()
+    target: list = [None]         # the pin the presser presses next (set by the main loop)
+    pressed_at = [0.0]
+    ready, shown, stop = threading.Event(), threading.Event(), threading.Event()
     latencies: list[float] = []
 
-    def new_game() -> None:
-        controller.new_game({"game": "cloudmine", "players": PLAYERS})
-        table.play(controller)
-
     def aim() -> None:
-        dreamer_seat = table.seats.seat_of(controller.match.view["dreamer"])
+        dreamer_seat = table.seats.seat_of(app.controller.match.view["dreamer"])
         target[0] = seat_input.pin(dreamer_seat, rng.choice([JUMP, STAY]))
         ready.set()
 
     def presser() -> None:
-        for _ in range(presses):
-            ready.wait()
+        while not stop.is_set():
+            if not ready.wait(1.0):
+                continue
             ready.clear()
             pin = target[0]
             pressed_at[0] = time.perf_counter()
             pin.drive_low()
-            shown.wait()
+            shown.wait(5.0)
             shown.clear()
             pin.drive_high()
             time.sleep(GAP_S)
 
-    def draw() -> None:
-        view = controller.match.view
-        screen.fill((222, 239, 251))
-        lines = [f"{view['to_guess']} guesses; {view['dreamer']} dreams", f"deck {view['deck']}"]
-        lines += [f"{name}: {score}" for name, score in view["scores"].items()]
-        for row, text in enumerate(lines):
-            screen.blit(font.render(text, True, (27, 42, 65)), (24, 24 + row * 44))
-        pygame.display.flip()
-
-    new_game()
     thread = threading.Thread(target=presser, daemon=True)
+    deadline = time.monotonic() + DEADLINE_S
     try:
+        harness.start_game(SETUP)
         thread.start()
         aim()
         while len(latencies) < presses:
-            if not wake.wait(5.0):
-                raise RuntimeError("no press arrived within 5 s")
-            wake.clear()
-            pygame.event.pump()
-            if not any(o.decision.kind == ACT for o in table.poll()):
-                continue  # a release, or a wake-up timer
-            draw()
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"only {len(latencies)} of {presses} presses arrived in {DEADLINE_S} s")
+            app.wait()
+            before, frames = app.controller.match, app.frames_drawn
+            app.pump()
+            if app.controller.match is before:
+                continue  # a release, a timer, an idle pass
+            if app.frames_drawn == frames:
+                raise RuntimeError("a seat press changed the game but no frame was drawn")
             latencies.append(time.perf_counter() - pressed_at[0])
-            if controller.match.view["over"]:
-                new_game()
+            if app.controller.match.view["over"]:
+                harness.start_game(SETUP)
             shown.set()
             aim()
-        thread.join(5.0)
     finally:
+        stop.set()
+        shown.set()
+        thread.join(5.0)
         table.close()
-        pygame.display.quit()
     ms = sorted(x * 1000 for x in latencies)
     return {
         "seat_press_to_frame_median_ms": round(statistics.median(ms), 3),

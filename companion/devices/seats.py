@@ -4,7 +4,11 @@ gpiozero calls the button handlers on its own thread (the pin's callback thread)
 handlers only stamp the edge with the clock and put it on a `queue.Queue`, then call `wake`
 (for the app: post a pygame event, which is thread-safe) so the main loop notices at once.
 Everything else happens on the main thread in `poll()`: debouncing, stuck buttons, turning
-edges into SeatPress values, and driving the LEDs.
+edges into SeatPress values, deciding what each LED shows.
+
+The LED changes themselves run on one worker thread of our own: in gpiozero, starting or
+stopping a blink starts or joins a thread, which can take milliseconds, and the main thread has
+a frame to draw. The same worker calls `wake` when a timer is due.
 
 A button held down longer than `stuck_after_s` is stuck: reported by `stuck` and ignored until
 it is released; one already held when the panel opens counts as stuck at once. The hold is
@@ -15,11 +19,13 @@ hold time while a button is down.
 
 from __future__ import annotations
 
+import heapq
 import logging
 import queue
 import threading
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, Mapping, Sequence
 
 from gpiozero import LED, Button
@@ -49,6 +55,49 @@ class _Edge:
     time: float
 
 
+class _Worker(threading.Thread):
+    """Runs LED jobs in order, and calls `wake` at the times asked for (never busy: it sleeps
+    on its job queue until the next job or the next wake-up)."""
+
+    _STOP = object()
+
+    def __init__(self, wake: Callable[[], None] | None):
+        super().__init__(name="seat-leds", daemon=True)
+        self.jobs: queue.Queue = queue.Queue()
+        self.wake = wake
+        self._wake_at: list[float] = []  # a heap of time.monotonic() deadlines
+
+    def run(self) -> None:
+        while True:
+            timeout = max(0.0, self._wake_at[0] - time.monotonic()) if self._wake_at else None
+            try:
+                job = self.jobs.get(timeout=timeout)
+            except queue.Empty:
+                job = None
+            if job is self._STOP:
+                self.jobs.task_done()
+                return
+            if job is not None:
+                try:
+                    job()
+                except Exception:  # a failing LED must not stop the others, nor the wake-ups
+                    log.exception("seat LED job failed")
+                finally:
+                    self.jobs.task_done()
+            now = time.monotonic()
+            while self._wake_at and self._wake_at[0] <= now:
+                heapq.heappop(self._wake_at)
+                if self.wake:
+                    self.wake()
+
+    def wake_after(self, seconds: float) -> None:
+        self.jobs.put(lambda: heapq.heappush(self._wake_at, time.monotonic() + seconds))
+
+    def stop(self) -> None:
+        self.jobs.put(self._STOP)
+        self.join(5.0)
+
+
 class SeatInput:
     """Every seat's buttons and LED. Create, `poll()` once per frame, `close()` at the end."""
 
@@ -74,7 +123,8 @@ class SeatInput:
         self._leds: dict[int, LED] = {}
         self._modes: dict[int, LedMode] = {}
         self._flicker_until: dict[int, float] = {}
-        self._timers: list[threading.Timer] = []
+        self._worker = _Worker(wake)
+        self._worker.start()
         try:
             for seat, pins in enumerate(seats, start=1):
                 for button in BUTTONS:
@@ -176,18 +226,19 @@ class SeatInput:
         if seat not in self._leds:
             return
         led = self._leds[seat]
-        lit = self._modes[seat] == LedMode.OFF
-        led.on() if lit else led.off()
+        self._worker.jobs.put(led.on if self._modes[seat] == LedMode.OFF else led.off)
         self._flicker_until[seat] = self.clock() + self.flicker_s
         self.wake_after(self.flicker_s)  # to end the flicker even if no input comes
 
     def wake_after(self, seconds: float) -> None:
         """Call `wake` after `seconds`: the main loop may sleep until its next input."""
         if self.wake:
-            timer = threading.Timer(seconds, self.wake)
-            timer.daemon = True
-            timer.start()
-            self._timers = [t for t in self._timers if t.is_alive()] + [timer]
+            self._worker.wake_after(seconds)
+
+    def flush_leds(self) -> None:
+        """Wait until every LED change asked for so far is on the pins (tests, closing)."""
+        if self._worker.is_alive():
+            self._worker.jobs.join()
 
     def is_flickering(self, seat: int) -> bool:
         return seat in self._flicker_until
@@ -202,11 +253,10 @@ class SeatInput:
     def _show(self, seat: int, mode: LedMode) -> None:
         led = self._leds[seat]
         if mode == LedMode.BLINK:
-            led.blink(on_time=self.blink_s, off_time=self.blink_s, background=True)
-        elif mode == LedMode.ON:
-            led.on()
+            job = partial(led.blink, on_time=self.blink_s, off_time=self.blink_s, background=True)
         else:
-            led.off()
+            job = led.on if mode == LedMode.ON else led.off
+        self._worker.jobs.put(job)
 
     def pin(self, seat: int, part: str):
         """The gpiozero pin of a seat's JUMP, STAY or LED (the keyboard drives mock pins)."""
@@ -215,8 +265,7 @@ class SeatInput:
         return self._buttons[seat, part].pin
 
     def close(self) -> None:
-        for timer in self._timers:
-            timer.cancel()
+        self._worker.stop()  # after the LED jobs already asked for
         for led in self._leds.values():
             led.off()  # stops a blink; a dark seat when the app has ended
             led.close()
