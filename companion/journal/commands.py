@@ -136,7 +136,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     if args.json:
         rows = totals if args.totals else games
-        print(json.dumps([row.to_json() for row in rows], ensure_ascii=False, indent=1))
+        print(json.dumps([row.to_json() for row in rows], ensure_ascii=False, indent=2))
     elif args.totals:
         print(_totals_text(totals) if totals else "no finished games yet")
     else:
