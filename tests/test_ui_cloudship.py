@@ -284,10 +284,14 @@ def phase_stops():
                          "first_commander": "Bartholomew-Max"}, []
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+# every listed display, and the 7" display turned on its side with --rotate 90 (480x800 upright)
+LAYOUTS = [(size, 0) for size in SIZES] + [((800, 480), 90)]
+
+
+@pytest.mark.parametrize("size,rotate", LAYOUTS, ids=[f"{w}x{h}-{r}" for (w, h), r in LAYOUTS])
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
-def test_every_phase_fits_at_every_size_in_every_language(size, lang, language):
-    h = Harness(size)
+def test_every_phase_fits_at_every_size_in_every_language(size, rotate, lang, language):
+    h = Harness(size, rotate=rotate)
     h.app.change_config(language=lang)
     problems = []
     for name, setup, actions in phase_stops():
@@ -401,6 +405,27 @@ def test_the_ship_is_drawn_at_the_tilt_the_hardware_reports():
     assert screen.ship_tilt() == 15.0
     tilted = h.render().subsurface(ship)
     assert any(level.get_at((x, y)) != tilted.get_at((x, y)) for x in range(0, ship.w, 3) for y in range(0, ship.h, 3))
+
+
+def test_a_new_flower_grows_in_for_a_moment_then_the_screen_is_still():
+    now = [100.0]
+    h, screen = start(clock=lambda: now[0])
+    for action in ACTIONS[:4]:  # the first round: land plants yellow and purple
+        tap_action(h, action)
+    count, size = screen.growth("yellow")
+    assert count == 1 and size < 0.6 and h.app.animating and screen.growth("white") == (0, 1.0)
+    frames = h.app.frames_drawn
+    now[0] += 0.15
+    h.app.pump()
+    assert h.app.frames_drawn == frames + 1 and 0.6 < screen.growth("yellow")[1] < 1.0
+    now[0] += 0.2
+    h.app.pump()  # the last frame, at full size
+    assert screen.growth("yellow") == (0, 1.0) and not h.app.animating
+    frames = h.app.frames_drawn
+    h.app.pump()
+    assert h.app.frames_drawn == frames
+    h.tap("reveal:blank")
+    assert screen.growth("purple")[0] == 1  # the next flower of the same landing
 
 
 def test_an_idle_screen_draws_nothing_more():

@@ -23,7 +23,7 @@ from ...rules.cloudship import BED_CAPACITY, BEDS, DICE, ENGINE_SPACES, FACE_WEI
 from .. import theme as th
 from ..layout import GAP, cols, grid, inset, rows
 from ..shapes import draw_token
-from ..widgets import Button, Label, Panel, Token, Widget
+from ..widgets import Button, Label, Panel, Widget
 from .base import GameScreen
 
 _ = translator("cloudship")
@@ -42,6 +42,7 @@ HULL = (176, 122, 74)
 SKY_SQUARE = (226, 238, 250)
 PASSED_SQUARE = (120, 128, 150)
 STORM_SQUARE = th.COLOURS["storm"].rgb
+GROW_S = 0.3  # a new flower or ball grows to full size in this long
 
 
 def random_roll(rng: random.Random) -> list[str]:
@@ -113,7 +114,7 @@ def _token(colour: str) -> Callable[[pygame.Surface, float, tuple[float, float]]
 PAINTERS: dict[str, Callable[[pygame.Surface, float, tuple[float, float]], None]] = {
     "flower": _flower, "rain": _raindrop, "hail": _hailstone,
     **{f"tile:{face}": _tile(face) for face in ("face_down", "blank", "hail")},
-    **{f"token:{colour}": _token(colour) for colour in FACES},
+    **{f"token:{colour}": _token(colour) for colour in th.COLOURS},
 }
 
 
@@ -126,14 +127,22 @@ def icon(kind: str, px: int) -> pygame.Surface:
     return surface
 
 
-def blit_icon(surface: pygame.Surface, kind: str, center: tuple[float, float], px: int) -> None:
+def blit_icon(surface: pygame.Surface, kind: str, center: tuple[float, float], px: int, scale: float = 1.0) -> None:
     image = icon(kind, round(px))
+    if scale < 1.0:  # a short transition: shrink the cached picture instead of caching every size
+        side = max(1, round(image.get_width() * scale))
+        image = pygame.transform.smoothscale(image, (side, side))
     surface.blit(image, image.get_rect(center=(round(center[0]), round(center[1]))))
 
 
 def icon_painter(kind: str) -> Callable[[pygame.Surface, pygame.Rect, tuple], None]:
     """A Button icon drawing the cached picture."""
     return lambda surface, box, ink: blit_icon(surface, kind, box.center, min(box.w, box.h))
+
+
+def token(rect: pygame.Rect, colour: str, key: str | None = None) -> "Picture":
+    """A game colour as its shape (the theme's Token, from the picture cache)."""
+    return Picture(rect, lambda surface, r: blit_icon(surface, f"token:{colour}", r.center, min(r.w, r.h)), key)
 
 
 class Picture(Widget):
@@ -147,15 +156,19 @@ class Picture(Widget):
         self.paint(surface, self.rect)
 
 
-def icons_in_row(kinds: list[str], max_px: int, align: str = "center"):
-    """Paint `kinds` side by side, as large as fits (at most `max_px`)."""
+def icons_in_row(kinds: list[str], max_px: int, align: str = "center",
+                 growing: Callable[[], tuple[int, float]] = lambda: (0, 1.0)):
+    """Paint `kinds` side by side, as large as fits (at most `max_px`); `growing()` says how many
+    of the last ones are still growing in, and how far."""
     def paint(surface: pygame.Surface, rect: pygame.Rect) -> None:
         if not kinds:
             return
         px = min(max_px, rect.h, rect.w // len(kinds))
         x = rect.x if align == "left" else rect.centerx - px * len(kinds) / 2
+        count, scale = growing()
         for i, kind in enumerate(kinds):
-            blit_icon(surface, kind, (x + px * (i + 0.5), rect.centery), px * 0.9)
+            blit_icon(surface, kind, (x + px * (i + 0.5), rect.centery), px * 0.9,
+                      scale if i >= len(kinds) - count else 1.0)
     return paint
 
 
@@ -166,6 +179,8 @@ class CloudshipScreen(GameScreen):
     domain = "cloudship"
     _view_of = None  # the Match whose view is cached in _view
     _view: dict = {}
+    _growing: dict = {}  # what the last action added, growing in for GROW_S seconds
+    _grown_at = 0.0
 
     def __init__(self, app, controller=None, players=None):
         super().__init__(app, controller, players)
@@ -255,7 +270,7 @@ class CloudshipScreen(GameScreen):
         inner = inset(cell, f.u(6))
         if flying:  # the drop buttons first: at least 48 px each, whatever is left above them
             kinds = 2 if v["load"]["hail"] else 1
-            buttons_h = min(inner.h // 2, kinds * f.u(56) + (kinds - 1) * f.u(GAP))
+            buttons_h = min(round(inner.h * 0.6), kinds * f.u(56) + (kinds - 1) * f.u(GAP))
             buttons = pygame.Rect(inner.x, inner.bottom - buttons_h, inner.w, buttons_h)
             top = pygame.Rect(inner.x, inner.y, inner.w, inner.h - buttons_h - f.u(4))
             head, plants, landed = rows(top, [1.0, 1.1, 0.75], f.u(2))
@@ -263,7 +278,7 @@ class CloudshipScreen(GameScreen):
             head, plants, landed = rows(inner, [1.0, 2.6, 0.8], f.u(4))
             buttons = None
         token_side = min(head.h, f.u(44))
-        out.append(Token(pygame.Rect(head.x, head.y, token_side, head.h), colour, key=f"bed-token:{colour}"))
+        out.append(token(pygame.Rect(head.x, head.y, token_side, head.h), colour, key=f"bed-token:{colour}"))
         note = pygame.Rect(head.x + token_side + f.u(4), head.y, head.w - token_side - f.u(4), head.h)
         if target:
             out.append(Label(note, "×{count}".format(count=dice[colour]), "title", colour=th.PRIMARY,
@@ -273,10 +288,11 @@ class CloudshipScreen(GameScreen):
                              key=f"flowers:{colour}"))
         new = v["planted"].count(colour) if not flying else 0
         lost = min(v["removed"].count(colour), BED_CAPACITY - flowers) if not flying else 0
-        out.append(Picture(plants, self.paint_bed(flowers, new, lost), key=f"plants:{colour}"))
+        out.append(Picture(plants, self.paint_bed(colour, flowers, new, lost), key=f"plants:{colour}"))
         if flying:
             balls = [d["ball"] for d in v["drops"] if d["bed"] == colour]
-            out.append(Picture(landed, icons_in_row(balls, f.u(26)), key=f"landed:{colour}"))
+            out.append(Picture(landed, icons_in_row(balls, f.u(26), growing=lambda: self.growth(f"drop:{colour}")),
+                               key=f"landed:{colour}"))
             out += self.drop_buttons(f, buttons, colour)
         elif flowers == BED_CAPACITY:
             out.append(Label(landed, _("full: wild"), "min", colour=th.INK_SOFT, key=f"full:{colour}"))
@@ -290,7 +306,7 @@ class CloudshipScreen(GameScreen):
                              key=f"change:{colour}"))
         return out
 
-    def paint_bed(self, flowers: int, new: int, lost: int):
+    def paint_bed(self, colour: str, flowers: int, new: int, lost: int):
         def slots(rect: pygame.Rect) -> tuple[float, list[tuple[float, float]]]:
             """A row of three, or (given the height) two with one above, like a little bed."""
             row = min(rect.w / BED_CAPACITY, rect.h)
@@ -304,17 +320,17 @@ class CloudshipScreen(GameScreen):
 
         def paint(surface: pygame.Surface, rect: pygame.Rect) -> None:
             side, centres = slots(rect)
+            growing, scale = self.growth(colour)
             for slot, centre in enumerate(centres):
                 pygame.draw.circle(surface, SOIL, centre, side * 0.46)
                 if slot < flowers:
                     if slot >= flowers - new:  # grown this round
                         pygame.draw.circle(surface, th.GOOD, centre, side * 0.46, max(2, round(side / 14)))
-                    blit_icon(surface, "flower", centre, side * 0.86)
+                    blit_icon(surface, "flower", centre, side * 0.86, scale if slot >= flowers - growing else 1.0)
                 elif slot < flowers + lost:  # taken by hail this round
-                    d = side * 0.2
-                    width = max(2, round(side / 12))
-                    pygame.draw.line(surface, HAIL_ALERT, (centre[0] - d, centre[1] - d), (centre[0] + d, centre[1] + d), width)
-                    pygame.draw.line(surface, HAIL_ALERT, (centre[0] - d, centre[1] + d), (centre[0] + d, centre[1] - d), width)
+                    (x, y), d, width = centre, side * 0.2, max(2, round(side / 12))
+                    pygame.draw.line(surface, HAIL_ALERT, (x - d, y - d), (x + d, y + d), width)
+                    pygame.draw.line(surface, HAIL_ALERT, (x - d, y + d), (x + d, y - d), width)
         return paint
 
     def drop_buttons(self, f, area: pygame.Rect, colour: str) -> list[Widget]:
@@ -400,9 +416,9 @@ class CloudshipScreen(GameScreen):
         out: list[Widget] = []
         if who is not None:
             side = min(rect.h, f.u(48))
-            token = pygame.Rect(rect.x, rect.y + (rect.h - side) // 2, side, side)
-            out.append(Token(token, self.player(who).colour))
-            rect = pygame.Rect(token.right + f.u(6), rect.y, rect.right - token.right - f.u(6), rect.h)
+            box = pygame.Rect(rect.x, rect.y + (rect.h - side) // 2, side, side)
+            out.append(token(box, self.player(who).colour, key="commander"))
+            rect = pygame.Rect(box.right + f.u(6), rect.y, rect.right - box.right - f.u(6), rect.h)
         return out + [Label(rect, text, "prompt", wrap=True, key=key)]
 
     def roll_step(self, f, inner: pygame.Rect) -> list[Widget]:
@@ -435,8 +451,8 @@ class CloudshipScreen(GameScreen):
         for i in range(DICE):
             rect = pygame.Rect(x + i * (side + f.u(GAP)), area.y + (area.h - side) // 2, side, side)
             if i < len(self.picked):
-                out.append(Button(rect, "", lambda i=i: self.unpick(i), kind="choice", icon=self.picked[i],
-                                  key=f"die:{i}"))
+                out.append(Button(rect, "", lambda i=i: self.unpick(i), kind="choice",
+                                  icon=icon_painter(f"token:{self.picked[i]}"), key=f"die:{i}"))
             else:
                 out.append(Panel(rect, colour=th.SECONDARY, key=f"die:{i}"))
         return out
@@ -444,8 +460,8 @@ class CloudshipScreen(GameScreen):
     def face_buttons(self, f, area: pygame.Rect, columns: int) -> list[Widget]:
         out: list[Widget] = []
         for face, cell in zip(FACES, grid(area, len(FACES), columns, f.u(GAP))):
-            out.append(Button(cell, "", lambda face=face: self.pick(face), kind="choice", icon=face,
-                              key=f"face:{face}"))
+            out.append(Button(cell, "", lambda face=face: self.pick(face), kind="choice",
+                              icon=icon_painter(f"token:{face}"), key=f"face:{face}"))
         return out
 
     def pick(self, face: str) -> None:
@@ -480,9 +496,9 @@ class CloudshipScreen(GameScreen):
         dice_row, load_row, ship_row, hint_row, land_row = rows(inner, heights, f.u(GAP))
         storms = v["dice"].count(STORM)
         dice_kinds = [f"token:{face}" for face in v["dice"]]
-        roll_x = cols(dice_row, [1.3, 1], f.u(GAP))
-        out: list[Widget] = [Picture(roll_x[0], icons_in_row(dice_kinds, f.u(44)), key="rolled"),
-                             Label(roll_x[1], _("storm +{count}").format(count=storms)
+        dice_area, storm_area = cols(dice_row, [1.3, 1], f.u(GAP))
+        out: list[Widget] = [Picture(dice_area, icons_in_row(dice_kinds, f.u(44)), key="rolled"),
+                             Label(storm_area, _("storm +{count}").format(count=storms)
                                    if storms else _("no storm"), "small", wrap=True,
                                    colour=th.DANGER if storms else th.GOOD, key="storm-moved")]
         load = _.ngettext("{count} raindrop", "{count} raindrops", rain).format(count=rain)
@@ -499,6 +515,8 @@ class CloudshipScreen(GameScreen):
         return out
 
     def paint_ship(self, aboard: list[str]):
+        """The ship with the balls still aboard, level or at the measured tilt (read when the
+        screen is built: a tilt sensor refreshes the screen when the angle changes)."""
         tilt = self.ship_tilt()
 
         def paint(surface: pygame.Surface, rect: pygame.Rect) -> None:
@@ -510,7 +528,8 @@ class CloudshipScreen(GameScreen):
 
             def at(x: float, y: float) -> tuple[float, float]:
                 px, py = x * w, y * h
-                return (cx + px * math.cos(angle) - py * math.sin(angle), cy + px * math.sin(angle) + py * math.cos(angle))
+                cos, sin = math.cos(angle), math.sin(angle)
+                return cx + px * cos - py * sin, cy + px * sin + py * cos
             points = [at(x, y) for x, y in hull]
             pygame.draw.polygon(surface, HULL, points)
             pygame.draw.polygon(surface, th.INK, points, max(2, round(h / 14)))
@@ -558,8 +577,8 @@ class CloudshipScreen(GameScreen):
                          key="plant-hint"))
         for colour, cell in zip(BEDS, grid(choice, len(BEDS), 2 if not f.portrait else 4, f.u(GAP))):
             # the bed's shape and colour are its name here, as on the board
-            out.append(self.action_button(cell, "", {"act": "plant", "bed": colour}, kind="choice", icon=colour,
-                                          key=f"plant:{colour}"))
+            out.append(self.action_button(cell, "", {"act": "plant", "bed": colour}, kind="choice",
+                                          icon=icon_painter(f"token:{colour}"), key=f"plant:{colour}"))
         return out + self.resolution(f, summary, self.resolution_lines())
 
     def reveal_step(self, f, inner: pygame.Rect) -> list[Widget]:
@@ -587,7 +606,33 @@ class CloudshipScreen(GameScreen):
     # --- feedback -------------------------------------------------------------------------
     def on_game_change(self, before, after, action) -> None:
         self.picked = []
+        self._growing = self.grown_by(before.view, after.view, action)
+        if self._growing:  # new flowers and a ball that just landed grow in (ui-guide: <= 300 ms)
+            self._grown_at = self.app.now()
+            self.app.animate(GROW_S)
+            self.app.after(GROW_S, self.app.redraw)  # the last frame at full size
         super().on_game_change(before, after, action)
+
+    @staticmethod
+    def grown_by(before: dict, after: dict, action) -> dict[str, int]:
+        """What an action added that the board should show growing: flowers per bed, or
+        "drop:<bed>" for a ball that came to rest there. Undo shrinks nothing: it just shows."""
+        act = action.get("act")
+        if act == "drop":
+            return {f"drop:{action['bed']}": 1}
+        if act in ("land", "plant", "reveal"):
+            return {c: after["beds"][c] - before["beds"][c] for c in BEDS if after["beds"][c] > before["beds"][c]}
+        return {}
+
+    def growth(self, key: str) -> tuple[int, float]:
+        """How many of the newest pictures of `key` are still growing in, and their size (0-1)."""
+        count = self._growing.get(key, 0)
+        if not count:
+            return 0, 1.0
+        t = (self.app.now() - self._grown_at) / GROW_S
+        if t >= 1.0:
+            return 0, 1.0
+        return count, 0.45 + 0.55 * (1 - (1 - max(0.0, t)) ** 2)  # ease out
 
     def sounds_for(self, before, after, action):
         act = action.get("act")
