@@ -3,7 +3,8 @@
 Each action goes the app's own way (GameController): checked by the rules, committed to the
 journal, and only then applied. With --follow, `{"ok": N}` is printed (and flushed) as soon as
 action N is durable, N counting the actions journaled (1 is the first after the setup); an
-illegal line is reported and skipped, nothing journaled for it. Without --follow the input is
+illegal line is reported on stderr and skipped, nothing journaled for it; stdout carries
+only the `{"ok": N}` lines (`resume` shows the state). Without --follow the input is
 read the same way but the contract's replay rules hold: the first illegal line ends it.
 """
 
@@ -77,7 +78,6 @@ def record_replay(stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO,
                 error = {"line": number, "reason": exc.reason}
                 break
             skipped += 1
-            _emit(out, {"error": {"line": number, "reason": exc.reason}})
             err.write(f"line {number}: {exc.reason}\n")
             err.flush()
             continue
@@ -86,10 +86,11 @@ def record_replay(stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO,
 
     journal.retry()
     acks.catch_up(controller.game_id.saved)
-    state = controller.match.view
-    if error:
-        state["error"] = error
-    _emit(out, state)
+    if not follow:  # replay's own answer; a follower's stdout carries only {"ok": N} lines
+        state = controller.match.view
+        if error:
+            state["error"] = error
+        _emit(out, state)
     if error:
         err.write(f"line {error['line']}: {error['reason']}\n")
     if journal.unsaved:
