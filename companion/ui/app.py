@@ -247,12 +247,13 @@ class App:
             timeout = ACTIVE_POLL_S if now - self._last_input < ACTIVE_AFTER_INPUT_S else IDLE_POLL_S
         if self._timers:
             timeout = min(timeout, max(0.0, self._timers[0][0] - now))
-        self._wake.clear()
         if not pygame.event.peek():
             self._wake.wait(timeout)
 
     def pump(self) -> None:
         """Handle every pending event and due timer, then draw if anything changed."""
+        # cleared before looking, so a wake() during this pass is not lost by the next wait()
+        self._wake.clear()
         for event in pygame.event.get():
             self.handle(event)
         for outcome in self.hardware.poll():
