@@ -151,7 +151,7 @@ def test_follow_acknowledges_only_what_is_on_the_disk(tmp_path):
     code = record_replay(Stream("".join(lines).encode()), journal, out, err, follow=True)
     printed = [json.loads(x) for x in out.getvalue().splitlines()]
     assert code == 0
-    assert printed[:-1] == [{"ok": n} for n in range(1, 7)]
+    assert printed == [{"ok": n} for n in range(1, 7)]
     assert "read-only" in err.getvalue() and "saving works again" in err.getvalue()
     assert journal.stored(1)[1] == actions
     journal.close()
@@ -164,7 +164,7 @@ def test_follow_that_ends_unsaved_says_so_and_exits_5(tmp_path):
     game = "".join(json.dumps(x) + "\n" for x in [MINE, *random_game(MINE, seed=6)[:2]])
     out, err = io.StringIO(), io.StringIO()
     assert record_replay(io.BytesIO(game.encode()), journal, out, err, follow=True) == EXIT_UNSAVED
-    assert [json.loads(x).get("ok") for x in out.getvalue().splitlines()] == [None]  # no ok at all
+    assert out.getvalue() == ""  # no ok at all
     assert "3 step(s) of this game could not be saved" in err.getvalue()
 
 
