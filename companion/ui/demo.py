@@ -45,7 +45,10 @@ def record(out: Path, language: str = "en", sizes: dict[str, tuple[int, int]] = 
             journal = Journal.open(Path(scratch) / "demo.sqlite3")
             from ..controller import GameController
 
-            h = Harness(size, controller=GameController(journal), journal=journal)
+            # the demo's own clock: after each action it jumps past the short transitions, so
+            # every picture shows the settled screen rather than a frame of an animation
+            clock = _StepClock()
+            h = Harness(size, controller=GameController(journal), journal=journal, clock=clock)
             h.app.change_config(language=language)
             counter = iter(range(1, 100000))
 
@@ -65,6 +68,8 @@ def record(out: Path, language: str = "en", sizes: dict[str, tuple[int, int]] = 
                 for number, action in enumerate(actions, start=1):
                     if not h.app.game_screen.submit(action):
                         raise RuntimeError(f"the {game} demo's action {number} was refused: {action}")
+                    h.app.pump()
+                    clock.advance(1.0)
                     h.app.pump()
                     shot(f"{game}-{number:03d}-{action['act']}")
                 if not screen.view["over"]:
@@ -89,6 +94,19 @@ def record(out: Path, language: str = "en", sizes: dict[str, tuple[int, int]] = 
             journal.close()
     i18n.set_language("en")
     return saved
+
+
+class _StepClock:
+    """Monotonic seconds that move only when told to."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def __call__(self) -> float:
+        return self.seconds
+
+    def advance(self, seconds: float) -> None:
+        self.seconds += seconds
 
 
 class _RefusalExample(Exception):
