@@ -36,6 +36,21 @@ def test_the_app_starts_and_draws_its_first_frame(tmp_path):
     assert result.stdout.startswith("first frame after ")
 
 
+def test_a_second_app_on_the_same_journal_is_refused_politely(tmp_path):
+    from companion.journal import Journal
+
+    db = tmp_path / "j.sqlite3"
+    first = Journal.open(db)  # the app already running at the table
+    try:
+        result = run_cli("run", "--windowed", "--db", str(db), "--config", str(tmp_path / "c.toml"),
+                         env={"SDL_VIDEODRIVER": "dummy"})
+    finally:
+        first.close()
+    assert result.returncode == 4
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cloud-companion: ") and "Traceback" not in result.stderr
+
+
 def test_a_bad_size_is_refused_clearly():
     with pytest.raises(SystemExit):
         build_parser().parse_args(["run", "--size", "big"])

@@ -104,12 +104,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.first_frame_exit:
         print(f"first frame after {time.perf_counter() - started:.3f} s", flush=True)
     from ..journal import JournalBusy
+    from ..journal.follow import EXIT_BUSY
 
     try:
         journal = attach_the_rest(app, args, config, problems)
-    except JournalBusy as exc:
+    except JournalBusy as exc:  # a second app on the same journal: refused, same code as the CLI
         print(f"cloud-companion: {exc}", file=sys.stderr)
-        return 3
+        return EXIT_BUSY
     try:
         if not args.first_frame_exit:
             app.run()
