@@ -230,6 +230,36 @@ def test_seats_are_claimed_with_the_seat_buttons_on_real_gpiozero_pins():
         hardware.close()
 
 
+def test_a_seat_claimed_by_touch_is_lit_and_cannot_be_claimed_again_by_button():
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.config import Config
+    from companion.devices.events import LedMode
+    from companion.devices.seats import SeatInput
+    from companion.devices.table import SeatTable
+    from companion.ui.hardware import SeatHardware
+
+    seat_input = SeatInput(Config().seats, pin_factory=MockFactory(), simulated=True)
+    hardware = SeatHardware(SeatTable(seat_input), simulated=True)
+    h = Harness(hardware=hardware)
+    try:
+        h.tap("game:cloudmine")
+        h.tap("claim")
+        assert h.screen.claim_seat(4)  # the first player taps seat 4 on the screen
+        h.app.pump()
+        seat_input.flush_leds()
+        assert seat_input.led_mode(4) is not LedMode.OFF
+        pin = seat_input.pin(4, "jump")  # the next player presses at the taken seat
+        pin.drive_low()
+        time.sleep(0.05)
+        h.app.pump()
+        pin.drive_high()
+        h.app.pump()
+        assert h.screen.claimed() == [(4, h.screen.entries[0].name)]
+    finally:
+        hardware.close()
+
+
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 

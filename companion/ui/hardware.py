@@ -78,7 +78,8 @@ class SeatHardware(NoHardware):
                 if players and all(p.seat for p in players) else None
             self.table.play(screen.controller, seats)
         elif mode == "claim":
-            self.table.claim_seats(screen.waiting)
+            # the screen's own claims, so a seat taken by touch is lit and not taken twice
+            self.table.claim_seats(screen.waiting, current=lambda: SeatMap(tuple(screen.claimed())))
         elif mode == "test":
             self.test_model = self.table.seat_test()
         else:

@@ -144,6 +144,10 @@ class PlayersScreen(Screen):
         """The players still without a seat, in order (the seat-button code asks this)."""
         return [e.name for e in self.entries if e.seat is None] if self.claiming else []
 
+    def claimed(self) -> list[tuple[int, str]]:
+        """(seat, name) of every seat taken so far, by button or by touch."""
+        return sorted((e.seat, e.name) for e in self.entries if e.seat)
+
     def start_claiming(self) -> None:
         for e in self.entries:
             e.seat = None
