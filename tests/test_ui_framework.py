@@ -157,6 +157,25 @@ def test_a_toast_disappears_by_itself():
     assert "Hello there" not in h.texts()
 
 
+def test_a_transition_draws_every_pass_while_it_runs_then_one_still_frame():
+    now = [100.0]
+    h = Harness(clock=lambda: now[0])
+    h.app.pump()
+    h.app.animate(0.3)
+    for step in (0.1, 0.1):
+        now[0] += step
+        drawn = h.app.frames_drawn
+        h.app.pump()
+        assert h.app.frames_drawn == drawn + 1 and h.app.animating
+    now[0] += 0.15
+    drawn = h.app.frames_drawn
+    h.app.pump()  # the transition is over: the settled picture, once
+    assert h.app.frames_drawn == drawn + 1 and not h.app.animating
+    for _ in range(3):
+        h.app.pump()
+    assert h.app.frames_drawn == drawn + 1
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_the_design_grid_scales_to_every_listed_display(size):
     frame = Frame(*size)

@@ -207,8 +207,10 @@ class App:
         heapq.heappush(self._timers, (self.clock() + seconds, next(self._seq), fn))
 
     def animate(self, seconds: float) -> None:
-        """Draw frames continuously for `seconds` (a short transition), then stop."""
+        """Draw frames continuously for `seconds` (a short transition), then one still frame."""
         self._animate_until = max(self._animate_until, self.clock() + seconds)
+        # the frames stop with the transition; this last one shows where it settled
+        self.after(self._animate_until - self.clock(), self.redraw)
         self.redraw()
 
     @property

@@ -65,7 +65,7 @@ HOW A GAME SCREEN IS WRITTEN (Cloud 9 and Cloudship follow screens/cloudmine.py)
    and after are Matches): the base class plays `self.sounds_for(before, after, action)` (a list
    of sound names) and, when the game has just ended, goes to the end-of-game screen. For a short
    transition call `self.app.animate(seconds)` (<= 0.3 s) and draw it from `self.app.now()` in
-   `draw_above(surface, ctx)`; frames are drawn only while it runs.
+   `draw_above(surface, ctx)`; frames are drawn only while it runs, then one still frame.
 
 5. Seat buttons need nothing from a game screen: companion/devices/router.py turns a press into
    the game's action and submits it through the same controller, so the screen refreshes as for

@@ -259,18 +259,14 @@ class Cloud9Screen(GameScreen):
         chosen = self.rng.choices(outcomes, weights=[o.probability for o in outcomes])[0]
         if self.submit(chosen.action):
             self._tumble = (self.app.now(), self.rng.randrange(1 << 16))
-            self._transition(TUMBLE_S)
-
-    def _transition(self, seconds: float) -> None:
-        self.app.animate(seconds)
-        self.app.after(seconds + 0.01, self.app.redraw)  # one last, still frame afterwards
+            self.app.animate(TUMBLE_S)
 
     def on_game_change(self, before, after, action):
         super().on_game_change(before, after, action)
         risen = action.get("act") == "rise" and after.view["trip"] == before.view["trip"]
         if risen and self._basket:
             self._lift = (self.app.now(), self._basket[0].rect.y)
-            self._transition(LIFT_S)
+            self.app.animate(LIFT_S)
 
     def on_seat_outcome(self, outcome) -> bool:
         # a solo pilot's "stay" press is a note for the screen: open the roll entry

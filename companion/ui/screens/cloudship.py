@@ -610,7 +610,6 @@ class CloudshipScreen(GameScreen):
         if self._growing:  # new flowers and a ball that just landed grow in (ui-guide: <= 300 ms)
             self._grown_at = self.app.now()
             self.app.animate(GROW_S)
-            self.app.after(GROW_S, self.app.redraw)  # the last frame at full size
         super().on_game_change(before, after, action)
 
     @staticmethod
