@@ -16,9 +16,10 @@ from typing import Any, Iterator
 
 import platformdirs
 
+from ..config import APP_NAME
 from ..rules import GAME_MODULES, Match
 from ..rules.bench import SETUPS
-from .journal import APP_NAME, Journal
+from .journal import Journal
 
 RESUME_ACTIONS = 2000
 

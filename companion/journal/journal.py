@@ -19,6 +19,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 
 import platformdirs
 
+from ..config import APP_NAME
 from ..replay import to_jsonl
 from ..rules import Match, RulesError, SetupError
 from . import store as sqlite_store
@@ -27,7 +28,6 @@ from .history import GameSummary, PlayerTotal, player_totals
 from .lock import WriterLock
 from .store import Store
 
-APP_NAME = "cloud-companion"
 FILE_NAME = "journal.sqlite3"
 SIDE_FILES = ("", "-wal", "-shm")  # SQLite keeps a WAL database in up to three files
 
