@@ -20,10 +20,6 @@ class WriterLock:
         self.path = db_path.with_name(db_path.name + ".lock")
         self._fd: int | None = None
 
-    @property
-    def held(self) -> bool:
-        return self._fd is not None
-
     def acquire(self) -> None:
         """Take the lock, or JournalBusy; OSError when the directory cannot be written."""
         if self._fd is not None:
