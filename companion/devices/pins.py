@@ -14,6 +14,7 @@ import warnings
 from dataclasses import dataclass
 
 from gpiozero import Device
+from gpiozero.exc import BadPinFactory
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
 
@@ -52,7 +53,7 @@ def choose_pin_factory() -> PinChoice:
                 warnings.simplefilter("ignore")
                 try:
                     Device.ensure_pin_factory()
-                except Exception as exc:
+                except BadPinFactory as exc:  # gpiozero's answer once every factory has failed
                     log.debug("no GPIO pin factory: %s", exc)
                     Device.pin_factory = MockFactory()
     factory = Device.pin_factory
