@@ -135,9 +135,9 @@ class SeatInput:
         except Exception:
             self.close()
             raise
-        factory = next(iter(self._leds.values())).pin_factory
-        self.pin_factory = factory
-        self.simulated = isinstance(factory, MockFactory) if simulated is None else simulated
+        if simulated is None:  # the factory gpiozero actually gave the devices
+            simulated = isinstance(next(iter(self._leds.values())).pin_factory, MockFactory)
+        self.simulated = simulated
         for key, device in self._buttons.items():
             if device.is_pressed:  # held before we started: no edge will ever tell us
                 self._stuck.add(key)
