@@ -199,6 +199,8 @@ class GameScreen(Screen):
         super().__init__(app)
         self.controller = controller or app.controller
         self.players = players or players_from_setup(self.match.setup)
+        self._view_for: Any = None
+        self._view: dict[str, Any] = {}
         self._legal_for: Any = None
         self._legal: list[dict[str, Any]] = []
 
@@ -208,7 +210,11 @@ class GameScreen(Screen):
 
     @property
     def view(self) -> dict[str, Any]:
-        return self.controller.match.view
+        # Match.view builds a fresh dict on every call; a build and the board's pictures read
+        # it many times per state
+        if self._view_for is not self.match:
+            self._view_for, self._view = self.match, self.match.view
+        return self._view
 
     @property
     def legal(self) -> list[dict[str, Any]]:

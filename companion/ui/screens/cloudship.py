@@ -177,22 +177,13 @@ def icons_in_row(kinds: list[str], max_px: int, align: str = "center",
 class CloudshipScreen(GameScreen):
     game = "cloudship"
     domain = "cloudship"
-    _view_of = None  # the Match whose view is cached in _view
-    _view: dict = {}
-    _growing: dict = {}  # what the last action added, growing in for GROW_S seconds
-    _grown_at = 0.0
 
     def __init__(self, app, controller=None, players=None):
         super().__init__(app, controller, players)
         self.picked: list[str] = []      # die faces tapped so far for the roll being entered
         self.rng = random.Random()       # "roll for me"
-
-    @property
-    def view(self) -> dict:
-        """The public state, made once per state (the board's pictures read it every frame)."""
-        if self._view_of is not self.match:
-            self._view_of, self._view = self.match, self.match.view
-        return self._view
+        self._growing: dict[str, int] = {}  # what the last action added, growing in for GROW_S
+        self._grown_at = 0.0
 
     def subtitle(self) -> str:
         """The round and its commander, or the round alone where the bar is too narrow for both
