@@ -34,25 +34,22 @@ class KeyboardSeats:
             raise NotSimulated("the seats are on real GPIO pins: the keyboard does not press them")
         self.input = seat_input
 
-    def _pin(self, key: str):
-        found = KEY_MAP.get(key.lower())
-        if found is None or found[0] > self.input.seat_count:
-            return None
-        return self.input.pin(*found)
-
     def key_down(self, key: str) -> bool:
         """Press the button mapped to `key`; False if no seat button has that key."""
-        pin = self._pin(key)
-        if pin is None:
-            return False
-        pin.drive_low()
-        return True
+        return self._drive(key, pressed=True)
 
     def key_up(self, key: str) -> bool:
-        pin = self._pin(key)
-        if pin is None:
+        return self._drive(key, pressed=False)
+
+    def _drive(self, key: str, pressed: bool) -> bool:
+        found = KEY_MAP.get(key.lower())
+        if found is None or found[0] > self.input.seat_count:
             return False
-        pin.drive_high()
+        pin = self.input.pin(*found)
+        if pressed:
+            pin.drive_low()  # the button shorts its pin to ground
+        else:
+            pin.drive_high()
         return True
 
     def legend(self) -> list[tuple[int, str, str]]:
