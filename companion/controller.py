@@ -24,6 +24,8 @@ class ActionLog(Protocol):
     def begin(self, match: Match) -> Any: ...  # returns the journal's handle for the game
     def append(self, game_id: Any, action: Mapping[str, Any], after: Match) -> bool: ...
     def resume(self, game_id: int | None = None) -> Any: ...  # (handle, match) or None
+    def retry(self) -> bool: ...  # save what waits; True when nothing waits any more
+    problem: str | None  # why recent actions are not on the disk yet
 
 
 class GameController:
@@ -82,9 +84,8 @@ class GameController:
     @property
     def save_problem(self) -> str | None:
         """Why recent actions are not on the disk yet (None when everything is saved)."""
-        return getattr(self.log, "problem", None)
+        return self.log.problem if self.log is not None else None
 
     def retry_save(self) -> bool:
-        """Try again to save what waits (the app calls this now and then while there is a problem)."""
-        retry = getattr(self.log, "retry", None)
-        return retry() if retry is not None else True
+        """Try again to save what waits (the next action tries anyway); True when nothing waits."""
+        return self.log.retry() if self.log is not None else True
