@@ -56,7 +56,9 @@ HOW A GAME SCREEN IS WRITTEN (Cloud 9 and Cloudship follow screens/cloudmine.py)
    `action` is in `self.legal` (`self.is_legal(action)` to check yourself). A tap on an enabled
    one submits it; a tap on a disabled one also submits it, so the rules core refuses it and the
    screen shows its reason and rule (a toast): "an illegal attempt explains the rule". Do not
-   offer buttons for actions that make no sense now at all (leave them out instead).
+   offer buttons for actions that make no sense now at all (leave them out instead). A button
+   that draws more than text is a Button subclass: `widget=MyButton` (its own keyword arguments
+   pass through).
    To submit from anything else (a multi-step choice, the seat buttons): `self.submit(action)`
    returns True when accepted; on a RulesError nothing changed and the refusal is shown.
    Undo is in the top bar (and Ctrl+Z) on every game screen; do not add another.
@@ -245,9 +247,11 @@ class GameScreen(Screen):
     def undo(self) -> None:
         self.submit({"act": "undo"})
 
-    def action_button(self, rect, text: str, action: Mapping[str, Any], **kwargs) -> Button:
+    def action_button(self, rect, text: str, action: Mapping[str, Any], *, widget: type[Button] = Button,
+                      **kwargs) -> Button:
+        """A `widget` (a Button or a subclass) that submits `action`, enabled when it is legal."""
         action = dict(action)
-        return Button(rect, text, lambda: self.submit(action), enabled=self.is_legal(action),
+        return widget(rect, text, lambda: self.submit(action), enabled=self.is_legal(action),
                       on_refused=lambda: self.submit(action), **kwargs)
 
     def sounds_for(self, before, after, action) -> list[str]:

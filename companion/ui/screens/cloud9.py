@@ -183,7 +183,7 @@ class FaceButton(Button):
 class CardsButton(Button):
     """A rise option: its word, then the cards it plays."""
 
-    def __init__(self, rect, text: str, cards: list[str], on_tap, **kwargs):
+    def __init__(self, rect, text: str, on_tap, cards: list[str], **kwargs):
         self.cards = list(cards)
         super().__init__(rect, text, on_tap, **kwargs)
 
@@ -546,10 +546,8 @@ class Cloud9Screen(GameScreen):
 
     def rise_button(self, rect: pygame.Rect, text: str, cards: list[str], key: str = "rise",
                     shown: list[str] | None = None) -> Button:
-        action = {"act": "rise", "cards": list(cards)}
-        # like action_button: enabled when legal, and a tap on a disabled one lets the rules explain
-        return CardsButton(rect, text, cards if shown is None else shown, lambda: self.submit(action), kind="good",
-                           key=key, size="title", enabled=self.is_legal(action), on_refused=lambda: self.submit(action))
+        return self.action_button(rect, text, {"act": "rise", "cards": list(cards)}, widget=CardsButton,
+                                  cards=cards if shown is None else shown, kind="good", key=key, size="title")
 
     # --- short transitions: the app's roll tumbles, a rising basket glides up ----------------
     def draw_above(self, surface, ctx):
