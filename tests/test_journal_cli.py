@@ -95,6 +95,21 @@ def test_follow_reports_and_skips_illegal_lines(db):
     assert stored == [actions[0], actions[1], {"act": "undo"}, actions[1]]
 
 
+def test_a_line_that_is_not_utf8_is_an_illegal_line_not_the_end_of_the_input(db, tmp_path):
+    actions = random_game(MINE, seed=5)[:2]
+    game = (jsonl(MINE, actions[:1]) + "\n").encode() + b'{"act": "\xff"}\n' + \
+        (json.dumps(actions[1]) + "\n").encode()
+    run = subprocess.run([sys.executable, "-m", "companion", "replay", "-", "--db", str(db), "--follow"],
+                         input=game, capture_output=True, timeout=120)
+    assert [json.loads(line) for line in run.stdout.splitlines()] == [{"ok": 1}, {"ok": 2}]
+    assert run.stderr.decode().splitlines() == ["line 4: the line is not UTF-8 text"]  # line 3 blank
+    assert run.returncode == 2 and Journal.read(db).stored(1)[1] == actions
+    once = subprocess.run([sys.executable, "-m", "companion", "replay", "-", "--db", str(tmp_path / "b.sqlite3")],
+                          input=game, capture_output=True, timeout=120)
+    assert once.returncode == 2
+    assert json.loads(once.stdout)["error"] == {"line": 4, "reason": "the line is not UTF-8 text"}
+
+
 def test_follow_reads_a_named_pipe(db, tmp_path):
     fifo = tmp_path / "table.pipe"
     os.mkfifo(fifo)

@@ -64,14 +64,9 @@ def record_replay(stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO,
     for raw in iter(stream.readline, b""):
         number += 1
         try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            line = None
-        if line is not None and not line.strip():
-            continue
-        try:
-            if line is None:
-                raise RulesError("the line is not UTF-8 text", "replay contract")
+            line = _text(raw)
+            if not line.strip():
+                continue  # skipped, but counted: line numbers are physical lines
             controller.submit(parse_action(line))
         except RulesError as exc:
             if not follow:
@@ -97,6 +92,14 @@ def record_replay(stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO,
         err.write(f"{journal.problem} {journal.unsaved} step(s) of this game could not be saved.\n")
         return EXIT_UNSAVED
     return 2 if error or skipped else 0
+
+
+def _text(raw: bytes) -> str:
+    """An action line as text; one that is not UTF-8 is an illegal line, not the end of input."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RulesError("the line is not UTF-8 text", "replay contract") from None
 
 
 def _report_problem(journal: Journal, shown: str | None, err: TextIO) -> str | None:
