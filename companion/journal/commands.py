@@ -52,10 +52,6 @@ def _fail(message: str, code: int = 1) -> int:
     return code
 
 
-def _read(args: argparse.Namespace) -> Journal:
-    return Journal.read(args.db)
-
-
 # --- replay --db / --follow (called by cli.cmd_replay) ------------------------------------------
 
 def cmd_replay_journal(args: argparse.Namespace) -> int:
@@ -85,7 +81,7 @@ def cmd_replay_journal(args: argparse.Namespace) -> int:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     try:
-        journal = _read(args)
+        journal = Journal.read(args.db)
         resumed = journal.resume()
     except JournalError as exc:
         return _fail(str(exc))
@@ -99,7 +95,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     try:
-        journal = _read(args)
+        journal = Journal.read(args.db)
         if args.all:
             games = list(reversed(journal.games()))  # oldest first, as they were played
         else:
@@ -129,7 +125,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     try:
-        journal = _read(args)
+        journal = Journal.read(args.db)
         games = journal.games()
         totals = journal.totals() if args.totals else []
     except JournalError as exc:
