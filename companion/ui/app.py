@@ -101,7 +101,7 @@ class App:
     def _entered(self, screen) -> None:
         screen.on_enter()
         self.hardware.enter(screen)
-        if self.journal is not None and hasattr(self.journal, "note_screen"):
+        if self.journal is not None:
             self.journal.note_screen(type(screen).__name__)
         self.refresh()
 
@@ -323,7 +323,7 @@ class App:
 
     def _seat_key(self, event) -> bool:
         """On a desktop, keys press the simulated seat buttons, except while typing a name."""
-        if self.dialog is not None or getattr(self.screen, "wants_text", lambda: False)():
+        if self.dialog is not None or (self.screen is not None and self.screen.wants_text()):
             return False
         return self.hardware.key(event)
 

@@ -24,7 +24,7 @@ class NoHardware:
         self.mode = "idle"
 
     def enter(self, screen) -> None:
-        self.mode = getattr(screen, "seat_mode", lambda: "idle")()
+        self.mode = screen.seat_mode()
 
     def poll(self) -> list:
         return []
@@ -69,12 +69,11 @@ class SeatHardware(NoHardware):
     def enter(self, screen) -> None:
         from ..devices.router import SeatMap
 
-        mode = getattr(screen, "seat_mode", lambda: "idle")()
-        self.mode = mode
+        mode = self.mode = screen.seat_mode()
         self.test_model = None
         if mode == "play":
-            players = getattr(screen, "players", [])
-            seats = SeatMap(tuple(sorted((p.seat, p.name) for p in players if p.seat))) \
+            players = screen.players
+            seats = SeatMap(tuple(sorted((p.seat, p.name) for p in players))) \
                 if players and all(p.seat for p in players) else None
             self.table.play(screen.controller, seats)
         elif mode == "claim":

@@ -159,6 +159,10 @@ class Screen:
     def on_text(self, text: str) -> bool:
         return False
 
+    def wants_text(self) -> bool:
+        """True while typing: desktop keys then type instead of pressing simulated seat buttons."""
+        return False
+
     def seat_mode(self) -> str:
         """What the seat buttons do here: "play" (game screens), "claim", "test" or "idle"."""
         return "idle"
@@ -311,7 +315,7 @@ class GameScreen(Screen):
         from .end import EndScreen
 
         journal = self.app.journal
-        if journal is not None and hasattr(journal, "abandon") and self.controller.game_id is not None:
+        if journal is not None and self.controller.game_id is not None:
             journal.abandon(self.controller.game_id)
         self.app.replace(EndScreen(self.app, self, ended_early=True))
 
