@@ -81,8 +81,8 @@ def cmd_replay_journal(args: argparse.Namespace) -> int:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     try:
-        journal = Journal.read(args.db)
-        resumed = journal.resume()
+        with Journal.read(args.db) as journal:
+            resumed = journal.resume()
     except JournalError as exc:
         return _fail(str(exc))
     if resumed is None:
@@ -95,16 +95,16 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     try:
-        journal = Journal.read(args.db)
-        if args.all:
-            games = list(reversed(journal.games()))  # oldest first, as they were played
-        else:
-            game = journal.game(args.game) if args.game is not None else journal.latest()
-            if game is None:
-                what = f"no game {args.game}" if args.game is not None else "no game yet"
-                return _fail(f"there is {what} in {journal.path}")
-            games = [game]
-        texts = [(g, journal.export(g.id, compact=args.compact)) for g in games]
+        with Journal.read(args.db) as journal:
+            if args.all:
+                games = list(reversed(journal.games()))  # oldest first, as they were played
+            else:
+                game = journal.game(args.game) if args.game is not None else journal.latest()
+                if game is None:
+                    what = f"no game {args.game}" if args.game is not None else "no game yet"
+                    return _fail(f"there is {what} in {journal.path}")
+                games = [game]
+            texts = [(g, journal.export(g.id, compact=args.compact)) for g in games]
     except JournalError as exc:
         return _fail(str(exc))
     if args.out is None:
@@ -125,9 +125,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     try:
-        journal = Journal.read(args.db)
-        games = journal.games()
-        totals = journal.totals() if args.totals else []
+        with Journal.read(args.db) as journal:
+            games = journal.games()
+            totals = journal.totals() if args.totals else []
     except JournalError as exc:
         return _fail(str(exc))
     if args.json:
