@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     demo.set_defaults(func=cmd_demo)
 
 
-def open_display(args, config):
+def open_display(args):
     """The display surface, or a one-line reason why there is none."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     if not args.windowed and sys.platform.startswith("linux") and "SDL_VIDEODRIVER" not in os.environ \
@@ -85,7 +85,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     config, problems = settings.load(config_path)
     if args.rotate is not None:
         config = config.with_changes(rotate=args.rotate)
-    display, why = open_display(args, config)
+    display, why = open_display(args)
     if display is None:
         print(NO_DISPLAY.format(why=why), file=sys.stderr)
         return 1

@@ -8,10 +8,7 @@ tells it which screen is showing (`enter`) and, once per loop pass, collects wha
 
 from __future__ import annotations
 
-import logging
 from typing import Callable
-
-log = logging.getLogger(__name__)
 
 
 class NoHardware:

@@ -106,7 +106,7 @@ import pygame
 from ... import i18n
 from ...rules import RulesError
 from .. import theme as th
-from ..layout import GAP, MARGIN, Frame, cols, rows
+from ..layout import GAP, MARGIN, Frame, rows
 from ..theme import Theme
 from ..widgets import Badge, Button, DrawContext, Label, Panel, Widget, badge_widgets, chevron_left, menu_icon, undo_icon
 

@@ -50,7 +50,6 @@ class EndScreen(Screen):
         return _("Shared win: {names}").format(names=", ".join(winners))
 
     def build(self, f, t):
-        v = self.view
         c = f.content
         gap = f.u(GAP * 2)
         head, table, buttons = rows(c, [1, 3, 1] if not f.portrait else [1, 5, 1.2], gap)

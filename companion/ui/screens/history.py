@@ -9,7 +9,7 @@ import pygame
 
 from ... import i18n
 from .. import theme as th
-from ..layout import GAP, cols, inset, rows
+from ..layout import GAP, cols, rows
 from ..widgets import Button, Label, Panel, Widget
 from .base import Screen, game_title
 

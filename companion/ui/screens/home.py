@@ -6,7 +6,7 @@ import pygame
 
 from ... import i18n
 from ...rules import rules_by_name
-from ..layout import GAP, cols, grid, rows
+from ..layout import GAP, cols, rows
 from ..widgets import Button, Label, Token, Widget
 from . import game_screen_class
 from .base import Screen, game_title

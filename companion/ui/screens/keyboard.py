@@ -10,7 +10,6 @@ from typing import Callable
 import pygame
 
 from ... import i18n
-from .. import theme as th
 from ..layout import GAP, cols, rows
 from ..widgets import Button, Label, Panel, Widget
 from .base import Screen

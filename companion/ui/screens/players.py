@@ -7,7 +7,7 @@ put in seat order, which is the clockwise order the rules need.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pygame

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import pygame
-
 from ... import i18n
 from ...config import ROTATIONS
-from .. import theme as th
-from ..layout import GAP, cols, inset, rows
-from ..widgets import Button, Label, Panel, Widget
+from ..layout import GAP, cols, rows
+from ..widgets import Button, Label, Widget
 from .base import Screen, sensor_text
 
 _ = i18n.translator("app")
