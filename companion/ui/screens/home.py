@@ -6,6 +6,7 @@ import pygame
 
 from ... import i18n
 from ...rules import rules_by_name
+from .. import theme as th
 from ..layout import GAP, cols, rows
 from ..widgets import Button, Label, Token, Widget
 from . import game_screen_class
@@ -55,7 +56,7 @@ class HomeScreen(Screen):
         title_rect, sub_rect = rows(text_area, [1.3, 1])
         out: list[Widget] = [button, Token(icon, GAME_ICONS[game])]
         out += [Label(title_rect, game_title(game), "title", wrap=True),
-                Label(sub_rect, players, "small", colour=(70, 84, 104))]
+                Label(sub_rect, players, "small", colour=th.INK_SOFT)]
         return out
 
     def open_game(self, game: str) -> None:
@@ -78,6 +79,6 @@ class HomeScreen(Screen):
 
     def resumable_screen(self):
         """The screen of a game still in progress in this session, to continue it."""
-        return getattr(self.app, "game_screen", None) if self.app.controller.match is not None and \
-            not self.app.controller.match.view["over"] else None
+        match = self.app.controller.match
+        return self.app.game_screen if match is not None and not match.view["over"] else None
 
