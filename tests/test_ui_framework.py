@@ -7,9 +7,10 @@ import itertools
 
 import pygame
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from companion.ui.harness import Harness
-from companion.ui.layout import SIZES, Frame, Viewport, cols
+from companion.ui.layout import SIZES, Frame, Viewport, cols, rows
 from companion.ui.screens.base import Screen
 from companion.ui.shapes import SHAPES, draw_shape
 from companion.ui.theme import COLOURS, Theme
@@ -174,6 +175,30 @@ def test_a_transition_draws_every_pass_while_it_runs_then_one_still_frame():
     for _ in range(3):
         h.app.pump()
     assert h.app.frames_drawn == drawn + 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(x=st.integers(-100, 1000), y=st.integers(-100, 1000), w=st.integers(0, 2000), h=st.integers(0, 2000),
+       weights=st.one_of(st.integers(1, 9), st.lists(st.floats(0.1, 5.0), min_size=1, max_size=8)),
+       gap=st.integers(0, 20))
+def test_rows_and_columns_fill_their_rect_in_proportion(x, y, w, h, weights, gap):
+    rect = pygame.Rect(x, y, w, h)
+    shares = [1.0] * weights if isinstance(weights, int) else weights
+    for parts, start, length, pos, size in ((rows(rect, weights, gap), y, h, "y", "h"),
+                                            (cols(rect, weights, gap), x, w, "x", "w")):
+        assert len(parts) == len(shares)
+        # each part starts a gap after the one before, and the last ends on the rect's edge
+        assert getattr(parts[0], pos) == start
+        for before, after in zip(parts, parts[1:]):
+            assert getattr(after, pos) == getattr(before, pos) + getattr(before, size) + gap
+        assert getattr(parts[-1], pos) + getattr(parts[-1], size) == start + length
+        free = length - gap * (len(shares) - 1)
+        for part, share in zip(parts[:-1], shares):
+            assert abs(getattr(part, size) - free * share / sum(shares)) <= 0.5
+        # across the split, every part keeps the rect's other side
+        other_pos, other_size = ("x", "w") if pos == "y" else ("y", "h")
+        assert all((getattr(p, other_pos), getattr(p, other_size)) == (getattr(rect, other_pos), getattr(rect, other_size))
+                   for p in parts)
 
 
 @pytest.mark.parametrize("size", SIZES)

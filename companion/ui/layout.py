@@ -78,28 +78,26 @@ def inset(rect: pygame.Rect, by: int) -> pygame.Rect:
     return rect.inflate(-2 * by, -2 * by)
 
 
+def _split(start: int, length: int, weights: int | list[float], gap: int) -> list[tuple[int, int]]:
+    """(start, length) of each part; the last part takes what rounding left, so they fill exactly."""
+    weights = [1.0] * weights if isinstance(weights, int) else list(weights)
+    free = length - gap * (len(weights) - 1)
+    out, at, total = [], start, sum(weights)
+    for i, w in enumerate(weights):
+        size = start + length - at if i == len(weights) - 1 else round(free * w / total)
+        out.append((at, size))
+        at += size + gap
+    return out
+
+
 def rows(rect: pygame.Rect, weights: int | list[float], gap: int = 0) -> list[pygame.Rect]:
     """Split `rect` top to bottom into rows of the given relative heights (or n equal rows)."""
-    weights = [1.0] * weights if isinstance(weights, int) else list(weights)
-    free = rect.h - gap * (len(weights) - 1)
-    out, y, total = [], rect.y, sum(weights)
-    for i, w in enumerate(weights):
-        h = rect.bottom - y if i == len(weights) - 1 else round(free * w / total)
-        out.append(pygame.Rect(rect.x, y, rect.w, h))
-        y += h + gap
-    return out
+    return [pygame.Rect(rect.x, y, rect.w, h) for y, h in _split(rect.y, rect.h, weights, gap)]
 
 
 def cols(rect: pygame.Rect, weights: int | list[float], gap: int = 0) -> list[pygame.Rect]:
     """Split `rect` left to right into columns of the given relative widths (or n equal ones)."""
-    weights = [1.0] * weights if isinstance(weights, int) else list(weights)
-    free = rect.w - gap * (len(weights) - 1)
-    out, x, total = [], rect.x, sum(weights)
-    for i, w in enumerate(weights):
-        wd = rect.right - x if i == len(weights) - 1 else round(free * w / total)
-        out.append(pygame.Rect(x, rect.y, wd, rect.h))
-        x += wd + gap
-    return out
+    return [pygame.Rect(x, rect.y, w, rect.h) for x, w in _split(rect.x, rect.w, weights, gap)]
 
 
 def grid(rect: pygame.Rect, count: int, columns: int, gap: int = 0) -> list[pygame.Rect]:
