@@ -50,13 +50,13 @@ class App:
                  clock: Callable[[], float] = time.monotonic):
         from ..controller import GameController
         from .hardware import NoHardware
-        from .sounds import make_sounds
+        from ..sound import Sounds
 
         self.viewport = viewport
         self.config = config or Config()
         self.config_path = config_path
         self.controller = controller or GameController()
-        self.sounds = sounds if sounds is not None else make_sounds(self.config.volume, self.config.muted)
+        self.sounds = sounds if sounds is not None else Sounds(self.config.volume, self.config.muted)
         self.hardware = hardware or NoHardware()
         self.journal = journal
         self.clock = clock

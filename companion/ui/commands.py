@@ -127,12 +127,12 @@ def attach_the_rest(app, args, config, problems: list[str]):
     """The journal (and any game to resume), the sounds and the seat buttons."""
     from ..journal import Journal
     from .hardware import SeatHardware
-    from .sounds import make_sounds
+    from ..sound import Sounds
 
     journal = Journal.open(args.db)  # JournalBusy: another app writes to it
     app.journal = journal
     app.controller.log = journal
-    app.sounds = make_sounds(config.volume, config.muted)
+    app.sounds = Sounds(config.volume, config.muted)
     try:
         app.hardware = SeatHardware.open(config, wake=app.wake)
         app.hardware.enter(app.screen)

@@ -1,16 +1,13 @@
-"""The app's sounds: companion.sound.Sounds when it can be loaded, silence otherwise."""
+"""Silence: what the app plays through until the sound effects are loaded (the first frame comes
+first), and in tests, which read back what would have been played."""
 
 from __future__ import annotations
 
-import logging
-
-log = logging.getLogger(__name__)
-
 
 class Silence:
-    """Stands in for Sounds when the effects cannot be loaded at all."""
+    """Has the interface of companion.sound.Sounds; plays nothing, remembers the names."""
 
-    unavailable_reason = "no sound module"
+    unavailable_reason = "not loaded"
 
     def __init__(self, volume: float = 0.8, muted: bool = False):
         self.volume, self.muted = volume, muted
@@ -24,12 +21,3 @@ class Silence:
 
     def set_muted(self, muted: bool) -> None:
         self.muted = muted
-
-
-def make_sounds(volume: float, muted: bool):
-    try:
-        from ..sound import Sounds
-    except ImportError as exc:  # the effects are optional: a game never waits for a sound
-        log.warning("sounds unavailable: %s", exc)
-        return Silence(volume, muted)
-    return Sounds(volume=volume, muted=muted)
