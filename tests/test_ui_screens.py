@@ -140,3 +140,38 @@ def test_history_pages_through_the_games_newest_first():
     h.tap("older")
     h.tap("older")
     assert "Hannelore" in h.texts() and "Page 3 of 3" in h.texts()
+
+
+class CountingHistory(ListedGames):
+    """HISTORY, counting how often the screen asks for it."""
+
+    def __init__(self):
+        super().__init__(HISTORY.games(), HISTORY.totals())
+        self.reads = 0
+
+    def games(self):
+        self.reads += 1
+        return super().games()
+
+    def totals(self):
+        self.reads += 1
+        return super().totals()
+
+
+def test_history_reads_the_journal_once_per_visit_and_tab_not_per_page():
+    h = Harness()
+    source = CountingHistory()
+    screen = HistoryScreen(h.app, source)
+    h.app.show(screen)
+    h.app.pump()
+    h.tap("older")
+    h.tap("older")
+    h.tap("newer")
+    assert source.reads == 1
+    h.tap("tab:players")
+    h.tap("older")
+    h.tap("tab:games")
+    assert source.reads == 2
+    h.app.show(HistoryScreen(h.app, ListedGames()))
+    h.app.back()  # a new visit: what was played meanwhile shows
+    assert "game-row:6" in [w.key for w in h.widgets()] and source.reads == 3

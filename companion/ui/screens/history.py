@@ -47,15 +47,19 @@ class HistoryScreen(Screen):
         self.source = source or app.journal or ListedGames()
         self.page = 0
         self.tab = "games"
+        self._rows: dict[str, list] = {}
 
     def title(self) -> str:
         return _("History")
 
+    def on_enter(self) -> None:
+        self._rows = {}  # read afresh on each visit, then kept: a page turn reads no journal
+
     def rows_shown(self) -> list:
-        if self.tab == "games":
-            games = sorted(self.source.games(), key=lambda g: g.started_at, reverse=True)
-            return games
-        return list(self.source.totals())
+        if self.tab not in self._rows:
+            self._rows[self.tab] = (sorted(self.source.games(), key=lambda g: g.started_at, reverse=True)
+                                    if self.tab == "games" else list(self.source.totals()))
+        return self._rows[self.tab]
 
     def build(self, f, t):
         c = f.content
