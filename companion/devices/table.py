@@ -21,7 +21,7 @@ from typing import Callable, Sequence
 
 from ..config import Config
 from ..controller import GameController
-from ..i18n import translator
+from ..i18n import explain, translator
 from ..rules import Match, RulesError
 from .events import LedMode, SeatPress
 from .router import (
@@ -156,7 +156,8 @@ class SeatTable:
             self._controller.submit(decision.action)
         except RulesError as exc:
             # the rules core has the last word; keep the action so the refusal is final
-            return Decision(REFUSE, decision.player, decision.action, exc.reason, exc.rule)
+            # the reason in the players' language, like the router's own; the rule stays as named
+            return Decision(REFUSE, decision.player, decision.action, explain(exc)[0], exc.rule)
         return decision
 
     def _retry_pending(self, out: list[SeatOutcome], by: SeatPress) -> None:

@@ -1,8 +1,8 @@
 """Translations: gettext catalogs, one domain per area, switchable while the app runs.
 
 Source strings are English. Each area owns a domain (the app's shared screens "app", The Cloud
-Mine screen "cloudmine", the Cloud 9 and Cloudship screens "cloud9" and "cloudship"), so that
-people adding strings never edit the same catalog. Catalogs live in
+Mine screen "cloudmine", the Cloud 9 and Cloudship screens "cloud9" and "cloudship", the rules
+core's refusals "rules"), so that people adding strings never edit the same catalog. Catalogs live in
 `companion/i18n/<lang>/LC_MESSAGES/<domain>.po`; the compiled `.mo` beside each is committed
 (a fresh `pip install` needs no msgfmt) and `python -m companion.i18n` rebuilds them with polib;
 tests/test_i18n.py fails when a `.mo` no longer matches its `.po`.
@@ -12,6 +12,7 @@ tests/test_i18n.py fails when a `.mo` no longer matches its `.po`.
     _("{name} guesses").format(name=...)   # looked up in the current language at call time
 
 Strings marked with `N_("...")` are collected for the catalogs but translated later with `_()`.
+A refusal of the rules core (RulesError) is shown with `explain(error) -> (reason, rule)`.
 """
 
 from __future__ import annotations
@@ -84,3 +85,6 @@ def po_path(domain: str, language: str) -> Path:
 def domains() -> list[str]:
     """Every domain that has a catalog in any language."""
     return sorted({p.stem for p in LOCALE_DIR.glob("*/LC_MESSAGES/*.po")})
+
+
+from .refusals import explain  # noqa: E402  (it uses the translators above)

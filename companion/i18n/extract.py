@@ -3,6 +3,11 @@
 A module takes part by binding `_ = translator("<domain>")` at module level; every literal in
 `_("...")`, `N_("...")` and `_.ngettext("...", "...", n)` in that module belongs to the domain.
 
+The "rules" domain also holds the refusals of the rules core (companion/rules/) and the
+controller, which import nothing from here: the literal template and rule name of every
+`RulesError(...)` call, every `N_("...")` literal (common.N_), and the rule names kept in
+module constants `RULE_... = "..."`.
+
     python -m companion.i18n.extract [DOMAIN ...]   # add new strings to the domains' .po files
                                                     # (msgstr empty), drop strings no longer used
 then translate the empty entries and run `python -m companion.i18n` to compile.
@@ -17,6 +22,9 @@ from pathlib import Path
 from . import LANGUAGES, SOURCE_LANGUAGE, po_path
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
+RULES_DOMAIN = "rules"
+# where the refusals the app shows are written, relative to the package
+REFUSAL_SOURCES = ("rules", "controller.py")
 
 
 def module_domain(tree: ast.Module) -> str | None:
@@ -54,11 +62,40 @@ def strings_in(tree: ast.Module) -> list[tuple[str, str | None]]:
     return found
 
 
+def refusal_strings(tree: ast.Module) -> list[str]:
+    """The "rules" strings of a rules-core module, in source order: templates and rule names of
+    `RulesError(...)` calls, `N_("...")` literals, and `RULE_...` constants."""
+    found = []
+    for node in tree.body:  # rule names kept in module constants
+        if (isinstance(node, ast.Assign) and _literal(node.value) is not None
+                and any(getattr(t, "id", "").startswith("RULE_") for t in node.targets)):
+            found.append(node.value.value)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        if name == "RulesError":
+            rule = node.args[1] if len(node.args) > 1 else next(
+                (k.value for k in node.keywords if k.arg == "rule"), None)
+            found += [text for text in (_literal(node.args[0]) if node.args else None,
+                                        _literal(rule) if rule is not None else None) if text is not None]
+        elif name == "N_" and node.args and _literal(node.args[0]) is not None:
+            found.append(node.args[0].value)
+    return found
+
+
+def _is_refusal_source(path: Path, root: Path) -> bool:
+    return path.relative_to(root).parts[0] in REFUSAL_SOURCES
+
+
 def extract(root: Path = PACKAGE_DIR) -> dict[str, dict[str, str | None]]:
     """domain -> {msgid: msgid_plural or None} over every module under `root`."""
     out: dict[str, dict[str, str | None]] = defaultdict(dict)
     for path in sorted(root.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        if _is_refusal_source(path, root):
+            for msgid in refusal_strings(tree):
+                out[RULES_DOMAIN].setdefault(msgid, None)
         domain = module_domain(tree)
         if domain is None:
             continue

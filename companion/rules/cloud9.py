@@ -18,8 +18,8 @@ from typing import Any, Mapping
 
 from .common import (
     evolve,
-    Action, Outcome, RulesError, best, next_seat, player_field, setup_player_choice,
-    setup_players, string_list,
+    N_, Action, Listing, Outcome, RulesError, Term, best, next_seat, player_field,
+    setup_player_choice, setup_players, string_list,
 )
 
 # --- board data (rulings.md, "Board data": printed on the board, not in the rulebook) -------
@@ -47,6 +47,16 @@ HAND_SIZE = 6
 # "Winning the Game": the game ends after a fall once someone has this many points
 WINNING_SCORE = 50
 
+# the rules a refusal names (rulebook sections and rulings.md readings)
+RULE_STEP_1 = "playing the game, step 1"
+RULE_STEP_2 = "playing the game, step 2"
+RULE_STEP_3 = "playing the game, step 3"
+RULE_SOLO = "flying solo"
+RULE_WINNING = "winning the game"
+RULE_BLANK_ROLL = "ruling 3"
+RULE_HAND = "ruling 4"
+RULE_CONTRACT = "replay contract"
+
 
 def cards_needed(dice: tuple[str, ...]) -> list[str]:
     """Ruling 3: one card of the die's colour per non-blank die (blank dice need nothing)."""
@@ -62,11 +72,11 @@ def rise_cost(dice: tuple[str, ...], cards: list[str]) -> int:
     needed = cards_needed(dice)
     if not needed:
         if cards:
-            raise RulesError("every die is blank: the balloon rises without any card", "ruling 3")
+            raise RulesError("every die is blank: the balloon rises without any card", RULE_BLANK_ROLL)
         return 0
     if cards == [WILD] or sorted(cards) == needed:
         return len(cards)
-    raise RulesError(f"the roll needs {_describe(needed)}, or one wild card", "playing the game, step 1")
+    raise _cards_refused(needed)
 
 
 def may_fall(dice: tuple[str, ...]) -> bool:
@@ -91,11 +101,27 @@ def game_ends(fell: bool, scores: tuple[int, ...]) -> bool:
     return fell and max(scores) >= WINNING_SCORE
 
 
-def _describe(needed: list[str]) -> str:
+def _cards_refused(needed: list[str]) -> RulesError:
+    """The cards a roll needs, said in full ("1 red and 2 green cards"): one sentence per
+    number of colours, so that each language can phrase the whole list its own way."""
     counts = Counter(needed)
-    parts = [f"{counts[c]} {c}" for c in COLOURS if counts[c]]
-    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"{text} card{'s' if len(needed) > 1 else ''}"
+    colours = [c for c in COLOURS if counts[c]]
+    params = {}
+    for i, colour in enumerate(colours, start=1):
+        params[f"count{i}"], params[f"colour{i}"] = counts[colour], Term(colour)
+    rule = RULE_STEP_1
+    if len(needed) == 1:
+        return RulesError("the roll needs {count1} {colour1} card, or one wild card", rule, **params)
+    if len(colours) == 1:
+        return RulesError("the roll needs {count1} {colour1} cards, or one wild card", rule, **params)
+    if len(colours) == 2:
+        return RulesError("the roll needs {count1} {colour1} and {count2} {colour2} cards, or one wild card",
+                          rule, **params)
+    if len(colours) == 3:
+        return RulesError("the roll needs {count1} {colour1}, {count2} {colour2} and {count3} {colour3} cards, "
+                          "or one wild card", rule, **params)
+    return RulesError("the roll needs {count1} {colour1}, {count2} {colour2}, {count3} {colour3} and "
+                      "{count4} {colour4} cards, or one wild card", rule, **params)
 
 
 @dataclass(frozen=True)
@@ -222,25 +248,25 @@ class Cloud9Rules:
     def apply(self, state: Cloud9State, action: Action) -> Cloud9State:
         act = action.get("act")
         if state.over:
-            winners = " and ".join(self._winners(state))
-            raise RulesError(f"the game is over: {winners} won", "winning the game")
+            raise RulesError("the game is over: {winners} won", RULE_WINNING,
+                             winners=Listing(self._winners(state), "and"))
         handler = {
             "roll": self._roll, "jump": self._jump, "stay": self._stay,
             "rise": self._rise, "fall": self._fall,
         }.get(act)
         if handler is None:
-            raise RulesError(f"{act!r} is not an action in Cloud 9 (roll, jump, stay, rise or fall)",
-                             "replay contract")
+            raise RulesError("{act!r} is not an action in Cloud 9 (roll, jump, stay, rise or fall)",
+                             RULE_CONTRACT, act=act)
         return handler(state, action)
 
     def _roll(self, state: Cloud9State, action: Action) -> Cloud9State:
         if state.phase != "roll":
-            raise RulesError(self._waiting_for(state), "playing the game, step 1")
-        faces = string_list(action, "dice", FACES, "a list of die faces")
+            raise self._waiting_for(state, RULE_STEP_1)
+        faces = string_list(action, "dice", FACES, N_("a list of die faces"))
         want = DICE[state.cloud]
         if len(faces) != want:
-            raise RulesError(f"the pilot rolls {want} dice on cloud {state.cloud}, not {len(faces)}",
-                             "playing the game, step 1")
+            raise RulesError("the pilot rolls {want} dice on cloud {cloud}, not {count}", RULE_STEP_1,
+                             want=want, cloud=state.cloud, count=len(faces))
         rolled = evolve(state, dice=tuple(faces))
         return evolve(rolled, deciders=passengers_in_order(rolled))
 
@@ -251,7 +277,7 @@ class Cloud9Rules:
             scored = evolve(state, scores=_with(state.scores, state.players, [player], POINTS[state.cloud]),
                              basket=())
             return _end_trip(scored, fell=True)
-        self._check_decider(state, player, "jump out")
+        self._check_decider(state, player, jumping=True)
         return evolve(
             state,
             scores=_with(state.scores, state.players, [player], POINTS[state.cloud]),
@@ -262,40 +288,57 @@ class Cloud9Rules:
     def _stay(self, state: Cloud9State, action: Action) -> Cloud9State:
         player = player_field(action, state.players)
         if state.phase == "roll" and state.solo and player == state.pilot:
-            raise RulesError(f"{player} flies solo: staying in is simply rolling the dice", "flying solo")
-        self._check_decider(state, player, "stay in")
+            raise RulesError("{player} flies solo: staying in is simply rolling the dice", RULE_SOLO,
+                             player=player)
+        self._check_decider(state, player, jumping=False)
         return evolve(state, deciders=state.deciders[1:])
 
-    def _check_decider(self, state: Cloud9State, player: str, verb: str) -> None:
-        """Ruling 2: only the passenger whose turn it is decides, and only after the roll."""
+    def _check_decider(self, state: Cloud9State, player: str, jumping: bool) -> None:
+        """Ruling 2: only the passenger whose turn it is decides, and only after the roll.
+
+        Jumping out and staying in are refused in sentences of their own (not a verb put into
+        one sentence), so that every language gets whole sentences to translate.
+        """
         if player not in state.basket:
-            raise RulesError(f"{player} has already jumped out of this trip", "playing the game, step 2")
+            raise RulesError("{player} has already jumped out of this trip", RULE_STEP_2, player=player)
         if player == state.pilot and state.solo:
-            raise RulesError(f"{player} flies solo and decides before rolling, not after",
-                             "flying solo")
+            raise RulesError("{player} flies solo and decides before rolling, not after", RULE_SOLO,
+                             player=player)
         if player == state.pilot:
-            reason = (f"{player} is the pilot and cannot jump out unless flying solo" if verb == "jump out"
-                      else f"{player} is the pilot: only the passengers decide to stay in")
-            raise RulesError(reason, "playing the game, step 2")
+            if jumping:
+                raise RulesError("{player} is the pilot and cannot jump out unless flying solo",
+                                 RULE_STEP_2, player=player)
+            raise RulesError("{player} is the pilot: only the passengers decide to stay in",
+                             RULE_STEP_2, player=player)
         if state.phase == "roll":
-            raise RulesError(f"{player} cannot {verb} yet: {state.pilot} rolls the dice first",
-                             "playing the game, step 2")
+            if jumping:
+                raise RulesError("{player} cannot jump out yet: {pilot} rolls the dice first",
+                                 RULE_STEP_2, player=player, pilot=state.pilot)
+            raise RulesError("{player} cannot stay in yet: {pilot} rolls the dice first",
+                             RULE_STEP_2, player=player, pilot=state.pilot)
         if state.phase == "resolve":
-            raise RulesError(f"every passenger has decided: {state.pilot} makes the balloon rise or fall",
-                             "playing the game, step 3")
+            raise RulesError("every passenger has decided: {pilot} makes the balloon rise or fall",
+                             RULE_STEP_3, pilot=state.pilot)
         who = state.deciders[0]
         if player != who:
-            raise RulesError(f"{player} cannot {verb} yet: {who} decides first", "playing the game, step 2")
+            if jumping:
+                raise RulesError("{player} cannot jump out yet: {who} decides first", RULE_STEP_2,
+                                 player=player, who=who)
+            raise RulesError("{player} cannot stay in yet: {who} decides first", RULE_STEP_2,
+                             player=player, who=who)
 
     def _rise(self, state: Cloud9State, action: Action) -> Cloud9State:
         if state.phase != "resolve":
-            raise RulesError(self._waiting_for(state), "playing the game, step 3")
-        cards = string_list(action, "cards", CARDS, "a list of balloon cards")
+            raise self._waiting_for(state, RULE_STEP_3)
+        cards = string_list(action, "cards", CARDS, N_("a list of balloon cards"))
         cost = rise_cost(state.dice, cards)
         held = state.hand(state.pilot)
         if cost > held:  # ruling 4
-            raise RulesError(f"{state.pilot} holds {held} card{'s' if held != 1 else ''} "
-                             f"and cannot play {cost}", "ruling 4")
+            if held == 1:
+                raise RulesError("{pilot} holds {held} card and cannot play {cost}", RULE_HAND,
+                                 pilot=state.pilot, held=held, cost=cost)
+            raise RulesError("{pilot} holds {held} cards and cannot play {cost}", RULE_HAND,
+                             pilot=state.pilot, held=held, cost=cost)
         risen = evolve(state, hands=_with(state.hands, state.players, [state.pilot], -cost),
                         discards=state.discards + cost, cloud=state.cloud + 1,
                         dice=None, deciders=())
@@ -307,21 +350,23 @@ class Cloud9Rules:
 
     def _fall(self, state: Cloud9State, action: Action) -> Cloud9State:
         if state.phase != "resolve":
-            raise RulesError(self._waiting_for(state), "playing the game, step 3")
+            raise self._waiting_for(state, RULE_STEP_3)
         if not may_fall(state.dice):
-            raise RulesError("every die is blank: the balloon must rise (with no cards)", "ruling 3")
+            raise RulesError("every die is blank: the balloon must rise (with no cards)", RULE_BLANK_ROLL)
         return _end_trip(state, fell=True)
 
-    def _waiting_for(self, state: Cloud9State) -> str:
+    def _waiting_for(self, state: Cloud9State, rule: str) -> RulesError:
         """What the game waits for now, said as a refusal of anything else."""
         phase = state.phase
         if phase == "roll":
             if state.solo:
-                return f"{state.pilot} flies solo and must jump out or roll the dice first"
-            return f"{state.pilot} must roll the dice first"
+                return RulesError("{pilot} flies solo and must jump out or roll the dice first", rule,
+                                  pilot=state.pilot)
+            return RulesError("{pilot} must roll the dice first", rule, pilot=state.pilot)
         if phase == "decide":
-            return f"{state.deciders[0]} must decide first: jump out or stay in"
-        return f"the dice are rolled: {state.pilot} makes the balloon rise or fall"
+            return RulesError("{who} must decide first: jump out or stay in", rule, who=state.deciders[0])
+        return RulesError("the dice are rolled: {pilot} makes the balloon rise or fall", rule,
+                          pilot=state.pilot)
 
     # --- the public state ----------------------------------------------------------------------
 

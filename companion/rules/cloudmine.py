@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from .common import (
     evolve,
-    Action, RulesError, best, field, next_seat, player_field, setup_player_choice, setup_players,
+    N_, Action, RulesError, best, field, next_seat, player_field, setup_player_choice, setup_players,
 )
 
 DECK_SIZE = 80
@@ -104,16 +104,19 @@ class CloudMineRules:
         if state.over:
             raise RulesError("the game is over: the deck cannot supply another round", "end of the game")
         if act != "guess":
-            raise RulesError(f"{act!r} is not an action in The Cloud Mine (only guess)", "a round")
+            raise RulesError("{act!r} is not an action in The Cloud Mine (only guess)", "a round", act=act)
         player = player_field(action, state.players)
-        correct = field(action, "correct", bool, "true or false")
+        correct = field(action, "correct", bool, N_("true or false"))
         who = state.guessers[0]
         if player != who:
             if player == state.dreamer:
-                raise RulesError(f"{player} is the Dreamer and does not guess; {who} guesses now", "a round, step 4")
+                raise RulesError("{player} is the Dreamer and does not guess; {who} guesses now", "a round, step 4",
+                                 player=player, who=who)
             if player == state.chooser:
-                raise RulesError(f"{player} is the Chooser and does not guess; {who} guesses now", "a round, step 4")
-            raise RulesError(f"{player} cannot guess yet: it is {who}'s turn", "a round, step 4")
+                raise RulesError("{player} is the Chooser and does not guess; {who} guesses now", "a round, step 4",
+                                 player=player, who=who)
+            raise RulesError("{player} cannot guess yet: it is {who}'s turn", "a round, step 4",
+                             player=player, who=who)
         if correct:
             # ruling 1: the finder takes the chosen card and the rest of the table;
             # the Dreamer keeps the cards taken for wrong guesses

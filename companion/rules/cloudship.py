@@ -19,8 +19,8 @@ from typing import Any, Mapping, Sequence
 
 from .common import (
     evolve,
-    Action, Outcome, RulesError, SetupError, field, next_seat, setup_player_choice, setup_players,
-    string_list,
+    N_, Action, Outcome, RulesError, SetupError, field, next_seat, setup_player_choice,
+    setup_players, string_list, terms,
 )
 
 # --- board data (rulings.md, "Cloudship", board data) ------------------------------------
@@ -206,10 +206,6 @@ def _with(values: tuple, index: int, value: Any) -> tuple:
     return values[:index] + (value,) + values[index + 1:]
 
 
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
 # --- resolving a round ---------------------------------------------------------------------
 
 def _resolve(state: ShipState) -> ShipState:
@@ -329,14 +325,16 @@ class CloudshipRules:
     def apply(self, state: ShipState, action: Action) -> ShipState:
         act = action.get("act")
         if state.phase == "over":
-            how = "won: all 12 flowers are planted" if state.result == "won" else "lost: the storm has arrived"
-            raise RulesError(f"the game is over, the crew {how}", RULE_END)
+            if state.result == "won":
+                raise RulesError("the game is over, the crew won: all 12 flowers are planted", RULE_END)
+            raise RulesError("the game is over, the crew lost: the storm has arrived", RULE_END)
         handler = _HANDLERS.get(act) if isinstance(act, str) else None
         if handler is None:
-            raise RulesError(f"{act!r} is not an action in Cloudship (roll, drop, land, plant, reveal)", RULE_CONTRACT)
+            raise RulesError("{act!r} is not an action in Cloudship (roll, drop, land, plant, reveal)",
+                             RULE_CONTRACT, act=act)
         expected = _PHASE_OF[act]
         if state.phase != expected:
-            raise RulesError(*_wrong_phase(state))
+            raise _wrong_phase(state)
         return handler(state, action)
 
     def view(self, state: ShipState) -> dict[str, Any]:
@@ -410,9 +408,9 @@ def _setup_hail(config: Mapping[str, Any]) -> tuple[bool, ...] | None:
 # --- the actions ---------------------------------------------------------------------------
 
 def _roll(state: ShipState, action: Action) -> ShipState:
-    dice = string_list(action, "dice", FACES, "three die faces")
+    dice = string_list(action, "dice", FACES, N_("three die faces"))
     if len(dice) != DICE:
-        raise RulesError(f"a roll has {DICE} dice, not {len(dice)}", RULE_ROLL)
+        raise RulesError("a roll has {want} dice, not {count}", RULE_ROLL, want=DICE, count=len(dice))
     if dice.count(STORM) == DICE:  # "the roll does not count: roll the dice again"
         return state
     storm = storm_after(state.storm, dice)
@@ -424,19 +422,25 @@ def _roll(state: ShipState, action: Action) -> ShipState:
 
 
 def _drop(state: ShipState, action: Action) -> ShipState:
-    ball = field(action, "ball", str, '"rain" or "hail"')
+    ball = field(action, "ball", str, N_('"rain" or "hail"'))
     if ball not in BALLS:
-        raise RulesError(f'{ball!r} is not a ball: "rain" or "hail"', RULE_CONTRACT)
+        raise RulesError('{ball!r} is not a ball: "rain" or "hail"', RULE_CONTRACT, ball=ball)
     colour = _colour(action)
     loaded = state.load[BALLS.index(ball)]
     if state.dropped(ball) >= loaded:
-        if loaded == 0:
-            what = "no raindrops were" if ball == "rain" else "no hailstones were"
-            raise RulesError(f"{what} loaded this round, so none can fall", RULE_LOAD)
-        what = _plural(loaded, "raindrop was", "raindrops were") if ball == "rain" \
-            else _plural(loaded, "hailstone was", "hailstones were")
-        raise RulesError(f"only {what} loaded this round, and all of them have come down", RULE_LOAD)
+        raise RulesError(_ALL_DOWN[ball, min(loaded, 2)], RULE_LOAD, count=loaded)
     return evolve(state, drops=state.drops + ((ball, colour),))
+
+
+# (ball, none / one / more loaded) -> why no more can fall: whole sentences, plurals included
+_ALL_DOWN = {
+    ("rain", 0): N_("no raindrops were loaded this round, so none can fall"),
+    ("rain", 1): N_("only {count} raindrop was loaded this round, and all of them have come down"),
+    ("rain", 2): N_("only {count} raindrops were loaded this round, and all of them have come down"),
+    ("hail", 0): N_("no hailstones were loaded this round, so none can fall"),
+    ("hail", 1): N_("only {count} hailstone was loaded this round, and all of them have come down"),
+    ("hail", 2): N_("only {count} hailstones were loaded this round, and all of them have come down"),
+}
 
 
 def _land(state: ShipState, action: Action) -> ShipState:
@@ -446,35 +450,43 @@ def _land(state: ShipState, action: Action) -> ShipState:
 def _plant_wild(state: ShipState, action: Action) -> ShipState:
     colour = _colour(action)
     if state.bed(colour) >= BED_CAPACITY:
-        raise RulesError(f"the {colour} bed is full: plant the wild flower in a bed that is not full "
-                         f"({', '.join(state.open_beds())})", RULE_WILD)
+        raise RulesError(_BED_FULL[colour], RULE_WILD, open=terms(state.open_beds()))
     return _carry_on(_plant(evolve(state, wild=state.wild - 1), colour))
 
 
+# one sentence per bed, so that each language can put the colour into it its own way
+_BED_FULL = {
+    "yellow": N_("the yellow bed is full: plant the wild flower in a bed that is not full ({open})"),
+    "purple": N_("the purple bed is full: plant the wild flower in a bed that is not full ({open})"),
+    "white": N_("the white bed is full: plant the wild flower in a bed that is not full ({open})"),
+    "blue": N_("the blue bed is full: plant the wild flower in a bed that is not full ({open})"),
+}
+
+
 def _reveal(state: ShipState, action: Action) -> ShipState:
-    hail = field(action, "hail", bool, "true or false")  # either face: tiles get set up wrong
+    hail = field(action, "hail", bool, N_("true or false"))  # either face: tiles get set up wrong
     tiles = _with(state.tiles, state.revealing, Tile(face_up=True, hail=hail))
     return _carry_on(evolve(state, tiles=tiles, revealing=None))
 
 
 def _colour(action: Action) -> str:
-    colour = field(action, "bed", str, "a bed colour")
+    colour = field(action, "bed", str, N_("a bed colour"))
     if colour not in BEDS:
-        raise RulesError(f'{colour!r} is not a bed: {", ".join(BEDS)}', RULE_CONTRACT)
+        raise RulesError("{colour!r} is not a bed: {beds}", RULE_CONTRACT, colour=colour, beds=terms(BEDS))
     return colour
 
 
-def _wrong_phase(state: ShipState) -> tuple[str, str]:
+def _wrong_phase(state: ShipState) -> RulesError:
     """Why only the phase's own action fits now, in words for the table."""
     if state.phase == "roll":
-        return f"{state.commander} rolls the dice first", RULE_ROLL
+        return RulesError("{commander} rolls the dice first", RULE_ROLL, commander=state.commander)
     if state.phase == "flight":
-        return "the ship is flying: tell where balls come to rest (drop) or land", RULE_FLY
+        return RulesError("the ship is flying: tell where balls come to rest (drop) or land", RULE_FLY)
     if state.phase == "plant":
-        return (f"a wild flower waits for its bed: plant it in {' or '.join(state.open_beds())}",
-                RULE_WILD)
-    return (f"the tile on engine space {state.revealing + 1} was just flipped: "
-            "tell whether it shows hail (reveal)", RULE_HAIL)
+        return RulesError("a wild flower waits for its bed: plant it in {beds}", RULE_WILD,
+                          beds=terms(state.open_beds(), "or"))
+    return RulesError("the tile on engine space {space} was just flipped: tell whether it shows hail (reveal)",
+                      RULE_HAIL, space=state.revealing + 1)
 
 
 _HANDLERS = {"roll": _roll, "drop": _drop, "land": _land, "plant": _plant_wild, "reveal": _reveal}

@@ -19,12 +19,59 @@ class RulesError(ValueError):
 
     `reason` is one sentence a player understands; `rule` names the rule it comes from
     (a rulebook section or a ruling in rulings.md), so a screen can show both.
+
+    The sentence is written as a `template` with {placeholders} and the `params` that fill
+    them, so that the app can show it in the players' language (companion.i18n.explain):
+
+        RulesError("{player} cannot jump out yet: {who} decides first",
+                   "playing the game, step 2", player=player, who=who)
+
+    Only a template with params is formatted: a name may contain braces.
     """
 
-    def __init__(self, reason: str, rule: str | None = None):
+    def __init__(self, template: str, rule: str | None = None, **params: Any):
+        reason = template.format(**params) if params else template
         super().__init__(reason)
         self.reason = reason
         self.rule = rule
+        self.template = template
+        self.params = params
+
+
+class Term(str):
+    """A game word or phrase inside a refusal's params (a colour, a die face, what a field
+    holds): reads as the English word; the app shows it in the players' language."""
+
+    __slots__ = ()
+
+
+class Listing(str):
+    """Several values said as one param: "Ann and Ben", "yellow or purple", "red, yellow".
+
+    Reads as the English list (items joined by ", ", " and " or " or "); the app joins the
+    items (each Term translated) the way the players' language does.
+    """
+
+    JOINERS = {",": ", ", "and": " and ", "or": " or "}
+    items: tuple[str, ...]
+    conjunction: str
+
+    def __new__(cls, items: Sequence[str], conjunction: str = ","):
+        listing = super().__new__(cls, cls.JOINERS[conjunction].join(items))
+        listing.items = tuple(items)
+        listing.conjunction = conjunction
+        return listing
+
+
+def terms(words: Sequence[str], conjunction: str = ",") -> Listing:
+    """Game words as one Listing param, each word translatable."""
+    return Listing([Term(w) for w in words], conjunction)
+
+
+def N_(text: str) -> str:
+    """Mark refusal text written outside a RulesError(...) call (a template picked from a table,
+    a phrase passed on as a Term) so that the app's "rules" catalog collects it."""
+    return text
 
 
 class SetupError(ValueError):
@@ -48,22 +95,25 @@ class GameRules(Protocol):
 # --- validation helpers, so that every game refuses malformed input the same way ---------
 
 def field(action: Action, name: str, kind: type | tuple[type, ...], what: str) -> Any:
-    """The action's field `name`, which must be of `kind`; a RulesError names what is wrong."""
+    """The action's field `name`, which must be of `kind`; a RulesError names what is wrong.
+
+    `what` says what the field holds, in words for the refusal: mark it with N_().
+    """
     if name not in action:
-        raise RulesError(f'"{action.get("act")}" needs a "{name}" field ({what})', "replay contract")
+        raise RulesError('"{act}" needs a "{name}" field ({what})', "replay contract",
+                         act=action.get("act"), name=name, what=Term(what))
     value = action[name]
     # bool is an int in Python: never let True stand for a number or a number for a bool
-    if isinstance(value, bool) and bool not in _as_tuple(kind):
-        raise RulesError(f'"{name}" must be {what}, not {value!r}', "replay contract")
-    if not isinstance(value, kind):
-        raise RulesError(f'"{name}" must be {what}, not {value!r}', "replay contract")
+    if (isinstance(value, bool) and bool not in _as_tuple(kind)) or not isinstance(value, kind):
+        raise RulesError('"{name}" must be {what}, not {value!r}', "replay contract",
+                         name=name, what=Term(what), value=value)
     return value
 
 
 def player_field(action: Action, players: Sequence[str]) -> str:
-    name = field(action, "player", str, "a player's name")
+    name = field(action, "player", str, N_("a player's name"))
     if name not in players:
-        raise RulesError(f"there is no player called {name!r}", "replay contract")
+        raise RulesError("there is no player called {name!r}", "replay contract", name=name)
     return name
 
 
@@ -71,7 +121,8 @@ def string_list(action: Action, name: str, allowed: Sequence[str], what: str) ->
     values = field(action, name, list, what)
     for v in values:
         if not isinstance(v, str) or v not in allowed:
-            raise RulesError(f'{v!r} is not one of {", ".join(allowed)}', "replay contract")
+            raise RulesError("{value!r} is not one of {allowed}", "replay contract",
+                             value=v, allowed=terms(allowed))
     return list(values)
 
 

@@ -147,9 +147,9 @@ class App:
             self.redraw()
 
     def refuse(self, error) -> None:
-        """Show a RulesError: its reason, and the rule it comes from."""
-        rule = getattr(error, "rule", None)
-        reason = getattr(error, "reason", str(error))
+        """Show a refusal (a RulesError, a seat's Decision): its reason, and the rule it comes
+        from, in the players' language."""
+        reason, rule = i18n.explain(error)
         self.toast(_("Not allowed: {reason} (rule: {rule})").format(reason=reason, rule=rule) if rule
                    else _("Not allowed: {reason}").format(reason=reason))
 
