@@ -435,3 +435,21 @@ def test_an_idle_screen_draws_nothing_more():
     for _ in range(5):
         h.app.pump()
     assert h.app.frames_drawn == frames
+
+
+@pytest.mark.parametrize("language", ["de", "hu"])
+def test_long_random_games_never_overflow_in_german_or_hungarian(language):
+    from companion.rules.simulate import random_actions
+
+    setup = {"game": "cloudship", "players": ["Ann", "Ben", "Cat"]}
+    h = Harness((800, 480))
+    h.app.change_config(language=language)
+    try:
+        for seed in range(3):
+            h.start_game(setup)
+            for _before, action in random_actions(setup, seed, limit=120):
+                assert h.app.game_screen.submit(action)
+                h.app.pump()
+                assert h.overflows() == [], (seed, action, h.app.controller.match.view["phase"])
+    finally:
+        h.app.change_config(language="en")

@@ -551,7 +551,7 @@ class CloudshipScreen(GameScreen):
             return out
         for row, (caption, colours, ink) in zip(rows(area, len(lines), f.u(2)), lines):
             if not colours:
-                out.append(Label(row, caption, "small", colour=ink, key="resolution"))
+                out.append(Label(row, caption, "small", wrap=True, colour=ink, key="resolution"))
                 continue
             text_w = min(row.w // 2, f.u(120))
             out.append(Label(pygame.Rect(row.x, row.y, text_w, row.h), caption, "small", align="left",
