@@ -42,6 +42,7 @@ FRAME_S = 1 / 60
 TOAST_S = 5.0
 
 _ = i18n.translator("app")
+SAVE_RETRY_S = 5.0  # how often waiting actions try the disk again
 
 
 class App:
@@ -79,6 +80,7 @@ class App:
         self._toast_seq = 0
         self._wake = threading.Event()
         self._dialog_cache: tuple | None = None
+        self._status: tuple = (None, None)  # (save problem, stuck buttons) the badges show
         self.game_screen = None  # the screen of the game in progress, to continue it from home
         i18n.set_language(self.config.language)
         self.controller.subscribe(self._on_game_change)
@@ -260,6 +262,7 @@ class App:
             self.handle(event)
         for outcome in self.hardware.poll():
             self._seat_outcome(outcome)
+        self._check_status()
         now = self.clock()
         while self._timers and self._timers[0][0] <= now:
             _, _, fn = heapq.heappop(self._timers)
@@ -326,6 +329,24 @@ class App:
         if self.dialog is not None or (self.screen is not None and self.screen.wants_text()):
             return False
         return self.hardware.key(event)
+
+    def _check_status(self) -> None:
+        """The top bar's warnings follow the journal and the seat buttons as they change."""
+        status = (self.controller.save_problem, self.hardware.status_line())
+        if status == self._status:
+            return
+        saving_failed = status[0] is not None and self._status[0] is None
+        self._status = status
+        self.refresh()
+        if saving_failed:
+            self.toast(_("Saving failed. The game goes on and is saved as soon as the disk works again."),
+                       seconds=8)
+            self.after(SAVE_RETRY_S, self._retry_save)
+
+    def _retry_save(self) -> None:
+        """While actions wait in memory, try the disk again now and then (not only on a move)."""
+        if not self.controller.retry_save():
+            self.after(SAVE_RETRY_S, self._retry_save)
 
     def _seat_outcome(self, outcome) -> None:
         """What a seat press did: the screen may use it; a refusal is shown either way."""

@@ -368,6 +368,11 @@ def app_badges(app) -> list[Badge]:
     badges = []
     if app.hardware.simulated:
         badges.append(Badge(_("Simulated hardware"), (96, 72, 150), _("Simulated")))
+    if app.controller.save_problem is not None:
+        badges.append(Badge(_("Not saved yet"), th.DANGER, _("Not saved")))
+    stuck = app.hardware.status_line()
+    if stuck is not None:
+        badges.append(Badge(stuck, th.DANGER, _("Button stuck")))
     sensor = app.hardware.sensor_status()
     if sensor is not None:
         badges.append(Badge(_("Sensor: {status}").format(status=sensor_text(sensor)),
