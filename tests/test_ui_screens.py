@@ -125,6 +125,17 @@ def test_settings_change_volume_mute_and_rotation_and_are_saved(tmp_path):
     assert not h.app.frame.portrait and settings.load(path)[0].rotate == 0
 
 
+def test_settings_say_when_there_is_no_sound_device():
+    h = Harness()
+    h.app.show(SettingsScreen(h.app))
+    h.app.pump()
+    assert h.find("mute").text == "Sound on"
+    h.app.sounds.available = False  # as companion.sound.Sounds reports without an audio device
+    h.app.refresh()
+    h.app.pump()
+    assert h.find("mute").text == "No sound device"
+
+
 def test_history_pages_through_the_games_newest_first():
     h = Harness()
     h.app.show(HistoryScreen(h.app, HISTORY))

@@ -7,6 +7,7 @@ from ...config import ROTATIONS
 from ..layout import GAP, cols, rows
 from ..widgets import Button, Label, Widget
 from .base import Screen, sensor_text
+from .seat_test import SeatTestScreen
 
 _ = i18n.translator("app")
 
@@ -14,11 +15,6 @@ VOLUME_STEP = 0.1
 
 
 class SettingsScreen(Screen):
-    def __init__(self, app):
-        super().__init__(app)
-        self.testing = False
-        self.last_press: str | None = None
-
     def title(self) -> str:
         return _("Settings")
 
@@ -47,7 +43,7 @@ class SettingsScreen(Screen):
                 Label(level, f"{round(config.volume * 100)}%", "title", key="volume"),
                 Button(plus, "+", lambda: self.volume(VOLUME_STEP), kind="secondary", key="louder",
                        enabled=config.volume < 1, size="prompt"),
-                Button(mute, _("Sound off") if config.muted else _("Sound on"),
+                Button(mute, self.sound_state(config),
                        lambda: self.app.change_config(muted=not self.app.config.muted),
                        kind="choice", selected=config.muted, key="mute")]
 
@@ -58,12 +54,9 @@ class SettingsScreen(Screen):
 
         seats = row(lines[3], _("Seat buttons"))
         test, result = cols(seats, [1, 1.3], gap)
-        out.append(Button(test, _("Stop the test") if self.testing else _("Test the seats"), self.toggle_test,
-                          kind="choice", selected=self.testing, key="seat-test"))
-        if self.testing:
-            shown = self.last_press or _("Press any seat button")
-        else:
-            shown = self.app.hardware.status_line() or (_("Simulated") if self.app.hardware.simulated else _("Ready"))
+        out.append(Button(test, _("Test the seats"), lambda: self.app.show(SeatTestScreen(self.app)),
+                          kind="choice", key="seat-test"))
+        shown = self.app.hardware.status_line() or (_("Simulated") if self.app.hardware.simulated else _("Ready"))
         out.append(Label(result, shown, "small", wrap=True, key="seat-result"))
 
         sensor = row(lines[4], _("Ship sensor"))
@@ -77,28 +70,8 @@ class SettingsScreen(Screen):
         self.app.change_config(volume=level)
         self.app.sounds.play("right")  # hear the new level
 
-    def toggle_test(self) -> None:
-        try:  # the seat test's own screen (LEDs, stuck buttons), where it is installed
-            from .seat_test import SeatTestScreen
-        except ImportError:
-            SeatTestScreen = None
-        if SeatTestScreen is not None and not self.testing:
-            self.app.show(SeatTestScreen(self.app))
-            return
-        self.testing = not self.testing
-        self.last_press = None
-        self.app.hardware.enter(self)
-        self.refresh()
 
-    def seat_mode(self) -> str:
-        return "test" if self.testing else "idle"
-
-    def on_seat_outcome(self, outcome) -> bool:
-        if self.testing:
-            self.last_press = outcome.decision.reason or f"{outcome.press.seat} {outcome.press.button}"
-            self.refresh()
-            return True
-        return False
-
-    def on_leave(self) -> None:
-        self.testing = False
+    def sound_state(self, config) -> str:
+        if not self.app.sounds.available:  # no audio device: say so rather than "Sound on"
+            return _("No sound device")
+        return _("Sound off") if config.muted else _("Sound on")
