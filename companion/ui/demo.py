@@ -89,7 +89,7 @@ def record(out: Path, language: str = "en", sizes: dict[str, tuple[int, int]] = 
             shot("history")
             h.app.show(SettingsScreen(h.app))
             shot("settings")
-            h.app.refuse(_RefusalExample())
+            h.app.refuse(_refusal_example())
             shot("refusal")
             journal.close()
     i18n.set_language("en")
@@ -109,6 +109,13 @@ class _StepClock:
         self.seconds += seconds
 
 
-class _RefusalExample(Exception):
-    reason = "Edit cannot guess yet: it is Zsolt's turn"
-    rule = "a round, step 4"
+def _refusal_example():
+    """A real refusal from the rules core (so it is shown translated like any other)."""
+    from ..rules import Match, RulesError
+
+    match = Match.start({"game": "cloudmine", "players": ["András", "Edit", "Tamás", "Zsolt"]})
+    try:
+        match.apply({"act": "guess", "player": "Tamás", "correct": True})
+    except RulesError as refusal:
+        return refusal
+    raise AssertionError("the example guess was accepted")
