@@ -31,6 +31,7 @@ from companion.rules.simulate import random_actions  # noqa: E402
 from companion.ui.hardware import SeatHardware  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.layout import SIZES  # noqa: E402
+from timekeeping import ManualClock
 
 PACKAGE = Path(__file__).resolve().parent.parent / "companion"
 SHOTS = os.environ.get("REFUSAL_SCREENSHOTS")  # a folder to keep the screenshots in, to look at
@@ -177,17 +178,11 @@ def test_the_language_can_change_between_refusals():
 
 # --- the seat buttons: refusals by the rules core and by the seat router -----------------------
 
-class Clock:
-    def __init__(self):
-        self.now = 10.0
-
-    def __call__(self):
-        return self.now
 
 
 @pytest.fixture
 def seats():
-    clock = Clock()
+    clock = ManualClock(10.0)
     seat_input = SeatInput(DEFAULT_SEATS, pin_factory=MockFactory(), clock=clock)
     table = SeatTable(seat_input, together_s=0)
     yield clock, seat_input, SeatHardware(table, simulated=True, keyboard=KeyboardSeats(seat_input))

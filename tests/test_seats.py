@@ -20,22 +20,14 @@ from companion.devices.debounce import DEBOUNCE_S, Debouncer
 from companion.devices.events import JUMP, STAY, LedMode, SeatPress
 from companion.devices.keyboard import KeyboardSeats, NotSimulated
 from companion.devices.seats import SeatInput
+from timekeeping import ManualClock
 
 
-class Clock:
-    def __init__(self):
-        self.now = 100.0
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, seconds):
-        self.now += seconds
 
 
 @pytest.fixture
 def clock():
-    return Clock()
+    return ManualClock(100.0)
 
 
 @pytest.fixture
@@ -134,7 +126,7 @@ def test_bounce_on_one_button_does_not_hide_a_press_on_another(panel, clock):
     st.floats(0.05, 2.0)),                            # how long it is held
     min_size=1, max_size=12))
 def test_any_bounce_burst_gives_exactly_one_press_per_real_press(presses):
-    clock = Clock()
+    clock = ManualClock(100.0)
     with SeatInput(DEFAULT_SEATS[:4], pin_factory=MockFactory(), clock=clock) as panel:
         for seat, button, chatter, held in presses:
             pin = panel.pin(seat, button)

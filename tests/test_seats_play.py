@@ -15,27 +15,19 @@ from companion.devices.router import ACT, CLAIM, IGNORE, NOTE, REFUSE, SeatMap, 
 from companion.devices.seats import SeatInput
 from companion.devices.table import TOGETHER_S, SeatTable
 from companion.rules import Match, RulesError
+from timekeeping import ManualClock
 
 FOUR = ["Ann", "Ben", "Cat", "Dan"]
 NAMES = FOUR + ["Eve", "Fay", "Gus", "Hal"]
 
 
-class Clock:
-    def __init__(self):
-        self.now = 50.0
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, seconds):
-        self.now += seconds
 
 
 class Table:
     """A SeatTable on mock pins, with helpers that press the pins as a player would."""
 
     def __init__(self, seats=6):
-        self.clock = Clock()
+        self.clock = ManualClock(50.0)
         self.input = SeatInput(DEFAULT_SEATS[:seats], pin_factory=MockFactory(), clock=self.clock,
                                blink_s=10)
         self.table = SeatTable(self.input)

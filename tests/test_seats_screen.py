@@ -18,21 +18,16 @@ from companion.devices.table import SeatTable  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.hardware import SeatHardware  # noqa: E402
 from companion.ui.screens.seat_test import LedLamp, SeatTestScreen  # noqa: E402
+from timekeeping import ManualClock  # noqa: E402
 
 SHOTS = os.environ.get("SEAT_SCREENSHOTS")  # a folder to keep the screenshots in, to look at
 
 
-class Clock:
-    def __init__(self):
-        self.now = 10.0
-
-    def __call__(self):
-        return self.now
 
 
 @pytest.fixture
 def rig():
-    clock = Clock()
+    clock = ManualClock(10.0)
     seat_input = SeatInput(DEFAULT_SEATS, pin_factory=MockFactory(), clock=clock)
     table = SeatTable(seat_input)
     hardware = SeatHardware(table, simulated=True, keyboard=KeyboardSeats(seat_input))

@@ -20,19 +20,11 @@ from companion.journal import store
 from companion.ui.app import SAVE_RETRY_S
 from companion.ui.hardware import SeatHardware
 from companion.ui.harness import Harness
+from timekeeping import ManualClock
 
 SETUP = {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]}
 
 
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, seconds):
-        self.now += seconds
 
 
 class SwitchableDisk:
@@ -57,7 +49,7 @@ class SwitchableDisk:
 def test_a_failing_disk_shows_a_badge_and_saves_by_itself_when_it_works_again(tmp_path):
     disk = SwitchableDisk()
     journal = Journal.open(tmp_path / "journal.sqlite3", connect=disk.connect)
-    clock = Clock()
+    clock = ManualClock(1000.0)
     h = Harness(controller=GameController(journal), journal=journal, clock=clock)
     try:
         h.start_game(SETUP)
@@ -86,7 +78,7 @@ def stuck_shown(h) -> bool:
 
 
 def test_a_stuck_seat_button_is_shown_on_every_screen_until_released():
-    clock = Clock()
+    clock = ManualClock(1000.0)
     seat_input = SeatInput(DEFAULT_SEATS[:4], pin_factory=MockFactory(), simulated=True, clock=clock)
     hardware = SeatHardware(SeatTable(seat_input), simulated=True)
     h = Harness(hardware=hardware, clock=clock)
