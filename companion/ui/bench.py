@@ -125,11 +125,11 @@ def peak_memory_mib() -> float:
 def bench() -> dict[str, float]:
     redraw, rebuild = render_ms()
     return {
-        "ui_busiest_screen_redraw_800x480_ms": round(redraw, 3),
-        "ui_busiest_screen_rebuild_and_redraw_800x480_ms": round(rebuild, 3),
-        "ui_idle_game_screen_cpu_percent_of_core": round(idle_cpu_percent(), 3),
-        "ui_start_to_first_frame_s": round(first_frame_s(), 3),
-        "ui_peak_memory_mib": round(peak_memory_mib(), 1),
+        "ui.busiest_screen_redraw_800x480_ms": round(redraw, 3),
+        "ui.busiest_screen_rebuild_and_redraw_800x480_ms": round(rebuild, 3),
+        "ui.idle_game_screen_cpu_percent_of_core": round(idle_cpu_percent(), 3),
+        "ui.start_to_first_frame_s": round(first_frame_s(), 3),
+        "ui.peak_memory_mib": round(peak_memory_mib(), 1),
     }
 
 
