@@ -11,8 +11,11 @@ $(BIN)/cloud-companion: pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
+# on a desktop session the app opens in a window; on the Pi's console it fills the screen
+RUN_ARGS ?= $(if $(DISPLAY)$(WAYLAND_DISPLAY),--windowed,)
+
 run: $(BIN)/cloud-companion
-	$(BIN)/cloud-companion $(ARGS)
+	$(BIN)/cloud-companion run $(RUN_ARGS) $(ARGS)
 
 test: $(BIN)/cloud-companion
 	$(BIN)/python -m pytest $(ARGS)
