@@ -89,7 +89,8 @@ class CloudMineScreen(GameScreen):
             draw_text = _("{dreamer} draws {count} cards for {chooser}").format(
                 dreamer=v["dreamer"], count=v["cards_per_round"], chooser=v["chooser"])
         else:
-            draw_text = _("{dreamer} holds {count} wrong guesses").format(dreamer=v["dreamer"], count=v["dreamer_pile"])
+            draw_text = _.ngettext("{dreamer} holds {count} wrong guess", "{dreamer} holds {count} wrong guesses",
+                                    v["dreamer_pile"]).format(dreamer=v["dreamer"], count=v["dreamer_pile"])
         out.append(Label(draw_rect, draw_text, "body", wrap=True, key="draw"))
         token = pygame.Rect(prompt_rect.x, prompt_rect.y, min(prompt_rect.h, f.u(56)), prompt_rect.h)
         out += [Token(token.inflate(-f.u(6), -f.u(6)), self.player(who).colour),
