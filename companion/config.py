@@ -59,7 +59,6 @@ class Config:
     muted: bool = False
     rotate: int = 0
     seats: tuple[SeatPins, ...] = DEFAULT_SEATS
-    serial_port: str = ""  # the ship sensor; empty: find it, or simulate it
 
     def with_changes(self, **changes: Any) -> "Config":
         return validate(replace(self, **changes))
@@ -95,7 +94,7 @@ def validate(config: Config) -> Config:
 
 def from_dict(data: dict[str, Any]) -> Config:
     """A Config from parsed TOML; ConfigError for anything that cannot work."""
-    known = {"language", "volume", "muted", "rotate", "serial_port"}
+    known = {"language", "volume", "muted", "rotate"}
     unknown = set(data) - known - {"seats"}
     if unknown:
         raise ConfigError(f"unknown setting(s): {', '.join(sorted(unknown))}")
