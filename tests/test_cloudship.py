@@ -375,6 +375,7 @@ def test_the_crew_wins_with_all_twelve_flowers_and_the_commander_stays():
     assert v["over"] and v["result"] == "won" and v["phase"] == "over"
     assert v["winners"] == CREW and v["scores"] == {name: 12 for name in CREW}
     assert v["engine_room"] == 0 and v["commander"] == commander
+    assert v["load"] == {"rain": 0, "hail": 0}  # the ship is empty once the game is over
     with pytest.raises(RulesError, match="the game is over, the crew won"):
         roll(m, "blue", "blue", "blue")
     # undo after the end is legal and takes back the winning landing

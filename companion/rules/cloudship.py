@@ -40,6 +40,9 @@ SECTION_SIZE = 3                   # sections 1-3, 4-6, 7-9, 10-12
 TILE_SECTIONS = (1, 2, 3)          # section 4 has no tool parts and never takes a tile
 HAIL_PER_SET = 1                   # each set of three tiles holds exactly one hail tile
 BALLS = ("rain", "hail")
+# the contract: the ship holds a load only through flight, plant and reveal; before the first
+# roll, between rounds and once the game is over (won or lost) it is empty
+UNLOADED = (0, 0)
 
 MODES = ("standard", "sunny", "partly_cloudy", "overcast", "dreary", "stormy", "tornado")
 # reading 7: where the hail tile lies face up within each section (0 = its first space)
@@ -183,7 +186,7 @@ class ShipState:
     phase: str = "roll"
     round: int = 1
     dice: tuple[str, ...] | None = None  # the roll being resolved (None between rounds)
-    load: tuple[int, int] = (0, 0)       # raindrops, hailstones loaded this round
+    load: tuple[int, int] = UNLOADED      # raindrops, hailstones loaded this round
     drops: tuple[tuple[str, str], ...] = ()  # (ball, bed) in the order they came to rest
     to_plant: tuple[str, ...] = ()      # regular plantings still owed this round
     wild: int = 0                       # wild flowers still owed this round
@@ -255,7 +258,7 @@ def _plant(state: ShipState, colour: str) -> ShipState:
     state = evolve(state, beds=_with(state.beds, i, state.beds[i] + 1),
                     flowers=_with(state.flowers, space, False), planted=state.planted + (colour,))
     if is_won(state.beds):  # a win ends everything: nothing else is planted or asked
-        return evolve(state, result="won", to_plant=(), wild=0)
+        return evolve(state, result="won", to_plant=(), wild=0, load=UNLOADED)
     tile = state.tiles[space]
     if tile is None or tile.face_up:
         return state
@@ -268,7 +271,7 @@ def _next_round(state: ShipState) -> ShipState:
     """The round is over: the dice pass to the left and the ship is emptied."""
     return evolve(state, phase="roll", round=state.round + 1,
                    commander=next_seat(state.players, state.commander),
-                   dice=None, load=(0, 0), drops=(), to_plant=(), wild=0)
+                   dice=None, load=UNLOADED, drops=(), to_plant=(), wild=0)
 
 
 # --- the rules object ----------------------------------------------------------------------
@@ -416,7 +419,7 @@ def _roll(state: ShipState, action: Action) -> ShipState:
     storm = storm_after(state.storm, dice)
     fresh = evolve(state, storm=storm, dice=tuple(dice), drops=(), planted=(), removed=())
     if storm >= STORM_END:  # reading 1 and 8: lost at once, before any flight
-        return evolve(fresh, phase="over", result="lost", load=(0, 0))
+        return evolve(fresh, phase="over", result="lost", load=UNLOADED)
     load = (raindrops_for(dice), hail_visible(state.flowers, state.tiles))
     return evolve(fresh, phase="flight", load=load)
 
