@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable
 
 from .rules import Match, RulesError, SetupError
 
@@ -30,17 +30,18 @@ class ReplayResult:
         return out
 
 
-def parse_setup(line: str) -> Match:
+def parse_setup(line: str, number: int = 1) -> Match:
+    """The game a setup line starts (`number`: its physical line, for the messages)."""
     try:
         setup = json.loads(line)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise NotAGame(f"line 1: the setup is not JSON ({exc.msg})") from None
+        raise NotAGame(f"line {number}: the setup is not JSON ({exc.msg})") from None
     if not isinstance(setup, dict):
-        raise NotAGame("line 1: the setup must be a JSON object")
+        raise NotAGame(f"line {number}: the setup must be a JSON object")
     try:
         return Match.start(setup)
     except SetupError as exc:
-        raise NotAGame(f"line 1: {exc}") from None
+        raise NotAGame(f"line {number}: {exc}") from None
 
 
 def parse_action(line: str) -> dict[str, Any]:
@@ -56,22 +57,16 @@ def parse_action(line: str) -> dict[str, Any]:
     return action
 
 
-def numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
-    """(physical line number, text) for every non-blank line."""
-    for number, line in enumerate(lines, start=1):
-        if line.strip():
-            yield number, line
-
-
 def replay_lines(lines: Iterable[str]) -> ReplayResult:
     """Apply a whole game; stops at the first illegal line (the contract's exit 2)."""
     rows = enumerate(lines, start=1)
-    first = next(rows, None)
-    if first is None:
-        raise NotAGame("the file is empty: line 1 must be the setup")
-    if not first[1].strip():
-        raise NotAGame("line 1: the setup line is blank")
-    match = parse_setup(first[1])
+    # blank lines are skipped everywhere, before the setup too (line numbers stay physical)
+    for number, line in rows:
+        if line.strip():
+            match = parse_setup(line, number)
+            break
+    else:
+        raise NotAGame("the file holds no game: it is empty, and line 1 must be the setup")
     for number, line in rows:
         if not line.strip():
             continue

@@ -37,6 +37,13 @@ def test_standard_input_and_blank_lines():
     assert state["scores"]["Ben"] == 5 and state["round"] == 2
 
 
+def test_blank_lines_before_the_setup_are_skipped_and_lines_still_counted():
+    game = "\n\n" + MINE + "\n" + '{"act": "guess", "player": "Cat", "correct": true}\n'
+    run = replay("-", stdin=game)
+    assert run.returncode == 2
+    assert json.loads(run.stdout)["error"]["line"] == 4  # physical lines, blank ones included
+
+
 def test_illegal_line_exits_2_with_the_state_before_it():
     game = "\n".join([MINE, "", '{"act": "guess", "player": "Ben", "correct": false}',
                       '{"act": "guess", "player": "Ben", "correct": true}',
@@ -61,7 +68,8 @@ def test_unreadable_or_incomplete_action_is_exit_2(line):
 
 @pytest.mark.parametrize("setup,words", [
     ("", "empty"),
-    ("\n" + MINE, "line 1"),
+    ("\n\n", "empty"),
+    ("\n{not json", "line 2: the setup is not JSON"),
     ("{not json", "not JSON"),
     ("[]", "object"),
     ('{"game": "chess", "players": ["A", "B"]}', "unknown game"),

@@ -44,22 +44,24 @@ class _Acks:
 def record_replay(stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO,
                   follow: bool) -> int:
     """Replay `stream` (bytes, one JSON value a line) into `journal`; returns the exit code."""
-    first = stream.readline()
-    if not first:
-        raise NotAGame("the input is empty: line 1 must be the setup")
-    try:
-        setup_line = first.decode("utf-8")
-    except UnicodeDecodeError:
-        raise NotAGame("line 1: the setup is not UTF-8 text") from None
-    if not setup_line.strip():
-        raise NotAGame("line 1: the setup line is blank")
-    match = parse_setup(setup_line)  # NotAGame: nothing journaled
+    number = 0
+    for raw in iter(stream.readline, b""):  # blank lines before the setup are skipped too
+        number += 1
+        try:
+            setup_line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise NotAGame(f"line {number}: the setup is not UTF-8 text") from None
+        if setup_line.strip():
+            break
+    else:
+        raise NotAGame("the input holds no game: it is empty, and line 1 must be the setup")
+    match = parse_setup(setup_line, number)  # NotAGame: nothing journaled
 
     controller = GameController(journal)
     controller.new_game(match.setup)
     acks = _Acks(out, follow)
     problem = _report_problem(journal, None, err)
-    skipped, number, error = 0, 1, None
+    skipped, error = 0, None
     # readline, not iteration: each line is handled as soon as it arrives on a pipe
     for raw in iter(stream.readline, b""):
         number += 1
