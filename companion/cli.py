@@ -7,6 +7,7 @@ listed in COMMAND_MODULES), so this file stays a thin dispatcher.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from importlib import import_module
@@ -24,9 +25,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return cmd_replay_journal(args)
     try:
         if args.file == "-":
-            result = replay_lines(sys.stdin)
+            # utf-8-sig: a file saved by an editor that writes a byte-order mark still reads
+            result = replay_lines(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig"))
         else:
-            with open(args.file, encoding="utf-8") as f:
+            with open(args.file, encoding="utf-8-sig") as f:
                 result = replay_lines(f)
     except OSError as exc:
         print(f"cannot read {args.file}: {exc.strerror}", file=sys.stderr)

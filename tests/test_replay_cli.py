@@ -44,6 +44,15 @@ def test_blank_lines_before_the_setup_are_skipped_and_lines_still_counted():
     assert json.loads(run.stdout)["error"]["line"] == 4  # physical lines, blank ones included
 
 
+def test_a_byte_order_mark_and_a_null_first_player_are_read_as_meant(tmp_path):
+    path = tmp_path / "game.jsonl"
+    path.write_text('{"game": "cloudmine", "players": ["Ann", "Ben", "Cat"], "first_dreamer": null}\n',
+                    encoding="utf-8-sig")
+    run = replay(str(path))
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["dreamer"] == "Ann"
+
+
 def test_illegal_line_exits_2_with_the_state_before_it():
     game = "\n".join([MINE, "", '{"act": "guess", "player": "Ben", "correct": false}',
                       '{"act": "guess", "player": "Ben", "correct": true}',

@@ -146,8 +146,10 @@ def setup_players(config: Mapping[str, Any], low: int, high: int, title: str) ->
 
 
 def setup_player_choice(config: Mapping[str, Any], key: str, players: Sequence[str]) -> str:
-    """An optional setup field naming one of the players (default: the first)."""
-    name = config.get(key, players[0])
+    """An optional setup field naming one of the players (default, also for null: the first)."""
+    name = config.get(key)
+    if name is None:
+        return players[0]
     if name not in players:
         raise SetupError(f'"{key}" must be one of the players, not {name!r}')
     return name
