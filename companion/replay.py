@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from .rules import Match, RulesError, SetupError
 
@@ -77,7 +77,11 @@ def replay_lines(lines: Iterable[str]) -> ReplayResult:
     return ReplayResult(match)
 
 
+def jsonl(setup: Mapping[str, Any], actions: Iterable[Mapping[str, Any]]) -> str:
+    """A game in the replay format: the setup line, then one action per line."""
+    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in [setup, *actions])
+
+
 def to_jsonl(match: Match) -> str:
     """A match written back as JSON Lines: its setup, then the actions that stand."""
-    rows = [match.setup, *match.actions()]
-    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    return jsonl(match.setup, match.actions())

@@ -8,7 +8,6 @@ written as soon as writing works again; `problem` says why meanwhile.
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import time
@@ -20,7 +19,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 import platformdirs
 
 from ..config import APP_NAME
-from ..replay import to_jsonl
+from ..replay import jsonl, to_jsonl
 from ..rules import Match, RulesError, SetupError
 from . import store as sqlite_store
 from .errors import CannotRebuild, JournalBusy, JournalError, UnusableFile
@@ -412,5 +411,4 @@ class Journal:
         summary, actions = self.stored(game_id)
         if compact:
             return to_jsonl(rebuild(summary.setup, actions, game_id))
-        rows = [summary.setup, *actions]
-        return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+        return jsonl(summary.setup, actions)
