@@ -15,6 +15,7 @@ from companion.journal import Journal, JournalBusy, JournalError, player_totals
 from companion.replay import replay_lines
 from companion.rules import Match
 from companion.rules.simulate import random_actions, random_game
+from journaling import journal_then_die, play
 
 MINE = {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]}
 
@@ -28,15 +29,6 @@ class Clock:
     def __call__(self):
         self.t += timedelta(minutes=1)
         return self.t.isoformat(timespec="milliseconds")
-
-
-def play(journal, actions, setup=MINE):
-    match = Match.start(setup)
-    ref = journal.begin(match)
-    for action in actions:
-        match = match.apply(action)
-        assert journal.append(ref, action, match)
-    return ref, match
 
 
 def replayed(setup, actions):
@@ -161,26 +153,9 @@ def test_a_clean_close_offers_the_game_without_resuming_it_by_itself(tmp_path):
         assert journal.resume().match.view == match.view
 
 
-CRASH = """
-import os, sys
-from companion.journal import Journal
-from companion.rules import Match
-from companion.rules.simulate import random_game
-setup = {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]}
-journal = Journal.open(sys.argv[1])
-match = Match.start(setup)
-ref = journal.begin(match)
-for action in random_game(setup, seed=6)[:7]:
-    match = match.apply(action)
-    journal.append(ref, action, match)
-journal.note_screen("scores")
-os._exit(1)  # the plug is pulled: no close
-"""
-
-
 def test_after_a_crash_the_game_is_resumed_straight_away(tmp_path):
     path = tmp_path / "journal.sqlite3"
-    subprocess.run([sys.executable, "-c", CRASH, str(path)], timeout=60)
+    journal_then_die(path, seed=6, actions=7, before_death='journal.note_screen("scores")')
     with Journal.open(path) as journal:
         offer = journal.offer()
         assert offer.automatic and offer.screen == "scores"
@@ -268,7 +243,6 @@ def test_reopened_journal_rebuilds_exactly_the_stored_prefix(tmp_path_factory, s
     assert (summary.winners, summary.scores, summary.phase) == (
         match.view["winners"], match.view["scores"], match.view["phase"])
     assert (summary.ended_at is None) == (not match.view["over"])
-
 
 
 def test_the_readme_backup_recipe_copies_a_journal_in_use(tmp_path):

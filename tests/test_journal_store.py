@@ -3,8 +3,6 @@
 import json
 import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,17 +12,9 @@ from companion.journal import schema
 from companion.journal.store import Store, connect
 from companion.rules import Match
 from companion.rules.simulate import random_game
+from journaling import journal_then_die, play
 
 SETUP = {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]}
-
-
-def play(journal, actions, setup=SETUP):
-    match = Match.start(setup)
-    ref = journal.begin(match)
-    for action in actions:
-        match = match.apply(action)
-        assert journal.append(ref, action, match)
-    return ref, match
 
 
 def journal_with_a_game(path, n=20):
@@ -171,28 +161,11 @@ def test_someone_elses_database_is_kept_aside(tmp_path):
     assert len(kept_files(tmp_path)) == 1
 
 
-CRASH_AFTER_FIVE = """
-import os, sqlite3, sys
-from companion.journal import Journal
-from companion.rules import Match
-from companion.rules.simulate import random_game
-setup = {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]}
-journal = Journal.open(sys.argv[1])
-match = Match.start(setup)
-ref = journal.begin(match)
-for action in random_game(setup, seed=2)[:5]:
-    match = match.apply(action)
-    journal.append(ref, action, match)
-other = sqlite3.connect(sys.argv[1])
-other.execute("PRAGMA user_version = 7")  # as if a newer version had written it
-other.commit()
-os._exit(0)  # no close: all of this is in the -wal file only
-"""
-
-
 def test_a_file_kept_aside_takes_its_wal_along(tmp_path):
     path = tmp_path / "journal.sqlite3"
-    subprocess.run([sys.executable, "-c", CRASH_AFTER_FIVE, str(path)], check=True, timeout=60)
+    # the other connection writes as a newer version would; all of it is in the -wal file only
+    journal_then_die(path, seed=2, actions=5, before_death=(
+        'other = sqlite3.connect(sys.argv[1]); other.execute("PRAGMA user_version = 7"); other.commit()'))
     assert Path(f"{path}-wal").stat().st_size > 0
     with Journal.open(path) as journal:
         assert journal.games() == [] and "newer" in journal.messages[0]
