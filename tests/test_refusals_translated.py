@@ -36,7 +36,8 @@ from timekeeping import ManualClock
 PACKAGE = Path(__file__).resolve().parent.parent / "companion"
 SHOTS = os.environ.get("REFUSAL_SCREENSHOTS")  # a folder to keep the screenshots in, to look at
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE_LANGUAGE]
-NOT_ALLOWED = {"de": "Nicht erlaubt: {reason} (Regel: {rule})", "hu": "Nem szabályos: {reason} (szabály: {rule})"}
+# the toast: the reason first, the rule on a second, smaller line
+NOT_ALLOWED = {"de": ("Nicht erlaubt: {reason}", "Regel: {rule}"), "hu": ("Nem szabályos: {reason}", "Szabály: {rule}")}
 
 
 @pytest.fixture(autouse=True)
@@ -45,8 +46,13 @@ def english_afterwards():
     i18n.set_language("en")
 
 
-def toast_for(language: str, reason: str, rule: str) -> str:
-    return NOT_ALLOWED[language].format(reason=reason, rule=rule)
+def toast_for(language: str, reason: str, rule: str) -> tuple[str, str]:
+    text, detail = NOT_ALLOWED[language]
+    return text.format(reason=reason), detail.format(rule=rule)
+
+
+def shown(h) -> tuple[str | None, str | None]:
+    return h.app.toast_text, h.app.toast_detail
 
 
 def start(language: str, setup: dict, size=(800, 480)):
@@ -56,7 +62,7 @@ def start(language: str, setup: dict, size=(800, 480)):
 
 def toast_overflows(h: Harness) -> list[str]:
     """The toast's text where it does not fit its box (must be none)."""
-    return [text for w in h.widgets() if w.key == "toast-text" for text in w.overflow(h.app.theme)]
+    return [text for w in h.widgets() if w.key in ("toast-text", "toast-rule") for text in w.overflow(h.app.theme)]
 
 
 def shot(h: Harness, name: str, tmp_path) -> Path:
@@ -86,13 +92,13 @@ def test_cloud9_refusals_read_in_the_players_language(language, tmp_path):
     expected = CLOUD9[language]
     h.tap("face:yellow")                        # one die where cloud 1 rolls two
     h.tap("done")
-    assert h.app.toast_text == toast_for(language, *expected["roll"])
+    assert shown(h) == toast_for(language, *expected["roll"])
     assert screen.submit({"act": "roll", "dice": ["red", "green"]})
     assert not screen.submit({"act": "stay", "player": "Cat"})  # Ben decides first
-    assert h.app.toast_text == toast_for(language, *expected["name"])
+    assert shown(h) == toast_for(language, *expected["name"])
     assert screen.submit({"act": "stay", "player": "Ben"}) and screen.submit({"act": "stay", "player": "Cat"})
     assert not screen.submit({"act": "rise", "cards": ["red"]})  # the green card is missing
-    assert h.app.toast_text == toast_for(language, *expected["colour"])
+    assert shown(h) == toast_for(language, *expected["colour"])
     assert h.app.controller.match.view["phase"] == "resolve"     # nothing changed
     assert toast_overflows(h) == []
     assert shot(h, f"cloud9-refusal-{language}.png", tmp_path).exists()
@@ -127,14 +133,14 @@ def test_cloudship_refusals_read_in_the_players_language(language, tmp_path):
     h, screen = start(language, {"game": "cloudship", "players": ["Ann", "Ben"], "mode": "sunny"})
     expected = CLOUDSHIP[language]
     assert not screen.submit({"act": "land"})
-    assert h.app.toast_text == toast_for(language, *expected["name"])
+    assert shown(h) == toast_for(language, *expected["name"])
     to_a_wild_flower(screen)
     h.app.pump()
     assert h.app.controller.match.view["phase"] == "plant"
     h.tap("plant:yellow")                       # the full bed's button, offered disabled
-    assert h.app.toast_text == toast_for(language, *expected["full"])
+    assert shown(h) == toast_for(language, *expected["full"])
     assert not screen.submit({"act": "land"})
-    assert h.app.toast_text == toast_for(language, *expected["wait"])
+    assert shown(h) == toast_for(language, *expected["wait"])
     assert h.app.controller.match.view["phase"] == "plant"
     assert toast_overflows(h) == []
     assert shot(h, f"cloudship-refusal-{language}.png", tmp_path).exists()
@@ -150,7 +156,7 @@ CLOUDMINE = {
 def test_cloudmine_refusals_read_in_the_players_language(language, tmp_path):
     h, screen = start(language, {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]})
     assert not screen.submit({"act": "guess", "player": "Ann", "correct": True})
-    assert h.app.toast_text == toast_for(language, *CLOUDMINE[language])
+    assert shown(h) == toast_for(language, *CLOUDMINE[language])
     assert h.app.controller.match.actions() == []
     assert toast_overflows(h) == []
     assert shot(h, f"cloudmine-refusal-{language}.png", tmp_path).exists()
@@ -169,11 +175,11 @@ def test_the_language_can_change_between_refusals():
     h, screen = start("de", {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]})
     h.app.change_config(language="hu")
     screen.submit({"act": "guess", "player": "Ann", "correct": True})
-    assert h.app.toast_text == toast_for("hu", *CLOUDMINE["hu"])
+    assert shown(h) == toast_for("hu", *CLOUDMINE["hu"])
     h.app.change_config(language="en")
     screen.submit({"act": "guess", "player": "Ann", "correct": True})
-    assert h.app.toast_text == ("Not allowed: Ann is the Dreamer and does not guess; Ben guesses now "
-                                "(rule: a round, step 4)")
+    assert shown(h) == ("Not allowed: Ann is the Dreamer and does not guess; Ben guesses now",
+                        "Rule: a round, step 4")
 
 
 # --- the seat buttons: refusals by the rules core and by the seat router -----------------------
@@ -213,7 +219,7 @@ def test_a_seat_press_the_rules_core_refuses_reads_in_the_players_language(langu
 
     monkeypatch.setattr(controller, "submit", overtaken)
     press(clock, seat_input, 2, JUMP, h)        # seat 2 is Ben, who decides now
-    assert h.app.toast_text == toast_for(language, *CLOUD9[language]["name"])
+    assert shown(h) == toast_for(language, *CLOUD9[language]["name"])
     assert controller.match.view["to_decide"] == "Ben"
 
 
@@ -224,7 +230,7 @@ def test_a_seat_router_refusal_names_its_rule_in_the_players_language(language, 
     h.start_game({"game": "cloudship", "players": ["Ann", "Ben"]})
     press(clock, seat_input, 1, JUMP, h)        # the commander's JUMP before the roll
     rule = {"de": "1. Würfeln", "hu": "1. Dobás"}[language]
-    assert h.app.toast_text.endswith(f" {rule})") and "roll the dice" not in h.app.toast_text
+    assert h.app.toast_detail.endswith(f" {rule}") and "roll the dice" not in h.app.toast_text
 
 
 def test_every_rule_the_seat_router_names_is_translated():

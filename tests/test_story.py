@@ -149,7 +149,7 @@ def test_cloudship_storm_step_says_how_far_is_left():
     left = after.view["storm_end"] - after.view["storm"]
     assert found[0].headline == "The storm moves 1 square"
     assert found[0].text == f"The storm moves on: {left} squares left"
-    assert found[0].details == [(None, "Emma rolled: yellow, purple, storm")]
+    assert found[0].big and found[0].players == ("Emma",)
 
 
 def test_cloudship_hail_tile_turning_up_is_a_moment():

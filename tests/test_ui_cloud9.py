@@ -61,7 +61,7 @@ def has(h: Harness, key: str) -> bool:
 
 
 def toast(h: Harness) -> str:
-    return h.app.toast_text or ""
+    return f"{h.app.toast_text or ''} {h.app.toast_detail or ''}"
 
 
 def tap_action(h: Harness, action: dict) -> None:

@@ -106,8 +106,8 @@ def test_only_the_current_observers_guess_is_offered_and_a_refusal_names_the_rul
     assert screen.legal == [{"act": "guess", "player": "Ben", "correct": True},
                             {"act": "guess", "player": "Ben", "correct": False}]
     assert not screen.submit({"act": "guess", "player": "Ann", "correct": True})
-    assert h.app.toast_text == ("Not allowed: Ann is the Dreamer and does not guess; Ben guesses now "
-                                "(rule: a round, step 4)")
+    assert h.app.toast_text == "Not allowed: Ann is the Dreamer and does not guess; Ben guesses now"
+    assert h.app.toast_detail == "Rule: a round, step 4"
     assert h.app.controller.match.actions() == []
 
 

@@ -168,15 +168,20 @@ def test_the_reveal_question_names_the_space_and_both_answers_work():
 
 def test_the_weather_bar_counts_down_the_squares_and_darkens_the_passed_ones():
     h, screen = start()
-    bar = h.find("weather-bar").rect
 
     def passed_pixels() -> int:
+        bar = h.find("weather-bar").rect
         surface = h.render()
         return sum(1 for x in range(bar.left, bar.right) for y in range(bar.top, bar.bottom, 2)
                    if surface.get_at((x, y))[:3] == PASSED_SQUARE)
 
     assert h.find("storm-left").texts() == ["13"] and passed_pixels() == 0
     tap_action(h, {"act": "roll", "dice": ["yellow", STORM, STORM]})
+    # the storm step's result card stays over the weather bar until it is tapped away
+    assert h.find("story-headline").texts() == ["The storm moves 2 squares"]
+    assert h.find("story-text").texts() == ["The storm moves on: 11 squares left"]
+    h.tap("story-card")
+    assert not h.shows("story-card")
     assert h.find("storm-left").texts() == ["11"] and passed_pixels() > 0
 
 
@@ -192,7 +197,7 @@ def test_a_refused_tap_shows_the_reason_and_the_rule_and_changes_nothing():
     assert not button.enabled
     h.tap("drop:rain:white")
     assert h.app.controller.match is before
-    assert "all of them have come down" in h.app.toast_text and "3. Load the Cloud Ship" in h.app.toast_text
+    assert "all of them have come down" in h.app.toast_text and "3. Load the Cloud Ship" in h.app.toast_detail
 
 
 def test_a_full_bed_cannot_take_the_wild_flower_and_says_why():
@@ -206,7 +211,7 @@ def test_a_full_bed_cannot_take_the_wild_flower_and_says_why():
     assert not h.find("plant:yellow").enabled
     h.tap("plant:yellow")
     assert view(h)["phase"] == "plant"
-    assert "the yellow bed is full" in h.app.toast_text and "Wild Colors" in h.app.toast_text
+    assert "the yellow bed is full" in h.app.toast_text and "Wild Colors" in h.app.toast_detail
     h.tap("plant:white")
     assert view(h)["beds"]["white"] == 3 and view(h)["phase"] == "roll"
 

@@ -67,6 +67,7 @@ class App:
         self.widgets: list[Widget] = []
         self.dialog: Dialog | None = None
         self.toast_text: str | None = None
+        self.toast_detail: str | None = None
         self.focus_key: str | None = None
         self.pressed: Widget | None = None
         self.running = True
@@ -135,9 +136,10 @@ class App:
         self._dirty = True
 
     # --- feedback ---------------------------------------------------------------------------
-    def toast(self, text: str, seconds: float = TOAST_S) -> None:
-        """One line at the bottom for a few seconds (refusals, notices)."""
-        self.toast_text = text
+    def toast(self, text: str, seconds: float = TOAST_S, detail: str | None = None) -> None:
+        """A line or two for a few seconds (refusals, notices), where the screen says it covers
+        no action (Screen.toast_area); `detail` is a second, smaller line (a rule's name)."""
+        self.toast_text, self.toast_detail = text, detail
         self._toast_seq += 1
         seq = self._toast_seq
         self.after(seconds, lambda: self._clear_toast(seq))
@@ -145,15 +147,16 @@ class App:
 
     def _clear_toast(self, seq: int) -> None:
         if seq == self._toast_seq:
-            self.toast_text = None
+            self.toast_text = self.toast_detail = None
             self.redraw()
 
     def refuse(self, error) -> None:
         """Show a refusal (a RulesError, a seat's Decision): its reason, and the rule it comes
         from, in the players' language."""
         reason, rule = i18n.explain(error)
-        self.toast(_("Not allowed: {reason} (rule: {rule})").format(reason=reason, rule=rule) if rule
-                   else _("Not allowed: {reason}").format(reason=reason))
+        # the reason first, in plain words; where it comes from in the rulebook second and smaller
+        self.toast(_("Not allowed: {reason}").format(reason=reason),
+                   detail=_("Rule: {rule}").format(rule=rule) if rule else None)
 
     def ask(self, dialog: Dialog) -> None:
         self.dialog = dialog
@@ -439,7 +442,8 @@ class App:
             return
         self._needs_build = False
         frame = self.frame
-        self.widgets = self.screen.bar(frame, self.theme) + self.screen.build(frame, self.theme)
+        widgets = self.screen.bar(frame, self.theme) + self.screen.build(frame, self.theme)
+        self.widgets = widgets + self.screen.overlay(frame, self.theme, widgets)
         self.pressed = None
 
     @property
@@ -469,7 +473,7 @@ class App:
             for widget in self._dialog_widgets:
                 widget.draw(canvas, ctx)
         if self.toast_text:
-            for widget in toast_widgets(self.toast_text, frame):
+            for widget in self._toast_widgets():
                 widget.draw(canvas, ctx)
         self.viewport.present()
         pygame.display.flip()
@@ -483,8 +487,12 @@ class App:
         if self.dialog:
             out += self._dialog_widgets
         if self.toast_text:
-            out += toast_widgets(self.toast_text, self.frame)
+            out += self._toast_widgets()
         return out
+
+    def _toast_widgets(self) -> list[Widget]:
+        area = self.screen.toast_area(self.frame, self.widgets) if self.screen is not None else None
+        return toast_widgets(self.toast_text, self.frame, self.toast_detail, area)
 
     # --- the game ---------------------------------------------------------------------------
     def _on_game_change(self, before, after, action) -> None:
@@ -511,8 +519,13 @@ def dialog_widgets(dialog: Dialog, frame: Frame, theme: th.Theme) -> list[Widget
     return out
 
 
-def toast_widgets(text: str, frame: Frame) -> list[Widget]:
+def toast_widgets(text: str, frame: Frame, detail: str | None = None, area: pygame.Rect | None = None) -> list[Widget]:
     u = frame.u
-    box = pygame.Rect(u(MARGIN), frame.height - u(MARGIN) - u(72), frame.width - 2 * u(MARGIN), u(72))
-    return [Panel(box, colour=th.TOAST, border=None, key="toast"),
-            Label(box.inflate(-u(24), -u(8)), text, "body", colour=(255, 255, 255), wrap=True, key="toast-text")]
+    box = area or pygame.Rect(u(MARGIN), frame.height - u(MARGIN) - u(88), frame.width - 2 * u(MARGIN), u(88))
+    inner = box.inflate(-u(24), -u(10))
+    out: list[Widget] = [Panel(box, colour=th.TOAST, border=None, key="toast")]
+    if detail:
+        main, small = rows(inner, [2.2, 1])
+        return out + [Label(main, text, "body", colour=(255, 255, 255), wrap=True, key="toast-text"),
+                      Label(small, detail, "min", colour=(214, 206, 210), wrap=True, key="toast-rule")]
+    return out + [Label(inner, text, "body", colour=(255, 255, 255), wrap=True, key="toast-text")]

@@ -74,6 +74,19 @@ class Frame:
                 pygame.Rect(c.right - step_w, c.y, step_w, c.h))
 
 
+def free_band(area: pygame.Rect, taken: list[pygame.Rect], gap: int = 0) -> pygame.Rect:
+    """The tallest full-width band of `area` that no rect in `taken` reaches into (with `gap`
+    to spare): where a card or a notice can go without covering a button."""
+    edges = sorted((max(area.top, r.top - gap), min(area.bottom, r.bottom + gap))
+                   for r in taken if r.colliderect(area))
+    best, top = pygame.Rect(area.x, area.y, area.w, 0), area.top
+    for start, end in edges + [(area.bottom, area.bottom)]:
+        if start - top > best.h:
+            best = pygame.Rect(area.x, top, area.w, start - top)
+        top = max(top, end)
+    return best
+
+
 def inset(rect: pygame.Rect, by: int) -> pygame.Rect:
     return rect.inflate(-2 * by, -2 * by)
 

@@ -72,6 +72,11 @@ class Moment:
         return self._text()
 
     @property
+    def card_text(self) -> str:
+        """The card's line under the headline: the sentence, unless the details say it all."""
+        return "" if self.details else self.text
+
+    @property
     def details(self) -> list[tuple[str | None, str]]:
         """(player or None, line) rows for the result card: who got or lost what."""
         return self._details()
@@ -190,9 +195,7 @@ def _cloudship(before: View, after: View, action) -> list[Moment]:
                 lambda: _.ngettext("The storm moves {count} square", "The storm moves {count} squares",
                                    moved).format(count=moved),
                 lambda: _.ngettext("The storm moves on: {count} square left",
-                                   "The storm moves on: {count} squares left", left).format(count=left),
-                lambda: [(None, _("{name} rolled: {faces}").format(name=commander,
-                                                                  faces=", ".join(map(colour_word, dice))))]))
+                                   "The storm moves on: {count} squares left", left).format(count=left)))
         elif dice.count("storm") == len(dice):  # the roll does not count
             text = lambda: _("Three storms do not count: roll again")  # noqa: E731
             out.append(Moment("reroll", (commander,), text, text))

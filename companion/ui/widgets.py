@@ -174,6 +174,35 @@ class Token(Widget):
         draw_token(surface, self.colour, self.rect.center, min(self.rect.w, self.rect.h) / 2 * 0.9)
 
 
+class PlayerToken(Widget):
+    """A player: a disc in their colour with their initial, ringed in ink. Round with a letter,
+    so it is never taken for a die face or a bed (those are the colour's shape)."""
+
+    def __init__(self, rect, name: str, colour: str, key: str | None = None):
+        super().__init__(rect, key)
+        self.name, self.colour = name, colour
+
+    def draw(self, surface, ctx):
+        draw_player_token(surface, self.name, self.colour, self.rect.center, min(self.rect.w, self.rect.h) / 2 * 0.92,
+                          ctx.theme)
+
+
+def initial(name: str) -> str:
+    """The letter a player's token shows (the first letter, as written: "Ádám" shows "Á")."""
+    stripped = name.strip()
+    return stripped[:1].upper() if stripped else "?"
+
+
+def draw_player_token(surface: pygame.Surface, name: str, colour: str, center, radius: float, theme: Theme) -> None:
+    rgb = th.COLOURS[colour].rgb if colour in th.COLOURS else th.INK_SOFT
+    radius = max(4, int(radius))
+    pygame.draw.circle(surface, th.INK, center, radius)
+    pygame.draw.circle(surface, rgb, center, max(2, radius - max(2, radius // 7)))
+    px = max(8, round(radius * 1.15))
+    image = theme.text(initial(name), px, th.text_on(rgb))
+    surface.blit(image, image.get_rect(center=(center[0], center[1] + px // 14)))
+
+
 KINDS: dict[str, tuple[Colour, Colour]] = {  # background, text
     "primary": (th.PRIMARY, (255, 255, 255)),
     "secondary": (th.SECONDARY, th.INK),

@@ -105,8 +105,8 @@ import pygame
 
 from ... import i18n
 from ...rules import RulesError
-from .. import theme as th
-from ..layout import GAP, MARGIN, Frame, rows
+from .. import story, theme as th
+from ..layout import GAP, MARGIN, Frame, free_band, rows
 from ..theme import Theme
 from ..widgets import Badge, Button, DrawContext, Label, Panel, Widget, badge_widgets, chevron_left, menu_icon, undo_icon
 
@@ -140,6 +140,19 @@ class Screen:
     def extra_bar_buttons(self, f: Frame, t: Theme, area: pygame.Rect) -> list[Widget]:
         """Buttons at the right end of the top bar (game screens: undo and menu)."""
         return []
+
+    def overlay(self, f: Frame, t: Theme, below: list[Widget]) -> list[Widget]:
+        """Widgets over everything the screen built (`below`); game screens: the story."""
+        return []
+
+    def toast_area(self, f: Frame, widgets: list[Widget]) -> pygame.Rect:
+        """Where a refusal or notice shows: the tallest band of the screen below the top bar
+        that no button reaches into, at most two lines high; at the bottom if there is none."""
+        height = f.u(88)
+        band = free_band(f.content, [w.rect for w in widgets if w.accepts_tap()], f.u(4))
+        if band.h >= f.u(64):
+            return pygame.Rect(band.x, band.y, band.w, min(height, band.h))
+        return pygame.Rect(f.u(MARGIN), f.height - f.u(MARGIN) - height, f.width - 2 * f.u(MARGIN), height)
 
     def draw_below(self, surface: pygame.Surface, ctx: DrawContext) -> None:
         """Custom drawing under the widgets (boards, pictures)."""
@@ -209,6 +222,11 @@ class GameScreen(Screen):
         self._view: dict[str, Any] = {}
         self._legal_for: Any = None
         self._legal: list[dict[str, Any]] = []
+        self.card: story.Moment | None = None  # the big moment on show until the next action
+        self._recent_for: Any = None
+        self._recent: list[story.Moment] = []
+        self._board_rect: pygame.Rect | None = None  # set by board_and_step, for the story
+        self._strip_rect: pygame.Rect | None = None
 
     @property
     def match(self):
@@ -261,7 +279,53 @@ class GameScreen(Screen):
     def sounds_for(self, before, after, action) -> list[str]:
         return []
 
+    # --- the story: the strip of recent events and the result card of a big moment -----------
+    def board_and_step(self, f: Frame, step_share: float | None = None) -> tuple[pygame.Rect, pygame.Rect]:
+        """Like Frame.board_and_step, with the strip of recent events taken off the board."""
+        from .storyboard import split_board
+
+        board, step = f.board_and_step(step_share)
+        self._board_rect, self._strip_rect = board, None
+        board, self._strip_rect = split_board(f, board)
+        return board, step
+
+    def recent(self) -> list[story.Moment]:
+        if self._recent_for is not self.match:
+            from .storyboard import RECENT
+
+            self._recent_for, self._recent = self.match, story.recent(self.match, RECENT)
+        return self._recent
+
+    def dismiss_card(self) -> None:
+        self.card = None
+        self.refresh()
+
+    def overlay(self, f, t, below):
+        from .storyboard import card_widgets, strip_widgets
+
+        out: list[Widget] = []
+        if self._strip_rect is not None:
+            out += strip_widgets(f, self._strip_rect, self.recent())
+        self._free_rect = None
+        if self._board_rect is not None:
+            board = self._board_rect if self._strip_rect is None else \
+                pygame.Rect(self._board_rect.x, self._board_rect.y, self._board_rect.w,
+                            self._strip_rect.y - self._board_rect.y - f.u(GAP))
+            # the card and the notices go where no button is (Cloudship's beds take the balls)
+            self._free_rect = free_band(board, [w.rect for w in below if w.accepts_tap()], f.u(GAP))
+            if self.card is not None:
+                out += card_widgets(f, self._free_rect, self.card, lambda name: self.player(name).colour,
+                                    self.dismiss_card)
+        return out
+
+    def toast_area(self, f, widgets):
+        free = getattr(self, "_free_rect", None)
+        if free is not None and free.h >= f.u(64):
+            return pygame.Rect(free.x, free.y, free.w, min(free.h, f.u(120)))
+        return super().toast_area(f, widgets)
+
     def on_game_change(self, before, after, action) -> None:
+        self.card = story.big_moment(story.moments(before.view, after.view, action))
         for name in self.sounds_for(before, after, action):
             self.app.sounds.play(name)
         if after.view["over"] and not before.view["over"] and self.app.screen is self:

@@ -21,7 +21,7 @@ from ...rules.cloud9 import BLANK, DICE, FACES, POINTS, TOP_CLOUD, TOP_POINTS, W
 from .. import theme as th
 from ..layout import GAP, cols, inset, rows
 from ..shapes import draw_shape, draw_token
-from ..widgets import Button, Label, Panel, Token, Widget, chevron_left
+from ..widgets import Button, Label, Panel, PlayerToken, Token, Widget, chevron_left
 from .base import GameScreen
 
 _ = translator("cloud9")
@@ -281,7 +281,7 @@ class Cloud9Screen(GameScreen):
     def build(self, f, t):
         v = self.view
         # portrait: the board needs the height more than the step does
-        board, step = f.board_and_step(0.4 if f.portrait else None)
+        board, step = self.board_and_step(f, 0.4 if f.portrait else None)
         ladder, scores = cols(board, [1, 2.1 if f.portrait else 1.8], f.u(GAP * 2))
         self._dice_rect, self._basket = None, []
         board_widgets = self.ladder(f, ladder, v) + self.scoreboard(f, scores, v)
@@ -329,7 +329,8 @@ class Cloud9Screen(GameScreen):
         for name, slot in zip(aboard, slots):
             if name == v["pilot"]:
                 self._basket.append(Panel(slot, colour=th.CARD, border=th.INK, radius=6, key="pilot-mark"))
-            self._basket.append(Token(slot.inflate(-f.u(4), -f.u(4)), self.player(name).colour, key=f"aboard:{name}"))
+            self._basket.append(PlayerToken(slot.inflate(-f.u(4), -f.u(4)), name, self.player(name).colour,
+                                            key=f"aboard:{name}"))
         return out + self._basket
 
     # the scoreboard: points toward 50, cards in hand, and each player's part in this trip
@@ -379,8 +380,9 @@ class Cloud9Screen(GameScreen):
         aboard = name in v["basket"] or v["over"]
         out: list[Widget] = [Panel(row, stripe=rgb, highlight=th.FOCUS if acting else None, key=f"player:{name}")]
         inner = pygame.Rect(row.x + f.u(16), row.y + f.u(3), row.w - f.u(24), row.h - f.u(6))
-        track_h = f.u(12)
-        body = pygame.Rect(inner.x, inner.y, inner.w, inner.h - track_h - f.u(2))
+        # a short row (many players, little height) leaves out the track: the number says it
+        track_h = f.u(12) if row.h >= f.u(60) else 0
+        body = pygame.Rect(inner.x, inner.y, inner.w, inner.h - track_h - (f.u(2) if track_h else 0))
         track = pygame.Rect(inner.x, inner.bottom - track_h, inner.w, track_h)
         token_side = min(body.h, f.u(40))
         token = pygame.Rect(body.x, body.centery - token_side // 2, token_side, token_side)
@@ -398,7 +400,7 @@ class Cloud9Screen(GameScreen):
         goal_w = f.u(26) if row.h >= f.u(72) else 0
         bar = pygame.Rect(track.x, track.centery - f.u(4), track.w - goal_w - (f.u(4) if goal_w else 0), f.u(8))
         goal = pygame.Rect(bar.right + f.u(4), track.centery - f.u(11), goal_w, f.u(22))
-        out += [Token(token, player.colour),
+        out += [PlayerToken(token, name, player.colour, key=f"token:{name}"),
                 Label(name_rect, name, "body", align="left", colour=th.INK if aboard else th.INK_SOFT,
                       key=f"name:{name}"),
                 Label(role_rect, self.role(name, v), "min", align="left",
@@ -406,9 +408,10 @@ class Cloud9Screen(GameScreen):
                 Hand(card),
                 Label(pygame.Rect(card.right + f.u(4), hand.y, hand.right - card.right - f.u(4), hand.h),
                       str(v["hands"][name]), "title", align="left", key=f"hand:{name}"),
-                Label(points, str(v["scores"][name]), "big", align="right", key=f"score:{name}"),
-                Bar(bar, v["scores"][name], WINNING_SCORE, rgb, key=f"bar:{name}")]
-        if goal_w:
+                Label(points, str(v["scores"][name]), "big", align="right", key=f"score:{name}")]
+        if track_h:
+            out.append(Bar(bar, v["scores"][name], WINNING_SCORE, rgb, key=f"bar:{name}"))
+        if goal_w and track_h:
             out.append(Label(goal, str(WINNING_SCORE), "min", colour=th.INK_SOFT, align="right"))
         return out
 
@@ -437,7 +440,7 @@ class Cloud9Screen(GameScreen):
         out: list[Widget] = [Panel(rect, colour=rgb, border=th.CARD_LINE, key="prompt-card")]
         side = min(rect.h - f.u(12), f.u(56))
         badge = pygame.Rect(rect.x + f.u(6), rect.centery - side // 2, side, side)
-        out += [Panel(badge, border=None, radius=10), Token(badge.inflate(-f.u(8), -f.u(8)), colour)]
+        out += [Panel(badge, border=None, radius=10), PlayerToken(badge.inflate(-f.u(6), -f.u(6)), name, colour)]
         text_rect = pygame.Rect(badge.right + f.u(8), rect.y + f.u(2), rect.right - badge.right - f.u(14),
                                 rect.h - f.u(4))
         return out + [Label(text_rect, text, "big", colour=th.text_on(rgb), wrap=True, key="prompt")]
@@ -520,7 +523,7 @@ class Cloud9Screen(GameScreen):
             out.append(Label(word, _("Then:"), "min", colour=th.INK_SOFT, align="right", key="then"))
             tokens = pygame.Rect(word.right + f.u(6), after.y, after.right - word.right - f.u(6), after.h)
             for name, box in zip(later, _strip(tokens, len(later), 1.0, f.u(6), "left")):
-                out.append(Token(box, self.player(name).colour, key=f"then:{name}"))
+                out.append(PlayerToken(box, name, self.player(name).colour, key=f"then:{name}"))
         return out
 
     def rise_or_fall(self, f, inner: pygame.Rect, v) -> list[Widget]:
@@ -573,7 +576,7 @@ class Cloud9Screen(GameScreen):
             draw_die(surface, box, rng.choice(FACES), ctx.theme)
 
     def _draw_lift(self, surface, ctx):
-        if self._lift is None or not self._basket:
+        if self._lift is None or not self._basket or self.card is not None:  # not over a result card
             return
         started, source_y = self._lift
         elapsed = ctx.now - started

@@ -30,7 +30,7 @@ class CloudMineScreen(GameScreen):
         return _("Round {number}").format(number=self.view["round"])
 
     def build(self, f, t):
-        board, step = f.board_and_step()
+        board, step = self.board_and_step(f)
         return self.ring(f, board) + self.step_panel(f, step)
 
     # --- the board: who is who, and how many cards each has ----------------------------------

@@ -201,12 +201,16 @@ class CloudshipScreen(GameScreen):
         return tilt() if callable(tilt) else None
 
     def build(self, f, t):
-        board, step = f.board_and_step(0.38 if f.portrait else None)
+        board, step = self.board_and_step(f, 0.38 if f.portrait else None)
         return self.board(f, board) + self.step_panel(f, step)
 
     # --- the board --------------------------------------------------------------------------
     def board(self, f, area: pygame.Rect) -> list[Widget]:
-        weights = [0.85, 2.35, 1.6] if f.portrait else [0.85, 2.55, 1.05]
+        flying = self.view["phase"] == "flight"  # the beds take the balls: they get the room
+        if f.portrait:
+            weights = [1.1, 2.7, 1.3] if flying else [1.0, 2.3, 1.6]
+        else:
+            weights = [0.9, 3.1, 0.85] if flying else [1.0, 2.4, 1.05]
         weather, beds, engine = rows(area, weights, f.u(GAP))
         return self.weather_bar(f, weather) + self.beds(f, beds) + self.engine_room(f, engine)
 
@@ -215,7 +219,7 @@ class CloudshipScreen(GameScreen):
         left = v["storm_end"] - v["storm"]
         inner = inset(card, f.u(8))
         number_w = f.u(72)
-        caption_w = f.u(112) if not f.portrait else f.u(100)
+        caption_w = f.u(150) if not f.portrait else f.u(120)
         number = pygame.Rect(inner.x, inner.y, number_w, inner.h)
         caption = pygame.Rect(number.right, inner.y, caption_w, inner.h)
         bar = pygame.Rect(caption.right + f.u(GAP), inner.y, inner.right - caption.right - f.u(GAP), inner.h)
@@ -264,25 +268,27 @@ class CloudshipScreen(GameScreen):
             buttons_h = min(round(inner.h * 0.6), kinds * f.u(56) + (kinds - 1) * f.u(GAP))
             buttons = pygame.Rect(inner.x, inner.bottom - buttons_h, inner.w, buttons_h)
             top = pygame.Rect(inner.x, inner.y, inner.w, inner.h - buttons_h - f.u(4))
-            head, plants, landed = rows(top, [1.0, 1.1, 0.75], f.u(2))
+            head, plants, landed = rows(top, [1.0, 0.8, 1.2], f.u(2))
         else:
             head, plants, landed = rows(inner, [1.0, 2.6, 0.8], f.u(4))
             buttons = None
         token_side = min(head.h, f.u(44))
         out.append(token(pygame.Rect(head.x, head.y, token_side, head.h), colour, key=f"bed-token:{colour}"))
         note = pygame.Rect(head.x + token_side + f.u(4), head.y, head.w - token_side - f.u(4), head.h)
-        if target:
-            out.append(Label(note, "×{count}".format(count=dice[colour]), "title", colour=th.PRIMARY,
-                             key=f"target:{colour}"))
-        else:
-            out.append(Label(note, "{count}/{most}".format(count=flowers, most=BED_CAPACITY), "title",
-                             key=f"flowers:{colour}"))
+        # the flower count always; during the flight the dice of this colour beside the balls
+        out.append(Label(note, "{count}/{most}".format(count=flowers, most=BED_CAPACITY), "title",
+                         key=f"flowers:{colour}"))
         new = v["planted"].count(colour) if not flying else 0
         lost = min(v["removed"].count(colour), BED_CAPACITY - flowers) if not flying else 0
         out.append(Picture(plants, self.paint_bed(colour, flowers, new, lost), key=f"plants:{colour}"))
         if flying:
             balls = [d["ball"] for d in v["drops"] if d["bed"] == colour]
-            out.append(Picture(landed, icons_in_row(balls, f.u(26), growing=lambda: self.growth(f"drop:{colour}")),
+            if target:
+                mark_w = min(landed.w // 3, f.u(40))
+                out.append(Label(pygame.Rect(landed.x, landed.y, mark_w, landed.h), "×{count}".format(
+                    count=dice[colour]), "body", colour=th.PRIMARY, key=f"target:{colour}"))
+                landed = pygame.Rect(landed.x + mark_w, landed.y, landed.w - mark_w, landed.h)
+            out.append(Picture(landed, icons_in_row(balls, f.u(44), growing=lambda: self.growth(f"drop:{colour}")),
                                key=f"landed:{colour}"))
             out += self.drop_buttons(f, buttons, colour)
         elif flowers == BED_CAPACITY:
@@ -336,7 +342,10 @@ class CloudshipScreen(GameScreen):
     def engine_room(self, f, card: pygame.Rect) -> list[Widget]:
         v = self.view
         inner = inset(card, f.u(8))
-        head, pipe = rows(inner, [0.55 if f.portrait else 0.8, 1.6], f.u(2))
+        # the words need one line of small type whatever the card's height; the pipe the rest
+        head_h = max(f.u(24), round(inner.h * (0.55 if f.portrait else 0.8) / 2.4))
+        head = pygame.Rect(inner.x, inner.y, inner.w, head_h)
+        pipe = pygame.Rect(inner.x, head.bottom + f.u(2), inner.w, inner.h - head_h - f.u(2))
         title, hail = cols(head, [1.5, 1], f.u(GAP))
         hail_text = _("Hail visible: {count}").format(count=v["hail_visible"])
         return [Panel(card, key="engine"),
@@ -483,8 +492,9 @@ class CloudshipScreen(GameScreen):
         v = self.view
         rain, hail = v["load"]["rain"], v["load"]["hail"]
         dropped = Counter(d["ball"] for d in v["drops"])
-        heights = [0.75, 1.35, 1.1, 0.7, 1.25] if not f.portrait else [0.55, 0.8, 0.7, 0.65, 1.15]
-        dice_row, load_row, ship_row, hint_row, land_row = rows(inner, heights, f.u(GAP))
+        # the headline is the task now (catch the balls), the load is the smaller line below it
+        heights = [0.75, 1.5, 0.6, 1.1, 1.25] if not f.portrait else [0.55, 0.9, 0.5, 0.7, 1.15]
+        dice_row, hint_row, load_row, ship_row, land_row = rows(inner, heights, f.u(GAP))
         storms = v["dice"].count(STORM)
         dice_kinds = [f"token:{face}" for face in v["dice"]]
         dice_area, storm_area = cols(dice_row, [1.3, 1], f.u(GAP))
@@ -496,11 +506,12 @@ class CloudshipScreen(GameScreen):
         if hail:
             load = _("{rain}, {hail}").format(
                 rain=load, hail=_.ngettext("{count} hailstone", "{count} hailstones", hail).format(count=hail))
-        out += self.prompt(f, load_row, _("Load {balls}").format(balls=load), key="load")
+        out.append(Label(load_row, _("Load {balls}").format(balls=load), "body", colour=th.INK_SOFT, wrap=True,
+                         key="load"))
         aboard = ["rain"] * (rain - dropped["rain"]) + ["hail"] * (hail - dropped["hail"])
         out.append(Picture(ship_row, self.paint_ship(aboard), key="ship"))
         hint = _("Fly! Tap the ball on the bed where it lands.") if aboard else _("Every ball is down: land.")
-        out.append(Label(hint_row, hint, "small", wrap=True, colour=th.INK_SOFT, key="fly-hint"))
+        out += self.prompt(f, hint_row, hint, key="fly-hint")
         out.append(self.action_button(land_row, _("We have landed"), {"act": "land"}, kind="primary",
                                       key="land", size="title"))
         return out

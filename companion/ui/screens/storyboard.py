@@ -1,0 +1,104 @@
+"""The story on a game screen: the result card of a big moment (it stays until the next action
+or a tap) and the strip of recent events under the board. The moments come from
+companion/ui/story.py; this module only lays them out."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import pygame
+
+from ...i18n import translator
+from .. import theme as th
+from ..layout import GAP, Frame, cols, grid, inset, rows
+from ..story import Moment
+from ..widgets import Button, Label, Panel, PlayerToken, Widget
+
+_ = translator("story")
+
+STRIP_H = 40  # design pixels: the strip of recent events under the board (a line of text)
+RECENT = 3    # events in the strip at most (fewer where it is narrow)
+COMPACT_H = 200  # below this height the card puts its headline beside its text
+
+# the card's header band: the moment's colour (text on it is white or ink, whichever reads)
+CARD_COLOURS = {
+    "fall": th.DANGER,
+    "top": (247, 190, 40),
+    "settle": th.PRIMARY,
+    "storm": (74, 78, 105),
+    "hail": (98, 140, 190),
+}
+
+
+def split_board(f: Frame, board: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect]:
+    """The board without the strip, and the strip below it."""
+    strip_h = f.u(STRIP_H)
+    strip = pygame.Rect(board.x, board.bottom - strip_h, board.w, strip_h)
+    return pygame.Rect(board.x, board.y, board.w, board.h - strip_h - f.u(GAP)), strip
+
+
+def strip_widgets(f: Frame, rect: pygame.Rect, recent: list[Moment]) -> list[Widget]:
+    """The last few events, oldest on the left, the newest in full ink."""
+    out: list[Widget] = [Panel(rect, colour=th.SECONDARY, border=th.CARD_LINE, key="story-strip")]
+    if not recent:
+        return out + [Label(inset(rect, f.u(6)), _("The story of the game appears here"), "small",
+                            colour=th.INK_SOFT, key="story:none")]
+    inner = pygame.Rect(rect.x + f.u(10), rect.y + f.u(2), rect.w - f.u(20), rect.h - f.u(4))
+    # as many of the newest as fit whole in one line each (never a clipped one): a shorter strip
+    # on purpose where the screen is narrow or the words are long
+    for count in range(min(RECENT, len(recent)), 0, -1):
+        shown = recent[-count:]
+        cells = cols(inner, count, f.u(GAP))
+        if count == 1 or all(fits(cell, moment.headline, f) for cell, moment in zip(cells, shown)):
+            break
+    for index, (cell, moment) in enumerate(zip(cells, shown)):
+        newest = index == len(shown) - 1
+        out.append(Label(cell, moment.headline, "small", colour=th.INK if newest else th.INK_SOFT,
+                         wrap=count == 1, min_size="min", key=f"story:{index}"))
+    return out
+
+
+def fits(rect: pygame.Rect, text: str, f: Frame) -> bool:
+    px = f.u(th.SIZES["min"])
+    return th.font(px).size(text)[0] <= rect.w
+
+
+def card_widgets(f: Frame, area: pygame.Rect, moment: Moment, colour_of: Callable[[str], str],
+                 dismiss: Callable[[], None]) -> list[Widget]:
+    """The result card over the board: what happened, in large type, and who got or lost what."""
+    box = inset(area, f.u(4))
+    out: list[Widget] = [Button(box, "", dismiss, kind="choice", key="story-card")]
+    band_colour = CARD_COLOURS.get(moment.kind, th.PRIMARY)
+    if box.h < f.u(COMPACT_H):
+        # a low band (Cloudship: above the beds that take the balls): headline beside the text
+        head, text = cols(inset(box, f.u(4)), [1, 1.5], f.u(GAP))
+        body = moment.card_text or "; ".join(line for _who, line in moment.details)
+        return out + [Panel(head, colour=band_colour, border=None, key="story-band"),
+                      Label(inset(head, f.u(6)), moment.headline, "title", colour=th.text_on(band_colour),
+                            wrap=True, key="story-headline"),
+                      Label(inset(text, f.u(4)), body, "body", wrap=True, key="story-text")]
+    details = moment.details
+    n = len(details)
+    columns = 2 if n > 3 and box.w > f.u(420) else 1
+    detail_rows = -(-n // columns) if n else 0
+    body = moment.card_text
+    weights = [1.2] + ([1.6] if body else []) + ([min(0.75 * detail_rows, 3.2)] if n else []) + [0.55]
+    parts = rows(inset(box, f.u(4)), weights, f.u(GAP))
+    head, hint = parts[0], parts[-1]
+    out += [Panel(head, colour=band_colour, border=None, key="story-band"),
+            Label(inset(head, f.u(8)), moment.headline, "prompt", colour=th.text_on(band_colour), wrap=True,
+                  key="story-headline")]
+    if body:
+        out.append(Label(inset(parts[1], f.u(8)), body, "title", wrap=True, key="story-text"))
+    if n:
+        cells = grid(inset(parts[-2], f.u(4)), n, columns, f.u(4))
+        for cell, (who, line) in zip(cells, details):
+            text_rect = cell
+            if who is not None:
+                side = min(cell.h, f.u(44))
+                token = pygame.Rect(cell.x, cell.centery - side // 2, side, side)
+                out.append(PlayerToken(token, who, colour_of(who), key=f"story-token:{who}"))
+                text_rect = pygame.Rect(token.right + f.u(8), cell.y, cell.right - token.right - f.u(8), cell.h)
+            out.append(Label(text_rect, line, "body", align="left", wrap=True, key="story-line"))
+    out.append(Label(hint, _("Tap to close"), "small", colour=th.INK_SOFT, key="story-hint"))
+    return out
