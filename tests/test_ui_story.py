@@ -1,0 +1,107 @@
+"""The story on the game screens, on real pygame (dummy driver): the result card of a big
+moment stays until the next action or a tap and never covers a button; the strip shows the
+recent events; a refusal never covers a button either, in landscape and portrait."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.ui.harness import Harness
+from companion.ui.screens.cloudmine import demo_game as cloudmine_demo
+
+SIZES = [(800, 480), (720, 1280)]
+
+
+def tappable(h: Harness):
+    return [w for w in h.app.live_widgets() if w.accepts_tap() and not (w.key or "").startswith("story-card")]
+
+
+def covers_a_button(h: Harness, key: str) -> list[str]:
+    box = h.find(key).rect
+    return [w.key or "?" for w in tappable(h) if w.rect.colliderect(box)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_cloud_mine_settlement_card_stays_until_tapped_and_covers_no_button(size):
+    h = Harness(size)
+    screen = h.start_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]})
+    finder = screen.view["to_guess"]
+    h.tap("right")  # the first guess is right: the round is settled
+    assert h.find("story-headline").texts() == [f"{finder} found the card"]
+    assert covers_a_button(h, "story-card") == []
+    # still there after a redraw and a refusal
+    screen.submit({"act": "guess", "player": "Ann", "correct": True})
+    assert h.shows("story-card")
+    h.tap("story-card")
+    assert not h.shows("story-card")
+    # the strip keeps it
+    assert f"{finder} found the card" in h.texts()
+
+
+def test_the_next_action_replaces_the_card_and_undo_takes_it_away():
+    h = Harness((800, 480))
+    h.start_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]})
+    h.tap("right")
+    assert h.shows("story-card")
+    h.tap("wrong")  # the next action: a wrong guess is no big moment, the card goes
+    assert not h.shows("story-card")
+    assert h.find("story:0").texts()  # the strip shows the events
+    h.tap("undo")
+    h.tap("undo")
+    assert not h.shows("story-card")
+    assert h.shows("story:none")  # nothing has happened yet
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_refusal_never_covers_an_action_and_says_the_rule_smaller(size):
+    h = Harness(size)
+    screen = h.start_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]})
+    assert not screen.submit({"act": "guess", "player": "Ann", "correct": True})
+    assert covers_a_button(h, "toast") == []
+    text, rule = h.find("toast-text"), h.find("toast-rule")
+    assert text.rect.bottom <= rule.rect.top  # reason first, rule second
+    theme = h.app.theme
+    assert text.fitted(theme).px > rule.fitted(theme).px  # and smaller
+    assert h.overflows() == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_card_of_a_whole_cloud_mine_game_fits_and_covers_no_button(size):
+    setup, actions = cloudmine_demo()
+    h = Harness(size)
+    screen = h.start_game(setup)
+    cards = 0
+    for action in actions:
+        screen.submit(action)
+        h.app.pump()
+        if h.app.screen is not screen:
+            break
+        if screen.card is not None:
+            cards += 1
+            assert covers_a_button(h, "story-card") == []
+            assert h.overflows() == [] and h.off_canvas() == []
+    assert cards >= 3
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("language", ["de", "hu"])
+def test_cloud9_and_cloudship_cards_fit_in_every_language(size, language):
+    from companion.ui.screens.cloud9 import demo_game as cloud9_demo
+    from companion.ui.screens.cloudship import demo_game as cloudship_demo
+
+    seen = set()
+    for demo in (cloud9_demo, cloudship_demo):
+        setup, actions = demo()
+        h = Harness(size)
+        h.app.change_config(language=language)
+        screen = h.start_game(setup)
+        for action in actions:
+            screen.submit(action)
+            h.app.pump()
+            if h.app.screen is not screen:
+                break
+            if screen.card is not None:
+                seen.add(screen.card.kind)
+                assert covers_a_button(h, "story-card") == [], screen.card.kind
+                assert h.overflows() == [] and h.off_canvas() == [], screen.card.kind
+    assert {"top", "fall", "storm", "hail"} <= seen or {"top", "storm", "hail"} <= seen
