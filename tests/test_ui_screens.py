@@ -1,5 +1,6 @@
-"""Every shared screen and the Cloud Mine screen, at every listed size, in every language:
-no text cut off, no tap target under 48 design pixels, nothing outside the canvas."""
+"""Every screen (shared ones, each game's with 3 and with the most players, the result cards of
+the big moments, each end screen) at every listed size, in every language: no text cut off,
+no tap target under 48 design pixels, nothing outside the canvas, nothing silently dropped."""
 
 from __future__ import annotations
 
@@ -25,6 +26,13 @@ def summary(i: int, status: str = "over") -> GameSummary:
                        scores, 40)
 
 
+def shared_win() -> GameSummary:
+    """Eight long names and a shared win: the row that used to clip ("Gewonnen von András, Zsol")."""
+    return GameSummary(99, "cloudmine", "The Cloud Mine", {"game": "cloudmine", "players": EIGHT}, EIGHT,
+                       "2026-06-01T18:00:00+00:00", "2026-06-01T19:00:00+00:00", "2026-06-01T19:00:00+00:00",
+                       "over", "over", ["Hannelore", "Csilla", "Ferenc"], {p: 15 for p in EIGHT}, 40)
+
+
 HISTORY = ListedGames([summary(i, "over" if i % 3 else "abandoned") for i in range(7)],
                       [PlayerTotal(p, "cloudmine", "The Cloud Mine", 4, 1, 50, 17) for p in EIGHT])
 
@@ -37,7 +45,7 @@ def screens(h: Harness):
     yield "claim", lambda: (h.tap("game:cloudmine"), [h.tap("more") for _ in range(5)], h.tap("claim"))
     yield "settings", lambda: h.app.show(SettingsScreen(h.app))
     yield "seat-test", lambda: (h.app.show(SettingsScreen(h.app)), h.tap("seat-test"))
-    yield "history", lambda: h.app.show(HistoryScreen(h.app, HISTORY))
+    yield "history", lambda: h.app.show(HistoryScreen(h.app, ListedGames([shared_win()] + HISTORY.games())))
     yield "totals", lambda: (h.app.show(HistoryScreen(h.app, HISTORY)), h.tap("tab:players"))
     yield "history-empty", lambda: h.app.show(HistoryScreen(h.app, ListedGames()))
     yield "cloudmine-3", lambda: h.start_game({"game": "cloudmine", "players": EIGHT[:3]})
@@ -48,6 +56,49 @@ def screens(h: Harness):
     yield "end-8", lambda: (h.start_game({"game": "cloudmine", "players": EIGHT}), play_out(h))
     yield "refusal", lambda: (h.start_game({"game": "cloudmine", "players": EIGHT[:4]}),
                               h.app.game_screen.submit({"act": "guess", "player": "Ann", "correct": True}))
+
+
+    # the other two games, with their fewest-but-three and most players, and their big moments
+    yield "cloud9-3", lambda: h.start_game({"game": "cloud9", "players": EIGHT[:3]})
+    yield "cloud9-6", lambda: (h.start_game({"game": "cloud9", "players": EIGHT[:6]}),
+                               h.app.game_screen.submit({"act": "roll", "dice": ["red", "green"]}))
+    yield "cloud9-6-rise", lambda: (h.start_game({"game": "cloud9", "players": EIGHT[:6]}),
+                                    h.app.game_screen.submit({"act": "roll", "dice": ["red", "green"]}),
+                                    [h.app.game_screen.submit({"act": "stay", "player": p}) for p in EIGHT[1:6]])
+    yield "cloudship-3", lambda: h.start_game({"game": "cloudship", "players": EIGHT[:3]})
+    yield "cloudship-4-flight", lambda: (h.start_game({"game": "cloudship", "players": EIGHT[:4]}),
+                                         h.app.game_screen.submit({"act": "roll", "dice": ["yellow", "blue", "white"]}))
+    for game, kind in (("cloud9", "top"), ("cloud9", "fall"), ("cloudmine", "settle"), ("cloudship", "storm"),
+                       ("cloudship", "hail")):
+        yield f"{game}-card-{kind}", lambda game=game, kind=kind: play_demo(h, game, until=kind)
+    for game in ("cloud9", "cloudship"):
+        yield f"{game}-end", lambda game=game: play_demo(h, game)
+    yield "cloudship-lost", lambda: play_example(h, "cloudship-lost.jsonl")
+    yield "cloud9-tie-break", lambda: play_example(h, "cloud9-four-players-tie-break.jsonl")
+
+
+def play_demo(h: Harness, game: str, until: str | None = None) -> None:
+    """The game's demo until the result card of a `until` moment shows (or to its end)."""
+    from importlib import import_module
+
+    setup, actions = import_module(f"companion.ui.screens.{game}").demo_game()
+    screen = h.start_game(setup)
+    for action in actions:
+        screen.submit(action)
+        if until is not None and screen.card is not None and screen.card.kind == until:
+            return
+    assert until is None, f"the {game} demo shows no {until}"
+
+
+def play_example(h: Harness, name: str) -> None:
+    import json
+    from pathlib import Path
+
+    lines = (Path(__file__).resolve().parent.parent / "companion" / "examples" / name).read_text().splitlines()
+    rows = [json.loads(line) for line in lines if line.strip()]
+    screen = h.start_game(rows[0])
+    for action in rows[1:]:
+        screen.submit(action)
 
 
 def play_out(h: Harness) -> None:
@@ -79,6 +130,8 @@ def test_every_screen_fits_at_every_size_in_every_language(size, language, tmp_p
             problems.append(f"{name}: tap target under 48 px: {key}")
         for key in h.off_canvas():
             problems.append(f"{name}: outside the screen: {key}")
+        for text in h.dropped():
+            problems.append(f"{name}: shortened without a shorter form: {text!r}")
     assert not problems, "\n".join(problems)
 
 

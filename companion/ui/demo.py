@@ -65,13 +65,23 @@ def record(out: Path, language: str = "en", sizes: dict[str, tuple[int, int]] = 
                 shot(f"{game}-players")
                 screen = h.start_game(setup)
                 shot(f"{game}-start")
+                screen.submit(REFUSED[game])  # an illegal tap: the toast says why, covering no button
+                h.app.pump()
+                shot(f"{game}-refusal")
+                h.app.toast_text = h.app.toast_detail = None
                 for number, action in enumerate(actions, start=1):
                     if not h.app.game_screen.submit(action):
                         raise RuntimeError(f"the {game} demo's action {number} was refused: {action}")
                     h.app.pump()
                     clock.advance(1.0)
                     h.app.pump()
-                    shot(f"{game}-{number:03d}-{action['act']}")
+                    shot(f"{game}-{number:03d}-{action['act']}{moment_words(h, skip=action['act'])}")
+                for name, (extra_setup, extra_actions) in EXTRA_ENDS.get(game, {}).items():
+                    extra = h.start_game(extra_setup)
+                    for action in extra_actions:
+                        extra.submit(action)
+                    h.app.pump()
+                    shot(f"{game}-{name}{moment_words(h)}")
                 if not screen.view["over"]:
                     h.app.game_screen.open_menu()
                     shot(f"{game}-menu")
@@ -94,6 +104,43 @@ def record(out: Path, language: str = "en", sizes: dict[str, tuple[int, int]] = 
             journal.close()
     i18n.set_language("en")
     return saved
+
+
+# an illegal first action per game, for the refusal's picture
+REFUSED = {
+    "cloud9": {"act": "fall"},
+    "cloudship": {"act": "land"},
+    "cloudmine": {"act": "guess", "player": "András", "correct": True},
+}
+
+
+def _example(name: str) -> tuple[dict, list[dict]]:
+    import json
+
+    lines = (Path(__file__).resolve().parent.parent / "examples" / name).read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(line) for line in lines if line.strip()]
+    return rows[0], rows[1:]
+
+
+# more ways a game ends than the demo game shows: (setup, actions) per picture name
+EXTRA_ENDS = {"cloudship": {"lost": _example("cloudship-lost.jsonl")}}
+
+
+def moment_words(h, skip: str = "") -> str:
+    """The big moment the picture shows, for its file name: "-fall", "-top", "-settle",
+    "-storm", "-hail", and "-end" on the end screen (after the moment that ended it)."""
+    from .screens.end import EndScreen
+
+    words = []
+    moment = getattr(h.app.screen, "card", None)
+    if isinstance(h.app.screen, EndScreen):
+        last = h.app.screen.last_moment()
+        if last is not None:
+            words.append(last.kind)
+        words.append("end")
+    elif moment is not None:
+        words.append(moment.kind)
+    return "".join(f"-{word}" for word in words if word != skip)  # "fall", not "fall-fall"
 
 
 class _StepClock:

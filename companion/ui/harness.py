@@ -104,6 +104,16 @@ class Harness:
         return [w.key or ",".join(w.texts()) or type(w).__name__ for w in self.widgets()
                 if not bounds.contains(w.rect) and w.rect.w > 0]
 
+    def dropped(self) -> list[str]:
+        """What the screen must show (`Screen.must_show()`: player names, say) but nowhere does,
+        neither in a text nor on a player's token: information a layout dropped."""
+        from .widgets import PlayerToken
+
+        shown = self.texts()
+        tokens = {w.name for w in self.widgets() if isinstance(w, PlayerToken)}
+        return [item for item in self.screen.must_show()
+                if item not in tokens and not any(item in text for text in shown)]
+
     # --- doing --------------------------------------------------------------------------------
     def tap(self, target: str) -> Widget:
         widget = self.find(target)

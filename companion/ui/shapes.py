@@ -115,3 +115,12 @@ def draw_undo_arrow(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:
     head = r * 0.55
     pygame.draw.polygon(surface, colour, [(tip[0] - head, tip[1] - head * 0.2), (tip[0] + head * 0.8, tip[1] - head * 0.2),
                                           (tip[0], tip[1] + head * 0.8)])
+
+
+def draw_crown(surface: pygame.Surface, rect: pygame.Rect, fill=(247, 190, 40), outline=INK) -> None:
+    """A crown (the winner's mark: a shape, not only a colour): a band with three points."""
+    x, y, w, h = rect.x, rect.y, rect.w, rect.h
+    points = [(x, y + h * 0.25), (x + w * 0.25, y + h * 0.55), (x + w * 0.5, y), (x + w * 0.75, y + h * 0.55),
+              (x + w, y + h * 0.25), (x + w * 0.9, y + h), (x + w * 0.1, y + h)]
+    pygame.draw.polygon(surface, fill, points)
+    pygame.draw.polygon(surface, outline, points, max(2, round(h / 12)))

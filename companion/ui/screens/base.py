@@ -131,6 +131,10 @@ class Screen:
     def can_go_back(self) -> bool:
         return bool(self.app.stack)
 
+    def must_show(self) -> list[str]:
+        """Texts the screen must show at every size (tests check no layout drops them)."""
+        return []
+
     def build(self, f: Frame, t: Theme) -> list[Widget]:
         return []
 
@@ -335,6 +339,9 @@ class GameScreen(Screen):
 
     def seat_mode(self) -> str:
         return "play"
+
+    def must_show(self) -> list[str]:
+        return list(self.view["players"])
 
     # the top bar: game name, round, undo, menu
     def can_go_back(self) -> bool:

@@ -647,6 +647,7 @@ def demo_game() -> tuple[dict, list[dict]]:
     for action in actions:
         match = match.apply(action)
     rng = random.Random(56)
+    dared = False  # the pilot lets it fall once, high up, so that the demo shows a fall
     while not match.view["over"]:
         view = match.view
         if view["phase"] == "roll" and view["solo"] and view["cloud"] >= 5:
@@ -658,8 +659,11 @@ def demo_game() -> tuple[dict, list[dict]]:
             brave = view["cloud"] < rng.choice((5, 6, 7, 8))
             action = (stay if brave else jump)(view["to_decide"])
         else:
-            rises = [a for a in match.legal_actions() if a["act"] == "rise"]
-            action = rises[0] if rises else {"act": "fall"}
+            legal = match.legal_actions()
+            rises = [a for a in legal if a["act"] == "rise"]
+            dares = not dared and {"act": "fall"} in legal and view["cloud"] >= 5
+            dared = dared or dares
+            action = rises[0] if rises and not dares else {"act": "fall"}
         match = match.apply(action)
         actions.append(action)
     return setup, actions

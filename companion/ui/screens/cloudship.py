@@ -186,14 +186,18 @@ class CloudshipScreen(GameScreen):
         self._grown_at = 0.0
 
     def subtitle(self) -> str:
-        """The round and its commander, or the round alone where the bar is too narrow for both
-        (portrait, long names): the roll step names the commander anyway."""
+        """The round and its commander ("Round 2 · Emma commands", or "Round 2 · Emma" where the
+        bar is narrow: portrait, long names, long words)."""
         v = self.view
         both = _("Round {number} · {name} commands").format(number=v["round"], name=v["commander"])
         app = self.app
         if app.frame.portrait or app.theme.measure(both, app.theme.size("min"))[0] > app.frame.u(300):
-            return _("Round {number}").format(number=v["round"])
+            # the shorter form on purpose: the commander is never dropped, the word is
+            return _("Round {number} · {name}").format(number=v["round"], name=v["commander"])
         return both
+
+    def must_show(self) -> list[str]:
+        return [self.view["commander"]]  # the crew plays as one: the commander is the person named
 
     def ship_tilt(self) -> float | None:
         """The ship's tilt in degrees when the hardware measures it (a later sensor), else None."""

@@ -1,16 +1,50 @@
-"""End of game: the winners, every score, and the ways on (undo the last step, play again, home)."""
+"""End of game: who won and how it ended, every player's rank (a crown for the winners, a shape
+and not only a colour), the tie-break where it decided, Cloudship's board outcome, and the ways
+on: play again with the same players (first), undo the last step, home."""
 
 from __future__ import annotations
 
 import pygame
 
 from ... import i18n
-from .. import theme as th
-from ..layout import GAP, cols, inset, rows
-from ..widgets import Button, Label, Panel, Token, Widget
+from .. import story, theme as th
+from ..layout import GAP, cols, grid, inset, rows
+from ..shapes import draw_crown
+from ..widgets import Button, Label, Panel, PlayerToken, Widget
 from .base import Screen, game_title
 
 _ = i18n.translator("app")
+
+GOLD = (247, 190, 40)
+FLOWERS = 12  # Cloudship: the four beds of three
+
+
+class Crown(Widget):
+    def draw(self, surface, ctx):
+        draw_crown(surface, self.rect, GOLD)
+
+
+def standings(view) -> list[tuple[int, str]]:
+    """(rank, name) best first; equal results share a rank. Cloud 9 breaks a tie on points by
+    the larger hand (its rules' tie-break), so its ranks follow both."""
+    def key(name: str) -> tuple[int, ...]:
+        if view.get("game") == "cloud9":
+            return (view["scores"][name], view["hands"][name])
+        return (view["scores"][name],)
+
+    ordered = sorted(view["players"], key=key, reverse=True)
+    return [(1 + sum(1 for other in ordered if key(other) > key(name)), name) for name in ordered]
+
+
+def tie_break(view) -> tuple[list[str], int] | None:
+    """Cloud 9: (the players level on the most points, those points) when the hands decided."""
+    if view.get("game") != "cloud9" or not view.get("winners"):
+        return None
+    best = max(view["scores"].values())
+    level = [name for name in view["players"] if view["scores"][name] == best]
+    if len(level) > 1 and len(view["winners"]) < len(level):
+        return level, best
+    return None
 
 
 class EndScreen(Screen):
@@ -32,9 +66,21 @@ class EndScreen(Screen):
     def can_go_back(self) -> bool:
         return False
 
+    def must_show(self) -> list[str]:
+        return list(self.view["players"])
+
     def on_enter(self) -> None:
         if not self.ended_early:
             self.app.sounds.play("won" if self.view.get("result") != "lost" else "lost")
+
+    def last_moment(self) -> story.Moment | None:
+        """The big moment that ended the game (the last fall, top cloud, settlement, ...)."""
+        if self.ended_early:
+            return None
+        # a lost Cloudship: the headline already says the storm arrived
+        skip = ("end", "storm") if self.view.get("result") == "lost" else ("end",)
+        found = [m for m in story.recent(self.game_screen.match, 3) if m.big and m.kind not in skip]
+        return found[-1] if found else None
 
     def headline(self) -> str:
         v = self.view
@@ -49,39 +95,100 @@ class EndScreen(Screen):
             return _("{name} wins!").format(name=winners[0])
         return _("Shared win: {names}").format(names=", ".join(winners))
 
+    def note(self) -> str:
+        """The line under the headline: the tie-break where it decided, else how it ended."""
+        v = self.view
+        tied = tie_break(v)
+        if tied is not None:
+            level, points = tied
+            winner = v["winners"][0]
+            return _("Level on {points} points: {name} wins with more cards in hand ({cards})").format(
+                points=points, name=winner, cards=" : ".join(str(v["hands"][n]) for n in level))
+        moment = self.last_moment()
+        return moment.text if moment is not None else ""
+
     def build(self, f, t):
         c = f.content
         gap = f.u(GAP * 2)
-        head, table, buttons = rows(c, [1, 3, 1] if not f.portrait else [1, 5, 1.2], gap)
+        note = self.note()
+        weights = ([1, 0.7] if note else [1]) + ([3, 1] if not f.portrait else [5, 1.2])
+        parts = rows(c, weights, gap)
+        head, table, buttons = parts[0], parts[-2], parts[-1]
         out: list[Widget] = [Label(head, self.headline(), "big", wrap=True, key="headline")]
-        out += self.scores(f, table)
-        actions = []
+        if note:
+            out.append(Label(parts[1], note, "small", wrap=True, colour=th.INK_SOFT, key="how-it-ended"))
+        out += self.outcome(f, table) if self.game_screen.game == "cloudship" else self.scores(f, table)
+        # play again with the same players first: the table usually wants another round
+        actions = [(_("Play again"), self.play_again, "primary", "again")]
         if not self.ended_early and self.game_screen.match.can_undo:
             actions.append((_("Undo last step"), self.undo, "secondary", "undo"))
-        actions.append((_("Play again"), self.play_again, "secondary", "again"))
-        actions.append((_("Home"), self.app.home, "primary", "home"))
+        actions.append((_("Home"), self.app.home, "secondary", "home"))
         for rect, (text, fn, kind, key) in zip(cols(buttons, len(actions), gap), actions):
             out.append(Button(rect, text, fn, kind=kind, key=key, size="title"))
         return out
 
     def scores(self, f, area: pygame.Rect) -> list[Widget]:
         v = self.view
-        ranked = sorted(v["players"], key=lambda n: -v["scores"][n])
+        ranked = standings(v)
         out: list[Widget] = [Panel(area, key="scores")]
         columns = 1 if f.portrait or len(ranked) <= 4 else 2
         per_column = -(-len(ranked) // columns)
         inner = inset(area, f.u(8))
-        for index, name in enumerate(ranked):
-            column = cols(inner, columns, f.u(GAP))[index // per_column]
+        show_hands = tie_break(v) is not None
+        for index, (rank, name) in enumerate(ranked):
+            column = cols(inner, columns, f.u(GAP * 2))[index // per_column]
             row = rows(column, per_column, f.u(4))[index % per_column]
+            row = pygame.Rect(row.x, row.y, row.w, min(row.h, f.u(72)))
             player = self.game_screen.player(name)
-            token = pygame.Rect(row.x, row.y, min(row.h, f.u(48)), row.h)
             won = name in v["winners"]
-            out += [Token(token.inflate(-f.u(6), -f.u(6)), player.colour),
-                    Label(pygame.Rect(token.right + f.u(8), row.y, row.w * 0.6, row.h), name, "title", align="left",
-                          colour=th.GOOD if won else th.INK),
-                    Label(pygame.Rect(row.right - row.w * 0.3, row.y, row.w * 0.3, row.h), str(v["scores"][name]),
+            side = min(row.h, f.u(48))
+            rank_rect = pygame.Rect(row.x, row.y, f.u(44), row.h)
+            crown = pygame.Rect(rank_rect.right, row.centery - side // 2, side, side)
+            token = pygame.Rect(crown.right + f.u(4), row.centery - side // 2, side, side)
+            score_w = f.u(64)
+            hand_w = f.u(64) if show_hands else 0
+            name_rect = pygame.Rect(token.right + f.u(8), row.y, row.right - token.right - f.u(8) - score_w - hand_w,
+                                    row.h)
+            out += [Label(rank_rect, _("{rank}.").format(rank=rank), "title", align="left", key=f"rank:{name}"),
+                    PlayerToken(token.inflate(-f.u(4), -f.u(4)), name, player.colour, key=f"token:{name}"),
+                    Label(name_rect, name, "title", align="left", key=f"name:{name}"),
+                    Label(pygame.Rect(row.right - score_w, row.y, score_w, row.h), str(v["scores"][name]),
                           "big", align="right", key=f"final:{name}")]
+            if won:
+                out.append(Crown(crown.inflate(-f.u(6), -f.u(10)), key=f"crown:{name}"))
+            if show_hands:
+                out.append(Label(pygame.Rect(name_rect.right, row.y, hand_w, row.h),
+                                 _.ngettext("{count} card", "{count} cards", v["hands"][name]).format(count=v["hands"][name]), "min", colour=th.INK_SOFT,
+                                 wrap=True, key=f"hand:{name}"))
+        return out
+
+    def outcome(self, f, area: pygame.Rect) -> list[Widget]:
+        """Cloudship: the board's outcome in three numbers, and the crew."""
+        v = self.view
+        planted = sum(v["beds"].values())
+        left = max(0, v["storm_end"] - v["storm"])
+        out: list[Widget] = [Panel(area, key="outcome")]
+        inner = inset(area, f.u(12))
+        names = v["players"]
+        crew_columns = 2 if f.portrait and len(names) > 2 else len(names)
+        crew_rows = -(-len(names) // crew_columns)
+        figures, crew = rows(inner, [3 if f.portrait else 2.2, 0.5 * crew_rows + 0.5], f.u(GAP))
+        # three figures side by side (portrait: one under the other, the number beside its words)
+        cells = rows(figures, 3, f.u(GAP)) if f.portrait else cols(figures, 3, f.u(GAP * 2))
+        for cell, (number, caption, key) in zip(cells, (
+                ("{planted}/{all}".format(planted=planted, all=FLOWERS), _("flowers planted"), "planted"),
+                (str(left), _("storm squares left"), "storm-left"),
+                (str(v["round"]), _("rounds flown"), "rounds"))):
+            top, bottom = cols(cell, [1, 1.3], f.u(GAP)) if f.portrait else rows(cell, [1.4, 1])
+            out += [Label(top, number, "display", key=f"outcome:{key}"),
+                    Label(bottom, caption, "title", wrap=True, colour=th.INK_SOFT, align="left" if f.portrait
+                          else "center", key=f"caption:{key}")]
+        for cell, name in zip(grid(crew, len(names), crew_columns, f.u(GAP)), names):
+            side = min(cell.h, f.u(44))
+            token = pygame.Rect(cell.x, cell.centery - side // 2, side, side)
+            out += [PlayerToken(token, name, self.game_screen.player(name).colour, key=f"token:{name}"),
+                    Label(pygame.Rect(token.right + f.u(6), cell.y, cell.right - token.right - f.u(6), cell.h), name,
+                          "body", align="left", key=f"name:{name}")]
         return out
 
     def undo(self) -> None:

@@ -96,12 +96,14 @@ class HistoryScreen(Screen):
             result = _("Stopped")
         else:
             result = _("In progress")
-        score_text = ", ".join(f"{p} {game.scores.get(p, 0)}" for p in game.players)
+        # a name and its score never part at a line break (a no-break space between them)
+        score_text = ", ".join(f"{p}\u00a0{game.scores.get(p, 0)}" for p in game.players)
         result_rect, score_rect = rows(scores, [1, 1.8])
         return [Panel(rect, key=f"game-row:{game.id}"),
                 Label(name, game_title(game.game), "body", align="left"),
                 Label(date, when(game.started_at), "min", align="left", colour=th.INK_SOFT),
-                Label(result_rect, result, "body", align="left", colour=th.GOOD if game.status == "over" else th.INK_SOFT),
+                Label(result_rect, result, "body", align="left", wrap=True,
+                      colour=th.GOOD if game.status == "over" else th.INK_SOFT),
                 Label(score_rect, score_text, "min", align="left", wrap=True)]
 
     def player_row(self, f, rect: pygame.Rect, total) -> list[Widget]:
