@@ -622,3 +622,35 @@ def test_the_board_picture_kept_between_builds_matches_a_fresh_drawing():
     assert first == second
     h.tap("stay")                                     # a new state: a new board, drawn afresh
     assert widget(h, "board") is not board and widget(h, "role:Cleo").text == "Aboard"
+
+
+# --- the story: what each choice spends, what just happened -----------------------------------
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_each_rise_says_what_it_spends_and_the_roll_is_drawn_large(size):
+    h, screen = start(size=size)
+    for action in ({"act": "roll", "dice": ["red", "green"]}, {"act": "stay", "player": "Ben"},
+                   {"act": "stay", "player": "Cat"}):
+        tap_action(h, action)
+    assert h.find("rise").texts() == ["Rise, play red + green"]
+    assert h.find("rise-wild").texts() == ["Rise, play the wild card"]
+    # the roll the table decides on: each die drawn at least 48 design pixels wide
+    from companion.ui.screens.cloud9 import _strip
+
+    roll = h.find("roll")
+    dice = _strip(roll.rect, 2, 1.0, h.app.theme.px(6))
+    assert min(box.w for box in dice) >= h.app.theme.px(48)
+
+
+def test_a_fall_shows_who_lost_what_until_the_next_action():
+    h, screen = start()
+    for action in ({"act": "roll", "dice": ["red", "green"]}, {"act": "stay", "player": "Ben"},
+                   {"act": "jump", "player": "Cat"}):
+        tap_action(h, action)
+    h.tap("fall")
+    assert h.find("story-headline").texts() == ["The balloon fell from cloud 1"]
+    lines = [t for w in h.widgets() if w.key == "story-line" for t in w.texts()]
+    assert lines == ["Ann: no points (jumping out paid 1)", "Ben: no points (jumping out paid 1)"]
+    assert {w.name for w in h.widgets() if w.key and w.key.startswith("story-token:")} == {"Ann", "Ben"}
+    tap_action(h, {"act": "roll", "dice": ["red", "green"]})  # the next action takes it away
+    assert not h.shows("story-card")

@@ -22,6 +22,7 @@ from .. import theme as th
 from ..layout import GAP, cols, inset, rows
 from ..shapes import draw_shape, draw_token
 from ..widgets import Button, Label, Panel, PlayerToken, Token, Widget, chevron_left
+from ..story import colour_word
 from .base import GameScreen
 
 _ = translator("cloud9")
@@ -38,15 +39,30 @@ GOLD = (247, 190, 40)
 # --- drawing dice and cards ------------------------------------------------------------------
 
 def draw_die(surface: pygame.Surface, box: pygame.Rect, face: str | None, theme: th.Theme) -> None:
-    """A white die showing `face` as its colour's shape; blank shows nothing; None is a plain
-    die with one pip (the ladder's "dice rolled here")."""
+    """A white die showing `face` as its colour's shape; blank shows nothing; None is a die seen
+    from above and aside, a cube with no face up (the ladder's "dice rolled here": never read
+    as a roll of one)."""
+    if face is None:
+        draw_cube(surface, box, theme)
+        return
     radius = max(2, box.w // 5)
     pygame.draw.rect(surface, th.CARD, box, border_radius=radius)
     pygame.draw.rect(surface, th.INK, box, max(1, theme.px(2) if box.w > theme.px(24) else 1), border_radius=radius)
-    if face is None:
-        pygame.draw.circle(surface, th.INK, box.center, max(2, box.w // 8))
-    elif face != BLANK:
+    if face != BLANK:
         draw_token(surface, face, box.center, box.w * 0.32)
+
+
+def draw_cube(surface: pygame.Surface, box: pygame.Rect, theme: th.Theme) -> None:
+    """A small die drawn as a cube: front, top and side faces in greys, outlined."""
+    d = box.w * 0.28  # depth of the top and side faces
+    x, y, w, h = box.x, box.y + d, box.w - d, box.h - d
+    front = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+    top = [(x, y), (x + d, y - d), (x + w + d, y - d), (x + w, y)]
+    side = [(x + w, y), (x + w + d, y - d), (x + w + d, y + h - d), (x + w, y + h)]
+    line = max(1, theme.px(1.5))
+    for face, fill in ((front, th.CARD), (top, (226, 232, 240)), (side, (196, 204, 216))):
+        pygame.draw.polygon(surface, fill, face)
+        pygame.draw.polygon(surface, th.INK, face, line)
 
 
 def draw_card(surface: pygame.Surface, box: pygame.Rect, card: str, theme: th.Theme) -> None:
@@ -448,7 +464,8 @@ class Cloud9Screen(GameScreen):
     def roll_line(self, f, rect: pygame.Rect, v) -> list[Widget]:
         """The roll being resolved, and how many cards the pilot holds."""
         wide = rect.w >= f.u(360)
-        dice_rect, hand_rect = cols(rect, [1, 1], f.u(GAP)) if wide else rows(rect, [1.6, 1], f.u(4))
+        # the roll everyone decides on: dice as large as the row allows, the hand in small type
+        dice_rect, hand_rect = cols(rect, [1.3, 1], f.u(GAP)) if wide else rows(rect, [2.4, 1], f.u(4))
         self._dice_rect = dice_rect
         pilot = v["pilot"]
         return [DiceRow(dice_rect, sorted(v["dice"], key=FACES.index), align="left", key="roll"),
@@ -509,7 +526,7 @@ class Cloud9Screen(GameScreen):
     def decision(self, f, inner: pygame.Rect, v) -> list[Widget]:
         who = v["to_decide"]
         later = v["decide_order"][1:]
-        prompt, roll, choices, after = rows(inner, [1.8, 1, 2.3, 0.4], f.u(GAP))
+        prompt, roll, choices, after = rows(inner, [1.6, 1.6, 2.2, 0.4], f.u(GAP))
         jump = {"act": "jump", "player": who}
         stay = {"act": "stay", "player": who}
         out = self.prompt_card(f, prompt, who, _("{name}: jump or stay?").format(name=who))
@@ -528,7 +545,7 @@ class Cloud9Screen(GameScreen):
 
     def rise_or_fall(self, f, inner: pygame.Rect, v) -> list[Widget]:
         pilot, needed = v["pilot"], v["cards_needed"]
-        prompt, roll, choices = rows(inner, [1.5, 1.1, 3], f.u(GAP))
+        prompt, roll, choices = rows(inner, [1.4, 1.5, 3], f.u(GAP))
         if not needed:
             out = self.prompt_card(f, prompt, pilot, _("{name}: rise, no card needed").format(name=pilot))
             out += self.roll_line(f, roll, v)
@@ -543,8 +560,14 @@ class Cloud9Screen(GameScreen):
             with_colours, with_wild, fall = rows(choices, 3, f.u(GAP))
         # the cards in the order of the dice shown above them
         in_dice_order = sorted(needed, key=FACES.index)
-        return out + [self.rise_button(with_colours, _("Rise"), needed, key="rise", shown=in_dice_order),
-                      self.rise_button(with_wild, _("Rise"), [WILD], key="rise-wild"),
+        # each rise says what it spends: these colours (three or four: how many, the cards are
+        # pictured beside the words), or the wild card
+        if len(needed) <= 2:
+            spend = _("Rise, play {cards}").format(cards=" + ".join(colour_word(card) for card in in_dice_order))
+        else:
+            spend = _("Rise: {count} cards").format(count=len(needed))
+        return out + [self.rise_button(with_colours, spend, needed, key="rise", shown=in_dice_order),
+                      self.rise_button(with_wild, _("Rise, play the wild card"), [WILD], key="rise-wild"),
                       self.action_button(fall, _("Fall"), {"act": "fall"}, kind="danger", key="fall", size="title")]
 
     def rise_button(self, rect: pygame.Rect, text: str, cards: list[str], key: str = "rise",
