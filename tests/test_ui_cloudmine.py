@@ -13,7 +13,7 @@ import pytest
 from companion.controller import GameController
 from companion.rules import Match
 from companion.ui.harness import Harness
-from companion.ui.screens.cloudmine import CloudMineScreen, ring_slots
+from companion.ui.screens.cloudmine import CloudMineScreen, ring_cells
 from companion.ui.screens.end import EndScreen
 
 RULEBOOK = ["András", "Edit", "Tamás", "Gabriella", "Zsolt", "Robi"]
@@ -115,7 +115,7 @@ def test_with_three_players_each_observer_guesses_twice_in_turn():
     h = Harness()
     h.start_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat"]})
     # Ann dreams, Cat chooses, Ben is the only Observer: two attempts
-    assert h.find("role:Ben").text == "Observer 1" and h.find("role:Cat").text == "Chooser"
+    assert h.find("role:Ben").text == "Guesses now" and h.find("role:Cat").text == "Chooser"
     assert "Ann draws 4 cards for Cat" in h.texts()
     h.tap("wrong")
     assert "Ben guesses" in h.texts() and "3 cards on the table" in h.texts()
@@ -176,10 +176,21 @@ def test_a_resumed_game_comes_back_with_its_colours_and_state(tmp_path):
     again.close()
 
 
-def test_the_ring_goes_clockwise_round_the_board():
-    assert ring_slots(8) == [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0)]
+@pytest.mark.parametrize("area", [pygame.Rect(16, 72, 496, 340), pygame.Rect(16, 100, 688, 640)])
+def test_the_ring_goes_clockwise_round_the_board_with_no_holes(area):
+    import math
+
     for n in range(3, 9):
-        assert len(set(ring_slots(n))) == n
+        cells = ring_cells(area, n, 8)
+        assert all(area.contains(c) for c in cells)
+        assert not any(a.colliderect(b) for i, a in enumerate(cells) for b in cells[i + 1:])  # none touch
+        # clockwise from the top: the angle round the middle grows with the seat
+        angles = [math.atan2(c.centery - area.centery, c.centerx - area.centerx) for c in cells]
+        turned = [(a - angles[0]) % (2 * math.pi) for a in angles]
+        assert turned == sorted(turned)
+        # evenly spread: no gap between neighbours round the ring twice another (no hole)
+        steps = [math.dist(cells[i].center, cells[(i + 1) % n].center) for i in range(n)]
+        assert max(steps) < 2 * min(steps), (n, steps)
 
 
 def test_names_can_be_typed_on_a_real_keyboard_too():

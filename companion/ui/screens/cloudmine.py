@@ -3,23 +3,47 @@ right / wrong for the Dreamer, cards per player and the deck (ui-guide, "Game sc
 
 from __future__ import annotations
 
+import math
+
 import pygame
 
 from ...i18n import translator
 from .. import theme as th
 from ..layout import GAP, grid, inset, rows
-from ..widgets import Label, Panel, Token, Widget
+from ..widgets import Label, Panel, PlayerToken, Widget
 from .base import GameScreen
 
 _ = translator("cloudmine")
 
-# the ring is a 3x3 grid read clockwise round its edge; the middle cell shows the deck
-RING_CELLS = ((0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0))
+# the edge of a 3x3 grid read clockwise from the top left
+PERIMETER = ((0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0))
 
 
-def ring_slots(count: int) -> list[tuple[int, int]]:
-    """`count` cells spread evenly round the ring, clockwise from the top left."""
-    return [RING_CELLS[round(i * len(RING_CELLS) / count) % len(RING_CELLS)] for i in range(count)]
+def ring_cells(area: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
+    """`count` equal cards evenly round an ellipse in `area`, clockwise from the top (the order
+    round the table), as large as they can be without touching: a ring with no holes."""
+    if count >= len(PERIMETER):  # eight: every cell round the edge of a 3x3 grid, the deck inside
+        cells = grid(area, 9, 3, gap)
+        return [cells[row * 3 + col] for row, col in PERIMETER][:count]
+    # lower cards first (the words need the width), then narrower ones, until none touch
+    for w_share in (1 / 3, 0.31, 0.29, 0.27, 0.25, 0.23, 0.21):
+        for h_share in (1 / 3, 0.3, 0.27, 0.24, 0.21):
+            for turn in (0.0, 0.5):  # the first card at the top, or half a step on (top left)
+                cells = _ellipse(area, count, round(area.w * w_share) - gap, round(area.h * h_share) - gap, turn)
+                if all(not a.inflate(gap, gap).colliderect(b) for i, a in enumerate(cells) for b in cells[i + 1:]):
+                    return cells
+    return cells
+
+
+def _ellipse(area: pygame.Rect, count: int, w: int, h: int, turn: float) -> list[pygame.Rect]:
+    rx, ry = (area.w - w) / 2, (area.h - h) / 2
+    cells = []
+    for i in range(count):
+        angle = -math.pi / 2 + 2 * math.pi * (i - turn) / count
+        cell = pygame.Rect(0, 0, w, h)
+        cell.center = (round(area.centerx + rx * math.cos(angle)), round(area.centery + ry * math.sin(angle)))
+        cells.append(cell.clamp(area))  # rounding never pushes a card off the board
+    return cells
 
 
 class CloudMineScreen(GameScreen):
@@ -30,7 +54,7 @@ class CloudMineScreen(GameScreen):
         return _("Round {number}").format(number=self.view["round"])
 
     def build(self, f, t):
-        board, step = self.board_and_step(f)
+        board, step = self.board_and_step(f, 0.36 if f.portrait else None)
         return self.ring(f, board) + self.step_panel(f, step)
 
     # --- the board: who is who, and how many cards each has ----------------------------------
@@ -40,19 +64,20 @@ class CloudMineScreen(GameScreen):
             return _("Dreamer")
         if name == v["chooser"]:
             return _("Chooser")
+        # the queue by what it means (not a number that changes after every guess)
         order = v["guess_order"]
         if name in order:
-            return _("Observer {place}").format(place=order.index(name) + 1)
+            place = order.index(name)
+            return _("Guesses now") if place == 0 else _("Guesses next") if place == 1 else _("Observer")
         return _("Has guessed")
 
     def ring(self, f, board: pygame.Rect) -> list[Widget]:
         v = self.view
         gap = f.u(GAP)
-        cells = grid(board, 9, 3, gap)
         out: list[Widget] = []
-        for name, (row, col) in zip(v["players"], ring_slots(len(v["players"]))):
-            out += self.player_card(f, cells[row * 3 + col], name)
-        middle = inset(cells[4], f.u(4))
+        for name, cell in zip(v["players"], ring_cells(board, len(v["players"]), gap)):
+            out += self.player_card(f, cell, name)
+        middle = inset(grid(board, 9, 3, gap)[4], f.u(4))
         number, caption = rows(middle, [1.4, 1])
         out += [Label(number, str(v["deck"]), "display", key="deck"),
                 Label(caption, _("cards in the deck"), "small", wrap=True, colour=th.INK_SOFT)]
@@ -66,10 +91,11 @@ class CloudMineScreen(GameScreen):
                      key=f"player:{name}")
         inner = pygame.Rect(cell.x + f.u(14), cell.y + f.u(4), cell.w - f.u(18), cell.h - f.u(8))
         top, middle, bottom = rows(inner, [1, 1.3, 0.9])
-        token = pygame.Rect(middle.x, middle.centery - top.h // 2, top.h, top.h)
-        # the cards this player has collected: the big number beside their colour's shape
+        side = min(middle.h, f.u(44))
+        token = pygame.Rect(middle.x, middle.centery - side // 2, side, side)
+        # the cards this player has collected: the big number beside their token
         score_rect = pygame.Rect(token.right, middle.y, middle.right - token.right - token.w, middle.h)
-        return [card, Label(top, name, "body", key=f"name:{name}"), Token(token, player.colour),
+        return [card, Label(top, name, "body", key=f"name:{name}"), PlayerToken(token, name, player.colour),
                 Label(score_rect, str(v["scores"][name]), "big", key=f"score:{name}"),
                 Label(bottom, self.role_of(name), "min", colour=th.PRIMARY if guessing else th.INK_SOFT,
                       key=f"role:{name}")]
@@ -93,7 +119,7 @@ class CloudMineScreen(GameScreen):
                                     v["dreamer_pile"]).format(dreamer=v["dreamer"], count=v["dreamer_pile"])
         out.append(Label(draw_rect, draw_text, "body", wrap=True, key="draw"))
         token = pygame.Rect(prompt_rect.x, prompt_rect.y, min(prompt_rect.h, f.u(56)), prompt_rect.h)
-        out += [Token(token.inflate(-f.u(6), -f.u(6)), self.player(who).colour),
+        out += [PlayerToken(token.inflate(-f.u(6), -f.u(6)), who, self.player(who).colour, key="guesser"),
                 Label(pygame.Rect(token.right + f.u(6), prompt_rect.y, prompt_rect.w - token.w - f.u(6), prompt_rect.h),
                       _("{name} guesses").format(name=who), "prompt", wrap=True, colour=th.INK, key="prompt")]
         out.append(Label(table_rect, _.ngettext("{count} card on the table", "{count} cards on the table",
