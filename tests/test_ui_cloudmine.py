@@ -27,6 +27,8 @@ def type_name(h: Harness, index: int, name: str) -> None:
             if not h.find("shift").selected:
                 h.tap("shift")
             letter = letter.lower()
+        if not h.shows(f"key:{letter}"):  # an accented letter: on the accents keys
+            h.tap("accents")
         h.tap(f"key:{letter}")
     h.tap("done")
 

@@ -1,4 +1,6 @@
-"""An on-screen keyboard for names, with the German and Hungarian letters (ä ö ü ß á é í ó ú ő ű).
+"""An on-screen keyboard for names in the players' language, shaped like a real one: English
+QWERTY, German QWERTZ with ä ö ü ß, Hungarian QWERTZ with á é í ó ö ő ú ü ű; rows staggered
+as on a keyboard, at every size (in portrait the keys are narrower, never fewer to a row).
 
 A physical keyboard types into it too (text input, Backspace, Enter, Escape).
 """
@@ -10,21 +12,34 @@ from typing import Callable
 import pygame
 
 from ... import i18n
-from ..layout import GAP, cols, rows
+from ..layout import GAP, MIN_TARGET, cols, rows
 from ..widgets import Button, Label, Panel, Widget
 from .base import Screen
 
 _ = i18n.translator("app")
 
 MAX_NAME = 16
-PORTRAIT_KEYS = 8
-LETTER_ROWS = (
-    "1234567890",
-    "qwertzuiop",
-    "asdfghjkl-",
-    "yxcvbnm.'",
-    "äöüßáéíóőúű",
-)
+# (offset in keys, letters) per row, top to bottom, as the language's own keyboard has them
+LAYOUTS: dict[str, tuple[tuple[float, str], ...]] = {
+    "en": ((0, "qwertyuiop"), (0.25, "asdfghjkl'"), (0.75, "zxcvbnm-")),
+    "de": ((0, "qwertzuiopü"), (0.25, "asdfghjklöä"), (0.75, "yxcvbnmß-'")),
+    "hu": ((9.25, "öüó"), (0, "qwertzuiopőú"), (0.25, "asdfghjkléáű"), (0, "íyxcvbnm-'")),
+}
+# the letters of other languages' names (an "András" at an English table), a tap away
+ACCENTS: tuple[tuple[float, str], ...] = ((0, "áéíóöőúüű"), (0.25, "äßàèêëïñç"), (0.75, "åøæâôûœ"))
+KEY_MIN_W = 32  # design px: a key as narrow as a phone's, but each as tall as any target
+
+
+def layout(language: str) -> tuple[tuple[float, str], ...]:
+    return LAYOUTS.get(language, LAYOUTS["en"])
+
+
+class KeyButton(Button):
+    """A letter key: full height (48 design px at least), narrower where a row needs it, like
+    every phone's keyboard (the keys touch, so the whole pitch is the target)."""
+
+    def too_small(self, theme) -> bool:
+        return self.rect.h < theme.px(MIN_TARGET) - 1 or self.rect.w < theme.px(KEY_MIN_W) - 1
 
 
 class KeyboardScreen(Screen):
@@ -32,6 +47,7 @@ class KeyboardScreen(Screen):
         super().__init__(app)
         self.heading, self.text, self.on_done = title, text, on_done
         self.shift = not text  # a name starts with a capital
+        self.accents = False   # the accented letters instead of the language's own rows
 
     def title(self) -> str:
         return self.heading
@@ -39,32 +55,35 @@ class KeyboardScreen(Screen):
     def build(self, f, t):
         c = f.content
         gap = f.u(GAP)
-        letter_rows = LETTER_ROWS
-        if f.portrait:  # too narrow for 10 keys of 48 px: 8 to a row, keys at the bottom
-            letters = "".join(LETTER_ROWS)
-            letter_rows = tuple(letters[i:i + PORTRAIT_KEYS] for i in range(0, len(letters), PORTRAIT_KEYS))
-            keys = pygame.Rect(c.x, c.bottom - f.u(60) * (len(letter_rows) + 2), c.w, f.u(60) * (len(letter_rows) + 2))
+        key_rows = ACCENTS if self.accents else layout(i18n.current_language())
+        if f.portrait:  # the keys at the bottom, where thumbs reach; the name just above them
+            row_h = min(f.u(80), (c.h - f.u(200)) // (len(key_rows) + 2))  # large keys: portrait has height
+            keys = pygame.Rect(c.x, c.bottom - row_h * (len(key_rows) + 2), c.w, row_h * (len(key_rows) + 2))
             field_rect = pygame.Rect(c.x, keys.y - f.u(80), c.w, f.u(64))
         else:
             field_rect, keys = rows(c, [1, 6], gap)
         shown = self.text + "|"
         out: list[Widget] = [Panel(field_rect, key="field"),
                              Label(field_rect.inflate(-f.u(24), 0), shown, "prompt", align="left", key="typed")]
-        if f.portrait:
-            gap = f.u(4)
-        key_rows = rows(keys, len(letter_rows) + (2 if f.portrait else 1), gap)
-        per_row = max(len(r) for r in letter_rows[:-1] or letter_rows)
-        for row_rect, letters in zip(key_rows, letter_rows):
-            for cell, letter in zip(cols(row_rect, max(per_row, len(letters)), gap), letters):
+        key_gap = f.u(3)
+        lines = rows(keys, len(key_rows) + (2 if f.portrait else 1), key_gap)
+        units = max(offset + len(letters) for offset, letters in key_rows)
+        pitch = (keys.w + key_gap) / units
+        for line, (offset, letters) in zip(lines, key_rows):
+            for i, letter in enumerate(letters):
+                x = keys.x + round((offset + i) * pitch)
+                cell = pygame.Rect(x, line.y, round((offset + i + 1) * pitch) - (x - keys.x) - key_gap, line.h)
                 shown_letter = letter.upper() if self.shift and letter != "ß" else letter
-                out.append(Button(cell, shown_letter, lambda ch=shown_letter: self.add(ch), kind="choice",
-                                  key=f"key:{letter}", size="title", wrap=False))
+                out.append(KeyButton(cell, shown_letter, lambda ch=shown_letter: self.add(ch), kind="choice",
+                                     key=f"key:{letter}", size="title", wrap=False))
         if f.portrait:  # the command keys on two rows
-            shift, space, delete = cols(key_rows[-2], [1.3, 2, 1.3], gap)
-            cancel, done = cols(key_rows[-1], 2, gap)
+            shift, accents, space, delete = cols(lines[-2], [1.3, 1, 2, 1.3], gap)
+            cancel, done = cols(lines[-1], 2, gap)
         else:
-            shift, space, delete, cancel, done = cols(key_rows[-1], [1.4, 3, 1.4, 1.6, 1.6], gap)
+            shift, accents, space, delete, cancel, done = cols(lines[-1], [1.4, 1, 2.6, 1.4, 1.6, 1.6], gap)
         out += [
+            Button(accents, "abc" if self.accents else "áé", self.toggle_accents, kind="secondary",
+                   selected=self.accents, key="accents", wrap=False),
             Button(shift, _("Shift"), self.toggle_shift, kind="secondary", selected=self.shift, key="shift", wrap=False),
             Button(space, _("Space"), lambda: self.add(" "), kind="choice", key="space", wrap=False),
             Button(delete, _("Delete"), self.delete, kind="secondary", key="delete", wrap=False),
@@ -76,7 +95,11 @@ class KeyboardScreen(Screen):
     def add(self, letters: str) -> None:
         if len(self.text) + len(letters) <= MAX_NAME:
             self.text += letters
-        self.shift = False
+        self.shift = self.accents = False  # one accented letter, then back to the letters
+        self.refresh()
+
+    def toggle_accents(self) -> None:
+        self.accents = not self.accents
         self.refresh()
 
     def delete(self) -> None:
