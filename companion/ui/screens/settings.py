@@ -22,7 +22,7 @@ class SettingsScreen(Screen):
         c = f.content
         gap = f.u(GAP)
         config = self.app.config
-        n_rows = 5
+        n_rows = 6
         lines = rows(c, n_rows, gap)
         out: list[Widget] = []
 
@@ -36,30 +36,38 @@ class SettingsScreen(Screen):
             out.append(Button(rect, i18n.LANGUAGE_NAMES[code], lambda c=code: self.app.change_config(language=c),
                               kind="choice", selected=config.language == code, key=f"lang:{code}"))
 
-        sound = row(lines[1], _("Volume"))
-        minus, level, plus, mute = cols(sound, [1, 1.2, 1, 2], gap)
+        mute = row(lines[1], _("Sound"))
+        sound = row(lines[2], _("Volume"))
+        minus, level, plus = cols(sound, [1, 1.2, 1], gap)
         out += [Button(minus, "-", lambda: self.volume(-VOLUME_STEP), kind="secondary", key="quieter",
                        enabled=config.volume > 0, size="prompt"),
                 Label(level, f"{round(config.volume * 100)}%", "title", key="volume"),
                 Button(plus, "+", lambda: self.volume(VOLUME_STEP), kind="secondary", key="louder",
                        enabled=config.volume < 1, size="prompt"),
-                Button(mute, self.sound_state(config),
-                       lambda: self.app.change_config(muted=not self.app.config.muted),
-                       kind="choice", selected=config.muted, key="mute")]
+                ]
+        # the state is the highlighted one of the pair, the other is the way to change it
+        if not self.app.sounds.available:  # no audio device: say so rather than offer a switch
+            out.append(Label(mute, _("No sound device"), "small", wrap=True, key="mute"))
+        else:
+            on, off = cols(mute, 2, gap)
+            out += [Button(on, _("Sound on"), lambda: self.app.change_config(muted=False), kind="choice",
+                           selected=not config.muted, key="unmute"),
+                    Button(off, _("Sound off"), lambda: self.app.change_config(muted=True), kind="choice",
+                           selected=config.muted, key="mute")]
 
-        turn = row(lines[2], _("Rotation"))
+        turn = row(lines[3], _("Rotation"))
         for rect, degrees in zip(cols(turn, len(ROTATIONS), gap), ROTATIONS):
             out.append(Button(rect, f"{degrees}°", lambda d=degrees: self.app.change_config(rotate=d),
                               kind="choice", selected=config.rotate == degrees, key=f"rotate:{degrees}"))
 
-        seats = row(lines[3], _("Seat buttons"))
+        seats = row(lines[4], _("Seat buttons"))
         test, result = cols(seats, [1, 1.3], gap)
         out.append(Button(test, _("Test the seats"), lambda: self.app.show(SeatTestScreen(self.app)),
                           kind="choice", key="seat-test"))
         shown = self.app.hardware.status_line() or (_("Simulated") if self.app.hardware.simulated else _("Ready"))
         out.append(Label(result, shown, "small", wrap=True, key="seat-result"))
 
-        sensor = row(lines[4], _("Ship sensor"))
+        sensor = row(lines[5], _("Ship sensor"))
         status = self.app.hardware.sensor_status()
         out.append(Label(sensor, sensor_text(status) if status else _("none connected"), "body", align="left",
                          key="sensor"))
@@ -69,9 +77,3 @@ class SettingsScreen(Screen):
         level = min(1.0, max(0.0, round(self.app.config.volume + step, 2)))
         self.app.change_config(volume=level)
         self.app.sounds.play("right")  # hear the new level
-
-
-    def sound_state(self, config) -> str:
-        if not self.app.sounds.available:  # no audio device: say so rather than "Sound on"
-            return _("No sound device")
-        return _("Sound off") if config.muted else _("Sound on")
