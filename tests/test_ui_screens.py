@@ -74,6 +74,9 @@ def screens(h: Harness):
     for game in ("cloud9", "cloudship"):
         yield f"{game}-end", lambda game=game: play_demo(h, game)
     yield "cloudship-lost", lambda: play_example(h, "cloudship-lost.jsonl")
+    for game in ("cloud9", "cloudship", "cloudmine"):
+        yield f"{game}-help", lambda game=game: (h.start_game({"game": game, "players": EIGHT[:3]}),
+                                                 h.tap("menu"), h.tap("dialog:" + h.app.dialog.buttons[1].text))
     yield "cloud9-tie-break", lambda: play_example(h, "cloud9-four-players-tie-break.jsonl")
 
 
@@ -242,3 +245,17 @@ def test_history_reads_the_journal_once_per_visit_and_tab_not_per_page():
     h.app.show(HistoryScreen(h.app, ListedGames()))
     h.app.back()  # a new visit: what was played meanwhile shows
     assert "game-row:6" in [w.key for w in h.widgets()] and source.reads == 3
+
+
+def test_the_menu_opens_a_short_help_for_the_game_and_back_returns_to_it():
+    from companion.ui.screens.help import HELP, HelpScreen
+
+    h = Harness()
+    screen = h.start_game({"game": "cloud9", "players": EIGHT[:3]})
+    h.tap("menu")
+    h.tap("dialog:How to play")
+    assert isinstance(h.screen, HelpScreen) and h.find("subtitle").texts() == ["Cloud 9"]
+    assert [heading for heading, _text in HELP["cloud9"]] == ["Goal", "A trip", "Rise or fall", "On the screen"]
+    assert all(text in h.texts() for _heading, text in HELP["cloud9"])
+    h.tap("back")
+    assert h.screen is screen

@@ -31,7 +31,7 @@ from ..config import Config, save as save_config
 from . import theme as th
 from .layout import Frame, Viewport
 from .widgets import Button, DrawContext, Label, Panel, Widget, Dialog, DialogButton
-from .layout import GAP, MARGIN, cols, inset, rows
+from .layout import GAP, MARGIN, cols, grid, inset, rows
 
 CALL = pygame.event.custom_type()  # attribute: fn, a callable run on the main thread
 
@@ -504,16 +504,19 @@ class App:
 
 def dialog_widgets(dialog: Dialog, frame: Frame, theme: th.Theme) -> list[Widget]:
     u = frame.u
-    stacked = frame.portrait and len(dialog.buttons) > 2  # too narrow for three side by side
+    count = len(dialog.buttons)
+    # side by side while they fit: portrait stacks three or more, landscape pairs up four or more
+    columns = count if count <= (2 if frame.portrait else 3) else (1 if frame.portrait else 2)
+    lines = -(-count // columns)
     w = min(frame.width - 2 * u(MARGIN), u(560))
-    h = min(frame.height - 2 * u(MARGIN), u(300 + (76 * (len(dialog.buttons) - 1) if stacked else 0)))
+    h = min(frame.height - 2 * u(MARGIN), u(300 + 76 * (lines - 1)))
     box = pygame.Rect(0, 0, w, h)
     box.center = frame.rect.center
     inner = inset(box, u(MARGIN))
-    title, message, buttons = rows(inner, [1.1, 1.6, 1.3 * (len(dialog.buttons) if stacked else 1)], u(GAP))
+    title, message, buttons = rows(inner, [1.1, 1.6 if lines < 3 else 1.0, 1.3 * lines], u(GAP))
     out: list[Widget] = [Panel(box, key="dialog"), Label(title, dialog.title, "prompt"),
                          Label(message, dialog.message, "body", wrap=True)]
-    cells = rows(buttons, len(dialog.buttons), u(GAP)) if stacked else cols(buttons, len(dialog.buttons), u(GAP * 2))
+    cells = grid(buttons, count, columns, u(GAP * (1 if columns < count else 2)))
     for rect, b in zip(cells, dialog.buttons):
         out.append(Button(rect, b.text, b.on_tap, kind=b.kind, key=f"dialog:{b.text}"))
     return out

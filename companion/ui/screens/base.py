@@ -376,8 +376,14 @@ class GameScreen(Screen):
             app.confirm(_("End the game?"), _("The game stops here and cannot be continued."),
                         _("End game"), self.end_game)
 
+        def rules():
+            app.close_dialog()
+            from .help import HelpScreen
+            app.show(HelpScreen(app, self.game))
+
         app.ask(Dialog(_("Menu"), self.title(), [
             DialogButton(_("Back to the game"), app.close_dialog, "secondary"),
+            DialogButton(_("How to play"), rules, "secondary"),
             DialogButton(_("Settings"), settings, "secondary"),
             DialogButton(_("End game"), end, "danger")]))
 
