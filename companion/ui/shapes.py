@@ -124,3 +124,60 @@ def draw_crown(surface: pygame.Surface, rect: pygame.Rect, fill=(247, 190, 40), 
               (x + w, y + h * 0.25), (x + w * 0.9, y + h), (x + w * 0.1, y + h)]
     pygame.draw.polygon(surface, fill, points)
     pygame.draw.polygon(surface, outline, points, max(2, round(h / 12)))
+
+
+def draw_game_icon(surface: pygame.Surface, game: str, rect: pygame.Rect) -> None:
+    """A small picture of each game: Cloud 9's balloon, the Cloudship under its balloon, and The
+    Cloud Mine's cloud cards. Drawn in the rect's largest centred square."""
+    side = min(rect.w, rect.h)
+    box = pygame.Rect(0, 0, side, side)
+    box.center = rect.center
+    x, y, s = box.x, box.y, side
+    line = max(2, round(s / 40))
+    sky_white = (255, 255, 255)
+
+    def cloud(cx: float, cy: float, r: float) -> None:
+        for dx, dy, k in ((-0.55, 0.1, 0.55), (0.0, -0.15, 0.75), (0.55, 0.1, 0.55)):
+            pygame.draw.circle(surface, sky_white, (cx + dx * r, cy + dy * r), k * r)
+        for dx, dy, k in ((-0.55, 0.1, 0.55), (0.0, -0.15, 0.75), (0.55, 0.1, 0.55)):
+            pygame.draw.circle(surface, INK, (cx + dx * r, cy + dy * r), k * r, line)
+        for dx, dy, k in ((-0.55, 0.1, 0.55), (0.0, -0.15, 0.75), (0.55, 0.1, 0.55)):
+            pygame.draw.circle(surface, sky_white, (cx + dx * r, cy + dy * r), k * r - line)
+
+    if game == "cloud9":  # a striped hot-air balloon with its basket, over a cloud
+        cloud(x + s * 0.5, y + s * 0.86, s * 0.3)
+        env = pygame.Rect(x + s * 0.22, y + s * 0.02, s * 0.56, s * 0.58)
+        stripes = [COLOURS[c].rgb for c in ("red", "yellow", "green", "purple")]
+        for i, colour in enumerate(stripes):
+            part = pygame.Rect(env.x + env.w * i / 4, env.y, env.w / 4 + 1, env.h)
+            clip = surface.get_clip()
+            surface.set_clip(part.clip(clip) if clip else part)
+            pygame.draw.ellipse(surface, colour, env)
+            surface.set_clip(clip)
+        pygame.draw.ellipse(surface, INK, env, line)
+        basket = pygame.Rect(x + s * 0.4, y + s * 0.66, s * 0.2, s * 0.14)
+        for bx in (basket.x + line, basket.right - line):
+            pygame.draw.line(surface, INK, (bx, basket.y), (env.centerx + (bx - env.centerx) * 1.6, env.bottom - s * 0.06), line)
+        pygame.draw.rect(surface, (180, 126, 70), basket)
+        pygame.draw.rect(surface, INK, basket, line)
+    elif game == "cloudship":  # a little ship hanging under a long balloon
+        env = pygame.Rect(x + s * 0.08, y + s * 0.08, s * 0.84, s * 0.36)
+        pygame.draw.ellipse(surface, COLOURS["blue"].rgb, env)
+        pygame.draw.ellipse(surface, INK, env, line)
+        hull = [(x + s * 0.18, y + s * 0.62), (x + s * 0.82, y + s * 0.62), (x + s * 0.7, y + s * 0.84),
+                (x + s * 0.3, y + s * 0.84)]
+        for fx in (0.28, 0.72):
+            pygame.draw.line(surface, INK, (x + s * fx, env.bottom - s * 0.03), (x + s * fx, y + s * 0.62), line)
+        pygame.draw.polygon(surface, (180, 126, 70), hull)
+        pygame.draw.polygon(surface, INK, hull, line)
+        for i, colour in enumerate(("yellow", "purple", "white", "blue")):  # the four beds below
+            draw_token(surface, colour, (x + s * (0.2 + 0.2 * i), y + s * 0.94), s * 0.055)
+    else:  # The Cloud Mine: three cloud cards fanned out
+        for angle, dx in ((-16, -0.2), (0, 0.0), (16, 0.2)):
+            card = pygame.Surface((round(s * 0.42), round(s * 0.6)), pygame.SRCALPHA)
+            inner = card.get_rect()
+            pygame.draw.rect(card, (214, 232, 250), inner, border_radius=round(s / 20))
+            pygame.draw.rect(card, INK, inner, line, border_radius=round(s / 20))
+            turned = pygame.transform.rotate(card, -angle)
+            surface.blit(turned, turned.get_rect(center=(x + s * (0.5 + dx), y + s * 0.52)))
+        cloud(x + s * 0.5, y + s * 0.5, s * 0.16)

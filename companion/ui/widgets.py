@@ -36,13 +36,25 @@ class Fitted:
     overflow: bool
 
 
+def _words(paragraph: str) -> list[str]:
+    """The paragraph's words, a number kept with the word before it ("Cloud 9", "Zsolt 15",
+    "+25"): a line never starts with a bare number that belongs to the previous line."""
+    words: list[str] = []
+    for word in paragraph.split(" "):
+        if words and word.strip("+-–:,.·/()%").isdigit():
+            words[-1] = f"{words[-1]} {word}"
+        else:
+            words.append(word)
+    return words
+
+
 def wrap_lines(text: str, px: int, width: int) -> list[str]:
     """Greedy word wrap; a single word wider than `width` stays whole (and will not fit)."""
     font = th.font(px)
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
-        for word in paragraph.split(" "):
+        for word in _words(paragraph):
             trial = f"{line} {word}" if line else word
             if font.size(trial)[0] <= width or not line:
                 line = trial

@@ -128,6 +128,11 @@ class Screen:
     def subtitle(self) -> str:
         return ""
 
+    def subtitle_forms(self) -> list[str]:
+        """The subtitle from its longest to its shortest form: the top bar shows the first
+        that fits (Cloudship: "Round 2 · Emma commands", "Round 2 · Emma", "Emma")."""
+        return [self.subtitle()]
+
     def can_go_back(self) -> bool:
         return bool(self.app.stack)
 
@@ -419,12 +424,16 @@ def top_bar(screen: Screen, f: Frame, t: Theme) -> list[Widget]:
     right = screen.extra_bar_buttons(f, t, inner)
     right_edge = min([w.rect.x for w in right], default=inner.right) - f.u(GAP)
     room = right_edge - x
-    title, subtitle = screen.title(), screen.subtitle()
-    # title above subtitle, as wide as they need (at most 60% of the room); badges get the rest
     title_px, small_px = t.size("title"), t.size("min")
-    text_w = max(t.measure(title, title_px)[0], t.measure(subtitle, small_px)[0] if subtitle else 0) + f.u(4)
     badges = app_badges(screen.app)
-    text_w = min(text_w, room if not badges else round(room * 0.6))
+    limit = room if not badges else round(room * 0.6)
+    # the longest form of the subtitle that fits, else the shortest (a shorter form on purpose)
+    forms = screen.subtitle_forms()
+    subtitle = next((form for form in forms if t.measure(form, small_px)[0] + f.u(4) <= limit), forms[-1])
+    title = screen.title()
+    # title above subtitle, as wide as they need (at most 60% of the room); badges get the rest
+    text_w = max(t.measure(title, title_px)[0], t.measure(subtitle, small_px)[0] if subtitle else 0) + f.u(4)
+    text_w = min(text_w, limit)
     text = pygame.Rect(x, inner.y, text_w, inner.h)
     if subtitle:
         top, bottom = rows(text, [1.25, 1])

@@ -186,15 +186,15 @@ class CloudshipScreen(GameScreen):
         self._grown_at = 0.0
 
     def subtitle(self) -> str:
-        """The round and its commander ("Round 2 · Emma commands", or "Round 2 · Emma" where the
-        bar is narrow: portrait, long names, long words)."""
+        return self.subtitle_forms()[0]
+
+    def subtitle_forms(self) -> list[str]:
+        """The round and its commander; where the bar is narrow (portrait, long names, long
+        words) the word "commands" goes first, then the round: never the commander."""
         v = self.view
-        both = _("Round {number} · {name} commands").format(number=v["round"], name=v["commander"])
-        app = self.app
-        if app.frame.portrait or app.theme.measure(both, app.theme.size("min"))[0] > app.frame.u(300):
-            # the shorter form on purpose: the commander is never dropped, the word is
-            return _("Round {number} · {name}").format(number=v["round"], name=v["commander"])
-        return both
+        return [_("Round {number} · {name} commands").format(number=v["round"], name=v["commander"]),
+                _("Round {number} · {name}").format(number=v["round"], name=v["commander"]),
+                v["commander"]]
 
     def must_show(self) -> list[str]:
         return [self.view["commander"]]  # the crew plays as one: the commander is the person named

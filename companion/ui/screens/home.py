@@ -8,15 +8,25 @@ from ... import i18n
 from ...rules import rules_by_name
 from .. import theme as th
 from ..layout import GAP, cols, rows
-from ..widgets import Button, Label, Token, Widget
+from ..shapes import draw_game_icon
+from ..widgets import Button, Label, Widget
 from . import game_screen_class
 from .base import Screen, game_title
 
 _ = i18n.translator("app")
 
 GAMES = ("cloud9", "cloudship", "cloudmine")
-# the colour whose shape stands for each game: the wild card, a Cloudship bed, a white cloud card
-GAME_ICONS = {"cloud9": "wild", "cloudship": "blue", "cloudmine": "white"}
+
+
+class GameIcon(Widget):
+    """A picture of the game (its balloon, its ship, its cloud cards): shapes.draw_game_icon."""
+
+    def __init__(self, rect, game: str, key: str | None = None):
+        super().__init__(rect, key)
+        self.game = game
+
+    def draw(self, surface, ctx):
+        draw_game_icon(surface, self.game, self.rect)
 
 
 class HomeScreen(Screen):
@@ -37,7 +47,9 @@ class HomeScreen(Screen):
             widgets.extend(self.game_card(f, cell, game))
         extra = [(_("History"), self.open_history, "history"), (_("Settings"), self.open_settings, "settings")]
         if resumable is not None:
-            extra.insert(0, (_("Continue the game"), lambda: self.app.show(resumable), "continue"))
+            # which game it is, so nobody wonders what "continue" would bring back
+            extra.insert(0, (_("Continue {game}").format(game=game_title(resumable.game)),
+                             lambda: self.app.show(resumable), "continue"))
         for cell, (text, fn, key) in zip(cols(more, len(extra), gap), extra):
             widgets.append(Button(cell, text, fn, kind="primary" if key == "continue" else "secondary",
                                   key=key, size="title"))
@@ -54,7 +66,7 @@ class HomeScreen(Screen):
             icon = pygame.Rect(cell.x, cell.y + f.u(12), cell.w, cell.h * 0.42)
             text_area = pygame.Rect(cell.x + f.u(8), icon.bottom, cell.w - f.u(16), cell.bottom - icon.bottom - f.u(8))
         title_rect, sub_rect = rows(text_area, [1.3, 1])
-        out: list[Widget] = [button, Token(icon, GAME_ICONS[game])]
+        out: list[Widget] = [button, GameIcon(icon, game, key=f"icon:{game}")]
         out += [Label(title_rect, game_title(game), "title", wrap=True),
                 Label(sub_rect, players, "small", colour=th.INK_SOFT)]
         return out
