@@ -16,7 +16,8 @@ import pygame
 # One bold sans-serif covering German and Hungarian (ä ö ü ß ő ű): pygame's bundled FreeSans Bold.
 FONT_PATH = str(Path(pygame.__file__).resolve().parent / "freesansbold.ttf")
 
-# type sizes in design pixels (ui-guide: display 48-72, prompt 32-40, body 22-24, never under 18)
+# type sizes in design pixels (ui-guide: display 48-72, prompt 32-40, body 22-24, never under 18;
+# "min" is the floor a label may shrink to, secondary text asks for "small" and gets it where it fits)
 SIZES = {"display": 64, "big": 48, "prompt": 36, "title": 28, "body": 24, "small": 20, "min": 18}
 MIN_TEXT = SIZES["min"]
 

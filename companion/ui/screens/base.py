@@ -438,7 +438,7 @@ def top_bar(screen: Screen, f: Frame, t: Theme) -> list[Widget]:
     if subtitle:
         top, bottom = rows(text, [1.25, 1])
         out.append(Label(top, title, "title", align="left", key="title"))
-        out.append(Label(bottom, subtitle, "min", colour=th.INK_SOFT, align="left", key="subtitle"))
+        out.append(Label(bottom, subtitle, "small", colour=th.INK_SOFT, align="left", key="subtitle"))
     else:
         out.append(Label(text, title, "title", align="left", key="title"))
     if badges:

@@ -386,7 +386,7 @@ class Cloud9Screen(GameScreen):
         if show_deck:
             deck = pygame.Rect(area.x, area.y + len(names) * (row_h + gap), area.w, deck_h)
             out.append(Label(deck, _("Draw pile: {pile} · discards: {discards}").format(
-                pile=v["draw_pile"], discards=v["discards"]), "min", colour=th.INK, key="deck"))
+                pile=v["draw_pile"], discards=v["discards"]), "small", colour=th.INK, key="deck"))
         return out
 
     def score_row(self, f, row: pygame.Rect, name: str, v) -> list[Widget]:
@@ -419,7 +419,7 @@ class Cloud9Screen(GameScreen):
         out += [PlayerToken(token, name, player.colour, key=f"token:{name}"),
                 Label(name_rect, name, "body", align="left", colour=th.INK if aboard else th.INK_SOFT,
                       key=f"name:{name}"),
-                Label(role_rect, self.role(name, v), "min", align="left",
+                Label(role_rect, self.role(name, v), "small", align="left",
                       colour=th.PRIMARY if acting else th.INK_SOFT, key=f"role:{name}"),
                 Hand(card),
                 Label(pygame.Rect(card.right + f.u(4), hand.y, hand.right - card.right - f.u(4), hand.h),
@@ -512,7 +512,7 @@ class Cloud9Screen(GameScreen):
                               key="solo-back"))
             hint = pygame.Rect(back.right + f.u(GAP), hint.y, hint.right - back.right - f.u(GAP), hint.h)
         hint_text = _("Tap each die's face") if len(dice) < count else _("Tap a die to take it back")
-        out.append(Label(hint, hint_text, "min", colour=th.INK_SOFT, wrap=True, key="hint"))
+        out.append(Label(hint, hint_text, "small", colour=th.INK_SOFT, wrap=True, key="hint"))
         full = len(dice) >= count
         cells = [c for row in faces for c in cols(row, columns, f.u(GAP))]
         for face, cell in zip(FACES, cells):

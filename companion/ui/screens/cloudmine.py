@@ -97,7 +97,7 @@ class CloudMineScreen(GameScreen):
         score_rect = pygame.Rect(token.right, middle.y, middle.right - token.right - token.w, middle.h)
         return [card, Label(top, name, "body", key=f"name:{name}"), PlayerToken(token, name, player.colour),
                 Label(score_rect, str(v["scores"][name]), "big", key=f"score:{name}"),
-                Label(bottom, self.role_of(name), "min", colour=th.PRIMARY if guessing else th.INK_SOFT,
+                Label(bottom, self.role_of(name), "small", colour=th.PRIMARY if guessing else th.INK_SOFT,
                       key=f"role:{name}")]
 
     # --- the step: what happens now --------------------------------------------------------

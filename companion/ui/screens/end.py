@@ -158,7 +158,7 @@ class EndScreen(Screen):
                 out.append(Crown(crown.inflate(-f.u(6), -f.u(10)), key=f"crown:{name}"))
             if show_hands:
                 out.append(Label(pygame.Rect(name_rect.right, row.y, hand_w, row.h),
-                                 _.ngettext("{count} card", "{count} cards", v["hands"][name]).format(count=v["hands"][name]), "min", colour=th.INK_SOFT,
+                                 _.ngettext("{count} card", "{count} cards", v["hands"][name]).format(count=v["hands"][name]), "small", colour=th.INK_SOFT,
                                  wrap=True, key=f"hand:{name}"))
         return out
 

@@ -101,10 +101,10 @@ class HistoryScreen(Screen):
         result_rect, score_rect = rows(scores, [1, 1.8])
         return [Panel(rect, key=f"game-row:{game.id}"),
                 Label(name, game_title(game.game), "body", align="left"),
-                Label(date, when(game.started_at), "min", align="left", colour=th.INK_SOFT),
+                Label(date, when(game.started_at), "small", align="left", colour=th.INK_SOFT),
                 Label(result_rect, result, "body", align="left", wrap=True,
                       colour=th.GOOD if game.status == "over" else th.INK_SOFT),
-                Label(score_rect, score_text, "min", align="left", wrap=True)]
+                Label(score_rect, score_text, "small", align="left", wrap=True)]
 
     def player_row(self, f, rect: pygame.Rect, total) -> list[Widget]:
         inner = pygame.Rect(rect.x + f.u(12), rect.y + f.u(4), rect.w - f.u(24), rect.h - f.u(8))
@@ -112,7 +112,7 @@ class HistoryScreen(Screen):
         name, game = rows(head, 2)
         return [Panel(rect, key=f"total:{total.game}:{total.name}"),
                 Label(name, total.name, "body", align="left"),
-                Label(game, game_title(total.game), "min", align="left", colour=th.INK_SOFT),
+                Label(game, game_title(total.game), "small", align="left", colour=th.INK_SOFT),
                 Label(record, _("{won} of {played} won, best {best}").format(won=total.won, played=total.played,
                                                                             best=total.best_score), "small", wrap=True)]
 
