@@ -105,3 +105,22 @@ def test_cloud9_and_cloudship_cards_fit_in_every_language(size, language):
                 assert covers_a_button(h, "story-card") == [], screen.card.kind
                 assert h.overflows() == [] and h.off_canvas() == [], screen.card.kind
     assert {"top", "fall", "storm", "hail"} <= seen or {"top", "storm", "hail"} <= seen
+
+
+def test_player_tokens_show_initials_and_never_the_same_mark_twice():
+    from companion.ui.widgets import token_marks
+
+    assert token_marks(["Ann", "Ben", "Cat"]) == {"Ann": "A", "Ben": "B", "Cat": "C"}
+    assert token_marks(["Black", "Blue", "Green"]) == {"Black": "B1", "Blue": "B2", "Green": "G"}
+    assert token_marks(["Bea", "Bob", "Ádám", "Anna"]) == {"Bea": "Be", "Bob": "Bo", "Ádám": "Á", "Anna": "A"}
+    h = Harness((800, 480))
+    h.start_game({"game": "cloud9", "players": ["Bea", "Bob", "Cat"]})
+    from companion.ui.widgets import PlayerToken
+
+    def flat(widgets):
+        for w in widgets:
+            yield w
+            yield from flat(getattr(w, "children", []))
+
+    marks = {w.name: w.mark for w in flat(h.widgets()) if isinstance(w, PlayerToken)}
+    assert marks == {"Bea": "Be", "Bob": "Bo", "Cat": "C"}

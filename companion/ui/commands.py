@@ -37,7 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.set_defaults(func=cmd_run)
     demo = sub.add_parser("demo", help="save a PNG of every screen of a scripted game of each title")
     demo.add_argument("--out", type=Path, required=True, help="the folder for the pictures")
-    demo.add_argument("--language", choices=("en", "de", "hu"), default="en")
+    demo.add_argument("--language", choices=("en", "de", "hu", "all"), action="append",
+                      help="en, de or hu (again for more, or all); several go into DIR/<language>/")
     demo.set_defaults(func=cmd_demo)
 
 
@@ -178,6 +179,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     from .demo import record
 
-    files = record(args.out, language=args.language, log=print)
+    languages = args.language or ["en"]
+    if "all" in languages:
+        languages = list(i18n.LANGUAGES)
+    languages = list(dict.fromkeys(languages))
+    files = []
+    for language in languages:
+        # one language: DIR/landscape, DIR/portrait as ever; several: a folder each
+        out = args.out if len(languages) == 1 else args.out / language
+        files += record(out, language=language, log=print)
     print(f"saved {len(files)} pictures in {args.out}")
     return 0

@@ -190,13 +190,13 @@ class PlayerToken(Widget):
     """A player: a disc in their colour with their initial, ringed in ink. Round with a letter,
     so it is never taken for a die face or a bed (those are the colour's shape)."""
 
-    def __init__(self, rect, name: str, colour: str, key: str | None = None):
+    def __init__(self, rect, name: str, colour: str, key: str | None = None, mark: str | None = None):
         super().__init__(rect, key)
-        self.name, self.colour = name, colour
+        self.name, self.colour, self.mark = name, colour, mark
 
     def draw(self, surface, ctx):
-        draw_player_token(surface, self.name, self.colour, self.rect.center, min(self.rect.w, self.rect.h) / 2 * 0.92,
-                          ctx.theme)
+        draw_player_token(surface, self.mark or self.name, self.colour, self.rect.center,
+                          min(self.rect.w, self.rect.h) / 2 * 0.92, ctx.theme)
 
 
 def initial(name: str) -> str:
@@ -205,13 +205,32 @@ def initial(name: str) -> str:
     return stripped[:1].upper() if stripped else "?"
 
 
-def draw_player_token(surface: pygame.Surface, name: str, colour: str, center, radius: float, theme: Theme) -> None:
+def token_marks(names: list[str]) -> dict[str, str]:
+    """What each player's token shows: the initial, or where two share it the first two letters
+    ("Bl", "Br"), else the initial and the player's place ("B1", "B2")."""
+    marks: dict[str, str] = {}
+    for name in names:
+        letters = name.strip() or "?"
+        same = [other for other in names if initial(other) == initial(name)]
+        if len(same) == 1:
+            marks[name] = initial(name)
+        elif len({(o.strip() or "?")[:2].lower() for o in same}) == len(same):
+            marks[name] = letters[:1].upper() + letters[1:2].lower()
+        else:
+            marks[name] = f"{initial(name)}{same.index(name) + 1}"
+    return marks
+
+
+def draw_player_token(surface: pygame.Surface, name: str, colour: str, center, radius: float,
+                      theme: Theme | None = None) -> None:
     rgb = th.COLOURS[colour].rgb if colour in th.COLOURS else th.INK_SOFT
     radius = max(4, int(radius))
     pygame.draw.circle(surface, th.INK, center, radius)
     pygame.draw.circle(surface, rgb, center, max(2, radius - max(2, radius // 7)))
-    px = max(8, round(radius * 1.15))
-    image = theme.text(initial(name), px, th.text_on(rgb))
+    mark = name if len(name) <= 2 else initial(name)  # a mark from token_marks, or a name
+    px = max(8, round(radius * (1.15 if len(mark) == 1 else 0.85)))
+    image = (theme.text(mark, px, th.text_on(rgb)) if theme is not None
+             else th.font(px).render(mark, True, th.text_on(rgb)))
     surface.blit(image, image.get_rect(center=(center[0], center[1] + px // 14)))
 
 
@@ -362,3 +381,10 @@ class Dialog:
     title: str
     message: str
     buttons: list[DialogButton] = field(default_factory=list)
+
+
+def player_icon(name: str, colour: str) -> Callable[[pygame.Surface, pygame.Rect, Colour], None]:
+    """A Button icon: the player's token (their initial on their colour)."""
+    def paint(surface: pygame.Surface, rect: pygame.Rect, _ink: Colour) -> None:
+        draw_player_token(surface, name, colour, rect.center, min(rect.w, rect.h) / 2 * 0.9)
+    return paint

@@ -264,6 +264,14 @@ class GameScreen(Screen):
     def player_at(self, seat: int) -> Player | None:
         return next((p for p in self.players if p.seat == seat), None)
 
+    def mark(self, name: str) -> str:
+        """What the player's token shows: their initial, or more where two share it."""
+        from ..widgets import token_marks
+
+        if getattr(self, "_marks", None) is None:
+            self._marks = token_marks([p.name for p in self.players])
+        return self._marks.get(name, name)
+
     def colour_of(self, name: str) -> tuple[int, int, int]:
         return th.COLOURS[self.player(name).colour].rgb
 
@@ -324,7 +332,7 @@ class GameScreen(Screen):
             self._free_rect = free_band(board, [w.rect for w in below if w.accepts_tap()], f.u(GAP))
             if self.card is not None:
                 out += card_widgets(f, self._free_rect, self.card, lambda name: self.player(name).colour,
-                                    self.dismiss_card)
+                                    self.dismiss_card, self.mark)
         return out
 
     def toast_area(self, f, widgets):

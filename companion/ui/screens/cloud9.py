@@ -346,7 +346,7 @@ class Cloud9Screen(GameScreen):
             if name == v["pilot"]:
                 self._basket.append(Panel(slot, colour=th.CARD, border=th.INK, radius=6, key="pilot-mark"))
             self._basket.append(PlayerToken(slot.inflate(-f.u(4), -f.u(4)), name, self.player(name).colour,
-                                            key=f"aboard:{name}"))
+                                            key=f"aboard:{name}", mark=self.mark(name)))
         return out + self._basket
 
     # the scoreboard: points toward 50, cards in hand, and each player's part in this trip
@@ -416,7 +416,7 @@ class Cloud9Screen(GameScreen):
         goal_w = f.u(26) if row.h >= f.u(72) else 0
         bar = pygame.Rect(track.x, track.centery - f.u(4), track.w - goal_w - (f.u(4) if goal_w else 0), f.u(8))
         goal = pygame.Rect(bar.right + f.u(4), track.centery - f.u(11), goal_w, f.u(22))
-        out += [PlayerToken(token, name, player.colour, key=f"token:{name}"),
+        out += [PlayerToken(token, name, player.colour, key=f"token:{name}", mark=self.mark(name)),
                 Label(name_rect, name, "body", align="left", colour=th.INK if aboard else th.INK_SOFT,
                       key=f"name:{name}"),
                 Label(role_rect, self.role(name, v), "small", align="left",
@@ -456,7 +456,7 @@ class Cloud9Screen(GameScreen):
         out: list[Widget] = [Panel(rect, colour=rgb, border=th.CARD_LINE, key="prompt-card")]
         side = min(rect.h - f.u(12), f.u(56))
         badge = pygame.Rect(rect.x + f.u(6), rect.centery - side // 2, side, side)
-        out += [Panel(badge, border=None, radius=10), PlayerToken(badge.inflate(-f.u(6), -f.u(6)), name, colour)]
+        out += [Panel(badge, border=None, radius=10), PlayerToken(badge.inflate(-f.u(6), -f.u(6)), name, colour, mark=self.mark(name))]
         text_rect = pygame.Rect(badge.right + f.u(8), rect.y + f.u(2), rect.right - badge.right - f.u(14),
                                 rect.h - f.u(4))
         return out + [Label(text_rect, text, "big", colour=th.text_on(rgb), wrap=True, key="prompt")]
@@ -540,7 +540,7 @@ class Cloud9Screen(GameScreen):
             out.append(Label(word, _("Then:"), "min", colour=th.INK_SOFT, align="right", key="then"))
             tokens = pygame.Rect(word.right + f.u(6), after.y, after.right - word.right - f.u(6), after.h)
             for name, box in zip(later, _strip(tokens, len(later), 1.0, f.u(6), "left")):
-                out.append(PlayerToken(box, name, self.player(name).colour, key=f"then:{name}"))
+                out.append(PlayerToken(box, name, self.player(name).colour, key=f"then:{name}", mark=self.mark(name)))
         return out
 
     def rise_or_fall(self, f, inner: pygame.Rect, v) -> list[Widget]:

@@ -95,7 +95,7 @@ class CloudMineScreen(GameScreen):
         token = pygame.Rect(middle.x, middle.centery - side // 2, side, side)
         # the cards this player has collected: the big number beside their token
         score_rect = pygame.Rect(token.right, middle.y, middle.right - token.right - token.w, middle.h)
-        return [card, Label(top, name, "body", key=f"name:{name}"), PlayerToken(token, name, player.colour),
+        return [card, Label(top, name, "body", key=f"name:{name}"), PlayerToken(token, name, player.colour, mark=self.mark(name)),
                 Label(score_rect, str(v["scores"][name]), "big", key=f"score:{name}"),
                 Label(bottom, self.role_of(name), "small", colour=th.PRIMARY if guessing else th.INK_SOFT,
                       key=f"role:{name}")]
@@ -119,7 +119,8 @@ class CloudMineScreen(GameScreen):
                                     v["dreamer_pile"]).format(dreamer=v["dreamer"], count=v["dreamer_pile"])
         out.append(Label(draw_rect, draw_text, "body", wrap=True, key="draw"))
         token = pygame.Rect(prompt_rect.x, prompt_rect.y, min(prompt_rect.h, f.u(56)), prompt_rect.h)
-        out += [PlayerToken(token.inflate(-f.u(6), -f.u(6)), who, self.player(who).colour, key="guesser"),
+        out += [PlayerToken(token.inflate(-f.u(6), -f.u(6)), who, self.player(who).colour, key="guesser",
+                            mark=self.mark(who)),
                 Label(pygame.Rect(token.right + f.u(6), prompt_rect.y, prompt_rect.w - token.w - f.u(6), prompt_rect.h),
                       _("{name} guesses").format(name=who), "prompt", wrap=True, colour=th.INK, key="prompt")]
         out.append(Label(table_rect, _.ngettext("{count} card on the table", "{count} cards on the table",

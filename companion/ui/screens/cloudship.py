@@ -23,7 +23,7 @@ from ...rules.cloudship import BED_CAPACITY, BEDS, DICE, ENGINE_SPACES, FACE_WEI
 from .. import theme as th
 from ..layout import GAP, cols, grid, inset, rows
 from ..shapes import draw_token
-from ..widgets import Button, Label, Panel, Widget
+from ..widgets import Button, Label, Panel, PlayerToken, Widget
 from .base import GameScreen
 
 _ = translator("cloudship")
@@ -421,7 +421,7 @@ class CloudshipScreen(GameScreen):
         if who is not None:
             side = min(rect.h, f.u(48))
             box = pygame.Rect(rect.x, rect.y + (rect.h - side) // 2, side, side)
-            out.append(token(box, self.player(who).colour, key="commander"))
+            out.append(PlayerToken(box, who, self.player(who).colour, key="commander", mark=self.mark(who)))
             rect = pygame.Rect(box.right + f.u(6), rect.y, rect.right - box.right - f.u(6), rect.h)
         return out + [Label(rect, text, "prompt", wrap=True, key=key)]
 

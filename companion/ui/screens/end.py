@@ -150,7 +150,8 @@ class EndScreen(Screen):
             name_rect = pygame.Rect(token.right + f.u(8), row.y, row.right - token.right - f.u(8) - score_w - hand_w,
                                     row.h)
             out += [Label(rank_rect, _("{rank}.").format(rank=rank), "title", align="left", key=f"rank:{name}"),
-                    PlayerToken(token.inflate(-f.u(4), -f.u(4)), name, player.colour, key=f"token:{name}"),
+                    PlayerToken(token.inflate(-f.u(4), -f.u(4)), name, player.colour, key=f"token:{name}",
+                                mark=self.game_screen.mark(name)),
                     Label(name_rect, name, "title", align="left", key=f"name:{name}"),
                     Label(pygame.Rect(row.right - score_w, row.y, score_w, row.h), str(v["scores"][name]),
                           "big", align="right", key=f"final:{name}")]
@@ -186,7 +187,8 @@ class EndScreen(Screen):
         for cell, name in zip(grid(crew, len(names), crew_columns, f.u(GAP)), names):
             side = min(cell.h, f.u(44))
             token = pygame.Rect(cell.x, cell.centery - side // 2, side, side)
-            out += [PlayerToken(token, name, self.game_screen.player(name).colour, key=f"token:{name}"),
+            out += [PlayerToken(token, name, self.game_screen.player(name).colour, key=f"token:{name}",
+                                mark=self.game_screen.mark(name)),
                     Label(pygame.Rect(token.right + f.u(6), cell.y, cell.right - token.right - f.u(6), cell.h), name,
                           "body", align="left", key=f"name:{name}")]
         return out

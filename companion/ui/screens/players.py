@@ -16,7 +16,7 @@ from ... import i18n
 from ...rules import SetupError, rules_by_name
 from .. import theme as th
 from ..layout import GAP, cols, grid, inset, rows
-from ..widgets import Button, Label, Panel, Widget
+from ..widgets import Button, Label, Panel, Widget, player_icon, token_marks
 from . import game_screen_class
 from .base import Player, Screen, game_title
 
@@ -219,6 +219,7 @@ class PlayersScreen(Screen):
         gap = f.u(GAP)
         column_rects = cols(area, columns, gap * 2)
         out: list[Widget] = []
+        marks = token_marks([e.name for e in self.entries])
         for index, entry in enumerate(self.entries):
             row = rows(column_rects[index // per_column], per_column, gap)[index % per_column]
             side = min(row.h, f.u(72))
@@ -229,7 +230,7 @@ class PlayersScreen(Screen):
             else:  # the seat under the name
                 name_rect, seat_rect = rows(rest, [1.9, 1], f.u(2)) if row.h >= f.u(48 + 24) else (rest, None)
             out.append(Button(colour_rect, "", lambda i=index: self.next_colour(i), kind="choice",
-                              icon=entry.colour, key=f"colour:{index}"))
+                              icon=player_icon(marks[entry.name], entry.colour), key=f"colour:{index}"))
             out.append(Button(name_rect, entry.name, lambda i=index: self.edit_name(i), kind="choice",
                               key=f"name:{index}", size="title", wrap=False))
             if seat_rect is not None:

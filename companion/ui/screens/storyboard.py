@@ -64,7 +64,7 @@ def fits(rect: pygame.Rect, text: str, f: Frame) -> bool:
 
 
 def card_widgets(f: Frame, area: pygame.Rect, moment: Moment, colour_of: Callable[[str], str],
-                 dismiss: Callable[[], None]) -> list[Widget]:
+                 dismiss: Callable[[], None], mark_of: Callable[[str], str] = lambda name: name) -> list[Widget]:
     """The result card over the board: what happened, in large type, and who got or lost what."""
     box = inset(area, f.u(4))
     out: list[Widget] = [Button(box, "", dismiss, kind="choice", key="story-card")]
@@ -97,7 +97,7 @@ def card_widgets(f: Frame, area: pygame.Rect, moment: Moment, colour_of: Callabl
             if who is not None:
                 side = min(cell.h, f.u(44))
                 token = pygame.Rect(cell.x, cell.centery - side // 2, side, side)
-                out.append(PlayerToken(token, who, colour_of(who), key=f"story-token:{who}"))
+                out.append(PlayerToken(token, who, colour_of(who), key=f"story-token:{who}", mark=mark_of(who)))
                 text_rect = pygame.Rect(token.right + f.u(8), cell.y, cell.right - token.right - f.u(8), cell.h)
             out.append(Label(text_rect, line, "body", align="left", wrap=True, key="story-line"))
     out.append(Label(hint, _("Tap to close"), "small", colour=th.INK_SOFT, key="story-hint"))
