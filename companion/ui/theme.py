@@ -84,10 +84,14 @@ class Theme:
     """Sizes and cached text for one scale (screen pixels per design pixel)."""
 
     TEXT_CACHE = 768
+    # ... and at most this many bytes of pixels: on a large display a few lines of big type
+    # (result cards, end screens) would otherwise hold tens of megabytes
+    TEXT_CACHE_BYTES = 4 << 20
 
     def __init__(self, scale: float):
         self.scale = scale
         self._text: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self._text_bytes = 0
 
     def px(self, design: float) -> int:
         return max(1, round(design * self.scale))
@@ -105,14 +109,21 @@ class Theme:
         if surface is None:
             surface = font(px).render(text, True, colour)
             self._text[key] = surface
-            if len(self._text) > self.TEXT_CACHE:
-                self._text.popitem(last=False)
+            self._text_bytes += _bytes(surface)
+            while len(self._text) > 1 and (len(self._text) > self.TEXT_CACHE
+                                           or self._text_bytes > self.TEXT_CACHE_BYTES):
+                _key, oldest = self._text.popitem(last=False)
+                self._text_bytes -= _bytes(oldest)
         else:
             self._text.move_to_end(key)
         return surface
 
     def measure(self, text: str, px: int) -> tuple[int, int]:
         return font(px).size(text)
+
+
+def _bytes(surface: pygame.Surface) -> int:
+    return surface.get_width() * surface.get_height() * surface.get_bytesize()
 
 
 @lru_cache(maxsize=8)

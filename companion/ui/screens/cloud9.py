@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import random
+from functools import lru_cache
 from typing import Any
 
 import pygame
@@ -54,15 +55,22 @@ def draw_die(surface: pygame.Surface, box: pygame.Rect, face: str | None, theme:
 
 def draw_cube(surface: pygame.Surface, box: pygame.Rect, theme: th.Theme) -> None:
     """A small die drawn as a cube: front, top and side faces in greys, outlined."""
-    d = box.w * 0.28  # depth of the top and side faces
-    x, y, w, h = box.x, box.y + d, box.w - d, box.h - d
+    surface.blit(_cube(box.w, box.h, max(1, theme.px(1.5))), box)
+
+
+@lru_cache(maxsize=16)
+def _cube(width: int, height: int, line: int) -> pygame.Surface:
+    """The cube's picture, made once per size (the ladder shows some twenty of them)."""
+    image = pygame.Surface((width, height), pygame.SRCALPHA)
+    d = width * 0.28  # depth of the top and side faces
+    x, y, w, h = 0, d, width - d - 1, height - d - 1
     front = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
     top = [(x, y), (x + d, y - d), (x + w + d, y - d), (x + w, y)]
     side = [(x + w, y), (x + w + d, y - d), (x + w + d, y + h - d), (x + w, y + h)]
-    line = max(1, theme.px(1.5))
     for face, fill in ((front, th.CARD), (top, (226, 232, 240)), (side, (196, 204, 216))):
-        pygame.draw.polygon(surface, fill, face)
-        pygame.draw.polygon(surface, th.INK, face, line)
+        pygame.draw.polygon(image, fill, face)
+        pygame.draw.polygon(image, th.INK, face, line)
+    return image
 
 
 def draw_card(surface: pygame.Surface, box: pygame.Rect, card: str, theme: th.Theme) -> None:
