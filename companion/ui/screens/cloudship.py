@@ -269,7 +269,9 @@ class CloudshipScreen(GameScreen):
         inner = inset(cell, f.u(6))
         if flying:  # the drop buttons first: at least 48 px each, whatever is left above them
             kinds = 2 if v["load"]["hail"] else 1
-            buttons_h = min(round(inner.h * 0.6), kinds * f.u(56) + (kinds - 1) * f.u(GAP))
+            # rain and hail side by side where the bed is wide enough, else one above the other
+            stacked = kinds if inner.w < 2 * f.u(48) + f.u(GAP) else 1
+            buttons_h = min(round(inner.h * 0.6), stacked * f.u(56) + (stacked - 1) * f.u(GAP))
             buttons = pygame.Rect(inner.x, inner.bottom - buttons_h, inner.w, buttons_h)
             top = pygame.Rect(inner.x, inner.y, inner.w, inner.h - buttons_h - f.u(4))
             head, plants, landed = rows(top, [1.0, 0.8, 1.2], f.u(2))
@@ -339,9 +341,11 @@ class CloudshipScreen(GameScreen):
         the pictures say which (a teardrop, a ball with an ice crystal), words would not fit."""
         v = self.view
         balls = ["rain"] + (["hail"] if v["load"]["hail"] else [])
+        side_by_side = area.w >= len(balls) * f.u(48) + f.u(GAP) * (len(balls) - 1)
+        cells = cols(area, len(balls), f.u(GAP)) if side_by_side else rows(area, len(balls), f.u(GAP))
         return [self.action_button(rect, "", {"act": "drop", "ball": ball, "bed": colour}, kind="choice",
                                    icon=icon_painter(ball), key=f"drop:{ball}:{colour}")
-                for rect, ball in zip(rows(area, len(balls), f.u(GAP)), balls)]
+                for rect, ball in zip(cells, balls)]
 
     def engine_room(self, f, card: pygame.Rect) -> list[Widget]:
         v = self.view
