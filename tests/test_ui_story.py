@@ -124,3 +124,23 @@ def test_player_tokens_show_initials_and_never_the_same_mark_twice():
 
     marks = {w.name: w.mark for w in flat(h.widgets()) if isinstance(w, PlayerToken)}
     assert marks == {"Bea": "Be", "Bob": "Bo", "Cat": "C"}
+
+
+@pytest.mark.parametrize("game", ["cloud9", "cloudship", "cloudmine"])
+def test_the_strip_kept_step_by_step_is_the_story_replayed(game):
+    """The strip grows with each action instead of replaying the history; with undos and redos
+    in between it still says exactly what story.recent says."""
+    from companion.rules.simulate import random_actions
+    from companion.ui import story
+    from companion.ui.screens.storyboard import RECENT
+
+    h = Harness((800, 480))
+    screen = h.start_game({"game": game, "players": ["Ann", "Ben", "Cat"]})
+    for _before, action in random_actions({"game": game, "players": ["Ann", "Ben", "Cat"]}, 5, 60, undo_rate=0.2):
+        if not screen.submit(action):
+            continue
+        h.app.pump()
+        if h.app.screen is not screen:
+            break
+        shown = [(m.kind, m.text) for m in screen.recent()]
+        assert shown == [(m.kind, m.text) for m in story.recent(screen.match, RECENT)]

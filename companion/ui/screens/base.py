@@ -342,7 +342,14 @@ class GameScreen(Screen):
         return super().toast_area(f, widgets)
 
     def on_game_change(self, before, after, action) -> None:
-        self.card = story.big_moment(story.moments(before.view, after.view, action))
+        # the views: the one cached for the state before (if the screen showed it), the new one
+        before_view = self._view if self._view_for is before else before.view
+        found = story.moments(before_view, self.view if self.match is after else after.view, action)
+        self.card = story.big_moment(found)
+        if self._recent_for is before and found:  # a step on: the strip grows without a replay
+            from .storyboard import RECENT
+
+            self._recent_for, self._recent = after, (self._recent + found)[-RECENT:]
         for name in self.sounds_for(before, after, action):
             self.app.sounds.play(name)
         if after.view["over"] and not before.view["over"] and self.app.screen is self:
