@@ -78,6 +78,7 @@ def screens(h: Harness):
         yield f"{game}-help", lambda game=game: (h.start_game({"game": game, "players": EIGHT[:3]}),
                                                  h.tap("menu"), h.tap("dialog:" + h.app.dialog.buttons[1].text))
     yield "cloud9-tie-break", lambda: play_example(h, "cloud9-four-players-tie-break.jsonl")
+    yield "cloud9-end-6", lambda: play_random(h, {"game": "cloud9", "players": EIGHT[:6]})
 
 
 def play_demo(h: Harness, game: str, until: str | None = None) -> None:
@@ -91,6 +92,16 @@ def play_demo(h: Harness, game: str, until: str | None = None) -> None:
         if until is not None and screen.card is not None and screen.card.kind == until:
             return
     assert until is None, f"the {game} demo shows no {until}"
+
+
+def play_random(h: Harness, setup: dict) -> None:
+    """A random game to its end (the most players, long names)."""
+    from companion.rules.simulate import random_game
+
+    screen = h.start_game(setup)
+    for action in random_game(setup, seed=2):
+        screen.submit(action)
+    assert h.app.controller.match.view["over"]
 
 
 def play_example(h: Harness, name: str) -> None:

@@ -232,6 +232,7 @@ class GameScreen(Screen):
         self._legal_for: Any = None
         self._legal: list[dict[str, Any]] = []
         self.card: story.Moment | None = None  # the big moment on show until the next action
+        self.moments: list[story.Moment] = []  # what the last action did
         self._recent_for: Any = None
         self._recent: list[story.Moment] = []
         self._board_rect: pygame.Rect | None = None  # set by board_and_step, for the story
@@ -345,6 +346,7 @@ class GameScreen(Screen):
         # the views: the one cached for the state before (if the screen showed it), the new one
         before_view = self._view if self._view_for is before else before.view
         found = story.moments(before_view, self.view if self.match is after else after.view, action)
+        self.moments = found  # what the last action did (speech says each moment's text)
         self.card = story.big_moment(found)
         if self._recent_for is before and found:  # a step on: the strip grows without a replay
             from .storyboard import RECENT
