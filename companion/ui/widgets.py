@@ -286,6 +286,7 @@ class Badge:
     text: str
     colour: Colour = th.INK_SOFT
     short: str = ""  # used when the bar is too narrow for `text`
+    urgent: bool = False  # a warning: shortened last
 
     def __post_init__(self):
         self.short = self.short or self.text

@@ -189,7 +189,8 @@ class CardsButton(Button):
 
     def _cards_rect(self) -> pygame.Rect:
         h = round(self.rect.h * 0.7)
-        w = min(round(self.rect.w * 0.5), round(len(self.cards) * (h * 0.72 + 6)))
+        # four cards at most 45% of the button: the word beside them needs the rest in German and Hungarian
+        w = min(round(self.rect.w * 0.45), round(len(self.cards) * (h * 0.72 + 6)))
         return pygame.Rect(self.rect.right - w - 10, self.rect.centery - h // 2, w, h)
 
     def _label_rect(self) -> pygame.Rect:

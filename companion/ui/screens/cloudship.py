@@ -483,7 +483,8 @@ class CloudshipScreen(GameScreen):
         v = self.view
         rain, hail = v["load"]["rain"], v["load"]["hail"]
         dropped = Counter(d["ball"] for d in v["drops"])
-        heights = [0.75, 1.35, 1.1, 0.7, 1.25] if not f.portrait else [0.55, 0.8, 0.7, 0.65, 1.15]
+        # the hint needs three lines in German at 800x480
+        heights = [0.7, 1.3, 1.0, 0.95, 1.2] if not f.portrait else [0.55, 0.8, 0.7, 0.65, 1.15]
         dice_row, load_row, ship_row, hint_row, land_row = rows(inner, heights, f.u(GAP))
         storms = v["dice"].count(STORM)
         dice_kinds = [f"token:{face}" for face in v["dice"]]
@@ -549,11 +550,15 @@ class CloudshipScreen(GameScreen):
         out: list[Widget] = []
         if not lines:
             return out
+        # the captions as wide as the longest needs (the shapes after them shrink to fit), so
+        # that both lines' shapes start in one column
+        t = self.app.theme
+        widest = max((t.measure(caption, t.size("small"))[0] for caption, colours, _ink in lines if colours), default=0)
+        text_w = min(round(area.w * 0.6), widest + f.u(6))
         for row, (caption, colours, ink) in zip(rows(area, len(lines), f.u(2)), lines):
             if not colours:
                 out.append(Label(row, caption, "small", wrap=True, colour=ink, key="resolution"))
                 continue
-            text_w = min(row.w // 2, f.u(120))
             out.append(Label(pygame.Rect(row.x, row.y, text_w, row.h), caption, "small", align="left",
                              colour=ink, key="resolution"))
             out.append(Picture(pygame.Rect(row.x + text_w, row.y, row.w - text_w, row.h),
