@@ -221,3 +221,13 @@ def test_speech_can_be_switched_on_in_settings(harness, tmp_path):
     assert h.app.config.speech is True and h.find("speech:on").selected
     h.tap("speech:off")
     assert h.app.config.speech is False
+
+
+@needs_espeak
+def test_the_bench_reports_what_the_main_loop_and_the_worker_pay():
+    from companion.speech_bench import bench
+
+    figures = bench()
+    assert set(figures) == {"speech.prompt_us", "speech.say_us", "speech.cached_delivery_ms",
+                            "speech.synthesize_en_ms", "speech.synthesize_de_ms", "speech.synthesize_hu_ms"}
+    assert all(value > 0 for value in figures.values())

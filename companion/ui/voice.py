@@ -50,11 +50,12 @@ class Voice:
 
     def game_changed(self, before, after, action) -> None:
         """After each change of the game: say the moment and the new prompt."""
-        self.say(spoken.prompt(after.view, before.view, action))
+        if self.on:  # with speech off, not even the sentence is made
+            self.say(spoken.prompt(after.view, before.view, action))
 
     def entered(self, match) -> None:
         """A game screen is shown: say what to do now."""
-        if match is not None:
+        if match is not None and self.on:
             self.say(spoken.prompt(match.view))
 
     def say(self, text: str | None) -> None:
