@@ -58,6 +58,7 @@ class Config:
     volume: float = 0.8  # 0.0 to 1.0
     muted: bool = False
     rotate: int = 0
+    speech: bool = False  # speak the prompts aloud (espeak-ng)
     seats: tuple[SeatPins, ...] = DEFAULT_SEATS
 
     def with_changes(self, **changes: Any) -> "Config":
@@ -73,6 +74,8 @@ def validate(config: Config) -> Config:
         raise ConfigError(f"language must be one of {', '.join(LANGUAGES)}, not {config.language!r}")
     if not (isinstance(config.volume, (int, float)) and 0.0 <= config.volume <= 1.0):
         raise ConfigError(f"volume must be between 0.0 and 1.0, not {config.volume!r}")
+    if not isinstance(config.speech, bool):
+        raise ConfigError(f"speech must be true or false, not {config.speech!r}")
     if config.rotate not in ROTATIONS:
         raise ConfigError(f"rotate must be one of 0, 90, 180, 270, not {config.rotate!r}")
     if not 1 <= len(config.seats) <= 8:
@@ -94,7 +97,7 @@ def validate(config: Config) -> Config:
 
 def from_dict(data: dict[str, Any]) -> Config:
     """A Config from parsed TOML; ConfigError for anything that cannot work."""
-    known = {"language", "volume", "muted", "rotate"}
+    known = {"language", "volume", "muted", "rotate", "speech"}
     unknown = set(data) - known - {"seats"}
     if unknown:
         raise ConfigError(f"unknown setting(s): {', '.join(sorted(unknown))}")

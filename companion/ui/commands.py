@@ -116,6 +116,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             app.run()
     finally:
         app.hardware.close()
+        app.voice.close()
         journal.close()
         import pygame
 

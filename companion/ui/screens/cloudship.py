@@ -340,7 +340,8 @@ class CloudshipScreen(GameScreen):
         title, hail = cols(head, [1.5, 1], f.u(GAP))
         hail_text = _("Hail visible: {count}").format(count=v["hail_visible"])
         return [Panel(card, key="engine"),
-                Label(title, _("Engine room: {count} flowers").format(count=v["engine_room"]), "small",
+                Label(title, _.ngettext("Engine room: {count} flower", "Engine room: {count} flowers",
+                                        v["engine_room"]).format(count=v["engine_room"]), "small",
                       align="left", key="engine-flowers"),
                 Label(hail, hail_text, "small", align="right",
                       colour=HAIL_ALERT if v["hail_visible"] else th.INK_SOFT, key="hail-visible"),

@@ -1,4 +1,4 @@
-"""Settings: language, volume and mute, rotation, the seat test and the sensor's status."""
+"""Settings: language, volume and mute, spoken prompts, rotation, the seat test and the sensor's status."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ class SettingsScreen(Screen):
         c = f.content
         gap = f.u(GAP)
         config = self.app.config
-        n_rows = 5
+        n_rows = 6
         lines = rows(c, n_rows, gap)
         out: list[Widget] = []
 
@@ -47,23 +47,42 @@ class SettingsScreen(Screen):
                        lambda: self.app.change_config(muted=not self.app.config.muted),
                        kind="choice", selected=config.muted, key="mute")]
 
-        turn = row(lines[2], _("Rotation"))
+        out += self.speech_row(row(lines[2], _("Spoken prompts")), gap)
+
+        turn = row(lines[3], _("Rotation"))
         for rect, degrees in zip(cols(turn, len(ROTATIONS), gap), ROTATIONS):
             out.append(Button(rect, f"{degrees}°", lambda d=degrees: self.app.change_config(rotate=d),
                               kind="choice", selected=config.rotate == degrees, key=f"rotate:{degrees}"))
 
-        seats = row(lines[3], _("Seat buttons"))
+        seats = row(lines[4], _("Seat buttons"))
         test, result = cols(seats, [1, 1.3], gap)
         out.append(Button(test, _("Test the seats"), lambda: self.app.show(SeatTestScreen(self.app)),
                           kind="choice", key="seat-test"))
         shown = self.app.hardware.status_line() or (_("Simulated") if self.app.hardware.simulated else _("Ready"))
         out.append(Label(result, shown, "small", wrap=True, key="seat-result"))
 
-        sensor = row(lines[4], _("Ship sensor"))
+        sensor = row(lines[5], _("Ship sensor"))
         status = self.app.hardware.sensor_status()
         out.append(Label(sensor, sensor_text(status) if status else _("none connected"), "body", align="left",
                          key="sensor"))
         return out
+
+    def speech_row(self, rect, gap) -> list[Widget]:
+        """On / Off; where the app cannot speak, the buttons are off and the reason is shown."""
+        voice, config = self.app.voice, self.app.config
+        on, off, note = cols(rect, [1, 1, 2], gap)
+        can_speak = voice.unavailable_reason is None
+        if voice.speech.unavailable_reason:
+            reason = _("Silent: espeak-ng is not installed")
+        elif not can_speak:
+            reason = _("No sound device")
+        else:
+            reason = ""
+        return [Button(on, _("On"), lambda: self.app.change_config(speech=True), kind="choice",
+                       selected=config.speech and can_speak, enabled=can_speak, key="speech:on"),
+                Button(off, _("Off"), lambda: self.app.change_config(speech=False), kind="choice",
+                       selected=not (config.speech and can_speak), enabled=can_speak, key="speech:off"),
+                Label(note, reason, "small", wrap=True, key="speech-note")]
 
     def volume(self, step: float) -> None:
         level = min(1.0, max(0.0, round(self.app.config.volume + step, 2)))
