@@ -295,12 +295,13 @@ def to_dict(config: Config) -> dict[str, Any]:
     return data
 
 
-def load(path: Path | None = None) -> tuple[Config, list[str]]:
+def load(path: Path | None = None, move_aside: bool = True) -> tuple[Config, list[str]]:
     """The settings and a list of problems (one sentence each); never raises.
 
     A missing file means the defaults. A file that is not TOML (or not UTF-8) is renamed aside
     with a timestamp, so nothing is lost; a path that is not a file, or cannot be opened, is
-    left alone. Bad values are named and replaced by their defaults one by one."""
+    left alone. Bad values are named and replaced by their defaults one by one. `move_aside`
+    False (doctor) only reports: a read-only look changes no file."""
     path = path or default_path()
     try:
         raw = path.read_bytes()
@@ -314,7 +315,7 @@ def load(path: Path | None = None) -> tuple[Config, list[str]]:
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         why = "it is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else f"not TOML: {exc}"
-        kept = _move_aside(path)
+        kept = _move_aside(path) if move_aside else None
         where = f"; it was kept as {kept.name}" if kept else ""
         return Config(), [f"the settings file {path} could not be read ({why}){where}: using the defaults"]
     config, problems = from_dict(data)
