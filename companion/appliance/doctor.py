@@ -184,7 +184,7 @@ def check_speech(config: settings.Config) -> list[Check]:
 # --- GPIO: the pin factory, each seat's buttons and each bed's detector -------------------------
 
 def check_gpio(config: settings.Config, machine: Machine, factory=None) -> list[Check]:
-    from gpiozero import Button
+    from gpiozero import DigitalInputDevice
 
     if factory is None:
         from ..devices.pins import NoPinFactory, choose_pin_factory
@@ -211,7 +211,7 @@ def check_gpio(config: settings.Config, machine: Machine, factory=None) -> list[
     problems: dict[str, list[Check]] = {}
     for owner, role, pin in inputs:
         try:
-            device = Button(pin, pull_up=True, pin_factory=factory)
+            device = DigitalInputDevice(pin, pull_up=True, pin_factory=factory)
         except Exception as exc:  # gpiozero: GPIOPinInUse, PinUnsupported, lgpio's "GPIO busy" ...
             in_use = "busy" in str(exc).lower() or "in use" in str(exc).lower()
             problems.setdefault(owner, []).append(Check(
