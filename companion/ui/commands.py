@@ -132,6 +132,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         import pygame
 
         pygame.quit()
+    from ..appliance import power
+
+    if power.requested():  # Settings > Shut down: the journal is closed, now the Pi goes off
+        return 0 if power.power_off() else 1
     return 0
 
 
