@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test bench demo clean FORCE
+.PHONY: run test bench demo clean install-pi update-pi uninstall-pi FORCE
 
 # pygame and pygame-ce both install the package `pygame`: a .venv made while the app used pygame
 # has pygame removed first, and pygame-ce installed afresh over the files they shared
@@ -35,3 +35,19 @@ demo: $(BIN)/cloud-companion
 
 clean:
 	rm -rf $(VENV) demo-screens
+
+# --- the Raspberry Pi appliance (run as root: sudo make install-pi) -------------------------
+# PI_DISPLAY=official7|touch2|hdmi  PI_ROTATE=0|90|180|270  DRY_RUN=1 prints the plan only;
+# PURGE=1 makes uninstall-pi delete the game history too. Uses the system's python3 (no venv yet).
+PI_DISPLAY ?= official7
+PI_ROTATE ?= 0
+PI_INSTALL = /usr/bin/env python3 -m companion.appliance.install $(if $(DRY_RUN),--dry-run)
+
+install-pi:
+	$(PI_INSTALL) install --display $(PI_DISPLAY) --rotate $(PI_ROTATE)
+
+update-pi:
+	$(PI_INSTALL) update
+
+uninstall-pi:
+	$(PI_INSTALL) uninstall $(if $(PURGE),--purge)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ... import i18n
+from ...appliance import power
 from ...config import ROTATIONS
 from ..layout import GAP, cols, rows
 from ..widgets import Button, Label, Widget
@@ -22,7 +23,8 @@ class SettingsScreen(Screen):
         c = f.content
         gap = f.u(GAP)
         config = self.app.config
-        n_rows = 6
+        can_power_off = power.available()
+        n_rows = 7 if can_power_off else 6
         lines = rows(c, n_rows, gap)
         out: list[Widget] = []
 
@@ -65,6 +67,10 @@ class SettingsScreen(Screen):
         status = self.app.hardware.sensor_status()
         out.append(Label(sensor, sensor_text(status) if status else _("none connected"), "body", align="left",
                          key="sensor"))
+        if can_power_off:  # the Pi, running as the service: switch it off safely
+            off = row(lines[6], _("Power"))
+            off = off if f.portrait else cols(off, [1, 1.3], gap)[0]
+            out.append(Button(off, _("Shut down"), self.ask_shut_down, kind="secondary", key="shut-down"))
         return out
 
     def speech_row(self, rect, gap) -> list[Widget]:
@@ -83,6 +89,21 @@ class SettingsScreen(Screen):
                 Button(off, _("Off"), lambda: self.app.change_config(speech=False), kind="choice",
                        selected=not (config.speech and can_speak), enabled=can_speak, key="speech:off"),
                 Label(note, reason, "small", wrap=True, key="speech-note")]
+
+    def ask_shut_down(self) -> None:
+        self.app.confirm(_("Shut down?"),
+                         _("The games are saved. Unplug the companion once the green light on the "
+                           "Raspberry Pi has stopped blinking."),
+                         _("Shut down"), self.shut_down)
+
+    def shut_down(self) -> None:
+        """Show that it is going, then leave the loop: the app closes the journal and powers off."""
+        from ..widgets import Dialog
+
+        power.request()
+        self.app.ask(Dialog(_("Shutting down"), _("Unplug once the green light on the Raspberry Pi "
+                                                  "has stopped blinking."), []))
+        self.app.after(0.3, lambda: setattr(self.app, "running", False))
 
     def volume(self, step: float) -> None:
         level = min(1.0, max(0.0, round(self.app.config.volume + step, 2)))
