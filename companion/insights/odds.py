@@ -66,22 +66,34 @@ def rise_chance_exact(roll: Iterable[str], hand: int, played: Mapping[str, int] 
     total = sum(unseen.values())
     if hand > total:
         raise OddsError(f"a hand of {hand} cards, but only {total} cards are unseen")
-    need = Counter(f for f in roll if f != BLANK)
-    key = tuple(sorted(need.items())), hand, tuple(sorted(unseen.items()))
-    return _chance(*key)
+    favourable, hands = _hands_that_rise(_need_key(roll), hand, tuple(sorted(unseen.items())))
+    return Fraction(favourable, hands)
+
+
+def _need_key(roll: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(Counter(f for f in roll if f != BLANK).items()))
+
+
+def rise_chance_trusted(roll: tuple[str, ...], hand: int, played: Mapping[str, int]) -> float:
+    """rise_chance for input already known to be possible (the simulation's own cards):
+    the same number, without the checks a person's input needs."""
+    unseen = tuple(sorted((kind, n - played.get(kind, 0)) for kind, n in FULL_DECK.items()))
+    favourable, hands = _hands_that_rise(_need_key(roll), hand, unseen)
+    return favourable / hands  # int / int: the correctly rounded float
 
 
 def rise_chance(roll: Iterable[str], hand: int, played: Mapping[str, int] | None = None,
                 deck: Mapping[str, int] = FULL_DECK) -> float:
-    """The same chance as a float (exact to the float's precision)."""
+    """The same chance as the nearest float."""
     return float(rise_chance_exact(roll, hand, played, deck))
 
 
-@lru_cache(maxsize=4096)
-def _chance(need: tuple[tuple[str, int], ...], hand: int,
-            unseen: tuple[tuple[str, int], ...]) -> Fraction:
+@lru_cache(maxsize=65536)
+def _hands_that_rise(need: tuple[tuple[str, int], ...], hand: int,
+                     unseen: tuple[tuple[str, int], ...]) -> tuple[int, int]:
+    """(hands that can pay, all possible hands) of `hand` cards from the unseen ones."""
     if not need:
-        return Fraction(1)  # ruling 3: an all-blank roll rises without cards
+        return 1, 1  # ruling 3: an all-blank roll rises without cards
     counts = dict(unseen)
     total = sum(counts.values())
     wilds = counts.get(WILD, 0)
@@ -101,7 +113,7 @@ def _chance(need: tuple[tuple[str, int], ...], hand: int,
     covered = poly[hand] if hand < len(poly) else 0
     all_hands = comb(total, hand)
     no_wild = comb(total - wilds, hand)
-    return Fraction(all_hands - no_wild + covered, all_hands)
+    return all_hands - no_wild + covered, all_hands
 
 
 def _times(a: list[int], b: list[int], limit: int) -> list[int]:
