@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from .forecast import DEFAULT_RUNS, NEUTRAL_SKILL, forecast, journal_skill
 from .odds import OddsError, rise_chance
 from .shipsim import ShipSimulationError, simulate_cloudship
 from .simulate import SimulationError, simulate_cloud9
@@ -20,6 +21,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     c9.add_argument("--played", default="",
                     help="cards seen face up since the last reshuffle: red=3,wild=1,...")
     c9.set_defaults(func=cmd_odds_cloud9)
+    ship = games.add_parser("cloudship", help="the storm forecast: the chance of winning, when the storm is due")
+    ship.add_argument("--state", required=True, metavar="FILE.jsonl",
+                      help="the game so far in the replay format (- for standard input)")
+    ship.add_argument("--skill", type=float, default=None,
+                      help="the crew's aim, 0 to 1 (default: learned from the journal's past flights)")
+    ship.add_argument("--db", metavar="PATH", default=None, help="the journal to learn the skill from")
+    ship.add_argument("--runs", type=int, default=DEFAULT_RUNS, help=f"simulated games (default {DEFAULT_RUNS})")
+    ship.add_argument("--seed", type=int, default=0, help="the simulation's seed (default 0)")
+    ship.set_defaults(func=cmd_odds_cloudship)
 
     simulate = sub.add_parser("simulate", help="play many games between bots and print the figures as JSON")
     sims = simulate.add_subparsers(dest="game", required=True)
@@ -93,3 +103,52 @@ def cmd_simulate_cloudship(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     print(json.dumps(result))
     return 0
+
+
+def cmd_odds_cloudship(args: argparse.Namespace) -> int:
+    from ..replay import NotAGame, replay_lines
+
+    try:
+        if args.state == "-":
+            result = replay_lines(sys.stdin)
+        else:
+            with open(args.state, encoding="utf-8-sig") as f:
+                result = replay_lines(f)
+    except OSError as exc:
+        return _fail(f"cannot read {args.state}: {exc.strerror}")
+    except UnicodeDecodeError:
+        return _fail(f"cannot read {args.state}: it is not UTF-8 text")
+    except NotAGame as exc:
+        return _fail(f"{args.state}: {exc}")
+    if result.error_line is not None:
+        return _fail(f"{args.state}, line {result.error_line}: {result.reason}")
+    if result.match.rules.name != "cloudship":
+        return _fail(f"{args.state} is a game of {result.match.rules.title}, not Cloudship")
+    if args.runs < 1:
+        return _fail("--runs must be 1 or more")
+    skill, learned = args.skill, "given"
+    if skill is None:
+        skill, learned = _learned_skill(args.db)
+    elif not 0 <= skill <= 1:
+        return _fail(f"--skill is a chance from 0 to 1, not {skill}")
+    out = forecast(result.match.state, skill, args.runs, args.seed).to_json()
+    out["skill_from"] = learned
+    print(json.dumps(out))
+    return 0
+
+
+def _learned_skill(db: str | None) -> tuple[float, str]:
+    """The journal's estimate, or the neutral default when there is no journal to read."""
+    from ..journal.errors import JournalError
+    from ..journal.journal import Journal
+
+    try:
+        journal = Journal.read(db)
+    except JournalError as exc:
+        print(f"{exc} (using the neutral skill {NEUTRAL_SKILL})", file=sys.stderr)
+        return NEUTRAL_SKILL, "default"
+    try:
+        games = [g for g in journal.games() if g.game == "cloudship"]
+        return journal_skill(journal), "journal" if games else "default"
+    finally:
+        journal.close()
