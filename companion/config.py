@@ -59,6 +59,7 @@ class Config:
     muted: bool = False
     rotate: int = 0
     seats: tuple[SeatPins, ...] = DEFAULT_SEATS
+    show_odds: bool = True  # the Cloud 9 risk meter and the Cloudship forecast on the game screens
 
     def with_changes(self, **changes: Any) -> "Config":
         return validate(replace(self, **changes))
@@ -75,6 +76,8 @@ def validate(config: Config) -> Config:
         raise ConfigError(f"volume must be between 0.0 and 1.0, not {config.volume!r}")
     if config.rotate not in ROTATIONS:
         raise ConfigError(f"rotate must be one of 0, 90, 180, 270, not {config.rotate!r}")
+    if not isinstance(config.show_odds, bool):
+        raise ConfigError(f"show_odds must be true or false, not {config.show_odds!r}")
     if not 1 <= len(config.seats) <= 8:
         raise ConfigError(f"there must be 1 to 8 seats, not {len(config.seats)}")
     used: dict[int, str] = {}
@@ -94,7 +97,7 @@ def validate(config: Config) -> Config:
 
 def from_dict(data: dict[str, Any]) -> Config:
     """A Config from parsed TOML; ConfigError for anything that cannot work."""
-    known = {"language", "volume", "muted", "rotate"}
+    known = {"language", "volume", "muted", "rotate", "show_odds"}
     unknown = set(data) - known - {"seats"}
     if unknown:
         raise ConfigError(f"unknown setting(s): {', '.join(sorted(unknown))}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ... import i18n
 from ...config import ROTATIONS
+from .. import risk_meter
 from ..layout import GAP, cols, rows
 from ..widgets import Button, Label, Widget
 from .base import Screen, sensor_text
@@ -22,7 +23,7 @@ class SettingsScreen(Screen):
         c = f.content
         gap = f.u(GAP)
         config = self.app.config
-        n_rows = 5
+        n_rows = 6
         lines = rows(c, n_rows, gap)
         out: list[Widget] = []
 
@@ -63,6 +64,7 @@ class SettingsScreen(Screen):
         status = self.app.hardware.sensor_status()
         out.append(Label(sensor, sensor_text(status) if status else _("none connected"), "body", align="left",
                          key="sensor"))
+        out += risk_meter.settings_row(lines[5], self.app, f, gap)  # the odds, on or off
         return out
 
     def volume(self, step: float) -> None:
