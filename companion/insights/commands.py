@@ -48,6 +48,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     ship.add_argument("--jobs", type=int, default=1, help="processes to play on (the figures do not change)")
     ship.set_defaults(func=cmd_simulate_cloudship)
 
+    _extend_history(sub.choices["history"])
+
+
+def _extend_history(history: argparse.ArgumentParser) -> None:
+    """`history --records` and `history --plot GAME_ID --out FILE`, added to the journal's own
+    `history` command (registered before this module) without touching its code."""
+    history.add_argument("--records", action="store_true",
+                         help="the table's records per title and player, as JSON")
+    history.add_argument("--plot", type=int, metavar="GAME_ID", help="save a picture of that game (with --out)")
+    history.add_argument("--out", metavar="FILE", help="where --plot writes its PNG")
+    listing = history.get_default("func")
+
+    def cmd_history(args: argparse.Namespace) -> int:
+        if args.plot is not None:
+            return cmd_history_plot(args)
+        if args.records:
+            return cmd_history_records(args)
+        if args.out is not None:
+            return _fail("--out goes with --plot GAME_ID")
+        return listing(args)
+
+    history.set_defaults(func=cmd_history)
+
 
 def _fail(message: str) -> int:
     print(message, file=sys.stderr)
@@ -152,3 +175,44 @@ def _learned_skill(db: str | None) -> tuple[float, str]:
         return journal_skill(journal), "journal" if games else "default"
     finally:
         journal.close()
+
+
+def _read_journal(db):
+    from ..journal.journal import Journal
+
+    return Journal.read(db)
+
+
+def cmd_history_plot(args: argparse.Namespace) -> int:
+    from ..journal.errors import JournalError
+
+    if not args.out:
+        return _fail("--plot needs --out FILE, the PNG to write")
+    try:
+        with _read_journal(args.db) as journal:
+            match = journal.rebuild(args.plot)
+    except JournalError as exc:
+        return _fail(str(exc))
+    from ..ui.plots import NoPicture, save_plot
+
+    try:
+        path = save_plot(match, args.out)
+    except NoPicture as exc:
+        return _fail(str(exc))
+    except Exception as exc:  # pygame.error and OSError: the file could not be written
+        return _fail(f"cannot write {args.out}: {exc}")
+    print(f"game {args.plot} drawn in {path}", file=sys.stderr)
+    return 0
+
+
+def cmd_history_records(args: argparse.Namespace) -> int:
+    from ..journal.errors import JournalError
+    from .records import journal_games, records_json, table_records
+
+    try:
+        with _read_journal(args.db) as journal:
+            games = journal_games(journal)
+    except JournalError as exc:
+        return _fail(str(exc))
+    print(json.dumps(records_json(table_records(games)), ensure_ascii=False, indent=2))
+    return 0
