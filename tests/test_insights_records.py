@@ -35,10 +35,11 @@ def played(name: str) -> Match:
     return match
 
 
-@pytest.fixture
-def journal_path(tmp_path):
-    """A journal on disk holding every example game, in a fixed order."""
-    path = tmp_path / "journal.db"
+@pytest.fixture(scope="module")
+def journal_path(tmp_path_factory):
+    """A journal on disk holding every example game, in a fixed order (written once: the
+    tests only read it)."""
+    path = tmp_path_factory.mktemp("records") / "journal.db"
     journal = Journal.open(path)
     for name in ["cloudship-won.jsonl", "cloudship-lost.jsonl", "cloudship-reveals.jsonl",
                  "cloud9-five-players-to-cloud-nine.jsonl", "cloud9-four-players-tie-break.jsonl",
@@ -167,3 +168,66 @@ def test_history_plot_refuses_in_one_line(journal_path, args, message):
     out = run("history", "--db", str(journal_path), *args)
     assert out.returncode == 1 and message in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+# --- the Records screen, reached from History -------------------------------------------------
+
+from companion import i18n  # noqa: E402
+from companion.config import Config  # noqa: E402
+from companion.ui.harness import Harness  # noqa: E402
+from companion.ui.layout import SIZES  # noqa: E402
+from companion.ui.records_view import Plot  # noqa: E402
+from companion.ui.screens.history import HistoryScreen  # noqa: E402
+
+
+@pytest.fixture
+def reset_language():
+    yield
+    i18n.set_language("en")
+
+
+def records_screen(journal, size=(800, 480), language="en") -> Harness:
+    h = Harness(size, config=Config(language=language), journal=journal)
+    h.app.show(HistoryScreen(h.app))
+    h.app.pump()
+    h.tap("tab:records")
+    return h
+
+
+def test_records_screen_shows_each_titles_records_and_picture(journal_path, reset_language):
+    journal = Journal.open(journal_path)
+    try:
+        h = records_screen(journal)
+        assert "Highest score: 74 (Ann)" in h.texts()
+        assert any(isinstance(w, Plot) and w.match.rules.name == "cloud9" for w in h.widgets())
+        h.tap("records:cloudship")
+        assert "Fewest rounds to win: 7" in h.texts() or any(t.startswith("Fewest rounds") for t in h.texts())
+        assert any(isinstance(w, Plot) and w.match.rules.name == "cloudship" for w in h.widgets())
+        h.tap("records:cloudmine")
+        assert not any(isinstance(w, Plot) for w in h.widgets())
+        assert any(t.startswith("Most cards as Chooser") for t in h.texts())
+    finally:
+        journal.close()
+
+
+def test_records_screen_without_games_says_so(tmp_path, reset_language):
+    journal = Journal.open(tmp_path / "empty.db")
+    try:
+        h = records_screen(journal)
+        assert "No finished games of this title yet." in h.texts()
+    finally:
+        journal.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_records_fit_at_every_size_in_every_language(journal_path, size, reset_language):
+    journal = Journal.open(journal_path)
+    try:
+        for language in i18n.LANGUAGES:
+            h = records_screen(journal, size, language)
+            for title in ("cloud9", "cloudship", "cloudmine"):
+                h.tap(f"records:{title}")
+                assert h.overflows() == [] and h.off_canvas() == [] and h.small_targets() == []
+                h.save(Path("/tmp/insights-shots") / f"records-{title}-{size[0]}x{size[1]}-{language}.png")
+    finally:
+        journal.close()

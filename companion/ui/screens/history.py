@@ -8,7 +8,7 @@ from datetime import datetime
 import pygame
 
 from ... import i18n
-from .. import theme as th
+from .. import records_view, theme as th
 from ..layout import GAP, cols, rows
 from ..widgets import Button, Label, Panel, Widget
 from .base import Screen, game_title
@@ -69,10 +69,11 @@ class HistoryScreen(Screen):
         items = self.rows_shown()
         pages = max(1, -(-len(items) // per_page))
         self.page = min(self.page, pages - 1)
-        games_tab, players_tab = cols(tabs, 2, gap)
+        games_tab, players_tab, records_tab = cols(tabs, 3, gap)
         out: list[Widget] = [
             Button(games_tab, _("Games"), lambda: self.show_tab("games"), kind="choice", selected=self.tab == "games", key="tab:games"),
             Button(players_tab, _("Players"), lambda: self.show_tab("players"), kind="choice", selected=self.tab == "players", key="tab:players"),
+            records_view.records_button(records_tab, self.app, self.source),  # companion/ui/records_view.py
         ]
         shown = items[self.page * per_page:(self.page + 1) * per_page]
         if not shown:
