@@ -49,6 +49,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     ship.set_defaults(func=cmd_simulate_cloudship)
 
     _extend_history(sub.choices["history"])
+    _extend_export(sub.choices["export"])
+
+
+def _extend_export(export: argparse.ArgumentParser) -> None:
+    """`export --bgstats FILE`, added to the journal's own `export` command."""
+    export.add_argument("--bgstats", metavar="FILE",
+                        help="write the finished games (or --game ID) as a BG Stats play file")
+    export.add_argument("--location", default="Home", help="where the plays were, for --bgstats (default Home)")
+    replay_format = export.get_default("func")
+
+    def cmd_export(args: argparse.Namespace) -> int:
+        return cmd_export_bgstats(args) if args.bgstats else replay_format(args)
+
+    export.set_defaults(func=cmd_export)
 
 
 def _extend_history(history: argparse.ArgumentParser) -> None:
@@ -215,4 +229,35 @@ def cmd_history_records(args: argparse.Namespace) -> int:
     except JournalError as exc:
         return _fail(str(exc))
     print(json.dumps(records_json(table_records(games)), ensure_ascii=False, indent=2))
+    return 0
+
+
+def cmd_export_bgstats(args: argparse.Namespace) -> int:
+    from ..journal.errors import JournalError
+    from .bgstats import play_file, write_play_file
+    from .records import journal_games
+
+    if args.compact or args.out is not None:
+        return _fail("--bgstats writes one file of its own: leave out --compact and --out")
+    try:
+        with _read_journal(args.db) as journal:
+            if args.game is not None:
+                if journal.game(args.game) is None:
+                    return _fail(f"there is no game {args.game} in {journal.path}")
+                summary, actions = journal.stored(args.game)
+                from ..journal.journal import rebuild
+
+                games = [(summary, rebuild(summary.setup, actions, summary.id))]
+            else:
+                games = journal_games(journal)
+    except JournalError as exc:
+        return _fail(str(exc))
+    content = play_file(games, location=args.location)
+    if not content["plays"]:
+        return _fail("no finished game to export" if args.game is None else f"game {args.game} is not finished")
+    try:
+        write_play_file(args.bgstats, content)
+    except OSError as exc:
+        return _fail(f"cannot write {args.bgstats}: {exc.strerror}")
+    print(f"{len(content['plays'])} play(s) written to {args.bgstats}", file=sys.stderr)
     return 0
