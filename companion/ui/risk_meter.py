@@ -80,9 +80,18 @@ class RiskMeter(Widget):
         pygame.draw.rect(surface, th.INK_SOFT, bar, max(1, ctx.theme.px(1.5)), border_radius=radius)
 
 
+_last: list = [None, None]  # (match, chance): a rebuild of the same state reads no history
+
+
+def _chance_for(match) -> float | None:
+    if _last[0] is not match:
+        _last[:] = [match, pilot_rise_chance(match)]
+    return _last[1]
+
+
 def widgets(rect: pygame.Rect, match, f) -> list[Widget]:
     """The meter for the current roll (nothing when there is none), the words beside it."""
-    chance = pilot_rise_chance(match)
+    chance = _chance_for(match)
     if chance is None:
         return []
     meter, words = cols(rect, [1, 1.35], f.u(6))
