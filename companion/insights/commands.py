@@ -48,8 +48,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     ship.add_argument("--jobs", type=int, default=1, help="processes to play on (the figures do not change)")
     ship.set_defaults(func=cmd_simulate_cloudship)
 
-    _extend_history(sub.choices["history"])
-    _extend_export(sub.choices["export"])
+    # the journal's own commands, extended when they are there (its module registers first)
+    for name, extend in (("history", _extend_history), ("export", _extend_export)):
+        if name in sub.choices:
+            try:
+                extend(sub.choices[name])
+            except argparse.ArgumentError:  # the command grew an option of the same name
+                pass
 
 
 def _extend_export(export: argparse.ArgumentParser) -> None:
