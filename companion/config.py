@@ -95,6 +95,7 @@ class Config:
     size: tuple[int, int] | None = None  # None: the whole screen
     seats: tuple[SeatPins, ...] = DEFAULT_SEATS
     beds: BedPins = BedPins()
+    show_odds: bool = True  # the Cloud 9 risk meter and the Cloudship forecast on the game screens
     ship_port: str = "auto"  # "auto", "off" or a device such as /dev/ttyACM0 or /dev/rfcomm0
     judge: JudgeTimings = JudgeTimings()
 
@@ -184,6 +185,7 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Any], Any]]] = {
     "volume": (("volume",), _volume),
     "muted": (("muted",), _boolean),
     "speech": (("speech",), _boolean),
+    "show_odds": (("show_odds",), _boolean),
     "log_level": (("log_level",), _choice(LOG_LEVELS)),
     "rotate": (("rotate",), _choice(ROTATIONS)),
     "size": (("size",), _size),
@@ -287,7 +289,8 @@ def from_dict(data: dict[str, Any]) -> tuple[Config, list[str]]:
 def to_dict(config: Config) -> dict[str, Any]:
     """The TOML layout of config.example.toml (tables last, as TOML needs)."""
     data: dict[str, Any] = {"language": config.language, "volume": config.volume, "muted": config.muted,
-                            "speech": config.speech, "log_level": config.log_level,
+                            "speech": config.speech, "show_odds": config.show_odds,
+                            "log_level": config.log_level,
                             "rotate": config.rotate,
                             "size": "auto" if config.size is None else f"{config.size[0]}x{config.size[1]}",
                             "ship": {"port": config.ship_port}, "beds": asdict(config.beds),

@@ -18,7 +18,7 @@ import pygame
 
 from ...i18n import translator
 from ...rules.cloud9 import BLANK, DICE, FACES, POINTS, TOP_CLOUD, TOP_POINTS, WILD, WINNING_SCORE
-from .. import theme as th
+from .. import risk_meter, theme as th
 from ..layout import GAP, cols, inset, rows
 from ..shapes import draw_shape, draw_token
 from ..widgets import Button, Label, Panel, Token, Widget, chevron_left
@@ -507,11 +507,14 @@ class Cloud9Screen(GameScreen):
     def decision(self, f, inner: pygame.Rect, v) -> list[Widget]:
         who = v["to_decide"]
         later = v["decide_order"][1:]
-        prompt, roll, choices, after = rows(inner, [1.8, 1, 2.3, 0.4], f.u(GAP))
+        meter = risk_meter.shown(self.app)  # the risk meter takes a row of its own when on
+        parts = rows(inner, [1.5, 1, 0.8, 2.1, 0.4] if meter else [1.8, 1, 2.3, 0.4], f.u(GAP))
+        prompt, roll, choices, after = parts[:2] + parts[-2:]
         jump = {"act": "jump", "player": who}
         stay = {"act": "stay", "player": who}
         out = self.prompt_card(f, prompt, who, _("{name}: jump or stay?").format(name=who))
         out += self.roll_line(f, roll, v)
+        out += risk_meter.widgets(parts[2], self.match, f) if meter else []
         jump_rect, stay_rect = rows(choices, 2, f.u(GAP)) if not f.portrait else cols(choices, 2, f.u(GAP))
         out += [self.action_button(jump_rect, _("Jump out: +{points}").format(points=v["points_here"]), jump,
                                    key="jump", size="title"),

@@ -20,7 +20,7 @@ import pygame
 
 from ...i18n import translator
 from ...rules.cloudship import BED_CAPACITY, BEDS, DICE, ENGINE_SPACES, FACE_WEIGHTS, FACES, SECTION_SIZE, STORM
-from .. import theme as th
+from .. import forecast_view, theme as th
 from ..layout import GAP, cols, grid, inset, rows
 from ..shapes import draw_token
 from ..widgets import Button, Label, Panel, Widget
@@ -220,11 +220,15 @@ class CloudshipScreen(GameScreen):
         caption = pygame.Rect(number.right, inner.y, caption_w, inner.h)
         bar = pygame.Rect(caption.right + f.u(GAP), inner.y, inner.right - caption.right - f.u(GAP), inner.h)
         danger = left <= 3
+        ahead = []  # the storm forecast, under the bar when the odds are shown
+        if forecast_view.shown(self.app):
+            bar, below = rows(bar, [1, 0.85], f.u(2))
+            ahead = forecast_view.widgets(below, forecast_view.forecaster_for(self), f)
         return [Panel(card, key="weather"),
                 Label(number, str(left), "display", colour=th.DANGER if danger else th.INK, key="storm-left"),
                 Label(caption, _.ngettext("square left before the storm", "squares left before the storm", left),
                       "small", wrap=True, align="left", colour=th.DANGER if danger else th.INK_SOFT),
-                Picture(bar, self.paint_weather, key="weather-bar")]
+                Picture(bar, self.paint_weather, key="weather-bar")] + ahead
 
     def paint_weather(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         v = self.view

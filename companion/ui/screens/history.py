@@ -8,7 +8,7 @@ from datetime import datetime
 import pygame
 
 from ... import i18n
-from .. import theme as th
+from .. import records_view, theme as th
 from ..layout import GAP, cols, rows
 from ..widgets import Button, Label, Panel, Widget
 from .base import Screen, game_title
@@ -85,10 +85,11 @@ class HistoryScreen(Screen):
         per_page = PAGE if not f.portrait else PAGE + 1
         shown, count = self.rows_shown(per_page)
         pages = max(1, -(-count // per_page))
-        games_tab, players_tab = cols(tabs, 2, gap)
+        games_tab, players_tab, records_tab = cols(tabs, 3, gap)
         out: list[Widget] = [
             Button(games_tab, _("Games"), lambda: self.show_tab("games"), kind="choice", selected=self.tab == "games", key="tab:games"),
             Button(players_tab, _("Players"), lambda: self.show_tab("players"), kind="choice", selected=self.tab == "players", key="tab:players"),
+            records_view.records_button(records_tab, self.app, self.source),  # companion/ui/records_view.py
         ]
         if not shown:
             out.append(Label(body, _("No games yet.") if self.tab == "games" else _("No finished games yet."), "prompt",

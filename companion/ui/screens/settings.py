@@ -5,6 +5,7 @@ from __future__ import annotations
 from ... import i18n
 from ...appliance import power
 from ...config import ROTATIONS
+from .. import risk_meter
 from ..layout import GAP, cols, rows
 from ..widgets import Button, Label, Widget
 from .base import Screen, sensor_text
@@ -24,12 +25,19 @@ class SettingsScreen(Screen):
         gap = f.u(GAP)
         config = self.app.config
         can_power_off = power.available()
-        n_rows = 7 if can_power_off else 6
-        lines = rows(c, n_rows, gap)
+        n_rows = 8 if can_power_off else 7
+        if f.portrait:  # one column, each caption left of its controls
+            lines = rows(c, n_rows, gap)
+        else:  # two columns of four, each caption above its controls: every target stays large
+            left, right = cols(c, 2, 2 * gap)
+            lines = rows(left, 4, gap) + rows(right, 4, gap)[:n_rows - 4]
         out: list[Widget] = []
 
         def row(rect, caption):
-            head, body = cols(rect, [1, 2.6] if not f.portrait else [1, 2.2], gap)
+            if f.portrait:
+                head, body = cols(rect, [1, 2.2], gap)
+            else:
+                head, body = rows(rect, [1, 2], f.u(2))
             out.append(Label(head, caption, "body", align="left", wrap=True))
             return body
 
@@ -67,8 +75,9 @@ class SettingsScreen(Screen):
         status = self.app.hardware.sensor_status()
         out.append(Label(sensor, sensor_text(status) if status else _("none connected"), "body", align="left",
                          key="sensor"))
+        out += risk_meter.settings_buttons(row(lines[6], risk_meter.settings_caption()), self.app, gap)
         if can_power_off:  # the Pi, running as the service: switch it off safely
-            off = row(lines[6], _("Power"))
+            off = row(lines[7], _("Power"))
             off = off if f.portrait else cols(off, [1, 1.3], gap)[0]
             out.append(Button(off, _("Shut down"), self.ask_shut_down, kind="secondary", key="shut-down"))
         return out
