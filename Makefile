@@ -3,13 +3,20 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test bench demo clean
+.PHONY: run test bench demo clean install-pi update-pi uninstall-pi FORCE
 
-$(BIN)/cloud-companion: pyproject.toml
+# pygame and pygame-ce both install the package `pygame`: a .venv made while the app used pygame
+# has pygame removed first, and pygame-ce installed afresh over the files they shared
+OLD_PYGAME := $(wildcard $(VENV)/lib/python*/site-packages/pygame-[0-9]*.dist-info)
+
+$(BIN)/cloud-companion: pyproject.toml $(if $(OLD_PYGAME),FORCE)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
+	$(if $(OLD_PYGAME),$(BIN)/pip uninstall -q -y pygame pygame-ce)
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
+
+FORCE:
 
 # on a desktop session the app opens in a window; on the Pi's console it fills the screen
 RUN_ARGS ?= $(if $(DISPLAY)$(WAYLAND_DISPLAY),--windowed,)
@@ -28,3 +35,19 @@ demo: $(BIN)/cloud-companion
 
 clean:
 	rm -rf $(VENV) demo-screens
+
+# --- the Raspberry Pi appliance (run as root: sudo make install-pi) -------------------------
+# PI_DISPLAY=official7|touch2|hdmi  PI_ROTATE=0|90|180|270  DRY_RUN=1 prints the plan only;
+# PURGE=1 makes uninstall-pi delete the game history too. Uses the system's python3 (no venv yet).
+PI_DISPLAY ?= official7
+PI_ROTATE ?= 0
+PI_INSTALL = /usr/bin/env python3 -m companion.appliance.install $(if $(DRY_RUN),--dry-run)
+
+install-pi:
+	$(PI_INSTALL) install --display $(PI_DISPLAY) --rotate $(PI_ROTATE)
+
+update-pi:
+	$(PI_INSTALL) update
+
+uninstall-pi:
+	$(PI_INSTALL) uninstall $(if $(PURGE),--purge)

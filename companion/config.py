@@ -1,8 +1,14 @@
 """The app's settings: one TOML file in the user's config directory.
 
 Read with tomllib, written with tomli-w (atomically, so a power cut never leaves half a file).
-A file that cannot be read is never fatal: the app starts with the defaults, says why, and keeps
-the broken file beside the new one for a person to look at.
+A bad settings file is never fatal. Each setting is checked on its own: a bad value is named
+(its key and what is wrong with it) and that one setting falls back to its default, the others
+stay as written. Only a file that cannot be read as settings at all (not TOML, not UTF-8) is
+moved aside, kept for a person to look at; anything else (a directory, a file we may not read)
+is left where it is. `companion/config.example.toml` lists every setting with its default.
+
+Adding a setting: a field on `Config` (or on one of its tables) with its default, and a check in
+`CHECKS` (dotted TOML key -> function that returns the value or raises ConfigError).
 """
 
 from __future__ import annotations
@@ -10,9 +16,9 @@ from __future__ import annotations
 import os
 import time
 import tomllib
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import platformdirs
 import tomli_w
@@ -20,10 +26,13 @@ import tomli_w
 APP_NAME = "cloud-companion"
 LANGUAGES = ("en", "de", "hu")
 ROTATIONS = (0, 90, 180, 270)
+LOG_LEVELS = ("debug", "info", "warning", "error")
 # BCM numbers a Pi header offers (GPIO 0-27)
 GPIO_RANGE = range(0, 28)
-# I2C (2, 3) and the UART (14, 15) stay free: the ship sensor and add-ons use them
+# The seats leave I2C (2, 3) and the UART (14, 15) free: the flowerbed detectors use them
 RESERVED_PINS = {2: "I2C SDA", 3: "I2C SCL", 14: "UART TX", 15: "UART RX"}
+BED_COLOURS = ("yellow", "purple", "white", "blue")
+EXAMPLE = Path(__file__).with_name("config.example.toml")
 
 
 class ConfigError(ValueError):
@@ -35,6 +44,29 @@ class SeatPins:
     jump: int
     stay: int
     led: int
+
+
+@dataclass(frozen=True)
+class BedPins:
+    """The flowerbeds' impact detectors (ship-contract.md): the pins the seats leave free."""
+    yellow: int = 2
+    purple: int = 3
+    white: int = 14
+    blue: int = 15
+
+
+@dataclass(frozen=True)
+class JudgeTimings:
+    """The drop judge's named defaults (ship-contract.md section 2), in ms, milli-g, samples."""
+    min_fall: int = 30
+    max_fall: int = 800
+    settle: int = 300
+    bounce_min: int = 40
+    move_motion: int = 30
+    lift_samples: int = 20
+    rest_motion: int = 10
+    rest_time: int = 2000
+    silent: int = 3000
 
 
 # Defaults: 8 seats x 3 pins = 24 GPIOs, which is every header pin except I2C and the UART.
@@ -57,8 +89,15 @@ class Config:
     language: str = "en"
     volume: float = 0.8  # 0.0 to 1.0
     muted: bool = False
+    speech: bool = False  # read the game aloud (espeak-ng)
+    log_level: str = "info"
     rotate: int = 0
+    size: tuple[int, int] | None = None  # None: the whole screen
     seats: tuple[SeatPins, ...] = DEFAULT_SEATS
+    beds: BedPins = BedPins()
+    show_odds: bool = True  # the Cloud 9 risk meter and the Cloudship forecast on the game screens
+    ship_port: str = "auto"  # "auto", "off" or a device such as /dev/ttyACM0 or /dev/rfcomm0
+    judge: JudgeTimings = JudgeTimings()
 
     def with_changes(self, **changes: Any) -> "Config":
         return validate(replace(self, **changes))
@@ -68,71 +107,222 @@ def default_path() -> Path:
     return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
 
 
-def validate(config: Config) -> Config:
-    if config.language not in LANGUAGES:
-        raise ConfigError(f"language must be one of {', '.join(LANGUAGES)}, not {config.language!r}")
-    if not (isinstance(config.volume, (int, float)) and 0.0 <= config.volume <= 1.0):
-        raise ConfigError(f"volume must be between 0.0 and 1.0, not {config.volume!r}")
-    if config.rotate not in ROTATIONS:
-        raise ConfigError(f"rotate must be one of 0, 90, 180, 270, not {config.rotate!r}")
-    if not 1 <= len(config.seats) <= 8:
-        raise ConfigError(f"there must be 1 to 8 seats, not {len(config.seats)}")
-    used: dict[int, str] = {}
-    for number, seat in enumerate(config.seats, start=1):
+# --- checks of single values: each returns the value to use or raises ConfigError ---------
+
+def _choice(options: tuple) -> Callable[[Any], Any]:
+    def check(value):
+        if value not in options or isinstance(value, bool):
+            raise ConfigError(f"must be one of {', '.join(map(str, options))}, not {value!r}")
+        return value
+    return check
+
+
+def _boolean(value):
+    if not isinstance(value, bool):
+        raise ConfigError(f"must be true or false, not {value!r}")
+    return value
+
+
+def _volume(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+        raise ConfigError(f"must be a number from 0.0 to 1.0, not {value!r}")
+    return float(value)
+
+
+def _whole(low: int, high: int) -> Callable[[Any], int]:
+    def check(value):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ConfigError(f"must be a whole number from {low} to {high}, not {value!r}")
+        return value
+    return check
+
+
+def _gpio(value):
+    if isinstance(value, bool) or not isinstance(value, int) or value not in GPIO_RANGE:
+        raise ConfigError(f"GPIO {value!r} is out of range (0 to 27)")
+    return value
+
+
+def _size(value):
+    if value == "auto":
+        return None
+    try:
+        w, h = (int(part) for part in str(value).lower().split("x"))
+    except ValueError:
+        raise ConfigError(f'must be "auto" or a size like "800x480", not {value!r}') from None
+    if not (200 <= w <= 8000 and 200 <= h <= 8000):
+        raise ConfigError(f"{value!r} is out of range (200 to 8000 pixels each way)")
+    return (w, h)
+
+
+def _port(value):
+    if not isinstance(value, str) or not (value in ("auto", "off") or value.startswith("/dev/")):
+        raise ConfigError(f'must be "auto", "off" or a device such as "/dev/ttyACM0", not {value!r}')
+    return value
+
+
+def _seats(value):
+    if not isinstance(value, list) or not 1 <= len(value) <= 8:
+        count = len(value) if isinstance(value, list) else "not a list of tables"
+        raise ConfigError(f"there must be 1 to 8 seats ([[seats]] tables, one per seat in seat order), not {count}")
+    seats = []
+    for number, entry in enumerate(value, start=1):
+        if not isinstance(entry, dict) or set(entry) != {"jump", "stay", "led"}:
+            raise ConfigError(f'seat {number} needs exactly "jump", "stay" and "led"')
+        pins = {}
         for role in ("jump", "stay", "led"):
-            pin = getattr(seat, role)
-            where = f"seat {number} {role}"
-            if not isinstance(pin, int) or isinstance(pin, bool) or pin not in GPIO_RANGE:
-                raise ConfigError(f"{where}: GPIO {pin!r} is out of range (0 to 27)")
-            if pin in RESERVED_PINS:
-                raise ConfigError(f"{where}: GPIO {pin} is kept free for {RESERVED_PINS[pin]}")
-            if pin in used:
-                raise ConfigError(f"{where}: GPIO {pin} is already used by {used[pin]}")
-            used[pin] = where
+            try:
+                pins[role] = _gpio(entry[role])
+            except ConfigError as exc:
+                raise ConfigError(f"seat {number} {role}: {exc}") from None
+        seats.append(SeatPins(**pins))
+    return tuple(seats)
+
+
+# dotted TOML key -> (Config field, or (table field, its field), check)
+CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Any], Any]]] = {
+    "language": (("language",), _choice(LANGUAGES)),
+    "volume": (("volume",), _volume),
+    "muted": (("muted",), _boolean),
+    "speech": (("speech",), _boolean),
+    "show_odds": (("show_odds",), _boolean),
+    "log_level": (("log_level",), _choice(LOG_LEVELS)),
+    "rotate": (("rotate",), _choice(ROTATIONS)),
+    "size": (("size",), _size),
+    "seats": (("seats",), _seats),
+    "ship.port": (("ship_port",), _port),
+    **{f"beds.{colour}": (("beds", colour), _gpio) for colour in BED_COLOURS},
+    **{f"judge.{name}": (("judge", name), _whole(1 if name == "lift_samples" else 0, 60_000))
+       for name in (f.name for f in fields(JudgeTimings))},
+}
+TABLES = {"ship", "beds", "judge"}  # TOML tables whose keys are checked one by one
+
+
+def validate(config: Config) -> Config:
+    """The whole config, or ConfigError naming the first setting that cannot work."""
+    for key, value in _flatten(to_dict(config)).items():
+        try:
+            CHECKS[key][1](value)
+        except ConfigError as exc:
+            raise ConfigError(str(exc) if key == "seats" else f"{key}: {exc}") from None
+    problem = pin_clash(config) or timing_clash(config)
+    if problem:
+        raise ConfigError(problem)
     return config
 
 
-def from_dict(data: dict[str, Any]) -> Config:
-    """A Config from parsed TOML; ConfigError for anything that cannot work."""
-    known = {"language", "volume", "muted", "rotate"}
-    unknown = set(data) - known - {"seats"}
-    if unknown:
-        raise ConfigError(f"unknown setting(s): {', '.join(sorted(unknown))}")
-    values: dict[str, Any] = {k: data[k] for k in known if k in data}
-    if "seats" in data:
+def _flatten(data: dict[str, Any]) -> dict[str, Any]:
+    """{"judge": {"settle": 1}} -> {"judge.settle": 1}; tables that are not tables stay as they are."""
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in TABLES and isinstance(value, dict):
+            flat.update({f"{key}.{sub}": sub_value for sub, sub_value in value.items()})
+        else:
+            flat[key] = value
+    return flat
+
+
+def timing_clash(config: Config) -> str | None:
+    if config.judge.min_fall >= config.judge.max_fall:
+        return "judge.min_fall must be shorter than judge.max_fall"
+    return None
+
+
+def pin_clash(config: Config) -> str | None:
+    """A pin used twice (seats and beds together), or a seat on a pin kept free."""
+    used: dict[int, str] = {}
+    for number, seat in enumerate(config.seats, start=1):
+        for role in ("jump", "stay", "led"):
+            pin, where = getattr(seat, role), f"seat {number} {role}"
+            if pin in RESERVED_PINS:
+                return f"{where}: GPIO {pin} is kept free for {RESERVED_PINS[pin]}"
+            if pin in used:
+                return f"{where}: GPIO {pin} is already used by {used[pin]}"
+            used[pin] = where
+    for colour in BED_COLOURS:
+        pin = getattr(config.beds, colour)
+        if pin in used:
+            return f"beds.{colour}: GPIO {pin} is already used by {used[pin]}"
+        used[pin] = f"beds.{colour}"
+    return None
+
+
+def from_dict(data: dict[str, Any]) -> tuple[Config, list[str]]:
+    """A Config from parsed TOML, and one sentence per setting that could not be used.
+
+    Each bad value falls back to its default on its own; a clash between settings (a pin used
+    twice) falls back to the default pins."""
+    problems: list[str] = []
+    for key in TABLES & set(data):
+        if not isinstance(data[key], dict):
+            problems.append(f"{key}: must be a table ([{key}]); using the defaults for it")
+    flat = {k: v for k, v in _flatten(data).items() if k not in TABLES}
+    values: dict[str, Any] = {}
+    tables: dict[str, dict[str, Any]] = {"beds": {}, "judge": {}}
+    for key, value in flat.items():
+        if key not in CHECKS:
+            problems.append(f"{key}: unknown setting; ignored")
+            continue
+        where, check = CHECKS[key]
         try:
-            values["seats"] = tuple(SeatPins(int(s["jump"]), int(s["stay"]), int(s["led"]))
-                                    for s in data["seats"])
-        except (KeyError, TypeError, ValueError):
-            raise ConfigError('each [[seats]] entry needs whole numbers "jump", "stay" and "led"') from None
-    try:
-        return validate(Config(**values))
-    except TypeError as exc:
-        raise ConfigError(str(exc)) from None
+            checked = check(value)
+        except ConfigError as exc:
+            problems.append(f"{key}: {exc}; using the default")
+            continue
+        if len(where) == 2:
+            tables[where[0]][where[1]] = checked
+        else:
+            values[where[0]] = checked
+    config = Config(**values, beds=BedPins(**tables["beds"]), judge=JudgeTimings(**tables["judge"]))
+    clash = pin_clash(config)
+    if clash:
+        problems.append(f"{clash}; using the default pins for the seats and the beds")
+        config = replace(config, seats=DEFAULT_SEATS, beds=BedPins())
+    clash = timing_clash(config)
+    if clash:
+        problems.append(f"{clash}; using the defaults for both")
+        config = replace(config, judge=replace(config.judge, min_fall=JudgeTimings.min_fall,
+                                               max_fall=JudgeTimings.max_fall))
+    return config, problems
 
 
 def to_dict(config: Config) -> dict[str, Any]:
-    data = asdict(config)
-    data["seats"] = [asdict(s) for s in config.seats]
+    """The TOML layout of config.example.toml (tables last, as TOML needs)."""
+    data: dict[str, Any] = {"language": config.language, "volume": config.volume, "muted": config.muted,
+                            "speech": config.speech, "show_odds": config.show_odds,
+                            "log_level": config.log_level,
+                            "rotate": config.rotate,
+                            "size": "auto" if config.size is None else f"{config.size[0]}x{config.size[1]}",
+                            "ship": {"port": config.ship_port}, "beds": asdict(config.beds),
+                            "judge": asdict(config.judge), "seats": [asdict(s) for s in config.seats]}
     return data
 
 
-def load(path: Path | None = None) -> tuple[Config, list[str]]:
-    """The settings and a list of problems (human sentences); never raises for a bad file.
+def load(path: Path | None = None, move_aside: bool = True) -> tuple[Config, list[str]]:
+    """The settings and a list of problems (one sentence each); never raises.
 
-    A missing file means the defaults. An unreadable or invalid file is renamed aside with a
-    timestamp, so nothing is lost, and the defaults are used.
-    """
+    A missing file means the defaults. A file that is not TOML (or not UTF-8) is renamed aside
+    with a timestamp, so nothing is lost; a path that is not a file, or cannot be opened, is
+    left alone. Bad values are named and replaced by their defaults one by one. `move_aside`
+    False (doctor) only reports: a read-only look changes no file."""
     path = path or default_path()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-        return from_dict(data), []
+        raw = path.read_bytes()
     except FileNotFoundError:
         return Config(), []
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ConfigError) as exc:
-        kept = _move_aside(path)
+    except IsADirectoryError:
+        return Config(), [f"the settings file {path} is a directory, not a file: using the defaults"]
+    except OSError as exc:
+        return Config(), [f"the settings file {path} could not be read ({exc.strerror or exc}): using the defaults"]
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        why = "it is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else f"not TOML: {exc}"
+        kept = _move_aside(path) if move_aside else None
         where = f"; it was kept as {kept.name}" if kept else ""
-        return Config(), [f"the settings file {path} could not be used ({exc}){where}: using the defaults"]
+        return Config(), [f"the settings file {path} could not be read ({why}){where}: using the defaults"]
+    config, problems = from_dict(data)
+    return config, [f"{path}: {problem}" for problem in problems]
 
 
 def save(config: Config, path: Path | None = None) -> None:

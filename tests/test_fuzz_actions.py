@@ -66,7 +66,7 @@ def _canonical(action):
     out = dict(action)
     for key in ("dice", "cards"):
         if isinstance(out.get(key), list):
-            out[key] = sorted(out[key])
+            out[key] = sorted(out[key], key=json.dumps)  # junk may hold any JSON values
     return json.dumps(out, sort_keys=True)
 
 

@@ -66,14 +66,15 @@ def test_append_out_of_order_is_refused_by_the_file(tmp_path):
 
 # --- migrations -------------------------------------------------------------------------------
 
-V2 = {**schema.MIGRATIONS, 2: "ALTER TABLE games ADD COLUMN place TEXT NOT NULL DEFAULT 'kitchen';"}
+NEXT = schema.SCHEMA_VERSION + 1  # a version after this one, as a future upgrade adds it
+V2 = {**schema.MIGRATIONS, NEXT: "ALTER TABLE games ADD COLUMN place TEXT NOT NULL DEFAULT 'kitchen';"}
 
 
 def test_an_older_file_is_migrated_with_its_games_intact(tmp_path):
     path = tmp_path / "journal.sqlite3"
     game_id, match = journal_with_a_game(path)
     store = Store.open(path, writable=True, migrations=V2)
-    assert schema.version(store.conn) == 2
+    assert schema.version(store.conn) == NEXT
     assert store.conn.execute("SELECT place FROM games").fetchall() == [("kitchen",)]
     summary, actions = store.game(game_id)
     assert summary.scores == match.view["scores"] and len(actions) == 20
@@ -83,11 +84,11 @@ def test_an_older_file_is_migrated_with_its_games_intact(tmp_path):
 def test_a_failed_migration_leaves_the_previous_version(tmp_path):
     path = tmp_path / "journal.sqlite3"
     journal_with_a_game(path)
-    broken = {**schema.MIGRATIONS, 2: "ALTER TABLE games ADD COLUMN x TEXT; ALTER TABLE nowhere ADD y;"}
+    broken = {**schema.MIGRATIONS, NEXT: "ALTER TABLE games ADD COLUMN x TEXT; ALTER TABLE nowhere ADD y;"}
     with pytest.raises(sqlite3.OperationalError, match="nowhere"):
         Store.open(path, writable=True, migrations=broken)
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
     columns = [row[1] for row in conn.execute("PRAGMA table_info(games)")]
     assert "x" not in columns  # the first half of the step was rolled back too
 

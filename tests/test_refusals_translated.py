@@ -148,7 +148,7 @@ def test_cloudship_refusals_read_in_the_players_language(language, tmp_path):
 
 CLOUDMINE = {
     "de": ("Ann ist Träumer und rät nicht; jetzt rät Ben", "Eine Runde, Schritt 4"),
-    "hu": ("Ann az Álmodozó, ő nem tippel; most Ben tippel", "Egy forduló, 4. lépés"),
+    "hu": ("Ann az Álmodozó, ő nem találgat; most Ben következik", "A játék menete, 4. lépés"),
 }
 
 

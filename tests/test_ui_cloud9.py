@@ -582,8 +582,8 @@ def test_german_and_hungarian_strings_are_shown():
     assert h.find("done").text == "Fertig"
     h.app.change_config(language="hu")
     h.app.pump()
-    assert h.find("prompt").text == "Ann: dobás 2 kockával"
-    assert h.find("subtitle").text == "1. út"
+    assert h.find("prompt").text == "Ann, dobj 2 kockával!"
+    assert h.find("subtitle").text == "1. repülés"
 
 
 def test_a_rise_lifts_the_basket_for_a_moment_then_stands_still():

@@ -224,22 +224,26 @@ def test_history_pages_through_the_games_newest_first():
 
 
 class CountingHistory(ListedGames):
-    """HISTORY, counting how often the screen asks for it."""
+    """HISTORY, recording what the screen asks of it."""
 
     def __init__(self):
         super().__init__(HISTORY.games(), HISTORY.totals())
-        self.reads = 0
+        self.reads: list = []
 
-    def games(self):
-        self.reads += 1
-        return super().games()
+    def games(self, limit=None, offset=0):
+        self.reads.append(("games", limit, offset))
+        return super().games(limit, offset)
+
+    def count_games(self):
+        self.reads.append("count")
+        return super().count_games()
 
     def totals(self):
-        self.reads += 1
+        self.reads.append("totals")
         return super().totals()
 
 
-def test_history_reads_the_journal_once_per_visit_and_tab_not_per_page():
+def test_history_reads_only_the_pages_shown_each_once_per_visit():
     h = Harness()
     source = CountingHistory()
     screen = HistoryScreen(h.app, source)
@@ -248,14 +252,16 @@ def test_history_reads_the_journal_once_per_visit_and_tab_not_per_page():
     h.tap("older")
     h.tap("older")
     h.tap("newer")
-    assert source.reads == 1
+    # never the whole history (years of games): a page at a time, each read once, and the count
+    assert source.reads == ["count", ("games", 3, 0), ("games", 3, 3), ("games", 3, 6)]
     h.tap("tab:players")
     h.tap("older")
     h.tap("tab:games")
-    assert source.reads == 2
+    assert source.reads[4:] == ["totals"]  # back on the games tab: its pages are still at hand
+    before = len(source.reads)
     h.app.show(HistoryScreen(h.app, ListedGames()))
     h.app.back()  # a new visit: what was played meanwhile shows
-    assert "game-row:6" in [w.key for w in h.widgets()] and source.reads == 3
+    assert "game-row:6" in [w.key for w in h.widgets()] and source.reads[before:][0] == "count"
 
 
 def test_the_menu_opens_a_short_help_for_the_game_and_back_returns_to_it():

@@ -84,3 +84,55 @@ def _resume_seconds(path: Path, actions: int) -> float:
     if resumed is None or resumed.ref.saved != actions:
         raise RuntimeError("the benchmark game did not come back whole")
     return elapsed
+
+
+# --- years of games -------------------------------------------------------------------------
+
+HISTORY_GAMES = 10_000
+FAMILY = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+
+
+def build_history(path: Path, games: int = HISTORY_GAMES, seed: int = 0) -> None:
+    """A journal of `games` finished games, as years of family evenings leave it.
+
+    Real games (random legal play to the end, through the rules core) of each title, their
+    actions and summaries written as the journal writes them, but in one transaction: journaling
+    them one commit at a time would take an hour of fsyncs.
+    """
+    from datetime import datetime, timedelta, timezone
+
+    from ..rules.simulate import random_game
+    from .store import Store, _dump
+
+    rng = random.Random(seed)
+    samples = []  # a few dozen real games to vary from
+    for number in range(36):
+        name = list(SETUPS)[number % 3]
+        setup = dict(SETUPS[name])
+        actions = random_game(setup, seed=number)
+        match = Match.start(setup)
+        for action in actions:
+            match = match.apply(action)
+        samples.append((setup, match.rules.title, actions, match.view))
+    with Journal.open(path):
+        pass  # creates the file with the current schema
+    store = Store.open(path, writable=True)
+    start = datetime(2026, 1, 1, 18, tzinfo=timezone.utc) - timedelta(days=games // 3)
+    try:
+        with store._transaction() as db:
+            for number in range(games):
+                setup, title, actions, view = samples[rng.randrange(len(samples))]
+                players = rng.sample(FAMILY, len(setup["players"]))
+                rename = dict(zip(setup["players"], players))
+                at = (start + timedelta(hours=8 * number)).isoformat(timespec="milliseconds")
+                winners = [rename[w] for w in view["winners"]]
+                scores = {rename[k]: v for k, v in view["scores"].items()}
+                cur = db.execute(
+                    "INSERT INTO games (game, title, setup, players, started_at, updated_at, ended_at, status, "
+                    "phase, winners, scores, actions) VALUES (?, ?, ?, ?, ?, ?, ?, 'over', ?, ?, ?, ?)",
+                    (setup["game"], title, _dump({**setup, "players": players}), _dump(players), at, at, at,
+                     view["phase"], _dump(winners), _dump(scores), len(actions)))
+                db.executemany("INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                               [(cur.lastrowid, seq, _dump(action), at) for seq, action in enumerate(actions, 1)])
+    finally:
+        store.close()

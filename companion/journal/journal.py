@@ -23,7 +23,7 @@ from ..replay import jsonl, to_jsonl
 from ..rules import Match, RulesError, SetupError
 from . import store as sqlite_store
 from .errors import CannotRebuild, JournalBusy, JournalError, UnusableFile
-from .history import GameSummary, PlayerTotal, player_totals
+from .history import GameSummary, PlayerTotal
 from .lock import WriterLock
 from .store import Store
 
@@ -349,10 +349,14 @@ class Journal:
 
     # --- reading ------------------------------------------------------------------------------
 
-    def games(self) -> list[GameSummary]:
-        """Every game, the most recently started first."""
+    def games(self, limit: int | None = None, offset: int = 0) -> list[GameSummary]:
+        """Every game, the most recently started first; or `limit` of them from `offset` (a page)."""
         db = self._reading()
-        return db.summaries() if db else []
+        return db.summaries(-1 if limit is None else limit, offset) if db else []
+
+    def count_games(self) -> int:
+        db = self._reading()
+        return db.count() if db else 0
 
     def game(self, game_id: int) -> GameSummary | None:
         db = self._reading()
@@ -367,7 +371,9 @@ class Journal:
         return db.unfinished() if db else None
 
     def totals(self) -> list[PlayerTotal]:
-        return player_totals(self.games())
+        """Each player's totals per game over the finished games (history.player_totals)."""
+        db = self._reading()
+        return db.totals() if db else []
 
     def offer(self) -> ResumeOffer | None:
         """The unfinished game to offer at start, or None."""

@@ -38,10 +38,44 @@ MIGRATIONS: dict[int, str] = {
     ) WITHOUT ROWID;
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
+    # Years of games: the history's pages come from an index, and each player's totals from
+    # a results table (one row per player of each finished game) that triggers keep true
+    # whatever changes a game (its end, an undo of its end, a stop), so no writer can forget it.
+    2: """
+    CREATE INDEX games_by_start ON games (started_at DESC, id DESC);
+    CREATE TABLE results (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        game    TEXT NOT NULL,
+        title   TEXT NOT NULL,
+        name    TEXT NOT NULL,
+        won     INTEGER NOT NULL,
+        score   INTEGER NOT NULL
+    );
+    CREATE INDEX results_by_game_id ON results (game_id);
+    CREATE INDEX results_by_player ON results (game, name);
+    CREATE TRIGGER results_on_insert AFTER INSERT ON games WHEN NEW.status = 'over' BEGIN
+        INSERT INTO results SELECT NEW.id, NEW.game, NEW.title, p.value,
+            p.value IN (SELECT w.value FROM json_each(NEW.winners) AS w),
+            coalesce((SELECT s.value FROM json_each(NEW.scores) AS s WHERE s.key = p.value), 0)
+        FROM json_each(NEW.players) AS p;
+    END;
+    CREATE TRIGGER results_on_update AFTER UPDATE OF status, winners, scores, players ON games
+    WHEN OLD.status = 'over' OR NEW.status = 'over' BEGIN
+        DELETE FROM results WHERE game_id = NEW.id;
+        INSERT INTO results SELECT NEW.id, NEW.game, NEW.title, p.value,
+            p.value IN (SELECT w.value FROM json_each(NEW.winners) AS w),
+            coalesce((SELECT s.value FROM json_each(NEW.scores) AS s WHERE s.key = p.value), 0)
+        FROM json_each(NEW.players) AS p WHERE NEW.status = 'over';
+    END;
+    INSERT INTO results SELECT g.id, g.game, g.title, p.value,
+        p.value IN (SELECT w.value FROM json_each(g.winners) AS w),
+        coalesce((SELECT s.value FROM json_each(g.scores) AS s WHERE s.key = p.value), 0)
+    FROM games AS g, json_each(g.players) AS p WHERE g.status = 'over';
+    """,
 }
 
 SCHEMA_VERSION = max(MIGRATIONS)
-TABLES = {"games", "actions", "meta"}
+TABLES = {"games", "actions", "meta"}  # every version has these (results: from 2 on)
 
 
 class SchemaProblem(Exception):

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from . import schema
 from .errors import UnusableFile
-from .history import GameSummary
+from .history import GameSummary, PlayerTotal
 
 # SQLite's primary result codes that mean "this file's content is not a usable database"
 DAMAGE_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
@@ -204,10 +204,21 @@ class Store:
         row = self.conn.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         return _summary(row) if row else None
 
-    def summaries(self) -> list[GameSummary]:
-        """Every game, the most recently started first."""
-        rows = self.conn.execute(f"SELECT {_COLUMNS} FROM games ORDER BY started_at DESC, id DESC")
+    def summaries(self, limit: int = -1, offset: int = 0) -> list[GameSummary]:
+        """Every game (or a page of them), the most recently started first (an index's order)."""
+        rows = self.conn.execute(f"SELECT {_COLUMNS} FROM games ORDER BY started_at DESC, id DESC "
+                                 "LIMIT ? OFFSET ?", (limit, offset))
         return [_summary(row) for row in rows]
+
+    def count(self) -> int:
+        return self.conn.execute("SELECT count(*) FROM games").fetchone()[0]
+
+    def totals(self) -> list[PlayerTotal]:
+        """Each player's record per game, from the results table (as history.player_totals)."""
+        rows = self.conn.execute(
+            "SELECT name, game, max(title), count(*), sum(won), sum(score), max(score) FROM results "
+            "GROUP BY game, name ORDER BY game, sum(won) DESC, sum(score) DESC, name")
+        return [PlayerTotal(*row) for row in rows]
 
     def unfinished(self) -> GameSummary | None:
         """The game left in progress (the most recently played, if ever there were two)."""

@@ -48,10 +48,11 @@ SAVE_RETRY_S = 5.0  # how often waiting actions try the disk again
 class App:
     def __init__(self, viewport: Viewport, config: Config | None = None, controller=None, *,
                  sounds=None, hardware=None, journal=None, config_path=None,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, voice=None):
         from ..controller import GameController
         from .hardware import NoHardware
         from ..sound import Sounds
+        from .voice import Voice
 
         self.viewport = viewport
         self.config = config or Config()
@@ -83,6 +84,7 @@ class App:
         self._dialog_cache: tuple | None = None
         self._status: tuple = (None, None)  # (save problem, stuck buttons) the badges show
         self.game_screen = None  # the screen of the game in progress, to continue it from home
+        self.voice = voice if voice is not None else Voice(self)  # spoken prompts (speech setting)
         i18n.set_language(self.config.language)
         self.controller.subscribe(self._on_game_change)
 
@@ -102,6 +104,8 @@ class App:
         self._entered(screen)
 
     def _entered(self, screen) -> None:
+        if screen is self.game_screen:
+            self.voice.entered(self.controller.match)
         screen.on_enter()
         self.hardware.enter(screen)
         if self.journal is not None:
@@ -123,6 +127,7 @@ class App:
 
         if self.screen is not None:
             self.screen.on_leave()
+        self.voice.stop()
         self.stack.clear()
         self.screen = None
         self.show(HomeScreen(self), remember=False)
@@ -195,6 +200,8 @@ class App:
             self.sounds.set_volume(self.config.volume)
         if "muted" in changes:
             self.sounds.set_muted(self.config.muted)
+        if not self.voice.on:
+            self.voice.stop()
         if "rotate" in changes and changes["rotate"] != self.viewport.rotate:
             self.set_viewport(Viewport(self.viewport.display, self.config.rotate))
         self.refresh()
@@ -499,6 +506,7 @@ class App:
         handler = getattr(self.screen, "on_game_change", None)
         if handler is not None:
             handler(before, after, action)
+        self.voice.game_changed(before, after, action)
         self.refresh()
 
 
@@ -506,8 +514,8 @@ def dialog_widgets(dialog: Dialog, frame: Frame, theme: th.Theme) -> list[Widget
     u = frame.u
     count = len(dialog.buttons)
     # side by side while they fit: portrait stacks three or more, landscape pairs up four or more
-    columns = count if count <= (2 if frame.portrait else 3) else (1 if frame.portrait else 2)
-    lines = -(-count // columns)
+    columns = max(1, count if count <= (2 if frame.portrait else 3) else (1 if frame.portrait else 2))
+    lines = max(1, -(-count // columns))  # a dialog without buttons (shutting down) keeps its shape
     w = min(frame.width - 2 * u(MARGIN), u(560))
     h = min(frame.height - 2 * u(MARGIN), u(300 + 76 * (lines - 1)))
     box = pygame.Rect(0, 0, w, h)

@@ -84,6 +84,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     config_path = args.config or settings.default_path()
     config, problems = settings.load(config_path)
+    from ..appliance.service import Service, setup_logging
+
+    log = setup_logging(config.log_level)
+    for problem in problems:  # the system log says too what the screen says
+        log.warning(problem)
+    args.size = args.size or config.size
     if args.rotate is not None:
         config = config.with_changes(rotate=args.rotate)
     display, why = open_display(args)
@@ -112,15 +118,26 @@ def cmd_run(args: argparse.Namespace) -> int:
     except JournalBusy as exc:  # a second app on the same journal: refused, same code as the CLI
         print(f"cloud-companion: {exc}", file=sys.stderr)
         return EXIT_BUSY
+    service = Service()
+    service.started(app)
     try:
         if not args.first_frame_exit:
             app.run()
+    except Exception:  # logged with the last actions; systemd restarts the app into the game
+        service.crashed()
+        return 70
     finally:
+        service.stopping()
         app.hardware.close()
+        app.voice.close()
         journal.close()
         import pygame
 
         pygame.quit()
+    from ..appliance import power
+
+    if power.requested():  # Settings > Shut down: the journal is closed, now the Pi goes off
+        return 0 if power.power_off() else 1
     return 0
 
 

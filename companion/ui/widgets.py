@@ -37,11 +37,12 @@ class Fitted:
 
 
 def _words(paragraph: str) -> list[str]:
-    """The paragraph's words, a number kept with the word before it ("Cloud 9", "Zsolt 15",
-    "+25"): a line never starts with a bare number that belongs to the previous line."""
+    """The paragraph's words, a number kept with the name before it ("Cloud 9", "Zsolt 15"):
+    a line never starts with a bare number that belongs to the previous line. After a colon
+    or a comma the line may break ("Rise:" / "77%")."""
     words: list[str] = []
     for word in paragraph.split(" "):
-        if words and word.strip("+-–:,.·/()%").isdigit():
+        if words and words[-1][-1:].isalpha() and word.strip("+-–:,.·/()%").isdigit():
             words[-1] = f"{words[-1]} {word}"
         else:
             words.append(word)
@@ -346,6 +347,7 @@ class Badge:
     text: str
     colour: Colour = th.INK_SOFT
     short: str = ""  # used when the bar is too narrow for `text`
+    urgent: bool = False  # a warning: shortened last
 
     def __post_init__(self):
         self.short = self.short or self.text

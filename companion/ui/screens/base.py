@@ -441,16 +441,21 @@ def top_bar(screen: Screen, f: Frame, t: Theme) -> list[Widget]:
     right = screen.extra_bar_buttons(f, t, inner)
     right_edge = min([w.rect.x for w in right], default=inner.right) - f.u(GAP)
     room = right_edge - x
+    title = screen.title()
     title_px, small_px = t.size("title"), t.size("min")
-    badges = app_badges(screen.app)
-    limit = room if not badges else round(room * 0.6)
     # the longest form of the subtitle that fits, else the shortest (a shorter form on purpose)
     forms = screen.subtitle_forms()
+    limit = room if not app_badges(screen.app) else round(room * 0.6)
     subtitle = next((form for form in forms if t.measure(form, small_px)[0] + f.u(4) <= limit), forms[-1])
-    title = screen.title()
-    # title above subtitle, as wide as they need (at most 60% of the room); badges get the rest
-    text_w = max(t.measure(title, title_px)[0], t.measure(subtitle, small_px)[0] if subtitle else 0) + f.u(4)
-    text_w = min(text_w, limit)
+
+    def title_width(px: int) -> int:
+        return max(t.measure(title, px)[0], t.measure(subtitle, small_px)[0] if subtitle else 0) + f.u(4)
+
+    badges = app_badges(screen.app)
+    text_w = min(title_width(title_px), room)
+    if badges:
+        badges, text_w = make_room_for_badges(badges, room - f.u(GAP), title_width(title_px),
+                                              min(title_width(small_px), round(room * 0.6)), t)
     text = pygame.Rect(x, inner.y, text_w, inner.h)
     if subtitle:
         top, bottom = rows(text, [1.25, 1])
@@ -460,11 +465,27 @@ def top_bar(screen: Screen, f: Frame, t: Theme) -> list[Widget]:
         out.append(Label(text, title, "title", align="left", key="title"))
     if badges:
         area = pygame.Rect(text.right + f.u(GAP), inner.y + f.u(6), right_edge - text.right - f.u(GAP), inner.h - f.u(12))
-        needed = sum(t.measure(b.text, small_px)[0] + f.u(20 + GAP) for b in badges)
-        if needed > area.w:
-            badges = [Badge(b.short, b.colour, b.short) for b in badges]
         out.extend(badge_widgets(area, badges, t))
     return out + right
+
+
+def make_room_for_badges(badges: list[Badge], room: int, title_w: int, least_title_w: int,
+                         t: Theme) -> tuple[list[Badge], int]:
+    """The badges as they fit beside the title, and the title's width. Whole words come
+    first: the title gives way (down to its smallest type) before a badge is shortened, and
+    notices are shortened before warnings."""
+    def width(shown: list[Badge]) -> int:
+        return sum(t.measure(b.text, t.size("min"))[0] + t.px(20) for b in shown) + t.px(GAP) * (len(shown) - 1)
+
+    shown = list(badges)
+    order = [i for i, b in enumerate(badges) if not b.urgent] + [i for i, b in enumerate(badges) if b.urgent]
+    for shorten in [None, *order]:
+        if shorten is not None:
+            shown[shorten] = Badge(badges[shorten].short, badges[shorten].colour, badges[shorten].short,
+                                   badges[shorten].urgent)
+        if width(shown) + least_title_w <= room:
+            return shown, min(title_w, room - width(shown))
+    return shown, least_title_w  # still too narrow: badge_widgets reports the overflow
 
 
 def app_badges(app) -> list[Badge]:
@@ -472,10 +493,10 @@ def app_badges(app) -> list[Badge]:
     if app.hardware.simulated:
         badges.append(Badge(_("Simulated hardware"), (96, 72, 150), _("Simulated")))
     if app.controller.save_problem is not None:
-        badges.append(Badge(_("Not saved yet"), th.DANGER, _("Not saved")))
+        badges.append(Badge(_("Not saved yet"), th.DANGER, _("Not saved"), urgent=True))
     stuck = app.hardware.status_line()
     if stuck is not None:
-        badges.append(Badge(stuck, th.DANGER, _("Button stuck")))
+        badges.append(Badge(stuck, th.DANGER, _("Button stuck"), urgent=True))
     sensor = app.hardware.sensor_status()
     if sensor is not None:
         badges.append(Badge(_("Sensor: {status}").format(status=sensor_text(sensor)),

@@ -19,7 +19,7 @@ import pygame
 
 from ...i18n import translator
 from ...rules.cloud9 import BLANK, DICE, FACES, POINTS, TOP_CLOUD, TOP_POINTS, WILD, WINNING_SCORE
-from .. import theme as th
+from .. import risk_meter, theme as th
 from ..layout import GAP, cols, inset, rows
 from ..shapes import draw_shape, draw_token
 from ..widgets import Button, Label, Panel, PlayerToken, Token, Widget, chevron_left
@@ -213,7 +213,8 @@ class CardsButton(Button):
 
     def _cards_rect(self) -> pygame.Rect:
         h = round(self.rect.h * 0.7)
-        w = min(round(self.rect.w * 0.5), round(len(self.cards) * (h * 0.72 + 6)))
+        # four cards at most 45% of the button: the word beside them needs the rest in German and Hungarian
+        w = min(round(self.rect.w * 0.45), round(len(self.cards) * (h * 0.72 + 6)))
         return pygame.Rect(self.rect.right - w - 10, self.rect.centery - h // 2, w, h)
 
     def _label_rect(self) -> pygame.Rect:
@@ -534,11 +535,14 @@ class Cloud9Screen(GameScreen):
     def decision(self, f, inner: pygame.Rect, v) -> list[Widget]:
         who = v["to_decide"]
         later = v["decide_order"][1:]
-        prompt, roll, choices, after = rows(inner, [1.6, 1.6, 2.2, 0.4], f.u(GAP))
+        meter = risk_meter.shown(self.app)  # the risk meter takes a row of its own when on
+        parts = rows(inner, [1.3, 1.1, 1.0, 1.9, 0.5] if meter else [1.6, 1.6, 2.2, 0.4], f.u(GAP))
+        prompt, roll, choices, after = parts[:2] + parts[-2:]
         jump = {"act": "jump", "player": who}
         stay = {"act": "stay", "player": who}
         out = self.prompt_card(f, prompt, who, _("{name}: jump or stay?").format(name=who))
         out += self.roll_line(f, roll, v)
+        out += risk_meter.widgets(parts[2], self.match, f) if meter else []
         jump_rect, stay_rect = rows(choices, 2, f.u(GAP)) if not f.portrait else cols(choices, 2, f.u(GAP))
         out += [self.action_button(jump_rect, _("Jump out: +{points}").format(points=v["points_here"]), jump,
                                    key="jump", size="title"),

@@ -106,7 +106,8 @@ class CloudMineScreen(GameScreen):
         out: list[Widget] = [Panel(step, key="step")]
         inner = inset(step, f.u(12))
         if v["over"]:
-            return out + [Label(inner, _("The deck is empty: the game is over."), "prompt", wrap=True)]
+            return out + [Label(inner, _("The deck cannot supply another round: the game is over."), "prompt",
+                                wrap=True)]
         who = v["to_guess"]
         fresh = v["table"] == v["cards_per_round"] and v["dreamer_pile"] == 0
         heights = [1.2, 1.5, 0.8, 1.5] if not f.portrait else [1, 1.2, 0.7, 1.4]

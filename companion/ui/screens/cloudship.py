@@ -20,10 +20,10 @@ import pygame
 
 from ...i18n import translator
 from ...rules.cloudship import BED_CAPACITY, BEDS, DICE, ENGINE_SPACES, FACE_WEIGHTS, FACES, SECTION_SIZE, STORM
-from .. import theme as th
+from .. import forecast_view, theme as th
 from ..layout import GAP, cols, grid, inset, rows
 from ..shapes import draw_token
-from ..widgets import Button, Label, Panel, PlayerToken, Widget
+from ..widgets import Button, Label, Panel, PlayerToken, Widget, fit_text
 from .base import GameScreen
 
 _ = translator("cloudship")
@@ -212,9 +212,9 @@ class CloudshipScreen(GameScreen):
     def board(self, f, area: pygame.Rect) -> list[Widget]:
         flying = self.view["phase"] == "flight"  # the beds take the balls: they get the room
         if f.portrait:
-            weights = [1.1, 2.7, 1.3] if flying else [1.0, 2.3, 1.6]
+            weights = [1.0, 2.7, 1.3] if flying else [0.9, 2.35, 1.6]
         else:
-            weights = [0.9, 3.1, 0.85] if flying else [1.0, 2.4, 1.05]
+            weights = [1.0, 3.0, 0.85] if flying else [1.0, 2.4, 1.05]
         weather, beds, engine = rows(area, weights, f.u(GAP))
         return self.weather_bar(f, weather) + self.beds(f, beds) + self.engine_room(f, engine)
 
@@ -223,16 +223,24 @@ class CloudshipScreen(GameScreen):
         left = v["storm_end"] - v["storm"]
         inner = inset(card, f.u(8))
         number_w = f.u(72)
-        caption_w = f.u(150) if not f.portrait else f.u(120)
+        words = _.ngettext("square left before the storm", "squares left before the storm", left)
+        # the words as narrow as they fit the card's height: the bar (and the forecast) get the rest
+        for caption_w in (f.u(w) for w in (100, 115, 130, 150, 170)):
+            if not fit_text(words, caption_w, inner.h, self.app.theme.size("small"),
+                            self.app.theme.size("min"), True).overflow:
+                break
         number = pygame.Rect(inner.x, inner.y, number_w, inner.h)
         caption = pygame.Rect(number.right, inner.y, caption_w, inner.h)
         bar = pygame.Rect(caption.right + f.u(GAP), inner.y, inner.right - caption.right - f.u(GAP), inner.h)
         danger = left <= 3
+        ahead = []  # the storm forecast, under the bar when the odds are shown
+        if forecast_view.shown(self.app):
+            bar, below = rows(bar, [1, 0.85], f.u(2))
+            ahead = forecast_view.widgets(below, forecast_view.forecaster_for(self), f)
         return [Panel(card, key="weather"),
                 Label(number, str(left), "display", colour=th.DANGER if danger else th.INK, key="storm-left"),
-                Label(caption, _.ngettext("square left before the storm", "squares left before the storm", left),
-                      "small", wrap=True, align="left", colour=th.DANGER if danger else th.INK_SOFT),
-                Picture(bar, self.paint_weather, key="weather-bar")]
+                Label(caption, words, "small", wrap=True, align="left", colour=th.DANGER if danger else th.INK_SOFT),
+                Picture(bar, self.paint_weather, key="weather-bar")] + ahead
 
     def paint_weather(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         v = self.view
@@ -357,7 +365,8 @@ class CloudshipScreen(GameScreen):
         title, hail = cols(head, [1.5, 1], f.u(GAP))
         hail_text = _("Hail visible: {count}").format(count=v["hail_visible"])
         return [Panel(card, key="engine"),
-                Label(title, _("Engine room: {count} flowers").format(count=v["engine_room"]), "small",
+                Label(title, _.ngettext("Engine room: {count} flower", "Engine room: {count} flowers",
+                                        v["engine_room"]).format(count=v["engine_room"]), "small",
                       align="left", key="engine-flowers"),
                 Label(hail, hail_text, "small", align="right",
                       colour=HAIL_ALERT if v["hail_visible"] else th.INK_SOFT, key="hail-visible"),
@@ -568,11 +577,15 @@ class CloudshipScreen(GameScreen):
         out: list[Widget] = []
         if not lines:
             return out
+        # the captions as wide as the longest needs (the shapes after them shrink to fit), so
+        # that both lines' shapes start in one column
+        t = self.app.theme
+        widest = max((t.measure(caption, t.size("small"))[0] for caption, colours, _ink in lines if colours), default=0)
+        text_w = min(round(area.w * 0.6), widest + f.u(6))
         for row, (caption, colours, ink) in zip(rows(area, len(lines), f.u(2)), lines):
             if not colours:
                 out.append(Label(row, caption, "small", wrap=True, colour=ink, key="resolution"))
                 continue
-            text_w = min(row.w // 2, f.u(120))
             out.append(Label(pygame.Rect(row.x, row.y, text_w, row.h), caption, "small", align="left",
                              colour=ink, key="resolution"))
             out.append(Picture(pygame.Rect(row.x + text_w, row.y, row.w - text_w, row.h),

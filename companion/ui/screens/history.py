@@ -8,7 +8,7 @@ from datetime import datetime
 import pygame
 
 from ... import i18n
-from .. import theme as th
+from .. import records_view, theme as th
 from ..layout import GAP, cols, rows
 from ..widgets import Button, Label, Panel, Widget
 from .base import Screen, game_title
@@ -19,13 +19,18 @@ PAGE = 3  # rows per page in landscape; portrait shows twice as many
 
 
 class ListedGames:
-    """A history source made from a list (anything with the journal's `games()` will do)."""
+    """A history source made from a list (anything with the journal's `games(limit, offset)`,
+    `count_games()` and `totals()` will do)."""
 
     def __init__(self, games=(), totals=()):
         self._games, self._totals = list(games), list(totals)
 
-    def games(self):
-        return self._games
+    def games(self, limit=None, offset=0):
+        newest = sorted(self._games, key=lambda g: g.started_at, reverse=True)
+        return newest[offset:None if limit is None else offset + limit]
+
+    def count_games(self):
+        return len(self._games)
 
     def totals(self):
         return self._totals
@@ -53,28 +58,39 @@ class HistoryScreen(Screen):
         return _("History")
 
     def on_enter(self) -> None:
-        self._rows = {}  # read afresh on each visit, then kept: a page turn reads no journal
+        self._rows = {}  # read afresh on each visit, then kept: turning back reads no journal
 
-    def rows_shown(self) -> list:
-        if self.tab not in self._rows:
-            self._rows[self.tab] = (sorted(self.source.games(), key=lambda g: g.started_at, reverse=True)
-                                    if self.tab == "games" else list(self.source.totals()))
-        return self._rows[self.tab]
+    def rows_shown(self, per_page: int) -> tuple[list, int]:
+        """This page's rows and how many there are in all. Games are read a page at a time (years
+        of them stay quick: the journal pages with an index); totals are a few dozen rows."""
+        if self.tab == "players":
+            if "players" not in self._rows:
+                self._rows["players"] = list(self.source.totals())
+            shown = self._rows["players"]
+            self.page = max(0, min(self.page, -(-len(shown) // per_page) - 1))
+            return shown[self.page * per_page:(self.page + 1) * per_page], len(shown)
+        if "count" not in self._rows:
+            self._rows["count"] = [self.source.count_games()]
+        count = self._rows["count"][0]
+        self.page = max(0, min(self.page, -(-count // per_page) - 1))
+        key = f"games:{self.page}:{per_page}"
+        if key not in self._rows:
+            self._rows[key] = self.source.games(limit=per_page, offset=self.page * per_page)
+        return self._rows[key], count
 
     def build(self, f, t):
         c = f.content
         gap = f.u(GAP)
         tabs, body, pager = rows(c, [1, 5.2 if not f.portrait else 9, 1], gap)
         per_page = PAGE if not f.portrait else PAGE + 1
-        items = self.rows_shown()
-        pages = max(1, -(-len(items) // per_page))
-        self.page = min(self.page, pages - 1)
-        games_tab, players_tab = cols(tabs, 2, gap)
+        shown, count = self.rows_shown(per_page)
+        pages = max(1, -(-count // per_page))
+        games_tab, players_tab, records_tab = cols(tabs, 3, gap)
         out: list[Widget] = [
             Button(games_tab, _("Games"), lambda: self.show_tab("games"), kind="choice", selected=self.tab == "games", key="tab:games"),
             Button(players_tab, _("Players"), lambda: self.show_tab("players"), kind="choice", selected=self.tab == "players", key="tab:players"),
+            records_view.records_button(records_tab, self.app, self.source),  # companion/ui/records_view.py
         ]
-        shown = items[self.page * per_page:(self.page + 1) * per_page]
         if not shown:
             out.append(Label(body, _("No games yet.") if self.tab == "games" else _("No finished games yet."), "prompt",
                              key="empty"))

@@ -98,9 +98,11 @@ class SeatTestScreen(Screen):
     def seat_card(self, f, cell, seat, lit, last, stuck) -> list[Widget]:
         pressed_here = last is not None and last.seat == seat
         out: list[Widget] = [Panel(cell, highlight=th.PRIMARY if pressed_here else None, key=f"seat:{seat}")]
-        inner = inset(cell, f.u(8))
+        # narrow side margins: four cards abreast at 800x480 leave each button little width,
+        # and the longest word ("beragadt") needs all of it
+        inner = cell.inflate(-2 * f.u(4), -2 * f.u(8))
         head, buttons = rows(inner, [1, 1.4], f.u(4))
-        name, lamp = cols(head, [2.2, 1], f.u(4))
+        name, lamp = cols(head.inflate(-2 * f.u(4), 0), [2.2, 1], f.u(4))
         out.append(Label(name, _("Seat {seat}").format(seat=seat), "body", align="left"))
         out.append(LedLamp(lamp, lit, key=f"led:{seat}"))
         for button, box in zip(("jump", "stay"), cols(buttons, 2, f.u(4))):
@@ -110,7 +112,7 @@ class SeatTestScreen(Screen):
             ink = (255, 255, 255) if held or just else th.INK
             out.append(Panel(box, colour=colour, key=f"button:{seat}:{button}"))
             text = _("held") if held else button_name(button)
-            out.append(Label(inset(box, f.u(2)), text, "small", colour=ink))
+            out.append(Label(box.inflate(0, -2 * f.u(2)), text, "small", colour=ink))
         return out
 
     def footnote(self) -> str:

@@ -1,9 +1,11 @@
-"""Settings: language, volume and mute, rotation, the seat test and the sensor's status."""
+"""Settings: language, volume and mute, spoken prompts, rotation, the seat test and the sensor's status."""
 
 from __future__ import annotations
 
 from ... import i18n
+from ...appliance import power
 from ...config import ROTATIONS
+from .. import risk_meter
 from ..layout import GAP, cols, rows
 from ..widgets import Button, Label, Widget
 from .base import Screen, sensor_text
@@ -22,12 +24,21 @@ class SettingsScreen(Screen):
         c = f.content
         gap = f.u(GAP)
         config = self.app.config
-        n_rows = 6
-        lines = rows(c, n_rows, gap)
+        can_power_off = power.available()
+        n_rows = 9 if can_power_off else 8
+        if f.portrait:  # one column, each caption left of its controls
+            lines = rows(c, n_rows, gap)
+        else:  # two columns, each caption above its controls: every target stays large
+            per_column = -(-n_rows // 2)
+            left, right = cols(c, 2, 2 * gap)
+            lines = rows(left, per_column, gap) + rows(right, per_column, gap)[:n_rows - per_column]
         out: list[Widget] = []
 
         def row(rect, caption):
-            head, body = cols(rect, [1, 2.6] if not f.portrait else [1, 2.2], gap)
+            if f.portrait:
+                head, body = cols(rect, [1, 2.2], gap)
+            else:
+                head, body = rows(rect, [1, 2], f.u(2))
             out.append(Label(head, caption, "body", align="left", wrap=True))
             return body
 
@@ -36,16 +47,8 @@ class SettingsScreen(Screen):
             out.append(Button(rect, i18n.LANGUAGE_NAMES[code], lambda c=code: self.app.change_config(language=c),
                               kind="choice", selected=config.language == code, key=f"lang:{code}"))
 
-        mute = row(lines[1], _("Sound"))
-        sound = row(lines[2], _("Volume"))
-        minus, level, plus = cols(sound, [1, 1.2, 1], gap)
-        out += [Button(minus, "-", lambda: self.volume(-VOLUME_STEP), kind="secondary", key="quieter",
-                       enabled=config.volume > 0, size="prompt"),
-                Label(level, f"{round(config.volume * 100)}%", "title", key="volume"),
-                Button(plus, "+", lambda: self.volume(VOLUME_STEP), kind="secondary", key="louder",
-                       enabled=config.volume < 1, size="prompt"),
-                ]
         # the state is the highlighted one of the pair, the other is the way to change it
+        mute = row(lines[1], _("Sound"))
         if not self.app.sounds.available:  # no audio device: say so rather than offer a switch
             out.append(Label(mute, _("No sound device"), "small", wrap=True, key="mute"))
         else:
@@ -55,25 +58,74 @@ class SettingsScreen(Screen):
                     Button(off, _("Sound off"), lambda: self.app.change_config(muted=True), kind="choice",
                            selected=config.muted, key="mute")]
 
-        turn = row(lines[3], _("Rotation"))
+        sound = row(lines[2], _("Volume"))
+        minus, level, plus = cols(sound, [1, 1.2, 1], gap)
+        out += [Button(minus, "-", lambda: self.volume(-VOLUME_STEP), kind="secondary", key="quieter",
+                       enabled=config.volume > 0, size="prompt"),
+                Label(level, f"{round(config.volume * 100)}%", "title", key="volume"),
+                Button(plus, "+", lambda: self.volume(VOLUME_STEP), kind="secondary", key="louder",
+                       enabled=config.volume < 1, size="prompt")]
+
+        out += self.speech_row(row(lines[3], _("Spoken prompts")), gap)
+
+        turn = row(lines[4], _("Rotation"))
         for rect, degrees in zip(cols(turn, len(ROTATIONS), gap), ROTATIONS):
             out.append(Button(rect, f"{degrees}°", lambda d=degrees: self.app.change_config(rotate=d),
                               kind="choice", selected=config.rotate == degrees, key=f"rotate:{degrees}"))
 
-        seats = row(lines[4], _("Seat buttons"))
+        seats = row(lines[5], _("Seat buttons"))
         test, result = cols(seats, [1, 1.3], gap)
         out.append(Button(test, _("Test the seats"), lambda: self.app.show(SeatTestScreen(self.app)),
                           kind="choice", key="seat-test"))
         shown = self.app.hardware.status_line() or (_("Simulated") if self.app.hardware.simulated else _("Ready"))
         out.append(Label(result, shown, "small", wrap=True, key="seat-result"))
 
-        sensor = row(lines[5], _("Ship sensor"))
+        sensor = row(lines[6], _("Ship sensor"))
         status = self.app.hardware.sensor_status()
         out.append(Label(sensor, sensor_text(status) if status else _("none connected"), "body", align="left",
                          key="sensor"))
+        out += risk_meter.settings_buttons(row(lines[7], risk_meter.settings_caption()), self.app, gap)
+        if can_power_off:  # the Pi, running as the service: switch it off safely
+            off = row(lines[8], _("Power"))
+            off = off if f.portrait else cols(off, [1, 1.3], gap)[0]
+            out.append(Button(off, _("Shut down"), self.ask_shut_down, kind="secondary", key="shut-down"))
         return out
+
+    def speech_row(self, rect, gap) -> list[Widget]:
+        """On / Off; where the app cannot speak, the buttons are off and the reason is shown."""
+        voice, config = self.app.voice, self.app.config
+        on, off, note = cols(rect, [1, 1, 2], gap)
+        can_speak = voice.unavailable_reason is None
+        if voice.speech.unavailable_reason:
+            reason = _("Silent: espeak-ng is not installed")
+        elif not can_speak:
+            reason = _("No sound device")
+        else:
+            reason = ""
+        return [Button(on, _("On"), lambda: self.app.change_config(speech=True), kind="choice",
+                       selected=config.speech and can_speak, enabled=can_speak, key="speech:on"),
+                Button(off, _("Off"), lambda: self.app.change_config(speech=False), kind="choice",
+                       selected=not (config.speech and can_speak), enabled=can_speak, key="speech:off"),
+                Label(note, reason, "small", wrap=True, key="speech-note")]
+
+    def ask_shut_down(self) -> None:
+        self.app.confirm(_("Shut down?"),
+                         _("The games are saved. Unplug the companion once the green light on the "
+                           "Raspberry Pi has stopped blinking."),
+                         _("Shut down"), self.shut_down)
+
+    def shut_down(self) -> None:
+        """Show that it is going, then leave the loop: the app closes the journal and powers off."""
+        from ..widgets import Dialog
+
+        power.request()
+        self.app.ask(Dialog(_("Shutting down"), _("Unplug once the green light on the Raspberry Pi "
+                                                  "has stopped blinking."), []))
+        self.app.after(0.3, lambda: setattr(self.app, "running", False))
 
     def volume(self, step: float) -> None:
         level = min(1.0, max(0.0, round(self.app.config.volume + step, 2)))
         self.app.change_config(volume=level)
         self.app.sounds.play("right")  # hear the new level
+
+

@@ -1,0 +1,412 @@
+"""`cloud-companion doctor`: is everything the companion needs here, and if not, what to do.
+
+Each check returns one `Check`: ok, warn (works, but something is missing or odd), fail
+(something the app needs is missing: doctor exits 1) or skip (not used with these settings).
+Every warn and fail says what to do. Doctor only looks: it changes no file and moves nothing,
+and a device the running app holds is reported as in use, not as broken.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from .. import config as settings
+from . import shiplines
+
+OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
+UNIT = "cloud-companion.service"
+# what pygame-ce's bundled SDL opens at run time for its kmsdrm driver (not bundled in the wheel)
+KMSDRM_LIBRARIES = {"libdrm.so.2": "libdrm2", "libgbm.so.1": "libgbm1", "libEGL.so.1": "libegl1",
+                    "libGLESv2.so.2": "libgles2"}
+LOW_BATTERY_MV = 3500  # a single Li-ion cell near empty
+LOW_DISK_BYTES = 200 * 1024 * 1024
+STUCK_SAMPLES = 5      # a pin must read "pressed" this many times in a row to count as stuck
+ABS_MT_POSITION_X, ABS_X = 0x35, 0x00
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    status: str
+    detail: str
+    fix: str = ""
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Machine:
+    """Where doctor looks; tests point the paths elsewhere."""
+    dev: Path = Path("/dev")
+    sys: Path = Path("/sys")
+    proc: Path = Path("/proc")
+    systemctl: str | None = shutil.which("systemctl")
+
+    @property
+    def is_pi(self) -> bool:
+        try:
+            return "Raspberry Pi" in (self.proc / "device-tree" / "model").read_text(errors="replace")
+        except OSError:
+            return False
+
+
+# --- the settings -----------------------------------------------------------------------------
+
+def check_config(path: Path) -> tuple[settings.Config, list[Check]]:
+    config, problems = settings.load(path, move_aside=False)
+    if not problems:
+        where = f"{path}" if path.is_file() else f"no file at {path}: every setting at its default"
+        return config, [Check("config", OK, where)]
+    return config, [Check("config", WARN, problem, f"edit {path} (every setting and its default: "
+                          "companion/config.example.toml); the app uses the defaults meanwhile")
+                     for problem in problems]
+
+
+# --- display, touch, sound, speech --------------------------------------------------------------
+
+def sdl_video_drivers() -> list[str]:
+    """The video drivers built into the SDL that pygame runs on (asked of SDL itself)."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame  # noqa: F401  (loads its bundled SDL into this process)
+
+    maps = Path("/proc/self/maps").read_text()
+    found = re.search(r"(/\S*libSDL2[^/\s]*\.so[^\s]*)", maps)
+    sdl = ctypes.CDLL(found.group(1) if found else "libSDL2-2.0.so.0")
+    sdl.SDL_GetVideoDriver.restype = ctypes.c_char_p
+    # SDL 2.32 names it "KMSDRM", older ones "kmsdrm"
+    return [sdl.SDL_GetVideoDriver(i).decode().lower() for i in range(sdl.SDL_GetNumVideoDrivers())]
+
+
+def check_display(machine: Machine) -> list[Check]:
+    out: list[Check] = []
+    drivers = sdl_video_drivers()
+    if "kmsdrm" in drivers:
+        out.append(Check("sdl", OK, "pygame's SDL has the kmsdrm driver (a display without a desktop)"))
+    else:
+        out.append(Check("sdl", FAIL, f"pygame's SDL lacks kmsdrm (it has {', '.join(drivers)})",
+                         "reinstall the app (make update-pi): it needs pygame-ce, not pygame"))
+    missing = []
+    for library, package in KMSDRM_LIBRARIES.items():
+        try:
+            ctypes.CDLL(library)
+        except OSError:
+            missing.append(package)
+    if missing:
+        out.append(Check("libraries", FAIL, f"SDL's kmsdrm cannot load {', '.join(missing)}",
+                         f"sudo apt install {' '.join(missing)}"))
+    else:
+        out.append(Check("libraries", OK, "libdrm, libgbm, libEGL and libGLESv2 load"))
+    cards = sorted(glob.glob(str(machine.dev / "dri" / "card*")))
+    if not cards:
+        out.append(Check("display", FAIL, "no display device (/dev/dri/card*)",
+                         "on a Pi: dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt, then reboot"))
+        return out
+    connected = [Path(status).parent.name for status in glob.glob(str(machine.sys / "class" / "drm" / "card*-*" / "status"))
+                 if Path(status).read_text().strip() == "connected"]
+    usable = [card for card in cards if os.access(card, os.R_OK | os.W_OK)]
+    if not connected:
+        out.append(Check("display", WARN, f"{', '.join(cards)} but no screen connected",
+                         "check the display's ribbon or HDMI cable, then reboot"))
+    elif not usable:
+        out.append(Check("display", WARN, f"{', '.join(connected)} connected; this user may not open {cards[0]}",
+                         "the service user is in the video and render groups; a person runs doctor with sudo"))
+    else:
+        out.append(Check("display", OK, f"{', '.join(connected)} connected"))
+    return out
+
+
+def touch_devices(machine: Machine) -> list[str]:
+    """Names of input devices that report absolute positions (a touchscreen)."""
+    try:
+        text = (machine.proc / "bus" / "input" / "devices").read_text(errors="replace")
+    except OSError:
+        return []
+    names = []
+    for block in text.split("\n\n"):
+        name = re.search(r'^N: Name="(.*)"', block, re.M)
+        absolute = re.search(r"^B: ABS=([0-9a-f ]+)$", block, re.M)
+        if name and absolute:
+            words = absolute.group(1).split()
+            bits = int("".join(word.rjust(16, "0") for word in words), 16)
+            if bits >> ABS_MT_POSITION_X & 1 or bits >> ABS_X & 1:
+                names.append(name.group(1))
+    return names
+
+
+def check_touch(machine: Machine) -> list[Check]:
+    names = touch_devices(machine)
+    if names:
+        return [Check("touch", OK, ", ".join(names))]
+    return [Check("touch", WARN, "no touchscreen found (a mouse works too)",
+                  "check the display's touch cable (the official displays: the 4-pin or DSI cable); "
+                  "the Touch Display 2 needs dtoverlay=vc4-kms-dsi-ili9881-7inch")]
+
+
+def check_audio(machine: Machine) -> list[Check]:
+    try:
+        cards = (machine.proc / "asound" / "cards").read_text()
+    except OSError:
+        cards = ""
+    found = re.findall(r"^\s*\d+ \[[^\]]*\]: (.*)$", cards, re.M)
+    if found:
+        return [Check("audio", OK, "; ".join(found))]
+    return [Check("audio", WARN, "no sound card: the games stay silent",
+                  "plug in a USB speaker or headphones; on a Pi 4: dtparam=audio=on in /boot/firmware/config.txt")]
+
+
+def check_speech(config: settings.Config) -> list[Check]:
+    espeak = shutil.which("espeak-ng")
+    if espeak is None:
+        if config.speech:
+            return [Check("speech", FAIL, "speech is on, but espeak-ng is not installed", "sudo apt install espeak-ng")]
+        return [Check("speech", SKIP, "off in the settings (espeak-ng is not installed)")]
+    try:
+        run = subprocess.run([espeak, "--version"], capture_output=True, text=True, timeout=10)
+        version = run.stdout.strip().split("  Data at")[0] if run.stdout.strip() else "espeak-ng"
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return [Check("speech", FAIL if config.speech else WARN, f"espeak-ng does not run: {exc}",
+                      "sudo apt install --reinstall espeak-ng")]
+    return [Check("speech", OK if config.speech else SKIP,
+                  f"{version}" + ("" if config.speech else " (speech is off in the settings)"))]
+
+
+# --- GPIO: the pin factory, each seat's buttons and each bed's detector -------------------------
+
+def check_gpio(config: settings.Config, machine: Machine, factory=None) -> list[Check]:
+    from gpiozero import DigitalInputDevice
+
+    if factory is None:
+        from ..devices.pins import NoPinFactory, choose_pin_factory
+
+        try:
+            choice = choose_pin_factory()
+        except NoPinFactory as exc:
+            return [Check("gpio", FAIL, str(exc), "unset GPIOZERO_PIN_FACTORY, or install that pin library")]
+        factory, simulated, name = choice.factory, choice.simulated, choice.name
+    else:
+        name = type(factory).__name__
+        simulated = name == "MockFactory"
+    out = []
+    if simulated:
+        on_pi = machine.is_pi
+        out.append(Check("gpio", FAIL if on_pi else WARN, f"no GPIO: the pins are simulated (gpiozero {name})",
+                         "sudo apt install python3-lgpio (the app's venv uses the system's packages)" if on_pi
+                         else "the seat buttons and bed detectors work on a Raspberry Pi only"))
+    else:
+        out.append(Check("gpio", OK, f"gpiozero {name}"))
+    inputs = [(f"seat {n}", role, getattr(seat, role)) for n, seat in enumerate(config.seats, 1) for role in ("jump", "stay")]
+    inputs += [(f"bed {colour}", "detector", getattr(config.beds, colour)) for colour in settings.BED_COLOURS]
+    by_owner: dict[str, list[str]] = {}
+    problems: dict[str, list[Check]] = {}
+    for owner, role, pin in inputs:
+        try:
+            device = DigitalInputDevice(pin, pull_up=True, pin_factory=factory)
+        except Exception as exc:  # gpiozero: GPIOPinInUse, PinUnsupported, lgpio's "GPIO busy" ...
+            in_use = "busy" in str(exc).lower() or "in use" in str(exc).lower()
+            problems.setdefault(owner, []).append(Check(
+                owner, WARN if in_use else FAIL, f"{role} (GPIO {pin}) cannot be read: {exc}",
+                "stop the app first: sudo systemctl stop cloud-companion" if in_use
+                else "check [[seats]] / [beds] in the settings file"))
+            continue
+        try:
+            stuck = all(device.is_active or time.sleep(0.002) for _ in range(STUCK_SAMPLES))
+        finally:
+            device.close()
+        by_owner.setdefault(owner, []).append(f"{role} GPIO {pin}")
+        if stuck:
+            problems.setdefault(owner, []).append(Check(
+                owner, WARN, f"{role} (GPIO {pin}) reads pressed all the time: stuck or shorted",
+                "free the button (or detector), or look for a wire touching ground; see hardware/WIRING.md"))
+    owners = dict.fromkeys(owner for owner, _, _ in inputs)
+    for owner in owners:
+        if owner in problems:
+            out += problems[owner]
+        else:
+            out.append(Check(owner, OK, ", ".join(by_owner.get(owner, [])) + (" (simulated)" if simulated else "")))
+    return out
+
+
+# --- the ship ---------------------------------------------------------------------------------
+
+def ship_ports(machine: Machine) -> list[str]:
+    patterns = ("ttyACM*", "rfcomm*", "ttyUSB*")
+    return sorted(port for pattern in patterns for port in glob.glob(str(machine.dev / pattern)))
+
+
+def check_ship(config: settings.Config, machine: Machine, listen_s: float = 2.5) -> list[Check]:
+    if config.ship_port == "off":
+        return [Check("ship", SKIP, "off in the settings ([ship] port)")]
+    ports = ship_ports(machine) if config.ship_port == "auto" else [config.ship_port]
+    if not ports:
+        return [Check("ship", WARN, "no ship sensor connected (looked for ttyACM, rfcomm, ttyUSB)",
+                      "plug the ship's USB cable in, or pair it over Bluetooth (rfcomm); "
+                      "without it Cloudship is kept by touch")]
+    return [listen(port, listen_s, required=config.ship_port != "auto") for port in ports[:3]]
+
+
+def listen(port: str, seconds: float, required: bool = False) -> Check:
+    """Open the port at the contract's 115200 8N1 and read lines for a moment."""
+    import serial
+
+    try:
+        link = serial.Serial(port, 115200, timeout=0.1, exclusive=True)
+    except serial.SerialException as exc:
+        busy = "busy" in str(exc).lower() or "lock" in str(exc).lower()
+        return Check("ship", WARN if busy or not required else FAIL, f"{port} cannot be opened: {exc}",
+                     "the app holds it while it runs (sudo systemctl stop cloud-companion)" if busy
+                     else "check [ship] port in the settings and the cable")
+    good: list[shiplines.ShipLine] = []
+    bad = 0
+    deadline = time.monotonic() + seconds
+    with link:
+        buffer = b""
+        while time.monotonic() < deadline:
+            buffer += link.read(256)
+            *lines, buffer = buffer.split(b"\n")
+            for raw in lines:
+                parsed = shiplines.parse(raw.decode("ascii", errors="replace"))
+                if parsed is None:
+                    bad += 1
+                else:
+                    good.append(parsed)
+            if any(line.type == "HELLO" for line in good) and any(line.type == "BEAT" for line in good):
+                break
+    return judge_lines(port, good, bad)
+
+
+def judge_lines(port: str, good: list[shiplines.ShipLine], bad: int) -> Check:
+    hello = next((line for line in reversed(good) if line.type == "HELLO"), None)
+    beat = next((line for line in reversed(good) if line.type == "BEAT"), None)
+    if not good:
+        if bad:
+            return Check("ship", FAIL, f"{port}: {bad} unreadable lines, none good",
+                         "the wrong device, or a bad cable: the ship speaks 115200 baud, $TYPE,...*CS lines")
+        return Check("ship", WARN, f"{port}: silent", "switch the ship on (it sends a BEAT every second)")
+    parts = [port]
+    if hello:
+        proto, device, firmware = hello.fields
+        if proto != "1":
+            return Check("ship", FAIL, f"{port}: {device} speaks protocol version {proto!r}; this app speaks 1",
+                         "update the ship's firmware, or the app (make update-pi)")
+        parts.append(f"{device or 'ship'} firmware {firmware or '?'}, protocol 1")
+    else:
+        parts.append("alive (no HELLO heard: it says hello when switched on)")
+    if beat:
+        volts = int(beat.fields[0]) / 1000
+        parts.append(f"battery {volts:.2f} V")
+    if bad:
+        parts.append(f"{bad} unreadable lines")
+    if beat and int(beat.fields[0]) < LOW_BATTERY_MV:
+        return Check("ship", WARN, ", ".join(parts) + ": low", "charge the ship's battery")
+    return Check("ship", WARN if bad else OK, ", ".join(parts), "check the cable" if bad else "")
+
+
+# --- the journal ------------------------------------------------------------------------------
+
+def check_journal(path: Path) -> list[Check]:
+    from ..journal import schema
+
+    fix_broken = (f"the app moves a damaged journal aside and starts a new one; to get the games back: "
+                  f"cloud-companion restore BACKUP --db {path}")
+    if not path.exists():
+        return [Check("journal", WARN, f"no journal at {path} yet: the app makes one when it starts",
+                      "if games were played, check --db (the Pi's service uses /var/lib/cloud-companion)")]
+    if not path.is_file():
+        return [Check("journal", FAIL, f"{path} is not a file", "point --db at the journal file")]
+    size = sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
+    try:
+        # read-only; with no write-ahead log beside it (the app is not running) also immutable,
+        # as SQLite would otherwise create the -wal and -shm files even to read
+        running = Path(f"{path}-wal").exists() or Path(f"{path}-shm").exists()
+        mode = "mode=ro" if running else "mode=ro&immutable=1"
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True, timeout=5)
+        try:
+            found = schema.check(conn)
+            verdict = conn.execute("PRAGMA quick_check").fetchone()[0]
+            games = conn.execute("SELECT count(*) FROM games").fetchone()[0] if found else 0
+        finally:
+            conn.close()
+    except schema.SchemaProblem as exc:
+        return [Check("journal", FAIL, f"{path} cannot be used: {exc}", fix_broken)]
+    except sqlite3.Error as exc:
+        if "unable to open" in str(exc):
+            return [Check("journal", WARN, f"{path} cannot be opened by this user ({exc})", "run doctor with sudo")]
+        return [Check("journal", FAIL, f"{path} is damaged ({exc})", fix_broken)]
+    out = []
+    if verdict != "ok":
+        out.append(Check("journal", FAIL, f"{path} fails SQLite's check: {verdict}", fix_broken))
+    else:
+        out.append(Check("journal", OK, f"{path}: {games} games, {size / 1e6:.1f} MB, intact"))
+    free = shutil.disk_usage(path.parent).free
+    out.append(Check("disk", OK if free >= LOW_DISK_BYTES else WARN, f"{free / 1e9:.1f} GB free",
+                     "" if free >= LOW_DISK_BYTES else "free some space: a full disk stops saving"))
+    return out
+
+
+# --- the service ------------------------------------------------------------------------------
+
+def check_service(machine: Machine) -> list[Check]:
+    if machine.systemctl is None or not Path("/run/systemd/system").is_dir():
+        return [Check("service", SKIP, "no systemd here")]
+
+    def ask(*words: str) -> str:
+        result = subprocess.run([machine.systemctl, *words, UNIT], capture_output=True, text=True, timeout=10)
+        return result.stdout.strip()
+    enabled, active = ask("is-enabled"), ask("is-active")
+    if enabled in ("", "not-found"):
+        return [Check("service", SKIP, "not installed (sudo make install-pi sets it up)")]
+    detail = f"{UNIT} {enabled}, {active}"
+    if active == "failed":
+        return [Check("service", FAIL, detail, "journalctl -u cloud-companion -b shows why; "
+                      "sudo systemctl restart cloud-companion")]
+    if enabled != "enabled":
+        return [Check("service", WARN, detail, "sudo systemctl enable cloud-companion (starts it at boot)")]
+    return [Check("service", OK, detail)]
+
+
+# --- all of it --------------------------------------------------------------------------------
+
+def run_checks(config_path: Path, db_path: Path, machine: Machine | None = None, *, pin_factory=None,
+               listen_s: float = 2.5) -> list[Check]:
+    machine = machine or Machine()
+    config, out = check_config(config_path)
+    steps: Iterable[Callable[[], list[Check]]] = (
+        lambda: check_display(machine), lambda: check_touch(machine), lambda: check_audio(machine),
+        lambda: check_speech(config), lambda: check_gpio(config, machine, pin_factory),
+        lambda: check_ship(config, machine, listen_s), lambda: check_journal(db_path),
+        lambda: check_service(machine))
+    for step in steps:
+        try:
+            out += step()
+        except Exception as exc:  # one check that breaks must not hide the others
+            out.append(Check(getattr(step, "__name__", "check"), FAIL, f"the check itself failed: {exc!r}",
+                             "please report this with the output of cloud-companion doctor"))
+    return out
+
+
+SYMBOL = {OK: "ok  ", WARN: "WARN", FAIL: "FAIL", SKIP: "--  "}
+
+
+def as_text(checks: list[Check]) -> str:
+    width = max(len(c.name) for c in checks)
+    lines = []
+    for c in checks:
+        lines.append(f"{SYMBOL[c.status]}  {c.name:{width}}  {c.detail}")
+        if c.fix and c.status in (WARN, FAIL):
+            lines.append(f"{'':4}  {'':{width}}  -> {c.fix}")
+    failed = sum(c.status == FAIL for c in checks)
+    warned = sum(c.status == WARN for c in checks)
+    lines.append(f"{failed} problem(s) the app cannot work with, {warned} warning(s)" if failed or warned
+                 else "everything the companion needs is here")
+    return "\n".join(lines)

@@ -1,0 +1,85 @@
+"""The running app as a service: logs to stderr (the systemd journal) at the configured level,
+tells systemd when it is ready, alive and stopping, and on a crash logs the traceback with the
+last things that happened, so the log explains the restart.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import logging
+import os
+import sys
+import traceback
+from typing import Any
+
+from .notify import Notifier
+
+LOG = logging.getLogger("cloud-companion")
+LAST_ACTIONS = 20  # how many recent actions a crash report shows
+# Python's levels as syslog priorities: journald reads a "<N>" prefix on each stderr line
+SYSLOG_PRIORITY = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3, logging.CRITICAL: 2}
+
+
+class JournalFormatter(logging.Formatter):
+    """Under systemd (JOURNAL_STREAM set) each line carries its priority; elsewhere a plain
+    'cloud-companion: LEVEL: message'."""
+
+    def __init__(self, under_systemd: bool):
+        super().__init__()
+        self.under_systemd = under_systemd
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        if self.under_systemd:
+            prefix = f"<{SYSLOG_PRIORITY.get(record.levelno, 6)}>"
+            return "\n".join(prefix + line for line in text.splitlines())
+        return f"cloud-companion: {record.levelname.lower()}: {text}"
+
+
+def setup_logging(level: str = "info", stream=None) -> logging.Logger:
+    """Log to stderr at `level` (the config's log_level); calling it again replaces the handler."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JournalFormatter(bool(os.environ.get("JOURNAL_STREAM"))))
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if getattr(h, "_cloud_companion", False)]:
+        root.removeHandler(old)
+    handler._cloud_companion = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(getattr(logging, level.upper(), logging.INFO))
+    return LOG
+
+
+class Service:
+    """What the unit needs from the app: notifications, the watchdog beat, a crash report."""
+
+    def __init__(self, notifier: Notifier | None = None):
+        self.notifier = notifier or Notifier()
+        self.recent: collections.deque[str] = collections.deque(maxlen=LAST_ACTIONS)
+
+    def started(self, app) -> None:
+        """After the first frame: READY, then a WATCHDOG beat from the loop's own timers (a hung
+        loop stops beating and systemd restarts it)."""
+        app.controller.subscribe(self._remember)
+        self.notifier.ready("showing the app")
+        if self.notifier.watchdog_s:
+            interval = self.notifier.watchdog_s / 3
+
+            def beat():
+                self.notifier.watchdog()
+                app.after(interval, beat)
+            beat()
+        LOG.info("started%s", " under systemd" if self.notifier.active else "")
+
+    def stopping(self) -> None:
+        self.notifier.stopping()
+        LOG.info("stopping")
+
+    def crashed(self) -> None:
+        """Call inside `except`: the traceback and the last actions, at critical level."""
+        LOG.critical("crashed: %s\nlast actions (oldest first):\n%s", traceback.format_exc().rstrip(),
+                     "\n".join(self.recent) or "  (none)")
+
+    def _remember(self, before: Any, after: Any, action: Any) -> None:
+        self.recent.append("  " + json.dumps(action, ensure_ascii=False, default=str))
+        LOG.debug("action %s", self.recent[-1].strip())

@@ -1,0 +1,170 @@
+"""Cloud 9: the exact chance that the pilot can make the balloon rise.
+
+What the table knows is the roll, the pilot's hand size and every card played face up since
+the last reshuffle (rulings.md, ruling 5: those are exactly the cards in the discard pile).
+Every other card, the pilot's hand among them, is unseen; the pilot's hand is then a uniform
+draw of `hand` cards from the unseen ones, so the count of each colour in it follows the
+multivariate hypergeometric distribution.
+
+The balloon can rise when the roll is all blank (ruling 3), when the hand holds a wild card,
+or when it holds the matching colours. So
+
+    P(rise) = 1 - P(no wild and some needed colour short)
+            = P(any wild) + P(no wild and every needed colour covered)
+
+and the second term is the coefficient of t^hand in the product of one polynomial per needed
+colour, sum over x >= need of C(n_colour, x) t^x, with the other colours' C(n_other, y) t^y.
+All of it is integer arithmetic, divided once at the end: exact, and a few dozen microseconds.
+
+The model treats the pilot's hand as random; it does not use what a "fall" revealed earlier
+(a pilot who fell lacked the cards), which would need the pilot's own history of draws.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+from typing import Iterable, Mapping
+
+from ..rules.cloud9 import BLANK, COLOURS, DECK_SIZE, FACES, WILD, Cloud9State
+
+CARD_KINDS = COLOURS + (WILD,)
+# ruling 5: 18 balloon cards of each colour and 4 wild cards
+WILD_CARDS = 4
+FULL_DECK: Mapping[str, int] = {**{c: (DECK_SIZE - WILD_CARDS) // len(COLOURS) for c in COLOURS},
+                                WILD: WILD_CARDS}
+
+
+class OddsError(ValueError):
+    """What the table told does not describe a possible Cloud 9 moment (one line, for the CLI)."""
+
+
+def unseen_cards(played: Mapping[str, int], deck: Mapping[str, int] = FULL_DECK) -> dict[str, int]:
+    """Each kind's cards not played face up since the last reshuffle."""
+    for kind, count in played.items():
+        if kind not in deck:
+            raise OddsError(f"{kind!r} is not a card: {', '.join(deck)}")
+        if not isinstance(count, int) or count < 0:
+            raise OddsError(f"{kind}={count!r}: a count of cards must be a whole number, 0 or more")
+        if count > deck[kind]:
+            raise OddsError(f"{kind}={count}: the deck has only {deck[kind]} {kind} cards")
+    return {kind: deck[kind] - played.get(kind, 0) for kind in deck}
+
+
+def rise_chance_exact(roll: Iterable[str], hand: int, played: Mapping[str, int] | None = None,
+                      deck: Mapping[str, int] = FULL_DECK) -> Fraction:
+    """P(the pilot holding `hand` unseen cards can pay for `roll`), as an exact fraction."""
+    roll = tuple(roll)
+    for face in roll:
+        if face not in FACES:
+            raise OddsError(f"{face!r} is not a die face: {', '.join(FACES)}")
+    unseen = unseen_cards(played or {}, deck)
+    if not isinstance(hand, int) or hand < 0:
+        raise OddsError(f"a hand of {hand!r} cards: the hand size is a whole number, 0 or more")
+    total = sum(unseen.values())
+    if hand > total:
+        raise OddsError(f"a hand of {hand} cards, but only {total} cards are unseen")
+    favourable, hands = _hands_that_rise(_need_key(roll), hand, tuple(sorted(unseen.items())))
+    return Fraction(favourable, hands)
+
+
+def _need_key(roll: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(Counter(f for f in roll if f != BLANK).items()))
+
+
+def rise_chance_trusted(roll: tuple[str, ...], hand: int, played: Mapping[str, int]) -> float:
+    """rise_chance for input already known to be possible (the simulation's own cards):
+    the same number, without the checks a person's input needs."""
+    unseen = tuple(sorted((kind, n - played.get(kind, 0)) for kind, n in FULL_DECK.items()))
+    favourable, hands = _hands_that_rise(_need_key(roll), hand, unseen)
+    return favourable / hands  # int / int: the correctly rounded float
+
+
+def rise_chance(roll: Iterable[str], hand: int, played: Mapping[str, int] | None = None,
+                deck: Mapping[str, int] = FULL_DECK) -> float:
+    """The same chance as the nearest float."""
+    return float(rise_chance_exact(roll, hand, played, deck))
+
+
+@lru_cache(maxsize=65536)
+def _hands_that_rise(need: tuple[tuple[str, int], ...], hand: int,
+                     unseen: tuple[tuple[str, int], ...]) -> tuple[int, int]:
+    """(hands that can pay, all possible hands) of `hand` cards from the unseen ones."""
+    if not need:
+        return 1, 1  # ruling 3: an all-blank roll rises without cards
+    counts = dict(unseen)
+    total = sum(counts.values())
+    wilds = counts.get(WILD, 0)
+    # hands with no wild card that cover every needed colour
+    poly = [1]
+    needed = dict(need)
+    others = 0
+    for kind, n in counts.items():
+        if kind == WILD:
+            continue
+        if kind in needed:
+            factor = [comb(n, x) if x >= needed[kind] else 0 for x in range(min(n, hand) + 1)]
+            poly = _times(poly, factor, hand)
+        else:
+            others += n
+    poly = _times(poly, [comb(others, y) for y in range(min(others, hand) + 1)], hand)
+    covered = poly[hand] if hand < len(poly) else 0
+    all_hands = comb(total, hand)
+    no_wild = comb(total - wilds, hand)
+    return all_hands - no_wild + covered, all_hands
+
+
+def _times(a: list[int], b: list[int], limit: int) -> list[int]:
+    """Polynomial product, terms above t^limit dropped."""
+    out = [0] * min(len(a) + len(b) - 1, limit + 1)
+    for i, x in enumerate(a):
+        if not x:
+            continue
+        for j, y in enumerate(b[:limit + 1 - i]):
+            out[i + j] += x * y
+    return out
+
+
+def played_since_reshuffle(states: Iterable[Cloud9State], actions: Iterable[Mapping]) -> Counter:
+    """The cards played face up since the last reshuffle, from a game's states and actions.
+
+    `states` holds the state before each action and then the one after the last (one more
+    than `actions`). Every rise puts its cards on the discard pile; when a deal refills the
+    draw pile the discards are shuffled in and nothing is seen any more (ruling 5).
+    """
+    states = iter(states)
+    before = next(states)
+    played: Counter = Counter()
+    for action, after in zip(actions, states):
+        spent = action.get("cards", []) if action.get("act") == "rise" else []
+        played.update(spent)
+        if after.discards < before.discards + len(spent):  # the discards went back in
+            played = Counter()
+        before = after
+    return played
+
+
+def match_played(match) -> Counter:
+    """played_since_reshuffle over a rules Match's history (undone actions left out)."""
+    states, actions, step = [], [], match.current
+    while step is not None:
+        states.append(step.state)
+        if step.action is not None:
+            actions.append(step.action)
+        step = step.before
+    return played_since_reshuffle(reversed(states), reversed(actions))
+
+
+def pilot_rise_chance(match) -> float | None:
+    """The chance the current pilot can rise, or None when there is no roll to pay for."""
+    state = match.state
+    if getattr(state, "dice", None) is None or state.over:
+        return None
+    try:
+        return rise_chance(state.dice, state.hand(state.pilot), match_played(match))
+    except OddsError:
+        # the rules core cannot see the cards, so a mistaken entry (a fifth wild card) is
+        # accepted there; a record no real deck could give has no odds to show
+        return None

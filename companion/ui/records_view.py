@@ -1,0 +1,130 @@
+"""Records: the table's records per title (reached from the History screen), with the picture
+of the latest finished game where a picture says more than a table (companion.ui.plots).
+
+The journal is read once per visit (every game rebuilt through the rules core), then kept:
+switching titles reads nothing.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from ..i18n import N_, translator
+from ..insights.records import TitleRecords, journal_games, table_records
+from . import theme as th
+from .layout import GAP, cols, rows
+from .plots import plot_game
+from .screens.base import Screen, game_title
+from .widgets import Button, Label, Panel, Widget
+
+_ = translator("insights")
+
+TITLES = ("cloud9", "cloudship", "cloudmine")
+MODE_NAMES = {"standard": N_("Standard"), "sunny": N_("Sunny"), "partly_cloudy": N_("Partly cloudy"),
+              "overcast": N_("Overcast"), "dreary": N_("Dreary"), "stormy": N_("Stormy"),
+              "tornado": N_("Tornado")}
+ROLE_NAMES = {"dreamer": N_("Dreamer"), "chooser": N_("Chooser"), "observer": N_("Observer")}
+MAX_LINES = 6
+
+
+class Plot(Widget):
+    """A game's picture, drawn into its box."""
+
+    def __init__(self, rect, match, key: str | None = "plot"):
+        super().__init__(rect, key)
+        self.match = match
+
+    def draw(self, surface, ctx):
+        plot_game(surface, self.rect, self.match, ctx.theme)
+
+
+def record_lines(records: TitleRecords) -> list[str]:
+    """The records of one title, most telling first, as sentences for the screen."""
+    lines = [_("Games played: {count}").format(count=records.played)]
+    if records.game == "cloud9":
+        if records.best_score:
+            points, name, _game = records.best_score
+            lines.append(_("Highest score: {points} ({name})").format(points=points, name=name))
+        if records.best_trip:
+            points, name, _game = records.best_trip
+            lines.append(_("Best trip: {points} points ({name})").format(points=points, name=name))
+    elif records.game == "cloudship":
+        if records.fewest_rounds:
+            lines.append(_("Fewest rounds to win: {rounds}").format(rounds=records.fewest_rounds[0]))
+        for mode, played in records.played_per_mode.items():
+            lines.append(_("{mode}: {won} of {played} won").format(
+                mode=_(MODE_NAMES.get(mode, mode)), won=records.wins_per_mode.get(mode, 0), played=played))
+    else:
+        for role, cards in records.cards_per_role.items():
+            if cards:
+                name = max(cards, key=cards.get)
+                lines.append(_("Most cards as {role}: {name} ({count})").format(
+                    role=_(ROLE_NAMES[role]), name=name, count=cards[name]))
+    leaders = sorted(records.players.values(), key=lambda p: (-p.won, -p.best_streak, p.name))
+    for player in leaders:
+        lines.append(_("{name}: {won}/{played} won, streak {streak}").format(
+            name=player.name, won=player.won, played=player.played, streak=player.best_streak))
+    return lines[:MAX_LINES]
+
+
+class RecordsScreen(Screen):
+    domain = "insights"
+
+    def __init__(self, app, source=None):
+        super().__init__(app)
+        self.source = source if source is not None else app.journal
+        self.tab = "cloud9"
+        self._records: dict[str, TitleRecords] | None = None
+        self._latest: dict[str, object] = {}
+
+    def title(self) -> str:
+        return _("Records")
+
+    def on_enter(self) -> None:
+        self._records = None  # read afresh on each visit
+
+    def load(self) -> dict[str, TitleRecords]:
+        if self._records is None:
+            games = journal_games(self.source) if hasattr(self.source, "stored") else []
+            self._records = table_records(games)
+            self._latest = {}
+            for summary, match in sorted(games, key=lambda g: g[0].started_at):
+                if summary.status == "over":
+                    self._latest[summary.game] = match
+        return self._records
+
+    def build(self, f, t):
+        c = f.content
+        gap = f.u(GAP)
+        records = self.load()
+        tabs, body = rows(c, [1, 6 if not f.portrait else 12], gap)
+        out: list[Widget] = [Button(rect, game_title(game), lambda g=game: self.show_tab(g), kind="choice",
+                                    selected=self.tab == game, key=f"records:{game}")
+                             for rect, game in zip(cols(tabs, len(TITLES), gap), TITLES)]
+        mine = records.get(self.tab)
+        if mine is None:
+            return out + [Label(body, _("No finished games of this title yet."), "prompt", wrap=True,
+                                key="records-empty")]
+        picture = self._latest.get(self.tab) if self.tab != "cloudmine" else None
+        if picture is not None:
+            text, chart = rows(body, [1, 1.2], gap) if f.portrait else cols(body, [1, 1.25], gap)
+            out += [Panel(chart, key="plot-card"), Plot(chart.inflate(-f.u(12), -f.u(12)), picture)]
+        else:
+            text = body
+        out.append(Panel(text, key="records-card"))
+        lines = record_lines(mine)
+        inner = text.inflate(-f.u(20), -f.u(12))
+        for i, (rect, line) in enumerate(zip(rows(inner, MAX_LINES, f.u(2)), lines)):
+            out.append(Label(rect, line, "small" if i else "body", align="left",
+                             colour=th.INK if i < 3 else th.INK_SOFT, key=f"record:{i}"))
+        return out
+
+    def show_tab(self, game: str) -> None:
+        self.tab = game
+        self.app.refresh()
+
+
+def records_button(rect: pygame.Rect, app, source) -> Button:
+    """The History screen's way in: a tab-like button that opens the records."""
+    return Button(rect, _("Records"), lambda: app.show(RecordsScreen(app, source)), kind="choice",
+                  key="tab:records")

@@ -1,0 +1,91 @@
+"""The app's voice: spoken prompts (companion/ui/spoken.py) through companion.speech, played on
+a mixer channel of their own so an effect never cuts a sentence and a newer sentence does.
+
+Speech follows the settings: `speech = true` switches it on, mute and volume apply to it as to
+the effects. Synthesis runs on the speech worker; the finished sound is played on the main
+thread (through `App.call_soon`), where everything that touches pygame runs.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Callable
+
+import pygame
+
+from .. import i18n
+from ..speech import Speech
+from . import spoken
+
+VOICE_CHANNEL = 0  # reserved: pygame's find_channel() gives the effects every other channel
+
+
+def wav_to_sound(wav: bytes) -> pygame.mixer.Sound:
+    """Decoded on the speech worker, so the main thread only starts it."""
+    if not pygame.mixer.get_init():
+        raise RuntimeError("no audio device")
+    return pygame.mixer.Sound(file=io.BytesIO(wav))
+
+
+class Voice:
+    def __init__(self, app, speech: Speech | None = None):
+        self.app = app
+        self.speech = speech if speech is not None else Speech(self._deliver, prepare=wav_to_sound)
+        self.said: list[str] = []  # what was asked to be said, newest last (a short memory, for tests)
+        self._channel: pygame.mixer.Channel | None = None
+
+    @property
+    def unavailable_reason(self) -> str | None:
+        """Why the app cannot speak (espeak-ng missing, no audio device), or None."""
+        if self.speech.unavailable_reason:
+            return self.speech.unavailable_reason
+        if not self.app.sounds.available:
+            return self.app.sounds.unavailable_reason or "no audio device"
+        return None
+
+    @property
+    def on(self) -> bool:
+        config = self.app.config
+        return bool(getattr(config, "speech", False)) and not config.muted
+
+    def game_changed(self, before, after, action) -> None:
+        """After each change of the game: say the moment and the new prompt."""
+        if self.on:  # with speech off, not even the sentence is made
+            self.say(spoken.prompt(after.view, before.view, action))
+
+    def entered(self, match) -> None:
+        """A game screen is shown: say what to do now."""
+        if match is not None and self.on:
+            self.say(spoken.prompt(match.view))
+
+    def say(self, text: str | None) -> None:
+        if not text or not self.on:
+            return
+        self.said = (self.said + [text])[-20:]
+        self.speech.say(i18n.current_language(), text)
+
+    def stop(self) -> None:
+        self.speech.stop()
+        if self._channel is not None:
+            self._channel.stop()
+
+    def close(self) -> None:
+        self.speech.close()
+
+    # --- playing (main thread) -------------------------------------------------------------
+    def _deliver(self, sound: Any) -> None:
+        """Called on the speech worker: hand over to the main thread, which plays it."""
+        call_soon: Callable = self.app.call_soon
+        call_soon(lambda: self._play(sound))
+
+    def _play(self, sound: pygame.mixer.Sound) -> None:
+        if not self.on or not pygame.mixer.get_init():
+            return
+        try:
+            if self._channel is None:
+                pygame.mixer.set_reserved(VOICE_CHANNEL + 1)
+                self._channel = pygame.mixer.Channel(VOICE_CHANNEL)
+            sound.set_volume(self.app.config.volume)
+            self._channel.play(sound)  # cuts off a sentence still playing: the newest one counts
+        except pygame.error:
+            self._channel = None  # the mixer went away (shutting down): stay quiet

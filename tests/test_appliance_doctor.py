@@ -1,0 +1,311 @@
+"""`cloud-companion doctor`: seat and bed pins on gpiozero's MockFactory (a shorted wire, a pin
+the app holds), the ship on a real pseudo-terminal speaking HELLO/BEAT lines, broken journals
+and settings files, the machine's devices from /proc-style files, and the command's output."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from gpiozero import Button
+from gpiozero.pins.mock import MockFactory, MockPin
+
+from companion import config as settings
+from companion.appliance import doctor
+from companion.appliance.doctor import FAIL, OK, SKIP, WARN, Check, Machine
+from companion.appliance.shiplines import encode, parse
+from companion.journal import Journal
+from companion.rules.simulate import random_game
+
+from journaling import play
+
+
+class ShortedToGround(MockPin):
+    """A wire touching ground: the pin reads low whatever its pull-up says."""
+
+    def _set_pull(self, value):
+        self._pull = value
+        self.drive_low()
+
+
+def by_name(checks: list[Check], name: str) -> list[Check]:
+    return [c for c in checks if c.name == name]
+
+
+# --- pins -------------------------------------------------------------------------------------
+
+def test_every_seat_and_bed_pin_is_read_and_reported():
+    checks = doctor.check_gpio(settings.Config(), Machine(), factory=MockFactory())
+    assert checks[0].name == "gpio" and checks[0].status == WARN and "simulated" in checks[0].detail
+    assert [c.name for c in checks[1:]] == [f"seat {n}" for n in range(1, 9)] + \
+        ["bed yellow", "bed purple", "bed white", "bed blue"]
+    assert all(c.status == OK for c in checks[1:])
+    assert by_name(checks, "seat 1")[0].detail == "jump GPIO 4, stay GPIO 17 (simulated)"
+
+
+def test_a_shorted_button_and_a_shorted_detector_show_as_stuck():
+    factory = MockFactory()
+    factory.pin(17, pin_class=ShortedToGround)   # seat 1 stay
+    factory.pin(14, pin_class=ShortedToGround)   # the white bed
+    checks = doctor.check_gpio(settings.Config(), Machine(), factory=factory)
+    stuck = [c for c in checks if c.status == WARN and c.name != "gpio"]
+    assert [(c.name, c.detail) for c in stuck] == [
+        ("seat 1", "stay (GPIO 17) reads pressed all the time: stuck or shorted"),
+        ("bed white", "detector (GPIO 14) reads pressed all the time: stuck or shorted")]
+    assert all("WIRING.md" in c.fix for c in stuck)
+    assert by_name(checks, "seat 2")[0].status == OK
+
+
+def test_a_pin_the_app_holds_is_in_use_not_broken():
+    factory = MockFactory()
+    held = Button(22, pull_up=True, pin_factory=factory)  # as the running app holds seat 2's jump
+    try:
+        checks = doctor.check_gpio(settings.Config(), Machine(), factory=factory)
+    finally:
+        held.close()
+    seat2 = by_name(checks, "seat 2")
+    assert len(seat2) == 1 and seat2[0].status == WARN and "systemctl stop" in seat2[0].fix
+
+
+def test_on_a_pi_without_a_pin_library_gpio_fails(tmp_path):
+    (tmp_path / "device-tree").mkdir()
+    (tmp_path / "device-tree" / "model").write_text("Raspberry Pi 4 Model B Rev 1.5\0")
+    checks = doctor.check_gpio(settings.Config(), Machine(proc=tmp_path), factory=MockFactory())
+    assert checks[0].status == FAIL and "python3-lgpio" in checks[0].fix
+
+
+# --- the ship on a real pseudo-terminal -----------------------------------------------------------
+
+@pytest.fixture
+def ship(tmp_path):
+    """A pty whose far end the test writes ship lines into; its name is linked as dev/ttyACM0."""
+    master, slave = os.openpty()
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    (dev / "ttyACM0").symlink_to(os.ttyname(slave))
+    stop = threading.Event()
+
+    def speak(lines: list[str], every: float = 0.05):
+        def run():
+            while not stop.is_set():
+                for line in lines:
+                    os.write(master, (line + "\r\n").encode("latin-1"))
+                    if stop.wait(every):
+                        return
+        threading.Thread(target=run, daemon=True).start()
+
+    yield dev, speak
+    stop.set()
+    time.sleep(0.1)
+    os.close(master)
+    os.close(slave)
+
+
+def ship_config(**changes):
+    return settings.Config(**changes)
+
+
+def test_the_contract_example_line_parses_and_bad_checksums_do_not():
+    assert parse("$BALL,118,53021,rain*36").fields == ("rain",)
+    assert encode("BALL", 118, 53021, "rain") == "$BALL,118,53021,rain*36"
+    assert parse("$BALL,118,53021,rain*37") is None and parse("BALL,118,53021,rain*36") is None
+    assert parse("$BEAT,1,2,3900*" + encode("BEAT", 1, 2, 3900)[-2:].lower()) is not None
+
+
+def test_a_ship_saying_hello_and_beat_is_found_with_its_version_and_battery(ship):
+    dev, speak = ship
+    speak([encode("HELLO", 0, 5, "1", "CS-4F2A", "0.3.1"), encode("TILT", 1, 55, 12, -3, 4),
+           encode("BEAT", 2, 1005, 3900)])
+    checks = doctor.check_ship(ship_config(), Machine(dev=dev), listen_s=5)
+    assert [(c.status, c.detail) for c in checks] == [
+        (OK, f"{dev}/ttyACM0, CS-4F2A firmware 0.3.1, protocol 1, battery 3.90 V")]
+
+
+def test_a_ship_on_another_protocol_version_fails(ship):
+    dev, speak = ship
+    speak([encode("HELLO", 0, 5, "2", "CS-4F2A", "1.0.0"), encode("BEAT", 1, 1005, 3900)])
+    check, = doctor.check_ship(ship_config(), Machine(dev=dev), listen_s=3)
+    assert check.status == FAIL and "protocol version '2'" in check.detail and "firmware" in check.fix
+
+
+def test_a_ship_without_hello_is_alive_and_a_low_battery_warns(ship):
+    dev, speak = ship
+    speak([encode("BEAT", 7, 9005, 3300)])
+    check, = doctor.check_ship(ship_config(ship_port=str(dev / "ttyACM0")), Machine(dev=dev), listen_s=1)
+    assert check.status == WARN and "no HELLO heard" in check.detail and "battery 3.30 V: low" in check.detail
+    assert check.fix == "charge the ship's battery"
+
+
+def test_garbage_on_the_line_fails_and_silence_warns(ship, tmp_path):
+    dev, speak = ship
+    speak(["$BEAT,1,2,3900*00", "\x00\xff noise"])
+    check, = doctor.check_ship(ship_config(), Machine(dev=dev), listen_s=0.5)
+    assert check.status == FAIL and "unreadable lines, none good" in check.detail and "115200" in check.fix
+    quiet_master, quiet_slave = os.openpty()
+    try:
+        check, = doctor.check_ship(ship_config(ship_port=os.ttyname(quiet_slave)), Machine(dev=dev), listen_s=0.3)
+        assert check.status == WARN and check.detail.endswith("silent")
+    finally:
+        os.close(quiet_master)
+        os.close(quiet_slave)
+
+
+def test_no_ship_port_warns_and_off_skips(tmp_path):
+    assert doctor.check_ship(ship_config(), Machine(dev=tmp_path))[0].status == WARN
+    assert doctor.check_ship(ship_config(ship_port="off"), Machine(dev=tmp_path))[0].status == SKIP
+    missing, = doctor.check_ship(ship_config(ship_port=str(tmp_path / "rfcomm0")), Machine(dev=tmp_path))
+    assert missing.status == FAIL and "[ship] port" in missing.fix
+
+
+# --- the journal ------------------------------------------------------------------------------
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+
+
+def test_a_good_journal_is_counted_and_left_as_it_was(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal.open(path)
+    for seed in range(3):
+        play(journal, random_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]}, seed=seed))
+    journal.close()
+    before = snapshot(tmp_path)
+    checks = doctor.check_journal(path)
+    assert checks[0].status == OK and "3 games" in checks[0].detail and "intact" in checks[0].detail
+    assert checks[1].name == "disk" and "GB free" in checks[1].detail
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("make,words", [
+    (lambda p: p.write_bytes(b"this is a game file, not a journal\n" * 50), "damaged"),
+    (lambda p: sqlite3.connect(p).executescript("CREATE TABLE photos (x); PRAGMA user_version = 0;"),
+     "a SQLite file of something else"),
+    (lambda p: sqlite3.connect(p).executescript("CREATE TABLE games (x); PRAGMA user_version = 99;"),
+     "newer Cloud Companion"),
+])
+def test_a_broken_journal_fails_with_what_to_do_and_is_not_moved(tmp_path, make, words):
+    path = tmp_path / "journal.sqlite3"
+    make(path)
+    before = snapshot(tmp_path)
+    check, = doctor.check_journal(path)
+    assert check.status == FAIL and words in check.detail and "cloud-companion restore" in check.fix
+    assert snapshot(tmp_path) == before
+
+
+def test_a_journal_with_a_damaged_page_fails_the_integrity_check(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal.open(path)
+    for seed in range(40):
+        play(journal, random_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]}, seed=seed))
+    journal.close()
+    data = bytearray(path.read_bytes())
+    page = 4096
+    assert len(data) > 6 * page
+    data[2 * page: 2 * page + 8] = b"\xff" * 8  # the header of page 3: no valid b-tree page
+    path.write_bytes(bytes(data))
+    checks = doctor.check_journal(path)
+    assert checks[0].status == FAIL
+
+
+def test_no_journal_yet_warns_and_a_directory_fails(tmp_path):
+    assert doctor.check_journal(tmp_path / "none.sqlite3")[0].status == WARN
+    assert doctor.check_journal(tmp_path)[0].status == FAIL
+
+
+# --- settings, devices of the machine, the service ------------------------------------------------
+
+def test_a_broken_settings_file_is_reported_and_not_moved(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text("language = [")
+    config, checks = doctor.check_config(path)
+    assert config == settings.Config() and checks[0].status == WARN and "not TOML" in checks[0].detail
+    assert [p.name for p in tmp_path.iterdir()] == ["config.toml"]
+    path.write_text("volume = 9\n[beds]\nwhite = 99\n")
+    config, checks = doctor.check_config(path)
+    assert [c.detail.split(": ")[1] for c in checks] == ["volume", "beds.white"]
+    assert all("config.example.toml" in c.fix for c in checks)
+
+
+# /proc/bus/input/devices of a Pi with the official 7" display (FT5406 touch) and a keyboard
+INPUT_DEVICES = """I: Bus=0018 Vendor=0000 Product=0000 Version=0000
+N: Name="generic ft5x06 (79)"
+P: Phys=
+S: Sysfs=/devices/platform/soc/soc:firmware/soc:firmware:touchscreen/input/input0
+U: Uniq=
+H: Handlers=mouse0 event0
+B: PROP=2
+B: EV=b
+B: KEY=400 0 0 0 0 0 0 0 0 0 0
+B: ABS=2608000 3
+
+I: Bus=0003 Vendor=046d Product=c31c Version=0110
+N: Name="Logitech USB Keyboard"
+H: Handlers=sysrq kbd leds event1
+B: EV=120013
+B: KEY=1000000000007 ff9f207ac14057ff febeffdfffefffff fffffffffffffffe
+"""
+
+
+def test_a_touchscreen_and_a_sound_card_are_found_in_proc(tmp_path):
+    (tmp_path / "bus" / "input").mkdir(parents=True)
+    (tmp_path / "bus" / "input" / "devices").write_text(INPUT_DEVICES)
+    (tmp_path / "asound").mkdir()
+    (tmp_path / "asound" / "cards").write_text(
+        " 0 [vc4hdmi        ]: vc4-hdmi - vc4-hdmi\n                      vc4-hdmi\n")
+    machine = Machine(proc=tmp_path)
+    assert doctor.check_touch(machine) == [Check("touch", OK, "generic ft5x06 (79)")]
+    assert doctor.check_audio(machine) == [Check("audio", OK, "vc4-hdmi - vc4-hdmi")]
+    empty = Machine(proc=tmp_path / "none")
+    assert doctor.check_touch(empty)[0].status == WARN and doctor.check_audio(empty)[0].status == WARN
+
+
+def test_a_display_device_must_be_there_and_connected(tmp_path):
+    dev, sys_ = tmp_path / "dev", tmp_path / "sys"
+    (dev / "dri").mkdir(parents=True)
+    missing = doctor.check_display(Machine(dev=dev, sys=sys_))
+    assert by_name(missing, "display")[0].status == FAIL and "vc4-kms-v3d" in by_name(missing, "display")[0].fix
+    (dev / "dri" / "card1").write_text("")
+    (sys_ / "class" / "drm" / "card1-DSI-1").mkdir(parents=True)
+    (sys_ / "class" / "drm" / "card1-DSI-1" / "status").write_text("connected\n")
+    found = doctor.check_display(Machine(dev=dev, sys=sys_))
+    assert by_name(found, "display") == [Check("display", OK, "card1-DSI-1 connected")]
+    assert by_name(found, "sdl")[0].status == OK  # pygame-ce's SDL has kmsdrm
+
+
+def test_speech_is_needed_only_when_it_is_on(monkeypatch):
+    assert doctor.check_speech(settings.Config(speech=True))[0].status == OK  # espeak-ng is installed here
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert doctor.check_speech(settings.Config(speech=True))[0].status == FAIL
+    assert doctor.check_speech(settings.Config())[0].status == SKIP
+
+
+# --- the command --------------------------------------------------------------------------------
+
+def test_doctor_json_and_text_and_exit_code(tmp_path):
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}
+    config = tmp_path / "c.toml"
+    config.write_text('[ship]\nport = "off"\n')
+    base = [sys.executable, "-m", "companion", "doctor", "--db", str(tmp_path / "j.sqlite3"), "--config", str(config)]
+    result = subprocess.run(base + ["--json"], capture_output=True, text=True, timeout=120, env=env)
+    report = json.loads(result.stdout)
+    failed = [c for c in report["checks"] if c["status"] == "fail"]
+    assert report["ok"] == (not failed) and result.returncode == (1 if failed else 0)
+    assert all(c["fix"] for c in report["checks"] if c["status"] in ("warn", "fail"))
+    names = {c["name"] for c in report["checks"]}
+    assert {"config", "sdl", "libraries", "display", "touch", "audio", "speech", "gpio", "seat 1",
+            "bed blue", "ship", "journal", "service"} <= names
+    text = subprocess.run(base, capture_output=True, text=True, timeout=120, env=env)
+    assert text.returncode == result.returncode and "Traceback" not in text.stderr
+    lines = text.stdout.splitlines()
+    for number, line in enumerate(lines[:-1]):
+        if line.startswith(("WARN", "FAIL")):
+            assert "-> " in lines[number + 1]
+    assert not (tmp_path / "j.sqlite3").exists()  # doctor creates nothing

@@ -1,0 +1,89 @@
+"""The systemd unit: hardened (systemd-analyze security), valid (systemd-analyze verify), and
+every setting the app relies on present. Both checks run the real systemd-analyze."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from companion.cli import build_parser
+
+UNIT = Path(__file__).parent.parent / "systemd" / "cloud-companion.service"
+POLKIT = UNIT.with_name("50-cloud-companion-poweroff.rules")
+EXEC = "/opt/cloud-companion/venv/bin/cloud-companion"
+
+needs_systemd = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                                   reason="systemd-analyze is missing: .ci/run installs the systemd package")
+
+
+def settings(text: str) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if "=" in line and not line.startswith(("#", "[")):
+            key, _, value = line.partition("=")
+            out.setdefault(key.strip(), []).append(value.strip())
+    return out
+
+
+@needs_systemd
+def test_exposure_is_at_most_one_and_each_remaining_item_is_explained():
+    result = subprocess.run(["systemd-analyze", "security", "--offline=true", "--no-pager", str(UNIT)],
+                            capture_output=True, text=True, timeout=60)
+    score = float(re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout).group(1))
+    assert score <= 1.0, result.stdout
+    comments = "\n".join(line for line in UNIT.read_text().splitlines() if line.startswith("#"))
+    remaining = re.findall(r"^✗ (\S+?)=", result.stdout, re.M)
+    assert remaining  # a unit for real hardware cannot close everything
+    for name in remaining:
+        assert any(part in comments for part in name.split("/")), f"{name} is not explained in the unit"
+
+
+@needs_systemd
+def test_the_unit_verifies_clean(tmp_path):
+    # the real unit, with ExecStart pointing at this checkout's command instead of the Pi's venv
+    venv_command = Path(shutil.which("cloud-companion") or Path(__import__("sys").executable).with_name("cloud-companion"))
+    unit = tmp_path / UNIT.name
+    unit.write_text(UNIT.read_text().replace(EXEC, str(venv_command)))
+    result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stderr == "" and result.stdout == "", result.stderr
+
+
+def test_the_unit_starts_the_app_the_way_the_watchdog_needs():
+    unit = settings(UNIT.read_text())
+    assert unit["Type"] == ["notify"] and unit["Restart"] == ["on-failure"]
+    assert int(unit["WatchdogSec"][0]) >= 10  # far above the loop's longest pause
+    command = shlex.split(unit["ExecStart"][0])
+    assert command[0] == EXEC
+    args = build_parser().parse_args(command[1:])
+    assert args.func.__name__ == "cmd_run" and str(args.config).startswith("/etc/cloud-companion/")
+    assert str(args.db).startswith("/var/lib/cloud-companion/")  # the StateDirectory
+    assert unit["StateDirectory"] == ["cloud-companion"] and "-/etc/cloud-companion" in unit["ReadWritePaths"]
+
+
+def test_every_device_the_app_uses_is_allowed_and_nothing_else():
+    unit = settings(UNIT.read_text())
+    assert unit["DevicePolicy"] == ["closed"] and unit["PrivateNetwork"] == ["yes"]
+    allowed = {entry.split()[0] for entry in unit["DeviceAllow"]}
+    assert allowed == {"char-gpiochip", "char-ttyACM", "char-ttyUSB", "char-ttyAMA", "char-ttyS",
+                       "char-rfcomm", "char-drm", "char-input", "char-alsa"}
+    assert set(unit["SupplementaryGroups"][0].split()) == {"video", "render", "input", "audio", "gpio", "dialout"}
+    assert unit["ProtectSystem"] == ["strict"] and unit["SystemCallFilter"][0] == "@system-service"
+
+
+def test_the_unit_does_not_wait_for_the_deprecated_udev_settle():
+    text = UNIT.read_text()
+    for key in ("After", "Wants", "Requires"):
+        for value in settings(text).get(key, []):
+            assert "systemd-udev-settle" not in value
+
+
+def test_the_polkit_rule_allows_the_service_user_only_to_power_off():
+    rule = POLKIT.read_text()
+    assert re.findall(r'action\.id == "([^"]+)"', rule) == ["org.freedesktop.login1.power-off",
+                                                           "org.freedesktop.login1.power-off-multiple-sessions"]
+    assert 'subject.user == "cloud-companion"' in rule and rule.count("Result.YES") == 1

@@ -1,0 +1,233 @@
+"""The table's records from a journal on disk, the pictures, and `history --records/--plot`."""
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygame
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from companion.insights.records import (
+    cloud9_scores_by_trip, cloudmine_cards_by_role, cloudship_storm_and_flowers, journal_games,
+    table_records,
+)
+from companion.journal import Journal
+from companion.rules import Match
+from companion.rules.simulate import random_game
+from journaling import play
+
+EXAMPLES = Path("companion/examples")
+
+
+def example(name: str) -> tuple[dict, list[dict]]:
+    lines = [json.loads(line) for line in (EXAMPLES / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+    return lines[0], lines[1:]
+
+
+def played(name: str) -> Match:
+    setup, actions = example(name)
+    match = Match.start(setup)
+    for action in actions:
+        match = match.apply(action)
+    return match
+
+
+@pytest.fixture(scope="module")
+def journal_path(tmp_path_factory):
+    """A journal on disk holding every example game, in a fixed order (written once: the
+    tests only read it)."""
+    path = tmp_path_factory.mktemp("records") / "journal.db"
+    journal = Journal.open(path)
+    for name in ["cloudship-won.jsonl", "cloudship-lost.jsonl", "cloudship-reveals.jsonl",
+                 "cloud9-five-players-to-cloud-nine.jsonl", "cloud9-four-players-tie-break.jsonl",
+                 "cloudmine-six-players.jsonl"]:
+        setup, actions = example(name)
+        play(journal, actions, setup)
+    journal.close()
+    return path
+
+
+def test_cloud9_scores_by_trip_end_on_the_final_scores():
+    match = played("cloud9-five-players-to-cloud-nine.jsonl")
+    series = cloud9_scores_by_trip(match)
+    assert {p: s[-1] for p, s in series.items()} == match.view["scores"]
+    assert all(len(s) == match.view["trip"] + 1 for s in series.values())
+    assert all(a <= b for s in series.values() for a, b in zip(s, s[1:]))  # points never go down
+
+
+def test_cloudship_series_follow_the_storm_and_the_flowers():
+    match = played("cloudship-lost.jsonl")
+    points = cloudship_storm_and_flowers(match)
+    view = match.view
+    assert points[0] == (1, 0, 0)
+    assert points[-1][1:] == (view["storm"], sum(view["beds"].values()))
+    assert [r for r, _, _ in points[1:]] == list(range(1, view["round"] + 1))
+
+
+@given(st.integers(0, 10_000))
+@settings(max_examples=25, deadline=None)
+def test_cloud_mine_cards_per_role_add_up_to_each_players_cards(seed):
+    setup = {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan", "Eve"]}
+    match = Match.start(setup)
+    for action in random_game(setup, seed):
+        match = match.apply(action)
+    roles = cloudmine_cards_by_role(match)
+    for name, score in match.view["scores"].items():
+        assert sum(roles[r].get(name, 0) for r in roles) == score
+
+
+def test_records_from_a_journal_on_disk(journal_path):
+    with Journal.read(journal_path) as journal:
+        records = table_records(journal_games(journal))
+    c9 = records["cloud9"]
+    assert c9.played == 2
+    assert c9.best_score == (74, "Ann", 4)  # Ann's 74 in the five-player game (game 4)
+    assert c9.best_trip[0] >= 25  # someone reached cloud 9
+    ship = records["cloudship"]
+    assert ship.played == 3
+    assert sum(ship.wins_per_mode.values()) == 2 and sum(ship.played_per_mode.values()) == 3
+    won = played("cloudship-won.jsonl").view["round"]
+    assert ship.fewest_rounds[0] <= won
+    mine = records["cloudmine"]
+    final = played("cloudmine-six-players.jsonl").view["scores"]
+    assert {n: sum(mine.cards_per_role[r].get(n, 0) for r in mine.cards_per_role) for n in final} == final
+
+
+@dataclass
+class Summary:
+    id: int
+    game: str
+    status: str
+    started_at: str
+
+
+@dataclass
+class ShipEnd:
+    """A finished Cloudship game as records read it (the view's players and winners, the state)."""
+    players: list
+    result: str
+    mode: str = "sunny"
+    round: int = 9
+
+    @property
+    def view(self):
+        return {"players": self.players, "winners": self.players if self.result == "won" else []}
+
+    @property
+    def state(self):
+        return self
+
+
+def test_streaks_count_wins_in_a_row_in_the_order_played():
+    crew = ["Noah", "Ida"]
+    outcomes = ["won", "won", "lost", "won"]
+    games = [(Summary(i + 1, "cloudship", "over", f"2026-01-0{i + 1}T10:00:00"), ShipEnd(crew, outcome, round=9 - i))
+             for i, outcome in enumerate(outcomes)]
+    games.append((Summary(9, "cloudship", "abandoned", "2026-01-09T10:00:00"), ShipEnd(crew, "won", round=1)))
+    records = table_records(reversed(games))["cloudship"]  # given newest first, counted in played order
+    record = records.players["Noah"]
+    assert (record.played, record.won, record.streak, record.best_streak) == (4, 3, 1, 2)
+    assert records.fewest_rounds == (6, 4)  # the abandoned game's 1 round does not count
+    assert records.wins_per_mode == {"sunny": 3}
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_history_records_prints_json(journal_path):
+    out = run("history", "--db", str(journal_path), "--records")
+    assert out.returncode == 0, out.stderr
+    titles = {r["game"]: r for r in json.loads(out.stdout)}
+    assert titles["cloud9"]["best_score"] == {"points": 74, "player": "Ann", "game_id": 4}
+    assert run("history", "--db", str(journal_path)).stdout.count("\n") == 6  # the list still works
+
+
+def test_history_plot_saves_the_pictures(journal_path, tmp_path):
+    for game_id, colour in ((4, (207, 38, 52)), (1, None)):
+        png = tmp_path / f"game{game_id}.png"
+        out = run("history", "--db", str(journal_path), "--plot", str(game_id), "--out", str(png))
+        assert out.returncode == 0, out.stderr
+        picture = pygame.image.load(str(png))
+        assert picture.get_size() == (800, 480)
+        # more than the white page: lines were drawn
+        colours = {tuple(picture.get_at((x, y)))[:3] for x in range(0, 800, 7) for y in range(0, 480, 7)}
+        assert len(colours) > 5
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--plot", "6", "--out", "x.png"], "no picture"),
+    (["--plot", "99", "--out", "x.png"], "no game 99"),
+    (["--plot", "4"], "needs --out"),
+    (["--out", "x.png"], "goes with --plot"),
+])
+def test_history_plot_refuses_in_one_line(journal_path, args, message):
+    out = run("history", "--db", str(journal_path), *args)
+    assert out.returncode == 1 and message in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+# --- the Records screen, reached from History -------------------------------------------------
+
+from companion import i18n  # noqa: E402
+from companion.config import Config  # noqa: E402
+from companion.ui.harness import Harness  # noqa: E402
+from companion.ui.layout import SIZES  # noqa: E402
+from companion.ui.records_view import Plot  # noqa: E402
+from companion.ui.screens.history import HistoryScreen  # noqa: E402
+
+
+@pytest.fixture
+def reset_language():
+    yield
+    i18n.set_language("en")
+
+
+def records_screen(journal, size=(800, 480), language="en") -> Harness:
+    h = Harness(size, config=Config(language=language), journal=journal)
+    h.app.show(HistoryScreen(h.app))
+    h.app.pump()
+    h.tap("tab:records")
+    return h
+
+
+def test_records_screen_shows_each_titles_records_and_picture(journal_path, reset_language):
+    journal = Journal.open(journal_path)
+    try:
+        h = records_screen(journal)
+        assert "Highest score: 74 (Ann)" in h.texts()
+        assert any(isinstance(w, Plot) and w.match.rules.name == "cloud9" for w in h.widgets())
+        h.tap("records:cloudship")
+        assert "Fewest rounds to win: 7" in h.texts() or any(t.startswith("Fewest rounds") for t in h.texts())
+        assert any(isinstance(w, Plot) and w.match.rules.name == "cloudship" for w in h.widgets())
+        h.tap("records:cloudmine")
+        assert not any(isinstance(w, Plot) for w in h.widgets())
+        assert any(t.startswith("Most cards as Chooser") for t in h.texts())
+    finally:
+        journal.close()
+
+
+def test_records_screen_without_games_says_so(tmp_path, reset_language):
+    journal = Journal.open(tmp_path / "empty.db")
+    try:
+        h = records_screen(journal)
+        assert "No finished games of this title yet." in h.texts()
+    finally:
+        journal.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_records_fit_at_every_size_in_every_language(journal_path, size, reset_language):
+    journal = Journal.open(journal_path)
+    try:
+        for language in i18n.LANGUAGES:
+            h = records_screen(journal, size, language)
+            for title in ("cloud9", "cloudship", "cloudmine"):
+                h.tap(f"records:{title}")
+                assert h.overflows() == [] and h.off_canvas() == [] and h.small_targets() == []
+                h.save(Path("/tmp/insights-shots") / f"records-{title}-{size[0]}x{size[1]}-{language}.png")
+    finally:
+        journal.close()

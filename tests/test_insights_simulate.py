@@ -1,0 +1,174 @@
+"""Bots and simulation: Cloud 9 through the real rules core, Cloudship per mode."""
+
+import json
+import random
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from companion.insights.bots import bold, by_odds, cautious, pilot_action
+from companion.insights.odds import rise_chance
+from companion.insights.shipsim import (
+    MODE_SETUPS, aims, hidden_hail, new_game, play_rounds, simulate_cloudship,
+)
+from companion.insights.simulate import SimulationError, play_cloud9, simulate_cloud9
+from companion.rules import Match
+from companion.rules.cloud9 import RULES as CLOUD9, Cloud9State
+from companion.rules.common import evolve
+from companion.rules.cloudship import RULES as SHIP, section_spaces
+
+BOTS = ["cautious", "bold", "odds"]
+
+
+def c9_state(cloud=1, dice=("red", "blank"), hand=6) -> Cloud9State:
+    state = CLOUD9.setup({"players": ["Ann", "Ben", "Cat"]})
+    state = evolve(state, cloud=cloud, hands=(hand, 6, 6))
+    return CLOUD9.apply(state, {"act": "roll", "dice": list(dice)}) if dice else state
+
+
+def test_the_same_seed_gives_the_same_figures_whatever_the_processes():
+    one = simulate_cloud9(BOTS, 60, seed=5, jobs=1)
+    two = simulate_cloud9(BOTS, 60, seed=5, jobs=2)
+    assert one == two
+    assert simulate_cloud9(BOTS, 60, seed=6) != one
+
+
+def test_win_rates_add_up_to_one_and_lengths_are_sensible():
+    result = simulate_cloud9(["odds", "odds", "cautious", "bold"], 80, seed=2)
+    assert set(result["win_rate"]) == {"odds", "odds 2", "cautious", "bold"}
+    assert sum(result["win_rate"].values()) == pytest.approx(1, abs=1e-5)
+    assert result["mean_trips_per_game"] >= 2  # 50 points take more than one trip
+    assert 1 <= result["mean_rolls_per_trip"] <= 8  # a trip has at most 8 rises before the top
+
+
+def test_the_virtual_deck_always_agrees_with_the_rules_core():
+    def check(state, deck):
+        assert tuple(sum(deck.hands[p].values()) for p in state.players) == state.hands
+        assert all(n >= 0 for hand in deck.hands.values() for n in hand.values())
+        assert len(deck.pile) == state.draw_pile
+        assert len(deck.discards) == state.discards == sum(deck.seen.values())
+        assert Counter(deck.discards) == deck.seen
+    for seed in range(8):
+        result = play_cloud9(["odds", "bold", "cautious", "odds", "bold"], seed, watch=check)
+        assert result.winners
+
+
+def test_a_game_replays_through_the_rules_core_and_ends_with_fifty_points():
+    state_log = []
+    play_cloud9(BOTS, 11, watch=lambda state, deck: state_log.append(state))
+    final = state_log[-1]
+    assert final.over and max(final.scores) >= 50
+
+
+def test_cautious_jumps_when_two_cards_are_needed_and_stays_for_one():
+    assert cautious(c9_state(dice=("red", "green")), {}) is True
+    assert cautious(c9_state(dice=("red", "blank")), {}) is False
+    assert cautious(c9_state(dice=("red", "blank"), hand=2), {}) is True
+
+
+def test_bold_stays_low_and_jumps_high():
+    assert bold(c9_state(cloud=4, dice=("red", "green", "purple")), {}) is False
+    assert bold(c9_state(cloud=7, dice=("blank",) * 4), {}) is True
+
+
+def test_odds_bot_weighs_the_exact_chance_against_the_points():
+    # cloud 8 pays 20; rising pays 25 only if the chance is above 0.8
+    state = c9_state(cloud=8, dice=("red", "green", "purple", "yellow"))
+    p = rise_chance(state.dice, 6)
+    assert p * 25 < 20 and by_odds(state, {}) is True
+    # cloud 1 pays 1; one card needed with six in hand: staying is worth far more
+    assert by_odds(c9_state(cloud=1, dice=("red", "blank")), {}) is False
+    # an all-blank roll always rises: staying is always worth it
+    assert by_odds(c9_state(cloud=6, dice=("blank",) * 3), {}) is False
+
+
+def test_pilot_plays_colours_first_then_a_wild_else_falls():
+    dice = ("red", "red", "green")
+    assert pilot_action(dice, Counter(red=2, green=1, wild=1)) == {"act": "rise", "cards": ["green", "red", "red"]}
+    assert pilot_action(dice, Counter(red=1, wild=1)) == {"act": "rise", "cards": ["wild"]}
+    assert pilot_action(dice, Counter(red=1, green=3)) == {"act": "fall"}
+    assert pilot_action(("blank", "blank"), Counter()) == {"act": "rise", "cards": []}
+
+
+def test_bad_bots_are_refused():
+    with pytest.raises(SimulationError, match="unknown bot 'brave'"):
+        simulate_cloud9(["brave", "bold", "odds"], 1)
+    with pytest.raises(SimulationError, match="3 to 6"):
+        simulate_cloud9(["bold", "odds"], 1)
+
+
+# --- Cloudship -------------------------------------------------------------------------------
+
+@given(st.sampled_from(["standard", "partly_cloudy_1", "tornado"]), st.integers(0, 10_000))
+@settings(max_examples=40, deadline=None)
+def test_hidden_tiles_are_drawn_as_the_mode_lays_them(mode, seed):
+    rng = random.Random(seed)
+    faces = hidden_hail(new_game(mode, rng), rng)
+    if mode == "tornado":
+        assert sum(faces.values()) == 3 and len(faces) == 9
+    else:
+        for section in (1, 2, 3):
+            spaces = [s - 1 for s in section_spaces(section) if s - 1 in faces]
+            assert sum(faces[s] for s in spaces) == (1 if spaces else 0)
+
+
+def test_raindrops_are_aimed_at_the_rolled_colours_and_hail_at_empty_beds():
+    state = SHIP.setup({"players": ["A", "B"], "mode": "sunny"})
+    state = SHIP.apply(state, {"act": "roll", "dice": ["blue", "blue", "storm"]})
+    assert aims(state) == [("rain", "blue"), ("rain", "blue")]
+
+
+def test_a_perfect_crew_plants_every_rolled_colour():
+    rng = random.Random(1)
+    state = SHIP.setup({"players": ["A", "B"], "mode": "sunny"})
+    state = SHIP.apply(state, {"act": "roll", "dice": ["blue", "white", "storm"]})
+    # skill 1: both raindrops land, the round plants blue and white, then play on to the end
+    end = play_rounds(state, 1.0, rng)
+    assert end.phase == "over"
+    won = simulate_cloudship(150, 1.0, seed=3, modes=["sunny"])["win_rate"]["sunny"]
+    lost = simulate_cloudship(150, 0.1, seed=3, modes=["sunny"])["win_rate"]["sunny"]
+    assert won > 0.9 and won > lost
+
+
+def test_a_game_from_a_replay_file_plays_on_to_its_end():
+    with open("companion/examples/cloudship-reveals.jsonl", encoding="utf-8") as f:
+        lines = [json.loads(line) for line in f if line.strip()]
+    match = Match.start(lines[0])
+    for action in lines[1:4]:
+        match = match.apply(action)
+    end = play_rounds(match.state, 0.6, random.Random(0))
+    assert end.result in ("won", "lost")
+
+
+def test_every_mode_has_a_win_rate_and_the_same_seed_repeats():
+    one = simulate_cloudship(20, 0.7, seed=4)
+    assert set(one["win_rate"]) == set(MODE_SETUPS)
+    assert one == simulate_cloudship(20, 0.7, seed=4, jobs=2)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["cloud9", "--bots", "odds,odds"], "3 to 6"),
+    (["cloud9", "--games", "0"], "--games"),
+    (["cloudship", "--skill", "2"], "from 0 to 1"),
+])
+def test_cli_refuses_bad_runs_in_one_line(args, message):
+    run = subprocess.run([sys.executable, "-m", "companion", "simulate", *args],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and message in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_cli_prints_json():
+    run = subprocess.run([sys.executable, "-m", "companion", "simulate", "cloud9", "--games", "30",
+                          "--seed", "2"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == simulate_cloud9(BOTS, 30, seed=2)
+
+
+def test_bench_figures_are_measured():
+    from companion.insights.bench import games_per_s, odds_query_ms
+    assert 0 < odds_query_ms(rounds=3) < 1000
+    assert games_per_s(jobs=1, games=10) > 0
