@@ -147,6 +147,9 @@ def attach_the_rest(app, args, config, problems: list[str]):
 
     journal = Journal.open(args.db)  # JournalBusy: another app writes to it
     app.journal = journal
+    journal.on_damage = lambda text: app.call_soon(lambda: tell_damage(app, text))  # its check's thread
+    if journal.damage:
+        tell_damage(app, journal.damage)
     app.controller.log = journal
     app.sounds = Sounds(config.volume, config.muted)
     try:
@@ -159,6 +162,13 @@ def attach_the_rest(app, args, config, problems: list[str]):
     offer_resume(app, journal)
     app.refresh()
     return journal
+
+
+def tell_damage(app, text: str) -> None:
+    import logging
+
+    logging.getLogger("cloud-companion").error(text)
+    app.toast(text, seconds=12)
 
 
 def offer_resume(app, journal) -> None:
