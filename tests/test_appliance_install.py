@@ -47,6 +47,7 @@ def test_the_install_dry_run_prints_every_step_and_changes_nothing():
     assert "-m venv --system-site-packages /opt/cloud-companion/venv" in out
     assert "write /etc/systemd/system/cloud-companion.service" in out
     assert "write /etc/polkit-1/rules.d/50-cloud-companion-poweroff.rules" in out
+    assert "write /etc/udev/rules.d/90-cloud-companion-usb.rules" in out
     assert "systemctl enable cloud-companion.service" in out and "touch2 display" in out
     assert out.rstrip().endswith("dry run: nothing was changed")
     assert ([p.exists() for p in watched], user_exists()) == before
@@ -131,3 +132,14 @@ def test_the_packages_cover_what_sdl_kmsdrm_loads():
     from companion.appliance.doctor import KMSDRM_LIBRARIES
 
     assert set(KMSDRM_LIBRARIES.values()) <= set(install.PACKAGES)
+
+
+def test_the_usb_rule_mounts_sticks_where_the_app_looks_writable_by_the_service_only():
+    from companion.appliance.usb import ROOTS
+
+    rule = (ROOT / "systemd" / install.UDEV_NAME).read_text()
+    mount = next(line for line in rule.splitlines() if line.startswith('ACTION=="add"'))
+    where = Path(mount.rsplit(" ", 1)[1].rstrip('"'))
+    assert where.parent in ROOTS and "uid=cloud-companion" in mount and "umask=0077" in mount
+    unit = (ROOT / "systemd" / install.UNIT_NAME).read_text()
+    assert "ReadWritePaths=-/media -/run/media" in unit  # the service may write the backup there

@@ -157,6 +157,12 @@ def attach_the_rest(app, args, config, problems: list[str]):
         app.hardware.enter(app.screen)
     except Exception as exc:  # no pins, a broken pin map: the app still keeps the books by touch
         problems.append(f"seat buttons unavailable: {exc}")
+    from .usb_backup import watch_for_sticks
+
+    try:
+        app.stick_watcher = watch_for_sticks(app, journal.path)  # offers a backup onto a USB stick
+    except OSError as exc:
+        problems.append(f"USB sticks are not watched: {exc}")
     for line in problems + list(journal.messages):
         app.toast(line, seconds=8)
     offer_resume(app, journal)
