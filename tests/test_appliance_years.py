@@ -140,3 +140,13 @@ def test_damage_found_in_the_background_is_told_and_set_aside_at_the_next_start(
         assert not path.with_name("journal.sqlite3.damaged").exists()
     finally:
         again.close()
+
+
+def test_the_years_bench_reports_its_figures():
+    from companion.appliance.bench import bench
+
+    figures = bench(games=30)  # the real bench builds 10,000: the same code, smaller
+    assert set(figures) == {"journal.history_first_page_30_ms", "journal.totals_30_ms",
+                            "ui.start_to_first_frame_30_s", "ui.start_to_journal_ready_30_s"}
+    assert all(value > 0 for value in figures.values())
+    assert figures["ui.start_to_journal_ready_30_s"] >= figures["ui.start_to_first_frame_30_s"]

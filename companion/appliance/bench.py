@@ -56,7 +56,7 @@ def bench(games: int = HISTORY_GAMES) -> dict[str, float]:
         frame, ready = start_times(path, folder / "config.toml")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    k = f"{games // 1000}k"
+    k = f"{games // 1000}k" if games % 1000 == 0 else str(games)
     return {f"journal.history_first_page_{k}_ms": round(first_page, 2),
             f"journal.totals_{k}_ms": round(totals, 2),
             f"ui.start_to_first_frame_{k}_s": round(frame, 3),
