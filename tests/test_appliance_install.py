@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import pwd
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -143,3 +144,18 @@ def test_the_usb_rule_mounts_sticks_where_the_app_looks_writable_by_the_service_
     assert where.parent in ROOTS and "uid=cloud-companion" in mount and "umask=0077" in mount
     unit = (ROOT / "systemd" / install.UNIT_NAME).read_text()
     assert "ReadWritePaths=-/media -/run/media" in unit  # the service may write the backup there
+
+
+def test_the_pi_command_runs_as_the_service_on_the_service_files(tmp_path):
+    script = ROOT / "systemd" / "cloud-companion-cli"
+    assert subprocess.run(["sh", "-n", str(script)]).returncode == 0
+    assert os.access(script, os.X_OK)
+    # with the script's environment, the app's own defaults are the service's paths
+    env = {**os.environ, "XDG_DATA_HOME": "/var/lib", "XDG_CONFIG_HOME": "/etc"}
+    code = ("from companion.journal.journal import default_path as j; from companion.config import default_path as c; "
+            "print(j()); print(c())")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["/var/lib/cloud-companion/journal.sqlite3", "/etc/cloud-companion/config.toml"]
+    unit = (ROOT / "systemd" / install.UNIT_NAME).read_text()
+    assert "--config /etc/cloud-companion/config.toml --db /var/lib/cloud-companion/journal.sqlite3" in unit
+    assert "-u cloud-companion" in script.read_text()

@@ -40,6 +40,7 @@ STATE_DIR = Path("/var/lib/cloud-companion")
 UNIT_NAME = "cloud-companion.service"
 POLKIT_NAME = "50-cloud-companion-poweroff.rules"
 UDEV_NAME = "90-cloud-companion-usb.rules"
+COMMAND = Path("/usr/local/bin/cloud-companion")
 BOOT_CONFIGS = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))  # Bookworm, older
 BEGIN, END = "# --- cloud-companion: begin ---", "# --- cloud-companion: end ---"
 
@@ -164,6 +165,9 @@ def app_steps(source: Path) -> list[Step]:
                      "--upgrade", str(source)),
         write_step("the README beside it (the unit's documentation)", PREFIX / "README.md",
                    (source / "README.md").read_text()),
+        write_step("the cloud-companion command (run as the service, on its journal and settings)",
+                   COMMAND, (source / "systemd" / "cloud-companion-cli").read_text(),
+                   mode=0o755),
     ]
 
 
@@ -239,8 +243,9 @@ def uninstall_plan(purge: bool) -> list[Step]:
              lambda: [p.unlink(missing_ok=True) for p in (unit, rule, udev)] and None,
              lambda: not unit.exists() and not rule.exists() and not udev.exists(), [f"rm {unit} {rule} {udev}"]),
         command_step("systemd forgets the unit", "systemctl", "daemon-reload"),
-        Step(f"remove the app ({PREFIX})", lambda: shutil.rmtree(PREFIX), lambda: not PREFIX.exists(),
-             [f"rm -r {PREFIX}"]),
+        Step(f"remove the app ({PREFIX}) and its command", lambda: (shutil.rmtree(PREFIX, ignore_errors=True),
+                                                                   COMMAND.unlink(missing_ok=True)) and None,
+             lambda: not PREFIX.exists() and not COMMAND.exists(), [f"rm -r {PREFIX} {COMMAND}"]),
     ]
     config_txt = boot_config()
     if config_txt is not None:
