@@ -88,6 +88,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     log = setup_logging(config.log_level)
     for problem in problems:  # the system log says too what the screen says
         log.warning(problem)
+    problems = settings_notices(problems, config_path)
     args.size = args.size or config.size
     if args.rotate is not None:
         config = config.with_changes(rotate=args.rotate)
@@ -139,8 +140,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def settings_notices(problems: list[str], config_path) -> list[str]:
+    """The settings' problems for the screen, without the long path: "Settings: volume: ..."."""
+    return [_("Settings: {problem}").format(problem=p.removeprefix(f"{config_path}: ")) for p in problems]
+
+
 def attach_the_rest(app, args, config, problems: list[str]):
     """The journal (and any game to resume), the sounds and the seat buttons."""
+    logged = len(problems)
     from ..journal import Journal
     from .hardware import SeatHardware
     from ..sound import Sounds
@@ -163,7 +170,14 @@ def attach_the_rest(app, args, config, problems: list[str]):
         app.stick_watcher = watch_for_sticks(app, journal.path)  # offers a backup onto a USB stick
     except OSError as exc:
         problems.append(f"USB sticks are not watched: {exc}")
-    for line in problems + list(journal.messages):
+    notices = problems + list(journal.messages)
+    import logging
+
+    for line in notices[logged:]:  # the settings' problems were logged as they were read
+        logging.getLogger("cloud-companion").warning(line)
+    if len(notices) > 1:  # one toast at a time: the first, and where to read them all
+        notices = [_("{first} (and {count} more in the log)").format(first=notices[0], count=len(notices) - 1)]
+    for line in notices:
         app.toast(line, seconds=8)
     offer_resume(app, journal)
     app.refresh()
