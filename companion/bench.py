@@ -9,8 +9,8 @@ from importlib import import_module
 
 BENCH_MODULES: tuple[str, ...] = ("companion.rules.bench", "companion.devices.bench",
                                   "companion.journal.bench", "companion.ui.bench",
-                                  "companion.speech_bench",
-                                  "companion.insights.bench")
+                                  "companion.speech_bench", "companion.insights.bench",
+                                  "companion.appliance.bench")
 
 
 def run_all() -> dict[str, float]:

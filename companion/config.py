@@ -14,6 +14,7 @@ Adding a setting: a field on `Config` (or on one of its tables) with its default
 from __future__ import annotations
 
 import os
+import shutil
 import time
 import tomllib
 from dataclasses import asdict, dataclass, fields, replace
@@ -329,12 +330,23 @@ def save(config: Config, path: Path | None = None) -> None:
     """Write the settings atomically (temporary file, fsync, rename)."""
     path = path or default_path()
     path.parent.mkdir(parents=True, exist_ok=True)
+    _keep_if_not_clean(path)
     tmp = path.with_suffix(".toml.tmp")
     with open(tmp, "wb") as f:
         tomli_w.dump(to_dict(validate(config)), f)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def _keep_if_not_clean(path: Path) -> None:
+    """Before the Settings screen rewrites a file that had bad or unknown values (which the
+    rewrite would drop), keep a copy of it as written, for a person to look at."""
+    if not path.is_file():
+        return
+    _, problems = load(path, move_aside=False)
+    if problems:
+        shutil.copy2(path, path.with_name(f"{path.name}.before-{time.strftime('%Y%m%d-%H%M%S')}"))
 
 
 def _move_aside(path: Path) -> Path | None:

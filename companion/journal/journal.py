@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -144,6 +145,10 @@ class Journal:
         self.messages: list[str] = []       # what opening had to do (a file set aside)
         self.problem: str | None = None     # why recent steps are not saved yet, while they are not
         self.crashed = False                # the previous writer did not close: crash or power cut
+        # the whole-file check runs in the background (it grows with the history); what it found
+        self.damage: str | None = None
+        self.on_damage: Callable[[str], None] | None = None  # called from the checking thread
+        self.check_thread: threading.Thread | None = None
 
     @classmethod
     def open(cls, path: Path | str | None = None, **options: Any) -> "Journal":
@@ -156,7 +161,41 @@ class Journal:
         journal._open_writer(first=True)
         if journal._db is None:
             journal._note_crash_from(journal._reading())
+        elif not journal._flag.exists():
+            journal.check_thread = threading.Thread(target=journal._check_whole_file, daemon=True,
+                                                    name="journal-check")
+            journal.check_thread.start()
         return journal
+
+    @property
+    def _flag(self) -> Path:
+        """Left by a background check that found damage: the next open checks the whole file
+        first, and sets it aside if the damage is still there."""
+        return self.path.with_name(self.path.name + ".damaged")
+
+    def _check_whole_file(self) -> None:
+        """The full integrity check, on its own read-only connection, off the app's thread
+        (SQLite lets go of Python's lock while it reads, so the screen never waits for it)."""
+        try:
+            conn = self._connect(self.path, True)
+            try:
+                problem = sqlite_store.damage(conn)
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError as exc:
+            problem = str(exc) if sqlite_store.is_damage(exc) else None
+        except (sqlite3.Error, OSError):
+            problem = None  # could not look (the file moved, the disk went): nothing learnt
+        if problem is None:
+            return
+        self.damage = (f"The journal {self.path} is damaged ({problem}). Back it up now; at the next "
+                       f"start it is kept aside and a new journal is started.")
+        try:
+            self._flag.write_text(problem + "\n")
+        except OSError:
+            pass
+        if self.on_damage is not None:
+            self.on_damage(self.damage)
 
     @classmethod
     def read(cls, path: Path | str | None = None, **options: Any) -> "Journal":
@@ -167,7 +206,8 @@ class Journal:
         journal = cls(Path(path) if path else default_path(), writer=False, **options)
         if journal.path.exists():
             try:
-                journal._reader = Store.open(journal.path, writable=False, connect=journal._connect)
+                journal._reader = Store.open(journal.path, writable=False, connect=journal._connect,
+                                             full_check=False)
             except UnusableFile as exc:
                 raise UnusableFile(f"the journal {journal.path} cannot be read: {exc}. The app "
                                    f"keeps such a file aside and starts a new one.") from None
@@ -208,9 +248,14 @@ class Journal:
         return True
 
     def _open_checked(self) -> Store:
+        flagged = self._flag.exists()
         try:
-            return Store.open(self.path, writable=True, connect=self._connect)
+            store = Store.open(self.path, writable=True, connect=self._connect, full_check=flagged)
+            if flagged:  # checked whole and found intact after all
+                self._flag.unlink(missing_ok=True)
+            return store
         except UnusableFile as exc:
+            self._flag.unlink(missing_ok=True)
             kept = self._set_aside()
             self.messages.append(f"The journal {self.path} could not be used: {exc}. It was kept "
                                  f"as {kept.name} and a new journal was started.")
@@ -386,7 +431,10 @@ class Journal:
     def stored(self, game_id: int) -> tuple[GameSummary, list[dict[str, Any]]]:
         """A game's summary and every stored action (undo and redo included)."""
         db = self._reading()
-        found = db.game(game_id) if db else None
+        try:
+            found = db.game(game_id) if db else None
+        except sqlite3.DatabaseError as exc:  # a damaged page among the actions
+            raise JournalError(f"game {game_id} cannot be read from {self.path}: {_why(exc)}") from None
         if found is None:
             raise JournalError(f"there is no game {game_id} in {self.path}")
         return found

@@ -88,6 +88,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     log = setup_logging(config.log_level)
     for problem in problems:  # the system log says too what the screen says
         log.warning(problem)
+    problems = settings_notices(problems, config_path)
     args.size = args.size or config.size
     if args.rotate is not None:
         config = config.with_changes(rotate=args.rotate)
@@ -140,14 +141,23 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def settings_notices(problems: list[str], config_path) -> list[str]:
+    """The settings' problems for the screen, without the long path: "Settings: volume: ..."."""
+    return [_("Settings: {problem}").format(problem=p.removeprefix(f"{config_path}: ")) for p in problems]
+
+
 def attach_the_rest(app, args, config, problems: list[str]):
     """The journal (and any game to resume), the sounds and the seat buttons."""
+    logged = len(problems)
     from ..journal import Journal
     from .hardware import SeatHardware
     from ..sound import Sounds
 
     journal = Journal.open(args.db)  # JournalBusy: another app writes to it
     app.journal = journal
+    journal.on_damage = lambda text: app.call_soon(lambda: tell_damage(app, text))  # its check's thread
+    if journal.damage:
+        tell_damage(app, journal.damage)
     app.controller.log = journal
     app.sounds = Sounds(config.volume, config.muted)
     try:
@@ -155,11 +165,31 @@ def attach_the_rest(app, args, config, problems: list[str]):
         app.hardware.enter(app.screen)
     except Exception as exc:  # no pins, a broken pin map: the app still keeps the books by touch
         problems.append(f"seat buttons unavailable: {exc}")
-    for line in problems + list(journal.messages):
+    from .usb_backup import watch_for_sticks
+
+    try:
+        app.stick_watcher = watch_for_sticks(app, journal.path)  # offers a backup onto a USB stick
+    except OSError as exc:
+        problems.append(f"USB sticks are not watched: {exc}")
+    notices = problems + list(journal.messages)
+    import logging
+
+    for line in notices[logged:]:  # the settings' problems were logged as they were read
+        logging.getLogger("cloud-companion").warning(line)
+    if len(notices) > 1:  # one toast at a time: the first, and where to read them all
+        notices = [_("{first} (and {count} more in the log)").format(first=notices[0], count=len(notices) - 1)]
+    for line in notices:
         app.toast(line, seconds=8)
     offer_resume(app, journal)
     app.refresh()
     return journal
+
+
+def tell_damage(app, text: str) -> None:
+    import logging
+
+    logging.getLogger("cloud-companion").error(text)
+    app.toast(text, seconds=12)
 
 
 def offer_resume(app, journal) -> None:
