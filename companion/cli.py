@@ -15,7 +15,8 @@ from importlib import import_module
 from .replay import NotAGame, replay_lines
 
 # modules with a register(subparsers) function, each adding its own subcommands
-COMMAND_MODULES: tuple[str, ...] = ("companion.journal.commands", "companion.ui.commands")
+COMMAND_MODULES: tuple[str, ...] = ("companion.journal.commands", "companion.ui.commands",
+                                    "companion.ship.commands")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
