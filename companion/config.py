@@ -22,7 +22,7 @@ LANGUAGES = ("en", "de", "hu")
 ROTATIONS = (0, 90, 180, 270)
 # BCM numbers a Pi header offers (GPIO 0-27)
 GPIO_RANGE = range(0, 28)
-# I2C (2, 3) and the UART (14, 15) stay free: the ship sensor and add-ons use them
+# I2C (2, 3) and the UART (14, 15) stay free of seats: the bed detectors use them by default
 RESERVED_PINS = {2: "I2C SDA", 3: "I2C SCL", 14: "UART TX", 15: "UART RX"}
 
 
@@ -59,6 +59,7 @@ class Config:
     muted: bool = False
     rotate: int = 0
     seats: tuple[SeatPins, ...] = DEFAULT_SEATS
+    ship: "ShipSettings" = field(default_factory=lambda: ShipSettings())
 
     def with_changes(self, **changes: Any) -> "Config":
         return validate(replace(self, **changes))
@@ -89,13 +90,14 @@ def validate(config: Config) -> Config:
             if pin in used:
                 raise ConfigError(f"{where}: GPIO {pin} is already used by {used[pin]}")
             used[pin] = where
+    validate_ship(config.ship, used)
     return config
 
 
 def from_dict(data: dict[str, Any]) -> Config:
     """A Config from parsed TOML; ConfigError for anything that cannot work."""
     known = {"language", "volume", "muted", "rotate"}
-    unknown = set(data) - known - {"seats"}
+    unknown = set(data) - known - {"seats", "ship"}
     if unknown:
         raise ConfigError(f"unknown setting(s): {', '.join(sorted(unknown))}")
     values: dict[str, Any] = {k: data[k] for k in known if k in data}
@@ -105,6 +107,8 @@ def from_dict(data: dict[str, Any]) -> Config:
                                     for s in data["seats"])
         except (KeyError, TypeError, ValueError):
             raise ConfigError('each [[seats]] entry needs whole numbers "jump", "stay" and "led"') from None
+    if "ship" in data:
+        values["ship"] = ship_from_dict(data["ship"])
     try:
         return validate(Config(**values))
     except TypeError as exc:
@@ -114,6 +118,7 @@ def from_dict(data: dict[str, Any]) -> Config:
 def to_dict(config: Config) -> dict[str, Any]:
     data = asdict(config)
     data["seats"] = [asdict(s) for s in config.seats]
+    data["ship"] = ship_to_dict(config.ship)
     return data
 
 
@@ -154,3 +159,76 @@ def _move_aside(path: Path) -> Path | None:
         return target
     except OSError:
         return None
+
+
+# --- the cloud ship: its port, the bed detectors, the judge's timings -------------------------
+# (hardware/SHIP.md; the timings' meaning is the ship contract's section 2)
+
+SHIP_BEDS = ("yellow", "purple", "white", "blue")
+# The seats take every other GPIO; the ship's sensors sit on the ship's own board, so the Pi's
+# I2C and UART pins are free for the four bed detectors (open-collector outputs: GPIO 2 and 3
+# have fixed pull-ups, which suits them; 14 and 15 need the serial console switched off).
+DEFAULT_BED_PINS = (2, 3, 14, 15)
+SHIP_TIMINGS = ("min_fall", "max_fall", "settle", "bounce_min", "move_motion", "lift_samples",
+                "rest_motion", "rest_time", "silent")
+
+
+@dataclass(frozen=True)
+class ShipSettings:
+    port: str = "auto"  # "auto" (the Pico on USB), "off", "sim", a device path or a pyserial URL
+    beds: bool = True   # bed detectors fitted; without them each ball asks "where did it land?"
+    bed_pins: tuple[int, ...] = DEFAULT_BED_PINS  # yellow, purple, white, blue
+    timings: tuple[tuple[str, int], ...] = ()  # changes to the judge's defaults, e.g. ("settle", 400)
+    flight_logs: int = 100  # flights kept for `cloud-companion judge`, at most 1 MB each
+
+
+def validate_ship(ship: "ShipSettings", used: dict[int, str]) -> None:
+    if not isinstance(ship.port, str) or not ship.port.strip():
+        raise ConfigError('ship port must be "auto", "off", "sim", a device path or a pyserial URL')
+    if not isinstance(ship.beds, bool):
+        raise ConfigError(f"ship beds must be true or false, not {ship.beds!r}")
+    if not isinstance(ship.flight_logs, int) or isinstance(ship.flight_logs, bool) or not 0 <= ship.flight_logs <= 10000:
+        raise ConfigError(f"ship flight_logs must be a whole number from 0 to 10000, not {ship.flight_logs!r}")
+    if len(ship.bed_pins) != len(SHIP_BEDS):
+        raise ConfigError(f"ship bed_pins needs {len(SHIP_BEDS)} pins (yellow, purple, white, blue), "
+                          f"not {len(ship.bed_pins)}")
+    for name, value in ship.timings:
+        if name not in SHIP_TIMINGS:
+            raise ConfigError(f"unknown ship timing {name!r} (one of {', '.join(SHIP_TIMINGS)})")
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ConfigError(f"ship timing {name} must be a whole number, 0 or more, not {value!r}")
+    if not ship.beds:
+        return
+    for colour, pin in zip(SHIP_BEDS, ship.bed_pins):
+        where = f"{colour} bed detector"
+        if not isinstance(pin, int) or isinstance(pin, bool) or pin not in GPIO_RANGE:
+            raise ConfigError(f"{where}: GPIO {pin!r} is out of range (0 to 27)")
+        if pin in used:
+            raise ConfigError(f"{where}: GPIO {pin} is already used by {used[pin]}")
+        used[pin] = where
+
+
+def ship_from_dict(data: Any) -> "ShipSettings":
+    if not isinstance(data, dict):
+        raise ConfigError("[ship] must be a table")
+    unknown = set(data) - {"port", "beds", "bed_pins", "timings", "flight_logs"}
+    if unknown:
+        raise ConfigError(f"unknown ship setting(s): {', '.join(sorted(unknown))}")
+    values: dict[str, Any] = {k: data[k] for k in ("port", "beds", "flight_logs") if k in data}
+    if "bed_pins" in data:
+        if not isinstance(data["bed_pins"], list):
+            raise ConfigError("ship bed_pins must be a list of 4 GPIO numbers")
+        values["bed_pins"] = tuple(data["bed_pins"])
+    if "timings" in data:
+        if not isinstance(data["timings"], dict):
+            raise ConfigError("[ship.timings] must be a table")
+        values["timings"] = tuple(sorted(data["timings"].items()))
+    return ShipSettings(**values)
+
+
+def ship_to_dict(ship: "ShipSettings") -> dict[str, Any]:
+    data: dict[str, Any] = {"port": ship.port, "beds": ship.beds, "bed_pins": list(ship.bed_pins),
+                            "flight_logs": ship.flight_logs}
+    if ship.timings:
+        data["timings"] = dict(ship.timings)
+    return data
