@@ -138,6 +138,9 @@ def attach_the_rest(app, args, config, problems: list[str]):
         app.hardware.enter(app.screen)
     except Exception as exc:  # no pins, a broken pin map: the app still keeps the books by touch
         problems.append(f"seat buttons unavailable: {exc}")
+    from .ship_view import attach_ship
+
+    attach_ship(app, config, problems)
     for line in problems + list(journal.messages):
         app.toast(line, seconds=8)
     offer_resume(app, journal)
