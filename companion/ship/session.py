@@ -55,6 +55,8 @@ class ShipSession:
         self._flying = False  # the game's flight phase as the judge was last told
         self._log_until: int | None = None
         self._submitting = False
+        self.controller = None
+        self._news: list[dict[str, Any]] = []  # produced between polls (a change by touch)
 
     @property
     def tilt(self) -> tuple[float, float] | None:
@@ -75,22 +77,27 @@ class ShipSession:
 
     def poll(self, controller) -> list[dict[str, Any]]:
         """Feed what arrived to the judge, act on its word; the news for the screen."""
-        news: list[dict[str, Any]] = []
-        self._follow_game(controller, self._now(), news)
-        while True:
-            try:
-                records = self.events.get_nowait()
-            except queue.Empty:
-                break
-            for t, key, value in records:
-                self.feed(max(t, self._floor), key, value, controller, news)
-        now = self._now()
+        self.controller = controller
+        news, self._news = self._news, []
+        self._drain(controller, news)
+        now = max(self._floor, self.clock())
+        self._follow_game(controller, now, news)
         self._act(self.judge.tick(now), controller, news)
+        self._floor = now
         if self._log_until is not None and now > self._log_until:
             self._log_until = None
             if self.flight_log is not None:
                 self.flight_log.close()
         return news
+
+    def _drain(self, controller, news: list) -> None:
+        while True:
+            try:
+                records = self.events.get_nowait()
+            except queue.Empty:
+                return
+            for t, key, value in records:
+                self.feed(max(t, self._floor), key, value, controller, news)
 
     def feed(self, t: int, key: str, value: str, controller, news: list) -> None:
         self._floor = t
@@ -112,10 +119,6 @@ class ShipSession:
         return news
 
     # -- inside ------------------------------------------------------------------------------
-
-    def _now(self) -> int:
-        self._floor = max(self._floor, self.clock())
-        return self._floor
 
     def _follow_game(self, controller, t: int, news: list) -> None:
         """Tell the judge when the game enters or leaves its flight phase."""
@@ -178,6 +181,18 @@ class ShipSession:
         self._follow_game(controller, self._floor, news)
 
     def on_game_change(self, before, after, action) -> None:
-        """A drop entered by touch answers the question about a ball of its kind."""
-        if not self._submitting and action.get("act") == "drop" and action.get("ball") in self.asking:
+        """A change by touch (or seat button): what arrived before it is judged first, then the
+        judge hears of a flight starting or ending at once. A drop entered by touch answers the
+        question about a ball of its kind."""
+        if self._submitting:
+            return  # our own action: _submit follows the game itself
+        if action.get("act") == "drop" and action.get("ball") in self.asking:
             self.asking.remove(action["ball"])
+        if self.controller is not None:
+            self._drain(self.controller, self._news)
+            self._follow_game(self.controller, max(self._floor, self.clock()), self._news)
+
+    def attach(self, controller) -> None:
+        """Follow `controller`'s game as it changes (by touch too), not only once per poll."""
+        self.controller = controller
+        controller.subscribe(self.on_game_change)

@@ -258,4 +258,4 @@ def attach_ship(app, config: Config, problems: list[str]) -> None:
         return
     if panel is not None:
         app.hardware.ship = panel
-        app.controller.subscribe(panel.session.on_game_change)
+        panel.session.attach(app.controller)
