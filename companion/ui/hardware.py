@@ -54,7 +54,11 @@ class NoHardware:
         return self.ship_key(event)
 
     def sensor_status(self) -> str | None:
-        return self.ship.status() if self.ship is not None else self._sensor
+        if self.ship is None:
+            return self._sensor
+        status = self.ship.status()
+        # simulated pins and a simulated ship: the "Simulated hardware" badge already says so
+        return None if status == "simulated" and self.simulated else status
 
     def status_line(self) -> str | None:
         return None

@@ -36,7 +36,11 @@ TILT_REDRAW_DEG = 1.0
 SIM_KEYS = {"f": "fly", "s": "down", "a": "left", "d": "right", "j": "rain", "k": "hail"}
 BED_KEYS = dict(zip("vbnm", SHIP_BEDS))
 
-BALL_NAMES = {"rain": i18n.N_("raindrop"), "hail": i18n.N_("hailstone")}
+# whole sentences per ball: German and Hungarian articles and endings depend on the noun
+OUTSIDE = {"rain": i18n.N_("The raindrop fell outside the beds. It does not count: put it back into the ship."),
+           "hail": i18n.N_("The hailstone fell outside the beds. It does not count: put it back into the ship.")}
+ASKING = {"rain": i18n.N_("Where did the raindrop land? Tap it on its bed."),
+          "hail": i18n.N_("Where did the hailstone land? Tap it on its bed.")}
 BED_NAMES = {"yellow": i18n.N_("yellow"), "purple": i18n.N_("purple"), "white": i18n.N_("white"),
              "blue": i18n.N_("blue")}
 LINK_STATES = {"waiting": i18n.N_("connecting"), "lost": i18n.N_("link lost"),
@@ -50,7 +54,7 @@ class ShipPanel:
         self.simulator = simulator
         self.beds = beds
         self._drawn_tilt: tuple[float, float] | None = None
-        self._shown_link = session.link
+        self._shown = (session.link, ())
         self._falling = 0
 
     @classmethod
@@ -99,8 +103,9 @@ class ShipPanel:
         session = self.session
         for news in session.poll(app.controller):
             self.show(app, news)
-        if session.link != self._shown_link:
-            self._shown_link = session.link
+        shown = (session.link, tuple(session.asking))
+        if shown != self._shown:
+            self._shown = shown  # the top bar and the flight hint follow the link and the question
             app.refresh()
         tilt = session.tilt
         if tilt is not None and (self._drawn_tilt is None or
@@ -121,11 +126,10 @@ class ShipPanel:
         elif "x_impact" in news:
             app.redraw()
         elif news.get("notice") == "outside":
-            app.toast(_("The {ball} fell outside the beds. It does not count: put it back into the ship.")
-                      .format(ball=_(BALL_NAMES[news["ball"]])))
+            app.toast(_(OUTSIDE[news["ball"]]))
         elif news.get("notice") == "no_hole":
-            app.toast(_("A ball in the {bed} bed did not come through the hole. It does not count: "
-                        "put it back into the ship.").format(bed=_(BED_NAMES[news["bed"]])))
+            app.toast(_("A ball landed in a bed ({bed}) without coming through the hole. It does not "
+                        "count: put it back into the ship.").format(bed=_(BED_NAMES[news["bed"]])))
         elif news.get("link") == "board":
             app.toast(_("The ship reports a problem: {code} {text}").format(code=news["code"], text=news["text"]))
         elif news.get("link") == "lost":
@@ -211,8 +215,7 @@ def flight_hint(screen) -> str | None:
         return None
     session = panel.session
     if session.asking:
-        return _("Where did the {ball} land? Tap it on its bed.").format(
-            ball=_(BALL_NAMES[session.asking[0]]))
+        return _(ASKING[session.asking[0]])
     if session.link not in ("connected",):
         return None  # no word from the ship: taps as without it
     if session.beds_present:

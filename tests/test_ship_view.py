@@ -1,0 +1,126 @@
+"""The ship on the Cloudship screen (real pygame, dummy video): balls falling and settling, the
+question without bed detectors, notices and the link in the top bar, in every language at
+800x480 and 720x1280, with nothing cut off."""
+
+import queue
+
+import pytest
+
+from companion import i18n
+from companion.config import Config
+from companion.rules import RulesError
+from companion.rules.cloudship import BEDS
+from companion.ship.session import ShipSession
+from companion.ui.harness import Harness
+from companion.ui.screens.cloudship import demo_game
+from companion.ui.ship_view import ShipPanel
+from tests.shipstreams import Board
+
+SETUP, ACTIONS = demo_game()
+SIZES = [(800, 480), (720, 1280)]
+LANGUAGES = ["en", "de", "hu"]
+
+
+class Clock:
+    def __init__(self):
+        self.ms = 10_000
+
+    def __call__(self):
+        return self.ms
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    yield
+    i18n.set_language("en")
+
+
+def table(size, language="en", beds=True):
+    h = Harness(size, config=Config(language=language))
+    h.app.hardware.simulated = False  # as on the Pi: real pins, a real ship
+    clock = Clock()
+    events: queue.Queue = queue.Queue()
+    session = ShipSession(events, clock=clock, beds_present=beds)
+    panel = ShipPanel(session)
+    h.app.hardware.ship = panel
+    session.attach(h.app.controller)
+    h.start_game(SETUP)
+    h.app.controller.submit({"act": "roll", "dice": ["yellow", "purple", "storm"]})
+    h.app.pump()
+    return h, panel, events, clock, Board()
+
+
+def arrive(h, events, clock, *records):
+    for t, key, value in records:
+        clock.ms = t
+        events.put([(t, key, value)])
+        h.app.pump()
+
+
+def check(h, name, tmp_path):
+    assert h.overflows() == [], name
+    assert h.off_canvas() == [], name
+    h.save(tmp_path / f"{name}.png")
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_ball_falls_lands_and_is_judged_on_screen(tmp_path, size, language):
+    h, panel, events, clock, b = table(size, language)
+    arrive(h, events, clock, (10_000, "port", "back"), (10_010, "ship", b.tilt(50, roll=120)))
+    assert h.app.hardware.ship_tilt() == pytest.approx(12.0)
+    assert h.app.hardware.sensor_status() == "ok"
+    arrive(h, events, clock, (10_100, "ship", b.ball("rain")))
+    clock.ms = 10_250
+    assert panel.session.falling() == [("rain", 150)]
+    check(h, f"falling-{language}-{size[0]}", tmp_path)
+    arrive(h, events, clock, (10_300, "bed", "purple"))
+    assert panel.session.settling() == [("rain", "purple")]
+    check(h, f"settling-{language}-{size[0]}", tmp_path)
+    clock.ms = 10_601
+    h.app.pump()
+    assert h.app.controller.match.view["drops"] == [{"ball": "rain", "bed": "purple"}]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_notices_and_the_question_without_bed_detectors(tmp_path, size, language):
+    h, panel, events, clock, b = table(size, language, beds=False)
+    arrive(h, events, clock, (10_000, "port", "back"), (10_100, "ship", b.ball("hail")))
+    assert panel.session.asking == ["hail"]
+    assert h.find("fly-hint").texts() == [i18n.translator("ship")(
+        "Where did the hailstone land? Tap it on its bed.")]
+    check(h, f"asking-{language}-{size[0]}", tmp_path)
+    clock.ms = 11_000
+    h.app.pump()
+    assert h.app.toast_text is None  # no detectors: "outside" is not claimed, the crew says where
+    with pytest.raises(RulesError):  # a tap the rules refuse (no hail was loaded) answers nothing
+        h.app.controller.submit({"act": "drop", "ball": "hail", "bed": "blue"})
+    assert panel.session.asking == ["hail"]
+    arrive(h, events, clock, (11_100, "bed", "white"), (11_200, "port", "lost"))
+    assert h.app.toast_text is not None
+    assert h.app.hardware.sensor_status() == i18n.translator("ship")("link lost")
+    check(h, f"lost-{language}-{size[0]}", tmp_path)
+
+
+def test_a_drop_by_touch_answers_the_question():
+    h, panel, events, clock, b = table((800, 480), beds=False)
+    arrive(h, events, clock, (10_000, "port", "back"), (10_100, "ship", b.ball("rain")))
+    assert panel.session.asking == ["rain"]
+    h.app.controller.submit({"act": "drop", "ball": "rain", "bed": "yellow"})  # as the bed's button does
+    assert panel.session.asking == []
+    assert h.app.controller.match.view["drops"] == [{"ball": "rain", "bed": "yellow"}]
+
+
+def test_a_ball_beyond_the_load_is_refused_with_a_notice():
+    h, panel, events, clock, b = table((800, 480))
+    records = [(10_000, "port", "back")]
+    t = 10_100
+    for _ in range(3):  # the roll loaded 2 raindrops
+        records += [(t, "ship", b.ball("rain")), (t + 100, "bed", BEDS[0])]
+        t += 500
+    arrive(h, events, clock, *records)
+    clock.ms = t + 1000
+    h.app.pump()
+    assert len(h.app.controller.match.view["drops"]) == 2
+    assert "raindrop" in h.app.toast_text
