@@ -124,3 +124,20 @@ def test_a_ball_beyond_the_load_is_refused_with_a_notice():
     h.app.pump()
     assert len(h.app.controller.match.view["drops"]) == 2
     assert "raindrop" in h.app.toast_text
+
+
+def test_a_stuck_bed_detector_is_shown_in_the_top_bar(tmp_path):
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.devices.beds import BedDetectors
+
+    h, panel, events, clock, b = table((800, 480), "de")
+    panel.beds = BedDetectors((2, 3, 14, 15), events, clock, pin_factory=MockFactory(), stuck_after_ms=3000)
+    try:
+        arrive(h, events, clock, (10_000, "port", "back"))
+        panel.beds.pin("white").drive_low()
+        arrive(h, events, clock, (13_500, "ship", b.tilt(0)))
+        assert h.app.hardware.sensor_status() == "Beetmelder hängt: Weiß"
+        check(h, "stuck-de-800", tmp_path)
+    finally:
+        panel.beds.close()

@@ -54,7 +54,7 @@ class ShipPanel:
         self.simulator = simulator
         self.beds = beds
         self._drawn_tilt: tuple[float, float] | None = None
-        self._shown = (session.link, ())
+        self._shown = (session.link, (), ())
         self._falling = 0
 
     @classmethod
@@ -103,7 +103,7 @@ class ShipPanel:
         session = self.session
         for news in session.poll(app.controller):
             self.show(app, news)
-        shown = (session.link, tuple(session.asking))
+        shown = (session.link, tuple(session.asking), tuple(self.stuck_beds()))
         if shown != self._shown:
             self._shown = shown  # the top bar and the flight hint follow the link and the question
             app.refresh()
@@ -138,8 +138,14 @@ class ShipPanel:
             app.toast(_("The ship speaks another protocol version ({proto}): update the companion "
                         "or the ship.").format(proto=news["proto"]))
 
+    def stuck_beds(self) -> list[str]:
+        return self.beds.stuck_now(self.session.clock()) if self.beds is not None else []
+
     def status(self) -> str:
         """The top bar's word for the ship: simulated, connected (ok) or what is wrong."""
+        stuck = self.stuck_beds()
+        if stuck:
+            return _("bed detector stuck: {beds}").format(beds=", ".join(_(BED_NAMES[b]) for b in stuck))
         link = self.session.link
         if link == "connected":
             return "simulated" if self.simulator is not None else "ok"
