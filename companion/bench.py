@@ -8,7 +8,8 @@ from __future__ import annotations
 from importlib import import_module
 
 BENCH_MODULES: tuple[str, ...] = ("companion.rules.bench", "companion.devices.bench",
-                                  "companion.journal.bench", "companion.ui.bench")
+                                  "companion.journal.bench", "companion.ui.bench",
+                                  "companion.ship.bench")
 
 
 def run_all() -> dict[str, float]:

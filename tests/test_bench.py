@@ -14,7 +14,8 @@ from companion.ui.bench import idle_cpu_percent, render_ms
 
 def test_every_area_is_in_the_bench():
     assert set(BENCH_MODULES) == {"companion.rules.bench", "companion.journal.bench",
-                                  "companion.devices.bench", "companion.ui.bench"}
+                                  "companion.devices.bench", "companion.ui.bench",
+                                  "companion.ship.bench"}
 
 
 def test_rules_bench_reports_replay_speed_for_every_game():
