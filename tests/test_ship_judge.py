@@ -401,3 +401,15 @@ def test_never_a_phantom_drop_and_always_in_time_order(records):
         assert opened, d
     lands = [r for r in out if r.get("act") == "land"]
     assert len(lands) <= sum(1 for r in records if r[1:] == ("flight", "start"))
+
+
+def test_a_drop_and_silent_at_the_same_time_the_drop_first():
+    b = Board()
+    records = [ship(0, b.ball())]  # the last good line: silent is due at 3000
+    beds = ["yellow", "purple"]
+    for i, t in enumerate(range(100, 2701, 200)):  # bouncing between two beds until 2700
+        records.append(bed(t, beds[i % 2]))
+    records.append(bed(3100, "blue"))
+    out = judged(records)
+    assert out[-3:] == [drop(3000, "rain", "purple"), {"t": 3000, "link": "silent"},
+                        {"t": 3100, "notice": "no_hole", "bed": "blue"}]
