@@ -3,11 +3,12 @@ question without bed detectors, notices and the link in the top bar, in every la
 800x480 and 720x1280, with nothing cut off."""
 
 import queue
+import time
 
 import pytest
 
 from companion import i18n
-from companion.config import Config
+from companion.config import Config, ShipSettings
 from companion.rules import RulesError
 from companion.rules.cloudship import BEDS
 from companion.ship.session import ShipSession
@@ -141,3 +142,29 @@ def test_a_stuck_bed_detector_is_shown_in_the_top_bar(tmp_path):
         check(h, "stuck-de-800", tmp_path)
     finally:
         panel.beds.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_desktops_simulated_ship_says_so(tmp_path, size, language):
+    from gpiozero.pins.mock import MockFactory
+
+    h = Harness(size, config=Config(language=language))
+    config = Config(ship=ShipSettings(port="sim"))
+    panel = ShipPanel.open(config, h.app.wake, True, pin_factory=MockFactory(), flight_log=None,
+                           sim_options={"tilt_s": 0.01})
+    h.app.hardware.ship = panel
+    try:
+        panel.session.attach(h.app.controller)
+        h.start_game(SETUP)
+        h.app.controller.submit({"act": "roll", "dice": ["yellow", "purple", "storm"]})
+        deadline = time.monotonic() + 5
+        while panel.session.link != "connected" and time.monotonic() < deadline:
+            h.app.pump()
+        h.app.pump()
+        assert h.find("fly-hint").texts() == [i18n.translator("ship")(
+            "Simulated ship: f flies, s lands, j k drop balls.")]
+        assert h.app.hardware.sensor_status() is None  # the "Simulated hardware" badge says it
+        check(h, f"sim-{language}-{size[0]}", tmp_path)
+    finally:
+        panel.close()

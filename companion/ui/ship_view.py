@@ -224,6 +224,8 @@ def flight_hint(screen) -> str | None:
         return _(ASKING[session.asking[0]])
     if session.link not in ("connected",):
         return None  # no word from the ship: taps as without it
+    if panel.simulator is not None:
+        return _("Simulated ship: f flies, s lands, j k drop balls.")
     if session.beds_present:
         return _("Fly! The ship judges each ball.")
     return _("Fly! Tap where each ball lands.")
