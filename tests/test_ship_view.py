@@ -168,3 +168,14 @@ def test_the_desktops_simulated_ship_says_so(tmp_path, size, language):
         check(h, f"sim-{language}-{size[0]}", tmp_path)
     finally:
         panel.close()
+
+
+def test_no_ship_notices_during_another_game():
+    h = Harness((800, 480))
+    events: queue.Queue = queue.Queue()
+    clock = Clock()
+    panel = ShipPanel(ShipSession(events, clock=clock))
+    h.app.hardware.ship = panel
+    h.start_game({"game": "cloudmine", "players": ["Ann", "Ben", "Csilla", "Dóra"]})
+    arrive(h, events, clock, (10_000, "bed", "blue"), (10_100, "port", "lost"))
+    assert h.app.toast_text is None

@@ -165,6 +165,8 @@ class ShipLink(threading.Thread):
             reader = self._reader
         if reader is not None and reader.alive:
             reader.alive = False
-            if hasattr(reader.serial, "cancel_read"):
+            try:
                 reader.serial.cancel_read()
+            except (OSError, AttributeError, serial.SerialException):
+                pass  # the port failed and was closed meanwhile: the reader has ended anyway
         self.join(5.0)

@@ -141,11 +141,14 @@ class ShipSimulator:
             timer.cancel()
         if self._thread.is_alive():
             self._thread.join(2.0)
-        for fd in (self.master, self.slave):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        # once only: a closed descriptor's number is soon another file's
+        fds, self.master, self.slave = (self.master, self.slave), -1, -1
+        for fd in fds:
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
 
     # -- a timed script -----------------------------------------------------------------------------
 

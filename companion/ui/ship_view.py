@@ -118,7 +118,12 @@ class ShipPanel:
         self._falling = falling
 
     def show(self, app, news: dict) -> None:
-        """One item of the session's news on screen."""
+        """One item of the session's news on screen (notices only while Cloudship is played:
+        a knock on the box during another game is nobody's business)."""
+        from ..ship.session import is_cloudship
+
+        if "refused" not in news and not is_cloudship(app.controller):
+            return
         if "refused" in news:
             app.refuse(news["refused"])
         elif "x_ball" in news:
