@@ -413,3 +413,48 @@ def test_a_drop_and_silent_at_the_same_time_the_drop_first():
     out = judged(records)
     assert out[-3:] == [drop(3000, "rain", "purple"), {"t": 3000, "link": "silent"},
                         {"t": 3100, "notice": "no_hole", "bed": "blue"}]
+
+
+def test_a_rest_goes_on_through_ignore_mode():
+    b = Board()
+    records = [flight(0, "start")] + tilts(b, 50, 1250, 50) + [ship(1300, b.tilt(0))]  # rest from 1300
+    records += [ship(1400, b.hello("2")), ship(1500, b.tilt(90)), ship(2000, b.tilt(90))]  # ignored
+    b2 = Board()
+    records += [ship(3000, b2.hello("1")), ship(3400, b2.tilt(0))]  # 2100 after the rest began
+    assert acts(records) == [{"t": 3400, "act": "land"}]
+
+
+def test_lost_does_not_cancel_a_due_land():
+    b = Board()
+    records = flown_then_rest(b) + [ship(4200, b.ball()), bed(4300, "yellow")]
+    # the rest completes at 4300 while the ball settles: land is due
+    records = [r for r in records if r[0] <= 4300]
+    records += [port(4400, "lost")]
+    assert acts(records) == [drop(4600, "rain", "yellow"), {"t": 4600, "act": "land"}]
+
+
+def test_a_start_inside_a_flight_begins_afresh_and_an_end_outside_is_allowed():
+    b = Board()
+    records = [flight(0, "end"), flight(10, "start")] + tilts(b, 50, 1250, 50) \
+        + [flight(1260, "start")] + tilts(b, 1300, 3500, 0)
+    assert acts(records) == []  # the second start forgot the moving samples
+
+
+def test_a_hello_changes_nothing_else():
+    b = Board()
+    records = [ship(0, b.ball("hail")), ship(50, Board(0).hello()), bed(100, "blue")]
+    assert judged(records) == [drop(400, "hail", "blue")]
+
+
+def test_a_rejected_line_does_not_end_a_silence():
+    b = Board()
+    out = judged([ship(0, b.tilt(0)), ship(3500, "$junk*00"), ship(3600, b.tilt(0))])
+    assert out == [{"t": 3000, "link": "silent"}, {"t": 3500, "link": "rejected", "why": "checksum"},
+                   {"t": 3600, "link": "heard"}]
+
+
+def test_the_contracts_section_3_examples_in_time_order():
+    records = [flight(900, "start"), ship(1000, "$BALL,12,53021,rain*0D"), bed(1180, "yellow"),
+               port(5000, "lost"), port(6000, "back"), flight(9000, "end")]
+    assert judged(records) == [drop(1480, "rain", "yellow"), {"t": 4000, "link": "silent"},
+                               {"t": 5000, "link": "lost"}, {"t": 6000, "link": "back"}]
