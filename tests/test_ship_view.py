@@ -179,3 +179,27 @@ def test_no_ship_notices_during_another_game():
     h.start_game({"game": "cloudmine", "players": ["Ann", "Ben", "Csilla", "Dóra"]})
     arrive(h, events, clock, (10_000, "bed", "blue"), (10_100, "port", "lost"))
     assert h.app.toast_text is None
+
+
+def test_a_ship_never_found_is_missed_only_while_cloudship_is_played(tmp_path):
+    from companion.ship.link import ShipLink
+
+    h = Harness((800, 480))
+    h.app.hardware.simulated = False
+    events: queue.Queue = queue.Queue()
+    link = ShipLink("auto", events, retry_s=0.05)  # no Pico on this machine
+    link.start()
+    panel = ShipPanel(ShipSession(events, clock=Clock()), link=link)
+    h.app.hardware.ship = panel
+    try:
+        deadline = time.monotonic() + 5
+        while link.state != "missing" and time.monotonic() < deadline:
+            time.sleep(0.01)
+        h.app.pump()
+        assert h.app.hardware.sensor_status() is None
+        h.start_game(SETUP)
+        assert h.app.hardware.sensor_status() == "missing"
+        assert h.shows(i18n.translator("app")("Sensor: {status}").format(
+            status=i18n.translator("app")("not found")))
+    finally:
+        link.stop()

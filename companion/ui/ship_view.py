@@ -54,8 +54,9 @@ class ShipPanel:
         self.simulator = simulator
         self.beds = beds
         self._drawn_tilt: tuple[float, float] | None = None
-        self._shown = (session.link, (), ())
+        self._shown = (session.link, (), (), False)
         self._falling = 0
+        self.playing = False  # a Cloudship game is the current one
 
     @classmethod
     def open(cls, config: Config, wake: Callable[[], None], simulated_pins: bool, *,
@@ -100,10 +101,13 @@ class ShipPanel:
     # -- the main loop -------------------------------------------------------------------------
 
     def pump(self, app) -> None:
+        from ..ship.session import is_cloudship
+
         session = self.session
+        self.playing = is_cloudship(app.controller)
         for news in session.poll(app.controller):
             self.show(app, news)
-        shown = (session.link, tuple(session.asking), tuple(self.stuck_beds()))
+        shown = (session.link, tuple(session.asking), tuple(self.stuck_beds()), self.playing)
         if shown != self._shown:
             self._shown = shown  # the top bar and the flight hint follow the link and the question
             app.refresh()
@@ -146,8 +150,10 @@ class ShipPanel:
     def stuck_beds(self) -> list[str]:
         return self.beds.stuck_now(self.session.clock()) if self.beds is not None else []
 
-    def status(self) -> str:
-        """The top bar's word for the ship: simulated, connected (ok) or what is wrong."""
+    def status(self) -> str | None:
+        """The top bar's word for the ship: simulated, connected (ok) or what is wrong. A ship
+        looked for by `auto` and never found is only missed while Cloudship is played: many
+        tables have no ship, and a badge on every screen would say nothing to them."""
         stuck = self.stuck_beds()
         if stuck:
             return _("bed detector stuck: {beds}").format(beds=", ".join(_(BED_NAMES[b]) for b in stuck))
@@ -155,7 +161,7 @@ class ShipPanel:
         if link == "connected":
             return "simulated" if self.simulator is not None else "ok"
         if link == "waiting" and self.link is not None and self.link.state == "missing":
-            return "missing"
+            return "missing" if self.playing or self.link.spec != "auto" else None
         return _(LINK_STATES.get(link, link))
 
     def tilt_degrees(self) -> float | None:
