@@ -121,3 +121,67 @@ def test_a_refused_drop_is_a_notice_and_the_game_goes_on(table):
     assert "hailstone" in h.app.toast_text
     assert h.app.controller.match.view["drops"] == []
     assert h.app.controller.match.state.phase == "flight"
+
+
+def test_an_unplug_and_replug_in_the_middle_of_a_flight(tmp_path):
+    """The cable comes out after the first ball, goes back in with a new pty behind the same
+    path: the ball in the air is still judged from its bed, the rest of the flight too."""
+    import queue
+
+    from companion.devices.beds import BedDetectors
+    from companion.ship.judge import Timings
+    from companion.ship.link import ShipLink, clock_ms
+    from companion.ship.session import ShipSession
+    from companion.ship.sim import ShipSimulator
+    from companion.ui.ship_view import strike_mock
+
+    h = Harness((800, 480))
+    events: queue.Queue = queue.Queue()
+    beds = BedDetectors((2, 3, 14, 15), events, clock_ms, pin_factory=MockFactory(), wake=h.app.wake)
+    path = tmp_path / "ship"
+    sims = []
+
+    def plug():
+        sim = ShipSimulator(strike=lambda bed: strike_mock(beds, bed), tilt_s=0.01, seed=5)
+        sims.append(sim)
+        if path.is_symlink():
+            path.unlink()
+        path.symlink_to(sim.path)
+        return sim
+
+    sim = plug()
+    link = ShipLink(str(path), events, wake=h.app.wake, retry_s=0.05)
+    link.start()
+    session = ShipSession(events, clock=clock_ms, timings=Timings().with_changes(**dict(FAST)))
+    panel = ShipPanel(session, link=link, simulator=sim, beds=beds)
+    h.app.hardware.ship = panel
+    session.attach(h.app.controller)
+    try:
+        sim.start()
+        setup, actions = game("cloudship-won.jsonl")
+        h.start_game(setup)
+        h.app.controller.submit(actions[0])  # two raindrops: yellow and white
+        pump_until(h, lambda: session.judge.in_flight and session.link == "connected")
+        sim.fly()
+        pump_until(h, lambda: session.judge.flown)
+        sim.release("rain", "yellow", fall_s=0.15)
+        pump_until(h, lambda: session.judge.balls)
+        sim.unplug()  # the cable comes out while the ball falls
+        pump_until(h, lambda: session.link == "lost")
+        assert h.app.hardware.sensor_status() == "link lost"
+        pump_until(h, lambda: len(h.app.controller.match.view["drops"]) == 1)
+        panel.simulator = sim = plug()
+        sim.start()
+        sim.fly()
+        pump_until(h, lambda: session.link == "connected")
+        sim.release("rain", "white", fall_s=0.1)
+        pump_until(h, lambda: len(h.app.controller.match.view["drops"]) == 2)
+        sim.set_down()
+        pump_until(h, lambda: h.app.controller.match.state.phase != "flight")
+        assert h.app.controller.match.actions() == actions[:4]
+        assert link.opened == 2
+    finally:
+        link.stop()
+        for s in sims:
+            s.close()
+        beds.close()

@@ -136,9 +136,13 @@ class ShipSimulator:
             self._stop.wait(max(0.0, min(next_tilt, next_beat) - time.monotonic()))
 
     def close(self) -> None:
-        self._stop.set()
         for timer in self._timers:
             timer.cancel()
+        self.unplug()
+
+    def unplug(self) -> None:
+        """The cable comes out: the board's side of the pty closes (balls in the air still land)."""
+        self._stop.set()
         if self._thread.is_alive():
             self._thread.join(2.0)
         # once only: a closed descriptor's number is soon another file's
