@@ -203,3 +203,38 @@ def test_a_ship_never_found_is_missed_only_while_cloudship_is_played(tmp_path):
             status=i18n.translator("app")("not found")))
     finally:
         link.stop()
+
+
+def test_desktop_keys_fly_the_simulated_ship_and_strike_the_beds():
+    import pygame
+    from gpiozero.pins.mock import MockFactory
+
+    h = Harness((800, 480))
+    config = Config(ship=ShipSettings(port="sim", timings=(("lift_samples", 3),)))
+    panel = ShipPanel.open(config, h.app.wake, True, pin_factory=MockFactory(), flight_log=None,
+                           sim_options={"tilt_s": 0.01})
+    h.app.hardware.ship = panel
+    session = panel.session
+    try:
+        session.attach(h.app.controller)
+        h.start_game(SETUP)
+        h.app.controller.submit({"act": "roll", "dice": ["yellow", "purple", "storm"]})
+
+        def until(done):
+            end = time.monotonic() + 5
+            while not done() and time.monotonic() < end:
+                h.app.pump()
+                time.sleep(0.005)
+            return done()
+        assert until(lambda: session.link == "connected")
+        h.key(pygame.K_f)
+        assert until(lambda: session.judge.flown)
+        h.key(pygame.K_j)  # a raindrop leaves the hole
+        assert until(lambda: session.falling())
+        time.sleep(0.1)  # the fall (a strike sooner than MIN_FALL did not come through the hole)
+        h.key(pygame.K_v)  # ... and strikes the yellow bed
+        assert until(lambda: h.app.controller.match.view["drops"] == [{"ball": "rain", "bed": "yellow"}])
+        h.key(pygame.K_z, mod=pygame.KMOD_CTRL)  # Ctrl+Z is still undo, not a ship key
+        assert h.app.controller.match.view["drops"] == []
+    finally:
+        panel.close()
