@@ -238,3 +238,22 @@ def test_desktop_keys_fly_the_simulated_ship_and_strike_the_beds():
         assert h.app.controller.match.view["drops"] == []
     finally:
         panel.close()
+
+
+def test_busy_bed_pins_leave_the_ship_working_and_ask_by_touch():
+    from gpiozero import DigitalInputDevice
+    from gpiozero.pins.mock import MockFactory
+
+    factory = MockFactory()
+    holder = DigitalInputDevice(14, pin_factory=factory)  # GPIO 14 already taken
+    try:
+        h = Harness((800, 480))
+        panel = ShipPanel.open(Config(ship=ShipSettings(port="loop://")), h.app.wake, False,
+                               pin_factory=factory, flight_log=None)
+        try:
+            assert panel.beds is None and not panel.session.beds_present
+            assert len(panel.problems) == 1 and "bed detectors unavailable" in panel.problems[0]
+        finally:
+            panel.close()
+    finally:
+        holder.close()

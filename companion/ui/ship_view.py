@@ -57,6 +57,7 @@ class ShipPanel:
         self._shown = (session.link, (), (), False)
         self._falling = 0
         self.playing = False  # a Cloudship game is the current one
+        self.problems: list[str] = []  # what did not start, for the app's first toasts
 
     @classmethod
     def open(cls, config: Config, wake: Callable[[], None], simulated_pins: bool, *,
@@ -75,11 +76,16 @@ class ShipPanel:
         beds = None
         simulator = None
         link = None
-        try:
-            if ship.beds:
-                from ..devices.beds import BedDetectors
+        problems: list[str] = []
+        if ship.beds:
+            from ..devices.beds import BedDetectors
 
+            try:
                 beds = BedDetectors(ship.bed_pins, events, clock_ms, wake=wake, pin_factory=pin_factory)
+            except Exception as exc:  # pins busy (the serial console on GPIO 14): ask by touch
+                log.warning("bed detectors unavailable: %s", exc)
+                problems.append(f"bed detectors unavailable ({exc}): each ball asks where it landed")
+        try:
             if use_sim:
                 from ..ship.sim import ShipSimulator
 
@@ -93,10 +99,12 @@ class ShipPanel:
                     (part.stop if hasattr(part, "stop") else part.close)()
             raise
         session = ShipSession(events, clock=clock_ms, timings=Timings().with_changes(**dict(ship.timings)),
-                              beds_present=ship.beds,
+                              beds_present=beds is not None,
                               flight_log=flight_log if flight_log is not None else FlightLog(keep=ship.flight_logs),
                               simulated=use_sim)
-        return cls(session, link=link, simulator=simulator, beds=beds)
+        panel = cls(session, link=link, simulator=simulator, beds=beds)
+        panel.problems = problems
+        return panel
 
     # -- the main loop -------------------------------------------------------------------------
 
@@ -279,5 +287,6 @@ def attach_ship(app, config: Config, problems: list[str]) -> None:
         problems.append(f"cloud ship unavailable: {exc}")
         return
     if panel is not None:
+        problems.extend(panel.problems)
         app.hardware.ship = panel
         panel.session.attach(app.controller)
