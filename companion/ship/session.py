@@ -11,7 +11,8 @@ link reports set `link` for the top bar. The game's phase tells the judge when a
 and ends.
 
 Without bed detectors the judge cannot know where a ball ended: each ball that leaves the hole
-is put in `asking` and the screen asks "where did it land?" (`answer`). No pygame here.
+is put in `asking` and the screen asks "where did it land?"; the crew's tap on the ball in its
+bed (a drop entered by touch) answers it. No pygame here.
 """
 
 from __future__ import annotations
@@ -40,16 +41,14 @@ def is_cloudship(controller) -> bool:
 
 class ShipSession:
     def __init__(self, events: queue.Queue, *, clock: Callable[[], int], timings: Timings | None = None,
-                 beds_present: bool = True, flight_log: FlightLog | None = None, simulated: bool = False):
+                 beds_present: bool = True, flight_log: FlightLog | None = None):
         self.events = events
         self.clock = clock
         self.judge = Judge(timings, extras=True)
         self.beds_present = beds_present
         self.flight_log = flight_log
-        self.simulated = simulated
         self.link = "waiting"  # waiting, connected, lost, silent, version (another protocol)
         self.asking: list[str] = []  # no bed detectors: balls that left the hole, to place by touch
-        self.impacts: list[tuple[int, str, str]] = []  # the last impacts (t, bed, ball) to show
         self.lines = 0  # ship lines read
         self._floor = 0  # times never go back, whatever order threads put their records in
         self._flying = False  # the game's flight phase as the judge was last told
@@ -108,16 +107,6 @@ class ShipSession:
         handler = getattr(self.judge, key)
         self._act(handler(t, value), controller, news)
 
-    def answer(self, bed: str | None, controller) -> list[dict[str, Any]]:
-        """A tap on the question for the first ball asked about: its bed, or None (outside)."""
-        news: list[dict[str, Any]] = []
-        if not self.asking:
-            return news
-        kind = self.asking.pop(0)
-        if bed is not None:
-            self._submit({"act": "drop", "ball": kind, "bed": bed}, controller, news)
-        return news
-
     # -- inside ------------------------------------------------------------------------------
 
     def _follow_game(self, controller, t: int, news: list) -> None:
@@ -147,7 +136,6 @@ class ShipSession:
                     self.asking.append(record["x_ball"])
                 news.append(record)
             elif "x_impact" in record:
-                self.impacts = (self.impacts + [(record["t"], record["x_impact"], record["ball"])])[-4:]
                 news.append(record)
             elif "notice" in record:
                 if record["notice"] == "outside" and not self.beds_present:

@@ -100,8 +100,7 @@ class ShipPanel:
             raise
         session = ShipSession(events, clock=clock_ms, timings=Timings().with_changes(**dict(ship.timings)),
                               beds_present=beds is not None,
-                              flight_log=flight_log if flight_log is not None else FlightLog(keep=ship.flight_logs),
-                              simulated=use_sim)
+                              flight_log=flight_log if flight_log is not None else FlightLog(keep=ship.flight_logs))
         panel = cls(session, link=link, simulator=simulator, beds=beds)
         panel.problems = problems
         return panel
