@@ -23,7 +23,6 @@ LAYOUTS = {
     "ERR": "tt",     # CODE, TEXT
 }
 
-_DIGITS = "0123456789"
 _HEX = "0123456789abcdefABCDEF"
 
 
@@ -38,8 +37,8 @@ class ProtocolError(ValueError):
 def checksum(body):
     """The XOR of the characters of ``body`` (the text between ``$`` and ``*``)."""
     cs = 0
-    for ch in body:
-        cs ^= ord(ch)
+    for byte in body.encode():  # bytes iterate as ints on CPython and MicroPython alike
+        cs ^= byte
     return cs
 
 
@@ -56,11 +55,8 @@ def _integer(text, signed):
     """The value of a decimal field, or None when it is not one."""
     negative = signed and text[:1] == "-"
     digits = text[1:] if negative else text
-    if not digits:
+    if not digits.isdigit():  # the line is printable ASCII by now: isdigit means 0-9
         return None
-    for ch in digits:
-        if ch not in _DIGITS:
-            return None
     return -int(digits) if negative else int(digits)
 
 
@@ -72,9 +68,9 @@ def decode(line):
     """
     if line[-1:] == "\r":
         line = line[:-1]
-    for ch in line:
-        if not " " <= ch <= "~":
-            raise ProtocolError("format")
+    # min and max run at C speed on both Pythons: every character within " " .. "~"
+    if line and (min(line) < " " or max(line) > "~"):
+        raise ProtocolError("format")
     n = len(line)
     if n > MAX_LINE:
         raise ProtocolError("too_long")
