@@ -53,8 +53,8 @@ class Ball:
 
 class Judge:
     def __init__(self, timings: Timings | None = None, extras: bool = False):
-        """``extras`` adds ``x_`` records for the screen: a ball opened (``x_ball``), where it
-        struck (``x_impact``), the live tilt (``x_tilt``)."""
+        """``extras`` adds ``x_`` records for the screen: a ball opened (``x_ball``) and where it
+        struck (``x_impact``). The live tilt is `tilt`, read when the screen wants it."""
         self.timings = timings or Timings()
         self.extras = extras
         self._out: list[dict] = []
@@ -212,8 +212,6 @@ class Judge:
 
     def _tilt(self, t: int, pitch: int, roll: int, motion: int) -> None:
         self.tilt = (pitch, roll, motion)
-        if self.extras:
-            self._emit({"t": t, "x_tilt": [pitch, roll, motion]})
         if not self.in_flight:
             return
         tm = self.timings

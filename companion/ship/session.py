@@ -150,8 +150,6 @@ class ShipSession:
                     self.link = "connected"
                 if record["link"] in ("board", "lost", "back", "silent", "heard", "version"):
                     news.append(record)
-            elif "x_tilt" in record and self.link == "waiting":
-                self.link = "connected"
 
     def _submit(self, action: dict, controller, news: list) -> None:
         """Offer a judged action to the rules like a tap; a refusal is news, never a crash."""
