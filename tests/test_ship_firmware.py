@@ -14,7 +14,7 @@ from companion.ship.judge import Judge
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "hardware" / "ship"
 sys.modules.setdefault("protocol", companion_protocol)  # what flash.sh puts on the board
-sys.path.insert(0, str(FIRMWARE))
+sys.path.append(str(FIRMWARE))
 
 import balls  # noqa: E402
 import calibration  # noqa: E402
@@ -228,3 +228,8 @@ def test_mpu6050_scales_its_axes():
 def test_tcs34725_reads_rgb_and_clear():
     bus = RegisterBus({(0x29, 0xA0 | 0x12): b"\x44", (0x29, 0xA0 | 0x14): struct.pack("<HHHH", 900, 200, 300, 480)})
     assert tcs34725.TCS34725(bus).read() == (200, 300, 480, 900)
+
+
+def test_these_are_the_firmwares_own_modules():
+    for module in (balls, calibration, messages, motion, mpu6050, ship, tcs34725, tilt):
+        assert Path(module.__file__).parent == FIRMWARE
