@@ -28,9 +28,12 @@ def cmd_judge(args: argparse.Namespace) -> int:
         print(f"judge: {args.file}: {exc}", file=sys.stderr)
         return 1
     out = sys.stdout
-    for record in judge_records(records):
-        out.write(json.dumps(record) + "\n")
-    out.flush()
+    try:
+        for record in judge_records(records):
+            out.write(json.dumps(record) + "\n")
+        out.flush()
+    except BrokenPipeError:  # `judge FILE | head`: the reader has what it wanted
+        sys.stdout = open(os.devnull, "w")
     return 0
 
 
