@@ -10,7 +10,7 @@ from importlib import import_module
 BENCH_MODULES: tuple[str, ...] = ("companion.rules.bench", "companion.devices.bench",
                                   "companion.journal.bench", "companion.ui.bench",
                                   "companion.speech_bench", "companion.insights.bench",
-                                  "companion.appliance.bench")
+                                  "companion.appliance.bench", "companion.ship.bench")
 
 
 def run_all() -> dict[str, float]:

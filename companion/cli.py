@@ -17,7 +17,7 @@ from .replay import NotAGame, replay_lines
 # modules with a register(subparsers) function, each adding its own subcommands
 COMMAND_MODULES: tuple[str, ...] = ("companion.journal.commands", "companion.ui.commands",
                                      "companion.appliance.commands",
-                                     "companion.insights.commands")
+                                     "companion.insights.commands", "companion.ship.commands")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -15,7 +15,8 @@ from companion.ui.bench import idle_cpu_percent, render_ms
 def test_every_area_is_in_the_bench():
     assert set(BENCH_MODULES) == {"companion.rules.bench", "companion.journal.bench",
                                   "companion.devices.bench", "companion.ui.bench", "companion.speech_bench",
-                                  "companion.insights.bench", "companion.appliance.bench"}
+                                  "companion.insights.bench", "companion.appliance.bench",
+                                  "companion.ship.bench"}
 
 
 def test_rules_bench_reports_replay_speed_for_every_game():

@@ -269,6 +269,7 @@ class App:
             self.handle(event)
         for outcome in self.hardware.poll():
             self._seat_outcome(outcome)
+        self.hardware.pump_ship(self)  # the cloud ship's judged drops, notices and tilt
         self._check_status()
         now = self.clock()
         while self._timers and self._timers[0][0] <= now:

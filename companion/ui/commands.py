@@ -171,6 +171,9 @@ def attach_the_rest(app, args, config, problems: list[str]):
         app.stick_watcher = watch_for_sticks(app, journal.path)  # offers a backup onto a USB stick
     except OSError as exc:
         problems.append(f"USB sticks are not watched: {exc}")
+    from .ship_view import attach_ship
+
+    attach_ship(app, config, problems)
     notices = problems + list(journal.messages)
     import logging
 
