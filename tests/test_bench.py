@@ -9,7 +9,7 @@ import sys
 
 from companion.bench import BENCH_MODULES
 from companion.rules.bench import bench as rules_bench
-from companion.ui.bench import idle_cpu_percent, render_ms
+from companion.ui.bench import idle_cpu_from_outside, render_ms
 
 
 def test_every_area_is_in_the_bench():
@@ -27,7 +27,14 @@ def test_rules_bench_reports_replay_speed_for_every_game():
 def test_ui_render_and_idle_figures_are_measured():
     redraw, rebuild = render_ms(rounds=3)
     assert 0 < redraw and 0 < rebuild
-    assert 0 <= idle_cpu_percent(seconds=0.5) < 100
+
+
+
+def test_idle_cpu_is_read_from_outside_on_home_and_on_a_resumed_game_screen():
+    # the game screen is checked to be the one shown (the app notes it in its journal)
+    figures = idle_cpu_from_outside(games=("cloudmine",), seconds=0.5, settle=1.5)
+    assert set(figures) == {"home", "cloudmine"}
+    assert all(0 <= value < 100 for value in figures.values())
 
 
 def test_bench_command_lists_its_figures():
