@@ -41,16 +41,34 @@ def register(sub: argparse._SubParsersAction) -> None:
     demo.set_defaults(func=cmd_demo)
 
 
+# SDL's stand-ins when no real display answers: they show nothing to anyone
+HEADLESS_DRIVERS = ("offscreen", "dummy")
+
+
 def open_display(args):
-    """The display surface, or a one-line reason why there is none."""
+    """The display surface, or a one-line reason why there is none.
+
+    A window needs a desktop session; without one (or with a DISPLAY no X server answers at)
+    SDL would fall back to a driver that shows nothing, and the app would run unseen. A driver
+    chosen on purpose with SDL_VIDEODRIVER (dummy, for tests) is used as chosen.
+    """
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    if not args.windowed and sys.platform.startswith("linux") and "SDL_VIDEODRIVER" not in os.environ \
-            and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        os.environ["SDL_VIDEODRIVER"] = "kmsdrm"  # the Pi's console: no desktop needed
+    chosen = os.environ.get("SDL_VIDEODRIVER")
+    desktop = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    if sys.platform.startswith("linux") and not chosen:
+        if not args.windowed and not desktop:
+            os.environ["SDL_VIDEODRIVER"] = "kmsdrm"  # the Pi's console: no desktop needed
+        elif args.windowed and not desktop:
+            return None, "no desktop session: DISPLAY and WAYLAND_DISPLAY are not set"
+        elif not os.environ.get("WAYLAND_DISPLAY"):
+            os.environ["SDL_VIDEODRIVER"] = "x11"  # not wayland: it prints its own errors on the way
     import pygame
 
     try:
         pygame.display.init()
+        if not chosen and pygame.display.get_driver() in HEADLESS_DRIVERS:
+            pygame.display.quit()
+            return None, f"nothing answers at {desktop}"
         # our own icon: otherwise SDL's default is looked up through pkg_resources (0.3 s)
         pygame.display.set_icon(app_icon())
         if args.windowed:
@@ -59,6 +77,8 @@ def open_display(args):
         else:
             display = pygame.display.set_mode(args.size or (0, 0), pygame.FULLSCREEN)
     except pygame.error as exc:
+        if not chosen and desktop:
+            return None, f"nothing answers at {desktop}: {exc}"
         return None, str(exc) or "SDL found no video device"
     pygame.display.set_caption("Cloud Companion")
     pygame.font.init()
