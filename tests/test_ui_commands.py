@@ -106,3 +106,29 @@ def test_the_demo_saves_every_screen_and_every_state_change(tmp_path):
         image = pygame.image.load(str(tmp_path / folder / names[0]))
         assert image.get_size() == size
     assert len(files) == len(list(tmp_path.rglob("*.png")))
+
+
+@pytest.mark.parametrize("where", ["a file", "a place nobody may write"])
+def test_demo_into_a_place_it_cannot_write_says_so_in_one_line(tmp_path, where):
+    if where == "a file":
+        out = tmp_path / "pictures"
+        out.write_text("not a folder")
+    else:
+        out = "/proc"  # there, and not writable even for root
+        if not os.path.isdir(out):
+            pytest.skip("no /proc here")
+    result = run_cli("demo", "--out", str(out), timeout=300)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"cloud-companion: cannot ") and str(out) in lines[0]
+
+
+def test_run_with_a_db_that_is_not_a_journal_says_so_and_leaves_it_alone(tmp_path):
+    game = tmp_path / "game.jsonl"
+    game.write_text('{"game": "cloudmine", "players": ["Ann", "Ben", "Cat"]}\n')
+    result = run_cli("run", "--windowed", "--db", str(game), "--config", str(tmp_path / "c.toml"),
+                     env={"SDL_VIDEODRIVER": "dummy"})
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1].startswith("cloud-companion: ") and "not a journal" in lines[-1]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import fcntl
 import os
+import time
 from pathlib import Path
 
 from .errors import JournalBusy
+
+
+READER_GRACE_TRIES = 20  # 10 ms apart: a reader's look is over long before
 
 
 class WriterLock:
@@ -26,7 +30,14 @@ class WriterLock:
             return
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            for _ in range(READER_GRACE_TRIES):  # a command may hold it for the moment it reads
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    time.sleep(0.01)
+            else:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
             os.close(fd)
@@ -40,6 +51,23 @@ class WriterLock:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         self._fd = fd
+
+    def hold_if_free(self) -> bool:
+        """Take the lock if it exists and nobody holds it, without creating anything (a reader
+        keeping writers out for the moment it reads a file that has no write-ahead log)."""
+        if self._fd is not None:
+            return True
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        self._fd = fd
+        return True
 
     def release(self) -> None:
         if self._fd is not None:

@@ -9,11 +9,12 @@ import time
 from pathlib import Path
 
 from .. import i18n
+from ..console import PROG, fail
 
 _ = i18n.translator("app")
 
-NO_DISPLAY = ("cloud-companion: no display to show the app on ({why}). "
-              "To see every screen without one, run: cloud-companion demo --out DIR")
+NO_DISPLAY = ("no display to show the app on ({why}). "
+              f"To see every screen without one, run: {PROG} demo --out DIR")
 
 
 def size_arg(text: str) -> tuple[int, int]:
@@ -107,8 +108,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         config = config.with_changes(rotate=args.rotate)
     display, why = open_display(args)
     if display is None:
-        print(NO_DISPLAY.format(why=why), file=sys.stderr)
-        return 1
+        return fail(NO_DISPLAY.format(why=why))
 
     from ..controller import GameController
     from .app import App
@@ -123,14 +123,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     app.pump()
     if args.first_frame_exit:
         print(f"first frame after {time.perf_counter() - started:.3f} s", flush=True)
-    from ..journal import JournalBusy
+    from ..journal import JournalBusy, JournalError
     from ..journal.follow import EXIT_BUSY
 
     try:
         journal = attach_the_rest(app, args, config, problems)
     except JournalBusy as exc:  # a second app on the same journal: refused, same code as the CLI
-        print(f"cloud-companion: {exc}", file=sys.stderr)
-        return EXIT_BUSY
+        return fail(str(exc), EXIT_BUSY)
+    except JournalError as exc:  # --db names a folder or another kind of file: left alone
+        return fail(str(exc))
     try:
         if not args.first_frame_exit:
             app.run()
@@ -196,8 +197,18 @@ def offer_resume(app, journal) -> None:
 def cmd_demo(args: argparse.Namespace) -> int:
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return fail(f"cannot make the folder {args.out} for the pictures: {exc.strerror or exc}")
+    import pygame
+
     from .demo import record
 
-    files = record(args.out, language=args.language, log=print)
+    try:
+        files = record(args.out, language=args.language, log=print)
+    except (OSError, pygame.error) as exc:  # a read-only or full disk, a folder taken away
+        why = getattr(exc, "strerror", None) or str(exc)
+        return fail(f"cannot save the pictures in {args.out}: {why}")
     print(f"saved {len(files)} pictures in {args.out}")
     return 0
