@@ -71,6 +71,7 @@ class App:
         self.focus_key: str | None = None
         self.pressed: Widget | None = None
         self.running = True
+        self.desktop = False  # in a desktop session (a window): Home offers Quit
         self.frames_drawn = 0
         self._dirty = True
         self._needs_build = True
@@ -108,6 +109,10 @@ class App:
         if self.journal is not None:
             self.journal.note_screen(type(screen).__name__)
         self.refresh()
+
+    def quit(self) -> None:
+        """Leave the loop (everything is saved already; `run` returns and the app closes)."""
+        self.running = False
 
     def replace(self, screen) -> None:
         self.show(screen, remember=False)

@@ -44,6 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 # SDL's stand-ins when no real display answers: they show nothing to anyone
 HEADLESS_DRIVERS = ("offscreen", "dummy")
+# a desktop session's drivers (where the app needs its own Quit); kmsdrm is the Pi's console
+DESKTOP_DRIVERS = ("x11", "wayland", "windows", "cocoa")
 
 
 def open_display(args):
@@ -119,6 +121,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     # the first frame comes first; the journal, sounds and seat buttons load right after it
     app = App(Viewport(display, config.rotate), config, GameController(), config_path=config_path,
               sounds=Silence(config.volume, config.muted), hardware=NoHardware())
+    import pygame
+
+    app.desktop = args.windowed or pygame.display.get_driver() in DESKTOP_DRIVERS
     app.home()
     app.pump()
     if args.first_frame_exit:
