@@ -46,14 +46,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import run_all
+    from .bench import run_all, text_lines, with_aims
 
     figures = run_all()
     if args.json:
-        print(json.dumps(figures, indent=2))
+        print(json.dumps(with_aims(figures), indent=2))
     else:
-        for name, value in figures.items():
-            print(f"{name:48s} {value}")
+        print("\n".join(text_lines(figures)))
     return 0
 
 
@@ -77,7 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "saved (the default journal unless --db)")
     replay.set_defaults(func=cmd_replay)
     bench = sub.add_parser("bench", help="measure speed and latency")
-    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.add_argument("--json", action="store_true",
+                       help='print JSON: {"name": {"value": v, "aim": "<= 8", "met": true}, ...}')
     bench.set_defaults(func=cmd_bench)
     for module in COMMAND_MODULES:
         import_module(module).register(sub)
