@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import logging
 import sys
 from importlib import import_module, metadata
 
@@ -97,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     if "run" in commands and (not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"))):
         argv = ["run", *argv]
     args = parser.parse_args(argv)
+    # what the app's modules log (sounds off, seat buttons unavailable) names the program too
+    logging.basicConfig(level=logging.WARNING, format=f"{PROG}: %(message)s")
     if not hasattr(args, "func"):
         parser.print_help()
         return 0

@@ -132,3 +132,15 @@ def test_run_with_a_db_that_is_not_a_journal_says_so_and_leaves_it_alone(tmp_pat
     lines = result.stderr.strip().splitlines()
     assert lines[-1].startswith("cloud-companion: ") and "not a journal" in lines[-1]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]
+
+
+def test_an_empty_journal_file_starts_the_app_normally_and_every_message_names_the_program(tmp_path):
+    db = tmp_path / "j.sqlite3"
+    db.touch()  # the power went during the very first start
+    result = run_cli("run", "--windowed", "--first-frame-exit", "--db", str(db), "--config", str(tmp_path / "c.toml"),
+                     env={"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "nonexistent"})
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert any("sounds are off" in line for line in lines)
+    assert all(line.startswith("cloud-companion: ") for line in lines), lines
+    assert db.stat().st_size > 0  # now a journal
