@@ -141,3 +141,22 @@ def test_under_x11_the_loop_watches_the_x_server_connection():
                          text=True, timeout=120, env=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split()[-1] == "readable"
+
+
+def test_a_device_thread_and_the_loop_waking_first_at_once_share_one_waker():
+    # two wakers would leave one side's wake-up in a pipe nobody watches (a press shown late)
+    h = Harness((800, 480))
+    for _ in range(100):
+        h.app._waker = None
+        start = threading.Barrier(6)
+        seen = []
+
+        def first_use():
+            start.wait()
+            seen.append(h.app.waker)
+        threads = [threading.Thread(target=first_use) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert all(waker is seen[0] for waker in seen)

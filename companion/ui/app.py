@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import threading
 import time
 from typing import Any, Callable
 
@@ -81,6 +82,7 @@ class App:
         self._last_input = -1e9
         self._toast_seq = 0
         self._waker: Waker | None = None  # made on first use: most test apps never sleep
+        self._waker_made = threading.Lock()  # a device thread and the loop may both be first
         self.input = InputWatch.for_display()
         self._dialog_cache: tuple | None = None
         self._status: tuple = (None, None)  # (save problem, stuck buttons) the badges show
@@ -243,7 +245,9 @@ class App:
     @property
     def waker(self) -> Waker:
         if self._waker is None:
-            self._waker = Waker()
+            with self._waker_made:
+                if self._waker is None:
+                    self._waker = Waker()
         return self._waker
 
     # --- the loop ---------------------------------------------------------------------------
