@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import Journal, UnusableFile
+from companion.journal import Journal, JournalBusy, UnusableFile
 from companion.journal.errors import NotAJournal
 from companion.journal.journal import default_path
 from companion.journal import schema
@@ -208,3 +208,21 @@ def test_connect_read_only_never_writes(tmp_path):
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
         conn.execute("DELETE FROM actions")
     assert json.loads(conn.execute("SELECT setup FROM games").fetchone()[0]) == SETUP
+
+
+def test_a_look_keeps_writers_out_only_while_it_lasts(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    with Journal.open(path) as journal:
+        play(journal, random_game(SETUP, seed=3)[:2])
+    assert not os.path.exists(f"{path}-wal")  # closed: no write-ahead log, the look holds the lock
+    look = Journal.read(path)
+    assert len(look.games()) == 1
+    with pytest.raises(JournalBusy):
+        Journal.open(path)
+    look.close()
+    Journal.open(path).close()
+    Journal.read(path).games()  # a look never closed lets go when it is gone
+    import gc
+    gc.collect()
+    Journal.open(path).close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.sqlite3", "journal.sqlite3.lock"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import fcntl
 import os
 import time
+import weakref
 from pathlib import Path
 
 from .errors import JournalBusy
@@ -23,6 +24,7 @@ class WriterLock:
         self.db_path = db_path
         self.path = db_path.with_name(db_path.name + ".lock")
         self._fd: int | None = None
+        self._closer: weakref.finalize | None = None  # a reader's hold ends with it, if not before
 
     def acquire(self) -> None:
         """Take the lock, or JournalBusy; OSError when the directory cannot be written."""
@@ -67,9 +69,13 @@ class WriterLock:
             os.close(fd)
             return False
         self._fd = fd
+        self._closer = weakref.finalize(self, os.close, fd)  # a reader forgotten unclosed
         return True
 
     def release(self) -> None:
         if self._fd is not None:
-            os.close(self._fd)  # closing drops the flock
-            self._fd = None
+            if self._closer is not None and self._closer.alive:
+                self._closer()  # closes it, once
+            else:
+                os.close(self._fd)  # closing drops the flock
+            self._fd, self._closer = None, None
