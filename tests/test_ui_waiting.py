@@ -107,6 +107,19 @@ def test_kmsdrm_watches_every_input_node_and_reads_away_what_woke_it(tmp_path, m
             os.close(fd)
 
 
+def test_kmsdrm_without_any_input_node_sleeps_until_one_appears(tmp_path, monkeypatch):
+    monkeypatch.setattr(waiting, "INPUT_NODES", str(tmp_path / "event*"))
+    watch = InputWatch("kmsdrm")
+    assert watch.fds() == []  # the seat buttons wake the loop themselves
+    os.mkfifo(tmp_path / "event0")
+    writer = os.open(tmp_path / "event0", os.O_RDWR)
+    try:
+        watch.rescan()
+        assert len(watch.fds()) == 1
+    finally:
+        os.close(writer)
+
+
 def test_kmsdrm_polls_when_a_node_cannot_be_opened(tmp_path, monkeypatch):
     (tmp_path / "event0").symlink_to(tmp_path / "gone")
     monkeypatch.setattr(waiting, "INPUT_NODES", str(tmp_path / "event*"))

@@ -100,8 +100,8 @@ class InputWatch:
             return []
         if self._x11_fd is not None:
             return [self._x11_fd]
-        if self.driver == "kmsdrm" and self._evdev and len(self._evdev) == len(self._nodes):
-            return list(self._evdev.values())
+        if self.driver == "kmsdrm" and len(self._evdev) == len(self._nodes):
+            return list(self._evdev.values())  # none at all: only the seat buttons, for now
         return None
 
     def rescan(self) -> None:
