@@ -71,7 +71,7 @@ def open_display(args):
         pygame.display.init()
         if not chosen and pygame.display.get_driver() in HEADLESS_DRIVERS:
             pygame.display.quit()
-            return None, f"nothing answers at {desktop}"
+            return None, f"nothing answers at {desktop or 'the display'}"
         # our own icon: otherwise SDL's default is looked up through pkg_resources (0.3 s)
         pygame.display.set_icon(app_icon())
         if args.windowed:
