@@ -173,3 +173,16 @@ def test_a_device_thread_and_the_loop_waking_first_at_once_share_one_waker():
         for thread in threads:
             thread.join()
         assert all(waker is seen[0] for waker in seen)
+
+
+def test_right_after_input_sdl_is_looked_at_often_then_the_loop_sleeps_again():
+    h = Harness((800, 480))
+    h.app.pump()
+    h.tap("settings")  # someone is using the screen
+    h.app.back()
+    h.app.pump()
+    busy = run_for(h, 0.5)
+    assert busy >= 10  # every 10 ms while the input may still be arriving
+    h.app.running = True
+    h.app._last_input -= 10  # and long after it
+    assert run_for(h, 1.2) <= 8

@@ -5,8 +5,9 @@ Waiting. pygame.event.wait() polls SDL every millisecond (1.5-2% of a core while
 happens, on any SDL), so the loop pumps SDL itself and sleeps in select() in between (see
 waiting.py): on a pipe that device threads write to (`App.post`, `App.wake`), and on the
 descriptors input arrives on where the video driver's are known (x11, kmsdrm; dummy has none).
-Timers (`after`) and animations shorten the sleep as needed. Where input cannot be watched it
-polls: every 10 ms for a moment after any input, every 40 ms when idle.
+Timers (`after`) and animations shorten the sleep as needed. For a moment after any input it
+looks at SDL every 10 ms all the same; where input cannot be watched it polls every 40 ms when
+idle.
 
 Taps. A touchscreen makes SDL send finger events and, for the same tap, emulated mouse events.
 The app handles the mouse events only (real ones on a desktop, emulated ones on the Pi) and
@@ -265,10 +266,12 @@ class App:
         watched = self.input.fds()
         if self._dirty or self.animating:
             timeout = FRAME_S
-        elif watched is not None:
-            timeout = WATCHED_IDLE_S
+        elif now - self._last_input < ACTIVE_AFTER_INPUT_S:
+            # while someone is at it, SDL is also looked at often: input may finish arriving
+            # by a way no descriptor here shows (an input method's answer over D-Bus)
+            timeout = ACTIVE_POLL_S
         else:
-            timeout = ACTIVE_POLL_S if now - self._last_input < ACTIVE_AFTER_INPUT_S else IDLE_POLL_S
+            timeout = WATCHED_IDLE_S if watched is not None else IDLE_POLL_S
         if self._timers:
             timeout = min(timeout, max(0.0, self._timers[0][0] - now))
         if pygame.event.peek():  # pumps SDL first: what it already read is not on any descriptor
