@@ -182,8 +182,8 @@ class Journal:
         connect = journal._connect
         if connect is sqlite_store.connect and not Path(f"{journal.path}-wal").exists():
             # no write-ahead log: no writer is at work. Keep writers out while we look (a
-            # starting app waits for it, see lock.py), and read the file as it is: SQLite then makes no
-            # -wal and -shm files. Without a lock file no app has ever written here.
+            # starting app waits for that, see lock.py) and read the file as it is: SQLite
+            # then makes no -wal and -shm files. Without a lock file no app wrote here.
             lock_file_there = journal._lock.path.exists()
             if journal._lock.hold_if_free() or not lock_file_there:
                 connect = sqlite_store.connect_unchanging
