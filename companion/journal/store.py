@@ -44,6 +44,25 @@ def connect(path: Path, readonly: bool) -> sqlite3.Connection:
     return conn
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def is_sqlite_file(path: Path) -> bool:
+    """True when the file starts as every SQLite database does (damaged ones included)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
+def connect_unchanging(path: Path, readonly: bool = True) -> sqlite3.Connection:
+    """A read-only look at a file nothing writes to meanwhile (no writer, no -wal file): SQLite
+    then creates no -wal or -shm file beside it."""
+    uri = f"file:{quote(str(path))}?mode=ro&immutable=1"
+    return sqlite3.connect(uri, uri=True, isolation_level=None)
+
+
 def is_damage(exc: BaseException) -> bool:
     code = getattr(exc, "sqlite_errorcode", None)
     return isinstance(exc, sqlite3.DatabaseError) and code is not None and code & 0xFF in DAMAGE_CODES
