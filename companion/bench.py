@@ -45,6 +45,16 @@ AIMS: dict[str, Aim] = {
     "ui.idle_*_cpu_percent_of_core": Aim(most=0.2, why="doing nothing costs next to nothing, all evening"),
     "ui.start_to_first_frame_s": Aim(most=0.3, why="the screen answers right after the Pi boots"),
     "ui.peak_memory_mib": Aim(most=100, why="a Pi Zero 2 has 512 MiB for everything"),
+    "journal.history_first_page_10k_ms": Aim(most=100, why="years of games: the history opens at once"),
+    "journal.totals_10k_ms": Aim(most=100, why="years of games: each player's totals at once"),
+    "ui.start_to_first_frame_10k_s": Aim(most=0.5, why="years of games do not slow the start"),
+    "ship.lines_per_s": Aim(least=100_000, why="a 115200-baud link carries about 360 lines a second"),
+    "ship.cpu_percent_at_link_rate": Aim(most=0.5, why="watching the ship costs next to nothing"),
+    "ship.line_to_frame_p99_ms": Aim(most=16.7, why="a ball leaving the hole shows within a frame"),
+    "speech.say_us": Aim(most=100, why="asking for a prompt never delays a frame"),
+    "speech.prompt_us": Aim(most=100, why="making the sentence never delays a frame"),
+    "odds.cloud9_query_ms": Aim(most=2, why="the risk meter is recomputed within a frame"),
+    "simulate.cloud9_games_per_s": Aim(least=2_000, why="thousands of games in a few seconds"),
 }
 
 
