@@ -9,15 +9,17 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import logging
 import sys
-from importlib import import_module
+from importlib import import_module, metadata
 
+from .console import PROG, closed_pipe, fail
 from .replay import NotAGame, replay_lines
 
 # modules with a register(subparsers) function, each adding its own subcommands
 COMMAND_MODULES: tuple[str, ...] = ("companion.journal.commands", "companion.ui.commands",
                                      "companion.appliance.commands",
-                                     "companion.insights.commands")
+                                     "companion.insights.commands", "companion.ship.commands")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -33,36 +35,42 @@ def cmd_replay(args: argparse.Namespace) -> int:
             with open(args.file, encoding="utf-8-sig") as f:
                 result = replay_lines(f)
     except OSError as exc:
-        print(f"cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 1
+        return fail(f"cannot read {args.file}: {exc.strerror}")
     except UnicodeDecodeError:
-        print(f"cannot read {args.file}: it is not UTF-8 text", file=sys.stderr)
-        return 1
+        return fail(f"cannot read {args.file}: it is not UTF-8 text")
     except NotAGame as exc:
-        print(str(exc), file=sys.stderr)
-        return 1
+        return fail(str(exc))
     print(json.dumps(result.output(), ensure_ascii=False), flush=True)
     if result.error_line is not None:
+        # exactly as the replay contract words it (scripts read it)
         print(f"line {result.error_line}: {result.reason}", file=sys.stderr)
         return 2
     return 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import run_all
+    from .bench import run_all, text_lines, with_aims
 
     figures = run_all()
     if args.json:
-        print(json.dumps(figures, indent=2))
+        print(json.dumps(with_aims(figures), indent=2))
     else:
-        for name, value in figures.items():
-            print(f"{name:48s} {value}")
+        print("\n".join(text_lines(figures)))
     return 0
 
 
+def version() -> str:
+    try:
+        return metadata.version("cloud-companion")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown version (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cloud-companion", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command")
+    parser = argparse.ArgumentParser(prog=PROG, description="Cloud Companion keeps the books for Cloud 9, "
+                                     "Cloudship and The Cloud Mine. Without a command it starts the app.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     replay = sub.add_parser("replay", help="replay a game written as JSON Lines")
     replay.add_argument("file", help="the game file, or - for standard input")
     replay.add_argument("--db", metavar="PATH", help="journal every action into this journal file")
@@ -71,10 +79,16 @@ def build_parser() -> argparse.ArgumentParser:
                              "saved (the default journal unless --db)")
     replay.set_defaults(func=cmd_replay)
     bench = sub.add_parser("bench", help="measure speed and latency")
-    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.add_argument("--json", action="store_true",
+                       help='print JSON: {"name": {"value": v, "aim": "<= 8", "met": true}, ...}')
     bench.set_defaults(func=cmd_bench)
     for module in COMMAND_MODULES:
         import_module(module).register(sub)
+    # `cloud-companion COMMAND --help` opens with what the command does, as the list says it
+    for choice in sub._choices_actions:
+        command = sub.choices[choice.dest]
+        if command.description is None and choice.help:
+            command.description = choice.help[0].upper() + choice.help[1:] + "."
     return parser
 
 
@@ -83,9 +97,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     commands = parser._subparsers._group_actions[0].choices
     # plain `cloud-companion [--options]` starts the app
-    if "run" in commands and (not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help"))):
+    if "run" in commands and (not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"))):
         argv = ["run", *argv]
     args = parser.parse_args(argv)
+    # what the app's modules log (sounds off, seat buttons unavailable) names the program too
+    logging.basicConfig(level=logging.WARNING, format=f"{PROG}: %(message)s")
     if not hasattr(args, "func"):
         parser.print_help()
         return 0
@@ -93,3 +109,5 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return closed_pipe()

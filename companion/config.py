@@ -14,6 +14,7 @@ Adding a setting: a field on `Config` (or on one of its tables) with its default
 from __future__ import annotations
 
 import os
+import shutil
 import time
 import tomllib
 from dataclasses import asdict, dataclass, fields, replace
@@ -96,11 +97,17 @@ class Config:
     seats: tuple[SeatPins, ...] = DEFAULT_SEATS
     beds: BedPins = BedPins()
     show_odds: bool = True  # the Cloud 9 risk meter and the Cloudship forecast on the game screens
-    ship_port: str = "auto"  # "auto", "off" or a device such as /dev/ttyACM0 or /dev/rfcomm0
+    ship_port: str = "auto"  # "auto", "off", "sim", a device such as /dev/rfcomm0, or a pyserial URL
+    ship_beds: bool = True  # bed detectors fitted; without them each ball asks "where did it land?"
+    flight_logs: int = 100  # flights kept for `cloud-companion judge`, at most 1 MB each
     judge: JudgeTimings = JudgeTimings()
 
     def with_changes(self, **changes: Any) -> "Config":
         return validate(replace(self, **changes))
+
+    def bed_pins(self) -> tuple[int, ...]:
+        """The detectors' pins in BED_COLOURS order."""
+        return tuple(getattr(self.beds, colour) for colour in BED_COLOURS)
 
 
 def default_path() -> Path:
@@ -156,8 +163,10 @@ def _size(value):
 
 
 def _port(value):
-    if not isinstance(value, str) or not (value in ("auto", "off") or value.startswith("/dev/")):
-        raise ConfigError(f'must be "auto", "off" or a device such as "/dev/ttyACM0", not {value!r}')
+    if not isinstance(value, str) or not (value in ("auto", "off", "sim") or value.startswith("/dev/")
+                                          or "://" in value):
+        raise ConfigError(f'must be "auto", "off", "sim", a device such as "/dev/ttyACM0" or a pyserial '
+                          f'URL such as "socket://host:port", not {value!r}')
     return value
 
 
@@ -191,6 +200,8 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Any], Any]]] = {
     "size": (("size",), _size),
     "seats": (("seats",), _seats),
     "ship.port": (("ship_port",), _port),
+    "ship.beds": (("ship_beds",), _boolean),
+    "ship.flight_logs": (("flight_logs",), _whole(0, 10_000)),
     **{f"beds.{colour}": (("beds", colour), _gpio) for colour in BED_COLOURS},
     **{f"judge.{name}": (("judge", name), _whole(1 if name == "lift_samples" else 0, 60_000))
        for name in (f.name for f in fields(JudgeTimings))},
@@ -239,7 +250,7 @@ def pin_clash(config: Config) -> str | None:
             if pin in used:
                 return f"{where}: GPIO {pin} is already used by {used[pin]}"
             used[pin] = where
-    for colour in BED_COLOURS:
+    for colour in BED_COLOURS if config.ship_beds else ():  # no detectors fitted: their pins are free
         pin = getattr(config.beds, colour)
         if pin in used:
             return f"beds.{colour}: GPIO {pin} is already used by {used[pin]}"
@@ -293,7 +304,8 @@ def to_dict(config: Config) -> dict[str, Any]:
                             "log_level": config.log_level,
                             "rotate": config.rotate,
                             "size": "auto" if config.size is None else f"{config.size[0]}x{config.size[1]}",
-                            "ship": {"port": config.ship_port}, "beds": asdict(config.beds),
+                            "ship": {"port": config.ship_port, "beds": config.ship_beds,
+                                     "flight_logs": config.flight_logs}, "beds": asdict(config.beds),
                             "judge": asdict(config.judge), "seats": [asdict(s) for s in config.seats]}
     return data
 
@@ -329,12 +341,23 @@ def save(config: Config, path: Path | None = None) -> None:
     """Write the settings atomically (temporary file, fsync, rename)."""
     path = path or default_path()
     path.parent.mkdir(parents=True, exist_ok=True)
+    _keep_if_not_clean(path)
     tmp = path.with_suffix(".toml.tmp")
     with open(tmp, "wb") as f:
         tomli_w.dump(to_dict(validate(config)), f)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def _keep_if_not_clean(path: Path) -> None:
+    """Before the Settings screen rewrites a file that had bad or unknown values (which the
+    rewrite would drop), keep a copy of it as written, for a person to look at."""
+    if not path.is_file():
+        return
+    _, problems = load(path, move_aside=False)
+    if problems:
+        shutil.copy2(path, path.with_name(f"{path.name}.before-{time.strftime('%Y%m%d-%H%M%S')}"))
 
 
 def _move_aside(path: Path) -> Path | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import pwd
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -47,6 +48,7 @@ def test_the_install_dry_run_prints_every_step_and_changes_nothing():
     assert "-m venv --system-site-packages /opt/cloud-companion/venv" in out
     assert "write /etc/systemd/system/cloud-companion.service" in out
     assert "write /etc/polkit-1/rules.d/50-cloud-companion-poweroff.rules" in out
+    assert "write /etc/udev/rules.d/90-cloud-companion-usb.rules" in out
     assert "systemctl enable cloud-companion.service" in out and "touch2 display" in out
     assert out.rstrip().endswith("dry run: nothing was changed")
     assert ([p.exists() for p in watched], user_exists()) == before
@@ -131,3 +133,29 @@ def test_the_packages_cover_what_sdl_kmsdrm_loads():
     from companion.appliance.doctor import KMSDRM_LIBRARIES
 
     assert set(KMSDRM_LIBRARIES.values()) <= set(install.PACKAGES)
+
+
+def test_the_usb_rule_mounts_sticks_where_the_app_looks_writable_by_the_service_only():
+    from companion.appliance.usb import ROOTS
+
+    rule = (ROOT / "systemd" / install.UDEV_NAME).read_text()
+    mount = next(line for line in rule.splitlines() if line.startswith('ACTION=="add"'))
+    where = Path(mount.rsplit(" ", 1)[1].rstrip('"'))
+    assert where.parent in ROOTS and "uid=cloud-companion" in mount and "umask=0077" in mount
+    unit = (ROOT / "systemd" / install.UNIT_NAME).read_text()
+    assert "ReadWritePaths=-/media -/run/media" in unit  # the service may write the backup there
+
+
+def test_the_pi_command_runs_as_the_service_on_the_service_files(tmp_path):
+    script = ROOT / "systemd" / "cloud-companion-cli"
+    assert subprocess.run(["sh", "-n", str(script)]).returncode == 0
+    assert os.access(script, os.X_OK)
+    # with the script's environment, the app's own defaults are the service's paths
+    env = {**os.environ, "XDG_DATA_HOME": "/var/lib", "XDG_CONFIG_HOME": "/etc"}
+    code = ("from companion.journal.journal import default_path as j; from companion.config import default_path as c; "
+            "print(j()); print(c())")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["/var/lib/cloud-companion/journal.sqlite3", "/etc/cloud-companion/config.toml"]
+    unit = (ROOT / "systemd" / install.UNIT_NAME).read_text()
+    assert "--config /etc/cloud-companion/config.toml --db /var/lib/cloud-companion/journal.sqlite3" in unit
+    assert "-u cloud-companion" in script.read_text()

@@ -155,3 +155,28 @@ def test_run_names_a_bad_value_on_stderr_and_starts(tmp_path):
     assert result.returncode == 0
     assert f"warning: {path}: volume: must be a number from 0.0 to 1.0, not 7; using the default" in result.stderr
     assert path.read_text() == 'language = "de"\nvolume = 7\n'
+
+
+def test_settings_problems_show_on_screen_short_and_counted(tmp_path):
+    import argparse
+
+    from companion import config as settings
+    from companion.ui.commands import attach_the_rest, settings_notices
+    from companion.ui.harness import Harness
+
+    path = tmp_path / "c.toml"
+    path.write_text("volume = 7\ncolour = 1\n")
+    config, problems = settings.load(path)
+    on_screen = settings_notices(problems, path)
+    for size in ((800, 480), (720, 1280)):
+        h = Harness(size, config=config)
+        journal = attach_the_rest(h.app, argparse.Namespace(db=tmp_path / f"j{size[0]}.sqlite3"), config, list(on_screen))
+        try:
+            h.app.pump()
+            assert h.app.toast_text == ("Settings: volume: must be a number from 0.0 to 1.0, not 7; using the default"
+                                        " (and 1 more in the log)")
+            assert h.overflows() == []
+        finally:
+            h.app.stick_watcher.close()
+            h.app.hardware.close()
+            journal.close()

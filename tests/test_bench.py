@@ -9,13 +9,14 @@ import sys
 
 from companion.bench import BENCH_MODULES
 from companion.rules.bench import bench as rules_bench
-from companion.ui.bench import idle_cpu_percent, render_ms
+from companion.ui.bench import idle_cpu_from_outside, render_ms
 
 
 def test_every_area_is_in_the_bench():
     assert set(BENCH_MODULES) == {"companion.rules.bench", "companion.journal.bench",
                                   "companion.devices.bench", "companion.ui.bench", "companion.speech_bench",
-                                  "companion.insights.bench"}
+                                  "companion.insights.bench", "companion.appliance.bench",
+                                  "companion.ship.bench"}
 
 
 def test_rules_bench_reports_replay_speed_for_every_game():
@@ -28,13 +29,47 @@ def test_rules_bench_reports_replay_speed_for_every_game():
 def test_ui_render_and_idle_figures_are_measured():
     redraw, rebuild = render_ms(rounds=3)
     assert 0 < redraw and 0 < rebuild
-    assert 0 <= idle_cpu_percent(seconds=0.5) < 100
 
 
-def test_bench_command_lists_its_figures():
+
+def test_idle_cpu_is_read_from_outside_on_home_and_on_a_resumed_game_screen():
+    # the game screen is checked to be the one shown (the app notes it in its journal)
+    figures = idle_cpu_from_outside(games=("cloudmine",), seconds=0.5, settle=1.5)
+    assert set(figures) == {"home", "cloudmine"}
+    assert all(0 <= value < 100 for value in figures.values())
+
+
+def bench_command(*args):
     # the command itself, with only the rules core's figures (the rest are tested above)
-    code = ("import json, companion.bench as b; b.BENCH_MODULES = ('companion.rules.bench',); "
-            "from companion.cli import main; main(['bench', '--json'])")
+    code = ("import sys, companion.bench as b; b.BENCH_MODULES = ('companion.rules.bench',); "
+            f"from companion.cli import main; sys.exit(main(['bench', *{list(args)!r}]))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
-    assert set(json.loads(run.stdout)) >= {"rules.cloud9.replay_actions_per_s"}
+    return run.stdout
+
+
+def test_bench_command_lists_its_figures_with_their_aims_in_json():
+    figures = json.loads(bench_command("--json"))
+    assert set(figures) >= {"rules.cloud9.replay_actions_per_s"}
+    speed = figures["rules.cloud9.replay_actions_per_s"]
+    assert speed["value"] > 0 and speed["aim"] == ">= 20000" and speed["met"] == (speed["value"] >= 20000)
+    assert figures["rules.cloud9.mean_actions_per_game"]["aim"] is None  # a count has no aim
+
+
+def test_bench_command_prints_each_figure_beside_its_aim():
+    lines = bench_command().splitlines()
+    speed = next(line for line in lines if line.startswith("rules.cloud9.replay_actions_per_s "))
+    assert "aim >= 20000" in speed and speed.split()[-1] in ("ok", "MISSED")
+
+
+def test_every_figure_with_a_unit_of_time_memory_or_speed_has_an_aim():
+    from companion.bench import aim_for
+
+    names = ["rules.cloudship.replay_actions_per_s", "journal.cloud9.resume_2000_actions_ms",
+             "journal.commit_median_ms", "journal.commit_p99_ms", "seats.press_to_frame_p99_ms",
+             "ui.busiest_screen_redraw_800x480_ms", "ui.busiest_screen_rebuild_and_redraw_800x480_ms",
+             "ui.idle_home_cpu_percent_of_core", "ui.idle_cloudship_cpu_percent_of_core",
+             "ui.start_to_first_frame_s", "ui.peak_memory_mib"]
+    assert all(aim_for(name) is not None for name in names)
+    assert aim_for("ui.idle_cloud9_cpu_percent_of_core").met(0.19)
+    assert not aim_for("ui.idle_cloud9_cpu_percent_of_core").met(0.5)

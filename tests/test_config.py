@@ -197,3 +197,16 @@ def test_save_is_atomic_no_temporary_left(tmp_path):
     path = tmp_path / "config.toml"
     config.save(Config(), path)
     assert [p.name for p in tmp_path.iterdir()] == ["config.toml"]
+
+
+def test_rewriting_a_file_with_bad_values_keeps_a_copy_of_it_first(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('volume = 7\nfavourite = "Ann"\n')
+    loaded, problems = config.load(path)
+    assert len(problems) == 2
+    config.save(loaded.with_changes(language="de"), path)  # what the Settings screen does
+    kept = list(tmp_path.glob("config.toml.before-*"))
+    assert len(kept) == 1 and kept[0].read_text() == 'volume = 7\nfavourite = "Ann"\n'
+    assert config.load(path) == (Config(language="de"), [])
+    config.save(Config(language="hu"), path)  # a clean file is simply rewritten
+    assert len(list(tmp_path.glob("config.toml.before-*"))) == 1

@@ -131,6 +131,7 @@ def test_resume_prints_exactly_what_replay_prints(db):
 
 
 def test_resume_without_an_unfinished_game_exits_3(db):
+    db.touch()  # an empty file: a new journal, with no games yet
     run = cli("resume", "--db", db)
     assert run.returncode == 3 and run.stdout == "" and "no unfinished game" in run.stderr
     cli("replay", "-", "--db", db, stdin=jsonl(MINE, random_game(MINE, seed=7)))  # a finished game
@@ -162,6 +163,7 @@ def test_export_gives_back_games_that_replay_to_the_same_state(db, tmp_path):
 
 
 def test_export_of_a_missing_game_is_a_clear_error(db):
+    db.touch()
     run = cli("export", "--db", db, "--game", 5)
     assert run.returncode == 1 and "there is no game 5" in run.stderr and run.stdout == ""
     assert "no game yet" in cli("export", "--db", db).stderr
@@ -187,10 +189,62 @@ def test_history_lists_games_and_totals(db):
     assert cli("history", "--db", db, "--totals").stdout.startswith("The Cloud Mine\n")
 
 
-def test_history_of_an_empty_or_missing_journal(db):
-    run = cli("history", "--db", db)
+def test_history_of_an_empty_journal_file(db):
+    # the power went during the very first start: the file is there, and empty
+    db.touch()
+    for command in ("history", "resume", "export"):
+        run = cli(command, "--db", db)
+        assert run.returncode in (0, 1, 3) and "Traceback" not in run.stderr
+    assert cli("history", "--db", db).stdout.strip() == "no games yet"
+    assert cli("resume", "--db", db).returncode == 3
+    assert [p.name for p in db.parent.iterdir()] == [db.name] and db.stat().st_size == 0  # looking creates nothing
+
+
+def test_the_default_journal_missing_is_a_fresh_machine(tmp_path):
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    run = subprocess.run([sys.executable, "-m", "companion", "history"], capture_output=True, text=True,
+                         timeout=120, env=env)
     assert run.returncode == 0 and run.stdout.strip() == "no games yet"
-    assert not db.exists()  # looking creates nothing
+    assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize("command", ["history", "resume", "export"])
+def test_a_db_path_that_is_not_a_journal_is_said_in_one_line(tmp_path, command):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    game = tmp_path / "game.jsonl"
+    game.write_text(jsonl(MINE, random_game(MINE, seed=3)[:2]))
+    for path, says in ((tmp_path / "typo" / "path", "there is no journal at"),
+                       (folder, "is a folder, not a journal file"),
+                       (game, "is not a journal (it is not an SQLite database)")):
+        run = cli(command, "--db", path)
+        assert run.returncode == 1 and run.stdout == ""
+        assert run.stderr.startswith(f"cloud-companion: ") and says in run.stderr
+        assert len(run.stderr.splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "game.jsonl"]
+    assert list(folder.iterdir()) == [] and game.read_text() == jsonl(MINE, random_game(MINE, seed=3)[:2])
+
+
+def test_replay_into_a_mistyped_db_leaves_that_file_alone(tmp_path):
+    game = tmp_path / "game.jsonl"
+    text = jsonl(MINE, random_game(MINE, seed=4)[:3])
+    game.write_text(text)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for path in (game, folder):
+        run = cli("replay", game, "--db", path)
+        assert run.returncode == 1 and run.stdout == "" and len(run.stderr.splitlines()) == 1
+        assert run.stderr.startswith("cloud-companion: ") and "Traceback" not in run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "game.jsonl"]  # nothing moved aside
+    assert game.read_text() == text and list(folder.iterdir()) == []
+
+
+def test_looking_at_a_journal_creates_no_file_beside_it(db):
+    cli("replay", "-", "--db", db, stdin=jsonl(MINE, random_game(MINE, seed=5)[:4]))
+    before = sorted((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in db.parent.iterdir())
+    for command in (("history",), ("history", "--totals"), ("resume",), ("export", "--all")):
+        assert cli(*command, "--db", db).returncode == 0
+    assert sorted((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in db.parent.iterdir()) == before
 
 
 def test_looking_at_a_damaged_file_is_a_clear_error_and_leaves_it_alone(db):
@@ -202,10 +256,11 @@ def test_looking_at_a_damaged_file_is_a_clear_error_and_leaves_it_alone(db):
 
 
 def test_writing_to_a_damaged_file_keeps_it_aside_and_says_so(db):
-    db.write_bytes(b"\x00garbage" * 1000)
+    damaged = b"SQLite format 3\x00" + b"\x00garbage" * 1000  # a journal whose pages are gone
+    db.write_bytes(damaged)
     run = cli("replay", "-", "--db", db, "--follow", stdin=jsonl(MINE, random_game(MINE, seed=12)[:2]))
     assert run.returncode == 0
     assert "could not be used" in run.stderr and "kept as journal.sqlite3.broken-" in run.stderr
     assert [json.loads(x) for x in run.stdout.splitlines()[:2]] == [{"ok": 1}, {"ok": 2}]
     kept = [p for p in db.parent.iterdir() if p.name.startswith("journal.sqlite3.broken-")]
-    assert [p.read_bytes() for p in kept if not p.name.endswith(("-wal", "-shm"))] == [b"\x00garbage" * 1000]
+    assert [p.read_bytes() for p in kept if not p.name.endswith(("-wal", "-shm"))] == [damaged]

@@ -165,7 +165,25 @@ def test_follow_that_ends_unsaved_says_so_and_exits_5(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     assert record_replay(io.BytesIO(game.encode()), journal, out, err, follow=True) == EXIT_UNSAVED
     assert out.getvalue() == ""  # no ok at all
-    assert "3 step(s) of this game could not be saved" in err.getvalue()
+    lines = err.getvalue().splitlines()
+    assert all(line.startswith("cloud-companion: ") for line in lines)
+    assert sum("goes on" in line for line in lines) == 1  # said once, when saving stopped
+    assert lines[-1].endswith("this game was not saved (its setup and 2 action(s))")
+
+
+def test_a_replay_that_cannot_save_says_so_once_counting_actions_only(tmp_path):
+    disk = Disk()
+    journal = Journal.open(tmp_path / "journal.sqlite3", connect=disk.connect)
+    game = "".join(json.dumps(x) + "\n" for x in [MINE, *random_game(MINE, seed=6)[:3]])
+    GameController(journal).new_game(MINE)  # an earlier game is on the disk
+    disk.set(read_only=True)
+    out, err = io.StringIO(), io.StringIO()
+    assert record_replay(io.BytesIO(game.encode()), journal, out, err, follow=False) == EXIT_UNSAVED
+    assert json.loads(out.getvalue())["game"] == "cloudmine"
+    [line] = err.getvalue().splitlines()  # it exits: no "the game goes on"
+    assert line.startswith("cloud-companion: cannot save to ") and "read-only" in line
+    assert line.endswith("this game was not saved (its setup and 3 action(s))")
+    journal.close()
 
 
 # --- real filesystems (needs the right to mount, as on the Pi's root or in CI containers) ------

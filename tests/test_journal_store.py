@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import Journal, UnusableFile
+from companion.journal import Journal, JournalBusy, UnusableFile
+from companion.journal.errors import NotAJournal
+from companion.journal.journal import default_path
 from companion.journal import schema
 from companion.journal.store import Store, connect
 from companion.rules import Match
@@ -102,17 +104,39 @@ def test_a_reader_does_not_upgrade_and_says_so(tmp_path):
 
 # --- files that cannot be used: kept aside, a new journal started ---------------------------
 
-def test_a_file_that_is_not_a_database_is_kept_aside(tmp_path):
-    path = tmp_path / "journal.sqlite3"
+def test_a_file_that_is_not_a_database_is_kept_aside_at_the_default_place(tmp_path, monkeypatch):
+    # the app's own file: whatever damaged it, the app must start
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    path = default_path()
+    tmp_path = path.parent
+    tmp_path.mkdir(parents=True)
     garbage = b"these are not the pages you are looking for\n" * 200
     path.write_bytes(garbage)
-    with Journal.open(path) as journal:
+    with Journal.open() as journal:
         assert journal.games() == []
         [message] = journal.messages
         [kept] = kept_files(tmp_path)
         assert str(path) in message and "damaged" in message and kept in message
         play(journal, random_game(SETUP, seed=1)[:3])
     assert (tmp_path / kept).read_bytes() == garbage  # nothing lost
+    assert len(Journal.read(path).games()) == 1
+
+
+def test_a_path_given_that_is_not_a_database_is_refused_and_left_alone(tmp_path):
+    path = tmp_path / "game.jsonl"
+    path.write_text('{"game": "cloudmine", "players": ["Ann", "Ben", "Cat"]}\n')
+    with pytest.raises(NotAJournal, match="not an SQLite database"):
+        Journal.open(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]
+
+
+def test_an_empty_file_is_a_new_empty_journal(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    path.touch()
+    assert Journal.read(path).games() == [] and Journal.read(path).resume() is None
+    with Journal.open(path) as journal:
+        assert journal.messages == [] and journal.problem is None
+        play(journal, random_game(SETUP, seed=2)[:2])
     assert len(Journal.read(path).games()) == 1
 
 
@@ -185,3 +209,21 @@ def test_connect_read_only_never_writes(tmp_path):
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
         conn.execute("DELETE FROM actions")
     assert json.loads(conn.execute("SELECT setup FROM games").fetchone()[0]) == SETUP
+
+
+def test_a_look_keeps_writers_out_only_while_it_lasts(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    with Journal.open(path) as journal:
+        play(journal, random_game(SETUP, seed=3)[:2])
+    assert not os.path.exists(f"{path}-wal")  # closed: no write-ahead log, the look holds the lock
+    look = Journal.read(path)
+    assert len(look.games()) == 1
+    with pytest.raises(JournalBusy):
+        Journal.open(path)
+    look.close()
+    Journal.open(path).close()
+    Journal.read(path).games()  # a look never closed lets go when it is gone
+    import gc
+    gc.collect()
+    Journal.open(path).close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.sqlite3", "journal.sqlite3.lock"]

@@ -14,6 +14,7 @@ from companion.cli import build_parser
 
 def run_cli(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
     environment = {**os.environ, "SDL_AUDIODRIVER": "dummy", **(env or {})}
+    environment = {name: value for name, value in environment.items() if value is not None}
     return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True,
                           timeout=timeout, env=environment)
 
@@ -26,6 +27,34 @@ def test_without_a_display_it_says_so_in_one_line_and_points_to_demo(tmp_path):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "no display" in lines[0] and "cloud-companion demo --out DIR" in lines[0]
     assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+NO_DESKTOP = {"DISPLAY": None, "WAYLAND_DISPLAY": None, "SDL_VIDEODRIVER": None}
+
+
+def free_x_display() -> str:
+    return next(f":{n}" for n in range(93, 200) if not os.path.exists(f"/tmp/.X11-unix/X{n}"))
+
+
+@pytest.mark.parametrize("desktop", [{}, {"DISPLAY": "stale"}], ids=["no-display", "stale-display"])
+def test_a_window_with_no_desktop_to_show_it_says_so_and_leaves_the_journal_alone(tmp_path, desktop):
+    env = {**NO_DESKTOP, **{name: free_x_display() for name in desktop}}
+    db = tmp_path / "j.sqlite3"
+    result = run_cli("run", "--windowed", "--db", str(db), "--config", str(tmp_path / "c.toml"), env=env, timeout=60)
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cloud-companion: no display") and "demo --out DIR" in lines[0]
+    assert list(tmp_path.iterdir()) == []  # no journal, no lock: the next real start is not refused
+    started = run_cli("run", "--windowed", "--first-frame-exit", "--db", str(db), "--config", str(tmp_path / "c.toml"),
+                      env={**env, "SDL_VIDEODRIVER": "dummy"})
+    assert started.returncode == 0, started.stderr
+
+
+def test_a_driver_chosen_on_purpose_is_used_without_a_desktop(tmp_path):
+    result = run_cli("run", "--windowed", "--first-frame-exit", "--db", str(tmp_path / "j.sqlite3"),
+                     "--config", str(tmp_path / "c.toml"), env={**NO_DESKTOP, "SDL_VIDEODRIVER": "offscreen"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("first frame after ")
 
 
 def test_the_app_starts_and_draws_its_first_frame(tmp_path):
@@ -77,3 +106,41 @@ def test_the_demo_saves_every_screen_and_every_state_change(tmp_path):
         image = pygame.image.load(str(tmp_path / folder / names[0]))
         assert image.get_size() == size
     assert len(files) == len(list(tmp_path.rglob("*.png")))
+
+
+@pytest.mark.parametrize("where", ["a file", "a place nobody may write"])
+def test_demo_into_a_place_it_cannot_write_says_so_in_one_line(tmp_path, where):
+    if where == "a file":
+        out = tmp_path / "pictures"
+        out.write_text("not a folder")
+    else:
+        out = "/proc"  # there, and not writable even for root
+        if not os.path.isdir(out):
+            pytest.skip("no /proc here")
+    result = run_cli("demo", "--out", str(out), timeout=300)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"cloud-companion: cannot ") and str(out) in lines[0]
+
+
+def test_run_with_a_db_that_is_not_a_journal_says_so_and_leaves_it_alone(tmp_path):
+    game = tmp_path / "game.jsonl"
+    game.write_text('{"game": "cloudmine", "players": ["Ann", "Ben", "Cat"]}\n')
+    result = run_cli("run", "--windowed", "--db", str(game), "--config", str(tmp_path / "c.toml"),
+                     env={"SDL_VIDEODRIVER": "dummy"})
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1].startswith("cloud-companion: ") and "not a journal" in lines[-1]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]
+
+
+def test_an_empty_journal_file_starts_the_app_normally_and_every_message_names_the_program(tmp_path):
+    db = tmp_path / "j.sqlite3"
+    db.touch()  # the power went during the very first start
+    result = run_cli("run", "--windowed", "--first-frame-exit", "--db", str(db), "--config", str(tmp_path / "c.toml"),
+                     env={"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "nonexistent"})
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert any("sounds are off" in line for line in lines)
+    assert all(line.startswith("cloud-companion: ") for line in lines), lines
+    assert db.stat().st_size > 0  # now a journal

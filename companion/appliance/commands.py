@@ -16,6 +16,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     doctor.add_argument("--db", type=Path, metavar="PATH", help="the journal file (default: the user's)")
     doctor.add_argument("--config", type=Path, metavar="PATH", help="the settings file (default: the user's)")
     doctor.set_defaults(func=cmd_doctor)
+    backup = sub.add_parser("backup", help="copy the journal into a folder (a USB stick), even while the app runs",
+                            description="Copy every game into DIR as journal-YYYYMMDD-HHMMSS.sqlite3 "
+                                        "(SQLite's online backup: consistent while a game goes on).")
+    backup.add_argument("dir", type=Path, help="the folder to put the copy in")
+    backup.add_argument("--db", type=Path, metavar="PATH", help="the journal file (default: the user's)")
+    backup.set_defaults(func=cmd_backup)
+    restore = sub.add_parser("restore", help="put a backup back in place of the journal (the current one is kept)",
+                             description="Replace the journal with a backup. The current journal is "
+                                         "renamed journal.sqlite3.before-restore-... first. Quit the app first.")
+    restore.add_argument("file", type=Path, help="the backup file (journal-....sqlite3)")
+    restore.add_argument("--db", type=Path, metavar="PATH", help="the journal file (default: the user's)")
+    restore.set_defaults(func=cmd_restore)
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -31,3 +43,35 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(as_text(checks))
     sys.stdout.flush()
     return 1 if failed else 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    from ..journal.journal import default_path
+    from .backup import BackupError, backup
+
+    try:
+        copied = backup(args.db or default_path(), args.dir)
+    except BackupError as exc:
+        print(f"cloud-companion: {exc}", file=sys.stderr)
+        return 1
+    print(f"backed up {copied.games} games to {copied.path}")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from ..journal import JournalBusy
+    from ..journal.follow import EXIT_BUSY
+    from ..journal.journal import default_path
+    from .backup import BackupError, restore
+
+    try:
+        copied, kept = restore(args.file, args.db or default_path())
+    except JournalBusy as exc:
+        print(f"cloud-companion: {exc} (on the Pi: sudo systemctl stop cloud-companion)", file=sys.stderr)
+        return EXIT_BUSY
+    except BackupError as exc:
+        print(f"cloud-companion: {exc}", file=sys.stderr)
+        return 1
+    aside = f"; the journal it replaced is kept as {kept}" if kept else ""
+    print(f"restored {copied.games} games from {args.file} into {copied.path}{aside}")
+    return 0

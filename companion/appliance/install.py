@@ -39,6 +39,8 @@ CONFIG_DIR = Path("/etc/cloud-companion")
 STATE_DIR = Path("/var/lib/cloud-companion")
 UNIT_NAME = "cloud-companion.service"
 POLKIT_NAME = "50-cloud-companion-poweroff.rules"
+UDEV_NAME = "90-cloud-companion-usb.rules"
+COMMAND = Path("/usr/local/bin/cloud-companion")
 BOOT_CONFIGS = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))  # Bookworm, older
 BEGIN, END = "# --- cloud-companion: begin ---", "# --- cloud-companion: end ---"
 
@@ -163,6 +165,9 @@ def app_steps(source: Path) -> list[Step]:
                      "--upgrade", str(source)),
         write_step("the README beside it (the unit's documentation)", PREFIX / "README.md",
                    (source / "README.md").read_text()),
+        write_step("the cloud-companion command (run as the service, on its journal and settings)",
+                   COMMAND, (source / "systemd" / "cloud-companion-cli").read_text(),
+                   mode=0o755),
     ]
 
 
@@ -172,6 +177,9 @@ def unit_steps(source: Path) -> list[Step]:
                    (source / "systemd" / UNIT_NAME).read_text()),
         write_step("the polkit rule: the service user may power off, nothing else",
                    Path("/etc/polkit-1/rules.d") / POLKIT_NAME, (source / "systemd" / POLKIT_NAME).read_text()),
+        write_step("the udev rule that mounts a USB stick for backups", Path("/etc/udev/rules.d") / UDEV_NAME,
+                   (source / "systemd" / UDEV_NAME).read_text()),
+        command_step("udev reads the rule", "udevadm", "control", "--reload"),
         command_step("systemd reads the unit", "systemctl", "daemon-reload"),
     ]
 
@@ -227,14 +235,17 @@ def update_plan(source: Path) -> list[Step]:
 
 def uninstall_plan(purge: bool) -> list[Step]:
     unit, rule = Path("/etc/systemd/system") / UNIT_NAME, Path("/etc/polkit-1/rules.d") / POLKIT_NAME
+    udev = Path("/etc/udev/rules.d") / UDEV_NAME
     steps = [
         command_step("stop the app and no longer start it at boot", "systemctl", "disable", "--now", UNIT_NAME,
                      done=lambda: not unit.exists()),
-        Step(f"remove {unit} and {rule}", lambda: [p.unlink(missing_ok=True) for p in (unit, rule)] and None,
-             lambda: not unit.exists() and not rule.exists(), [f"rm {unit} {rule}"]),
+        Step(f"remove {unit}, {rule} and {udev}",
+             lambda: [p.unlink(missing_ok=True) for p in (unit, rule, udev)] and None,
+             lambda: not unit.exists() and not rule.exists() and not udev.exists(), [f"rm {unit} {rule} {udev}"]),
         command_step("systemd forgets the unit", "systemctl", "daemon-reload"),
-        Step(f"remove the app ({PREFIX})", lambda: shutil.rmtree(PREFIX), lambda: not PREFIX.exists(),
-             [f"rm -r {PREFIX}"]),
+        Step(f"remove the app ({PREFIX}) and its command", lambda: (shutil.rmtree(PREFIX, ignore_errors=True),
+                                                                   COMMAND.unlink(missing_ok=True)) and None,
+             lambda: not PREFIX.exists() and not COMMAND.exists(), [f"rm -r {PREFIX} {COMMAND}"]),
     ]
     config_txt = boot_config()
     if config_txt is not None:

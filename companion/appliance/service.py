@@ -69,11 +69,13 @@ class Service:
                 self.notifier.watchdog()
                 app.after(interval, beat)
             beat()
-        LOG.info("started%s", " under systemd" if self.notifier.active else "")
+        # the system log marks each start and stop; a terminal needs no such chatter
+        self._level = logging.INFO if self.notifier.active else logging.DEBUG
+        LOG.log(self._level, "started")
 
     def stopping(self) -> None:
         self.notifier.stopping()
-        LOG.info("stopping")
+        LOG.log(getattr(self, "_level", logging.INFO), "stopping")
 
     def crashed(self) -> None:
         """Call inside `except`: the traceback and the last actions, at critical level."""

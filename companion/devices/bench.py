@@ -1,7 +1,7 @@
 """Latency from a seat button's pin edge to the frame that shows its effect.
 
 The whole path runs for real: a MockFactory pin driven low from another thread (as gpiozero's
-callback thread would), the Button's handler putting the edge on the queue and waking the app,
+callback thread would), the input device's handler putting the edge on the queue and waking the app,
 the app's own loop (`App.wait` / `App.pump`) polling the SeatTable (debounce, router,
 controller.submit through the rules core), the LEDs following the new state, and The Cloud
 Mine's game screen redrawn and flipped on SDL's dummy video driver. Every press is the

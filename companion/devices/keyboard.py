@@ -6,7 +6,7 @@ Seat n's JUMP is the digit n, its STAY the letter below it on the keyboard:
     STAY  q w e r t y u i
 
 A key down drives the button's mock pin low (pressed, the button shorts it to ground), a key
-up drives it high again, so the whole path (gpiozero's Button, its callback thread, the
+up drives it high again, so the whole path (gpiozero's input device, its callback thread, the
 debouncer, the stuck-button timer, the queue) runs exactly as with real buttons.
 Key names are pygame's (`pygame.key.name(event.key)`), but nothing here imports pygame.
 """

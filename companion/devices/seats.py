@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Callable, Mapping, Sequence
 
-from gpiozero import LED, Button
+from gpiozero import LED, DigitalInputDevice
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
 
@@ -119,7 +119,7 @@ class SeatInput:
         self._debouncer = Debouncer(debounce_s)
         self._stuck: set[SeatKey] = set()
         self._down_since: dict[SeatKey, float] = {}  # buttons held now, from their last press edge
-        self._buttons: dict[SeatKey, Button] = {}
+        self._buttons: dict[SeatKey, DigitalInputDevice] = {}
         self._leds: dict[int, LED] = {}
         self._modes: dict[int, LedMode] = {}
         self._flicker_until: dict[int, float] = {}
@@ -139,7 +139,7 @@ class SeatInput:
             simulated = isinstance(next(iter(self._leds.values())).pin_factory, MockFactory)
         self.simulated = simulated
         for key, device in self._buttons.items():
-            if device.is_pressed:  # held before we started: no edge will ever tell us
+            if device.is_active:  # held before we started: no edge will ever tell us
                 self._stuck.add(key)
                 self._down_since[key] = clock()
                 log.warning("seat %d %s is held down at start: ignored until released", *key)
@@ -150,12 +150,13 @@ class SeatInput:
         choice = choose_pin_factory()
         return cls(config.seats, pin_factory=choice.factory, simulated=choice.simulated, **options)
 
-    def _make_button(self, seat: int, button: str, pin: int, factory: Factory | None) -> Button:
-        # buttons switch to ground; the internal pull-up holds the line high when open.
-        # hold_time=0: holds are timed here (see above), so gpiozero's hold thread never waits
-        device = Button(pin, pull_up=True, hold_time=0, pin_factory=factory)
-        device.when_pressed = lambda: self._edge(seat, button, "press")
-        device.when_released = lambda: self._edge(seat, button, "release")
+    def _make_button(self, seat: int, button: str, pin: int, factory: Factory | None) -> DigitalInputDevice:
+        # buttons switch to ground; the internal pull-up holds the line high when open (active
+        # = pressed). Not gpiozero's Button: its hold thread wakes every 0.1 s per button, 160
+        # wake-ups a second for 16 buttons doing nothing; holds are timed here (see above).
+        device = DigitalInputDevice(pin, pull_up=True, pin_factory=factory)
+        device.when_activated = lambda: self._edge(seat, button, "press")
+        device.when_deactivated = lambda: self._edge(seat, button, "release")
         return device
 
     # --- gpiozero's threads ---------------------------------------------------------------
@@ -269,7 +270,6 @@ class SeatInput:
         for led in self._leds.values():
             led.off()  # stops a blink; a dark seat when the app has ended
             led.close()
-        _stop_hold_threads(self._buttons.values())
         for device in self._buttons.values():
             device.close()
         self._leds.clear()
@@ -280,17 +280,6 @@ class SeatInput:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-def _stop_hold_threads(buttons) -> None:
-    # gpiozero's hold thread looks for a stop request every 0.1 s, so closing 16 buttons one
-    # after the other takes over a second. Asking them all to stop (and waking them) first
-    # makes closing immediate; without these internals closing is just slower.
-    for device in buttons:
-        thread = getattr(device, "_hold_thread", None)
-        if thread is not None and hasattr(thread, "stopping") and hasattr(thread, "holding"):
-            thread.stopping.set()
-            thread.holding.set()
 
 
 __all__ = ["JUMP", "STAY", "SeatInput", "SeatPress", "LedMode", "STUCK_AFTER_S"]

@@ -134,8 +134,25 @@ def update_catalogs(only: list[str] | None = None, root: Path = PACKAGE_DIR) -> 
     return changed
 
 
-if __name__ == "__main__":
-    import sys
+def main(argv: list[str] | None = None) -> int:
+    import argparse
 
-    for name in update_catalogs(sys.argv[1:] or None):
+    known = sorted(extract())
+    parser = argparse.ArgumentParser(
+        prog="python -m companion.i18n.extract",
+        description="Add the new translatable strings of the source to each domain's .po files "
+                    "(with empty translations) and drop the strings no longer used; then translate "
+                    "the empty entries and compile with `python -m companion.i18n`.")
+    parser.add_argument("domains", nargs="*", metavar="DOMAIN",
+                        help=f"the domains to update (default: all of them: {', '.join(known)})")
+    args = parser.parse_args(argv)
+    unknown = [domain for domain in args.domains if domain not in known]
+    if unknown:
+        parser.error(f"no domain {', '.join(map(repr, unknown))}: the domains are {', '.join(known)}")
+    for name in update_catalogs(args.domains or None):
         print(f"updated {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

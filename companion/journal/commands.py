@@ -12,6 +12,7 @@ from datetime import datetime
 from itertools import groupby
 from pathlib import Path
 
+from ..console import fail as _fail, say
 from ..replay import NotAGame
 from .errors import JournalBusy, JournalError
 from .follow import EXIT_BUSY, EXIT_NONE, record_replay
@@ -47,11 +48,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     history.set_defaults(func=cmd_history)
 
 
-def _fail(message: str, code: int = 1) -> int:
-    print(message, file=sys.stderr)
-    return code
-
-
 # --- replay --db / --follow (called by cli.cmd_replay) ------------------------------------------
 
 def cmd_replay_journal(args: argparse.Namespace) -> int:
@@ -61,16 +57,18 @@ def cmd_replay_journal(args: argparse.Namespace) -> int:
         return _fail(f"cannot read {args.file}: {exc.strerror}")
     try:
         journal = Journal.open(args.db)
-    except JournalBusy as exc:
+    except JournalError as exc:
         stream.close()
-        return _fail(str(exc), EXIT_BUSY)
+        return _fail(str(exc), EXIT_BUSY if isinstance(exc, JournalBusy) else 1)
     for message in journal.messages:
-        print(message, file=sys.stderr)
+        say(message)
     try:
         with stream:
             return record_replay(stream, journal, sys.stdout, sys.stderr, follow=args.follow)
     except NotAGame as exc:
         return _fail(str(exc))
+    except BrokenPipeError:
+        raise  # stdout's reader went away: cli.main stops quietly
     except OSError as exc:
         return _fail(f"cannot read {args.file}: {exc.strerror}")
     finally:
@@ -117,7 +115,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             (args.out / f"game-{game.id}-{game.game}.jsonl").write_text(text, encoding="utf-8")
     except OSError as exc:
         return _fail(f"cannot write to {args.out}: {exc.strerror}")
-    print(f"{len(texts)} game(s) written to {args.out}", file=sys.stderr)
+    say(f"{len(texts)} game(s) written to {args.out}")
     return 0
 
 

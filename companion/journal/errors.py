@@ -15,5 +15,10 @@ class UnusableFile(JournalError):
     """The file exists but cannot serve as this version's journal (damaged, foreign, newer)."""
 
 
+class NotAJournal(JournalError):
+    """The path given is not a journal at all (a folder, a missing file, another kind of file):
+    said, and the path left exactly as it is."""
+
+
 class CannotRebuild(JournalError):
     """A stored game does not replay through the rules any more."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import BinaryIO, TextIO
 
+from ..console import PROG
 from ..controller import GameController
 from ..replay import NotAGame, parse_action, parse_setup
 from ..rules import RulesError
@@ -60,7 +61,9 @@ def record_replay(stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO,
     controller = GameController(journal)
     controller.new_game(match.setup)
     acks = _Acks(out, follow)
-    problem = _report_problem(journal, None, err)
+    # a follower goes on while the disk refuses, and says so when it starts and when it ends;
+    # a plain replay only says at the end what it could not save
+    problem = _report_problem(journal, None, err) if follow else None
     skipped, error = 0, None
     # readline, not iteration: each line is handled as soon as it arrives on a pipe
     for raw in iter(stream.readline, b""):
@@ -79,7 +82,8 @@ def record_replay(stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO,
             err.flush()
             continue
         acks.catch_up(controller.game_id.saved)
-        problem = _report_problem(journal, problem, err)
+        if follow:
+            problem = _report_problem(journal, problem, err)
 
     journal.retry()
     acks.catch_up(controller.game_id.saved)
@@ -91,7 +95,10 @@ def record_replay(stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO,
     if error:
         err.write(f"line {error['line']}: {error['reason']}\n")
     if journal.unsaved:
-        err.write(f"{journal.problem} {journal.unsaved} step(s) of this game could not be saved.\n")
+        actions = journal.unsaved_actions
+        lost = (f"this game was not saved (its setup and {actions} action(s))" if journal.unsaved_setup
+                else f"{actions} action(s) of this game were not saved")
+        err.write(f"{PROG}: {journal.problem_cause}: {lost}\n")
         return EXIT_UNSAVED
     return 2 if error or skipped else 0
 
@@ -108,6 +115,6 @@ def _report_problem(journal: Journal, shown: str | None, err: TextIO) -> str | N
     """Say once when saving starts failing, and once when it works again."""
     now = journal.problem
     if now != shown:
-        err.write((now or "saving works again: every action so far is saved") + "\n")
+        err.write(f"{PROG}: " + (now or "saving works again: every action so far is saved") + "\n")
         err.flush()
     return now

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -22,8 +23,8 @@ from ..config import APP_NAME
 from ..replay import jsonl, to_jsonl
 from ..rules import Match, RulesError, SetupError
 from . import store as sqlite_store
-from .errors import CannotRebuild, JournalBusy, JournalError, UnusableFile
-from .history import GameSummary, PlayerTotal
+from .errors import CannotRebuild, JournalBusy, JournalError, NotAJournal, UnusableFile
+from .history import GameSummary, PlayerTotal, player_totals
 from .lock import WriterLock
 from .store import Store
 
@@ -143,37 +144,112 @@ class Journal:
         self._marked = False
         self.messages: list[str] = []       # what opening had to do (a file set aside)
         self.problem: str | None = None     # why recent steps are not saved yet, while they are not
+        self.problem_cause: str | None = None  # the same without what happens meanwhile
         self.crashed = False                # the previous writer did not close: crash or power cut
+        # the whole-file check runs in the background (it grows with the history); what it found
+        self.damage: str | None = None
+        self.on_damage: Callable[[str], None] | None = None  # called from the checking thread
+        self.check_thread: threading.Thread | None = None
 
     @classmethod
     def open(cls, path: Path | str | None = None, **options: Any) -> "Journal":
         """The app's journal; JournalBusy when another instance writes to it.
 
         Never fails for the disk's sake: when it cannot be written, `problem` says so and the
-        journal keeps the game in memory until it can.
+        journal keeps the game in memory until it can. A path given (rather than the default)
+        must be a journal or nothing yet: a folder or another kind of file is NotAJournal,
+        and left as it is; only a damaged journal is kept aside.
         """
         journal = cls(Path(path) if path else default_path(), writer=True, **options)
+        if path is not None:
+            journal._check_given_path(must_exist=False)
         journal._open_writer(first=True)
         if journal._db is None:
             journal._note_crash_from(journal._reading())
+        elif not journal._flag.exists():
+            journal.check_thread = threading.Thread(target=journal._check_whole_file, daemon=True,
+                                                    name="journal-check")
+            journal.check_thread.start()
         return journal
+
+    @property
+    def _flag(self) -> Path:
+        """Left by a background check that found damage: the next open checks the whole file
+        first, and sets it aside if the damage is still there."""
+        return self.path.with_name(self.path.name + ".damaged")
+
+    def _check_whole_file(self) -> None:
+        """The full integrity check, on its own read-only connection, off the app's thread
+        (SQLite lets go of Python's lock while it reads, so the screen never waits for it)."""
+        try:
+            conn = self._connect(self.path, True)
+            try:
+                problem = sqlite_store.damage(conn)
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError as exc:
+            problem = str(exc) if sqlite_store.is_damage(exc) else None
+        except (sqlite3.Error, OSError):
+            problem = None  # could not look (the file moved, the disk went): nothing learnt
+        if problem is None:
+            return
+        self.damage = (f"The journal {self.path} is damaged ({problem}). Back it up now; at the next "
+                       f"start it is kept aside and a new journal is started.")
+        try:
+            self._flag.write_text(problem + "\n")
+        except OSError:
+            pass
+        if self.on_damage is not None:
+            self.on_damage(self.damage)
 
     @classmethod
     def read(cls, path: Path | str | None = None, **options: Any) -> "Journal":
-        """A look at the journal that writes nothing, beside a running app if need be.
+        """A look at the journal that writes nothing, beside a running app if need be: it
+        creates, moves and changes no file.
 
-        UnusableFile when the file cannot be read as a journal; a missing file has no games.
+        UnusableFile when the file cannot be read as a journal; NotAJournal for a path given
+        that is not one (missing included). At the default path, a missing or empty file is a
+        journal with no games yet (a fresh machine; the power went during the first start).
         """
         journal = cls(Path(path) if path else default_path(), writer=False, **options)
-        if journal.path.exists():
-            try:
-                journal._reader = Store.open(journal.path, writable=False, connect=journal._connect)
-            except UnusableFile as exc:
-                raise UnusableFile(f"the journal {journal.path} cannot be read: {exc}. The app "
-                                   f"keeps such a file aside and starts a new one.") from None
-            except (sqlite3.Error, OSError) as exc:
-                raise JournalError(f"the journal {journal.path} cannot be read: {_why(exc)}") from None
+        if path is not None:
+            journal._check_given_path(must_exist=True)
+        elif journal.path.is_dir():
+            raise NotAJournal(f"{journal.path} is a folder, not a journal file")
+        if not journal.path.exists() or journal.path.stat().st_size == 0:
+            return journal
+        connect = journal._connect
+        if connect is sqlite_store.connect and not Path(f"{journal.path}-wal").exists():
+            # no write-ahead log: no writer is at work. Keep writers out while we look (a
+            # starting app waits for that, see lock.py) and read the file as it is: SQLite
+            # then makes no -wal and -shm files. Without a lock file no app wrote here.
+            lock_file_there = journal._lock.path.exists()
+            if journal._lock.hold_if_free() or not lock_file_there:
+                connect = sqlite_store.connect_unchanging
+        try:
+            journal._reader = Store.open(journal.path, writable=False, connect=connect, full_check=False)
+        except UnusableFile as exc:
+            journal._lock.release()
+            raise UnusableFile(f"the journal {journal.path} cannot be read: {exc}. The app "
+                               f"keeps such a file aside and starts a new one.") from None
+        except (sqlite3.Error, OSError) as exc:
+            journal._lock.release()
+            raise JournalError(f"the journal {journal.path} cannot be read: {_why(exc)}") from None
         return journal
+
+    def _check_given_path(self, must_exist: bool) -> None:
+        """NotAJournal unless the path given is a journal file, or (for a writer) nothing yet
+        or an empty file (both become a new journal)."""
+        path = self.path
+        if path.is_dir():
+            raise NotAJournal(f"{path} is a folder, not a journal file")
+        if not path.exists():
+            if must_exist:
+                raise NotAJournal(f"there is no journal at {path}")
+            return
+        if path.stat().st_size and not sqlite_store.is_sqlite_file(path):
+            raise NotAJournal(f"{path} is not a journal (it is not an SQLite database); "
+                              f"it was left as it is")
 
     # --- opening ------------------------------------------------------------------------------
 
@@ -196,7 +272,8 @@ class Journal:
             self._drop_writer()
             if first:
                 raise
-            self.problem = f"cannot save: {exc}. The game goes on and is saved as soon as it can be."
+            self.problem_cause = f"cannot save: {exc}"
+            self.problem = f"{self.problem_cause}. The game goes on and is saved as soon as it can be."
             return False
         except (sqlite3.Error, OSError) as exc:
             self._drop_writer()
@@ -208,9 +285,14 @@ class Journal:
         return True
 
     def _open_checked(self) -> Store:
+        flagged = self._flag.exists()
         try:
-            return Store.open(self.path, writable=True, connect=self._connect)
+            store = Store.open(self.path, writable=True, connect=self._connect, full_check=flagged)
+            if flagged:  # checked whole and found intact after all
+                self._flag.unlink(missing_ok=True)
+            return store
         except UnusableFile as exc:
+            self._flag.unlink(missing_ok=True)
             kept = self._set_aside()
             self.messages.append(f"The journal {self.path} could not be used: {exc}. It was kept "
                                  f"as {kept.name} and a new journal was started.")
@@ -238,8 +320,8 @@ class Journal:
                 pass
 
     def _cannot_save(self, exc: BaseException) -> str:
-        return (f"cannot save to {self.path}: {_why(exc)}. The game goes on and is saved as soon "
-                f"as writing works again.")
+        self.problem_cause = f"cannot save to {self.path}: {_why(exc)}"
+        return f"{self.problem_cause}. The game goes on and is saved as soon as writing works again."
 
     def _drop_writer(self) -> None:
         if self._db is not None:
@@ -266,6 +348,16 @@ class Journal:
     def unsaved(self) -> int:
         """Steps accepted but not yet on the disk."""
         return len(self._pending)
+
+    @property
+    def unsaved_actions(self) -> int:
+        """Actions accepted but not yet on the disk (a game's setup is not one)."""
+        return sum(isinstance(step, _Append) for step in self._pending)
+
+    @property
+    def unsaved_setup(self) -> bool:
+        """A game's start itself is not on the disk yet."""
+        return any(isinstance(step, _Begin) for step in self._pending)
 
     def begin(self, match: Match) -> GameRef:
         """Record a new game (its setup); any unfinished game is left as abandoned."""
@@ -386,7 +478,10 @@ class Journal:
     def stored(self, game_id: int) -> tuple[GameSummary, list[dict[str, Any]]]:
         """A game's summary and every stored action (undo and redo included)."""
         db = self._reading()
-        found = db.game(game_id) if db else None
+        try:
+            found = db.game(game_id) if db else None
+        except sqlite3.DatabaseError as exc:  # a damaged page among the actions
+            raise JournalError(f"game {game_id} cannot be read from {self.path}: {_why(exc)}") from None
         if found is None:
             raise JournalError(f"there is no game {game_id} in {self.path}")
         return found

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import fcntl
 import os
+import time
+import weakref
 from pathlib import Path
 
 from .errors import JournalBusy
+
+
+READER_GRACE_TRIES = 20  # 10 ms apart: a reader's look is over long before
 
 
 class WriterLock:
@@ -19,6 +24,7 @@ class WriterLock:
         self.db_path = db_path
         self.path = db_path.with_name(db_path.name + ".lock")
         self._fd: int | None = None
+        self._closer: weakref.finalize | None = None  # a reader's hold ends with it, if not before
 
     def acquire(self) -> None:
         """Take the lock, or JournalBusy; OSError when the directory cannot be written."""
@@ -26,7 +32,14 @@ class WriterLock:
             return
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            for _ in range(READER_GRACE_TRIES):  # a command may hold it for the moment it reads
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    time.sleep(0.01)
+            else:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
             os.close(fd)
@@ -41,7 +54,28 @@ class WriterLock:
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         self._fd = fd
 
+    def hold_if_free(self) -> bool:
+        """Take the lock if it exists and nobody holds it, without creating anything (a reader
+        keeping writers out for the moment it reads a file that has no write-ahead log)."""
+        if self._fd is not None:
+            return True
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        self._fd = fd
+        self._closer = weakref.finalize(self, os.close, fd)  # a reader forgotten unclosed
+        return True
+
     def release(self) -> None:
         if self._fd is not None:
-            os.close(self._fd)  # closing drops the flock
-            self._fd = None
+            if self._closer is not None and self._closer.alive:
+                self._closer()  # closes it, once
+            else:
+                os.close(self._fd)  # closing drops the flock
+            self._fd, self._closer = None, None

@@ -44,6 +44,25 @@ def connect(path: Path, readonly: bool) -> sqlite3.Connection:
     return conn
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def is_sqlite_file(path: Path) -> bool:
+    """True when the file starts as every SQLite database does (damaged ones included)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
+def connect_unchanging(path: Path, readonly: bool = True) -> sqlite3.Connection:
+    """A read-only look at a file nothing writes to meanwhile (no writer, no -wal file): SQLite
+    then creates no -wal or -shm file beside it."""
+    uri = f"file:{quote(str(path))}?mode=ro&immutable=1"
+    return sqlite3.connect(uri, uri=True, isolation_level=None)
+
+
 def is_damage(exc: BaseException) -> bool:
     code = getattr(exc, "sqlite_errorcode", None)
     return isinstance(exc, sqlite3.DatabaseError) and code is not None and code & 0xFF in DAMAGE_CODES
@@ -59,12 +78,31 @@ def _damage_is_unusable() -> Iterator[None]:
         raise
 
 
-def _inspect(conn: sqlite3.Connection, migrations: dict[int, str], writable: bool) -> None:
+# The tables every start reads (the history's summaries, the totals, the resume hint): checked
+# on every open. The actions table grows with every move of every game ever played; checking it
+# is `full_check` (journal.py runs that in the background, off the app's way).
+SMALL_TABLES = ("games", "meta", "results")
+
+
+def damage(conn: sqlite3.Connection, tables: tuple[str, ...] | None = None) -> str | None:
+    """SQLite's quick check, of the whole file or of `tables` (with their indexes): None when
+    intact, else its first complaint. Raises sqlite3.DatabaseError if it cannot even look."""
+    present = schema.tables(conn)
+    for table in [None] if tables is None else [t for t in tables if t in present]:
+        pragma = "PRAGMA quick_check" if table is None else f"PRAGMA quick_check({table})"
+        problems = conn.execute(pragma).fetchall()
+        if problems != [("ok",)]:
+            return problems[0][0].splitlines()[-1]
+    return None
+
+
+def _inspect(conn: sqlite3.Connection, migrations: dict[int, str], writable: bool,
+             full_check: bool = True) -> None:
     """UnusableFile unless the file is an intact journal this version can use."""
     with _damage_is_unusable():
-        problems = conn.execute("PRAGMA quick_check").fetchall()
-        if problems != [("ok",)]:
-            raise UnusableFile(f"it is damaged ({problems[0][0].splitlines()[-1]})")
+        problem = damage(conn, None if full_check else SMALL_TABLES)
+        if problem:
+            raise UnusableFile(f"it is damaged ({problem})")
         try:
             found = schema.check(conn, migrations)
         except schema.SchemaProblem as exc:
@@ -94,7 +132,7 @@ class Store:
 
     @classmethod
     def open(cls, path: Path, *, writable: bool, connect: Connect = connect,
-             migrations: dict[int, str] = schema.MIGRATIONS) -> "Store":
+             migrations: dict[int, str] = schema.MIGRATIONS, full_check: bool = True) -> "Store":
         """Open and check the file; UnusableFile if its content cannot be used.
 
         Failures to reach the file at all (permissions, read-only or full disk) come out as
@@ -106,7 +144,7 @@ class Store:
             with _damage_is_unusable():
                 look = connect(path, True)
             try:
-                _inspect(look, migrations, writable)
+                _inspect(look, migrations, writable, full_check)
             except BaseException:
                 look.close()
                 raise

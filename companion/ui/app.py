@@ -1,11 +1,13 @@
 """The app: one pygame main thread that waits for input, feeds the screens, and redraws only
 when something changed.
 
-Waiting. pygame.event.wait() polls SDL every millisecond (about 4% of a core here while
-nothing happens), so the loop pumps SDL itself and sleeps in between on a threading.Event:
-every 10 ms for a moment after any input or animation, every 40 ms when idle. Device threads
-(seat buttons, the ship sensor) post through `App.post`, which also sets the Event, so their
-input wakes the loop at once. Timers (`after`) and animations shorten the sleep as needed.
+Waiting. pygame.event.wait() polls SDL every millisecond (1.5-2% of a core while nothing
+happens, on any SDL), so the loop pumps SDL itself and sleeps in select() in between (see
+waiting.py): on a pipe that device threads write to (`App.post`, `App.wake`), and on the
+descriptors input arrives on where the video driver's are known (x11, kmsdrm; dummy has none).
+Timers (`after`) and animations shorten the sleep as needed. For a moment after any input it
+looks at SDL every 10 ms all the same; where input cannot be watched it polls every 40 ms when
+idle.
 
 Taps. A touchscreen makes SDL send finger events and, for the same tap, emulated mouse events.
 The app handles the mouse events only (real ones on a desktop, emulated ones on the Pi) and
@@ -30,6 +32,7 @@ from .. import i18n
 from ..config import Config, save as save_config
 from . import theme as th
 from .layout import Frame, Viewport
+from .waiting import WATCHED_IDLE_S, InputWatch, Waker, sleep_until
 from .widgets import Button, DrawContext, Label, Panel, Widget, Dialog, DialogButton
 from .layout import GAP, MARGIN, cols, grid, inset, rows
 
@@ -72,6 +75,7 @@ class App:
         self.focus_key: str | None = None
         self.pressed: Widget | None = None
         self.running = True
+        self.desktop = False  # in a desktop session (a window): Home offers Quit
         self.frames_drawn = 0
         self._dirty = True
         self._needs_build = True
@@ -80,7 +84,9 @@ class App:
         self._animate_until = 0.0
         self._last_input = -1e9
         self._toast_seq = 0
-        self._wake = threading.Event()
+        self._waker: Waker | None = None  # made on first use: most test apps never sleep
+        self._waker_made = threading.Lock()  # a device thread and the loop may both be first
+        self.input = InputWatch.for_display()
         self._dialog_cache: tuple | None = None
         self._status: tuple = (None, None)  # (save problem, stuck buttons) the badges show
         self.game_screen = None  # the screen of the game in progress, to continue it from home
@@ -111,6 +117,10 @@ class App:
         if self.journal is not None:
             self.journal.note_screen(type(screen).__name__)
         self.refresh()
+
+    def quit(self) -> None:
+        """Leave the loop (everything is saved already; `run` returns and the app closes)."""
+        self.running = False
 
     def replace(self, screen) -> None:
         self.show(screen, remember=False)
@@ -233,7 +243,7 @@ class App:
     def post(self, event_type: int, **attrs) -> None:
         """Thread-safe: queue an event for the main loop and wake it."""
         pygame.event.post(pygame.event.Event(event_type, attrs))
-        self._wake.set()
+        self.wake()
 
     def call_soon(self, fn: Callable[[], Any]) -> None:
         """Thread-safe: run `fn` on the main thread."""
@@ -241,7 +251,15 @@ class App:
 
     def wake(self) -> None:
         """Thread-safe: the devices call this when they have something for `poll`."""
-        self._wake.set()
+        self.waker.set()
+
+    @property
+    def waker(self) -> Waker:
+        if self._waker is None:
+            with self._waker_made:
+                if self._waker is None:
+                    self._waker = Waker()
+        return self._waker
 
     # --- the loop ---------------------------------------------------------------------------
     def run(self) -> None:
@@ -253,25 +271,36 @@ class App:
                 self.wait()
 
     def wait(self) -> None:
-        """Sleep until input, a timer, or the next animation frame is due."""
+        """Sleep until input, a device, a timer, or the next animation frame is due."""
         now = self.clock()
+        watched = self.input.fds()
         if self._dirty or self.animating:
             timeout = FRAME_S
+        elif now - self._last_input < ACTIVE_AFTER_INPUT_S:
+            # while someone is at it, SDL is also looked at often: input may finish arriving
+            # by a way no descriptor here shows (an input method's answer over D-Bus)
+            timeout = ACTIVE_POLL_S
         else:
-            timeout = ACTIVE_POLL_S if now - self._last_input < ACTIVE_AFTER_INPUT_S else IDLE_POLL_S
+            timeout = WATCHED_IDLE_S if watched is not None else IDLE_POLL_S
         if self._timers:
             timeout = min(timeout, max(0.0, self._timers[0][0] - now))
-        if not pygame.event.peek():
-            self._wake.wait(timeout)
+        if pygame.event.peek():  # pumps SDL first: what it already read is not on any descriptor
+            return
+        ready = sleep_until(self.waker, watched or [], timeout)
+        self.input.drain(ready)
+        if watched is not None and not ready:
+            self.input.rescan()
 
     def pump(self) -> None:
         """Handle every pending event and due timer, then draw if anything changed."""
         # cleared before looking, so a wake() during this pass is not lost by the next wait()
-        self._wake.clear()
+        if self._waker is not None:
+            self._waker.clear()
         for event in pygame.event.get():
             self.handle(event)
         for outcome in self.hardware.poll():
             self._seat_outcome(outcome)
+        self.hardware.pump_ship(self)  # the cloud ship's judged drops, notices and tilt
         self._check_status()
         now = self.clock()
         while self._timers and self._timers[0][0] <= now:

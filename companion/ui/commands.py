@@ -9,11 +9,12 @@ import time
 from pathlib import Path
 
 from .. import i18n
+from ..console import PROG, fail
 
 _ = i18n.translator("app")
 
-NO_DISPLAY = ("cloud-companion: no display to show the app on ({why}). "
-              "To see every screen without one, run: cloud-companion demo --out DIR")
+NO_DISPLAY = ("no display to show the app on ({why}). "
+              f"To see every screen without one, run: {PROG} demo --out DIR")
 
 
 def size_arg(text: str) -> tuple[int, int]:
@@ -42,16 +43,36 @@ def register(sub: argparse._SubParsersAction) -> None:
     demo.set_defaults(func=cmd_demo)
 
 
+# SDL's stand-ins when no real display answers: they show nothing to anyone
+HEADLESS_DRIVERS = ("offscreen", "dummy")
+# a desktop session's drivers (where the app needs its own Quit); kmsdrm is the Pi's console
+DESKTOP_DRIVERS = ("x11", "wayland", "windows", "cocoa")
+
+
 def open_display(args):
-    """The display surface, or a one-line reason why there is none."""
+    """The display surface, or a one-line reason why there is none.
+
+    A window needs a desktop session; without one (or with a DISPLAY no X server answers at)
+    SDL would fall back to a driver that shows nothing, and the app would run unseen. A driver
+    chosen on purpose with SDL_VIDEODRIVER (dummy, for tests) is used as chosen.
+    """
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    if not args.windowed and sys.platform.startswith("linux") and "SDL_VIDEODRIVER" not in os.environ \
-            and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        os.environ["SDL_VIDEODRIVER"] = "kmsdrm"  # the Pi's console: no desktop needed
+    chosen = os.environ.get("SDL_VIDEODRIVER")
+    desktop = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    if sys.platform.startswith("linux") and not chosen:
+        if not args.windowed and not desktop:
+            os.environ["SDL_VIDEODRIVER"] = "kmsdrm"  # the Pi's console: no desktop needed
+        elif args.windowed and not desktop:
+            return None, "no desktop session: DISPLAY and WAYLAND_DISPLAY are not set"
+        elif not os.environ.get("WAYLAND_DISPLAY"):
+            os.environ["SDL_VIDEODRIVER"] = "x11"  # not wayland: it prints its own errors on the way
     import pygame
 
     try:
         pygame.display.init()
+        if not chosen and pygame.display.get_driver() in HEADLESS_DRIVERS:
+            pygame.display.quit()
+            return None, f"nothing answers at {desktop or 'the display'}"
         # our own icon: otherwise SDL's default is looked up through pkg_resources (0.3 s)
         pygame.display.set_icon(app_icon())
         if args.windowed:
@@ -60,6 +81,8 @@ def open_display(args):
         else:
             display = pygame.display.set_mode(args.size or (0, 0), pygame.FULLSCREEN)
     except pygame.error as exc:
+        if not chosen and desktop:
+            return None, f"nothing answers at {desktop}: {exc}"
         return None, str(exc) or "SDL found no video device"
     pygame.display.set_caption("Cloud Companion")
     pygame.font.init()
@@ -89,13 +112,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     log = setup_logging(config.log_level)
     for problem in problems:  # the system log says too what the screen says
         log.warning(problem)
+    problems = settings_notices(problems, config_path)
     args.size = args.size or config.size
     if args.rotate is not None:
         config = config.with_changes(rotate=args.rotate)
     display, why = open_display(args)
     if display is None:
-        print(NO_DISPLAY.format(why=why), file=sys.stderr)
-        return 1
+        return fail(NO_DISPLAY.format(why=why))
 
     from ..controller import GameController
     from .app import App
@@ -106,18 +129,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     # the first frame comes first; the journal, sounds and seat buttons load right after it
     app = App(Viewport(display, config.rotate), config, GameController(), config_path=config_path,
               sounds=Silence(config.volume, config.muted), hardware=NoHardware())
+    import pygame
+
+    app.desktop = args.windowed or pygame.display.get_driver() in DESKTOP_DRIVERS
     app.home()
     app.pump()
     if args.first_frame_exit:
         print(f"first frame after {time.perf_counter() - started:.3f} s", flush=True)
-    from ..journal import JournalBusy
+    from ..journal import JournalBusy, JournalError
     from ..journal.follow import EXIT_BUSY
 
     try:
         journal = attach_the_rest(app, args, config, problems)
     except JournalBusy as exc:  # a second app on the same journal: refused, same code as the CLI
-        print(f"cloud-companion: {exc}", file=sys.stderr)
-        return EXIT_BUSY
+        return fail(str(exc), EXIT_BUSY)
+    except JournalError as exc:  # --db names a folder or another kind of file: left alone
+        return fail(str(exc))
     service = Service()
     service.started(app)
     try:
@@ -141,14 +168,23 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def settings_notices(problems: list[str], config_path) -> list[str]:
+    """The settings' problems for the screen, without the long path: "Settings: volume: ..."."""
+    return [_("Settings: {problem}").format(problem=p.removeprefix(f"{config_path}: ")) for p in problems]
+
+
 def attach_the_rest(app, args, config, problems: list[str]):
     """The journal (and any game to resume), the sounds and the seat buttons."""
+    logged = len(problems)
     from ..journal import Journal
     from .hardware import SeatHardware
     from ..sound import Sounds
 
     journal = Journal.open(args.db)  # JournalBusy: another app writes to it
     app.journal = journal
+    journal.on_damage = lambda text: app.call_soon(lambda: tell_damage(app, text))  # its check's thread
+    if journal.damage:
+        tell_damage(app, journal.damage)
     app.controller.log = journal
     app.sounds = Sounds(config.volume, config.muted)
     try:
@@ -156,11 +192,34 @@ def attach_the_rest(app, args, config, problems: list[str]):
         app.hardware.enter(app.screen)
     except Exception as exc:  # no pins, a broken pin map: the app still keeps the books by touch
         problems.append(f"seat buttons unavailable: {exc}")
-    for line in problems + list(journal.messages):
+    from .usb_backup import watch_for_sticks
+
+    try:
+        app.stick_watcher = watch_for_sticks(app, journal.path)  # offers a backup onto a USB stick
+    except OSError as exc:
+        problems.append(f"USB sticks are not watched: {exc}")
+    from .ship_view import attach_ship
+
+    attach_ship(app, config, problems)
+    notices = problems + list(journal.messages)
+    import logging
+
+    for line in notices[logged:]:  # the settings' problems were logged as they were read
+        logging.getLogger("cloud-companion").warning(line)
+    if len(notices) > 1:  # one toast at a time: the first, and where to read them all
+        notices = [_("{first} (and {count} more in the log)").format(first=notices[0], count=len(notices) - 1)]
+    for line in notices:
         app.toast(line, seconds=8)
     offer_resume(app, journal)
     app.refresh()
     return journal
+
+
+def tell_damage(app, text: str) -> None:
+    import logging
+
+    logging.getLogger("cloud-companion").error(text)
+    app.toast(text, seconds=12)
 
 
 def offer_resume(app, journal) -> None:
@@ -194,6 +253,12 @@ def offer_resume(app, journal) -> None:
 def cmd_demo(args: argparse.Namespace) -> int:
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return fail(f"cannot make the folder {args.out} for the pictures: {exc.strerror or exc}")
+    import pygame
+
     from .demo import record
 
     languages = args.language or ["en"]
@@ -201,9 +266,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
         languages = list(i18n.LANGUAGES)
     languages = list(dict.fromkeys(languages))
     files = []
-    for language in languages:
-        # one language: DIR/landscape, DIR/portrait as ever; several: a folder each
-        out = args.out if len(languages) == 1 else args.out / language
-        files += record(out, language=language, log=print)
+    try:
+        for language in languages:
+            # one language: DIR/landscape, DIR/portrait as ever; several: a folder each
+            out = args.out if len(languages) == 1 else args.out / language
+            files += record(out, language=language, log=print)
+    except (OSError, pygame.error) as exc:  # a read-only or full disk, a folder taken away
+        why = getattr(exc, "strerror", None) or str(exc)
+        return fail(f"cannot save the pictures in {args.out}: {why}")
     print(f"saved {len(files)} pictures in {args.out}")
     return 0

@@ -1,24 +1,48 @@
-"""The seat buttons (and later the ship sensor) as the screens see them.
+"""The seat buttons and the cloud ship as the screens see them.
 
 The seat code (companion.devices.table.SeatTable) turns presses into actions by itself; the app
 tells it which screen is showing (`enter`) and, once per loop pass, collects what happened
 (`poll`): refusals become a toast, claims and seat-test presses go to the screen.
 `NoHardware` stands in when there are no seat buttons at all (tests, the demo).
+The cloud ship, when attached, is `ship` (a companion.ui.ship_view.ShipPanel): `pump_ship` runs
+it once per loop pass, and the top bar and the Cloudship screen read its status and tilt here.
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
+import pygame
+
 
 class NoHardware:
     """Nothing attached: seats are claimed by touch, no sensor."""
 
     simulated = True
+    ship = None  # the cloud ship's ShipPanel, when attached
 
     def __init__(self, sensor: str | None = None):
         self._sensor = sensor
         self.mode = "idle"
+
+    def pump_ship(self, app) -> None:
+        if self.ship is not None:
+            self.ship.pump(app)
+
+    def ship_tilt(self) -> float | None:
+        return self.ship.tilt_degrees() if self.ship is not None else None
+
+    def ship_key(self, event) -> bool:
+        """Desktop keys move the simulated ship (companion.ui.ship_view)."""
+        if self.ship is None or event.type not in (pygame.KEYDOWN, pygame.KEYUP):
+            return False
+        plain = not (event.mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META))
+        return self.ship.key(pygame.key.name(event.key), event.type == pygame.KEYDOWN, plain)
+
+    def close_ship(self) -> None:
+        if self.ship is not None:
+            self.ship.close()
+            self.ship = None
 
     def enter(self, screen) -> None:
         self.mode = screen.seat_mode()
@@ -27,10 +51,14 @@ class NoHardware:
         return []
 
     def key(self, event) -> bool:
-        return False
+        return self.ship_key(event)
 
     def sensor_status(self) -> str | None:
-        return self._sensor
+        if self.ship is None:
+            return self._sensor
+        status = self.ship.status()
+        # simulated pins and a simulated ship: the "Simulated hardware" badge already says so
+        return None if status == "simulated" and self.simulated else status
 
     def status_line(self) -> str | None:
         return None
@@ -39,7 +67,7 @@ class NoHardware:
         return None
 
     def close(self) -> None:
-        pass
+        self.close_ship()
 
 
 class SeatHardware(NoHardware):
@@ -86,9 +114,10 @@ class SeatHardware(NoHardware):
 
     def key(self, event) -> bool:
         """Desktop keys press the simulated seat buttons (1-8 JUMP, q-i STAY)."""
+        if self.ship_key(event):
+            return True
         if self.keyboard is None:
             return False
-        import pygame
 
         name = pygame.key.name(event.key)
         if event.type == pygame.KEYDOWN:
@@ -104,5 +133,6 @@ class SeatHardware(NoHardware):
         return self.test_model
 
     def close(self) -> None:
+        self.close_ship()
         self.table.close()
 

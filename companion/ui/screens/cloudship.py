@@ -20,7 +20,8 @@ import pygame
 
 from ...i18n import translator
 from ...rules.cloudship import BED_CAPACITY, BEDS, DICE, ENGINE_SPACES, FACE_WEIGHTS, FACES, SECTION_SIZE, STORM
-from .. import forecast_view, theme as th
+from .. import forecast_view, ship_view
+from .. import theme as th
 from ..layout import GAP, cols, grid, inset, rows
 from ..shapes import draw_token
 from ..widgets import Button, Label, Panel, PlayerToken, Widget, fit_text
@@ -207,6 +208,9 @@ class CloudshipScreen(GameScreen):
     def build(self, f, t):
         board, step = self.board_and_step(f, 0.38 if f.portrait else None)
         return self.board(f, board) + self.step_panel(f, step)
+
+    def draw_above(self, surface: pygame.Surface, ctx) -> None:
+        ship_view.draw_above(self, surface, ctx)  # balls falling and striking the beds
 
     # --- the board --------------------------------------------------------------------------
     def board(self, f, area: pygame.Rect) -> list[Widget]:
@@ -528,6 +532,7 @@ class CloudshipScreen(GameScreen):
         aboard = ["rain"] * (rain - dropped["rain"]) + ["hail"] * (hail - dropped["hail"])
         out.append(Picture(ship_row, self.paint_ship(aboard), key="ship"))
         hint = _("Fly! Tap the ball on the bed where it lands.") if aboard else _("Every ball is down: land.")
+        hint = (ship_view.flight_hint(self) if aboard else None) or hint  # the ship judges the drops
         out += self.prompt(f, hint_row, hint, key="fly-hint")
         out.append(self.action_button(land_row, _("We have landed"), {"act": "land"}, kind="primary",
                                       key="land", size="title"))

@@ -36,6 +36,22 @@ class HomeScreen(Screen):
     def can_go_back(self) -> bool:
         return False
 
+    # --- quitting: on a desktop only (the Pi's appliance is shut down another way) ------------
+    def extra_bar_buttons(self, f, t, area):
+        if not self.app.desktop:
+            return []
+        text = _("Quit")
+        w = max(f.u(96), t.measure(text, t.size("small"))[0] + f.u(32))
+        return [Button(pygame.Rect(area.right - w, area.y, w, area.h), text, self.app.quit, kind="secondary",
+                       key="quit", size="small")]
+
+    def on_back(self) -> None:
+        """Escape on Home: going back from here means leaving, so ask first."""
+        if self.app.desktop:
+            self.app.confirm(_("Quit now?"),
+                             _("Everything is saved: a game in progress can be continued at the next start."),
+                             _("Quit"), self.app.quit, danger=False)
+
     def build(self, f, t):
         c = f.content
         gap = f.u(GAP * 2)

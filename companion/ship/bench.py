@@ -1,0 +1,159 @@
+"""The ship's figures for `cloud-companion bench`:
+
+- ship.lines_per_s: lines read from a real pty (pyserial's ReaderThread), parsed and judged on
+  the main thread, as fast as a writer can push them.
+- ship.cpu_percent_at_link_rate: CPU of this process (reader thread and judge) while
+  `cloud-companion ship-sim` streams at the real rate (20 TILT + 1 BEAT a second), in % of a core.
+- ship.line_to_frame_p99_ms: from a BALL line written into the pty to the first frame that
+  shows the ball falling (the app's own loop, dummy video driver).
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from .link import ShipLink, clock_ms
+from .protocol import encode
+from .session import ShipSession
+
+LINES = 200_000
+IDLE_S = 5.0
+BALLS = 60
+
+
+def _pty():
+    import tty
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    return master, slave, os.ttyname(slave)
+
+
+def lines_per_s(count: int = LINES) -> float:
+    master, slave, path = _pty()
+    events: queue.Queue = queue.Queue()
+    link = ShipLink(path, events, retry_s=0.01)
+    link.start()
+    while events.empty():
+        time.sleep(0.001)
+    events.get()  # port back
+    lines = [encode("TILT", seq, seq * 50, [seq % 300 - 150, 12, 40 + seq % 7]) + "\r\n"
+             for seq in range(count)]
+    data = "".join(lines).encode("ascii")
+    session = ShipSession(events, clock=clock_ms)
+
+    def write():
+        view = memoryview(data)
+        while view:
+            written = os.write(master, view[:65536])
+            view = view[written:]
+
+    writer = threading.Thread(target=write, daemon=True)
+    started = time.perf_counter()
+    writer.start()
+    deadline = time.perf_counter() + 60
+    while session.lines < count and time.perf_counter() < deadline:
+        session.poll(None)  # the app's path: the session drains the queue into the judge
+    elapsed = time.perf_counter() - started
+    assert not session.judge.counts, session.judge.counts  # every line judged good
+    link.stop()
+    writer.join(5)
+    os.close(master)
+    os.close(slave)
+    return round(session.lines / elapsed)
+
+
+def cpu_percent_at_link_rate(seconds: float = IDLE_S) -> float:
+    with tempfile.TemporaryDirectory() as folder:
+        link_path = str(Path(folder) / "ship")
+        sim = subprocess.Popen([sys.executable, "-m", "companion", "ship-sim", "--link", link_path],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            sim.stdout.readline()  # "simulated ship on ..."
+            events: queue.Queue = queue.Queue()
+            woken = threading.Event()
+            link = ShipLink(link_path, events, wake=woken.set)
+            link.start()
+            session = ShipSession(events, clock=clock_ms)
+            time.sleep(0.5)
+            session.poll(None)
+            cpu0, wall0, lines0 = time.process_time(), time.perf_counter(), session.lines
+            while time.perf_counter() - wall0 < seconds:
+                woken.wait(1.0)  # woken by the link (the judge ticks with every line)
+                woken.clear()
+                session.poll(None)
+            cpu = time.process_time() - cpu0
+            wall = time.perf_counter() - wall0
+            link.stop()
+            assert session.lines - lines0 >= 10 * seconds, "the simulator did not stream"
+        finally:
+            sim.stdin.close()
+            sim.wait(10)
+    return round(cpu / wall * 100, 3)
+
+
+def line_to_frame_p99_ms(balls: int = BALLS) -> float:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    from ..ui.harness import Harness
+    from ..ui.screens.cloudship import demo_game
+    from ..ui.ship_view import ShipPanel
+
+    master, slave, path = _pty()
+    h = Harness((800, 480))
+    app = h.app
+    events: queue.Queue = queue.Queue()
+    link = ShipLink(path, events, wake=app.wake)
+    link.start()
+    session = ShipSession(events, clock=clock_ms)
+    app.hardware.ship = ShipPanel(session, link=link)
+    session.attach(app.controller)
+    setup, _ = demo_game()
+    h.start_game(setup)
+    app.controller.submit({"act": "roll", "dice": ["yellow", "purple", "white"]})
+    written: list[float] = []
+    shown: dict[int, float] = {}
+    draw = app.draw
+
+    def draw_and_note():
+        draw()
+        now = time.perf_counter()
+        for ball in session.judge.balls:
+            if ball.bed is None and ball.order not in shown:
+                shown[ball.order] = now
+    app.draw = draw_and_note
+
+    def write_balls():
+        time.sleep(0.3)
+        for seq in range(balls):
+            line = (encode("BALL", seq, seq, ["rain"]) + "\r\n").encode("ascii")
+            written.append(time.perf_counter())
+            os.write(master, line)
+            time.sleep(0.05)
+    writer = threading.Thread(target=write_balls, daemon=True)
+    writer.start()
+    end = time.perf_counter() + 30
+    while (len(shown) < balls) and time.perf_counter() < end:
+        app.pump()
+        app.wait()
+    writer.join(5)
+    link.stop()
+    os.close(master)
+    os.close(slave)
+    delays = sorted((shown[i] - written[i]) * 1000 for i in range(min(len(written), len(shown))))
+    if len(delays) < balls:
+        return float("inf")
+    return round(delays[min(len(delays) - 1, int(len(delays) * 0.99))], 2)
+
+
+def bench() -> dict[str, float]:
+    return {"ship.lines_per_s": lines_per_s(),
+            "ship.cpu_percent_at_link_rate": cpu_percent_at_link_rate(),
+            "ship.line_to_frame_p99_ms": line_to_frame_p99_ms()}

@@ -1,0 +1,131 @@
+"""`cloud-companion judge FILE` (replay a recorded ship stream through the drop judge) and
+`cloud-companion ship-sim` (a simulated ship on a pseudo-terminal)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+
+from .records import BadRecord, judge_records, read_records
+
+
+def cmd_judge(args: argparse.Namespace) -> int:
+    try:
+        if args.file == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(args.file, "rb") as f:
+                data = f.read()
+    except OSError as exc:
+        print(f"judge: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    try:
+        records = read_records(data)
+    except BadRecord as exc:
+        print(f"judge: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    out = sys.stdout
+    try:
+        for record in judge_records(records):
+            out.write(json.dumps(record) + "\n")
+        out.flush()
+    except BrokenPipeError:  # `judge FILE | head`: the reader has what it wanted
+        sys.stdout = open(os.devnull, "w")
+    return 0
+
+
+KEYS_HELP = "keys: f fly, s set down, a/d tilt, j raindrop, k hailstone, x quit"
+KEY_COMMANDS = {"f": ("fly", []), "s": ("down", []), "j": ("rain", []), "k": ("hail", [])}
+
+
+def cmd_ship_sim(args: argparse.Namespace) -> int:
+    from .sim import ScriptError, ShipSimulator, parse_script
+
+    script = None
+    if args.script:
+        try:
+            with open(args.script, encoding="utf-8") as f:
+                script = f.read()
+            parse_script(script)
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"ship-sim: cannot read {args.script}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+            return 1
+        except ScriptError as exc:
+            print(f"ship-sim: {args.script}: {exc}", file=sys.stderr)
+            return 1
+    sim = ShipSimulator(seed=args.seed)
+    try:
+        if args.link:
+            try:
+                if os.path.islink(args.link):
+                    os.unlink(args.link)
+                os.symlink(sim.path, args.link)
+            except OSError as exc:
+                print(f"ship-sim: cannot make the link {args.link}: {exc.strerror or exc}", file=sys.stderr)
+                return 1
+        print(f"simulated ship on {sim.path}" + (f" (also {args.link})" if args.link else ""), flush=True)
+        sim.start()
+        if script is not None:
+            sim.run_script(script)
+            threading.Event().wait(args.linger)
+            return 0
+        print(KEYS_HELP if sys.stdin.isatty() else "commands, one a line: " + ", ".join(
+            ["fly", "down", "tilt P R", "rain", "hail", "err CODE TEXT", "junk TEXT", "silent MS", "hello [PROTO]"]),
+            flush=True)
+        return _keys(sim) if sys.stdin.isatty() else _commands(sim)
+    finally:
+        sim.close()
+        if args.link and os.path.islink(args.link):
+            os.unlink(args.link)
+
+
+def _keys(sim) -> int:
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        while True:
+            key = sys.stdin.read(1)
+            if key in ("x", "", "\x04"):
+                return 0
+            if key in ("a", "d"):
+                sim.tilt_by(0, -5 if key == "a" else 5)
+            elif key in KEY_COMMANDS:
+                sim.do(*KEY_COMMANDS[key])
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def _commands(sim) -> int:
+    from .sim import ScriptError, parse_script
+
+    for line in sys.stdin:
+        try:
+            steps = parse_script("0 " + line if line.split() else "")
+        except ScriptError as exc:
+            print(f"ship-sim: {str(exc).split(': ', 1)[-1]}", file=sys.stderr)
+            continue
+        for _at, command, words in steps:
+            sim.do(command, words)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    judge = sub.add_parser("judge", help="judge a recorded cloud ship stream (JSON Lines) and print "
+                                         "the drops, landings, notices and link reports")
+    judge.add_argument("file", help="the recording, or - for standard input")
+    judge.set_defaults(func=cmd_judge)
+    sim = sub.add_parser("ship-sim", help="a simulated cloud ship on a pseudo-terminal, moved by keys "
+                                          "or by a timed script (set the ship port to the path it prints)")
+    sim.add_argument("--script", metavar="FILE", help="a timed script: one 'MS COMMAND [ARGS]' a line")
+    sim.add_argument("--link", metavar="PATH", help="also make PATH a symbolic link to the pty")
+    sim.add_argument("--linger", type=float, default=2.0, metavar="S",
+                     help="after a script, keep sending this long (default 2 s)")
+    sim.add_argument("--seed", type=int, help="seed for the simulated sensor noise")
+    sim.set_defaults(func=cmd_ship_sim)

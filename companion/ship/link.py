@@ -1,0 +1,172 @@
+"""The serial link to the cloud ship: pyserial's ReaderThread on the port, reopened by itself.
+
+A thread of its own (`ShipLink`) opens the port named in the settings: a device path
+(`/dev/ttyACM0`, `/dev/rfcomm0`), any pyserial URL (`socket://host:port`, `rfc2217://...`,
+`loop://`) or `auto` (the first USB port with the Pico's vendor id 0x2E8A). While it is open,
+serial.threaded.ReaderThread reads it and `LineSplitter` cuts the bytes into lines. Each line
+goes on the event queue as the judge's input record `(t, "ship", line)`, stamped with the Pi's
+clock when it arrived; the port's coming and going as `(t, "port", "back" | "lost")`. Nothing
+else happens on these threads: the judge runs on the main thread, which `wake` rouses.
+
+After an unplug (a read error) the port is tried again every `retry_s` until it is back; the
+screen never waits for any of it.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from typing import Callable
+
+import serial
+import serial.threaded
+from serial.tools import list_ports
+
+log = logging.getLogger(__name__)
+
+BAUD = 115200
+PICO_VID = 0x2E8A  # Raspberry Pi (the RP2040's USB vendor id)
+RETRY_S = 1.0
+LONGEST = 200  # a line this long is no message: cut, passed on (the judge says too_long), skipped
+
+Clock = Callable[[], int]
+
+
+def clock_ms() -> int:
+    """The Pi's clock for the judge: milliseconds, never going back."""
+    return time.monotonic_ns() // 1_000_000
+
+
+class NoPort(OSError):
+    """`auto` found no board, or the port could not be opened."""
+
+
+def find_pico() -> str:
+    """The device of the first USB serial port with the Pico's vendor id."""
+    for port in sorted(list_ports.comports(), key=lambda p: p.device):
+        if port.vid == PICO_VID:
+            return port.device
+    raise NoPort("no cloud ship board (USB vendor id 2E8A) is plugged in")
+
+
+def open_port(spec: str) -> serial.SerialBase:
+    """The port for a settings value: a path, a pyserial URL or `auto`."""
+    url = find_pico() if spec == "auto" else spec
+    try:
+        return serial.serial_for_url(url, baudrate=BAUD, timeout=None)
+    except (serial.SerialException, ValueError) as exc:
+        raise NoPort(str(exc)) from None
+
+
+class LineSplitter(serial.threaded.Protocol):
+    """Bytes to lines (`\\n` ends one). Each chunk read becomes one list of records on the queue,
+    all with the time it arrived: one queue put per read, not per line."""
+
+    def __init__(self, deliver: Callable[[list[tuple[int, str, str]]], None], clock: Clock):
+        self.deliver = deliver
+        self.clock = clock
+        self.buffer = bytearray()
+        self.skipping = False  # inside an over-long line: drop bytes up to its end
+
+    def data_received(self, data: bytes) -> None:
+        t = self.clock()
+        buffer = self.buffer
+        buffer.extend(data)
+        if b"\n" not in data and len(buffer) <= LONGEST:
+            return
+        records = []
+        lines = buffer.split(b"\n")
+        rest = lines.pop()
+        for raw in lines:
+            if self.skipping:
+                self.skipping = False
+                continue
+            # latin-1 maps every byte to one character: a stray byte stays visible to the
+            # judge (which rejects it as format) instead of failing the decode here
+            records.append((t, "ship", raw.decode("latin-1")))
+        if len(rest) > LONGEST:
+            if not self.skipping:
+                records.append((t, "ship", rest[:LONGEST + 1].decode("latin-1")))
+            self.skipping = True
+            rest = b""
+        self.buffer = bytearray(rest)
+        if records:
+            self.deliver(records)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        # the port failed (unplugged): ShipLink reports it and reopens; nothing to raise
+        if exc is not None:
+            log.info("ship port closed: %s", exc)
+
+
+class ShipLink(threading.Thread):
+    """Keeps the port open and its lines flowing onto `events` (lists of records)."""
+
+    def __init__(self, spec: str, events: queue.Queue, *, clock: Clock = clock_ms,
+                 wake: Callable[[], None] | None = None, retry_s: float = RETRY_S):
+        super().__init__(name="ship-link", daemon=True)
+        self.spec = spec
+        self.events = events
+        self.clock = clock
+        self.wake = wake or (lambda: None)
+        self.retry_s = retry_s
+        self.state = "opening"  # opening, open, missing (never opened yet), lost
+        self.problem: str | None = None  # why the port is not open, for the log and the screen
+        self.opened = 0  # how many times the port was opened
+        self._stopping = threading.Event()
+        self._reader: serial.threaded.ReaderThread | None = None
+        self._lock = threading.Lock()
+
+    def run(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                port = open_port(self.spec)
+            except (NoPort, OSError) as exc:
+                if self.problem != str(exc):
+                    log.info("ship port %s: %s", self.spec, exc)
+                self.problem = str(exc)
+                if self.state == "opening":
+                    self.state = "missing"
+                    self.wake()
+                self._stopping.wait(self.retry_s)
+                continue
+            self.problem = None
+            reader = serial.threaded.ReaderThread(port, lambda: LineSplitter(self._deliver, self.clock))
+            reader.name = "ship-reader"
+            with self._lock:
+                if self._stopping.is_set():
+                    port.close()
+                    return
+                self._reader = reader
+            self.opened += 1
+            self.state = "open"
+            self._deliver([(self.clock(), "port", "back")])
+            reader.start()
+            reader.join()  # until the port fails (unplugged) or stop() stops it
+            try:
+                port.close()
+            except Exception:  # a vanished device may fail to close; it is gone either way
+                pass
+            if self._stopping.is_set():
+                return
+            self.state = "lost"
+            self._deliver([(self.clock(), "port", "lost")])
+            self._stopping.wait(self.retry_s)
+
+    def _deliver(self, records: list[tuple[int, str, str]]) -> None:
+        self.events.put(records)
+        self.wake()
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopping.set()
+            reader = self._reader
+        if reader is not None and reader.alive:
+            reader.alive = False
+            try:
+                reader.serial.cancel_read()
+            except (OSError, AttributeError, serial.SerialException):
+                pass  # the port failed and was closed meanwhile: the reader has ended anyway
+        self.join(5.0)

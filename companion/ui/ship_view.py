@@ -1,0 +1,291 @@
+"""The cloud ship in the app: its devices, its news on screen, and its drawing on the Cloudship
+screen.
+
+`ShipPanel.open(config, wake, simulated)` starts what the settings ask for: the serial link to
+the ship (or, on a desktop without GPIO, the simulated ship on a pty, moved by keys), the bed
+detectors (mock pins on a desktop, struck by keys), the flight log, and the judge's session.
+Once per main-loop pass `pump(app)` runs the session: judged drops and landings reach the game
+through the controller; notices and refusals become toasts; a ball in the air keeps frames
+coming so it is seen falling. The Cloudship screen calls `draw_above` (falling and settling
+balls), `flight_hint` (what the crew is told while flying) and reads the tilt through
+`app.hardware.ship_tilt()`; the top bar shows `status()`.
+
+Keys for the simulated ship (desktop): f fly, s set down, a / d tilt, j release a raindrop,
+k a hailstone; v b n m strike the yellow, purple, white, blue bed.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import queue
+from dataclasses import asdict
+from typing import Callable
+
+import pygame
+
+from .. import i18n
+from ..config import BED_COLOURS, Config
+from ..ship.judge import Timings
+
+_ = i18n.translator("ship")
+log = logging.getLogger(__name__)
+
+FALL_DRAW_MS = 450  # a falling ball crosses the beds' height in this long on screen
+STRIKE_MS = 30  # a key strikes a simulated bed detector for this long
+TILT_REDRAW_DEG = 1.0
+SIM_KEYS = {"f": "fly", "s": "down", "a": "left", "d": "right", "j": "rain", "k": "hail"}
+BED_KEYS = dict(zip("vbnm", BED_COLOURS))
+
+# whole sentences per ball: German and Hungarian articles and endings depend on the noun
+OUTSIDE = {"rain": i18n.N_("The raindrop fell outside the beds. It does not count: put it back into the ship."),
+           "hail": i18n.N_("The hailstone fell outside the beds. It does not count: put it back into the ship.")}
+ASKING = {"rain": i18n.N_("Where did the raindrop land? Tap it on its bed."),
+          "hail": i18n.N_("Where did the hailstone land? Tap it on its bed.")}
+BED_NAMES = {"yellow": i18n.N_("yellow"), "purple": i18n.N_("purple"), "white": i18n.N_("white"),
+             "blue": i18n.N_("blue")}
+LINK_STATES = {"waiting": i18n.N_("connecting"), "lost": i18n.N_("link lost"),
+               "silent": i18n.N_("silent"), "version": i18n.N_("other version")}
+
+
+class ShipPanel:
+    def __init__(self, session, *, link=None, simulator=None, beds=None):
+        self.session = session
+        self.link = link
+        self.simulator = simulator
+        self.beds = beds
+        self._drawn_tilt: tuple[float, float] | None = None
+        self._shown = (session.link, (), (), False)
+        self._falling = 0
+        self.playing = False  # a Cloudship game is the current one
+        self.problems: list[str] = []  # what did not start, for the app's first toasts
+
+    @classmethod
+    def open(cls, config: Config, wake: Callable[[], None], simulated_pins: bool, *,
+             pin_factory=None, flight_log=None, sim_options: dict | None = None) -> "ShipPanel | None":
+        """The ship as the settings say; None when it is switched off (`port = "off"`)."""
+        from ..ship.flightlog import FlightLog
+        from ..ship.link import ShipLink, clock_ms
+        from ..ship.session import ShipSession
+
+        port = config.ship_port
+        if port == "off":
+            return None
+        use_sim = port == "sim" or (port == "auto" and simulated_pins)
+        events: queue.Queue = queue.Queue()
+        beds = None
+        simulator = None
+        link = None
+        problems: list[str] = []
+        if config.ship_beds:
+            from ..devices.beds import BedDetectors
+
+            try:
+                beds = BedDetectors(config.bed_pins(), events, clock_ms, wake=wake, pin_factory=pin_factory)
+            except Exception as exc:  # pins busy (the serial console on GPIO 14): ask by touch
+                log.warning("bed detectors unavailable: %s", exc)
+                problems.append(f"bed detectors unavailable ({exc}): each ball asks where it landed")
+        try:
+            if use_sim:
+                from ..ship.sim import ShipSimulator
+
+                simulator = ShipSimulator(strike=lambda bed: strike_mock(beds, bed), **(sim_options or {})).start()
+                port = simulator.path
+            link = ShipLink(port, events, clock=clock_ms, wake=wake)
+            link.start()
+        except Exception:
+            for part in (link, simulator, beds):
+                if part is not None:
+                    (part.stop if hasattr(part, "stop") else part.close)()
+            raise
+        session = ShipSession(events, clock=clock_ms, timings=Timings(**asdict(config.judge)),
+                              beds_present=beds is not None,
+                              flight_log=flight_log if flight_log is not None else FlightLog(keep=config.flight_logs))
+        panel = cls(session, link=link, simulator=simulator, beds=beds)
+        panel.problems = problems
+        return panel
+
+    # -- the main loop -------------------------------------------------------------------------
+
+    def pump(self, app) -> None:
+        from ..ship.session import is_cloudship
+
+        session = self.session
+        self.playing = is_cloudship(app.controller)
+        for news in session.poll(app.controller):
+            self.show(app, news)
+        shown = (session.link, tuple(session.asking), tuple(self.stuck_beds()), self.playing)
+        if shown != self._shown:
+            self._shown = shown  # the top bar and the flight hint follow the link and the question
+            app.refresh()
+        tilt = session.tilt
+        if tilt is not None and (self._drawn_tilt is None or
+                                 max(abs(a - b) for a, b in zip(tilt, self._drawn_tilt)) >= TILT_REDRAW_DEG):
+            self._drawn_tilt = tilt
+            app.refresh()
+        falling = len(session.judge.balls)
+        if falling or self._falling:
+            app.redraw()
+        self._falling = falling
+
+    def show(self, app, news: dict) -> None:
+        """One item of the session's news on screen (notices only while Cloudship is played:
+        a knock on the box during another game is nobody's business)."""
+        from ..ship.session import is_cloudship
+
+        if "refused" not in news and not is_cloudship(app.controller):
+            return
+        if "refused" in news:
+            app.refuse(news["refused"])
+        elif "x_ball" in news:
+            app.animate((session_max_fall(self.session) + 300) / 1000)
+        elif "x_impact" in news:
+            app.redraw()
+        elif news.get("notice") == "outside":
+            app.toast(_(OUTSIDE[news["ball"]]))
+        elif news.get("notice") == "no_hole":
+            app.toast(_("A ball landed in a bed ({bed}) without coming through the hole. It does not "
+                        "count: put it back into the ship.").format(bed=_(BED_NAMES[news["bed"]])))
+        elif news.get("link") == "board":
+            app.toast(_("The ship reports a problem: {code} {text}").format(code=news["code"], text=news["text"]))
+        elif news.get("link") == "lost":
+            app.toast(_("The ship's link is lost. Enter the balls by touch until it is back."))
+        elif news.get("link") == "version":
+            app.toast(_("The ship speaks another protocol version ({proto}): update the companion "
+                        "or the ship.").format(proto=news["proto"]))
+
+    def stuck_beds(self) -> list[str]:
+        return self.beds.stuck_now(self.session.clock()) if self.beds is not None else []
+
+    def status(self) -> str | None:
+        """The top bar's word for the ship: simulated, connected (ok) or what is wrong. A ship
+        looked for by `auto` and never found is only missed while Cloudship is played: many
+        tables have no ship, and a badge on every screen would say nothing to them."""
+        stuck = self.stuck_beds()
+        if stuck:
+            return _("bed detector stuck: {beds}").format(beds=", ".join(_(BED_NAMES[b]) for b in stuck))
+        link = self.session.link
+        if link == "connected":
+            return "simulated" if self.simulator is not None else "ok"
+        if link == "waiting" and self.link is not None and self.link.state == "missing":
+            return "missing" if self.playing or self.link.spec != "auto" else None
+        return _(LINK_STATES.get(link, link))
+
+    def tilt_degrees(self) -> float | None:
+        tilt = self.session.tilt
+        return None if tilt is None else tilt[1]  # roll: the ship leans left or right on screen
+
+    def key(self, name: str, down: bool, plain: bool = True) -> bool:
+        """Desktop keys move the simulated ship and strike the simulated beds."""
+        if self.simulator is None or not plain:
+            return False
+        sim = self.simulator
+        if name in BED_KEYS and self.beds is not None:
+            if down:
+                strike_mock(self.beds, BED_KEYS[name])
+            return True
+        command = SIM_KEYS.get(name)
+        if command is None:
+            return False
+        if down:
+            if command == "fly":
+                sim.fly()
+            elif command == "down":
+                sim.set_down()
+            elif command in ("left", "right"):
+                sim.tilt_by(0, -5 if command == "left" else 5)
+            else:
+                sim.release(command)
+        return True
+
+    def close(self) -> None:
+        if self.link is not None:
+            self.link.stop()
+        if self.simulator is not None:
+            self.simulator.close()
+        if self.beds is not None:
+            self.beds.close()
+        if self.session.flight_log is not None:
+            self.session.flight_log.close()
+
+
+def session_max_fall(session) -> int:
+    return session.judge.timings.max_fall
+
+
+def strike_mock(beds, bed: str) -> None:
+    """A ball strikes a simulated bed detector: its mock pin goes low for a moment."""
+    if beds is None:
+        return
+    import threading
+
+    pin = beds.pin(bed)
+    pin.drive_low()
+    timer = threading.Timer(STRIKE_MS / 1000, pin.drive_high)
+    timer.daemon = True
+    timer.start()
+
+
+# --- on the Cloudship screen ---------------------------------------------------------------------
+
+def panel_of(screen) -> ShipPanel | None:
+    return getattr(screen.app.hardware, "ship", None)
+
+
+def flight_hint(screen) -> str | None:
+    """What the crew is told while flying with the ship attached (None: the screen's own)."""
+    panel = panel_of(screen)
+    if panel is None:
+        return None
+    session = panel.session
+    if session.asking:
+        return _(ASKING[session.asking[0]])
+    if session.link not in ("connected",):
+        return None  # no word from the ship: taps as without it
+    if panel.simulator is not None:
+        return _("Simulated ship: f flies, s lands, j k drop balls.")
+    if session.beds_present:
+        return _("Fly! The ship judges each ball.")
+    return _("Fly! Tap where each ball lands.")
+
+
+def draw_above(screen, surface: pygame.Surface, ctx) -> None:
+    """Balls in the air falling over the beds, and balls that struck a bed, until judged."""
+    panel = panel_of(screen)
+    if panel is None or not panel.session.judge.balls:
+        return
+    cards = {w.key[4:]: w.rect for w in screen.app.widgets if isinstance(w.key, str) and w.key.startswith("bed:")}
+    if not cards:
+        return
+    from .screens.cloudship import blit_icon
+
+    area = cards[BED_COLOURS[0]].unionall([cards[c] for c in BED_COLOURS if c in cards])
+    px = max(16, round(area.h * 0.16))
+    falling = panel.session.falling()
+    for i, (kind, age) in enumerate(falling):
+        progress = (age % FALL_DRAW_MS) / FALL_DRAW_MS
+        x = area.centerx + (i - (len(falling) - 1) / 2) * px * 1.2
+        y = area.y + px / 2 + progress * (area.h * 0.55)
+        blit_icon(surface, kind, (x, y), px)
+    for kind, bed in panel.session.settling():
+        rect = cards.get(bed)
+        if rect is None:
+            continue
+        pulse = 0.5 + 0.5 * math.sin(ctx.now * 12)
+        centre = (rect.centerx, rect.y + rect.h * 0.45)
+        pygame.draw.circle(surface, (250, 204, 21), centre, px * (0.75 + 0.15 * pulse), max(2, px // 8))
+        blit_icon(surface, kind, centre, px)
+
+
+def attach_ship(app, config: Config, problems: list[str]) -> None:
+    """Start the ship as the settings say and hand it to the app's hardware; a ship that cannot
+    start is a line in `problems`, never a failed start (the game is entered by touch)."""
+    try:
+        panel = ShipPanel.open(config, app.wake, simulated_pins=bool(app.hardware.simulated))
+    except Exception as exc:
+        problems.append(f"cloud ship unavailable: {exc}")
+        return
+    if panel is not None:
+        problems.extend(panel.problems)
+        app.hardware.ship = panel
+        panel.session.attach(app.controller)

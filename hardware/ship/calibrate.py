@@ -1,0 +1,52 @@
+"""Teach the board at the table (run from the Pi with mpremote, see hardware/SHIP.md):
+
+    mpremote exec "import calibrate; calibrate.level()"        # the ship level on the table
+    mpremote exec "import calibrate; calibrate.colour('rain')" # hold raindrops at the hole
+    mpremote exec "import calibrate; calibrate.colour('hail')" # then hailstones
+
+Each writes calibration.json on the board; main.py reads it at the next start.
+"""
+
+import time
+
+import machine
+
+import calibration
+from mpu6050 import MPU6050
+from tcs34725 import TCS34725
+from tilt import TiltFilter
+
+i2c = machine.I2C(0, sda=machine.Pin(4), scl=machine.Pin(5), freq=400000)
+
+
+def level(seconds=2):
+    imu, tilt = MPU6050(i2c), TiltFilter(alpha=0.0)  # the accelerometer alone: the ship stands still
+    end = time.ticks_add(time.ticks_ms(), seconds * 1000)
+    pitch = roll = 0.0
+    n = 0
+    while time.ticks_diff(end, time.ticks_ms()) > 0:
+        ax, ay, az, gx, gy, _ = imu.read()
+        tilt.update(ax, ay, az, gx, gy, 0.005)
+        pitch, roll, n = pitch + tilt.pitch, roll + tilt.roll, n + 1
+        time.sleep_ms(5)
+    data = calibration.load()
+    data["zero_pitch"], data["zero_roll"] = pitch / n, roll / n
+    calibration.save(data)
+    print("level: pitch %.1f, roll %.1f degrees taken as zero" % (data["zero_pitch"], data["zero_roll"]))
+
+
+def colour(kind, samples=5):
+    sensor = TCS34725(i2c)
+    readings = []
+    print("hold a %s at the hole, %d times; take it away in between" % (kind, samples))
+    while len(readings) < samples:
+        reading = sensor.read()
+        if reading[3] > 200:  # something in front of the sensor
+            readings.append(reading)
+            print("  got %d of %d: %s" % (len(readings), samples, reading))
+            while sensor.read()[3] > 150:
+                time.sleep_ms(20)
+        time.sleep_ms(20)
+    data = calibration.teach_colour(calibration.load(), kind, readings)
+    calibration.save(data)
+    print("%s taught: %s" % (kind, data[kind]))

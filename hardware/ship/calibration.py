@@ -1,0 +1,65 @@
+"""What the board learns at the table, kept in `calibration.json` on the board's flash
+(MicroPython and CPython): the colour of each kind of ball as the sensor sees it at the hole,
+and the tilt of the ship standing level."""
+
+import json
+
+FILE = "calibration.json"
+# a sensible start before teaching: a white hailstone is bright and grey, a raindrop blue
+DEFAULTS = {"rain": [0.22, 0.32, 0.46, 900], "hail": [0.33, 0.34, 0.33, 2400],
+            "zero_pitch": 0.0, "zero_roll": 0.0}
+
+
+def load(path=FILE):
+    data = dict(DEFAULTS)
+    try:
+        with open(path) as f:
+            stored = json.load(f)
+        for key in DEFAULTS:
+            if key in stored:
+                data[key] = stored[key]
+    except (OSError, ValueError):
+        pass  # never taught, or a broken file: the defaults
+    return data
+
+
+def save(data, path=FILE):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(data, f)
+    try:
+        import os
+        os.rename(tmp, path)
+    except OSError:
+        pass
+
+
+def chroma(reading):
+    """(r, g, b, clear) as shares of r+g+b and the clear brightness: light-level independent."""
+    r, g, b, c = reading
+    total = (r + g + b) or 1
+    return [r / total, g / total, b / total, c]
+
+
+def classify(data, reading):
+    """The taught kind nearest to a reading: colour first, brightness a little."""
+    seen = chroma(reading)
+    best, best_d = None, None
+    for kind in ("rain", "hail"):
+        ref = data[kind]
+        d = 0.0
+        for i in range(3):
+            d += (seen[i] - ref[i]) ** 2
+        bright = (seen[3] - ref[3]) / (max(ref[3], 1) * 10)
+        d += bright * bright
+        if best_d is None or d < best_d:
+            best, best_d = kind, d
+    return best
+
+
+def teach_colour(data, kind, readings):
+    """The average of readings of one kind held at the hole."""
+    shares = [chroma(r) for r in readings]
+    n = len(shares)
+    data[kind] = [sum(s[i] for s in shares) / n for i in range(4)]
+    return data

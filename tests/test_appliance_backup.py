@@ -1,0 +1,127 @@
+"""`cloud-companion backup` and `restore`: a consistent copy while games are being written, one
+self-contained file, checked; a restore keeps the current journal aside and is refused while
+the app has the journal; bad input gets one line."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from companion.appliance.backup import BackupError, backup, restore, verify
+from companion.journal import Journal, JournalBusy
+from companion.rules.simulate import random_game
+
+from journaling import MINE, play
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def journal_path(tmp_path):
+    path = tmp_path / "data" / "journal.sqlite3"
+    path.parent.mkdir()
+    with Journal.open(path) as journal:
+        for seed in range(3):
+            play(journal, random_game(MINE, seed=seed))
+    return path
+
+
+def test_a_backup_taken_while_a_game_is_written_is_whole_and_consistent(tmp_path, journal_path):
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    journal = Journal.open(journal_path)  # the app, writing
+    stop = threading.Event()
+
+    def keep_playing():
+        seed = 100
+        while not stop.is_set():
+            play(journal, random_game(MINE, seed=seed))
+            seed += 1
+    writer = threading.Thread(target=keep_playing)
+    writer.start()
+    try:
+        copies = [backup(journal_path, stick) for _ in range(4)]
+    finally:
+        stop.set()
+        writer.join()
+        journal.close()
+    for copy in copies:
+        assert copy.path.parent == stick and copy.path.name.startswith("journal-")
+        assert not os.path.exists(f"{copy.path}-wal")  # one self-contained file
+        assert sqlite3.connect(copy.path).execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        with Journal.read(copy.path) as saved:
+            games = saved.games()
+            assert len(games) == copy.games >= 3
+            for game in games:  # every game in it rebuilds: no half-written action
+                assert saved.rebuild(game.id).view["scores"] == game.scores
+    assert len({c.path for c in copies}) == 4  # never one over another
+    assert not list(stick.glob("*.partial"))
+
+
+def test_restore_keeps_the_current_journal_aside(tmp_path, journal_path):
+    copy = backup(journal_path, tmp_path)
+    with Journal.open(journal_path) as journal:  # more games after the backup
+        play(journal, random_game(MINE, seed=9))
+    restored, kept = restore(copy.path, journal_path)
+    assert restored.games == 3 and kept.name.startswith("journal.sqlite3.before-restore-")
+    assert verify(kept) == 4  # nothing lost: the replaced journal is all there
+    with Journal.open(journal_path) as journal:
+        assert journal.count_games() == 3
+
+
+def test_restore_is_refused_while_the_app_has_the_journal(tmp_path, journal_path):
+    copy = backup(journal_path, tmp_path)
+    with Journal.open(journal_path):
+        with pytest.raises(JournalBusy):
+            restore(copy.path, journal_path)
+        result = cli("restore", str(copy.path), "--db", str(journal_path))
+    assert result.returncode == 4 and "systemctl stop cloud-companion" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not list(journal_path.parent.glob("*.before-restore-*"))
+    assert verify(journal_path) == 3
+
+
+@pytest.mark.parametrize("content,words", [
+    (b"not a database at all" * 100, "cannot be read as a journal"),
+    (None, "an empty database"),
+])
+def test_a_file_that_is_no_journal_is_never_restored(tmp_path, journal_path, content, words):
+    bad = tmp_path / "bad.sqlite3"
+    if content is None:
+        sqlite3.connect(bad).execute("PRAGMA user_version = 0").close()
+        bad.touch()
+    else:
+        bad.write_bytes(content)
+    with pytest.raises(BackupError, match=words):
+        restore(bad, journal_path)
+    assert verify(journal_path) == 3 and not list(journal_path.parent.glob("*.before-restore-*"))
+
+
+def test_the_commands_answer_in_one_line(tmp_path, journal_path):
+    done = cli("backup", str(tmp_path), "--db", str(journal_path))
+    assert done.returncode == 0 and done.stdout.startswith("backed up 3 games to ")
+    missing = cli("backup", str(tmp_path / "no-stick"), "--db", str(journal_path))
+    assert missing.returncode == 1 and "is not a folder (is the USB stick mounted?)" in missing.stderr
+    nothing = cli("backup", str(tmp_path), "--db", str(tmp_path / "none.sqlite3"))
+    assert nothing.returncode == 1 and "there is no journal at" in nothing.stderr
+    gone = cli("restore", str(tmp_path / "none.sqlite3"), "--db", str(journal_path))
+    assert gone.returncode == 1 and "there is no backup file" in gone.stderr
+    for result in (missing, nothing, gone):
+        assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    copy = next(tmp_path.glob("journal-*.sqlite3"))
+    back = cli("restore", str(copy), "--db", str(journal_path))
+    assert back.returncode == 0 and "restored 3 games" in back.stdout and "before-restore" in back.stdout
+
+
+def test_a_restore_into_a_place_with_no_journal_yet(tmp_path, journal_path):
+    copy = backup(journal_path, tmp_path)
+    fresh = tmp_path / "new" / "journal.sqlite3"
+    restored, kept = restore(copy.path, fresh)
+    assert kept is None and verify(fresh) == 3

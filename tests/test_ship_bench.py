@@ -1,0 +1,16 @@
+"""The ship's bench figures run and report sensible numbers (speed is measured in
+`cloud-companion bench`, never asserted here)."""
+
+from companion.ship import bench
+
+
+def test_lines_through_a_pty_are_counted():
+    assert bench.lines_per_s(count=2000) > 0
+
+
+def test_cpu_at_link_rate_is_measured_against_the_real_simulator():
+    assert 0 <= bench.cpu_percent_at_link_rate(seconds=1.0) < 100
+
+
+def test_line_to_frame_is_measured_for_every_ball():
+    assert 0 < bench.line_to_frame_p99_ms(balls=3) < 10_000

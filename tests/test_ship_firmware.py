@@ -1,0 +1,235 @@
+"""The ship's firmware logic under CPython: the Pico's `machine` and the sensors replaced by
+scripted objects, the protocol module the companion's own (the very file flashed to the board)."""
+
+import ast
+import math
+import struct
+import sys
+from pathlib import Path
+
+import pytest
+
+import companion.ship.protocol as companion_protocol
+from companion.ship.judge import Judge
+
+FIRMWARE = Path(__file__).resolve().parent.parent / "hardware" / "ship"
+sys.modules.setdefault("protocol", companion_protocol)  # what flash.sh puts on the board
+sys.path.append(str(FIRMWARE))
+
+import balls  # noqa: E402
+import calibration  # noqa: E402
+import messages  # noqa: E402
+import motion  # noqa: E402
+import mpu6050  # noqa: E402
+import ship  # noqa: E402
+import tcs34725  # noqa: E402
+import tilt  # noqa: E402
+
+LOGIC = ["tilt.py", "motion.py", "balls.py", "calibration.py", "messages.py", "ship.py",
+         "mpu6050.py", "tcs34725.py", "main.py", "calibrate.py"]
+
+
+def test_the_firmware_uses_the_companions_protocol_file_not_a_copy():
+    assert not (FIRMWARE / "protocol.py").exists()
+    assert messages.protocol is companion_protocol
+    assert "companion/ship/protocol.py" in (FIRMWARE / "flash.sh").read_text()
+    assert "import protocol" in (FIRMWARE / "messages.py").read_text()
+
+
+@pytest.mark.parametrize("name", LOGIC)
+def test_micropython_can_run_it(name):
+    tree = ast.parse((FIRMWARE / name).read_text())
+    for node in ast.walk(tree):
+        assert not isinstance(node, (ast.AnnAssign, ast.JoinedStr, ast.NamedExpr)), (name, ast.dump(node)[:60])
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+            for module in modules:
+                assert module in {"math", "json", "os", "struct", "sys", "time", "machine", "protocol",
+                                  "balls", "motion", "tilt", "calibration", "messages", "ship",
+                                  "mpu6050", "tcs34725"}, (name, module)
+
+
+# -- tilt and motion ------------------------------------------------------------------------------
+
+def test_the_filter_finds_a_steady_tilt_and_does_not_drift():
+    f = tilt.TiltFilter()
+    angle = math.radians(10)
+    for _ in range(400):  # roll 10 degrees, a gyro with a bias of 1 degree a second
+        f.update(0.0, math.sin(angle), math.cos(angle), 1.0, 0.0, 0.005)
+    assert f.roll == pytest.approx(10.0, abs=0.3)
+    assert f.pitch == pytest.approx(0.0, abs=0.1)
+    f.set_level()
+    assert f.tenths() == (0, 0)
+
+
+def test_the_filter_follows_a_quick_turn_with_the_gyro():
+    f = tilt.TiltFilter()
+    f.update(0.0, 0.0, 1.0, 0, 0, 0.0)
+    for _ in range(20):  # 100 ms turning at 100 degrees a second; the accelerometer still says level
+        f.update(0.0, 0.0, 1.0, 100.0, 0.0, 0.005)
+    assert f.roll > 7.0
+
+
+def test_motion_is_the_rms_deviation_from_one_g_over_50_ms():
+    m = motion.MotionMeter()
+    for t in range(0, 100, 5):
+        m.add(t, 0.0, 0.0, 1.0)
+    assert m.milli_g() == 0
+    for t in range(100, 200, 5):
+        m.add(t, 0.0, 0.0, 1.1 if t % 10 else 0.9)
+    assert m.milli_g() == 100
+    assert len(m._samples) == 10  # only the last 50 ms
+
+
+# -- balls ------------------------------------------------------------------------------------------
+
+RAIN = (200, 300, 480, 900)
+HAIL = (800, 820, 790, 2400)
+
+
+def detector():
+    return balls.BallDetector(lambda reading: calibration.classify(calibration.DEFAULTS, reading))
+
+
+def test_a_ball_passing_is_reported_with_its_kind():
+    d = detector()
+    seen = [d.poll(t, 10 <= t < 16, lambda: HAIL) for t in range(30)]
+    assert [s for s in seen if s] == [("ball", "hail")]
+    seen = [d.poll(t, 40 <= t < 46, lambda: RAIN) for t in range(30, 60)]
+    assert [s for s in seen if s] == [("ball", "rain")]
+
+
+def test_a_flicker_is_not_a_ball_and_a_blocked_beam_is_reported_once():
+    d = detector()
+    assert [s for s in (d.poll(t, t in (3, 4), lambda: RAIN) for t in range(10)) if s] == []
+    seen = [d.poll(t, t >= 10, lambda: RAIN) for t in range(10, 1500)]
+    assert [s for s in seen if s] == [("stuck", None)]
+    assert d.poll(1500, False, lambda: RAIN) is None and d.state == balls.CLEAR
+
+
+def test_a_colour_sensor_that_fails_during_a_pass():
+    def broken():
+        raise OSError("no answer")
+    d = detector()
+    seen = [d.poll(t, 10 <= t < 16, broken) for t in range(30)]
+    assert [s for s in seen if s] == [("colour_failed", None)]
+
+
+def test_taught_colours_are_kept_and_used(tmp_path):
+    path = str(tmp_path / "calibration.json")
+    assert calibration.load(path) == calibration.DEFAULTS
+    data = calibration.teach_colour(calibration.load(path), "rain", [(100, 400, 300, 700)] * 3)
+    data = calibration.teach_colour(data, "hail", [(500, 500, 500, 3000)] * 3)
+    calibration.save(data, path)
+    again = calibration.load(path)
+    assert again == data
+    assert calibration.classify(again, (110, 390, 310, 750)) == "rain"
+    assert calibration.classify(again, (490, 510, 500, 2800)) == "hail"
+    (tmp_path / "broken.json").write_text("{nope")
+    assert calibration.load(str(tmp_path / "broken.json")) == calibration.DEFAULTS
+
+
+# -- the board's loop --------------------------------------------------------------------------------
+
+class ScriptedIMU:
+    def __init__(self):
+        self.failing = False
+        self.shaking = False
+        self.t = 0
+
+    def read(self):
+        if self.failing:
+            raise OSError("no answer")
+        self.t += 1
+        z = 1.0 + (0.08 if self.t % 2 else -0.08) if self.shaking else 1.0
+        return (0.0, 0.0, z, 0.0, 0.0, 0.0)
+
+
+def run_board(ms, script=lambda board, t: None):
+    lines = []
+    imu = ScriptedIMU()
+    state = {"beam": False, "mv": 3900}
+    board = ship.Ship(messages.Outbox(lines.append, "CS-TEST"), imu, lambda: state["beam"],
+                      lambda: HAIL, lambda: state["mv"])
+    board.start(0)
+    for t in range(ms):
+        script((imu, state), t)
+        board.step(t)
+    return [line.rstrip("\r\n") for line in lines]
+
+
+def decoded(lines):
+    return [companion_protocol.decode(line) for line in lines]
+
+
+def test_hello_then_20_tilts_and_a_beat_a_second_that_the_judge_takes():
+    lines = run_board(2000)
+    msgs = decoded(lines)
+    assert msgs[0][0] == "HELLO" and msgs[0][3] == ["1", "CS-TEST", messages.FIRMWARE]
+    kinds = [m[0] for m in msgs]
+    assert kinds.count("TILT") == 39  # at 50, 100, ... 1950 ms
+    assert kinds.count("BEAT") == 2
+    assert [m[1] for m in msgs] == list(range(len(msgs)))
+    judge = Judge()
+    out = [o for i, line in enumerate(lines) for o in judge.ship(i, line)]
+    assert out == []  # nothing rejected, no gap
+
+
+def test_a_ball_a_shake_and_a_failing_imu_as_lines():
+    def script(sensors, t):
+        imu, state = sensors
+        state["beam"] = 500 <= t < 506
+        imu.shaking = 600 <= t < 900
+        imu.failing = 1000 <= t < 1200
+        state["mv"] = 3400 if t >= 1500 else 3900
+    msgs = decoded(run_board(2100, script))
+    balls_seen = [m for m in msgs if m[0] == "BALL"]
+    assert balls_seen == [("BALL", balls_seen[0][1], 506, ["hail"])]
+    motions = {m[2]: m[3][2] for m in msgs if m[0] == "TILT"}
+    assert motions[550] == 0 and motions[700] == 80 and motions[950] == 0
+    assert not any(1000 <= t < 1200 for t in motions)  # no tilt while the IMU is silent
+    assert 1250 in motions
+    errors = [(m[2], m[3]) for m in msgs if m[0] == "ERR"]
+    assert errors == [(1000, ["imu", "no answer"]), (2000, ["battery", "low: charge the ship"])]
+
+
+def test_err_text_is_made_safe_for_the_protocol():
+    lines = []
+    out = messages.Outbox(lines.append, "CS-TEST")
+    out.err(5, "imu", "bad $ value, * here\x01")
+    assert companion_protocol.decode(lines[0].rstrip()) == ("ERR", 0, 5, ["imu", "bad  value  here"])
+
+
+# -- the drivers, on a register map of our own -------------------------------------------------------
+
+class RegisterBus:
+    def __init__(self, registers):
+        self.registers = registers
+        self.written = []
+
+    def readfrom_mem(self, address, register, n):
+        data = self.registers[(address, register)]
+        return data[:n]
+
+    def writeto_mem(self, address, register, data):
+        self.written.append((address, register, bytes(data)))
+
+
+def test_mpu6050_scales_its_axes():
+    raw = struct.pack(">hhhhhhh", 0, 8192, 16384, 0, 131, -262, 0)
+    bus = RegisterBus({(0x68, 0x75): b"\x68", (0x68, 0x3B): raw})
+    imu = mpu6050.MPU6050(bus)
+    assert imu.read() == (0.0, 0.5, 1.0, 1.0, -2.0, 0.0)
+    assert (0x68, 0x6B, b"\x01") in bus.written
+    with pytest.raises(OSError):
+        mpu6050.MPU6050(RegisterBus({(0x68, 0x75): b"\x00"}))
+
+
+def test_tcs34725_reads_rgb_and_clear():
+    bus = RegisterBus({(0x29, 0xA0 | 0x12): b"\x44", (0x29, 0xA0 | 0x14): struct.pack("<HHHH", 900, 200, 300, 480)})
+    assert tcs34725.TCS34725(bus).read() == (200, 300, 480, 900)
+
+
+def test_these_are_the_firmwares_own_modules():
+    for module in (balls, calibration, messages, motion, mpu6050, ship, tcs34725, tilt):
+        assert Path(module.__file__).parent == FIRMWARE

@@ -1,0 +1,143 @@
+"""The real reader (pyserial's ReaderThread) over a real pseudo-terminal fed by the simulated
+ship: lines in order, an unplug (the pty's master side closed) and a replug (a new pty behind
+the same path), junk on the line, and a port that is not there."""
+
+import os
+import queue
+import time
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.ship.judge import Judge
+from companion.ship.link import LONGEST, LineSplitter, NoPort, ShipLink, find_pico, open_port
+from companion.ship.sim import ShipSimulator
+
+
+def collect(events: queue.Queue, until, timeout: float = 5.0) -> list:
+    """Records off the queue until `until(records)` holds (or the time is up)."""
+    records: list = []
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            records += events.get(timeout=0.02)
+        except queue.Empty:
+            pass
+        if until(records):
+            break
+    return records
+
+
+def ship_lines(records) -> list[str]:
+    return [value for _t, key, value in records if key == "ship"]
+
+
+@pytest.fixture
+def plugged(tmp_path):
+    """A simulated ship behind a stable path (like /dev/serial/by-id), and a running link."""
+    made = []
+
+    def plug() -> ShipSimulator:
+        sim = ShipSimulator(seed=1, tilt_s=0.01)
+        made.append(sim)
+        path = tmp_path / "ship"
+        if path.is_symlink():
+            path.unlink()
+        path.symlink_to(sim.path)
+        return sim
+
+    sim = plug()
+    events: queue.Queue = queue.Queue()
+    woken = []
+    link = ShipLink(str(tmp_path / "ship"), events, wake=lambda: woken.append(1), retry_s=0.05)
+    link.start()
+    yield sim, link, events, plug, woken
+    link.stop()
+    for s in made:
+        s.close()
+
+
+def test_lines_arrive_in_order_and_judge_cleanly(plugged):
+    sim, link, events, _plug, woken = plugged
+    first = collect(events, lambda r: ("port", "back") in [x[1:] for x in r])
+    assert first[0][1:] == ("port", "back")
+    sim.start()
+    sim.release("hail")
+    records = first + collect(events, lambda r: any("BALL" in line for line in ship_lines(r)))
+    lines = ship_lines(records)
+    assert any(",hail*" in line for line in lines)
+    judge = Judge()
+    out = [o for t, key, value in records for o in getattr(judge, key)(t, value)]
+    assert not [o for o in out if o.get("link") in ("rejected", "gap")], out
+    times = [t for t, _k, _v in records]
+    assert times == sorted(times)
+    assert woken and link.state == "open"
+
+
+def test_an_unplug_and_a_replug(plugged):
+    sim, link, events, plug, _woken = plugged
+    collect(events, lambda r: r)
+    sim.start()
+    assert ship_lines(collect(events, lambda r: len(ship_lines(r)) >= 3))
+    sim.close()  # the master side closed: the cable is out
+    lost = collect(events, lambda r: ("port", "lost") in [x[1:] for x in r])
+    assert ("port", "lost") in [x[1:] for x in lost]
+    assert link.state in ("lost", "open")
+    again = plug().start()  # a new pty behind the same path: plugged in again
+    back = collect(events, lambda r: ("port", "back") in [x[1:] for x in r] and len(ship_lines(r)) >= 3)
+    kinds = [x[1:] for x in back]
+    assert ("port", "back") in kinds
+    assert len(ship_lines(back[kinds.index(("port", "back")):])) >= 3
+    assert link.opened == 2
+    again.close()
+
+
+def test_junk_and_over_long_lines_reach_the_judge_as_rejections(plugged):
+    sim, _link, events, _plug, _woken = plugged
+    collect(events, lambda r: r)
+    sim.write_raw(b"\x00\xff garbage\r\n")
+    sim.write_raw(b"$" + b"A" * 5000 + b"\n")
+    sim.send("BALL", "rain")
+    records = collect(events, lambda r: any("BALL" in line for line in ship_lines(r)))
+    judge = Judge()
+    whys = [o.get("why") for t, key, value in records for o in getattr(judge, key)(t, value)]
+    assert whys.count("format") == 1 and whys.count("too_long") == 1
+    assert max(len(line) for line in ship_lines(records)) <= LONGEST + 1
+
+
+def test_a_port_that_is_not_there_is_retried_without_blocking(tmp_path):
+    events: queue.Queue = queue.Queue()
+    started = time.monotonic()
+    link = ShipLink(str(tmp_path / "nothing"), events, retry_s=0.05)
+    link.start()
+    time.sleep(0.15)
+    assert link.state == "missing" and link.problem
+    link.stop()
+    assert time.monotonic() - started < 2
+    assert events.empty()
+
+
+def test_auto_finds_no_pico_here_and_urls_open():
+    with pytest.raises(NoPort):
+        find_pico()
+    port = open_port("loop://")
+    port.write(b"$BALL,1,2,rain*0B\n")
+    assert port.read(18) == b"$BALL,1,2,rain*0B\n"
+    port.close()
+    with pytest.raises(NoPort):
+        open_port("nonsense://x")
+
+
+@given(st.lists(st.binary(max_size=30), max_size=12), st.lists(st.integers(1, 40), min_size=1))
+def test_lines_do_not_depend_on_how_the_bytes_were_chunked(parts, cuts):
+    data = b"\n".join(p.replace(b"\n", b"") for p in parts) + b"\n"
+    got = []
+    splitter = LineSplitter(lambda records: got.extend(v for _t, _k, v in records), lambda: 0)
+    i = 0
+    for cut in cuts * (len(data) // sum(cuts) + 1):
+        if i >= len(data):
+            break
+        splitter.data_received(data[i:i + cut])
+        i += cut
+    assert got == [line.decode("latin-1") for line in data.split(b"\n")[:-1]]

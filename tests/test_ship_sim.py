@@ -1,0 +1,59 @@
+"""`cloud-companion ship-sim`: a timed script through the real command, read over its pty by the
+real link, and scripts that cannot be read."""
+
+import queue
+import subprocess
+import sys
+import time
+
+import pytest
+
+from companion.cli import main
+from companion.ship.judge import Judge
+from companion.ship.link import ShipLink
+from companion.ship.sim import ScriptError, parse_script
+
+
+def test_a_timed_script_over_the_real_pty(tmp_path):
+    script = tmp_path / "flight.txt"
+    script.write_text("# a short flight\n0 fly\n100 rain\n200 junk noise\n300 err imu gone away\n400 down\n")
+    link_path = tmp_path / "ship"
+    sim = subprocess.Popen([sys.executable, "-m", "companion", "ship-sim", "--script", str(script),
+                            "--link", str(link_path), "--linger", "0.5", "--seed", "1"],
+                           stdout=subprocess.PIPE, text=True)
+    try:
+        assert sim.stdout.readline().startswith("simulated ship on /dev/pts/")
+        events: queue.Queue = queue.Queue()
+        link = ShipLink(str(link_path), events, retry_s=0.02)
+        link.start()
+        records = []
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not any(r[1:] == ("port", "lost") for r in records):
+            try:
+                records += events.get(timeout=0.05)
+            except queue.Empty:
+                pass
+        link.stop()
+    finally:
+        sim.wait(10)
+    judge = Judge()
+    out = [o for t, key, value in records for o in getattr(judge, key)(t, value)]
+    kinds = [o.get("link") for o in out]
+    assert "board" in kinds and {"t": out[kinds.index("board")]["t"], "link": "board", "code": "imu",
+                                 "text": "gone away"} in out
+    assert any("BALL" in v for _t, k, v in records if k == "ship")
+    assert kinds.count("rejected") == 1  # the junk
+    assert sim.returncode == 0 and not link_path.exists()
+
+
+@pytest.mark.parametrize("text,why", [("fly\n", "starts with the time"), ("0 jump\n", "unknown command"),
+                                      ("0 tilt 1\n", "takes 2 to 2"), ("0 rain green\n", "not a bed"),
+                                      ("0 tilt 1 nan\n", "needs numbers"), ("10 fly\n5 down\n", "time goes back")])
+def test_scripts_that_cannot_be_read(tmp_path, capsys, text, why):
+    with pytest.raises(ScriptError, match=why):
+        parse_script(text)
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    assert main(["ship-sim", "--script", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and why in err
