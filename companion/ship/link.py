@@ -55,10 +55,11 @@ def find_pico() -> str:
 
 
 def open_port(spec: str) -> serial.SerialBase:
-    """The port for a settings value: a path, a pyserial URL or `auto`."""
+    """The port for a settings value: a path, a pyserial URL or `auto`. A device is locked
+    (flock) while open, so `doctor` finds it busy instead of taking lines from the app."""
     url = find_pico() if spec == "auto" else spec
     try:
-        return serial.serial_for_url(url, baudrate=BAUD, timeout=None)
+        return serial.serial_for_url(url, baudrate=BAUD, timeout=None, exclusive=True)
     except (serial.SerialException, ValueError) as exc:
         raise NoPort(str(exc)) from None
 
