@@ -21,11 +21,9 @@ from gpiozero.pins.mock import MockFactory, MockPin
 from companion import config as settings
 from companion.appliance import doctor
 from companion.appliance.doctor import FAIL, OK, SKIP, WARN, Check, Machine
-from companion.journal import Journal
-from companion.rules.simulate import random_game
 from companion.ship.protocol import encode
 
-from journaling import play
+from journaling import journal_of_games
 
 
 class ShortedToGround(MockPin):
@@ -196,10 +194,7 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 def test_a_good_journal_is_counted_and_left_as_it_was(tmp_path):
     path = tmp_path / "journal.sqlite3"
-    journal = Journal.open(path)
-    for seed in range(3):
-        play(journal, random_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]}, seed=seed))
-    journal.close()
+    journal_of_games(path, 3)
     before = snapshot(tmp_path)
     checks = doctor.check_journal(path)
     assert checks[0].status == OK and "3 games" in checks[0].detail and "intact" in checks[0].detail
@@ -225,10 +220,7 @@ def test_a_broken_journal_fails_with_what_to_do_and_is_not_moved(tmp_path, make,
 
 def test_a_journal_with_a_damaged_page_fails_the_integrity_check(tmp_path):
     path = tmp_path / "journal.sqlite3"
-    journal = Journal.open(path)
-    for seed in range(40):
-        play(journal, random_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]}, seed=seed))
-    journal.close()
+    journal_of_games(path, 40)
     data = bytearray(path.read_bytes())
     page = 4096
     assert len(data) > 6 * page

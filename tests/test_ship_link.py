@@ -1,11 +1,10 @@
-"""The real reader (pyserial's ReaderThread, reading a tty's descriptor directly) over a real pseudo-terminal fed by the simulated
-ship: lines in order, an unplug (the pty's master side closed) and a replug (a new pty behind
-the same path), junk on the line, and a port that is not there."""
+"""The real reader (pyserial's ReaderThread, reading a tty's descriptor directly) over a real
+pseudo-terminal fed by the simulated ship: lines in order, an unplug (the pty's master side
+closed) and a replug (a new pty behind the same path), junk on the line, and a port that is not
+there."""
 
-import os
 import queue
 import time
-import tty
 
 import pytest
 import serial
@@ -45,10 +44,7 @@ def plugged(tmp_path):
     def plug() -> ShipSimulator:
         sim = ShipSimulator(seed=1, tilt_s=0.01)
         made.append(sim)
-        path = tmp_path / "ship"
-        if path.is_symlink():
-            path.unlink()
-        path.symlink_to(sim.path)
+        sim.link_at(tmp_path / "ship")
         return sim
 
     sim = plug()
@@ -162,52 +158,47 @@ class Chunks(serial.threaded.Protocol):
 
 
 @pytest.fixture
-def pty_port():
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    port = open_port(os.ttyname(slave))
-    yield master, port
-    port.close()
-    for fd in (master, slave):
-        try:
-            os.close(fd)
-        except OSError:
-            pass
+def board():
+    """A simulator that says nothing by itself (not started): the test writes every byte."""
+    sim = ShipSimulator()
+    yield sim
+    sim.close()
 
 
-def test_the_reader_takes_each_line_in_one_read_and_stops_when_asked(pty_port):
-    master, port = pty_port
+def start_reader(port) -> tuple[PortReader, Chunks]:
     chunks = Chunks()
     reader = PortReader(port, lambda: chunks)
     reader.start()
+    return reader, chunks
+
+
+def test_the_reader_takes_each_line_in_one_read_and_stops_when_asked(board):
+    reader, chunks = start_reader(open_port(board.path))
     lines = [(encode("TILT", seq, seq * 50, [seq, -seq, 12]) + "\r\n").encode() for seq in range(5)]
     for line in lines:
-        os.write(master, line)
+        board.write_raw(line)
         assert chunks.chunks.get(timeout=2) == line  # whole: not its first byte, then the rest
     started = time.monotonic()
     reader.stop()
+    reader.serial.close()
     assert not reader.is_alive() and time.monotonic() - started < 1
     assert chunks.ended.get(timeout=1) is None  # stopped, not failed
 
 
-def test_the_reader_reports_an_unplug_as_a_serial_error(pty_port):
-    master, port = pty_port
-    chunks = Chunks()
-    reader = PortReader(port, lambda: chunks)
-    reader.start()
-    os.write(master, b"$BALL,1,2,rain*0B\n")
+def test_the_reader_reports_an_unplug_as_a_serial_error(board):
+    reader, chunks = start_reader(open_port(board.path))
+    board.write_raw(b"$BALL,1,2,rain*0B\n")
     assert chunks.chunks.get(timeout=2) == b"$BALL,1,2,rain*0B\n"
-    os.close(master)  # the cable is out
+    board.unplug()  # the cable is out
     assert isinstance(chunks.ended.get(timeout=2), serial.SerialException)
     reader.join(2)
+    reader.serial.close()
     assert not reader.is_alive()
 
 
 def test_a_url_port_without_a_descriptor_is_read_by_pyserials_own_loop():
     port = open_port("loop://")
-    chunks = Chunks()
-    reader = PortReader(port, lambda: chunks)
-    reader.start()
+    reader, chunks = start_reader(port)
     port.write(b"$BALL,1,2,rain*0B\n")
     got = b""
     while not got.endswith(b"\n"):
