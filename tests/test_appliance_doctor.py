@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+import tty
 from pathlib import Path
 
 import pytest
@@ -172,6 +173,19 @@ def test_garbage_on_the_line_fails_and_silence_warns(ship, tmp_path):
     finally:
         os.close(quiet_master)
         os.close(quiet_slave)
+
+
+def test_a_ship_unplugged_while_doctor_listens_is_a_warning_not_a_crash():
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    port = os.ttyname(slave)
+    os.write(master, (line("BEAT", 1, 5, 3900) + "\r\n").encode())
+    threading.Timer(0.3, os.close, (master,)).start()  # the cable comes out
+    try:
+        check, = doctor.check_ship(ship_config(ship_port=port), Machine(), listen_s=5)
+    finally:
+        os.close(slave)
+    assert check.status == WARN and "stopped working" in check.detail and "cable" in check.fix
 
 
 def test_no_ship_port_warns_and_off_and_sim_skip(tmp_path):

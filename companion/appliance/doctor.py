@@ -285,9 +285,9 @@ def listen(port: str, seconds: float, required: bool = False) -> Check:
     bad: dict[str, int] = {}  # unreadable lines by the protocol's reason
 
     def heard(records: list[tuple[int, str, str]]) -> None:
-        for _t, _key, line in records:
+        for _arrived, _key, line in records:
             try:
-                kind, _seq, _t, fields = protocol.decode(line)
+                kind, _seq, _board_ms, fields = protocol.decode(line)
             except protocol.ProtocolError as exc:
                 bad[exc.why] = bad.get(exc.why, 0) + 1
             else:
@@ -295,18 +295,27 @@ def listen(port: str, seconds: float, required: bool = False) -> Check:
 
     splitter = LineSplitter(heard, clock=lambda: 0)
     deadline = time.monotonic() + seconds
+    failed = None  # why the port stopped working while doctor listened (the cable came out)
     with serial_port:
         serial_port.timeout = 0.1
         while time.monotonic() < deadline and not ("HELLO" in good and "BEAT" in good):
-            splitter.data_received(serial_port.read(256))
-    return judge_lines(port, good, bad)
+            try:
+                data = serial_port.read(256)
+            except (OSError, ValueError) as exc:  # SerialException is an OSError
+                failed = str(exc) or type(exc).__name__
+                break
+            splitter.data_received(data)
+    return judge_lines(port, good, bad, failed)
 
 
-def judge_lines(port: str, good: dict[str, tuple], bad: dict[str, int]) -> Check:
+def judge_lines(port: str, good: dict[str, tuple], bad: dict[str, int], failed: str | None = None) -> Check:
     """What the lines heard say: the board, its protocol version, its battery."""
     hello, beat = good.get("HELLO"), good.get("BEAT")
     unreadable = sum(bad.values())
     why = ", ".join(f"{reason} {count}" for reason, count in sorted(bad.items()))
+    if failed is not None:
+        return Check("ship", WARN, f"{port} stopped working while doctor listened: {failed}",
+                     "check the cable (or the Bluetooth link) and that nothing else opened the port")
     if not good:
         if unreadable:
             return Check("ship", FAIL, f"{port}: {unreadable} unreadable lines, none good ({why})",
