@@ -24,7 +24,7 @@ from .protocol import encode
 from .session import ShipSession
 
 LINES = 200_000
-IDLE_S = 5.0
+IDLE_S = 10.0  # a few hundred lines: on a busy machine a shorter window mostly measures the neighbours
 BALLS = 200  # enough that the p99 is not simply the slowest one
 BALL_GAP_S = 0.03
 
