@@ -24,6 +24,9 @@ from typing import Any, Callable
 import platformdirs
 import tomli_w
 
+# the [judge] table is the drop judge's own Timings (ship-contract.md section 2): one list of names
+from .ship.judge import Timings as JudgeTimings
+
 APP_NAME = "cloud-companion"
 LANGUAGES = ("en", "de", "hu")
 ROTATIONS = (0, 90, 180, 270)
@@ -54,20 +57,6 @@ class BedPins:
     purple: int = 3
     white: int = 14
     blue: int = 15
-
-
-@dataclass(frozen=True)
-class JudgeTimings:
-    """The drop judge's named defaults (ship-contract.md section 2), in ms, milli-g, samples."""
-    min_fall: int = 30
-    max_fall: int = 800
-    settle: int = 300
-    bounce_min: int = 40
-    move_motion: int = 30
-    lift_samples: int = 20
-    rest_motion: int = 10
-    rest_time: int = 2000
-    silent: int = 3000
 
 
 # Defaults: 8 seats x 3 pins = 24 GPIOs, which is every header pin except I2C and the UART.

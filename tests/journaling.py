@@ -18,6 +18,17 @@ def play(journal, actions, setup=MINE):
         assert journal.append(ref, action, match)
     return ref, match
 
+
+def journal_of_games(path, games: int, setup=MINE) -> None:
+    """A journal file at `path` holding `games` finished random games (seeds 0, 1, ...)."""
+    from companion.journal import Journal
+    from companion.rules.simulate import random_game
+
+    with Journal.open(path) as journal:
+        for seed in range(games):
+            play(journal, random_game(setup, seed=seed), setup)
+
+
 SCRIPT = """
 import os, sqlite3, sys
 from companion.journal import Journal

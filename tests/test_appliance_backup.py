@@ -16,7 +16,7 @@ from companion.appliance.backup import BackupError, backup, restore, verify
 from companion.journal import Journal, JournalBusy
 from companion.rules.simulate import random_game
 
-from journaling import MINE, play
+from journaling import MINE, journal_of_games, play
 
 
 def cli(*args):
@@ -27,9 +27,7 @@ def cli(*args):
 def journal_path(tmp_path):
     path = tmp_path / "data" / "journal.sqlite3"
     path.parent.mkdir()
-    with Journal.open(path) as journal:
-        for seed in range(3):
-            play(journal, random_game(MINE, seed=seed))
+    journal_of_games(path, 3)
     return path
 
 

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+import tty
 from pathlib import Path
 
 import pytest
@@ -21,11 +22,9 @@ from gpiozero.pins.mock import MockFactory, MockPin
 from companion import config as settings
 from companion.appliance import doctor
 from companion.appliance.doctor import FAIL, OK, SKIP, WARN, Check, Machine
-from companion.appliance.shiplines import encode, parse
-from companion.journal import Journal
-from companion.rules.simulate import random_game
+from companion.ship.protocol import encode
 
-from journaling import play
+from journaling import journal_of_games
 
 
 class ShortedToGround(MockPin):
@@ -113,32 +112,49 @@ def ship_config(**changes):
     return settings.Config(**changes)
 
 
-def test_the_contract_example_line_parses_and_bad_checksums_do_not():
-    assert parse("$BALL,118,53021,rain*36").fields == ("rain",)
-    assert encode("BALL", 118, 53021, "rain") == "$BALL,118,53021,rain*36"
-    assert parse("$BALL,118,53021,rain*37") is None and parse("BALL,118,53021,rain*36") is None
-    assert parse("$BEAT,1,2,3900*" + encode("BEAT", 1, 2, 3900)[-2:].lower()) is not None
+def line(kind: str, seq: int, t: int, *fields) -> str:
+    return encode(kind, seq, t, list(fields))
 
 
 def test_a_ship_saying_hello_and_beat_is_found_with_its_version_and_battery(ship):
     dev, speak = ship
-    speak([encode("HELLO", 0, 5, "1", "CS-4F2A", "0.3.1"), encode("TILT", 1, 55, 12, -3, 4),
-           encode("BEAT", 2, 1005, 3900)])
-    checks = doctor.check_ship(ship_config(), Machine(dev=dev), listen_s=5)
+    speak([line("HELLO", 0, 5, "1", "CS-4F2A", "0.3.1"), line("TILT", 1, 55, 12, -3, 4),
+           line("BEAT", 2, 1005, 3900)])
+    port = f"{dev}/ttyACM0"
+    checks = doctor.check_ship(ship_config(ship_port=port), Machine(dev=dev), listen_s=5)
     assert [(c.status, c.detail) for c in checks] == [
-        (OK, f"{dev}/ttyACM0, CS-4F2A firmware 0.3.1, protocol 1, battery 3.90 V")]
+        (OK, f"{port}, CS-4F2A firmware 0.3.1, protocol 1, battery 3.90 V")]
+
+
+def test_auto_listens_where_the_link_finds_the_board(ship):
+    dev, speak = ship
+    speak([line("HELLO", 0, 5, "1", "CS-4F2A", "0.3.1"), line("BEAT", 2, 1005, 3900)])
+    port = f"{dev}/ttyACM0"
+    check, = doctor.check_ship(ship_config(), Machine(dev=dev), listen_s=5, find_port=lambda: port)
+    assert (check.status, check.detail) == (OK, f"{port}, CS-4F2A firmware 0.3.1, protocol 1, battery 3.90 V")
+
+
+def test_a_port_the_app_holds_is_busy_not_broken(ship):
+    from companion.ship.link import open_port
+
+    dev, speak = ship
+    speak([line("BEAT", 2, 1005, 3900)])
+    port = f"{dev}/ttyACM0"
+    with open_port(port):  # the running app's link
+        check, = doctor.check_ship(ship_config(ship_port=port), Machine(dev=dev), listen_s=1)
+    assert check.status == WARN and "systemctl stop" in check.fix
 
 
 def test_a_ship_on_another_protocol_version_fails(ship):
     dev, speak = ship
-    speak([encode("HELLO", 0, 5, "2", "CS-4F2A", "1.0.0"), encode("BEAT", 1, 1005, 3900)])
-    check, = doctor.check_ship(ship_config(), Machine(dev=dev), listen_s=3)
+    speak([line("HELLO", 0, 5, "2", "CS-4F2A", "1.0.0"), line("BEAT", 1, 1005, 3900)])
+    check, = doctor.check_ship(ship_config(ship_port=f"{dev}/ttyACM0"), Machine(dev=dev), listen_s=3)
     assert check.status == FAIL and "protocol version '2'" in check.detail and "firmware" in check.fix
 
 
 def test_a_ship_without_hello_is_alive_and_a_low_battery_warns(ship):
     dev, speak = ship
-    speak([encode("BEAT", 7, 9005, 3300)])
+    speak([line("BEAT", 7, 9005, 3300)])
     check, = doctor.check_ship(ship_config(ship_port=str(dev / "ttyACM0")), Machine(dev=dev), listen_s=1)
     assert check.status == WARN and "no HELLO heard" in check.detail and "battery 3.30 V: low" in check.detail
     assert check.fix == "charge the ship's battery"
@@ -147,8 +163,9 @@ def test_a_ship_without_hello_is_alive_and_a_low_battery_warns(ship):
 def test_garbage_on_the_line_fails_and_silence_warns(ship, tmp_path):
     dev, speak = ship
     speak(["$BEAT,1,2,3900*00", "\x00\xff noise"])
-    check, = doctor.check_ship(ship_config(), Machine(dev=dev), listen_s=0.5)
+    check, = doctor.check_ship(ship_config(ship_port=f"{dev}/ttyACM0"), Machine(dev=dev), listen_s=0.5)
     assert check.status == FAIL and "unreadable lines, none good" in check.detail and "115200" in check.fix
+    assert "checksum" in check.detail and "format" in check.detail  # the protocol's own reasons
     quiet_master, quiet_slave = os.openpty()
     try:
         check, = doctor.check_ship(ship_config(ship_port=os.ttyname(quiet_slave)), Machine(dev=dev), listen_s=0.3)
@@ -158,10 +175,28 @@ def test_garbage_on_the_line_fails_and_silence_warns(ship, tmp_path):
         os.close(quiet_slave)
 
 
-def test_no_ship_port_warns_and_off_skips(tmp_path):
-    assert doctor.check_ship(ship_config(), Machine(dev=tmp_path))[0].status == WARN
+def test_a_ship_unplugged_while_doctor_listens_is_a_warning_not_a_crash():
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    port = os.ttyname(slave)
+    os.write(master, (line("BEAT", 1, 5, 3900) + "\r\n").encode())
+    threading.Timer(0.3, os.close, (master,)).start()  # the cable comes out
+    try:
+        check, = doctor.check_ship(ship_config(ship_port=port), Machine(), listen_s=5)
+    finally:
+        os.close(slave)
+    assert check.status == WARN and "stopped working" in check.detail and "cable" in check.fix
+
+
+def test_no_ship_port_warns_and_off_and_sim_skip(tmp_path):
+    nothing, = doctor.check_ship(ship_config(), Machine(dev=tmp_path))  # no Pico on this machine
+    assert nothing.status == WARN and "2E8A" in nothing.detail and "[ship] port" not in nothing.fix
+    (tmp_path / "rfcomm0").touch()
+    hinted, = doctor.check_ship(ship_config(), Machine(dev=tmp_path))
+    assert hinted.status == WARN and f"{tmp_path}/rfcomm0" in hinted.fix and "[ship] port" in hinted.fix
     assert doctor.check_ship(ship_config(ship_port="off"), Machine(dev=tmp_path))[0].status == SKIP
-    missing, = doctor.check_ship(ship_config(ship_port=str(tmp_path / "rfcomm0")), Machine(dev=tmp_path))
+    assert doctor.check_ship(ship_config(ship_port="sim"), Machine(dev=tmp_path))[0].status == SKIP
+    missing, = doctor.check_ship(ship_config(ship_port=str(tmp_path / "rfcomm1")), Machine(dev=tmp_path))
     assert missing.status == FAIL and "[ship] port" in missing.fix
 
 
@@ -173,10 +208,7 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 def test_a_good_journal_is_counted_and_left_as_it_was(tmp_path):
     path = tmp_path / "journal.sqlite3"
-    journal = Journal.open(path)
-    for seed in range(3):
-        play(journal, random_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]}, seed=seed))
-    journal.close()
+    journal_of_games(path, 3)
     before = snapshot(tmp_path)
     checks = doctor.check_journal(path)
     assert checks[0].status == OK and "3 games" in checks[0].detail and "intact" in checks[0].detail
@@ -202,10 +234,7 @@ def test_a_broken_journal_fails_with_what_to_do_and_is_not_moved(tmp_path, make,
 
 def test_a_journal_with_a_damaged_page_fails_the_integrity_check(tmp_path):
     path = tmp_path / "journal.sqlite3"
-    journal = Journal.open(path)
-    for seed in range(40):
-        play(journal, random_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]}, seed=seed))
-    journal.close()
+    journal_of_games(path, 40)
     data = bytearray(path.read_bytes())
     page = 4096
     assert len(data) > 6 * page

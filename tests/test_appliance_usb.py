@@ -13,12 +13,10 @@ from pathlib import Path
 import pytest
 
 from companion.appliance.usb import StickWatcher, stick_mounts
-from companion.journal import Journal
-from companion.rules.simulate import random_game
 from companion.ui.harness import Harness
 from companion.ui.usb_backup import offer_backup
 
-from journaling import MINE, play
+from journaling import journal_of_games
 
 MOUNTS = """/dev/mmcblk0p2 / ext4 rw,noatime 0 0
 /dev/sda1 /media/pi/FAMILY\\040STICK vfat rw,nosuid,nodev,relatime,uid=1000 0 0
@@ -61,9 +59,7 @@ def test_a_stick_mounted_later_is_reported_and_the_wait_costs_nothing(tmp_path):
 
 def test_the_app_offers_a_backup_and_makes_it_while_play_goes_on(tmp_path):
     journal_path = tmp_path / "journal.sqlite3"
-    with Journal.open(journal_path) as journal:
-        for seed in range(2):
-            play(journal, random_game(MINE, seed=seed))
+    journal_of_games(journal_path, 2)
     stick = tmp_path / "STICK"
     stick.mkdir()
     h = Harness()

@@ -144,9 +144,7 @@ def test_an_unplug_and_replug_in_the_middle_of_a_flight(tmp_path):
     def plug():
         sim = ShipSimulator(strike=lambda bed: strike_mock(beds, bed), tilt_s=0.01, seed=5)
         sims.append(sim)
-        if path.is_symlink():
-            path.unlink()
-        path.symlink_to(sim.path)
+        sim.link_at(path)
         return sim
 
     sim = plug()

@@ -1,17 +1,20 @@
-"""The real reader (pyserial's ReaderThread) over a real pseudo-terminal fed by the simulated
-ship: lines in order, an unplug (the pty's master side closed) and a replug (a new pty behind
-the same path), junk on the line, and a port that is not there."""
+"""The real reader (pyserial's ReaderThread, reading a tty's descriptor directly) over a real
+pseudo-terminal fed by the simulated ship: lines in order, an unplug (the pty's master side
+closed) and a replug (a new pty behind the same path), junk on the line, and a port that is not
+there."""
 
-import os
 import queue
 import time
 
 import pytest
+import serial
+import serial.threaded
 from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.ship.judge import Judge
-from companion.ship.link import LONGEST, LineSplitter, NoPort, ShipLink, find_pico, open_port
+from companion.ship.link import LONGEST, LineSplitter, NoPort, PortReader, ShipLink, find_pico, open_port
+from companion.ship.protocol import encode
 from companion.ship.sim import ShipSimulator
 
 
@@ -41,10 +44,7 @@ def plugged(tmp_path):
     def plug() -> ShipSimulator:
         sim = ShipSimulator(seed=1, tilt_s=0.01)
         made.append(sim)
-        path = tmp_path / "ship"
-        if path.is_symlink():
-            path.unlink()
-        path.symlink_to(sim.path)
+        sim.link_at(tmp_path / "ship")
         return sim
 
     sim = plug()
@@ -141,3 +141,69 @@ def test_lines_do_not_depend_on_how_the_bytes_were_chunked(parts, cuts):
         splitter.data_received(data[i:i + cut])
         i += cut
     assert got == [line.decode("latin-1") for line in data.split(b"\n")[:-1]]
+
+
+class Chunks(serial.threaded.Protocol):
+    """What a reader hands over, chunk by chunk, and how the connection ended."""
+
+    def __init__(self):
+        self.chunks: queue.Queue = queue.Queue()
+        self.ended: queue.Queue = queue.Queue()
+
+    def data_received(self, data):
+        self.chunks.put(data)
+
+    def connection_lost(self, exc):
+        self.ended.put(exc)
+
+
+@pytest.fixture
+def board():
+    """A simulator that says nothing by itself (not started): the test writes every byte."""
+    sim = ShipSimulator()
+    yield sim
+    sim.close()
+
+
+def start_reader(port) -> tuple[PortReader, Chunks]:
+    chunks = Chunks()
+    reader = PortReader(port, lambda: chunks)
+    reader.start()
+    return reader, chunks
+
+
+def test_the_reader_takes_each_line_in_one_read_and_stops_when_asked(board):
+    reader, chunks = start_reader(open_port(board.path))
+    lines = [(encode("TILT", seq, seq * 50, [seq, -seq, 12]) + "\r\n").encode() for seq in range(5)]
+    for line in lines:
+        board.write_raw(line)
+        assert chunks.chunks.get(timeout=2) == line  # whole: not its first byte, then the rest
+    started = time.monotonic()
+    reader.stop()
+    reader.serial.close()
+    assert not reader.is_alive() and time.monotonic() - started < 1
+    assert chunks.ended.get(timeout=1) is None  # stopped, not failed
+
+
+def test_the_reader_reports_an_unplug_as_a_serial_error(board):
+    reader, chunks = start_reader(open_port(board.path))
+    board.write_raw(b"$BALL,1,2,rain*0B\n")
+    assert chunks.chunks.get(timeout=2) == b"$BALL,1,2,rain*0B\n"
+    board.unplug()  # the cable is out
+    assert isinstance(chunks.ended.get(timeout=2), serial.SerialException)
+    reader.join(2)
+    reader.serial.close()
+    assert not reader.is_alive()
+
+
+def test_a_url_port_without_a_descriptor_is_read_by_pyserials_own_loop():
+    port = open_port("loop://")
+    reader, chunks = start_reader(port)
+    port.write(b"$BALL,1,2,rain*0B\n")
+    got = b""
+    while not got.endswith(b"\n"):
+        got += chunks.chunks.get(timeout=2)
+    assert got == b"$BALL,1,2,rain*0B\n"
+    reader.stop()
+    port.close()
+    assert not reader.is_alive()

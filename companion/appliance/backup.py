@@ -59,15 +59,19 @@ def verify(path: Path) -> int:
         raise BackupError(f"{path} cannot be read as a journal ({exc})") from None
 
 
-def _copy(source: sqlite3.Connection, target: Path) -> None:
-    """The online backup into `target` (a temporary name), as one file, synced."""
-    dest = sqlite3.connect(target)
+def _copy(source_path: Path, target: Path) -> None:
+    """The online backup of `source_path` into `target` (a temporary name), as one file, synced."""
+    source = _open_readonly(source_path)
     try:
-        source.backup(dest)  # one step: a single read snapshot, consistent while the app writes
-        dest.execute("PRAGMA journal_mode = DELETE")  # a single file: readable from a stick as it is
-        dest.commit()
+        dest = sqlite3.connect(target)
+        try:
+            source.backup(dest)  # one step: a single read snapshot, consistent while the app writes
+            dest.execute("PRAGMA journal_mode = DELETE")  # a single file: readable from a stick as it is
+            dest.commit()
+        finally:
+            dest.close()
     finally:
-        dest.close()
+        source.close()
     with open(target, "rb") as f:
         os.fsync(f.fileno())
 
@@ -94,11 +98,7 @@ def backup(journal: Path, folder: Path, clock=time.localtime) -> Copied:
         final = folder / f"{name}-{n}.sqlite3"
     partial = final.with_name(final.name + ".partial")
     try:
-        source = _open_readonly(journal)
-        try:
-            _copy(source, partial)
-        finally:
-            source.close()
+        _copy(journal, partial)
         games = verify(partial)
         os.replace(partial, final)
         _sync_dir(folder)
@@ -123,11 +123,7 @@ def restore(backup_file: Path, journal: Path) -> tuple[Copied, Path | None]:
     lock.acquire()  # JournalBusy while the app (or any writer) has the journal
     try:
         partial = journal.with_name(journal.name + ".restoring")
-        source = _open_readonly(backup_file)
-        try:
-            _copy(source, partial)
-        finally:
-            source.close()
+        _copy(backup_file, partial)
         kept = None
         if journal.exists():
             kept = journal.with_name(f"{journal.name}.before-restore-{time.strftime('%Y%m%d-%H%M%S')}")

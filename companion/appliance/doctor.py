@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .. import config as settings
-from . import shiplines
+from ..ship import protocol
 
 OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
 UNIT = "cloud-companion.service"
@@ -240,76 +240,104 @@ def check_gpio(config: settings.Config, machine: Machine, factory=None) -> list[
 # --- the ship ---------------------------------------------------------------------------------
 
 def ship_ports(machine: Machine) -> list[str]:
+    """Serial ports that could be the ship (a hint when `auto` finds no Pico by its vendor id)."""
     patterns = ("ttyACM*", "rfcomm*", "ttyUSB*")
     return sorted(port for pattern in patterns for port in glob.glob(str(machine.dev / pattern)))
 
 
-def check_ship(config: settings.Config, machine: Machine, listen_s: float = 2.5) -> list[Check]:
-    if config.ship_port == "off":
+def check_ship(config: settings.Config, machine: Machine, listen_s: float = 2.5,
+               find_port: Callable[[], str] | None = None) -> list[Check]:
+    """The ship's port as the app would open it (`auto`: the link's own search for the Pico),
+    then a moment of listening to it."""
+    from ..ship import link
+
+    spec = config.ship_port
+    if spec == "off":
         return [Check("ship", SKIP, "off in the settings ([ship] port)")]
-    ports = ship_ports(machine) if config.ship_port == "auto" else [config.ship_port]
-    if not ports:
-        return [Check("ship", WARN, "no ship sensor connected (looked for ttyACM, rfcomm, ttyUSB)",
-                      "plug the ship's USB cable in, or pair it over Bluetooth (rfcomm); "
-                      "without it Cloudship is kept by touch")]
-    return [listen(port, listen_s, required=config.ship_port != "auto") for port in ports[:3]]
+    if spec == "sim":
+        return [Check("ship", SKIP, 'the simulated ship ([ship] port = "sim")')]
+    if spec != "auto":
+        return [listen(spec, listen_s, required=True)]
+    try:
+        port = (find_port or link.find_pico)()
+    except link.NoPort as exc:
+        others = ship_ports(machine)
+        fix = "plug the ship's USB cable in; without it Cloudship is kept by touch"
+        if others:
+            fix += (f"; if the ship is on {', '.join(others)} (Bluetooth: rfcomm), name that port in "
+                    f"[ship] port")
+        return [Check("ship", WARN, f"{exc}", fix)]
+    return [listen(port, listen_s, required=False)]
 
 
 def listen(port: str, seconds: float, required: bool = False) -> Check:
-    """Open the port at the contract's 115200 8N1 and read lines for a moment."""
-    import serial
+    """Open the port as the app does (115200 8N1, locked) and read lines for a moment."""
+    from ..ship.link import LineSplitter, NoPort, open_port  # pyserial: only when a port is checked
 
     try:
-        link = serial.Serial(port, 115200, timeout=0.1, exclusive=True)
-    except serial.SerialException as exc:
+        serial_port = open_port(port)
+    except NoPort as exc:
         busy = "busy" in str(exc).lower() or "lock" in str(exc).lower()
         return Check("ship", WARN if busy or not required else FAIL, f"{port} cannot be opened: {exc}",
                      "the app holds it while it runs (sudo systemctl stop cloud-companion)" if busy
                      else "check [ship] port in the settings and the cable")
-    good: list[shiplines.ShipLine] = []
-    bad = 0
+    good: dict[str, tuple] = {}  # the last good message of each type
+    bad: dict[str, int] = {}  # unreadable lines by the protocol's reason
+
+    def heard(records: list[tuple[int, str, str]]) -> None:
+        for _arrived, _key, line in records:
+            try:
+                kind, _seq, _board_ms, fields = protocol.decode(line)
+            except protocol.ProtocolError as exc:
+                bad[exc.why] = bad.get(exc.why, 0) + 1
+            else:
+                good[kind] = fields
+
+    splitter = LineSplitter(heard, clock=lambda: 0)
     deadline = time.monotonic() + seconds
-    with link:
-        buffer = b""
-        while time.monotonic() < deadline:
-            buffer += link.read(256)
-            *lines, buffer = buffer.split(b"\n")
-            for raw in lines:
-                parsed = shiplines.parse(raw.decode("ascii", errors="replace"))
-                if parsed is None:
-                    bad += 1
-                else:
-                    good.append(parsed)
-            if any(line.type == "HELLO" for line in good) and any(line.type == "BEAT" for line in good):
+    failed = None  # why the port stopped working while doctor listened (the cable came out)
+    with serial_port:
+        serial_port.timeout = 0.1
+        while time.monotonic() < deadline and not ("HELLO" in good and "BEAT" in good):
+            try:
+                data = serial_port.read(256)
+            except (OSError, ValueError) as exc:  # SerialException is an OSError
+                failed = str(exc) or type(exc).__name__
                 break
-    return judge_lines(port, good, bad)
+            splitter.data_received(data)
+    return judge_lines(port, good, bad, failed)
 
 
-def judge_lines(port: str, good: list[shiplines.ShipLine], bad: int) -> Check:
-    hello = next((line for line in reversed(good) if line.type == "HELLO"), None)
-    beat = next((line for line in reversed(good) if line.type == "BEAT"), None)
+def judge_lines(port: str, good: dict[str, tuple], bad: dict[str, int], failed: str | None = None) -> Check:
+    """What the lines heard say: the board, its protocol version, its battery."""
+    hello, beat = good.get("HELLO"), good.get("BEAT")
+    unreadable = sum(bad.values())
+    why = ", ".join(f"{reason} {count}" for reason, count in sorted(bad.items()))
+    if failed is not None:
+        return Check("ship", WARN, f"{port} stopped working while doctor listened: {failed}",
+                     "check the cable (or the Bluetooth link) and that nothing else opened the port")
     if not good:
-        if bad:
-            return Check("ship", FAIL, f"{port}: {bad} unreadable lines, none good",
+        if unreadable:
+            return Check("ship", FAIL, f"{port}: {unreadable} unreadable lines, none good ({why})",
                          "the wrong device, or a bad cable: the ship speaks 115200 baud, $TYPE,...*CS lines")
         return Check("ship", WARN, f"{port}: silent", "switch the ship on (it sends a BEAT every second)")
     parts = [port]
     if hello:
-        proto, device, firmware = hello.fields
-        if proto != "1":
-            return Check("ship", FAIL, f"{port}: {device} speaks protocol version {proto!r}; this app speaks 1",
+        proto, device, firmware = hello
+        if proto != protocol.VERSION:
+            return Check("ship", FAIL, f"{port}: {device} speaks protocol version {proto!r}; "
+                                       f"this app speaks {protocol.VERSION}",
                          "update the ship's firmware, or the app (make update-pi)")
-        parts.append(f"{device or 'ship'} firmware {firmware or '?'}, protocol 1")
+        parts.append(f"{device or 'ship'} firmware {firmware or '?'}, protocol {protocol.VERSION}")
     else:
         parts.append("alive (no HELLO heard: it says hello when switched on)")
     if beat:
-        volts = int(beat.fields[0]) / 1000
-        parts.append(f"battery {volts:.2f} V")
-    if bad:
-        parts.append(f"{bad} unreadable lines")
-    if beat and int(beat.fields[0]) < LOW_BATTERY_MV:
+        parts.append(f"battery {beat[0] / 1000:.2f} V")
+    if unreadable:
+        parts.append(f"{unreadable} unreadable lines ({why})")
+    if beat and beat[0] < LOW_BATTERY_MV:
         return Check("ship", WARN, ", ".join(parts) + ": low", "charge the ship's battery")
-    return Check("ship", WARN if bad else OK, ", ".join(parts), "check the cable" if bad else "")
+    return Check("ship", WARN if unreadable else OK, ", ".join(parts), "check the cable" if unreadable else "")
 
 
 # --- the journal ------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The ship's figures for `cloud-companion bench`:
 
-- ship.lines_per_s: lines read from a real pty (pyserial's ReaderThread), parsed and judged on
+- ship.lines_per_s: lines read from a real pty (the link's PortReader), parsed and judged on
   the main thread, as fast as a writer can push them.
 - ship.cpu_percent_at_link_rate: CPU of this process (reader thread and judge) while
   `cloud-companion ship-sim` streams at the real rate (20 TILT + 1 BEAT a second), in % of a core.
@@ -24,8 +24,9 @@ from .protocol import encode
 from .session import ShipSession
 
 LINES = 200_000
-IDLE_S = 5.0
-BALLS = 60
+IDLE_S = 10.0  # a few hundred lines: on a busy machine a shorter window mostly measures the neighbours
+BALLS = 200  # enough that the p99 is not simply the slowest one
+BALL_GAP_S = 0.03
 
 
 def _pty():
@@ -136,7 +137,7 @@ def line_to_frame_p99_ms(balls: int = BALLS) -> float:
             line = (encode("BALL", seq, seq, ["rain"]) + "\r\n").encode("ascii")
             written.append(time.perf_counter())
             os.write(master, line)
-            time.sleep(0.05)
+            time.sleep(BALL_GAP_S)
     writer = threading.Thread(target=write_balls, daemon=True)
     writer.start()
     end = time.perf_counter() + 30

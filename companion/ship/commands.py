@@ -60,9 +60,7 @@ def cmd_ship_sim(args: argparse.Namespace) -> int:
     try:
         if args.link:
             try:
-                if os.path.islink(args.link):
-                    os.unlink(args.link)
-                os.symlink(sim.path, args.link)
+                sim.link_at(args.link)
             except OSError as exc:
                 print(f"ship-sim: cannot make the link {args.link}: {exc.strerror or exc}", file=sys.stderr)
                 return 1

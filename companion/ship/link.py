@@ -3,7 +3,8 @@
 A thread of its own (`ShipLink`) opens the port named in the settings: a device path
 (`/dev/ttyACM0`, `/dev/rfcomm0`), any pyserial URL (`socket://host:port`, `rfc2217://...`,
 `loop://`) or `auto` (the first USB port with the Pico's vendor id 0x2E8A). While it is open,
-serial.threaded.ReaderThread reads it and `LineSplitter` cuts the bytes into lines. Each line
+`PortReader` (pyserial's ReaderThread, reading a device port straight from its file
+descriptor) reads it and `LineSplitter` cuts the bytes into lines. Each line
 goes on the event queue as the judge's input record `(t, "ship", line)`, stamped with the Pi's
 clock when it arrived; the port's coming and going as `(t, "port", "back" | "lost")`. Nothing
 else happens on these threads: the judge runs on the main thread, which `wake` rouses.
@@ -15,7 +16,9 @@ screen never waits for any of it.
 from __future__ import annotations
 
 import logging
+import os
 import queue
+import select
 import threading
 import time
 from typing import Callable
@@ -52,10 +55,11 @@ def find_pico() -> str:
 
 
 def open_port(spec: str) -> serial.SerialBase:
-    """The port for a settings value: a path, a pyserial URL or `auto`."""
+    """The port for a settings value: a path, a pyserial URL or `auto`. A device is locked
+    (flock) while open, so `doctor` finds it busy instead of taking lines from the app."""
     url = find_pico() if spec == "auto" else spec
     try:
-        return serial.serial_for_url(url, baudrate=BAUD, timeout=None)
+        return serial.serial_for_url(url, baudrate=BAUD, timeout=None, exclusive=True)
     except (serial.SerialException, ValueError) as exc:
         raise NoPort(str(exc)) from None
 
@@ -101,6 +105,61 @@ class LineSplitter(serial.threaded.Protocol):
             log.info("ship port closed: %s", exc)
 
 
+class PortReader(serial.threaded.ReaderThread):
+    """pyserial's ReaderThread with a cheaper wait on a device port (a tty or pty).
+
+    ReaderThread reads ``in_waiting or 1`` bytes: a line arriving on an idle port costs two
+    reads (its first byte, then the rest) and a status ioctl. Here the thread sleeps in one
+    poll() on the port and pyserial's cancel pipe, then takes whatever has arrived in one
+    os.read: one wake-up per line the board writes. stop() still works through pyserial's
+    cancel_read. Ports without a file descriptor (socket://, rfc2217://, loop://) keep
+    ReaderThread's own loop.
+    """
+
+    CHUNK = 4096
+
+    def run(self) -> None:
+        fd = getattr(self.serial, "fd", None)
+        cancel = getattr(self.serial, "pipe_abort_read_r", None)
+        if not isinstance(fd, int) or not isinstance(cancel, int):
+            super().run()
+            return
+        self.protocol = self.protocol_factory()
+        self.protocol.connection_made(self)
+        self._connection_made.set()
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        poller.register(cancel, select.POLLIN)
+        error: BaseException | None = None
+        try:
+            while self.alive:
+                ready = poller.poll()
+                if any(which == cancel for which, _ in ready):
+                    os.read(cancel, 1000)
+                    continue  # stop() cleared `alive`; a stray cancel just waits again
+                data = self._read(fd)
+                if data:
+                    self.protocol.data_received(data)
+        except Exception as exc:  # the port failed (unplugged) or the protocol did: the end
+            error = exc
+        self.alive = False
+        self.protocol.connection_lost(error)
+        self.protocol = None
+
+    def _read(self, fd: int) -> bytes:
+        try:
+            data = os.read(fd, self.CHUNK)
+        except (BlockingIOError, InterruptedError):
+            return b""  # woken for nothing (as poll may be): wait again
+        except OSError as exc:  # EIO: the pty's other side closed, the USB device vanished
+            raise serial.SerialException(f"read failed: {exc}") from None
+        if not data:
+            # a vanished device can read as ready with nothing in it; pyserial says the same
+            raise serial.SerialException("device reports readiness to read but returned no data "
+                                         "(device disconnected?)")
+        return data
+
+
 class ShipLink(threading.Thread):
     """Keeps the port open and its lines flowing onto `events` (lists of records)."""
 
@@ -116,7 +175,7 @@ class ShipLink(threading.Thread):
         self.problem: str | None = None  # why the port is not open, for the log and the screen
         self.opened = 0  # how many times the port was opened
         self._stopping = threading.Event()
-        self._reader: serial.threaded.ReaderThread | None = None
+        self._reader: PortReader | None = None
         self._lock = threading.Lock()
 
     def run(self) -> None:
@@ -133,7 +192,7 @@ class ShipLink(threading.Thread):
                 self._stopping.wait(self.retry_s)
                 continue
             self.problem = None
-            reader = serial.threaded.ReaderThread(port, lambda: LineSplitter(self._deliver, self.clock))
+            reader = PortReader(port, lambda: LineSplitter(self._deliver, self.clock))
             reader.name = "ship-reader"
             with self._lock:
                 if self._stopping.is_set():

@@ -66,6 +66,13 @@ class ShipSimulator:
         self._thread.start()
         return self
 
+    def link_at(self, path: str | os.PathLike) -> None:
+        """Make `path` a symbolic link to this ship's pty, replacing an older one there: a name
+        that stays (like /dev/serial/by-id/...), so a replug is a new pty behind the same path."""
+        if os.path.islink(path):
+            os.unlink(path)
+        os.symlink(self.path, path)
+
     def fly(self) -> None:
         self.flying = True
 

@@ -19,14 +19,12 @@ from __future__ import annotations
 import logging
 import math
 import queue
-from dataclasses import asdict
 from typing import Callable
 
 import pygame
 
 from .. import i18n
 from ..config import BED_COLOURS, Config
-from ..ship.judge import Timings
 
 _ = i18n.translator("ship")
 log = logging.getLogger(__name__)
@@ -98,7 +96,7 @@ class ShipPanel:
                 if part is not None:
                     (part.stop if hasattr(part, "stop") else part.close)()
             raise
-        session = ShipSession(events, clock=clock_ms, timings=Timings(**asdict(config.judge)),
+        session = ShipSession(events, clock=clock_ms, timings=config.judge,
                               beds_present=beds is not None,
                               flight_log=flight_log if flight_log is not None else FlightLog(keep=config.flight_logs))
         panel = cls(session, link=link, simulator=simulator, beds=beds)
