@@ -434,8 +434,12 @@ def test_a_new_flower_grows_in_for_a_moment_then_the_screen_is_still():
 
 
 def test_an_idle_screen_draws_nothing_more():
+    from companion.ui.forecast_view import forecaster_for
+
     h, screen = start()
     tap_action(h, {"act": "roll", "dice": ["yellow", "white", "blue"]})
+    forecaster_for(h.app.game_screen).wait()  # the storm forecast, worked out off the main thread,
+    h.app.pump()                               # may still bring its one redraw: let it land first
     frames = h.app.frames_drawn
     for _ in range(5):
         h.app.pump()

@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pygame
+import pygame.freetype
 
 # One bold sans-serif covering German and Hungarian (ä ö ü ß ő ű): pygame's bundled FreeSans Bold.
 FONT_PATH = str(Path(pygame.__file__).resolve().parent / "freesansbold.ttf")
@@ -75,9 +76,40 @@ def text_on(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
     return INK if lum > 0.35 else (255, 255, 255)
 
 
+class Font:
+    """The type at one size, drawn with pygame.freetype.
+
+    pygame.font (SDL_ttf 2.24 with HarfBuzz) spaces this font's letter pairs wrongly ("hard ver",
+    "fortgesetz t"); FreeType's own layout of the same file does not. The methods are the
+    pygame.font.Font ones the screens use, with the same metrics (line height padded as SDL_ttf
+    pads it), so widgets measure and draw exactly what they will show."""
+
+    def __init__(self, px: int):
+        self._face = pygame.freetype.Font(FONT_PATH, px)
+        self._face.pad = True            # every line the full height, like SDL_ttf
+        self._face.antialiased = True
+
+    def render(self, text: str, antialias: bool, colour) -> pygame.Surface:
+        if not text:  # FreeType refuses to draw nothing; SDL_ttf gives an empty line
+            return pygame.Surface((0, self.get_linesize()), pygame.SRCALPHA)
+        return self._face.render(text, colour)[0]
+
+    def size(self, text: str) -> tuple[int, int]:
+        rect = self._face.get_rect(text or " ")
+        return (rect.width if text else 0, rect.height)
+
+    def get_linesize(self) -> int:
+        return self._face.get_sized_height()
+
+    def get_height(self) -> int:
+        return self._face.get_sized_height()
+
+
 @lru_cache(maxsize=64)
-def font(px: int) -> pygame.font.Font:
-    return pygame.font.Font(FONT_PATH, max(1, px))
+def font(px: int) -> Font:
+    if not pygame.freetype.get_init():
+        pygame.freetype.init()
+    return Font(max(1, px))
 
 
 class Theme:
@@ -100,7 +132,7 @@ class Theme:
         """Screen pixels for a type role ("body", "prompt", ...) or a design size."""
         return self.px(SIZES[role] if isinstance(role, str) else role)
 
-    def font(self, px: int) -> pygame.font.Font:
+    def font(self, px: int) -> Font:
         return font(px)
 
     def text(self, text: str, px: int, colour: tuple[int, int, int] = INK) -> pygame.Surface:
