@@ -66,19 +66,26 @@ def rise_chance_exact(roll: Iterable[str], hand: int, played: Mapping[str, int] 
     total = sum(unseen.values())
     if hand > total:
         raise OddsError(f"a hand of {hand} cards, but only {total} cards are unseen")
-    favourable, hands = _hands_that_rise(_need_key(roll), hand, tuple(sorted(unseen.items())))
+    favourable, hands = _hands_that_rise(*_chance_key(roll, hand, unseen))
     return Fraction(favourable, hands)
 
 
-def _need_key(roll: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted(Counter(f for f in roll if f != BLANK).items()))
+def _chance_key(roll: Iterable[str], hand: int, unseen: Mapping[str, int]) -> tuple:
+    """What the chance depends on, and nothing more, so that one cache entry serves many
+    moments: for each needed colour (how many the roll needs, how many are unseen), sorted
+    (which colour it is does not matter), then the unseen wild cards, all unseen cards and
+    the hand size. An all-blank roll needs nothing."""
+    need = Counter(roll)
+    need.pop(BLANK, None)
+    covered = tuple(sorted((k, unseen[colour]) for colour, k in need.items()))
+    return covered, unseen[WILD], sum(unseen.values()), hand
 
 
 def rise_chance_trusted(roll: tuple[str, ...], hand: int, played: Mapping[str, int]) -> float:
     """rise_chance for input already known to be possible (the simulation's own cards):
     the same number, without the checks a person's input needs."""
-    unseen = tuple(sorted((kind, n - played.get(kind, 0)) for kind, n in FULL_DECK.items()))
-    favourable, hands = _hands_that_rise(_need_key(roll), hand, unseen)
+    unseen = {kind: n - played.get(kind, 0) for kind, n in FULL_DECK.items()}
+    favourable, hands = _hands_that_rise(*_chance_key(roll, hand, unseen))
     return favourable / hands  # int / int: the correctly rounded float
 
 
@@ -89,31 +96,25 @@ def rise_chance(roll: Iterable[str], hand: int, played: Mapping[str, int] | None
 
 
 @lru_cache(maxsize=65536)
-def _hands_that_rise(need: tuple[tuple[str, int], ...], hand: int,
-                     unseen: tuple[tuple[str, int], ...]) -> tuple[int, int]:
-    """(hands that can pay, all possible hands) of `hand` cards from the unseen ones."""
-    if not need:
+def _hands_that_rise(covered: tuple[tuple[int, int], ...], wilds: int, total: int,
+                     hand: int) -> tuple[int, int]:
+    """(hands that can pay, all possible hands) of `hand` cards from `total` unseen ones,
+    `wilds` of them wild, where `covered` lists (needed, unseen) for each colour the roll
+    needs."""
+    if not covered:
         return 1, 1  # ruling 3: an all-blank roll rises without cards
-    counts = dict(unseen)
-    total = sum(counts.values())
-    wilds = counts.get(WILD, 0)
     # hands with no wild card that cover every needed colour
     poly = [1]
-    needed = dict(need)
-    others = 0
-    for kind, n in counts.items():
-        if kind == WILD:
-            continue
-        if kind in needed:
-            factor = [comb(n, x) if x >= needed[kind] else 0 for x in range(min(n, hand) + 1)]
-            poly = _times(poly, factor, hand)
-        else:
-            others += n
+    others = total - wilds
+    for needed, n in covered:
+        factor = [comb(n, x) if x >= needed else 0 for x in range(min(n, hand) + 1)]
+        poly = _times(poly, factor, hand)
+        others -= n
     poly = _times(poly, [comb(others, y) for y in range(min(others, hand) + 1)], hand)
-    covered = poly[hand] if hand < len(poly) else 0
+    covered_hands = poly[hand] if hand < len(poly) else 0
     all_hands = comb(total, hand)
     no_wild = comb(total - wilds, hand)
-    return all_hands - no_wild + covered, all_hands
+    return all_hands - no_wild + covered_hands, all_hands
 
 
 def _times(a: list[int], b: list[int], limit: int) -> list[int]:
