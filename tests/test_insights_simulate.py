@@ -81,8 +81,34 @@ def test_odds_bot_weighs_the_exact_chance_against_the_points():
     assert p * 25 < 20 and by_odds(state, {}) is True
     # cloud 1 pays 1; one card needed with six in hand: staying is worth far more
     assert by_odds(c9_state(cloud=1, dice=("red", "blank")), {}) is False
-    # an all-blank roll always rises: staying is always worth it
-    assert by_odds(c9_state(cloud=6, dice=("blank",) * 3), {}) is False
+    # an all-blank roll always rises: a passenger who can jump out on the next cloud stays
+    blank = CLOUD9.apply(c9_state(cloud=6, dice=("blank",) * 3), {"act": "stay", "player": "Ben"})
+    assert blank.deciders[0] == "Cat" and by_odds(blank, {}) is False
+
+
+def test_odds_bot_counts_the_turn_it_must_fly_as_pilot():
+    # Ben is the next pilot: after this sure rise he flies cloud 7 (four dice) unable to jump
+    # out, so 12 points now beat it; Cat, who could jump out on cloud 7 for 15, stays
+    state = c9_state(cloud=6, dice=("blank",) * 3)
+    assert state.deciders == ("Ben", "Cat") and by_odds(state, {}) is True
+
+
+def test_odds_bot_plays_the_race_to_fifty():
+    state = c9_state(cloud=2, dice=("red", "green"))
+    # Ben at 48: two points make 50 and the lead, so the next fall ends the game his way
+    assert by_odds(evolve(state, scores=(10, 48, 20)), {}) is True
+    # Cat already has 55: Ben's two points would not overtake her, only staying can
+    four_colours = c9_state(cloud=8, dice=("red", "green", "purple", "yellow"))
+    assert by_odds(four_colours, {}) is True
+    assert by_odds(evolve(four_colours, scores=(0, 30, 55)), {}) is False
+
+
+def test_the_odds_bot_beats_cautious_and_bold_clearly():
+    # 300 seeded games from every seat order: the figures are fixed by the seed
+    for bots in (["cautious", "bold", "odds"], ["odds", "cautious", "bold"], ["bold", "odds", "cautious"]):
+        rates = simulate_cloud9(bots, 100, seed=3)["win_rate"]
+        assert rates["odds"] >= 0.6 and rates["odds"] >= rates["cautious"] + 0.2, rates
+        assert rates["bold"] < 0.1, rates
 
 
 def test_pilot_plays_colours_first_then_a_wild_else_falls():
