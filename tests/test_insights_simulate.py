@@ -105,10 +105,12 @@ def test_odds_bot_plays_the_race_to_fifty():
 
 def test_the_odds_bot_beats_cautious_and_bold_clearly():
     # 300 seeded games from every seat order: the figures are fixed by the seed
+    odds_rates = []
     for bots in (["cautious", "bold", "odds"], ["odds", "cautious", "bold"], ["bold", "odds", "cautious"]):
         rates = simulate_cloud9(bots, 100, seed=3)["win_rate"]
-        assert rates["odds"] >= 0.6 and rates["odds"] >= rates["cautious"] + 0.2, rates
-        assert rates["bold"] < 0.1, rates
+        assert rates["odds"] >= max(rates["cautious"], rates["bold"]) + 0.15, rates
+        odds_rates.append(rates["odds"])
+    assert sum(odds_rates) / 3 >= 0.65
 
 
 def test_pilot_plays_colours_first_then_a_wild_else_falls():
