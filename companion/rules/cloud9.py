@@ -84,11 +84,17 @@ def may_fall(dice: tuple[str, ...]) -> bool:
     return bool(cards_needed(dice))
 
 
+def seats_after(players: tuple[str, ...], name: str) -> tuple[str, ...]:
+    """Every seat going left from `name` (ruling 1: clockwise), `name` itself last."""
+    i = players.index(name) + 1
+    return players[i:] + players[:i]
+
+
 def next_pilot(state: "Cloud9State") -> str:
     """Step 3: after a rise the pilot's role moves left, skipping those no longer aboard
     (back to the pilot when nobody else is left)."""
-    seats = (next_seat(state.players, state.pilot, i) for i in range(1, len(state.players) + 1))
-    return next(p for p in seats if p in state.basket)
+    basket = state.basket
+    return next(p for p in seats_after(state.players, state.pilot) if p in basket)
 
 
 def next_trip_pilot(players: tuple[str, ...], last_pilot: str) -> str:
@@ -157,8 +163,8 @@ class Cloud9State:
 
 def passengers_in_order(state: Cloud9State) -> tuple[str, ...]:
     """Ruling 2: everyone aboard but the pilot, starting left of the pilot and going round."""
-    seats = (next_seat(state.players, state.pilot, i) for i in range(1, len(state.players)))
-    return tuple(p for p in seats if p in state.basket)
+    basket = state.basket
+    return tuple(p for p in seats_after(state.players, state.pilot)[:-1] if p in basket)
 
 
 def _with(values: tuple[int, ...], players: tuple[str, ...], names, delta: int) -> tuple[int, ...]:
@@ -172,12 +178,13 @@ def _deal_one_each(state: Cloud9State, first: str) -> Cloud9State:
     """Ruling 5: everyone draws one card, clockwise from `first`; an empty draw pile is
     refilled from the discards first, and when both are empty the rest draw nothing."""
     hands, pile, discards = list(state.hands), state.draw_pile, state.discards
+    start = state.players.index(first)
     for i in range(len(state.players)):
         if pile == 0:
             pile, discards = discards, 0
         if pile == 0:
             break
-        hands[state.players.index(next_seat(state.players, first, i))] += 1
+        hands[(start + i) % len(hands)] += 1
         pile -= 1
     return evolve(state, hands=tuple(hands), draw_pile=pile, discards=discards)
 
@@ -250,14 +257,11 @@ class Cloud9Rules:
         if state.over:
             raise RulesError("the game is over: {winners} won", RULE_WINNING,
                              winners=Listing(self._winners(state), "and"))
-        handler = {
-            "roll": self._roll, "jump": self._jump, "stay": self._stay,
-            "rise": self._rise, "fall": self._fall,
-        }.get(act)
+        handler = self._HANDLERS.get(act) if isinstance(act, str) else None
         if handler is None:
             raise RulesError("{act!r} is not an action in Cloud 9 (roll, jump, stay, rise or fall)",
                              RULE_CONTRACT, act=act)
-        return handler(state, action)
+        return handler(self, state, action)
 
     def _roll(self, state: Cloud9State, action: Action) -> Cloud9State:
         if state.phase != "roll":
@@ -267,8 +271,7 @@ class Cloud9Rules:
         if len(faces) != want:
             raise RulesError("the pilot rolls {want} dice on cloud {cloud}, not {count}", RULE_STEP_1,
                              want=want, cloud=state.cloud, count=len(faces))
-        rolled = evolve(state, dice=tuple(faces))
-        return evolve(rolled, deciders=passengers_in_order(rolled))
+        return evolve(state, dice=tuple(faces), deciders=passengers_in_order(state))
 
     def _jump(self, state: Cloud9State, action: Action) -> Cloud9State:
         player = player_field(action, state.players)
@@ -339,14 +342,13 @@ class Cloud9Rules:
                                  pilot=state.pilot, held=held, cost=cost)
             raise RulesError("{pilot} holds {held} cards and cannot play {cost}", RULE_HAND,
                              pilot=state.pilot, held=held, cost=cost)
-        risen = evolve(state, hands=_with(state.hands, state.players, [state.pilot], -cost),
-                        discards=state.discards + cost, cloud=state.cloud + 1,
-                        dice=None, deciders=())
-        if risen.cloud == TOP_CLOUD:
+        risen = dict(hands=_with(state.hands, state.players, [state.pilot], -cost),
+                     discards=state.discards + cost, cloud=state.cloud + 1, dice=None, deciders=())
+        if state.cloud + 1 == TOP_CLOUD:
             # step 3: everyone aboard, the pilot too, scores 25 and a new trip begins
-            scored = evolve(risen, scores=_with(risen.scores, risen.players, risen.basket, TOP_POINTS))
-            return _end_trip(scored, fell=False)
-        return evolve(risen, pilot=next_pilot(risen), solo=len(risen.basket) == 1)
+            scores = _with(state.scores, state.players, state.basket, TOP_POINTS)
+            return _end_trip(evolve(state, **risen, scores=scores), fell=False)
+        return evolve(state, **risen, pilot=next_pilot(state), solo=len(state.basket) == 1)
 
     def _fall(self, state: Cloud9State, action: Action) -> Cloud9State:
         if state.phase != "resolve":
@@ -367,6 +369,8 @@ class Cloud9Rules:
             return RulesError("{who} must decide first: jump out or stay in", rule, who=state.deciders[0])
         return RulesError("the dice are rolled: {pilot} makes the balloon rise or fall", rule,
                           pilot=state.pilot)
+
+    _HANDLERS = {"roll": _roll, "jump": _jump, "stay": _stay, "rise": _rise, "fall": _fall}
 
     # --- the public state ----------------------------------------------------------------------
 
