@@ -80,18 +80,19 @@ def by_odds(state: Cloud9State, played: Mapping[str, int]) -> bool:
         return False
     held = [state.hand(p) for p in state.basket]
     typical = round(sum(held) / len(held))
+    up = state.cloud + 1
     if state.dice is None:  # the solo pilot, before the roll: every roll the dice can make
         own = state.hand(me)
-        chance = sum(o.probability * rise_chance(o.action["dice"], own, played)
-                     for o in _rolls(state.cloud))
-        return here >= chance * aboard_value(state.cloud + 1, own, 1, 0)
-    chance = rise_chance(state.dice, state.hand(state.pilot), played)
+        stake = aboard_value(up, own, 1, 0)
+        # the chance is at most 1: no need to work it out when even a sure rise is worth less
+        return here >= stake or here >= stake * sum(
+            o.probability * rise_chance(o.action["dice"], own, played) for o in _rolls(state.cloud))
     turn = passengers_in_order(state).index(me)
-    up = state.cloud + 1
     value = aboard_value(up, typical, len(state.basket), turn)
     # what a rise makes sure of: the top's 25, or the next cloud's points for a passenger
     sure = TOP_POINTS if up == TOP_CLOUD else POINTS[up] if turn else 0
-    return here >= chance * (sure + STAY_DISCOUNT * (value - sure))
+    stake = sure + STAY_DISCOUNT * (value - sure)
+    return here >= stake or here >= stake * rise_chance(state.dice, state.hand(state.pilot), played)
 
 
 @lru_cache(maxsize=None)
@@ -134,15 +135,21 @@ _ROLLS: dict[int, list] = {}
 POLICIES: dict[str, Policy] = {"cautious": cautious, "bold": bold, "odds": by_odds}
 
 
+@lru_cache(maxsize=None)
+def _needs(dice: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
+    """The cards a roll needs, as a list and counted per colour (a few hundred rolls exist)."""
+    need = cards_needed(dice)
+    return tuple(need), tuple(Counter(need).items())
+
+
 def pilot_action(dice: tuple[str, ...], hand: Counter) -> dict:
     """Ruling 3 and 4: the matching colours if held (the wild card is kept for later), else a
     wild card, else the balloon falls. An all-blank roll rises with no card."""
-    need = cards_needed(dice)
+    need, wanted = _needs(dice)
     if not need:
         return {"act": "rise", "cards": []}
-    wanted = Counter(need)
-    if all(hand[c] >= k for c, k in wanted.items()):
-        return {"act": "rise", "cards": need}
+    if all(hand[c] >= k for c, k in wanted):
+        return {"act": "rise", "cards": list(need)}
     if hand[WILD]:
         return {"act": "rise", "cards": [WILD]}
     return {"act": "fall"}

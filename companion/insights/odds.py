@@ -12,9 +12,12 @@ or when it holds the matching colours. So
     P(rise) = 1 - P(no wild and some needed colour short)
             = P(any wild) + P(no wild and every needed colour covered)
 
-and the second term is the coefficient of t^hand in the product of one polynomial per needed
-colour, sum over x >= need of C(n_colour, x) t^x, with the other colours' C(n_other, y) t^y.
-All of it is integer arithmetic, divided once at the end: exact, and a few dozen microseconds.
+and the second term counts, by inclusion and exclusion over the needed colours, the hands
+without a wild card minus those short of some needed colour: for each set S of needed
+colours, (-1)^|S| times the hands holding fewer than needed of every colour in S (a sum over
+those few small counts, the rest of the hand from the other cards). A roll needs at most
+four cards, so this is a handful of binomials. All of it is integer arithmetic, divided once
+at the end: exact, and a few microseconds.
 
 The model treats the pilot's hand as random; it does not use what a "fall" revealed earlier
 (a pilot who fell lacked the cards), which would need the pilot's own history of draws.
@@ -25,6 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
+from itertools import combinations, product
 from math import comb
 from typing import Iterable, Mapping
 
@@ -103,29 +107,27 @@ def _hands_that_rise(covered: tuple[tuple[int, int], ...], wilds: int, total: in
     needs."""
     if not covered:
         return 1, 1  # ruling 3: an all-blank roll rises without cards
-    # hands with no wild card that cover every needed colour
-    poly = [1]
-    others = total - wilds
-    for needed, n in covered:
-        factor = [comb(n, x) if x >= needed else 0 for x in range(min(n, hand) + 1)]
-        poly = _times(poly, factor, hand)
-        others -= n
-    poly = _times(poly, [comb(others, y) for y in range(min(others, hand) + 1)], hand)
-    covered_hands = poly[hand] if hand < len(poly) else 0
     all_hands = comb(total, hand)
-    no_wild = comb(total - wilds, hand)
-    return all_hands - no_wild + covered_hands, all_hands
+    no_wild = total - wilds
+    return all_hands - comb(no_wild, hand) + _covering_hands(covered, no_wild, hand), all_hands
 
 
-def _times(a: list[int], b: list[int], limit: int) -> list[int]:
-    """Polynomial product, terms above t^limit dropped."""
-    out = [0] * min(len(a) + len(b) - 1, limit + 1)
-    for i, x in enumerate(a):
-        if not x:
-            continue
-        for j, y in enumerate(b[:limit + 1 - i]):
-            out[i + j] += x * y
-    return out
+def _covering_hands(covered: tuple[tuple[int, int], ...], pool: int, hand: int) -> int:
+    """Hands of `hand` cards from `pool` cards that hold at least `needed` of each colour in
+    `covered`: inclusion and exclusion over the colours that fall short."""
+    count = 0
+    for size in range(len(covered) + 1):
+        for short in combinations(covered, size):
+            rest = pool - sum(n for _, n in short)
+            # every way to hold fewer than needed of each colour in `short`
+            for held in product(*(range(min(needed, n + 1)) for needed, n in short)):
+                if sum(held) > hand:
+                    continue
+                ways = comb(rest, hand - sum(held))
+                for x, (_, n) in zip(held, short):
+                    ways *= comb(n, x)
+                count += -ways if size % 2 else ways
+    return count
 
 
 def played_since_reshuffle(states: Iterable[Cloud9State], actions: Iterable[Mapping]) -> Counter:
