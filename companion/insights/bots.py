@@ -86,7 +86,7 @@ def by_odds(state: Cloud9State, played: Mapping[str, int]) -> bool:
         stake = aboard_value(up, own, 1, 0)
         # the chance is at most 1: no need to work it out when even a sure rise is worth less
         return here >= stake or here >= stake * sum(
-            o.probability * rise_chance(o.action["dice"], own, played) for o in _rolls(state.cloud))
+            p * rise_chance(dice, own, played) for p, dice in _rolls(state.cloud))
     turn = passengers_in_order(state).index(me)
     value = aboard_value(up, typical, len(state.basket), turn)
     # what a rise makes sure of: the top's 25, or the next cloud's points for a passenger
@@ -99,7 +99,7 @@ def by_odds(state: Cloud9State, played: Mapping[str, int]) -> bool:
 def rise_prior(cloud: int, hand: int) -> tuple[tuple[float, float], ...]:
     """(probability of the roll, chance a pilot holding `hand` cards pays for it) for every
     roll on `cloud`, with no card seen."""
-    return tuple((o.probability, rise_chance(o.action["dice"], hand, {})) for o in _rolls(cloud))
+    return tuple((p, rise_chance(dice, hand, {})) for p, dice in _rolls(cloud))
 
 
 @lru_cache(maxsize=None)
@@ -120,17 +120,18 @@ def aboard_value(cloud: int, hand: int, aboard: int, turn: int) -> float:
     return sum(p * max(POINTS[cloud], q * up) for p, q in rise_prior(cloud, hand))
 
 
-def _rolls(cloud: int):
-    """The roll outcomes on a cloud (the rules core's own list, cached per cloud)."""
+def _rolls(cloud: int) -> list[tuple[float, tuple[str, ...]]]:
+    """(probability, dice) of every roll on a cloud (the rules core's own list, cached)."""
     if cloud not in _ROLLS:
         probe = Cloud9State(players=("a",), scores=(0,), hands=(0,), draw_pile=0, discards=0,
                             trip=1, cloud=cloud, pilot="a", basket=("a",), deciders=(), dice=None,
                             solo=False)
-        _ROLLS[cloud] = Cloud9Rules().roll_outcomes(probe)
+        _ROLLS[cloud] = [(o.probability, tuple(o.action["dice"]))
+                         for o in Cloud9Rules().roll_outcomes(probe)]
     return _ROLLS[cloud]
 
 
-_ROLLS: dict[int, list] = {}
+_ROLLS: dict[int, list[tuple[float, tuple[str, ...]]]] = {}
 
 POLICIES: dict[str, Policy] = {"cautious": cautious, "bold": bold, "odds": by_odds}
 

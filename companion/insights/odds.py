@@ -74,22 +74,30 @@ def rise_chance_exact(roll: Iterable[str], hand: int, played: Mapping[str, int] 
     return Fraction(favourable, hands)
 
 
-def _chance_key(roll: Iterable[str], hand: int, unseen: Mapping[str, int]) -> tuple:
+def _chance_key(roll: tuple[str, ...], hand: int, unseen: Mapping[str, int]) -> tuple:
     """What the chance depends on, and nothing more, so that one cache entry serves many
     moments: for each needed colour (how many the roll needs, how many are unseen), sorted
     (which colour it is does not matter), then the unseen wild cards, all unseen cards and
     the hand size. An all-blank roll needs nothing."""
+    covered = tuple(sorted([(k, unseen[colour]) for colour, k in _needed(roll)]))
+    return covered, unseen[WILD], sum(unseen.values()), hand
+
+
+@lru_cache(maxsize=None)
+def _needed(roll: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """Each colour a roll needs and how many (a few hundred rolls exist)."""
     need = Counter(roll)
     need.pop(BLANK, None)
-    covered = tuple(sorted((k, unseen[colour]) for colour, k in need.items()))
-    return covered, unseen[WILD], sum(unseen.values()), hand
+    return tuple(need.items())
 
 
 def rise_chance_trusted(roll: tuple[str, ...], hand: int, played: Mapping[str, int]) -> float:
     """rise_chance for input already known to be possible (the simulation's own cards):
     the same number, without the checks a person's input needs."""
-    unseen = {kind: n - played.get(kind, 0) for kind, n in FULL_DECK.items()}
-    favourable, hands = _hands_that_rise(*_chance_key(roll, hand, unseen))
+    seen = played.get
+    covered = tuple(sorted([(k, FULL_DECK[colour] - seen(colour, 0)) for colour, k in _needed(roll)]))
+    favourable, hands = _hands_that_rise(covered, WILD_CARDS - seen(WILD, 0),
+                                         DECK_SIZE - sum(played.values()), hand)
     return favourable / hands  # int / int: the correctly rounded float
 
 

@@ -106,7 +106,7 @@ def play_cloud9(bots: Sequence[str], seed: int, watch=None) -> GameResult:
             if state.solo and policy[state.pilot](state, deck.played()):
                 action = {"act": "jump", "player": state.pilot}
             else:
-                action = {"act": "roll", "dice": [rng.choice(DIE) for _ in range(DICE[state.cloud])]}
+                action = {"act": "roll", "dice": rng.choices(DIE, k=DICE[state.cloud])}
                 rolls += 1
                 this_trip += 1
         elif phase == "decide":

@@ -302,6 +302,8 @@ class Cloud9Rules:
         Jumping out and staying in are refused in sentences of their own (not a verb put into
         one sentence), so that every language gets whole sentences to translate.
         """
+        if state.deciders and player == state.deciders[0]:
+            return  # the passenger whose turn it is (deciders are only set after a roll)
         if player not in state.basket:
             raise RulesError("{player} has already jumped out of this trip", RULE_STEP_2, player=player)
         if player == state.pilot and state.solo:
