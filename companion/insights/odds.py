@@ -12,11 +12,10 @@ or when it holds the matching colours. So
     P(rise) = 1 - P(no wild and some needed colour short)
             = P(any wild) + P(no wild and every needed colour covered)
 
-and the second term counts, by inclusion and exclusion over the needed colours, the hands
-without a wild card minus those short of some needed colour: for each set S of needed
-colours, (-1)^|S| times the hands holding fewer than needed of every colour in S (a sum over
-those few small counts, the rest of the hand from the other cards). A roll needs at most
-four cards, so this is a handful of binomials. All of it is integer arithmetic, divided once
+and the second term counts the hands without a wild card that hold enough of every needed
+colour: colour by colour, those that cover the other colours less those among them short of
+this one (`_covering_hands`). A roll needs at most four cards, so this is a handful of
+binomials. All of it is integer arithmetic, divided once
 at the end: exact, and a few microseconds.
 
 The model treats the pilot's hand as random; it does not use what a "fall" revealed earlier
@@ -28,7 +27,6 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations, product
 from math import comb
 from typing import Iterable, Mapping
 
@@ -122,20 +120,15 @@ def _hands_that_rise(covered: tuple[tuple[int, int], ...], wilds: int, total: in
 
 def _covering_hands(covered: tuple[tuple[int, int], ...], pool: int, hand: int) -> int:
     """Hands of `hand` cards from `pool` cards that hold at least `needed` of each colour in
-    `covered`: inclusion and exclusion over the colours that fall short."""
-    count = 0
-    for size in range(len(covered) + 1):
-        for short in combinations(covered, size):
-            rest = pool - sum(n for _, n in short)
-            # every way to hold fewer than needed of each colour in `short`
-            for held in product(*(range(min(needed, n + 1)) for needed, n in short)):
-                if sum(held) > hand:
-                    continue
-                ways = comb(rest, hand - sum(held))
-                for x, (_, n) in zip(held, short):
-                    ways *= comb(n, x)
-                count += -ways if size % 2 else ways
-    return count
+    `covered`: those that cover the other colours, less those among them that hold fewer
+    than needed of the first colour (x of its n cards, the rest from the other cards)."""
+    if hand < 0:
+        return 0
+    if not covered:
+        return comb(pool, hand)
+    (needed, n), rest = covered[0], covered[1:]
+    short = sum(comb(n, x) * _covering_hands(rest, pool - n, hand - x) for x in range(min(needed, n + 1)))
+    return _covering_hands(rest, pool, hand) - short
 
 
 def played_since_reshuffle(states: Iterable[Cloud9State], actions: Iterable[Mapping]) -> Counter:
