@@ -187,6 +187,6 @@ def simulate_cloud9(bots: Sequence[str], games: int, seed: int = 0, jobs: int = 
 
 
 def _chunks(games: int, jobs: int) -> list[tuple[int, int]]:
-    size = max(1, -(-games // (jobs * 4)))  # a few chunks per process evens out the load
+    size = max(1, -(-games // (jobs * 16)))  # many small chunks: no process waits long for the last
     return [(a, min(a + size, games)) for a in range(0, games, size)]
 

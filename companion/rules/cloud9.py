@@ -275,7 +275,7 @@ class Cloud9Rules:
 
     def _jump(self, state: Cloud9State, action: Action) -> Cloud9State:
         player = player_field(action, state.players)
-        if state.phase == "roll" and state.solo and player == state.pilot:
+        if state.solo and player == state.pilot and state.phase == "roll":
             # ruling 8: the solo pilot jumps out before rolling; the balloon then falls
             scored = evolve(state, scores=_with(state.scores, state.players, [player], POINTS[state.cloud]),
                              basket=())
@@ -290,7 +290,7 @@ class Cloud9Rules:
 
     def _stay(self, state: Cloud9State, action: Action) -> Cloud9State:
         player = player_field(action, state.players)
-        if state.phase == "roll" and state.solo and player == state.pilot:
+        if state.solo and player == state.pilot and state.phase == "roll":
             raise RulesError("{player} flies solo: staying in is simply rolling the dice", RULE_SOLO,
                              player=player)
         self._check_decider(state, player, jumping=False)
