@@ -72,14 +72,15 @@ def by_odds(state: Cloud9State, played: Mapping[str, int]) -> bool:
     """
     me = state.deciders[0] if state.dice is not None else state.pilot
     here = POINTS[state.cloud]
-    mine = state.score(me)
-    rivals = max(s for p, s in zip(state.players, state.scores) if p != me)
-    if mine + here >= WINNING_SCORE and mine + here > rivals:
+    seat = state.players.index(me)
+    after_jump = state.scores[seat] + here
+    rivals = max(state.scores[:seat] + state.scores[seat + 1:])
+    if after_jump >= WINNING_SCORE and after_jump > rivals:
         return True
-    if rivals >= WINNING_SCORE and mine + here <= rivals:
+    if rivals >= WINNING_SCORE and after_jump <= rivals:
         return False
-    held = [state.hand(p) for p in state.basket]
-    typical = round(sum(held) / len(held))
+    basket = state.basket
+    typical = round(sum(h for p, h in zip(state.players, state.hands) if p in basket) / len(basket))
     up = state.cloud + 1
     if state.dice is None:  # the solo pilot, before the roll: every roll the dice can make
         own = state.hand(me)
@@ -88,7 +89,7 @@ def by_odds(state: Cloud9State, played: Mapping[str, int]) -> bool:
         return here >= stake or here >= stake * sum(
             p * rise_chance(dice, own, played) for p, dice in _rolls(state.cloud))
     turn = passengers_in_order(state).index(me)
-    value = aboard_value(up, typical, len(state.basket), turn)
+    value = aboard_value(up, typical, len(basket), turn)
     # what a rise makes sure of: the top's 25, or the next cloud's points for a passenger
     sure = TOP_POINTS if up == TOP_CLOUD else POINTS[up] if turn else 0
     stake = sure + STAY_DISCOUNT * (value - sure)

@@ -62,7 +62,8 @@ class VirtualDeck:
         rng.shuffle(self.pile)
         self.discards: list[str] = []
         self.seen: Counter = Counter()  # the discard pile, counted
-        self.hands = {p: Counter() for p in players}
+        # every kind counted from zero: a plain dict, no missing-key lookups on the hot path
+        self.hands = {p: dict.fromkeys(FULL_DECK, 0) for p in players}
         for p in players:
             for _ in range(HAND_SIZE):
                 self.hands[p][self.pile.pop()] += 1

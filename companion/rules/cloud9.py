@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
 from typing import Any, Mapping
@@ -93,8 +94,7 @@ def seats_after(players: tuple[str, ...], name: str) -> tuple[str, ...]:
 def next_pilot(state: "Cloud9State") -> str:
     """Step 3: after a rise the pilot's role moves left, skipping those no longer aboard
     (back to the pilot when nobody else is left)."""
-    basket = state.basket
-    return next(p for p in seats_after(state.players, state.pilot) if p in basket)
+    return (passengers_in_order(state) or (state.pilot,))[0]
 
 
 def next_trip_pilot(players: tuple[str, ...], last_pilot: str) -> str:
@@ -163,8 +163,13 @@ class Cloud9State:
 
 def passengers_in_order(state: Cloud9State) -> tuple[str, ...]:
     """Ruling 2: everyone aboard but the pilot, starting left of the pilot and going round."""
-    basket = state.basket
-    return tuple(p for p in seats_after(state.players, state.pilot)[:-1] if p in basket)
+    return _passengers(state.players, state.pilot, state.basket)
+
+
+@lru_cache(maxsize=4096)
+def _passengers(players: tuple[str, ...], pilot: str, basket: tuple[str, ...]) -> tuple[str, ...]:
+    # a table meets the same few baskets again and again: each is worked out once
+    return tuple(p for p in seats_after(players, pilot)[:-1] if p in basket)
 
 
 def _with(values: tuple[int, ...], players: tuple[str, ...], names, delta: int) -> tuple[int, ...]:
