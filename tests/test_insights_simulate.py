@@ -197,6 +197,8 @@ def test_cli_prints_json():
 
 
 def test_bench_figures_are_measured():
-    from companion.insights.bench import games_per_s, odds_query_ms
+    from companion.insights.bench import games_per_s, odds_query_ms, records_ms
     assert 0 < odds_query_ms(rounds=3) < 1000
     assert games_per_s(jobs=1, games=10) > 0
+    first, visit = records_ms(games=30, visits=1)  # a small journal: the 10k one is the bench's
+    assert first > 0 and visit > 0
