@@ -103,6 +103,8 @@ def field(action: Action, name: str, kind: type | tuple[type, ...], what: str) -
         raise RulesError('"{act}" needs a "{name}" field ({what})', "replay contract",
                          act=action.get("act"), name=name, what=Term(what))
     value = action[name]
+    if type(value) is kind:  # the usual case, checked first: exactly the type asked for
+        return value
     # bool is an int in Python: never let True stand for a number or a number for a bool
     if (isinstance(value, bool) and bool not in _as_tuple(kind)) or not isinstance(value, kind):
         raise RulesError('"{name}" must be {what}, not {value!r}', "replay contract",
