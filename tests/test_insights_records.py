@@ -16,7 +16,7 @@ from companion.insights.records import (
     cache_path, cloud9_scores_by_trip, cloudmine_cards_by_role, cloudship_storm_and_flowers, journal_games,
     journal_records, records_json, table_records,
 )
-from companion.journal import Journal
+from companion.journal import Journal, JournalError
 from companion.journal.bench import build_history
 from companion.rules import Match
 from companion.rules.simulate import random_game
@@ -172,6 +172,17 @@ def test_a_game_that_no_longer_replays_still_counts_as_played_and_won(journal_pa
         c9 = journal_records(journal).records["cloud9"]
     assert c9.played == 2 and c9.best_score == (74, "Ann", 4)  # from the results table
     assert c9.best_trip is not None and c9.best_trip[2] == 5  # only game 5's trips are known
+
+
+def test_a_results_table_that_cannot_be_read_is_one_journal_error(tmp_path):
+    class Damaged:
+        path = tmp_path / "journal.db"
+
+        def results(self):
+            raise sqlite3.DatabaseError("database disk image is malformed")
+
+    with pytest.raises(JournalError, match="the records cannot be read from .*malformed"):
+        journal_records(Damaged())
 
 
 def test_the_benchs_years_of_games_all_replay(tmp_path):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import tempfile
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -246,13 +247,17 @@ def journal_records(journal, cache: Path | None = None) -> JournalRecords:
     missing, damaged or unwritable one costs time, never a record."""
     from ..journal.errors import JournalError
 
+    try:
+        results = journal.results()
+    except sqlite3.DatabaseError as exc:  # a damaged page: one line, never a traceback
+        raise JournalError(f"the records cannot be read from {journal.path}: {exc}") from None
     cache = cache if cache is not None else cache_path(Path(journal.path))
     known = _read_cache(cache)
     fresh: dict[str, list] = {}
     records: dict[str, TitleRecords] = {}
     latest: dict[str, int] = {}
     replayed = 0
-    for (game_id, game, started, actions), rows in groupby(journal.results(), key=lambda r: r[:4]):
+    for (game_id, game, started, actions), rows in groupby(results, key=lambda r: r[:4]):
         key = str(game_id)
         entry = known.get(key)
         if entry is None or entry[:2] != [started, actions]:

@@ -88,7 +88,10 @@ class RecordsScreen(Screen):
 
     def load(self) -> dict[str, TitleRecords]:
         if self._records is None:
-            found = journal_records(self.source) if hasattr(self.source, "results") else None
+            try:
+                found = journal_records(self.source) if hasattr(self.source, "results") else None
+            except JournalError:  # unreadable: the tab shows no records rather than failing
+                found = None
             self._records = found.records if found else {}
             self._latest = found.latest if found else {}
             self._pictures = {}
