@@ -172,6 +172,12 @@ def _passengers(players: tuple[str, ...], pilot: str, basket: tuple[str, ...]) -
     return tuple(p for p in seats_after(players, pilot)[:-1] if p in basket)
 
 
+def _their_turn(state: Cloud9State, action: Action) -> bool:
+    """The usual decision, recognised first: from the passenger whose turn it is (deciders are
+    set only by a roll and never hold the pilot), so nothing else needs checking."""
+    return bool(state.deciders) and action.get("player") == state.deciders[0]
+
+
 def _with(values: tuple[int, ...], players: tuple[str, ...], names, delta: int) -> tuple[int, ...]:
     out = list(values)
     for name in names:
@@ -279,13 +285,15 @@ class Cloud9Rules:
         return evolve(state, dice=tuple(faces), deciders=passengers_in_order(state))
 
     def _jump(self, state: Cloud9State, action: Action) -> Cloud9State:
-        player = player_field(action, state.players)
-        if state.solo and player == state.pilot and state.phase == "roll":
-            # ruling 8: the solo pilot jumps out before rolling; the balloon then falls
-            scored = evolve(state, scores=_with(state.scores, state.players, [player], POINTS[state.cloud]),
-                             basket=())
-            return _end_trip(scored, fell=True)
-        self._check_decider(state, player, jumping=True)
+        if not _their_turn(state, action):
+            player = player_field(action, state.players)
+            if state.solo and player == state.pilot and state.phase == "roll":
+                # ruling 8: the solo pilot jumps out before rolling; the balloon then falls
+                scored = evolve(state, scores=_with(state.scores, state.players, [player], POINTS[state.cloud]),
+                                 basket=())
+                return _end_trip(scored, fell=True)
+            self._check_decider(state, player, jumping=True)
+        player = state.deciders[0]
         return evolve(
             state,
             scores=_with(state.scores, state.players, [player], POINTS[state.cloud]),
@@ -294,11 +302,12 @@ class Cloud9Rules:
         )
 
     def _stay(self, state: Cloud9State, action: Action) -> Cloud9State:
-        player = player_field(action, state.players)
-        if state.solo and player == state.pilot and state.phase == "roll":
-            raise RulesError("{player} flies solo: staying in is simply rolling the dice", RULE_SOLO,
-                             player=player)
-        self._check_decider(state, player, jumping=False)
+        if not _their_turn(state, action):
+            player = player_field(action, state.players)
+            if state.solo and player == state.pilot and state.phase == "roll":
+                raise RulesError("{player} flies solo: staying in is simply rolling the dice", RULE_SOLO,
+                                 player=player)
+            self._check_decider(state, player, jumping=False)
         return evolve(state, deciders=state.deciders[1:])
 
     def _check_decider(self, state: Cloud9State, player: str, jumping: bool) -> None:
@@ -307,8 +316,6 @@ class Cloud9Rules:
         Jumping out and staying in are refused in sentences of their own (not a verb put into
         one sentence), so that every language gets whole sentences to translate.
         """
-        if state.deciders and player == state.deciders[0]:
-            return  # the passenger whose turn it is (deciders are only set after a roll)
         if player not in state.basket:
             raise RulesError("{player} has already jumped out of this trip", RULE_STEP_2, player=player)
         if player == state.pilot and state.solo:
