@@ -20,6 +20,7 @@ import tempfile
 from contextlib import suppress
 from dataclasses import dataclass, field
 from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -168,10 +169,12 @@ def add_game(records: dict[str, TitleRecords], game: str, game_id: int, standing
              extras: dict[str, Any] | None) -> None:
     """Count one finished game (the next in the order played) into the records. `extras`
     is None for a game that no longer replays: it still counts as played and won."""
-    title = records.setdefault(game, TitleRecords(game))
+    # looked up before made: a journal of years passes here tens of thousands of times
+    title = records.get(game) or records.setdefault(game, TitleRecords(game))
     title.played += 1
+    players = title.players
     for name, won, score in standings:
-        player = title.players.setdefault(name, PlayerRecord(name, game))
+        player = players.get(name) or players.setdefault(name, PlayerRecord(name, game))
         player.played += 1
         if won:
             player.won += 1
@@ -257,7 +260,7 @@ def journal_records(journal, cache: Path | None = None) -> JournalRecords:
     records: dict[str, TitleRecords] = {}
     latest: dict[str, int] = {}
     replayed = 0
-    for (game_id, game, started, actions), rows in groupby(results, key=lambda r: r[:4]):
+    for (game_id, game, started, actions), rows in groupby(results, key=itemgetter(0, 1, 2, 3)):
         key = str(game_id)
         entry = known.get(key)
         if entry is None or entry[:2] != [started, actions]:
@@ -268,7 +271,7 @@ def journal_records(journal, cache: Path | None = None) -> JournalRecords:
             entry = [started, actions, extras]
             replayed += 1
         fresh[key] = entry
-        add_game(records, game, game_id, [(name, bool(won), score) for *_, name, won, score in rows], entry[2])
+        add_game(records, game, game_id, [row[4:] for row in rows], entry[2])
         latest[game] = game_id
     if replayed or len(fresh) != len(known):
         _write_cache(cache, fresh)
