@@ -9,14 +9,14 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion.insights.bots import bold, by_odds, cautious, pilot_action
+from companion.insights.bots import aboard_value, bold, by_odds, cautious, pilot_action
 from companion.insights.odds import rise_chance
 from companion.insights.shipsim import (
     MODE_SETUPS, aims, hidden_hail, new_game, play_rounds, simulate_cloudship,
 )
 from companion.insights.simulate import SimulationError, play_cloud9, simulate_cloud9
 from companion.rules import Match
-from companion.rules.cloud9 import RULES as CLOUD9, Cloud9State
+from companion.rules.cloud9 import POINTS, RULES as CLOUD9, TOP_CLOUD, TOP_POINTS, Cloud9State
 from companion.rules.common import evolve
 from companion.rules.cloudship import RULES as SHIP, section_spaces
 
@@ -101,6 +101,17 @@ def test_odds_bot_plays_the_race_to_fifty():
     four_colours = c9_state(cloud=8, dice=("red", "green", "purple", "yellow"))
     assert by_odds(four_colours, {}) is True
     assert by_odds(evolve(four_colours, scores=(0, 30, 55)), {}) is False
+
+
+@given(st.integers(1, 9), st.integers(0, 14), st.integers(1, 6), st.data())
+@settings(max_examples=60, deadline=None)
+def test_the_value_of_staying_aboard_is_bounded_and_grows_with_the_cards(cloud, hand, aboard, data):
+    turn = data.draw(st.integers(0, aboard - 1))
+    value = aboard_value(cloud, hand, aboard, turn)
+    assert value <= TOP_POINTS + 1e-9
+    if cloud < TOP_CLOUD and (turn > 0 or aboard == 1):  # free to jump out: never worth less
+        assert value >= POINTS[cloud] - 1e-9
+    assert aboard_value(cloud, hand + 1, aboard, turn) >= value - 1e-9  # more cards, more rises
 
 
 def test_the_odds_bot_beats_cautious_and_bold_clearly():
