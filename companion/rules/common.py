@@ -175,8 +175,8 @@ def evolve(state: Any, **changes: Any) -> Any:
     resumed game replays every action, so this is on the path that must feel instant on a Pi.
     """
     new = object.__new__(type(state))
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
+    # the fields in one new dict, set past the frozen dataclass's __setattr__
+    object.__setattr__(new, "__dict__", state.__dict__ | changes)
     return new
 
 
