@@ -15,8 +15,8 @@ or when it holds the matching colours. So
 and the second term counts the hands without a wild card that hold enough of every needed
 colour: colour by colour, those that cover the other colours less those among them short of
 this one (`_covering_hands`). A roll needs at most four cards, so this is a handful of
-binomials. All of it is integer arithmetic, divided once
-at the end: exact, and a few microseconds.
+binomials. All of it is integer arithmetic, divided once at the end: exact, and a few
+microseconds.
 
 The model treats the pilot's hand as random; it does not use what a "fall" revealed earlier
 (a pilot who fell lacked the cards), which would need the pilot's own history of draws.
@@ -77,8 +77,8 @@ def _chance_key(roll: tuple[str, ...], hand: int, unseen: Mapping[str, int]) -> 
     moments: for each needed colour (how many the roll needs, how many are unseen), sorted
     (which colour it is does not matter), then the unseen wild cards, all unseen cards and
     the hand size. An all-blank roll needs nothing."""
-    covered = tuple(sorted([(k, unseen[colour]) for colour, k in _needed(roll)]))
-    return covered, unseen[WILD], sum(unseen.values()), hand
+    covered = tuple(sorted([(k, unseen.get(colour, 0)) for colour, k in _needed(roll)]))
+    return covered, unseen.get(WILD, 0), sum(unseen.values()), hand
 
 
 @lru_cache(maxsize=None)
