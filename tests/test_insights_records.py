@@ -143,7 +143,11 @@ def test_a_game_finished_since_is_the_only_one_replayed(journal_path, tmp_path):
         journal.close()
 
 
-@pytest.mark.parametrize("damage", ["not json at all", '{"version": 99, "games": {}}', '{"version": 1, "games": []}'])
+@pytest.mark.parametrize("damage", [
+    "not json at all", '{"version": 99, "games": {}}', '{"version": 1, "games": []}',
+    # JSON of the right version whose entries are not what the cache writes
+    '{"version": 1, "games": {"1": 5, "2": ["x"], "4": [null, null, {"best_trips": 3}]}}',
+])
 def test_a_damaged_or_foreign_cache_costs_time_never_a_record(journal_path, tmp_path, damage):
     path = copy_of(journal_path, tmp_path)
     with Journal.read(path) as journal:
@@ -152,6 +156,19 @@ def test_a_damaged_or_foreign_cache_costs_time_never_a_record(journal_path, tmp_
         again = journal_records(journal)
         assert again.replayed > 0 and as_json(again.records) == good
         assert journal_records(journal).replayed == 0  # and the cache is whole again
+
+
+def test_cached_extras_of_the_wrong_shape_are_replayed_not_trusted(journal_path, tmp_path):
+    path = copy_of(journal_path, tmp_path)
+    with Journal.read(path) as journal:
+        good = as_json(journal_records(journal).records)
+        cache = json.loads(cache_path(path).read_text(encoding="utf-8"))
+        cache["games"]["4"][2] = {"best_trips": 3}          # Cloud 9
+        cache["games"]["1"][2] = {"mode": "standard"}       # Cloudship
+        cache["games"]["6"][2] = {"cards": {"dreamer": 2}}  # The Cloud Mine
+        cache_path(path).write_text(json.dumps(cache), encoding="utf-8")
+        again = journal_records(journal)
+        assert again.replayed == 3 and as_json(again.records) == good
 
 
 def test_a_cache_that_cannot_be_written_is_left_out(journal_path, tmp_path):

@@ -263,7 +263,8 @@ def journal_records(journal, cache: Path | None = None) -> JournalRecords:
     for (game_id, game, started, actions), rows in groupby(results, key=itemgetter(0, 1, 2, 3)):
         key = str(game_id)
         entry = known.get(key)
-        if entry is None or entry[:2] != [started, actions]:
+        if not (isinstance(entry, list) and len(entry) == 3 and entry[:2] == [started, actions]
+                and _well_formed(game, entry[2])):
             try:
                 extras = game_extras(game, journal.rebuild(game_id))
             except JournalError:
@@ -276,6 +277,27 @@ def journal_records(journal, cache: Path | None = None) -> JournalRecords:
     if replayed or len(fresh) != len(known):
         _write_cache(cache, fresh)
     return JournalRecords(records, latest, replayed)
+
+
+def _well_formed(game: str, extras: Any) -> bool:
+    """Whether a cached entry's extras have the shape `game_extras` gives (a cache file
+    someone edited is replayed, not trusted)."""
+    def counts(value: Any) -> bool:
+        return isinstance(value, dict) and all(isinstance(n, int) for n in value.values())
+
+    if extras is None:
+        return True
+    if not isinstance(extras, dict):
+        return False
+    if game == "cloud9":
+        return counts(extras.get("best_trips"))
+    if game == "cloudship":
+        return (isinstance(extras.get("mode"), str) and isinstance(extras.get("won"), bool)
+                and isinstance(extras.get("rounds"), int))
+    if game == "cloudmine":
+        cards = extras.get("cards")
+        return isinstance(cards, dict) and all(counts(c) for c in cards.values())
+    return False
 
 
 def _read_cache(path: Path) -> dict[str, list]:
