@@ -1,6 +1,8 @@
 """The table's records from a journal on disk, the pictures, and `history --records/--plot`."""
 
 import json
+import shutil
+import sqlite3
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -11,10 +13,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.insights.records import (
-    cloud9_scores_by_trip, cloudmine_cards_by_role, cloudship_storm_and_flowers, journal_games,
-    table_records,
+    cache_path, cloud9_scores_by_trip, cloudmine_cards_by_role, cloudship_storm_and_flowers, journal_games,
+    journal_records, records_json, table_records,
 )
-from companion.journal import Journal
+from companion.journal import Journal, JournalError
+from companion.journal.bench import build_history
 from companion.rules import Match
 from companion.rules.simulate import random_game
 from journaling import play
@@ -94,6 +97,120 @@ def test_records_from_a_journal_on_disk(journal_path):
     mine = records["cloudmine"]
     final = played("cloudmine-six-players.jsonl").view["scores"]
     assert {n: sum(mine.cards_per_role[r].get(n, 0) for r in mine.cards_per_role) for n in final} == final
+
+
+# --- the records of a journal, fast: the results table and the cache of replay-only extras -----
+
+def copy_of(journal_path, tmp_path):
+    """A journal of its own (the module's one is only read)."""
+    path = tmp_path / "journal.db"
+    shutil.copy(journal_path, path)
+    return path
+
+
+def as_json(records):
+    return records_json(records)
+
+
+def test_journal_records_equal_replaying_every_game_and_come_from_the_cache(journal_path, tmp_path):
+    path = copy_of(journal_path, tmp_path)
+    with Journal.read(path) as journal:
+        replayed_all = as_json(table_records(journal_games(journal)))
+        first = journal_records(journal)
+        finished = sum(g.status == "over" for g in journal.games())
+        assert first.replayed == finished
+        assert as_json(first.records) == replayed_all
+        second = journal_records(journal)
+        assert second.replayed == 0  # every finished game known: no action read
+        assert as_json(second.records) == replayed_all
+        assert second.latest == {"cloudship": 3, "cloud9": 5, "cloudmine": 6}
+    assert cache_path(path).exists()
+
+
+def test_a_game_finished_since_is_the_only_one_replayed(journal_path, tmp_path):
+    path = copy_of(journal_path, tmp_path)
+    with Journal.read(path) as journal:
+        before = journal_records(journal).records["cloud9"].played
+    setup, actions = example("cloud9-four-players-tie-break.jsonl")
+    journal = Journal.open(path)
+    try:
+        play(journal, actions, setup)
+        found = journal_records(journal)
+        assert found.replayed == 1
+        assert found.records["cloud9"].played == before + 1
+        assert as_json(found.records) == as_json(table_records(journal_games(journal)))
+    finally:
+        journal.close()
+
+
+@pytest.mark.parametrize("damage", [
+    "not json at all", '{"version": 99, "games": {}}', '{"version": 1, "games": []}',
+    # JSON of the right version whose entries are not what the cache writes
+    '{"version": 1, "games": {"1": 5, "2": ["x"], "4": [null, null, {"best_trips": 3}]}}',
+])
+def test_a_damaged_or_foreign_cache_costs_time_never_a_record(journal_path, tmp_path, damage):
+    path = copy_of(journal_path, tmp_path)
+    with Journal.read(path) as journal:
+        good = as_json(journal_records(journal).records)
+        cache_path(path).write_text(damage, encoding="utf-8")
+        again = journal_records(journal)
+        assert again.replayed > 0 and as_json(again.records) == good
+        assert journal_records(journal).replayed == 0  # and the cache is whole again
+
+
+def test_cached_extras_of_the_wrong_shape_are_replayed_not_trusted(journal_path, tmp_path):
+    path = copy_of(journal_path, tmp_path)
+    with Journal.read(path) as journal:
+        good = as_json(journal_records(journal).records)
+        cache = json.loads(cache_path(path).read_text(encoding="utf-8"))
+        cache["games"]["4"][2] = {"best_trips": 3}          # Cloud 9
+        cache["games"]["1"][2] = {"mode": "standard"}       # Cloudship
+        cache["games"]["6"][2] = {"cards": {"dreamer": 2}}  # The Cloud Mine
+        cache_path(path).write_text(json.dumps(cache), encoding="utf-8")
+        again = journal_records(journal)
+        assert again.replayed == 3 and as_json(again.records) == good
+
+
+def test_a_cache_that_cannot_be_written_is_left_out(journal_path, tmp_path):
+    path = copy_of(journal_path, tmp_path)
+    nowhere = tmp_path / "no such folder" / "records.json"
+    with Journal.read(path) as journal:
+        found = journal_records(journal, cache=nowhere)
+        assert found.records["cloud9"].best_score == (74, "Ann", 4)
+    assert not nowhere.parent.exists()
+
+
+def test_a_game_that_no_longer_replays_still_counts_as_played_and_won(journal_path, tmp_path):
+    path = copy_of(journal_path, tmp_path)
+    with sqlite3.connect(path) as db:  # game 4's first action becomes one the rules refuse
+        db.execute("""UPDATE actions SET action = '{"act": "fly"}' WHERE game_id = 4 AND seq = 1""")
+    db.close()
+    with Journal.read(path) as journal:
+        c9 = journal_records(journal).records["cloud9"]
+    assert c9.played == 2 and c9.best_score == (74, "Ann", 4)  # from the results table
+    assert c9.best_trip is not None and c9.best_trip[2] == 5  # only game 5's trips are known
+
+
+def test_a_results_table_that_cannot_be_read_is_one_journal_error(tmp_path):
+    class Damaged:
+        path = tmp_path / "journal.db"
+
+        def results(self):
+            raise sqlite3.DatabaseError("database disk image is malformed")
+
+    with pytest.raises(JournalError, match="the records cannot be read from .*malformed"):
+        journal_records(Damaged())
+
+
+def test_the_benchs_years_of_games_all_replay(tmp_path):
+    # the journal the records' figure is measured on: every game must rebuild (its actions name
+    # the renamed players), or the figure would count games without their replay
+    build_history(tmp_path / "years.db", games=24)
+    with Journal.read(tmp_path / "years.db") as journal:
+        games = journal.games()
+        assert len(games) == 24
+        for summary in games:
+            assert journal.rebuild(summary.id).view["over"]
 
 
 @dataclass

@@ -9,14 +9,14 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion.insights.bots import bold, by_odds, cautious, pilot_action
+from companion.insights.bots import aboard_value, bold, by_odds, cautious, pilot_action
 from companion.insights.odds import rise_chance
 from companion.insights.shipsim import (
     MODE_SETUPS, aims, hidden_hail, new_game, play_rounds, simulate_cloudship,
 )
 from companion.insights.simulate import SimulationError, play_cloud9, simulate_cloud9
 from companion.rules import Match
-from companion.rules.cloud9 import RULES as CLOUD9, Cloud9State
+from companion.rules.cloud9 import POINTS, RULES as CLOUD9, TOP_CLOUD, TOP_POINTS, Cloud9State
 from companion.rules.common import evolve
 from companion.rules.cloudship import RULES as SHIP, section_spaces
 
@@ -81,8 +81,47 @@ def test_odds_bot_weighs_the_exact_chance_against_the_points():
     assert p * 25 < 20 and by_odds(state, {}) is True
     # cloud 1 pays 1; one card needed with six in hand: staying is worth far more
     assert by_odds(c9_state(cloud=1, dice=("red", "blank")), {}) is False
-    # an all-blank roll always rises: staying is always worth it
-    assert by_odds(c9_state(cloud=6, dice=("blank",) * 3), {}) is False
+    # an all-blank roll always rises: a passenger who can jump out on the next cloud stays
+    blank = CLOUD9.apply(c9_state(cloud=6, dice=("blank",) * 3), {"act": "stay", "player": "Ben"})
+    assert blank.deciders[0] == "Cat" and by_odds(blank, {}) is False
+
+
+def test_odds_bot_counts_the_turn_it_must_fly_as_pilot():
+    # Ben is the next pilot: after this sure rise he flies cloud 7 (four dice) unable to jump
+    # out, so 12 points now beat it; Cat, who could jump out on cloud 7 for 15, stays
+    state = c9_state(cloud=6, dice=("blank",) * 3)
+    assert state.deciders == ("Ben", "Cat") and by_odds(state, {}) is True
+
+
+def test_odds_bot_plays_the_race_to_fifty():
+    state = c9_state(cloud=2, dice=("red", "green"))
+    # Ben at 48: two points make 50 and the lead, so the next fall ends the game his way
+    assert by_odds(evolve(state, scores=(10, 48, 20)), {}) is True
+    # Cat already has 55: Ben's two points would not overtake her, only staying can
+    four_colours = c9_state(cloud=8, dice=("red", "green", "purple", "yellow"))
+    assert by_odds(four_colours, {}) is True
+    assert by_odds(evolve(four_colours, scores=(0, 30, 55)), {}) is False
+
+
+@given(st.integers(1, 9), st.integers(0, 14), st.integers(1, 6), st.data())
+@settings(max_examples=60, deadline=None)
+def test_the_value_of_staying_aboard_is_bounded_and_grows_with_the_cards(cloud, hand, aboard, data):
+    turn = data.draw(st.integers(0, aboard - 1))
+    value = aboard_value(cloud, hand, aboard, turn)
+    assert value <= TOP_POINTS + 1e-9
+    if cloud < TOP_CLOUD and (turn > 0 or aboard == 1):  # free to jump out: never worth less
+        assert value >= POINTS[cloud] - 1e-9
+    assert aboard_value(cloud, hand + 1, aboard, turn) >= value - 1e-9  # more cards, more rises
+
+
+def test_the_odds_bot_beats_cautious_and_bold_clearly():
+    # 300 seeded games from every seat order: the figures are fixed by the seed
+    odds_rates = []
+    for bots in (["cautious", "bold", "odds"], ["odds", "cautious", "bold"], ["bold", "odds", "cautious"]):
+        rates = simulate_cloud9(bots, 100, seed=3)["win_rate"]
+        assert rates["odds"] >= max(rates["cautious"], rates["bold"]) + 0.15, rates
+        odds_rates.append(rates["odds"])
+    assert sum(odds_rates) / 3 >= 0.65
 
 
 def test_pilot_plays_colours_first_then_a_wild_else_falls():
@@ -169,6 +208,8 @@ def test_cli_prints_json():
 
 
 def test_bench_figures_are_measured():
-    from companion.insights.bench import games_per_s, odds_query_ms
+    from companion.insights.bench import games_per_s, odds_query_ms, records_ms
     assert 0 < odds_query_ms(rounds=3) < 1000
     assert games_per_s(jobs=1, games=10) > 0
+    first, visit = records_ms(games=30, visits=1)  # a small journal: the 10k one is the bench's
+    assert first > 0 and visit > 0

@@ -1,10 +1,16 @@
-"""Speed of the insights: an odds query (uncached, as on a fresh roll), simulated games."""
+"""Speed of the insights: an odds query (uncached, as on a fresh roll), simulated games, and
+the table's records from a journal of 10,000 games."""
 
 from __future__ import annotations
 
+import shutil
+import statistics
 import time
 
+from ..journal import Journal
+from ..journal.bench import HISTORY_GAMES, _scratch, build_history
 from . import odds
+from .records import journal_records
 from .simulate import simulate_cloud9
 
 BOTS = ("cautious", "bold", "odds")
@@ -35,9 +41,38 @@ def games_per_s(jobs: int, games: int = 1000) -> float:
     return games / (time.perf_counter() - start)
 
 
+def records_ms(games: int = HISTORY_GAMES, visits: int = 5) -> tuple[float, float]:
+    """(seconds for the very first visit, replaying every game into the cache; milliseconds
+    for a visit after that, the median, each on a journal just opened as the Records tab
+    finds it) on a journal of `games` finished games."""
+    folder = _scratch()
+    try:
+        path = folder / "journal.sqlite3"
+        build_history(path, games)
+        start = time.perf_counter()
+        with Journal.read(path) as journal:
+            journal_records(journal)
+        first = time.perf_counter() - start
+        times = []
+        for _ in range(visits):
+            with Journal.read(path) as journal:
+                start = time.perf_counter()
+                found = journal_records(journal)
+                times.append(time.perf_counter() - start)
+            if found.replayed:
+                raise RuntimeError("the records' cache did not keep the games")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return first, statistics.median(times) * 1000
+
+
 def bench() -> dict[str, float]:
+    first, visit = records_ms()
+    k = f"{HISTORY_GAMES // 1000}k"
     return {
         "odds.cloud9_query_ms": round(odds_query_ms(), 4),
         "simulate.cloud9_games_per_s": round(games_per_s(jobs=2)),
         "simulate.cloud9_games_per_s_one_process": round(games_per_s(jobs=1)),
+        f"insights.records_{k}_ms": round(visit, 1),
+        f"insights.records_{k}_first_visit_s": round(first, 1),
     }

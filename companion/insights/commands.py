@@ -226,14 +226,14 @@ def cmd_history_plot(args: argparse.Namespace) -> int:
 
 def cmd_history_records(args: argparse.Namespace) -> int:
     from ..journal.errors import JournalError
-    from .records import journal_games, records_json, table_records
+    from .records import journal_records, records_json
 
     try:
         with _read_journal(args.db) as journal:
-            games = journal_games(journal)
+            records = journal_records(journal).records
     except JournalError as exc:
         return _fail(str(exc))
-    print(json.dumps(records_json(table_records(games)), ensure_ascii=False, indent=2))
+    print(json.dumps(records_json(records), ensure_ascii=False, indent=2))
     return 0
 
 

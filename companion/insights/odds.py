@@ -12,9 +12,11 @@ or when it holds the matching colours. So
     P(rise) = 1 - P(no wild and some needed colour short)
             = P(any wild) + P(no wild and every needed colour covered)
 
-and the second term is the coefficient of t^hand in the product of one polynomial per needed
-colour, sum over x >= need of C(n_colour, x) t^x, with the other colours' C(n_other, y) t^y.
-All of it is integer arithmetic, divided once at the end: exact, and a few dozen microseconds.
+and the second term counts the hands without a wild card that hold enough of every needed
+colour: colour by colour, those that cover the other colours less those among them short of
+this one (`_covering_hands`). A roll needs at most four cards, so this is a handful of
+binomials. All of it is integer arithmetic, divided once at the end: exact, and a few
+microseconds.
 
 The model treats the pilot's hand as random; it does not use what a "fall" revealed earlier
 (a pilot who fell lacked the cards), which would need the pilot's own history of draws.
@@ -66,19 +68,34 @@ def rise_chance_exact(roll: Iterable[str], hand: int, played: Mapping[str, int] 
     total = sum(unseen.values())
     if hand > total:
         raise OddsError(f"a hand of {hand} cards, but only {total} cards are unseen")
-    favourable, hands = _hands_that_rise(_need_key(roll), hand, tuple(sorted(unseen.items())))
+    favourable, hands = _hands_that_rise(*_chance_key(roll, hand, unseen))
     return Fraction(favourable, hands)
 
 
-def _need_key(roll: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted(Counter(f for f in roll if f != BLANK).items()))
+def _chance_key(roll: tuple[str, ...], hand: int, unseen: Mapping[str, int]) -> tuple:
+    """What the chance depends on, and nothing more, so that one cache entry serves many
+    moments: for each needed colour (how many the roll needs, how many are unseen), sorted
+    (which colour it is does not matter), then the unseen wild cards, all unseen cards and
+    the hand size. An all-blank roll needs nothing."""
+    covered = tuple(sorted([(k, unseen.get(colour, 0)) for colour, k in _needed(roll)]))
+    return covered, unseen.get(WILD, 0), sum(unseen.values()), hand
+
+
+@lru_cache(maxsize=None)
+def _needed(roll: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """Each colour a roll needs and how many (a few hundred rolls exist)."""
+    need = Counter(roll)
+    need.pop(BLANK, None)
+    return tuple(need.items())
 
 
 def rise_chance_trusted(roll: tuple[str, ...], hand: int, played: Mapping[str, int]) -> float:
     """rise_chance for input already known to be possible (the simulation's own cards):
     the same number, without the checks a person's input needs."""
-    unseen = tuple(sorted((kind, n - played.get(kind, 0)) for kind, n in FULL_DECK.items()))
-    favourable, hands = _hands_that_rise(_need_key(roll), hand, unseen)
+    seen = played.get
+    covered = tuple(sorted([(k, FULL_DECK[colour] - seen(colour, 0)) for colour, k in _needed(roll)]))
+    favourable, hands = _hands_that_rise(covered, WILD_CARDS - seen(WILD, 0),
+                                         DECK_SIZE - sum(played.values()), hand)
     return favourable / hands  # int / int: the correctly rounded float
 
 
@@ -89,42 +106,29 @@ def rise_chance(roll: Iterable[str], hand: int, played: Mapping[str, int] | None
 
 
 @lru_cache(maxsize=65536)
-def _hands_that_rise(need: tuple[tuple[str, int], ...], hand: int,
-                     unseen: tuple[tuple[str, int], ...]) -> tuple[int, int]:
-    """(hands that can pay, all possible hands) of `hand` cards from the unseen ones."""
-    if not need:
+def _hands_that_rise(covered: tuple[tuple[int, int], ...], wilds: int, total: int,
+                     hand: int) -> tuple[int, int]:
+    """(hands that can pay, all possible hands) of `hand` cards from `total` unseen ones,
+    `wilds` of them wild, where `covered` lists (needed, unseen) for each colour the roll
+    needs."""
+    if not covered:
         return 1, 1  # ruling 3: an all-blank roll rises without cards
-    counts = dict(unseen)
-    total = sum(counts.values())
-    wilds = counts.get(WILD, 0)
-    # hands with no wild card that cover every needed colour
-    poly = [1]
-    needed = dict(need)
-    others = 0
-    for kind, n in counts.items():
-        if kind == WILD:
-            continue
-        if kind in needed:
-            factor = [comb(n, x) if x >= needed[kind] else 0 for x in range(min(n, hand) + 1)]
-            poly = _times(poly, factor, hand)
-        else:
-            others += n
-    poly = _times(poly, [comb(others, y) for y in range(min(others, hand) + 1)], hand)
-    covered = poly[hand] if hand < len(poly) else 0
     all_hands = comb(total, hand)
-    no_wild = comb(total - wilds, hand)
-    return all_hands - no_wild + covered, all_hands
+    no_wild = total - wilds
+    return all_hands - comb(no_wild, hand) + _covering_hands(covered, no_wild, hand), all_hands
 
 
-def _times(a: list[int], b: list[int], limit: int) -> list[int]:
-    """Polynomial product, terms above t^limit dropped."""
-    out = [0] * min(len(a) + len(b) - 1, limit + 1)
-    for i, x in enumerate(a):
-        if not x:
-            continue
-        for j, y in enumerate(b[:limit + 1 - i]):
-            out[i + j] += x * y
-    return out
+def _covering_hands(covered: tuple[tuple[int, int], ...], pool: int, hand: int) -> int:
+    """Hands of `hand` cards from `pool` cards that hold at least `needed` of each colour in
+    `covered`: those that cover the other colours, less those among them that hold fewer
+    than needed of the first colour (x of its n cards, the rest from the other cards)."""
+    if hand < 0:
+        return 0
+    if not covered:
+        return comb(pool, hand)
+    (needed, n), rest = covered[0], covered[1:]
+    short = sum(comb(n, x) * _covering_hands(rest, pool - n, hand - x) for x in range(min(needed, n + 1)))
+    return _covering_hands(rest, pool, hand) - short
 
 
 def played_since_reshuffle(states: Iterable[Cloud9State], actions: Iterable[Mapping]) -> Counter:

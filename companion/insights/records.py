@@ -13,7 +13,15 @@ series. A game counts once it is over; an unfinished or abandoned game adds noth
 
 from __future__ import annotations
 
+import json
+import os
+import sqlite3
+import tempfile
+from contextlib import suppress
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import itemgetter
+from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..rules import Match
@@ -119,51 +127,84 @@ def cloudmine_cards_by_role(match: Match) -> dict[str, dict[str, int]]:
     return roles
 
 
-# --- the records -----------------------------------------------------------------------------------
+# --- the records ---------------------------------------------------------------------------------
+
+# A game's part in the records is what its summary says (players, winners, final scores: the
+# journal's results table holds them) plus what only a replay tells (`game_extras`): the best
+# trip, the Cloudship's mode, result and rounds, the cards per role. The replay is the slow
+# part, so `journal_records` keeps the extras of every finished game in a cache file beside
+# the journal and replays only the games it has not seen yet.
+
+Standing = tuple[str, bool, int]  # (name, won, final score), in seat order
+
+
+def game_extras(game: str, match: Match) -> dict[str, Any]:
+    """What only a replay of a finished game tells the records (plain JSON values)."""
+    if game == "cloud9":
+        return {"best_trips": {name: max((b - a for a, b in zip(series, series[1:])), default=0)
+                               for name, series in cloud9_scores_by_trip(match).items()}}
+    if game == "cloudship":
+        state = match.state
+        return {"mode": state.mode, "won": state.result == "won", "rounds": state.round}
+    if game == "cloudmine":
+        return {"cards": cloudmine_cards_by_role(match)}
+    return {}
+
 
 def table_records(games: Iterable[tuple[Any, Match]]) -> dict[str, TitleRecords]:
-    """Records per title from (summary, match) pairs; summaries need .id, .game, .status,
-    .winners and .started_at (the journal's GameSummary)."""
+    """Records per title from (summary, match) pairs; summaries need .id, .game, .status
+    and .started_at (the journal's GameSummary)."""
     records: dict[str, TitleRecords] = {}
     for summary, match in sorted(games, key=lambda g: (g[0].started_at, g[0].id)):
         if summary.status != "over":
             continue
-        title = records.setdefault(summary.game, TitleRecords(summary.game))
-        title.played += 1
         view = match.view
-        for name in view["players"]:
-            player = title.players.setdefault(name, PlayerRecord(name, summary.game))
-            player.played += 1
-            if name in view["winners"]:
-                player.won += 1
-                player.streak += 1
-                player.best_streak = max(player.best_streak, player.streak)
-            else:
-                player.streak = 0
-        _GAME_RECORDS[summary.game](title, summary.id, match)
+        scores = view.get("scores", {})
+        standings = [(name, name in view["winners"], scores.get(name, 0)) for name in view["players"]]
+        add_game(records, summary.game, summary.id, standings, game_extras(summary.game, match))
     return records
 
 
-def _cloud9(title: TitleRecords, game_id: int, match: Match) -> None:
-    for name, series in cloud9_scores_by_trip(match).items():
-        trip_best = max((b - a for a, b in zip(series, series[1:])), default=0)
+def add_game(records: dict[str, TitleRecords], game: str, game_id: int, standings: Sequence[Standing],
+             extras: dict[str, Any] | None) -> None:
+    """Count one finished game (the next in the order played) into the records. `extras`
+    is None for a game that no longer replays: it still counts as played and won."""
+    # looked up before made: a journal of years passes here tens of thousands of times
+    title = records.get(game) or records.setdefault(game, TitleRecords(game))
+    title.played += 1
+    players = title.players
+    for name, won, score in standings:
+        player = players.get(name) or players.setdefault(name, PlayerRecord(name, game))
+        player.played += 1
+        if won:
+            player.won += 1
+            player.streak += 1
+            player.best_streak = max(player.best_streak, player.streak)
+        else:
+            player.streak = 0
+        if game == "cloud9" and (title.best_score is None or score > title.best_score[0]):
+            title.best_score = (score, name, game_id)
+    if extras is not None:
+        _GAME_RECORDS[game](title, game_id, extras)
+
+
+def _cloud9(title: TitleRecords, game_id: int, extras: dict[str, Any]) -> None:
+    for name, trip_best in extras["best_trips"].items():
         if title.best_trip is None or trip_best > title.best_trip[0]:
             title.best_trip = (trip_best, name, game_id)
-        if title.best_score is None or series[-1] > title.best_score[0]:
-            title.best_score = (series[-1], name, game_id)
 
 
-def _cloudship(title: TitleRecords, game_id: int, match: Match) -> None:
-    state = match.state
-    title.played_per_mode[state.mode] = title.played_per_mode.get(state.mode, 0) + 1
-    if state.result == "won":
-        title.wins_per_mode[state.mode] = title.wins_per_mode.get(state.mode, 0) + 1
-        if title.fewest_rounds is None or state.round < title.fewest_rounds[0]:
-            title.fewest_rounds = (state.round, game_id)
+def _cloudship(title: TitleRecords, game_id: int, extras: dict[str, Any]) -> None:
+    mode = extras["mode"]
+    title.played_per_mode[mode] = title.played_per_mode.get(mode, 0) + 1
+    if extras["won"]:
+        title.wins_per_mode[mode] = title.wins_per_mode.get(mode, 0) + 1
+        if title.fewest_rounds is None or extras["rounds"] < title.fewest_rounds[0]:
+            title.fewest_rounds = (extras["rounds"], game_id)
 
 
-def _cloudmine(title: TitleRecords, game_id: int, match: Match) -> None:
-    for role, cards in cloudmine_cards_by_role(match).items():
+def _cloudmine(title: TitleRecords, game_id: int, extras: dict[str, Any]) -> None:
+    for role, cards in extras["cards"].items():
         mine = title.cards_per_role.setdefault(role, {})
         for name, count in cards.items():
             mine[name] = mine.get(name, 0) + count
@@ -173,7 +214,8 @@ _GAME_RECORDS = {"cloud9": _cloud9, "cloudship": _cloudship, "cloudmine": _cloud
 
 
 def journal_games(journal) -> list[tuple[Any, Match]]:
-    """Every game of a journal, rebuilt: (summary, match)."""
+    """Every game of a journal, rebuilt: (summary, match). Slow on a long history (every
+    action of every game replayed): the records use `journal_records`."""
     from ..journal.journal import rebuild
 
     out = []
@@ -181,6 +223,107 @@ def journal_games(journal) -> list[tuple[Any, Match]]:
         stored, actions = journal.stored(summary.id)
         out.append((stored, rebuild(stored.setup, actions, stored.id)))
     return out
+
+
+# --- the records of a journal, fast ---------------------------------------------------------------
+
+CACHE_VERSION = 1
+
+
+@dataclass
+class JournalRecords:
+    records: dict[str, TitleRecords]
+    latest: dict[str, int]      # title -> the id of its most recently played finished game
+    replayed: int               # games replayed this time (not found in the cache)
+
+
+def cache_path(journal_path: Path) -> Path:
+    """The records' cache beside the journal (it goes with the journal it describes)."""
+    return journal_path.with_name(journal_path.name + ".records.json")
+
+
+def journal_records(journal, cache: Path | None = None) -> JournalRecords:
+    """The table's records from a journal: the players' results from the journal's results
+    table (no action read), the replay-only extras from the cache, and a replay of just the
+    finished games the cache does not know yet (a game is known by its id, start and number
+    of actions: a game that changed is replayed again). The cache is only an accelerator: a
+    missing, damaged or unwritable one costs time, never a record."""
+    from ..journal.errors import JournalError
+
+    try:
+        results = journal.results()
+    except sqlite3.DatabaseError as exc:  # a damaged page: one line, never a traceback
+        raise JournalError(f"the records cannot be read from {journal.path}: {exc}") from None
+    cache = cache if cache is not None else cache_path(Path(journal.path))
+    known = _read_cache(cache)
+    fresh: dict[str, list] = {}
+    records: dict[str, TitleRecords] = {}
+    latest: dict[str, int] = {}
+    replayed = 0
+    for (game_id, game, started, actions), rows in groupby(results, key=itemgetter(0, 1, 2, 3)):
+        key = str(game_id)
+        entry = known.get(key)
+        if not (isinstance(entry, list) and len(entry) == 3 and entry[:2] == [started, actions]
+                and _well_formed(game, entry[2])):
+            try:
+                extras = game_extras(game, journal.rebuild(game_id))
+            except JournalError:
+                extras = None  # no longer replays (or unreadable): counted without its extras
+            entry = [started, actions, extras]
+            replayed += 1
+        fresh[key] = entry
+        add_game(records, game, game_id, [row[4:] for row in rows], entry[2])
+        latest[game] = game_id
+    if replayed or len(fresh) != len(known):
+        _write_cache(cache, fresh)
+    return JournalRecords(records, latest, replayed)
+
+
+def _well_formed(game: str, extras: Any) -> bool:
+    """Whether a cached entry's extras have the shape `game_extras` gives (a cache file
+    someone edited is replayed, not trusted)."""
+    def counts(value: Any) -> bool:
+        return isinstance(value, dict) and all(isinstance(n, int) for n in value.values())
+
+    if extras is None:
+        return True
+    if not isinstance(extras, dict):
+        return False
+    if game == "cloud9":
+        return counts(extras.get("best_trips"))
+    if game == "cloudship":
+        return (isinstance(extras.get("mode"), str) and isinstance(extras.get("won"), bool)
+                and isinstance(extras.get("rounds"), int))
+    if game == "cloudmine":
+        cards = extras.get("cards")
+        return isinstance(cards, dict) and all(counts(c) for c in cards.values())
+    return False
+
+
+def _read_cache(path: Path) -> dict[str, list]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and data.get("version") == CACHE_VERSION and isinstance(data.get("games"), dict):
+            return data["games"]
+    except (OSError, ValueError):
+        pass
+    return {}
+
+
+def _write_cache(path: Path, games: dict[str, list]) -> None:
+    """Written whole to a temporary file, then renamed over the old one: a reader sees the
+    old cache or the new one, never half of one."""
+    text = json.dumps({"version": CACHE_VERSION, "games": games}, ensure_ascii=False, separators=(",", ":"))
+    temporary = None
+    try:
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except OSError:  # a read-only or full disk: the records are right, only slower next time
+        if temporary is not None:
+            with suppress(OSError):
+                os.unlink(temporary)
 
 
 def records_json(records: dict[str, TitleRecords], order: Sequence[str] = ("cloud9", "cloudship", "cloudmine")) -> list:

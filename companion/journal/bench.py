@@ -132,7 +132,13 @@ def build_history(path: Path, games: int = HISTORY_GAMES, seed: int = 0) -> None
                     "phase, winners, scores, actions) VALUES (?, ?, ?, ?, ?, ?, ?, 'over', ?, ?, ?, ?)",
                     (setup["game"], title, _dump({**setup, "players": players}), _dump(players), at, at, at,
                      view["phase"], _dump(winners), _dump(scores), len(actions)))
+                # the actions name the players too: renamed alike, so that every game rebuilds
                 db.executemany("INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                               [(cur.lastrowid, seq, _dump(action), at) for seq, action in enumerate(actions, 1)])
+                               [(cur.lastrowid, seq, _dump(_renamed(action, rename)), at)
+                                for seq, action in enumerate(actions, 1)])
     finally:
         store.close()
+
+
+def _renamed(action: dict[str, Any], rename: dict[str, str]) -> dict[str, Any]:
+    return {**action, "player": rename[action["player"]]} if "player" in action else action

@@ -467,6 +467,11 @@ class Journal:
         db = self._reading()
         return db.totals() if db else []
 
+    def results(self) -> list[tuple[int, str, str, int, str, int, int]]:
+        """Each player of each finished game, in the order played (Store.results)."""
+        db = self._reading()
+        return db.results() if db else []
+
     def offer(self) -> ResumeOffer | None:
         """The unfinished game to offer at start, or None."""
         db = self._reading()

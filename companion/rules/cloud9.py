@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
 from typing import Any, Mapping
@@ -84,11 +85,16 @@ def may_fall(dice: tuple[str, ...]) -> bool:
     return bool(cards_needed(dice))
 
 
+def seats_after(players: tuple[str, ...], name: str) -> tuple[str, ...]:
+    """Every seat going left from `name` (ruling 1: clockwise), `name` itself last."""
+    i = players.index(name) + 1
+    return players[i:] + players[:i]
+
+
 def next_pilot(state: "Cloud9State") -> str:
     """Step 3: after a rise the pilot's role moves left, skipping those no longer aboard
     (back to the pilot when nobody else is left)."""
-    seats = (next_seat(state.players, state.pilot, i) for i in range(1, len(state.players) + 1))
-    return next(p for p in seats if p in state.basket)
+    return (passengers_in_order(state) or (state.pilot,))[0]
 
 
 def next_trip_pilot(players: tuple[str, ...], last_pilot: str) -> str:
@@ -157,8 +163,19 @@ class Cloud9State:
 
 def passengers_in_order(state: Cloud9State) -> tuple[str, ...]:
     """Ruling 2: everyone aboard but the pilot, starting left of the pilot and going round."""
-    seats = (next_seat(state.players, state.pilot, i) for i in range(1, len(state.players)))
-    return tuple(p for p in seats if p in state.basket)
+    return _passengers(state.players, state.pilot, state.basket)
+
+
+@lru_cache(maxsize=4096)
+def _passengers(players: tuple[str, ...], pilot: str, basket: tuple[str, ...]) -> tuple[str, ...]:
+    # a table meets the same few baskets again and again: each is worked out once
+    return tuple(p for p in seats_after(players, pilot)[:-1] if p in basket)
+
+
+def _their_turn(state: Cloud9State, action: Action) -> bool:
+    """The usual decision, recognised first: from the passenger whose turn it is (deciders are
+    set only by a roll and never hold the pilot), so nothing else needs checking."""
+    return bool(state.deciders) and action.get("player") == state.deciders[0]
 
 
 def _with(values: tuple[int, ...], players: tuple[str, ...], names, delta: int) -> tuple[int, ...]:
@@ -172,12 +189,13 @@ def _deal_one_each(state: Cloud9State, first: str) -> Cloud9State:
     """Ruling 5: everyone draws one card, clockwise from `first`; an empty draw pile is
     refilled from the discards first, and when both are empty the rest draw nothing."""
     hands, pile, discards = list(state.hands), state.draw_pile, state.discards
+    start = state.players.index(first)
     for i in range(len(state.players)):
         if pile == 0:
             pile, discards = discards, 0
         if pile == 0:
             break
-        hands[state.players.index(next_seat(state.players, first, i))] += 1
+        hands[(start + i) % len(hands)] += 1
         pile -= 1
     return evolve(state, hands=tuple(hands), draw_pile=pile, discards=discards)
 
@@ -250,14 +268,11 @@ class Cloud9Rules:
         if state.over:
             raise RulesError("the game is over: {winners} won", RULE_WINNING,
                              winners=Listing(self._winners(state), "and"))
-        handler = {
-            "roll": self._roll, "jump": self._jump, "stay": self._stay,
-            "rise": self._rise, "fall": self._fall,
-        }.get(act)
+        handler = self._HANDLERS.get(act) if isinstance(act, str) else None
         if handler is None:
             raise RulesError("{act!r} is not an action in Cloud 9 (roll, jump, stay, rise or fall)",
                              RULE_CONTRACT, act=act)
-        return handler(state, action)
+        return handler(self, state, action)
 
     def _roll(self, state: Cloud9State, action: Action) -> Cloud9State:
         if state.phase != "roll":
@@ -267,17 +282,18 @@ class Cloud9Rules:
         if len(faces) != want:
             raise RulesError("the pilot rolls {want} dice on cloud {cloud}, not {count}", RULE_STEP_1,
                              want=want, cloud=state.cloud, count=len(faces))
-        rolled = evolve(state, dice=tuple(faces))
-        return evolve(rolled, deciders=passengers_in_order(rolled))
+        return evolve(state, dice=tuple(faces), deciders=passengers_in_order(state))
 
     def _jump(self, state: Cloud9State, action: Action) -> Cloud9State:
-        player = player_field(action, state.players)
-        if state.phase == "roll" and state.solo and player == state.pilot:
-            # ruling 8: the solo pilot jumps out before rolling; the balloon then falls
-            scored = evolve(state, scores=_with(state.scores, state.players, [player], POINTS[state.cloud]),
-                             basket=())
-            return _end_trip(scored, fell=True)
-        self._check_decider(state, player, jumping=True)
+        if not _their_turn(state, action):
+            player = player_field(action, state.players)
+            if state.solo and player == state.pilot and state.phase == "roll":
+                # ruling 8: the solo pilot jumps out before rolling; the balloon then falls
+                scored = evolve(state, scores=_with(state.scores, state.players, [player], POINTS[state.cloud]),
+                                 basket=())
+                return _end_trip(scored, fell=True)
+            self._check_decider(state, player, jumping=True)
+        player = state.deciders[0]
         return evolve(
             state,
             scores=_with(state.scores, state.players, [player], POINTS[state.cloud]),
@@ -286,11 +302,12 @@ class Cloud9Rules:
         )
 
     def _stay(self, state: Cloud9State, action: Action) -> Cloud9State:
-        player = player_field(action, state.players)
-        if state.phase == "roll" and state.solo and player == state.pilot:
-            raise RulesError("{player} flies solo: staying in is simply rolling the dice", RULE_SOLO,
-                             player=player)
-        self._check_decider(state, player, jumping=False)
+        if not _their_turn(state, action):
+            player = player_field(action, state.players)
+            if state.solo and player == state.pilot and state.phase == "roll":
+                raise RulesError("{player} flies solo: staying in is simply rolling the dice", RULE_SOLO,
+                                 player=player)
+            self._check_decider(state, player, jumping=False)
         return evolve(state, deciders=state.deciders[1:])
 
     def _check_decider(self, state: Cloud9State, player: str, jumping: bool) -> None:
@@ -339,14 +356,13 @@ class Cloud9Rules:
                                  pilot=state.pilot, held=held, cost=cost)
             raise RulesError("{pilot} holds {held} cards and cannot play {cost}", RULE_HAND,
                              pilot=state.pilot, held=held, cost=cost)
-        risen = evolve(state, hands=_with(state.hands, state.players, [state.pilot], -cost),
-                        discards=state.discards + cost, cloud=state.cloud + 1,
-                        dice=None, deciders=())
-        if risen.cloud == TOP_CLOUD:
+        risen = dict(hands=_with(state.hands, state.players, [state.pilot], -cost),
+                     discards=state.discards + cost, cloud=state.cloud + 1, dice=None, deciders=())
+        if state.cloud + 1 == TOP_CLOUD:
             # step 3: everyone aboard, the pilot too, scores 25 and a new trip begins
-            scored = evolve(risen, scores=_with(risen.scores, risen.players, risen.basket, TOP_POINTS))
-            return _end_trip(scored, fell=False)
-        return evolve(risen, pilot=next_pilot(risen), solo=len(risen.basket) == 1)
+            scores = _with(state.scores, state.players, state.basket, TOP_POINTS)
+            return _end_trip(evolve(state, **risen, scores=scores), fell=False)
+        return evolve(state, **risen, pilot=next_pilot(state), solo=len(state.basket) == 1)
 
     def _fall(self, state: Cloud9State, action: Action) -> Cloud9State:
         if state.phase != "resolve":
@@ -367,6 +383,8 @@ class Cloud9Rules:
             return RulesError("{who} must decide first: jump out or stay in", rule, who=state.deciders[0])
         return RulesError("the dice are rolled: {pilot} makes the balloon rise or fall", rule,
                           pilot=state.pilot)
+
+    _HANDLERS = {"roll": _roll, "jump": _jump, "stay": _stay, "rise": _rise, "fall": _fall}
 
     # --- the public state ----------------------------------------------------------------------
 

@@ -103,6 +103,8 @@ def field(action: Action, name: str, kind: type | tuple[type, ...], what: str) -
         raise RulesError('"{act}" needs a "{name}" field ({what})', "replay contract",
                          act=action.get("act"), name=name, what=Term(what))
     value = action[name]
+    if type(value) is kind:  # the usual case, checked first: exactly the type asked for
+        return value
     # bool is an int in Python: never let True stand for a number or a number for a bool
     if (isinstance(value, bool) and bool not in _as_tuple(kind)) or not isinstance(value, kind):
         raise RulesError('"{name}" must be {what}, not {value!r}', "replay contract",
@@ -173,8 +175,8 @@ def evolve(state: Any, **changes: Any) -> Any:
     resumed game replays every action, so this is on the path that must feel instant on a Pi.
     """
     new = object.__new__(type(state))
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
+    # the fields in one new dict, set past the frozen dataclass's __setattr__
+    object.__setattr__(new, "__dict__", state.__dict__ | changes)
     return new
 
 

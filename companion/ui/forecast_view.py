@@ -113,10 +113,16 @@ def widgets(rect: pygame.Rect, forecaster: Forecaster, f) -> list[Widget]:
     rounds = result.storm_in_about
     return [Chance(face, result.win),
             Label(win, _("{percent}% win").format(percent=round(result.win * 100)), "min", align="left",
-                  key="forecast-win"),
+                  wrap=True, key="forecast-win"),
             Storm(bolt, key="forecast-storm-symbol"),
-            Label(when, _.ngettext("~{count} round", "~{count} rounds", rounds).format(count=rounds),
-                  "min", align="left", colour=th.INK_SOFT, key="forecast-storm")]
+            Label(when, storm_text(when, rounds, f), "min", align="left", colour=th.INK_SOFT,
+                  wrap=True, key="forecast-storm")]
+
+
+def storm_text(rect: pygame.Rect, rounds: int, f) -> str:
+    """"~14 rounds" beside the storm symbol, or just "~14" where a narrow screen has no room."""
+    text = _.ngettext("~{count} round", "~{count} rounds", rounds).format(count=rounds)
+    return text if th.font(f.u(th.SIZES["min"])).size(text)[0] <= rect.w else f"~{rounds}"
 
 
 def forecaster_for(screen) -> Forecaster:

@@ -1,8 +1,9 @@
 """Records: the table's records per title (reached from the History screen), with the picture
 of the latest finished game where a picture says more than a table (companion.ui.plots).
 
-The journal is read once per visit (every game rebuilt through the rules core), then kept:
-switching titles reads nothing.
+The records are read once per visit (insights.records.journal_records: the journal's results
+table and a cache of what only a replay tells, so only games not seen before are replayed),
+then kept; a title's picture rebuilds just that one game, the first time its tab is shown.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 import pygame
 
 from ..i18n import N_, translator
-from ..insights.records import TitleRecords, journal_games, table_records
+from ..insights.records import TitleRecords, journal_records
+from ..journal import JournalError
 from . import theme as th
 from .layout import GAP, cols, rows
 from .plots import plot_game
@@ -75,7 +77,8 @@ class RecordsScreen(Screen):
         self.source = source if source is not None else app.journal
         self.tab = "cloud9"
         self._records: dict[str, TitleRecords] | None = None
-        self._latest: dict[str, object] = {}
+        self._latest: dict[str, int] = {}         # title -> its latest finished game's id
+        self._pictures: dict[str, object] = {}    # title -> that game, rebuilt
 
     def title(self) -> str:
         return _("Records")
@@ -85,13 +88,23 @@ class RecordsScreen(Screen):
 
     def load(self) -> dict[str, TitleRecords]:
         if self._records is None:
-            games = journal_games(self.source) if hasattr(self.source, "stored") else []
-            self._records = table_records(games)
-            self._latest = {}
-            for summary, match in sorted(games, key=lambda g: g[0].started_at):
-                if summary.status == "over":
-                    self._latest[summary.game] = match
+            try:
+                found = journal_records(self.source) if hasattr(self.source, "results") else None
+            except JournalError:  # unreadable: the tab shows no records rather than failing
+                found = None
+            self._records = found.records if found else {}
+            self._latest = found.latest if found else {}
+            self._pictures = {}
         return self._records
+
+    def picture(self, game: str):
+        """The latest finished game of a title, rebuilt once (None if it no longer replays)."""
+        if game not in self._pictures and game in self._latest:
+            try:
+                self._pictures[game] = self.source.rebuild(self._latest[game])
+            except JournalError:
+                self._pictures[game] = None
+        return self._pictures.get(game)
 
     def build(self, f, t):
         c = f.content
@@ -105,7 +118,7 @@ class RecordsScreen(Screen):
         if mine is None:
             return out + [Label(body, _("No finished games of this title yet."), "prompt", wrap=True,
                                 key="records-empty")]
-        picture = self._latest.get(self.tab) if self.tab != "cloudmine" else None
+        picture = self.picture(self.tab) if self.tab != "cloudmine" else None
         if picture is not None:
             text, chart = rows(body, [1, 1.2], gap) if f.portrait else cols(body, [1, 1.25], gap)
             out += [Panel(chart, key="plot-card"), Plot(chart.inflate(-f.u(12), -f.u(12)), picture)]
