@@ -130,14 +130,20 @@ def shown_screen(db: Path) -> str | None:
 
 def idle_cpu_from_outside(games: tuple[str, ...] = ("cloud9", "cloudship", "cloudmine"),
                           seconds: float = IDLE_S, settle: float = SETTLE_S,
-                          driver: str = "dummy") -> dict[str, float]:
+                          driver: str = "dummy", settings: str = "") -> dict[str, float]:
     """% of one core the running `cloud-companion run` uses while nothing happens, read from
-    /proc like `top` would, on Home and on each game screen (all measured at once)."""
+    /proc like `top` would, on Home and on each game screen (all measured at once).
+
+    `settings` is the settings file's text: empty, the defaults a family starts with, so on
+    this desktop (no GPIO) the ship link is on with the simulated ship streaming into it."""
     from .demo import demo_script
 
     env = dict(os.environ, SDL_VIDEODRIVER=driver, SDL_AUDIODRIVER="dummy")
     results: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as scratch:
+        settings_file = Path(scratch) / "settings.toml"
+        if settings:
+            settings_file.write_text(settings)
         children = {}
         for screen in ("home", *games):
             db = Path(scratch) / f"{screen}.sqlite3"
@@ -147,7 +153,7 @@ def idle_cpu_from_outside(games: tuple[str, ...] = ("cloud9", "cloudship", "clou
                 subprocess.run([sys.executable, "-c", CRASHED_GAME_SCRIPT, str(db), screen], env=env,
                                check=True, timeout=120)
             command = [sys.executable, "-m", "companion", "run", "--windowed", "--db", str(db),
-                       "--config", str(Path(scratch) / "settings.toml")]
+                       "--config", str(settings_file)]
             children[screen] = (db, subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL))
         try:
             time.sleep(settle)

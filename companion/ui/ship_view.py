@@ -70,7 +70,11 @@ class ShipPanel:
         if port == "off":
             return None
         use_sim = port == "sim" or (port == "auto" and simulated_pins)
-        events: queue.Queue = queue.Queue()
+        # the devices' threads hand their records to the session's inlet: judged there, the main
+        # loop woken only for the judge's word or a visible tilt (companion.ship.session)
+        session = ShipSession(queue.Queue(), clock=clock_ms, timings=config.judge, beds_present=False,
+                              flight_log=flight_log if flight_log is not None else FlightLog(keep=config.flight_logs))
+        inlet = session.inlet(wake)
         beds = None
         simulator = None
         link = None
@@ -79,26 +83,24 @@ class ShipPanel:
             from ..devices.beds import BedDetectors
 
             try:
-                beds = BedDetectors(config.bed_pins(), events, clock_ms, wake=wake, pin_factory=pin_factory)
+                beds = BedDetectors(config.bed_pins(), inlet, clock_ms, pin_factory=pin_factory)
             except Exception as exc:  # pins busy (the serial console on GPIO 14): ask by touch
                 log.warning("bed detectors unavailable: %s", exc)
                 problems.append(f"bed detectors unavailable ({exc}): each ball asks where it landed")
+        session.beds_present = beds is not None
         try:
             if use_sim:
                 from ..ship.sim import ShipSimulator
 
                 simulator = ShipSimulator(strike=lambda bed: strike_mock(beds, bed), **(sim_options or {})).start()
                 port = simulator.path
-            link = ShipLink(port, events, clock=clock_ms, wake=wake)
+            link = ShipLink(port, inlet, clock=clock_ms, wake=wake)
             link.start()
         except Exception:
             for part in (link, simulator, beds):
                 if part is not None:
                     (part.stop if hasattr(part, "stop") else part.close)()
             raise
-        session = ShipSession(events, clock=clock_ms, timings=config.judge,
-                              beds_present=beds is not None,
-                              flight_log=flight_log if flight_log is not None else FlightLog(keep=config.flight_logs))
         panel = cls(session, link=link, simulator=simulator, beds=beds)
         panel.problems = problems
         return panel
@@ -106,17 +108,23 @@ class ShipPanel:
     # -- the main loop -------------------------------------------------------------------------
 
     def pump(self, app) -> None:
-        from ..ship.session import is_cloudship
+        from ..ship.session import in_flight, is_cloudship
 
         session = self.session
         self.playing = is_cloudship(app.controller)
+        # the tilt is drawn only on the Cloudship screen during a flight: only then does its
+        # change wake the main loop (and redraw)
+        watching = self.playing and in_flight(app.controller) and hasattr(app.screen, "ship_tilt")
+        if watching != session.watch_tilt:
+            session.watch_tilt = watching
+            self._drawn_tilt = None
         for news in session.poll(app.controller):
             self.show(app, news)
         shown = (session.link, tuple(session.asking), tuple(self.stuck_beds()), self.playing)
         if shown != self._shown:
             self._shown = shown  # the top bar and the flight hint follow the link and the question
             app.refresh()
-        tilt = session.tilt
+        tilt = session.tilt if watching else None
         if tilt is not None and (self._drawn_tilt is None or
                                  max(abs(a - b) for a, b in zip(tilt, self._drawn_tilt)) >= TILT_REDRAW_DEG):
             self._drawn_tilt = tilt
