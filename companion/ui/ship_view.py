@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 FALL_DRAW_MS = 450  # a falling ball crosses the beds' height in this long on screen
 STRIKE_MS = 30  # a key strikes a simulated bed detector for this long
 TILT_REDRAW_DEG = 1.0
+# the in-process simulated ship at rest writes this many lines at once (a quarter of a second):
+# its stream then wakes the simulator and the reader 4 times a second, not 21
+SIM_REST_BATCH = 5
 SIM_KEYS = {"f": "fly", "s": "down", "a": "left", "d": "right", "j": "rain", "k": "hail"}
 BED_KEYS = dict(zip("vbnm", BED_COLOURS))
 
@@ -92,7 +95,8 @@ class ShipPanel:
             if use_sim:
                 from ..ship.sim import ShipSimulator
 
-                simulator = ShipSimulator(strike=lambda bed: strike_mock(beds, bed), **(sim_options or {})).start()
+                options = {"rest_batch": SIM_REST_BATCH, **(sim_options or {})}
+                simulator = ShipSimulator(strike=lambda bed: strike_mock(beds, bed), **options).start()
                 port = simulator.path
             link = ShipLink(port, inlet, clock=clock_ms, wake=wake)
             link.start()
