@@ -3,7 +3,9 @@
 - ship.lines_per_s: lines read from a real pty (the link's PortReader), parsed and judged on
   the main thread, as fast as a writer can push them.
 - ship.cpu_percent_at_link_rate: CPU of this process (reader thread and judge) while
-  `cloud-companion ship-sim` streams at the real rate (20 TILT + 1 BEAT a second), in % of a core.
+  `cloud-companion ship-sim` streams at the real board's pace (20 TILT + 1 BEAT a second, one
+  line at a time), in % of a core. As in the app, the judge runs on the reader's thread and the
+  main thread is woken only for the judge's word.
 - ship.line_to_frame_p99_ms: from a BALL line written into the pty to the first frame that
   shows the ball falling (the app's own loop, dummy video driver).
 """
@@ -78,16 +80,15 @@ def cpu_percent_at_link_rate(seconds: float = IDLE_S) -> float:
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         try:
             sim.stdout.readline()  # "simulated ship on ..."
-            events: queue.Queue = queue.Queue()
             woken = threading.Event()
-            link = ShipLink(link_path, events, wake=woken.set)
+            session = ShipSession(queue.Queue(), clock=clock_ms)
+            link = ShipLink(link_path, session.inlet(woken.set), wake=woken.set)
             link.start()
-            session = ShipSession(events, clock=clock_ms)
             time.sleep(0.5)
             session.poll(None)
             cpu0, wall0, lines0 = time.process_time(), time.perf_counter(), session.lines
             while time.perf_counter() - wall0 < seconds:
-                woken.wait(1.0)  # woken by the link (the judge ticks with every line)
+                woken.wait(0.5)  # the app's idle look at its devices, or the judge's word
                 woken.clear()
                 session.poll(None)
             cpu = time.process_time() - cpu0
@@ -110,10 +111,9 @@ def line_to_frame_p99_ms(balls: int = BALLS) -> float:
     master, slave, path = _pty()
     h = Harness((800, 480))
     app = h.app
-    events: queue.Queue = queue.Queue()
-    link = ShipLink(path, events, wake=app.wake)
+    session = ShipSession(queue.Queue(), clock=clock_ms)
+    link = ShipLink(path, session.inlet(app.wake), wake=app.wake)
     link.start()
-    session = ShipSession(events, clock=clock_ms)
     app.hardware.ship = ShipPanel(session, link=link)
     session.attach(app.controller)
     setup, _ = demo_game()
