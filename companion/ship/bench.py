@@ -1,7 +1,7 @@
 """The ship's figures for `cloud-companion bench`:
 
 - ship.lines_per_s: lines read from a real pty (the link's PortReader), parsed and judged on
-  the main thread, as fast as a writer can push them.
+  the reader's thread (the session's inlet, as in the app), as fast as a writer can push them.
 - ship.cpu_percent_at_link_rate: CPU of this process (reader thread and judge) while
   `cloud-companion ship-sim` streams at the real board's pace (20 TILT + 1 BEAT a second, one
   line at a time), in % of a core. As in the app, the judge runs on the reader's thread and the
@@ -41,16 +41,15 @@ def _pty():
 
 def lines_per_s(count: int = LINES) -> float:
     master, slave, path = _pty()
-    events: queue.Queue = queue.Queue()
-    link = ShipLink(path, events, retry_s=0.01)
+    session = ShipSession(queue.Queue(), clock=clock_ms)
+    link = ShipLink(path, session.inlet(lambda: None), retry_s=0.01)  # judged on its thread
     link.start()
-    while events.empty():
+    opening = time.perf_counter() + 10
+    while link.state != "open" and time.perf_counter() < opening:
         time.sleep(0.001)
-    events.get()  # port back
     lines = [encode("TILT", seq, seq * 50, [seq % 300 - 150, 12, 40 + seq % 7]) + "\r\n"
              for seq in range(count)]
     data = "".join(lines).encode("ascii")
-    session = ShipSession(events, clock=clock_ms)
 
     def write():
         view = memoryview(data)
@@ -63,7 +62,7 @@ def lines_per_s(count: int = LINES) -> float:
     writer.start()
     deadline = time.perf_counter() + 60
     while session.lines < count and time.perf_counter() < deadline:
-        session.poll(None)  # the app's path: the session drains the queue into the judge
+        time.sleep(0.001)  # the app's path: the reader's thread judges each read as it arrives
     elapsed = time.perf_counter() - started
     assert not session.judge.counts, session.judge.counts  # every line judged good
     link.stop()
