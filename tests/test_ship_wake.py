@@ -121,23 +121,35 @@ def test_a_tilt_wakes_nobody_where_the_ship_is_not_drawn():
         panel.close()
 
 
-def test_a_batch_of_resting_lines_keeps_each_lines_own_board_time_and_order():
-    sim = ShipSimulator(seed=4, tilt_s=0.01, rest_batch=5).start()
+def read_lines(sim, count, seconds=2.0):
+    out = b""
+    end = time.monotonic() + seconds
+    while out.count(b"\n") < count and time.monotonic() < end:
+        try:
+            out += os.read(sim.slave, 4096)
+        except BlockingIOError:
+            time.sleep(0.002)
+    return [decode(line.rstrip("\r")) for line in out.decode().splitlines()]
+
+
+def test_a_resting_ships_lines_go_out_in_batches_each_with_its_own_board_time_and_order():
+    sim = ShipSimulator(seed=4, tilt_s=0.01, rest_batch=5)
+    os.set_blocking(sim.slave, False)
+    sim.start()
     try:
-        out = b""
-        end = time.monotonic() + 2
-        while out.count(b"\n") < 30 and time.monotonic() < end:
-            try:
-                out += os.read(sim.slave, 4096)
-            except BlockingIOError:
-                time.sleep(0.005)
-        messages = [decode(line.rstrip("\r")) for line in out.decode().splitlines()]
+        messages = read_lines(sim, 40)
         seqs = [m[1] for m in messages]
         times = [m[2] for m in messages]
         assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
         assert times == sorted(times)
         tilts = [t for m, t in zip(messages, times) if m[0] == "TILT"]
         assert len(set(tilts)) == len(tilts)  # not one stamp for a whole batch
+        assert sim.written <= 2 + len(messages) / 4  # HELLO, then about one write per 5 lines
+        sim.fly()  # a flying ship: one line at a time, as the board writes them
+        time.sleep(0.05)
+        read_lines(sim, 1000, seconds=0.05)  # what was written at rest
+        written, lines = sim.written, len(read_lines(sim, 20))
+        assert sim.written - written >= lines - 2
     finally:
         sim.close()
 

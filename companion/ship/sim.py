@@ -58,8 +58,8 @@ class ShipSimulator:
         self.roll = 0.0
         self.flying = False
         self.quiet_until = 0.0  # a silent board (script: "silent MS")
-        self.dropped = 0  # lines the pty had no room for
-        self.written = 0
+        self.dropped = 0  # writes the pty had no room for
+        self.written = 0  # writes (a batch of a resting ship's lines is one)
         self._seq = 0
         self._started = time.monotonic()
         self._lock = threading.Lock()
