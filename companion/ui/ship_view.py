@@ -6,7 +6,9 @@ the ship (or, on a desktop without GPIO, the simulated ship on a pty, moved by k
 detectors (mock pins on a desktop, struck by keys), the flight log, and the judge's session.
 Once per main-loop pass `pump(app)` runs the session: judged drops and landings reach the game
 through the controller; notices and refusals become toasts; a ball in the air keeps frames
-coming so it is seen falling. The Cloudship screen calls `draw_above` (falling and settling
+coming so it is seen falling. The devices' records are judged on their own threads (the
+session's inlet), which wake the main loop only for the judge's word, or for a visible tilt
+while the Cloudship screen shows the ship in flight (`pump` keeps `session.watch_tilt` so). The Cloudship screen calls `draw_above` (falling and settling
 balls), `flight_hint` (what the crew is told while flying) and reads the tilt through
 `app.hardware.ship_tilt()`; the top bar shows `status()`.
 
