@@ -1,9 +1,11 @@
 """The ship's figures for `cloud-companion bench`:
 
 - ship.lines_per_s: lines read from a real pty (the link's PortReader), parsed and judged on
-  the main thread, as fast as a writer can push them.
+  the reader's thread (the session's inlet, as in the app), as fast as a writer can push them.
 - ship.cpu_percent_at_link_rate: CPU of this process (reader thread and judge) while
-  `cloud-companion ship-sim` streams at the real rate (20 TILT + 1 BEAT a second), in % of a core.
+  `cloud-companion ship-sim` streams at the real board's pace (20 TILT + 1 BEAT a second, one
+  line at a time), in % of a core. As in the app, the judge runs on the reader's thread and the
+  main thread is woken only for the judge's word.
 - ship.line_to_frame_p99_ms: from a BALL line written into the pty to the first frame that
   shows the ball falling (the app's own loop, dummy video driver).
 """
@@ -39,16 +41,15 @@ def _pty():
 
 def lines_per_s(count: int = LINES) -> float:
     master, slave, path = _pty()
-    events: queue.Queue = queue.Queue()
-    link = ShipLink(path, events, retry_s=0.01)
+    session = ShipSession(queue.Queue(), clock=clock_ms)
+    link = ShipLink(path, session.inlet(lambda: None), retry_s=0.01)  # judged on its thread
     link.start()
-    while events.empty():
+    opening = time.perf_counter() + 10
+    while link.state != "open" and time.perf_counter() < opening:
         time.sleep(0.001)
-    events.get()  # port back
     lines = [encode("TILT", seq, seq * 50, [seq % 300 - 150, 12, 40 + seq % 7]) + "\r\n"
              for seq in range(count)]
     data = "".join(lines).encode("ascii")
-    session = ShipSession(events, clock=clock_ms)
 
     def write():
         view = memoryview(data)
@@ -61,7 +62,7 @@ def lines_per_s(count: int = LINES) -> float:
     writer.start()
     deadline = time.perf_counter() + 60
     while session.lines < count and time.perf_counter() < deadline:
-        session.poll(None)  # the app's path: the session drains the queue into the judge
+        time.sleep(0.001)  # the app's path: the reader's thread judges each read as it arrives
     elapsed = time.perf_counter() - started
     assert not session.judge.counts, session.judge.counts  # every line judged good
     link.stop()
@@ -78,16 +79,15 @@ def cpu_percent_at_link_rate(seconds: float = IDLE_S) -> float:
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         try:
             sim.stdout.readline()  # "simulated ship on ..."
-            events: queue.Queue = queue.Queue()
             woken = threading.Event()
-            link = ShipLink(link_path, events, wake=woken.set)
+            session = ShipSession(queue.Queue(), clock=clock_ms)
+            link = ShipLink(link_path, session.inlet(woken.set), wake=woken.set)
             link.start()
-            session = ShipSession(events, clock=clock_ms)
             time.sleep(0.5)
             session.poll(None)
             cpu0, wall0, lines0 = time.process_time(), time.perf_counter(), session.lines
             while time.perf_counter() - wall0 < seconds:
-                woken.wait(1.0)  # woken by the link (the judge ticks with every line)
+                woken.wait(0.5)  # the app's idle look at its devices, or the judge's word
                 woken.clear()
                 session.poll(None)
             cpu = time.process_time() - cpu0
@@ -110,10 +110,9 @@ def line_to_frame_p99_ms(balls: int = BALLS) -> float:
     master, slave, path = _pty()
     h = Harness((800, 480))
     app = h.app
-    events: queue.Queue = queue.Queue()
-    link = ShipLink(path, events, wake=app.wake)
+    session = ShipSession(queue.Queue(), clock=clock_ms)
+    link = ShipLink(path, session.inlet(app.wake), wake=app.wake)
     link.start()
-    session = ShipSession(events, clock=clock_ms)
     app.hardware.ship = ShipPanel(session, link=link)
     session.attach(app.controller)
     setup, _ = demo_game()

@@ -5,9 +5,11 @@ A thread of its own (`ShipLink`) opens the port named in the settings: a device 
 `loop://`) or `auto` (the first USB port with the Pico's vendor id 0x2E8A). While it is open,
 `PortReader` (pyserial's ReaderThread, reading a device port straight from its file
 descriptor) reads it and `LineSplitter` cuts the bytes into lines. Each line
-goes on the event queue as the judge's input record `(t, "ship", line)`, stamped with the Pi's
-clock when it arrived; the port's coming and going as `(t, "port", "back" | "lost")`. Nothing
-else happens on these threads: the judge runs on the main thread, which `wake` rouses.
+goes to `events` as the judge's input record `(t, "ship", line)`, stamped with the Pi's
+clock when it arrived; the port's coming and going as `(t, "port", "back" | "lost")`. `events`
+is a queue (then `wake` rouses the main loop for every read) or the session's inlet, which
+judges each record on this thread and wakes the main loop itself only when it must
+(companion.ship.session).
 
 After an unplug (a read error) the port is tried again every `retry_s` until it is back; the
 screen never waits for any of it.
@@ -215,8 +217,9 @@ class ShipLink(threading.Thread):
             self._stopping.wait(self.retry_s)
 
     def _deliver(self, records: list[tuple[int, str, str]]) -> None:
-        self.events.put(records)
-        self.wake()
+        # a queue's put says nothing (None): wake; an inlet says False when nobody need wake
+        if self.events.put(records) is not False:
+            self.wake()
 
     def stop(self) -> None:
         with self._lock:

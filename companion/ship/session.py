@@ -1,14 +1,21 @@
-"""The main thread's side of the ship: the judge between the devices and the game.
+"""The ship's judge between the devices and the game.
 
     session = ShipSession(events, clock=clock_ms, beds_present=True)
-    for news in session.poll(controller): ...   # once per main-loop pass
+    link = ShipLink(port, session.inlet(wake), ...)  # the devices hand their records over
+    for news in session.poll(controller): ...        # once per main-loop pass
 
-The link's and the beds' threads only put records on `events`. Here, on the main thread, each
-record goes (in arrival order, times never going back) into the flight log and the judge; what
-the judge gives out is acted on: a judged `drop` or `land` is submitted to the controller like
-a tap (journaled first; a refusal by the rules becomes news for a notice, never a crash), the
-link reports set `link` for the top bar. The game's phase tells the judge when a flight starts
-and ends.
+The link's and the beds' threads hand their records to `inlet(wake)`: each record is judged at
+once, on that thread, under the session's lock (in arrival order, times never going back) and
+written to the flight log; only what the judge gives out waits for the main thread. So the main
+loop is woken only when there is something for it: an action, a notice, a link report, or, while
+`watch_tilt` is on (the Cloudship screen shows the ship in flight), a tilt that moved visibly
+(`TILT_WAKE` tenths of a degree, at most every `TILT_WAKE_MS`). A resting ship's 21 lines a
+second wake nobody but the reader. Records put on `events` (tests, benches) are judged in `poll`.
+
+On the main thread `poll` acts on the judge's word: a judged `drop` or `land` is submitted to
+the controller like a tap (journaled first; a refusal by the rules becomes news for a notice,
+never a crash), the link reports set `link` for the top bar. The game's phase tells the judge
+when a flight starts and ends; `tick` fires its deadlines (a ball that never lands, silence).
 
 Without bed detectors the judge cannot know where a ball ended: each ball that leaves the hole
 is put in `asking` and the screen asks "where did it land?"; the crew's tap on the ball in its
@@ -18,6 +25,7 @@ bed (a drop entered by touch) answers it. No pygame here.
 from __future__ import annotations
 
 import queue
+import threading
 from typing import Any, Callable
 
 from ..rules import RulesError
@@ -26,6 +34,8 @@ from .judge import Judge, Timings
 
 # the flight log keeps going this long after a flight ends, for the balls still in the air
 LOG_TAIL_MS = 1500
+TILT_WAKE = 10  # tenths of a degree: the tilt drawn on screen moves visibly (ShipPanel redraws at 1)
+TILT_WAKE_MS = 100  # ... and is shown at most ten times a second
 
 
 def in_flight(controller) -> bool:
@@ -39,6 +49,22 @@ def is_cloudship(controller) -> bool:
     return match is not None and match.setup.get("game") == "cloudship"
 
 
+class Inlet:
+    """Where the device threads put their lists of records (in place of a queue): judged at
+    once on their thread; the main loop woken only when the session says it must be."""
+
+    def __init__(self, session: "ShipSession", wake: Callable[[], None]):
+        self.session = session
+        self.wake = wake
+
+    def put(self, records: list[tuple[int, str, str]]) -> bool:
+        """Judge `records`; True when the main loop was woken for them."""
+        if self.session.take(records):
+            self.wake()
+            return True
+        return False
+
+
 class ShipSession:
     def __init__(self, events: queue.Queue, *, clock: Callable[[], int], timings: Timings | None = None,
                  beds_present: bool = True, flight_log: FlightLog | None = None):
@@ -50,6 +76,13 @@ class ShipSession:
         self.link = "waiting"  # waiting, connected, lost, silent, version (another protocol)
         self.asking: list[str] = []  # no bed detectors: balls that left the hole, to place by touch
         self.lines = 0  # ship lines read
+        self.watch_tilt = False  # set by the main thread: a visible tilt change wakes it
+        self.woken = 0  # how often the devices' records woke the main loop
+        # the judge, the flight log and everything below are shared with the device threads
+        self._lock = threading.Lock()
+        self._outbox: list[dict] = []  # the judge's output, not yet acted on by the main thread
+        self._woke_tilt: tuple[int, int] | None = None
+        self._woke_tilt_at = 0
         self._floor = 0  # times never go back, whatever order threads put their records in
         self._flying = False  # the game's flight phase as the judge was last told
         self._log_until: int | None = None
@@ -66,46 +99,83 @@ class ShipSession:
     def falling(self) -> list[tuple[str, int]]:
         """Balls in the air: (kind, ms since they left the hole)."""
         now = self.clock()
-        return [(b.kind, now - b.opened) for b in self.judge.balls if b.bed is None]
+        with self._lock:
+            return [(b.kind, now - b.opened) for b in self.judge.balls if b.bed is None]
 
     def settling(self) -> list[tuple[str, str]]:
         """Balls that struck a bed and are not judged yet: (kind, bed)."""
-        return [(b.kind, b.bed) for b in self.judge.balls if b.bed is not None]
+        with self._lock:
+            return [(b.kind, b.bed) for b in self.judge.balls if b.bed is not None]
 
-    # -- once per main-loop pass -------------------------------------------------------------
+    # -- on the device threads ---------------------------------------------------------------
 
-    def poll(self, controller) -> list[dict[str, Any]]:
-        """Feed what arrived to the judge, act on its word; the news for the screen."""
-        self.controller = controller
-        news, self._news = self._news, []
-        self._drain(controller, news)
-        now = max(self._floor, self.clock())
-        self._follow_game(controller, now, news)
-        self._act(self.judge.tick(now), controller, news)
-        self._floor = now
-        if self._log_until is not None and now > self._log_until:
-            self._log_until = None
-            if self.flight_log is not None:
-                self.flight_log.close()
-        return news
+    def inlet(self, wake: Callable[[], None]) -> Inlet:
+        return Inlet(self, wake)
 
-    def _drain(self, controller, news: list) -> None:
-        while True:
-            try:
-                records = self.events.get_nowait()
-            except queue.Empty:
-                return
+    def take(self, records: list[tuple[int, str, str]]) -> bool:
+        """Judge records from a device (any thread); True when the main loop must hear of it:
+        the judge said something, or the tilt on screen would move visibly."""
+        with self._lock:
+            before = len(self._outbox)
             for t, key, value in records:
-                self.feed(max(t, self._floor), key, value, controller, news)
+                self._judge(t, key, value)
+            wake = len(self._outbox) > before or self._tilt_moved()
+            if wake:
+                self.woken += 1
+            return wake
 
-    def feed(self, t: int, key: str, value: str, controller, news: list) -> None:
+    def _tilt_moved(self) -> bool:
+        tilt = self.judge.tilt
+        if not self.watch_tilt or tilt is None:
+            return False
+        shown = self._woke_tilt
+        if shown is not None and max(abs(tilt[0] - shown[0]), abs(tilt[1] - shown[1])) < TILT_WAKE:
+            return False
+        if self._floor - self._woke_tilt_at < TILT_WAKE_MS:
+            return False  # the next line, a moment later, wakes it if the ship still leans so
+        self._woke_tilt, self._woke_tilt_at = tilt[:2], self._floor
+        return True
+
+    def _judge(self, t: int, key: str, value: str) -> None:
+        """One record into the flight log and the judge (the lock held)."""
+        t = max(t, self._floor)
         self._floor = t
         if key == "ship":
             self.lines += 1
         if self.flight_log is not None:
             self.flight_log.record(t, key, value)
-        handler = getattr(self.judge, key)
-        self._act(handler(t, value), controller, news)
+        self._outbox.extend(getattr(self.judge, key)(t, value))
+
+    # -- once per main-loop pass -------------------------------------------------------------
+
+    def poll(self, controller) -> list[dict[str, Any]]:
+        """Act on the judge's word since the last poll; the news for the screen."""
+        self.controller = controller
+        news, self._news = self._news, []
+        self._drain(controller, news)
+        self._follow_game(controller, self.clock(), news)
+        with self._lock:
+            now = max(self._floor, self.clock())
+            self._outbox.extend(self.judge.tick(now))
+            self._floor = now
+            if self._log_until is not None and now > self._log_until:
+                self._log_until = None
+                if self.flight_log is not None:
+                    self.flight_log.close()
+        self._drain(controller, news)
+        return news
+
+    def _drain(self, controller, news: list) -> None:
+        """Records put on `events` are judged here; then the judge's output is acted on."""
+        while True:
+            try:
+                records = self.events.get_nowait()
+            except queue.Empty:
+                break
+            self.take(records)
+        with self._lock:
+            out, self._outbox = self._outbox, []
+        self._act(out, controller, news)
 
     # -- inside ------------------------------------------------------------------------------
 
@@ -117,13 +187,16 @@ class ShipSession:
         self._flying = flying
         if flying:
             self.asking.clear()
-            if self.flight_log is not None:
-                self.flight_log.start()
-            self._log_until = None
-        else:
-            self._log_until = t + LOG_TAIL_MS
-        self.feed(t, "flight", "start" if flying else "end", controller, news)
-
+        with self._lock:
+            t = max(t, self._floor)
+            if flying:
+                if self.flight_log is not None:
+                    self.flight_log.start()
+                self._log_until = None
+            else:
+                self._log_until = t + LOG_TAIL_MS
+            self._judge(t, "flight", "start" if flying else "end")
+        self._drain(controller, news)
     def _act(self, records: list[dict], controller, news: list) -> None:
         for record in records:
             if "act" in record:

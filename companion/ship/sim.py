@@ -9,6 +9,12 @@ bed detectors' mock pins with it), so the whole path runs as on the table.
 
 Writes never block: with nobody reading, the pty fills and lines are dropped (the judge sees the
 gap), as a real link would drop them.
+
+`rest_batch` lines of a ship at rest are written together, each with the board time it was
+sampled at: the desktop app runs the simulator in its own process, and a resting ship's stream
+then costs the simulator and the reader one wake-up per batch instead of one per line. A ship in
+flight, a ball, a key or a script command is written at once. `cloud-companion ship-sim` (a stand-in
+for the real board) keeps the board's own pace: one line at a time.
 """
 
 from __future__ import annotations
@@ -36,11 +42,13 @@ class ScriptError(ValueError):
 
 class ShipSimulator:
     def __init__(self, strike: Callable[[str], None] | None = None, *, seed: int | None = None,
-                 device: str = "CS-SIM", tilt_s: float = TILT_S, beat_s: float = BEAT_S):
+                 device: str = "CS-SIM", tilt_s: float = TILT_S, beat_s: float = BEAT_S,
+                 rest_batch: int = 1):
         self.strike = strike or (lambda bed: None)
         self.device = device
         self.tilt_s = tilt_s
         self.beat_s = beat_s
+        self.rest_batch = max(1, rest_batch)
         self.rng = random.Random(seed)
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)  # no echo, no line editing: the bytes pass as they are
@@ -50,12 +58,15 @@ class ShipSimulator:
         self.roll = 0.0
         self.flying = False
         self.quiet_until = 0.0  # a silent board (script: "silent MS")
-        self.dropped = 0  # lines the pty had no room for
-        self.written = 0
+        self.dropped = 0  # writes the pty had no room for
+        self.written = 0  # writes (a batch of a resting ship's lines is one)
         self._seq = 0
         self._started = time.monotonic()
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._nudge = threading.Event()  # the ship moved: write what is due now, not at the batch's end
+        self._next_tilt: float | None = None  # when the next TILT and BEAT are due (monotonic)
+        self._next_beat: float | None = None
         self._timers: list[threading.Timer] = []
         self._thread = threading.Thread(target=self._run, name="ship-sim", daemon=True)
 
@@ -75,6 +86,7 @@ class ShipSimulator:
 
     def fly(self) -> None:
         self.flying = True
+        self._nudge.set()
 
     def set_down(self) -> None:
         self.flying = False
@@ -83,6 +95,7 @@ class ShipSimulator:
     def tilt_by(self, pitch: float, roll: float) -> None:
         self.pitch = max(-45.0, min(45.0, self.pitch + pitch))
         self.roll = max(-45.0, min(45.0, self.roll + roll))
+        self._nudge.set()
 
     def release(self, kind: str, bed: str | None = None, fall_s: float = FALL_S) -> None:
         """A ball leaves the hole; with a bed, it strikes that bed `fall_s` later."""
@@ -103,9 +116,13 @@ class ShipSimulator:
 
     def send(self, kind: str, *fields) -> None:
         with self._lock:
-            line = encode(kind, self._seq, self.board_ms(), fields)
-            self._seq = (self._seq + 1) % 65536
-            self.write_raw((line + "\r\n").encode("ascii"))
+            self._write_due(time.monotonic())  # the stream's lines sampled before this one go first
+            self.write_raw(self._line(kind, self.board_ms(), fields))
+
+    def _line(self, kind: str, board_ms: int, fields) -> bytes:
+        line = encode(kind, self._seq, board_ms, fields)
+        self._seq = (self._seq + 1) % 65536
+        return (line + "\r\n").encode("ascii")
 
     def write_raw(self, data: bytes) -> None:
         """Bytes onto the line as they are (tests send junk through this)."""
@@ -131,16 +148,32 @@ class ShipSimulator:
                 round((self.roll + self.rng.uniform(-wobble, wobble)) * 10), motion)
 
     def _run(self) -> None:
-        next_tilt = next_beat = time.monotonic()
+        self._next_tilt = self._next_beat = time.monotonic()
         while not self._stop.is_set():
-            now = time.monotonic()
-            if now >= next_tilt:
-                self.send("TILT", *self.sample())
-                next_tilt += self.tilt_s
-            if now >= next_beat:
-                self.send("BEAT", 3900)
-                next_beat += self.beat_s
-            self._stop.wait(max(0.0, min(next_tilt, next_beat) - time.monotonic()))
+            self._nudge.clear()
+            with self._lock:
+                self._write_due(time.monotonic())
+            due = min(self._next_tilt, self._next_beat)
+            if not self.flying:  # at rest: the next `rest_batch` lines go out together
+                due = max(due, self._next_tilt + (self.rest_batch - 1) * self.tilt_s)
+            self._nudge.wait(max(0.0, due - time.monotonic()))
+
+    def _write_due(self, now: float) -> None:
+        """The TILT and BEAT lines due by `now`, sampled and stamped at their own times, in
+        one write (the lock held)."""
+        if self._next_tilt is None or self._next_beat is None:
+            return  # not streaming yet (HELLO)
+        lines = []
+        while min(self._next_tilt, self._next_beat) <= now:
+            if self._next_tilt <= self._next_beat:
+                at, kind, fields = self._next_tilt, "TILT", self.sample()
+                self._next_tilt += self.tilt_s
+            else:
+                at, kind, fields = self._next_beat, "BEAT", (3900,)
+                self._next_beat += self.beat_s
+            lines.append(self._line(kind, int((at - self._started) * 1000), fields))
+        if lines:
+            self.write_raw(b"".join(lines))
 
     def close(self) -> None:
         for timer in self._timers:
@@ -150,6 +183,7 @@ class ShipSimulator:
     def unplug(self) -> None:
         """The cable comes out: the board's side of the pty closes (balls in the air still land)."""
         self._stop.set()
+        self._nudge.set()
         if self._thread.is_alive():
             self._thread.join(2.0)
         # once only: a closed descriptor's number is soon another file's

@@ -1,6 +1,7 @@
 """The app's figures for `cloud-companion bench`: render time of the busiest screen, the CPU the
-running app uses while nothing happens (measured from outside, on Home and on each game screen),
-the time from start to the first frame, and the app's peak memory."""
+running app uses while nothing happens (measured from outside, on Home and on each game screen,
+with the default settings: on a desktop the simulated ship streams into the link; and on Home
+with the link switched off), the time from start to the first frame, and the app's peak memory."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 EIGHT = ["Ann", "Ben", "Csilla", "Dóra", "Előd", "Ferenc", "Gábor", "Hannelore"]
 IDLE_S = 8.0       # measured for this long ...
 SETTLE_S = 2.5     # ... once the app has started and loaded everything
+SHIP_OFF = '[ship]\nport = "off"\n'
 
 # a game half way through, left as a pulled plug leaves it: the app goes straight back into it
 CRASHED_GAME_SCRIPT = """
@@ -130,14 +132,20 @@ def shown_screen(db: Path) -> str | None:
 
 def idle_cpu_from_outside(games: tuple[str, ...] = ("cloud9", "cloudship", "cloudmine"),
                           seconds: float = IDLE_S, settle: float = SETTLE_S,
-                          driver: str = "dummy") -> dict[str, float]:
+                          driver: str = "dummy", settings: str = "") -> dict[str, float]:
     """% of one core the running `cloud-companion run` uses while nothing happens, read from
-    /proc like `top` would, on Home and on each game screen (all measured at once)."""
+    /proc like `top` would, on Home and on each game screen (all measured at once).
+
+    `settings` is the settings file's text: empty, the defaults a family starts with, so on
+    this desktop (no GPIO) the ship link is on with the simulated ship streaming into it."""
     from .demo import demo_script
 
     env = dict(os.environ, SDL_VIDEODRIVER=driver, SDL_AUDIODRIVER="dummy")
     results: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as scratch:
+        settings_file = Path(scratch) / "settings.toml"
+        if settings:
+            settings_file.write_text(settings)
         children = {}
         for screen in ("home", *games):
             db = Path(scratch) / f"{screen}.sqlite3"
@@ -147,7 +155,7 @@ def idle_cpu_from_outside(games: tuple[str, ...] = ("cloud9", "cloudship", "clou
                 subprocess.run([sys.executable, "-c", CRASHED_GAME_SCRIPT, str(db), screen], env=env,
                                check=True, timeout=120)
             command = [sys.executable, "-m", "companion", "run", "--windowed", "--db", str(db),
-                       "--config", str(Path(scratch) / "settings.toml")]
+                       "--config", str(settings_file)]
             children[screen] = (db, subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL))
         try:
             time.sleep(settle)
@@ -193,8 +201,12 @@ def bench() -> dict[str, float]:
     return {
         "ui.busiest_screen_redraw_800x480_ms": round(redraw, 3),
         "ui.busiest_screen_rebuild_and_redraw_800x480_ms": round(rebuild, 3),
+        # as a family runs it: default settings, so here (no GPIO) the simulated ship streams
         **{f"ui.idle_{screen}_cpu_percent_of_core": round(value, 3)
            for screen, value in idle_cpu_from_outside().items()},
+        # what the ship's link adds: Home again with the link switched off
+        "ui.idle_home_ship_off_cpu_percent_of_core": round(
+            idle_cpu_from_outside(games=(), settings=SHIP_OFF)["home"], 3),
         "ui.start_to_first_frame_s": round(first_frame_s(), 3),
         "ui.peak_memory_mib": round(peak_memory_mib(), 1),
     }

@@ -6,7 +6,9 @@ the ship (or, on a desktop without GPIO, the simulated ship on a pty, moved by k
 detectors (mock pins on a desktop, struck by keys), the flight log, and the judge's session.
 Once per main-loop pass `pump(app)` runs the session: judged drops and landings reach the game
 through the controller; notices and refusals become toasts; a ball in the air keeps frames
-coming so it is seen falling. The Cloudship screen calls `draw_above` (falling and settling
+coming so it is seen falling. The devices' records are judged on their own threads (the
+session's inlet), which wake the main loop only for the judge's word, or for a visible tilt
+while the Cloudship screen shows the ship in flight (`pump` keeps `session.watch_tilt` so). The Cloudship screen calls `draw_above` (falling and settling
 balls), `flight_hint` (what the crew is told while flying) and reads the tilt through
 `app.hardware.ship_tilt()`; the top bar shows `status()`.
 
@@ -32,6 +34,9 @@ log = logging.getLogger(__name__)
 FALL_DRAW_MS = 450  # a falling ball crosses the beds' height in this long on screen
 STRIKE_MS = 30  # a key strikes a simulated bed detector for this long
 TILT_REDRAW_DEG = 1.0
+# the in-process simulated ship at rest writes this many lines at once (a quarter of a second):
+# its stream then wakes the simulator and the reader 4 times a second, not 21
+SIM_REST_BATCH = 5
 SIM_KEYS = {"f": "fly", "s": "down", "a": "left", "d": "right", "j": "rain", "k": "hail"}
 BED_KEYS = dict(zip("vbnm", BED_COLOURS))
 
@@ -70,7 +75,11 @@ class ShipPanel:
         if port == "off":
             return None
         use_sim = port == "sim" or (port == "auto" and simulated_pins)
-        events: queue.Queue = queue.Queue()
+        # the devices' threads hand their records to the session's inlet: judged there, the main
+        # loop woken only for the judge's word or a visible tilt (companion.ship.session)
+        session = ShipSession(queue.Queue(), clock=clock_ms, timings=config.judge, beds_present=False,
+                              flight_log=flight_log if flight_log is not None else FlightLog(keep=config.flight_logs))
+        inlet = session.inlet(wake)
         beds = None
         simulator = None
         link = None
@@ -79,26 +88,25 @@ class ShipPanel:
             from ..devices.beds import BedDetectors
 
             try:
-                beds = BedDetectors(config.bed_pins(), events, clock_ms, wake=wake, pin_factory=pin_factory)
+                beds = BedDetectors(config.bed_pins(), inlet, clock_ms, pin_factory=pin_factory)
             except Exception as exc:  # pins busy (the serial console on GPIO 14): ask by touch
                 log.warning("bed detectors unavailable: %s", exc)
                 problems.append(f"bed detectors unavailable ({exc}): each ball asks where it landed")
+        session.beds_present = beds is not None
         try:
             if use_sim:
                 from ..ship.sim import ShipSimulator
 
-                simulator = ShipSimulator(strike=lambda bed: strike_mock(beds, bed), **(sim_options or {})).start()
+                options = {"rest_batch": SIM_REST_BATCH, **(sim_options or {})}
+                simulator = ShipSimulator(strike=lambda bed: strike_mock(beds, bed), **options).start()
                 port = simulator.path
-            link = ShipLink(port, events, clock=clock_ms, wake=wake)
+            link = ShipLink(port, inlet, clock=clock_ms, wake=wake)
             link.start()
         except Exception:
             for part in (link, simulator, beds):
                 if part is not None:
                     (part.stop if hasattr(part, "stop") else part.close)()
             raise
-        session = ShipSession(events, clock=clock_ms, timings=config.judge,
-                              beds_present=beds is not None,
-                              flight_log=flight_log if flight_log is not None else FlightLog(keep=config.flight_logs))
         panel = cls(session, link=link, simulator=simulator, beds=beds)
         panel.problems = problems
         return panel
@@ -106,17 +114,23 @@ class ShipPanel:
     # -- the main loop -------------------------------------------------------------------------
 
     def pump(self, app) -> None:
-        from ..ship.session import is_cloudship
+        from ..ship.session import in_flight, is_cloudship
 
         session = self.session
         self.playing = is_cloudship(app.controller)
+        # the tilt is drawn only on the Cloudship screen during a flight: only then does its
+        # change wake the main loop (and redraw)
+        watching = self.playing and in_flight(app.controller) and hasattr(app.screen, "ship_tilt")
+        if watching != session.watch_tilt:
+            session.watch_tilt = watching
+            self._drawn_tilt = None
         for news in session.poll(app.controller):
             self.show(app, news)
         shown = (session.link, tuple(session.asking), tuple(self.stuck_beds()), self.playing)
         if shown != self._shown:
             self._shown = shown  # the top bar and the flight hint follow the link and the question
             app.refresh()
-        tilt = session.tilt
+        tilt = session.tilt if watching else None
         if tilt is not None and (self._drawn_tilt is None or
                                  max(abs(a - b) for a, b in zip(tilt, self._drawn_tilt)) >= TILT_REDRAW_DEG):
             self._drawn_tilt = tilt
