@@ -12,12 +12,6 @@ from companion.rules import Match
 from companion.ui import spoken, story
 
 
-@pytest.fixture(autouse=True)
-def english_afterwards():
-    yield
-    i18n.set_language("en")
-
-
 def said(match: Match, action: dict, language: str = "en") -> tuple[Match, str | None]:
     i18n.set_language(language)
     after = match.apply(action)
@@ -136,8 +130,9 @@ LANGUAGES = st.sampled_from(i18n.LANGUAGES)
 @given(game=st.sampled_from(["cloud9", "cloudship", "cloudmine"]), language=LANGUAGES,
        players=st.integers(3, 4), choices=st.lists(st.integers(0, 10_000), min_size=1, max_size=60))
 def test_every_step_of_a_random_game_has_something_to_say(game, language, players, choices):
-    """Whatever happens, prompt() answers without an error, never speaks a placeholder, and has
-    something to say whenever the table must act (except while balls are falling)."""
+    """Whatever happens, prompt() answers without an error, never speaks a placeholder, has
+    something to say whenever the table must act (except while balls are falling), and says
+    every big moment in the very words of the story (the result card's sentence)."""
     i18n.set_language(language)
     m = Match.start({"game": game, "players": ["Ann", "Ben", "Zsolt", "Dan"][:players]})
     for choice in choices:
@@ -147,8 +142,13 @@ def test_every_step_of_a_random_game_has_something_to_say(game, language, player
         action = actions[choice % len(actions)]
         before, m = m, m.apply(action)
         text = spoken.prompt(m.view, before.view, action)
+        said = [spoken.sentence(moment.text) for moment in story.moments(before.view, m.view, action)
+                if moment.worth_saying]
         if text is None:
-            assert m.view["phase"] == "flight" and m.view["drops"]
+            assert m.view["phase"] == "flight" and m.view["drops"] and not said
             continue
         assert "{" not in text and "}" not in text
         assert text.strip() == text and text
+        assert text.startswith(" ".join(said))
+        if m.view["over"]:
+            assert said and said[-1] == spoken.sentence(story.moments(before.view, m.view, action)[-1].text)
