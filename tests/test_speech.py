@@ -163,6 +163,21 @@ def test_the_app_says_each_prompt_in_the_chosen_language(harness):
     assert h.app.voice.said[-1].startswith(f"{nxt} megtalálta a lapot: ")
 
 
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_the_voice_asks_in_the_words_of_the_screen(harness, language):
+    """Where the screen asks the table in the words a voice would use, the voice says exactly
+    the screen's prompt (one translation, so the two never disagree)."""
+    h = harness(language)
+    h.start_game({"game": "cloud9", "players": ["Ann", "Ben", "Cat"]})
+    h.app.controller.submit({"act": "roll", "dice": ["red", "green"]})
+    h.app.pump()
+    assert h.app.voice.said[-1] == h.find("prompt").text  # "Ben: jump or stay?"
+    h.app.controller.submit({"act": "stay", "player": "Ben"})
+    h.app.controller.submit({"act": "stay", "player": "Cat"})
+    h.app.pump()
+    assert h.app.voice.said[-1] == h.find("prompt").text  # "Ann: rise or fall?"
+
+
 def test_speech_is_off_by_default_and_when_muted(harness):
     h = harness(speech=False)
     assert Config().speech is False

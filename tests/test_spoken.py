@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion import i18n
+from companion.i18n import extract
 from companion.rules import Match
 from companion.ui import spoken, story
 
@@ -54,20 +55,20 @@ def test_cloud9_the_top_cloud_is_a_moment():
 
 def test_cloudship_load_storm_and_hail_in_three_languages():
     m = Match.start({"game": "cloudship", "players": ["Emma", "Milan", "Aaron", "Olivia"]})
-    assert spoken.prompt(m.view) == "Emma, roll the dice!"
+    assert spoken.prompt(m.view) == "Emma: roll the dice!"
     m, text = said(m, {"act": "roll", "dice": ["yellow", "purple", "storm"]})
     assert text == "The storm moves on: twelve squares left. Load two raindrops, and fly!"
     m, text = said(m, {"act": "drop", "ball": "rain", "bed": "yellow"})
     assert text is None  # a ball is falling: the crew is busy
     m, text = said(m, {"act": "drop", "ball": "rain", "bed": "purple"})
-    assert text == "Every ball is down: land now."
+    assert text == "Every ball is down: land."
     m, text = said(m, {"act": "land"}, "de")
     assert text == "Gelandet: eine Blume gepflanzt. Dreht das Plättchen unter der neuen Blume um: Ist da Hagel?"
     m, text = said(m, {"act": "reveal", "hail": True}, "hu")
     assert text == ("Jégeső-lapka fordult fel: mostantól egy jégdarab repül a hajóval. "
                     "Fordítsátok meg a lapkát az új virág alatt: van rajta jég?")
     m, text = said(m, {"act": "reveal", "hail": False})
-    assert text == "No hail under the flower. Milan, roll the dice!"
+    assert text == "No hail under the flower. Milan: roll the dice!"
 
 
 @pytest.mark.parametrize("language,expected", [
@@ -152,3 +153,13 @@ def test_every_step_of_a_random_game_has_something_to_say(game, language, player
         assert text.startswith(" ".join(said))
         if m.view["over"]:
             assert said and said[-1] == spoken.sentence(story.moments(before.view, m.view, action)[-1].text)
+
+
+def test_prompts_said_in_the_screens_words_are_still_the_screens():
+    """spoken.py reads some prompts from a game screen's catalog: each must still be a string
+    that screen uses (else it would be said untranslated)."""
+    strings = extract.extract()
+    for domain, msgid in spoken.SHOWN_PROMPTS.values():
+        assert msgid in strings[domain], (domain, msgid)
+    for domain, one, many in spoken.SHOWN_COUNTS.values():
+        assert strings[domain].get(one) == many, (domain, one)

@@ -2,9 +2,11 @@
 
 Pure: views in, a sentence out (no pygame, no sound). What an action did comes from the story
 (companion/ui/story.py, the same moments the screens show as result cards and in the strip):
-speech says the `text` of each moment worth saying. The prompt of the step is this module's own,
-in its gettext domain "speech": it speaks to the player ("Zsolt, your guess") where the screen
-shows a label beside the buttons.
+speech says the `text` of each moment worth saying. The prompt of the step is the screen's own
+where the screen asks in the words a voice would use ("Ben: jump or stay?", read from the game
+screen's catalog, so screen and voice cannot disagree: SHOWN_PROMPTS); elsewhere it is this
+module's, in its gettext domain "speech": where it speaks to the player ("Zsolt, your guess")
+and the screen shows a label ("Zsolt guesses"), or where it says a count as a word.
 
 Small counts are spoken as words (story.count_word: "two raindrops", Hungarian "két esőcsepp").
 Names go in exactly as the players typed them.
@@ -20,6 +22,35 @@ from . import story
 _ = i18n.translator("speech")
 
 View = Mapping[str, Any]
+
+# prompts said in the words (and the translation) the game's screen shows; tests/test_spoken.py
+# checks that each is still in that screen's catalog
+SHOWN_PROMPTS = {
+    "solo": ("cloud9", "{name} flies solo: jump or stay?"),
+    "jump or stay": ("cloud9", "{name}: jump or stay?"),
+    "rise or fall": ("cloud9", "{name}: rise or fall?"),
+    "roll": ("cloudship", "{name}: roll the dice!"),
+    "wild flower": ("cloudship", "A wild flower! Which bed gets it?"),
+    "landed": ("cloudship", "Every ball is down: land."),
+}
+# counts of things the screen shows in the same words, said with the count as a word
+SHOWN_COUNTS = {
+    "raindrops": ("cloudship", "{count} raindrop", "{count} raindrops"),
+    "hailstones": ("cloudship", "{count} hailstone", "{count} hailstones"),
+}
+_SCREENS = {entry[0]: i18n.translator(entry[0]) for entry in (*SHOWN_PROMPTS.values(), *SHOWN_COUNTS.values())}
+
+
+def shown(prompt_name: str, **values: str) -> str:
+    """The prompt `prompt_name` as the screen shows it, in the current language."""
+    domain, msgid = SHOWN_PROMPTS[prompt_name]
+    return _SCREENS[domain](msgid).format(**values)
+
+
+def shown_count(things: str, count: int) -> str:
+    """"two raindrops": `count` of `things` in the screen's words, the count as a word."""
+    domain, one, many = SHOWN_COUNTS[things]
+    return _SCREENS[domain].ngettext(one, many, count).format(count=story.count_word(count))
 
 ENDS_A_SENTENCE = (".", "!", "?")
 
@@ -51,24 +82,24 @@ def _cloud9_step(view: View) -> str | None:
     pilot = view["pilot"]
     if view["phase"] == "roll":
         if view["solo"]:
-            return _("{name}, you fly solo: jump or stay?").format(name=pilot)
+            return shown("solo", name=pilot)
         return _("{name}, roll the dice.").format(name=pilot)
     if view["phase"] == "decide":
-        return _("{name}: jump or stay?").format(name=view["to_decide"])
+        return shown("jump or stay", name=view["to_decide"])
     if view["phase"] == "resolve":
         if not view["cards_needed"]:
             return _("Every die is blank: {name}, the balloon rises.").format(name=pilot)
-        return _("{name}: rise or fall?").format(name=pilot)
+        return shown("rise or fall", name=pilot)
     return None
 
 
 # --- Cloudship -----------------------------------------------------------------------------
 
 def _balls(rain: int, hail: int) -> str:
-    raindrops = _.ngettext("{count} raindrop", "{count} raindrops", rain).format(count=story.count_word(rain))
+    raindrops = shown_count("raindrops", rain)
     if not hail:
         return raindrops
-    hailstones = _.ngettext("{count} hailstone", "{count} hailstones", hail).format(count=story.count_word(hail))
+    hailstones = shown_count("hailstones", hail)
     if not rain:
         return hailstones
     return story.names_text([raindrops, hailstones])
@@ -79,16 +110,16 @@ def _cloudship_step(view: View) -> str | None:
         return None  # the story's end moment says how it ended
     phase = view["phase"]
     if phase == "roll":
-        return _("{name}, roll the dice!").format(name=view["commander"])
+        return shown("roll", name=view["commander"])
     if phase == "flight":
         load = view["load"]
         if len(view["drops"]) == 0:
             return _("Load {balls}, and fly!").format(balls=_balls(load["rain"], load["hail"]))
         if len(view["drops"]) >= load["rain"] + load["hail"]:
-            return _("Every ball is down: land now.")
+            return shown("landed")
         return None  # balls are falling: the table is busy, nothing new to say
     if phase == "plant":
-        return _("A wild flower! Which bed gets it?")
+        return shown("wild flower")
     if phase == "reveal":
         return _("Turn over the tile under the new flower: is there hail?")
     return None
