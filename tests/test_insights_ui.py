@@ -18,12 +18,6 @@ SHOTS = Path("/tmp/insights-shots")
 PLAYERS = ["Anna", "Benedikt", "Cleo", "Dávid"]
 
 
-@pytest.fixture(autouse=True)
-def english_afterwards():
-    yield
-    i18n.set_language("en")
-
-
 def harness(size=(800, 480), language="en", **config) -> Harness:
     h = Harness(size, config=cfg.Config(language=language, **config))
     return h

@@ -40,12 +40,6 @@ TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE_LANGUAGE]
 NOT_ALLOWED = {"de": ("Nicht erlaubt: {reason}", "Regel: {rule}"), "hu": ("Nem szabályos: {reason}", "Szabály: {rule}")}
 
 
-@pytest.fixture(autouse=True)
-def english_afterwards():
-    yield
-    i18n.set_language("en")
-
-
 def toast_for(language: str, reason: str, rule: str) -> tuple[str, str]:
     text, detail = NOT_ALLOWED[language]
     return text.format(reason=reason), detail.format(rule=rule)

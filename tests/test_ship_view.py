@@ -30,12 +30,6 @@ class Clock:
         return self.ms
 
 
-@pytest.fixture(autouse=True)
-def english_afterwards():
-    yield
-    i18n.set_language("en")
-
-
 def table(size, language="en", beds=True):
     h = Harness(size, config=Config(language=language))
     h.app.hardware.simulated = False  # as on the Pi: real pins, a real ship

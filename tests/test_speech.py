@@ -1,6 +1,7 @@
 """Spoken prompts: real speech from espeak-ng (not silence, a plausible length) in English, German
 and Hungarian; the worker says only the newest prompt; no espeak-ng means silence with a reason;
-what is said follows the game (companion/ui/spoken.py) in the chosen language."""
+what is said follows the game (companion/ui/spoken.py: the story's big moments, then the
+prompt) in the chosen language."""
 
 from __future__ import annotations
 
@@ -154,7 +155,27 @@ def test_the_app_says_each_prompt_in_the_chosen_language(harness):
     assert h.app.voice.said[-1] == f"{first}, te találgatsz!"
     h.app.controller.submit({"act": "guess", "player": first, "correct": False})
     nxt = h.app.controller.match.view["to_guess"]
-    assert h.app.voice.said[-1] == f"{first}: rossz lap. {nxt}, te találgatsz!"
+    assert h.app.voice.said[-1] == f"{nxt}, te találgatsz!"
+    h.app.controller.submit({"act": "guess", "player": nxt, "correct": True})
+    then = h.app.controller.match.view["to_guess"]
+    # the big moment is the one the result card shows (the story's text), then the prompt
+    assert h.app.voice.said[-1] == f"{h.app.game_screen.card.text}. {then}, te találgatsz!"
+    assert h.app.voice.said[-1].startswith(f"{nxt} megtalálta a lapot: ")
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_the_voice_asks_in_the_words_of_the_screen(harness, language):
+    """Where the screen asks the table in the words a voice would use, the voice says exactly
+    the screen's prompt (one translation, so the two never disagree)."""
+    h = harness(language)
+    h.start_game({"game": "cloud9", "players": ["Ann", "Ben", "Cat"]})
+    h.app.controller.submit({"act": "roll", "dice": ["red", "green"]})
+    h.app.pump()
+    assert h.app.voice.said[-1] == h.find("prompt").text  # "Ben: jump or stay?"
+    h.app.controller.submit({"act": "stay", "player": "Ben"})
+    h.app.controller.submit({"act": "stay", "player": "Cat"})
+    h.app.pump()
+    assert h.app.voice.said[-1] == h.find("prompt").text  # "Ann: rise or fall?"
 
 
 def test_speech_is_off_by_default_and_when_muted(harness):
@@ -167,7 +188,7 @@ def test_speech_is_off_by_default_and_when_muted(harness):
     assert h.app.voice.said == []
     h.app.change_config(muted=False)
     h.app.controller.submit({"act": "jump", "player": "Ben"})
-    assert h.app.voice.said == ["Ben jumps out: one point. Cat: jump or stay?"]
+    assert h.app.voice.said == ["Cat: jump or stay?"]
 
 
 @needs_espeak

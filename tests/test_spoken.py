@@ -1,5 +1,6 @@
-"""What the app says (companion/ui/spoken.py): each step's prompt and each big moment, in English,
-German and Hungarian, from real games of the rules core."""
+"""What the app says (companion/ui/spoken.py): each big moment, as the story tells it
+(companion/ui/story.py), then the step's prompt, in English, German and Hungarian, from real games
+of the rules core."""
 
 from __future__ import annotations
 
@@ -7,14 +8,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion import i18n
+from companion.i18n import extract
 from companion.rules import Match
-from companion.ui import spoken
-
-
-@pytest.fixture(autouse=True)
-def english_afterwards():
-    yield
-    i18n.set_language("en")
+from companion.ui import spoken, story
 
 
 def said(match: Match, action: dict, language: str = "en") -> tuple[Match, str | None]:
@@ -29,7 +25,7 @@ def test_cloud9_prompts_and_a_jump():
     m, text = said(m, {"act": "roll", "dice": ["red", "red"]})
     assert text == "Ben: jump or stay?"
     m, text = said(m, {"act": "jump", "player": "Ben"})
-    assert text == "Ben jumps out: one point. Cat: jump or stay?"
+    assert text == "Cat: jump or stay?"  # a jump is on the strip; the table saw it happen
     m, text = said(m, {"act": "stay", "player": "Cat"}, "hu")
     assert text == "Ann, emelkedik vagy zuhan a ballon?"
 
@@ -39,9 +35,9 @@ def test_cloud9_fall_says_who_scores_nothing():
     m = m.apply({"act": "roll", "dice": ["red", "green"]})
     m = m.apply({"act": "stay", "player": "Ben"}).apply({"act": "jump", "player": "Cat"})
     m, text = said(m, {"act": "fall"})
-    assert text == "The balloon falls! No points this trip for Ann and Ben. Ben, roll the dice."
-    _, text = said(m.undo() if hasattr(m, "undo") else m.apply({"act": "undo"}), {"act": "fall"}, "de")
-    assert text.startswith("Der Ballon sinkt! Keine Punkte in dieser Fahrt für Ann und Ben.")
+    assert text == "The balloon fell from cloud 1: Ann and Ben score nothing this trip. Ben, roll the dice."
+    _, text = said(m.apply({"act": "undo"}), {"act": "fall"}, "de")
+    assert text.startswith("Der Ballon ist von Wolke 1 gesunken: Ann und Ben bekommen auf dieser Fahrt nichts.")
 
 
 def test_cloud9_the_top_cloud_is_a_moment():
@@ -54,24 +50,25 @@ def test_cloud9_the_top_cloud_is_a_moment():
             break
         m = m.apply({"act": "rise", "cards": []})
     m, text = said(m, {"act": "rise", "cards": []})
-    assert text.startswith("The top cloud! Twenty-five points for Ann, Ben and Cat.")
+    assert text == "Cloud 9 reached: Ann, Ben and Cat score 25 points each. Cat, roll the dice."
 
 
 def test_cloudship_load_storm_and_hail_in_three_languages():
     m = Match.start({"game": "cloudship", "players": ["Emma", "Milan", "Aaron", "Olivia"]})
-    assert spoken.prompt(m.view) == "Emma, roll the dice!"
+    assert spoken.prompt(m.view) == "Emma: roll the dice!"
     m, text = said(m, {"act": "roll", "dice": ["yellow", "purple", "storm"]})
     assert text == "The storm moves on: twelve squares left. Load two raindrops, and fly!"
     m, text = said(m, {"act": "drop", "ball": "rain", "bed": "yellow"})
     assert text is None  # a ball is falling: the crew is busy
     m, text = said(m, {"act": "drop", "ball": "rain", "bed": "purple"})
-    assert text == "Every ball is down: land now."
+    assert text == "Every ball is down: land."
     m, text = said(m, {"act": "land"}, "de")
-    assert text == "Dreht das Plättchen unter der neuen Blume um: Ist da Hagel?"
+    assert text == "Gelandet: eine Blume gepflanzt. Dreht das Plättchen unter der neuen Blume um: Ist da Hagel?"
     m, text = said(m, {"act": "reveal", "hail": True}, "hu")
-    assert text == "Jég! Mostantól egy jégdarabot is rakjatok be. Fordítsátok meg a lapkát az új virág alatt: van rajta jég?"
+    assert text == ("Jégeső-lapka fordult fel: mostantól egy jégdarab repül a hajóval. "
+                    "Fordítsátok meg a lapkát az új virág alatt: van rajta jég?")
     m, text = said(m, {"act": "reveal", "hail": False})
-    assert text == "No hail, phew! Two flowers grew. Milan, roll the dice!"
+    assert text == "No hail under the flower. Milan: roll the dice!"
 
 
 @pytest.mark.parametrize("language,expected", [
@@ -89,7 +86,7 @@ def test_the_load_is_spoken_with_number_words(language, expected):
 @pytest.mark.parametrize("language,expected", [
     ("en", "The storm moves on: three squares left."),
     ("de", "Der Sturm zieht weiter: noch drei Felder."),
-    ("hu", "A vihar közeledik: még három mező van hátra."),
+    ("hu", "A vihar továbblép: még három mező van hátra."),
 ])
 def test_the_storm_step(language, expected):
     i18n.set_language(language)
@@ -104,8 +101,8 @@ def test_german_feminine_one():
     m = Match.start({"game": "cloudship", "players": ["Emma", "Milan"]})
     before = dict(m.view, phase="flight")
     after = dict(m.view, phase="roll", planted=["yellow"], removed=["white"])
-    assert spoken.prompt(after, before, {"act": "land"}).startswith(
-        "Der Hagel hat eine Blume zerstört. Eine Blume ist gewachsen.")
+    assert spoken.prompt(after, before, {"act": "land"}) == \
+        "Gelandet: eine Blume gepflanzt (Hagel hat eine zerstört). Emma, du würfelst!"
 
 
 def test_cloud_mine_round_settlement_and_the_end():
@@ -114,15 +111,17 @@ def test_cloud_mine_round_settlement_and_the_end():
     assert spoken.prompt(m.view) == "Edit, your guess."
     for guesser in ("Edit", "Tamás", "Gabriella"):  # the rulebook's example round
         m, text = said(m, {"act": "guess", "player": guesser, "correct": False})
-    assert text == "Gabriella: wrong card. Zsolt, your guess."
+    assert text == "Zsolt, your guess."
     m, text = said(m, {"act": "guess", "player": "Zsolt", "correct": True}, "hu")
-    assert text.startswith("Zsolt megtalálta a lapot! András megtart három lapot.")
+    assert text == ("Zsolt megtalálta a lapot: András (Álmodozó): három lapot kap; Zsolt: három lapot kap. "
+                    "András, te találgatsz!")  # két/három before a noun, the names as written
     while not m.view["over"]:  # nobody finds it, round after round, until the deck runs short
         before = m
         m = m.apply({"act": "guess", "player": m.view["to_guess"], "correct": False})
     i18n.set_language("en")
     text = spoken.prompt(m.view, before.view, {"act": "guess", "player": "x", "correct": False})
-    assert "takes all of them." in text and "The deck cannot supply another round:" in text
+    assert text.startswith("Nobody found the card: ") and "(Chooser) takes" in text
+    assert text.endswith(" win.") or text.endswith(" wins.")  # the story's end moment, said once
 
 
 LANGUAGES = st.sampled_from(i18n.LANGUAGES)
@@ -132,8 +131,9 @@ LANGUAGES = st.sampled_from(i18n.LANGUAGES)
 @given(game=st.sampled_from(["cloud9", "cloudship", "cloudmine"]), language=LANGUAGES,
        players=st.integers(3, 4), choices=st.lists(st.integers(0, 10_000), min_size=1, max_size=60))
 def test_every_step_of_a_random_game_has_something_to_say(game, language, players, choices):
-    """Whatever happens, prompt() answers without an error, never speaks a placeholder, and has
-    something to say whenever the table must act (except while balls are falling)."""
+    """Whatever happens, prompt() answers without an error, never speaks a placeholder, has
+    something to say whenever the table must act (except while balls are falling), and says
+    every big moment in the very words of the story (the result card's sentence)."""
     i18n.set_language(language)
     m = Match.start({"game": game, "players": ["Ann", "Ben", "Zsolt", "Dan"][:players]})
     for choice in choices:
@@ -143,8 +143,23 @@ def test_every_step_of_a_random_game_has_something_to_say(game, language, player
         action = actions[choice % len(actions)]
         before, m = m, m.apply(action)
         text = spoken.prompt(m.view, before.view, action)
+        said = [spoken.sentence(moment.text) for moment in story.moments(before.view, m.view, action)
+                if moment.worth_saying]
         if text is None:
-            assert m.view["phase"] == "flight" and m.view["drops"]
+            assert m.view["phase"] == "flight" and m.view["drops"] and not said
             continue
         assert "{" not in text and "}" not in text
         assert text.strip() == text and text
+        assert text.startswith(" ".join(said))
+        if m.view["over"]:
+            assert said and said[-1] == spoken.sentence(story.moments(before.view, m.view, action)[-1].text)
+
+
+def test_prompts_said_in_the_screens_words_are_still_the_screens():
+    """spoken.py reads some prompts from a game screen's catalog: each must still be a string
+    that screen uses (else it would be said untranslated)."""
+    strings = extract.extract()
+    for domain, msgid in spoken.SHOWN_PROMPTS.values():
+        assert msgid in strings[domain], (domain, msgid)
+    for domain, one, many in spoken.SHOWN_COUNTS.values():
+        assert strings[domain].get(one) == many, (domain, one)

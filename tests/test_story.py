@@ -119,7 +119,7 @@ def test_cloudmine_found_card_settles_the_round():
     gained = {n: after.view["scores"][n] - match.view["scores"][n] for n in after.view["players"]}
     assert settle.headline == f"{finder} found the card"
     assert dict((who, line) for who, line in settle.details) == {
-        finder: f"{finder} takes {gained[finder]} cards", "Ann": "Ann (Dreamer) takes 1 card"}
+        finder: f"{finder} takes {story.count_word(gained[finder])} cards", "Ann": "Ann (Dreamer) takes one card"}
     assert settle.text.startswith(f"{finder} found the card: ")
 
 
@@ -131,7 +131,7 @@ def test_cloudmine_nobody_finds_it_the_chooser_takes_all():
         match, found = step(match, {"act": "guess", "player": match.view["to_guess"], "correct": False})
     settle = found[-1]
     assert settle.headline == "Nobody found the card"
-    assert settle.details == [(chooser, f"{chooser} (Chooser) takes {cards} cards")]
+    assert settle.details == [(chooser, f"{chooser} (Chooser) takes {story.count_word(cards)} cards")]
 
 
 # --- Cloudship ---------------------------------------------------------------------------------
@@ -148,7 +148,8 @@ def test_cloudship_storm_step_says_how_far_is_left():
     assert kinds(found) == ["storm"]
     left = after.view["storm_end"] - after.view["storm"]
     assert found[0].headline == "The storm moves 1 square"
-    assert found[0].text == f"The storm moves on: {left} squares left"
+    assert found[0].text == f"The storm moves on: {story.count_word(left)} squares left"
+    assert left == 12 and story.count_word(left) == "twelve"  # a count in words, for speech
     assert found[0].big and found[0].players == ("Emma",)
 
 
@@ -159,7 +160,7 @@ def test_cloudship_hail_tile_turning_up_is_a_moment():
     after, found = step(match, actions[5])  # {"act": "reveal", "hail": true}
     assert "hail" in kinds(found)
     hail = next(m for m in found if m.kind == "hail")
-    assert hail.big and str(after.view["hail_visible"]) in hail.text
+    assert hail.big and f'{story.count_word(after.view["hail_visible"])} hailstone' in hail.text
 
 
 def test_cloudship_every_example_ends_with_its_result():

@@ -28,12 +28,6 @@ THREE = ["Ann", "Ben", "Cat"]
 SIX = ["Anna", "Benedikt", "Cleo", "Dávid", "Erzsébet", "Gabriella"]
 
 
-@pytest.fixture(autouse=True)
-def english_afterwards():
-    yield
-    i18n.set_language("en")
-
-
 def start(players=THREE, size=(800, 480), **setup) -> tuple[Harness, Cloud9Screen]:
     h = Harness(size)
     screen = h.start_game({"game": "cloud9", "players": list(players), **setup})

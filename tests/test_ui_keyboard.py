@@ -11,12 +11,6 @@ from companion.ui.layout import SIZES
 from companion.ui.screens.keyboard import ACCENTS, LAYOUTS
 
 
-@pytest.fixture(autouse=True)
-def english_afterwards():
-    yield
-    i18n.set_language("en")
-
-
 def open_keyboard(size, language) -> Harness:
     h = Harness(size)
     h.app.change_config(language=language)

@@ -532,10 +532,13 @@ class App:
 
     # --- the game ---------------------------------------------------------------------------
     def _on_game_change(self, before, after, action) -> None:
-        handler = getattr(self.screen, "on_game_change", None)
+        screen = self.screen
+        handler = getattr(screen, "on_game_change", None)
         if handler is not None:
             handler(before, after, action)
-        self.voice.game_changed(before, after, action)
+        # the game screen just found this change's moments (its card): the voice says the same
+        found = screen.moments if handler is not None and screen is self.game_screen else None
+        self.voice.game_changed(before, after, action, found)
         self.refresh()
 
 

@@ -1,13 +1,15 @@
-"""What the app says aloud: the prompt of each step and each big moment, in the current language.
+"""What the app says aloud: the big moments of the table's story, then what to do now.
 
-Pure: views in, a sentence out (no pygame, no sound). `prompt(view, before, action)` is called
-after each change of the game with the views before and after it and the action between them;
-it returns the moment that just happened (a fall, a top-cloud trip end, a round settlement, a
-storm step, a hail tile) followed by what to do now, or None when there is nothing to say.
+Pure: views in, a sentence out (no pygame, no sound). What an action did comes from the story
+(companion/ui/story.py, the same moments the screens show as result cards and in the strip):
+speech says the `text` of each moment worth saying. The prompt of the step is the screen's own
+where the screen asks in the words a voice would use ("Ben: jump or stay?", read from the game
+screen's catalog, so screen and voice cannot disagree: SHOWN_PROMPTS); elsewhere it is this
+module's, in its gettext domain "speech": where it speaks to the player ("Zsolt, your guess")
+and the screen shows a label ("Zsolt guesses"), or where it says a count as a word.
 
-Small counts are spoken as words from the catalog ("two raindrops", Hungarian "két esőcsepp"),
-because espeak-ng reads a digit in its counting form ("kettő") where the language wants the form
-before a noun. Names go in exactly as the players typed them.
+Small counts are spoken as words (story.count_word: "two raindrops", Hungarian "két esőcsepp").
+Names go in exactly as the players typed them.
 """
 
 from __future__ import annotations
@@ -15,138 +17,109 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .. import i18n
-from ..i18n import N_
+from . import story
 
 _ = i18n.translator("speech")
 
 View = Mapping[str, Any]
 
-# the form a number takes before a noun, as espeak-ng cannot know it (index = the number)
-NUMBER_WORDS = (None, N_("one"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"),
-                N_("eight"), N_("nine"), N_("ten"), N_("eleven"), N_("twelve"))
+# prompts said in the words (and the translation) the game's screen shows; tests/test_spoken.py
+# checks that each is still in that screen's catalog
+SHOWN_PROMPTS = {
+    "solo": ("cloud9", "{name} flies solo: jump or stay?"),
+    "jump or stay": ("cloud9", "{name}: jump or stay?"),
+    "rise or fall": ("cloud9", "{name}: rise or fall?"),
+    "roll": ("cloudship", "{name}: roll the dice!"),
+    "wild flower": ("cloudship", "A wild flower! Which bed gets it?"),
+    "landed": ("cloudship", "Every ball is down: land."),
+}
+# counts of things the screen shows in the same words, said with the count as a word
+SHOWN_COUNTS = {
+    "raindrops": ("cloudship", "{count} raindrop", "{count} raindrops"),
+    "hailstones": ("cloudship", "{count} hailstone", "{count} hailstones"),
+}
+_SCREENS = {entry[0]: i18n.translator(entry[0]) for entry in (*SHOWN_PROMPTS.values(), *SHOWN_COUNTS.values())}
 
 
-def number(n: int) -> str:
-    return _(NUMBER_WORDS[n]) if 0 < n < len(NUMBER_WORDS) else str(n)
+def shown(prompt_name: str, **values: str) -> str:
+    """The prompt `prompt_name` as the screen shows it, in the current language."""
+    domain, msgid = SHOWN_PROMPTS[prompt_name]
+    return _SCREENS[domain](msgid).format(**values)
+
+
+def shown_count(things: str, count: int) -> str:
+    """"two raindrops": `count` of `things` in the screen's words, the count as a word."""
+    domain, one, many = SHOWN_COUNTS[things]
+    return _SCREENS[domain].ngettext(one, many, count).format(count=story.count_word(count))
+
+ENDS_A_SENTENCE = (".", "!", "?")
 
 
 def sentence(text: str) -> str:
-    """A sentence that begins with a number word begins with a capital."""
-    return text[:1].upper() + text[1:]
-
-
-def names(people: list[str]) -> str:
-    if len(people) < 2:
-        return "".join(people)
-    return _("{names} and {last}").format(names=", ".join(people[:-1]), last=people[-1])
+    """`text` as a sentence to speak: a capital first, a full stop last."""
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith(ENDS_A_SENTENCE) else text + "."
 
 
 def prompt(view: View, before: View | None = None, action: Mapping[str, Any] | None = None) -> str | None:
-    """The sentence to speak now: the moment `action` made (if any), then the current prompt."""
-    game = view.get("game")
-    if game not in _GAMES:
-        return None
-    moment_of, step_of = _GAMES[game]
-    moment = moment_of(view, before, action) if before is not None and action is not None \
-        and action.get("act") not in ("undo", "redo") else None
-    step = step_of(view)
-    spoken = " ".join(part for part in (moment, step) if part)
-    return spoken or None
+    """The sentence to speak now: what `action` did (from `before` to `view`), then the prompt."""
+    found = story.moments(before, view, action) if before is not None and action is not None else []
+    return say(found, view)
+
+
+def say(found: list[story.Moment], view: View) -> str | None:
+    """The moments of `found` worth saying, then the prompt of `view`'s step, or None."""
+    step = _STEPS[view["game"]](view) if view.get("game") in _STEPS else None
+    parts = [sentence(m.text) for m in found if m.worth_saying] + [step]
+    return " ".join(part for part in parts if part) or None
 
 
 # --- Cloud 9 -------------------------------------------------------------------------------
 
-def _cloud9_moment(view: View, before: View, action: Mapping[str, Any]) -> str | None:
-    act = action.get("act")
-    if act == "jump":
-        player = action.get("player", "")
-        points = view["scores"].get(player, 0) - before["scores"].get(player, 0)
-        return _.ngettext("{name} jumps out: {count} point.", "{name} jumps out: {count} points.",
-                          points).format(name=player, count=number(points))
-    if act == "fall":
-        aboard = list(before["basket"])
-        return _("The balloon falls! No points this trip for {names}.").format(names=names(aboard))
-    if act == "rise" and view["trip"] != before["trip"]:
-        aboard = list(before["basket"])
-        return _("The top cloud! Twenty-five points for {names}.").format(names=names(aboard))
-    if act == "rise":
-        return _("The balloon rises.")
-    return None
-
-
 def _cloud9_step(view: View) -> str | None:
     if view["over"]:
-        return _("Game over: {names} won!").format(names=names(list(view["winners"])))
+        return None  # the story's end moment says who won
     pilot = view["pilot"]
     if view["phase"] == "roll":
         if view["solo"]:
-            return _("{name}, you fly solo: jump or stay?").format(name=pilot)
+            return shown("solo", name=pilot)
         return _("{name}, roll the dice.").format(name=pilot)
     if view["phase"] == "decide":
-        return _("{name}: jump or stay?").format(name=view["to_decide"])
+        return shown("jump or stay", name=view["to_decide"])
     if view["phase"] == "resolve":
         if not view["cards_needed"]:
             return _("Every die is blank: {name}, the balloon rises.").format(name=pilot)
-        return _("{name}: rise or fall?").format(name=pilot)
+        return shown("rise or fall", name=pilot)
     return None
 
 
 # --- Cloudship -----------------------------------------------------------------------------
 
 def _balls(rain: int, hail: int) -> str:
-    raindrops = _.ngettext("{count} raindrop", "{count} raindrops", rain).format(count=number(rain))
+    raindrops = shown_count("raindrops", rain)
     if not hail:
         return raindrops
-    hailstones = _.ngettext("{count} hailstone", "{count} hailstones", hail).format(count=number(hail))
+    hailstones = shown_count("hailstones", hail)
     if not rain:
         return hailstones
-    return _("{names} and {last}").format(names=raindrops, last=hailstones)
-
-
-def _cloudship_moment(view: View, before: View, action: Mapping[str, Any]) -> str | None:
-    act = action.get("act")
-    said = []
-    if act == "roll" and view["phase"] == "roll" and not view["over"]:  # the rulebook's reroll
-        said.append(_("Three storms do not count."))
-    elif act == "roll" and view["storm"] > before["storm"]:
-        left = view["storm_end"] - view["storm"]
-        if left > 0:
-            said.append(_.ngettext("The storm moves on: {count} square left.",
-                                   "The storm moves on: {count} squares left.", left).format(count=number(left)))
-    if act == "land" and view["removed"]:  # hail has done its damage as the ship lands
-        lost = len(view["removed"])
-        said.append(_.ngettext("Hail destroyed {count} flower.", "Hail destroyed {count} flowers.",
-                               lost).format(count=number(lost)))
-    if act == "reveal":
-        if action.get("hail"):
-            count = view["hail_visible"]
-            said.append(_.ngettext("Hail! From now on you load {count} hailstone.",
-                                   "Hail! From now on you load {count} hailstones.", count).format(count=number(count)))
-        else:
-            said.append(_("No hail, phew!"))
-    if act in ("land", "plant", "reveal") and view["phase"] == "roll":  # the round is over
-        grew = len(view["planted"])
-        said.append(sentence(_.ngettext("{count} flower grew.", "{count} flowers grew.", grew).format(
-            count=number(grew))) if grew else _("Nothing grew this time."))
-    return " ".join(said) or None
+    return story.names_text([raindrops, hailstones])
 
 
 def _cloudship_step(view: View) -> str | None:
     if view["over"]:
-        return _("All twelve flowers grew: the crew wins!") if view["result"] == "won" \
-            else _("The storm has arrived: the crew loses.")
+        return None  # the story's end moment says how it ended
     phase = view["phase"]
     if phase == "roll":
-        return _("{name}, roll the dice!").format(name=view["commander"])
+        return shown("roll", name=view["commander"])
     if phase == "flight":
         load = view["load"]
         if len(view["drops"]) == 0:
             return _("Load {balls}, and fly!").format(balls=_balls(load["rain"], load["hail"]))
         if len(view["drops"]) >= load["rain"] + load["hail"]:
-            return _("Every ball is down: land now.")
+            return shown("landed")
         return None  # balls are falling: the table is busy, nothing new to say
     if phase == "plant":
-        return _("A wild flower! Which bed gets it?")
+        return shown("wild flower")
     if phase == "reveal":
         return _("Turn over the tile under the new flower: is there hail?")
     return None
@@ -154,31 +127,10 @@ def _cloudship_step(view: View) -> str | None:
 
 # --- The Cloud Mine ------------------------------------------------------------------------
 
-def _cloudmine_moment(view: View, before: View, action: Mapping[str, Any]) -> str | None:
-    if action.get("act") != "guess":
-        return None
-    player = action.get("player", "")
-    settled = view["round"] != before["round"] or view["over"]
-    if action.get("correct"):
-        found = _("{name} found the card!").format(name=player)
-        kept = before["dreamer_pile"]
-        if kept:
-            found += " " + _.ngettext("{name} keeps {count} card.", "{name} keeps {count} cards.",
-                                      kept).format(name=before["dreamer"], count=number(kept))
-        return found
-    if settled:  # the last wrong guess: the Chooser takes every card of the round
-        return _("Nobody found the card: {name} takes all of them.").format(name=before["chooser"])
-    return _("{name}: wrong card.").format(name=player)
-
-
 def _cloudmine_step(view: View) -> str | None:
     if view["over"]:
-        return _("The deck cannot supply another round: {names} won!").format(names=names(list(view["winners"])))
+        return None  # the story's end moment says who won
     return _("{name}, your guess.").format(name=view["to_guess"])
 
 
-_GAMES = {
-    "cloud9": (_cloud9_moment, _cloud9_step),
-    "cloudship": (_cloudship_moment, _cloudship_step),
-    "cloudmine": (_cloudmine_moment, _cloudmine_step),
-}
+_STEPS = {"cloud9": _cloud9_step, "cloudship": _cloudship_step, "cloudmine": _cloudmine_step}

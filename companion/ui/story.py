@@ -7,11 +7,15 @@ Pure functions of the contract's public views (plain dicts), no pygame, no rules
 
 A Moment is `big` when it deserves a result card that stays until the next action (a Cloud 9
 fall or top-cloud trip end, a Cloud Mine round settlement, a Cloudship storm step or hail
-tile turning up, the end of a game); the others fill the strip of recent events.
+tile turning up, the end of a game); the others fill the strip of recent events. Speech
+(companion/ui/spoken.py) says the text of the moments `worth_saying` before the step's prompt.
 
 Texts are translated when read (`moment.headline`, `moment.text`, `moment.details`), in the
 language current at that moment, so a strip built before a language change reads right after
-it. `moment.text` is one plain sentence, for speech.
+it. `moment.text` is one plain sentence, for the card and for speech: it says small counts in
+words ("three squares left", German "ein Feld", Hungarian "két jégdarab"), because espeak-ng
+reads a digit in its counting form ("eins", "kettő") where the language wants the form before
+a noun, and a word reads as well as a digit on a card.
 """
 
 from __future__ import annotations
@@ -27,12 +31,24 @@ View = Mapping[str, Any]
 
 # kinds of moment that get a result card
 BIG_KINDS = ("fall", "top", "settle", "storm", "hail", "end")
+# kinds speech says too: what a child who cannot read needs and the next prompt does not say
+SAID_KINDS = BIG_KINDS + ("reroll", "land", "reveal")
 
 COLOUR_WORDS = {
     "red": N_("red"), "yellow": N_("yellow"), "green": N_("green"), "purple": N_("purple"),
     "white": N_("white"), "blue": N_("blue"), "blank": N_("blank"), "storm": N_("storm"),
     "wild": N_("wild card"),
 }
+
+
+# a count as it stands before a noun (index = the count)
+COUNT_WORDS = (None, N_("one"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"),
+               N_("eight"), N_("nine"), N_("ten"), N_("eleven"), N_("twelve"))
+
+
+def count_word(count: int) -> str:
+    """A small count in words, in the current language; larger ones as digits."""
+    return _(COUNT_WORDS[count]) if 0 < count < len(COUNT_WORDS) else str(count)
 
 
 def colour_word(colour: str) -> str:
@@ -60,6 +76,10 @@ class Moment:
     @property
     def big(self) -> bool:
         return self.kind in BIG_KINDS
+
+    @property
+    def worth_saying(self) -> bool:
+        return self.kind in SAID_KINDS
 
     @property
     def headline(self) -> str:
@@ -195,7 +215,7 @@ def _cloudship(before: View, after: View, action) -> list[Moment]:
                 lambda: _.ngettext("The storm moves {count} square", "The storm moves {count} squares",
                                    moved).format(count=moved),
                 lambda: _.ngettext("The storm moves on: {count} square left",
-                                   "The storm moves on: {count} squares left", left).format(count=left)))
+                                   "The storm moves on: {count} squares left", left).format(count=count_word(left))))
         elif dice.count("storm") == len(dice):  # the roll does not count
             text = lambda: _("Three storms do not count: roll again")  # noqa: E731
             out.append(Moment("reroll", (commander,), text, text))
@@ -212,9 +232,9 @@ def _cloudship(before: View, after: View, action) -> list[Moment]:
         out.append(Moment(
             "land", (commander,), lambda: _("Landed"),
             lambda: _.ngettext("Landed: {count} flower planted", "Landed: {count} flowers planted",
-                               planted).format(count=planted)
+                               planted).format(count=count_word(planted))
             + ("" if not removed else " " + _.ngettext("(hail took {count})", "(hail took {count})",
-                                                       removed).format(count=removed))))
+                                                       removed).format(count=count_word(removed)))))
     elif act == "plant":
         bed = action.get("bed")
         text = lambda: _("Wild flower: {bed} bed").format(bed=colour_word(bed))  # noqa: E731
@@ -230,7 +250,7 @@ def _cloudship(before: View, after: View, action) -> list[Moment]:
             lambda: _("A hail tile turned up"),
             lambda: _.ngettext("A hail tile turned up: from now on {count} hailstone flies along",
                                "A hail tile turned up: from now on {count} hailstones fly along",
-                               load).format(count=load)))
+                               load).format(count=count_word(load))))
     return out
 
 
@@ -255,7 +275,7 @@ def _cloudmine(before: View, after: View, action) -> list[Moment]:
 
     def lines() -> list[tuple[str | None, str]]:
         return [(who, _.ngettext("{name} takes {count} card", "{name} takes {count} cards", cards).format(
-            name=role(who), count=cards)) for who, cards in taken.items()]
+            name=role(who), count=count_word(cards))) for who, cards in taken.items()]
 
     if action.get("correct"):
         headline = lambda: _("{name} found the card").format(name=name)  # noqa: E731

@@ -15,7 +15,7 @@ import pygame
 
 from .. import i18n
 from ..speech import Speech
-from . import spoken
+from . import spoken, story
 
 VOICE_CHANNEL = 0  # reserved: pygame's find_channel() gives the effects every other channel
 
@@ -48,10 +48,14 @@ class Voice:
         config = self.app.config
         return bool(getattr(config, "speech", False)) and not config.muted
 
-    def game_changed(self, before, after, action) -> None:
-        """After each change of the game: say the moment and the new prompt."""
-        if self.on:  # with speech off, not even the sentence is made
-            self.say(spoken.prompt(after.view, before.view, action))
+    def game_changed(self, before, after, action, moments: list[story.Moment] | None = None) -> None:
+        """After each change of the game: say the big moments and the new prompt. `moments` are
+        the ones the game screen found for this change (its result card), when it is showing."""
+        if not self.on:  # with speech off, not even the sentence is made
+            return
+        if moments is None:
+            moments = story.moments(before.view, after.view, action)
+        self.say(spoken.say(moments, after.view))
 
     def entered(self, match) -> None:
         """A game screen is shown: say what to do now."""
