@@ -150,6 +150,7 @@ class Journal:
         self.damage: str | None = None
         self.on_damage: Callable[[str], None] | None = None  # called from the checking thread
         self.check_thread: threading.Thread | None = None
+        self._check_conn: sqlite3.Connection | None = None  # the check's own, while it reads
 
     @classmethod
     def open(cls, path: Path | str | None = None, **options: Any) -> "Journal":
@@ -182,10 +183,11 @@ class Journal:
         """The full integrity check, on its own read-only connection, off the app's thread
         (SQLite lets go of Python's lock while it reads, so the screen never waits for it)."""
         try:
-            conn = self._connect(self.path, True)
+            conn = self._check_conn = self._connect(self.path, True)
             try:
                 problem = sqlite_store.damage(conn)
             finally:
+                self._check_conn = None
                 conn.close()
         except sqlite3.DatabaseError as exc:
             problem = str(exc) if sqlite_store.is_damage(exc) else None
@@ -420,6 +422,7 @@ class Journal:
 
     def close(self) -> bool:
         """Save what waits and let go of the file; False if some steps could not be saved."""
+        self._stop_check()
         saved = self._flush()
         if self._db is not None and saved:
             try:
@@ -432,6 +435,16 @@ class Journal:
             self._reader = None
         self._lock.release()
         return saved
+
+    def _stop_check(self) -> None:
+        """Cut a whole-file check short: closing must not wait for it, and the writer's
+        connection must close last (SQLite then removes the write-ahead log)."""
+        thread, conn = self.check_thread, self._check_conn
+        if thread is None or not thread.is_alive():
+            return
+        if conn is not None:
+            conn.interrupt()  # the check then ends with "interrupted": nothing learnt
+        thread.join(timeout=5)
 
     def __enter__(self) -> "Journal":
         return self
