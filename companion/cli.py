@@ -102,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # what the app's modules log (sounds off, seat buttons unavailable) names the program too
     logging.basicConfig(level=logging.WARNING, format=f"{PROG}: %(message)s")
+    for handler in logging.getLogger().handlers:  # `run` puts its own in their place (one line each)
+        handler._cloud_companion = True  # type: ignore[attr-defined]
     if not hasattr(args, "func"):
         parser.print_help()
         return 0

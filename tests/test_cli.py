@@ -93,3 +93,13 @@ def test_messages_name_the_program(tmp_path):
     run = cli("replay", "-", stdin=illegal)
     assert run.returncode == 2 and run.stderr.startswith("line 4: ")
     assert json.loads(run.stdout)["error"]["line"] == 4
+
+
+def test_the_app_logs_each_line_once(tmp_path):
+    run = cli("run", "--windowed", "--first-frame-exit", "--db", tmp_path / "j.sqlite3",
+              "--config", tmp_path / "c.toml", env={"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
+    assert run.returncode == 0, run.stderr
+    ours = [line for line in run.stderr.splitlines() if line.startswith("cloud-companion:")]
+    assert any("simulated" in line for line in ours)  # no GPIO here: it says so...
+    texts = [line.split(": ")[-1] for line in ours]
+    assert len(texts) == len(set(texts)), ours     # ... once, not once per log handler
