@@ -7,14 +7,13 @@ listed in COMMAND_MODULES), so this file stays a thin dispatcher.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import logging
 import sys
 from importlib import import_module, metadata
 
 from .console import PROG, closed_pipe, fail
-from .replay import NotAGame, replay_lines
+from .replay import NotAGame, replay_file
 
 # modules with a register(subparsers) function, each adding its own subcommands
 COMMAND_MODULES: tuple[str, ...] = ("companion.journal.commands", "companion.ui.commands",
@@ -28,16 +27,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
         return cmd_replay_journal(args)
     try:
-        if args.file == "-":
-            # utf-8-sig: a file saved by an editor that writes a byte-order mark still reads
-            result = replay_lines(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig"))
-        else:
-            with open(args.file, encoding="utf-8-sig") as f:
-                result = replay_lines(f)
-    except OSError as exc:
-        return fail(f"cannot read {args.file}: {exc.strerror}")
-    except UnicodeDecodeError:
-        return fail(f"cannot read {args.file}: it is not UTF-8 text")
+        result = replay_file(args.file)
     except NotAGame as exc:
         return fail(str(exc))
     print(json.dumps(result.output(), ensure_ascii=False), flush=True)

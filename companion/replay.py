@@ -6,7 +6,9 @@ the command line (cli.py) only prints what it returns.
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
@@ -15,6 +17,10 @@ from .rules import Match, RulesError, SetupError
 
 class NotAGame(Exception):
     """The input cannot be read as a game at all (exit 1 in the contract)."""
+
+
+class CannotRead(NotAGame):
+    """The file itself cannot be read (missing, unreadable, not UTF-8); the message names it."""
 
 
 @dataclass
@@ -85,3 +91,17 @@ def jsonl(setup: Mapping[str, Any], actions: Iterable[Mapping[str, Any]]) -> str
 def to_jsonl(match: Match) -> str:
     """A match written back as JSON Lines: its setup, then the actions that stand."""
     return jsonl(match.setup, match.actions())
+
+
+def replay_file(name: str) -> ReplayResult:
+    """replay_lines over a file by name, or standard input for "-"; CannotRead or NotAGame."""
+    try:
+        if name == "-":
+            # utf-8-sig: a file saved by an editor that writes a byte-order mark still reads
+            return replay_lines(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig"))
+        with open(name, encoding="utf-8-sig") as f:
+            return replay_lines(f)
+    except OSError as exc:
+        raise CannotRead(f"cannot read {name}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise CannotRead(f"cannot read {name}: it is not UTF-8 text") from None

@@ -148,18 +148,12 @@ def cmd_simulate_cloudship(args: argparse.Namespace) -> int:
 
 
 def cmd_odds_cloudship(args: argparse.Namespace) -> int:
-    from ..replay import NotAGame, replay_lines
+    from ..replay import CannotRead, NotAGame, replay_file
 
     try:
-        if args.state == "-":
-            result = replay_lines(sys.stdin)
-        else:
-            with open(args.state, encoding="utf-8-sig") as f:
-                result = replay_lines(f)
-    except OSError as exc:
-        return _fail(f"cannot read {args.state}: {exc.strerror}")
-    except UnicodeDecodeError:
-        return _fail(f"cannot read {args.state}: it is not UTF-8 text")
+        result = replay_file(args.state)
+    except CannotRead as exc:
+        return _fail(str(exc))
     except NotAGame as exc:
         return _fail(f"{args.state}: {exc}")
     if result.error_line is not None:
