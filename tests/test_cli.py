@@ -77,7 +77,9 @@ def test_help_and_version_to_a_reader_that_went_away_stay_quiet():
 def test_messages_name_the_program(tmp_path):
     missing = tmp_path / "missing.jsonl"
     for args in (["replay", missing], ["history", "--db", missing], ["resume", "--db", missing],
-                 ["export", "--db", missing]):
+                 ["export", "--db", missing], ["judge", missing], ["odds", "cloudship", "--state", missing],
+                 ["odds", "cloud9", "--roll", "red,blue", "--hand", "6"], ["restore", missing],
+                 ["simulate", "cloud9", "--games", "1", "--bots", "nobody"]):
         run = cli(*args)
         assert run.returncode == 1 and run.stderr.startswith("cloud-companion: "), args
     bad = tmp_path / "bad.jsonl"

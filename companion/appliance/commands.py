@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from ..console import say
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     doctor = sub.add_parser("doctor", help="check the display, touch, sound, pins, ship, journal and service",
@@ -52,7 +54,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
     try:
         copied = backup(args.db or default_path(), args.dir)
     except BackupError as exc:
-        print(f"cloud-companion: {exc}", file=sys.stderr)
+        say(str(exc))
         return 1
     print(f"backed up {copied.games} games to {copied.path}")
     return 0
@@ -67,10 +69,10 @@ def cmd_restore(args: argparse.Namespace) -> int:
     try:
         copied, kept = restore(args.file, args.db or default_path())
     except JournalBusy as exc:
-        print(f"cloud-companion: {exc} (on the Pi: sudo systemctl stop cloud-companion)", file=sys.stderr)
+        say(f"{exc} (on the Pi: sudo systemctl stop cloud-companion)")
         return EXIT_BUSY
     except BackupError as exc:
-        print(f"cloud-companion: {exc}", file=sys.stderr)
+        say(str(exc))
         return 1
     aside = f"; the journal it replaced is kept as {kept}" if kept else ""
     print(f"restored {copied.games} games from {args.file} into {copied.path}{aside}")

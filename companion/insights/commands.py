@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
+from ..console import fail, say
 from .forecast import DEFAULT_RUNS, NEUTRAL_SKILL, forecast, journal_skill
 from .odds import OddsError, rise_chance
 from .shipsim import ShipSimulationError, simulate_cloudship
@@ -85,15 +85,10 @@ def _extend_history(history: argparse.ArgumentParser) -> None:
         if args.records:
             return cmd_history_records(args)
         if args.out is not None:
-            return _fail("--out goes with --plot GAME_ID")
+            return fail("--out goes with --plot GAME_ID")
         return listing(args)
 
     history.set_defaults(func=cmd_history)
-
-
-def _fail(message: str) -> int:
-    print(message, file=sys.stderr)
-    return 1
 
 
 def _whole(text: str, what: str) -> int:
@@ -123,7 +118,7 @@ def cmd_odds_cloud9(args: argparse.Namespace) -> int:
         hand = _whole(args.hand, "--hand")
         p = rise_chance(roll, hand, parse_played(args.played))
     except OddsError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     print(json.dumps({"rise": p}))
     return 0
 
@@ -133,7 +128,7 @@ def cmd_simulate_cloud9(args: argparse.Namespace) -> int:
     try:
         result = simulate_cloud9(bots, args.games, args.seed, args.jobs)
     except SimulationError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     print(json.dumps(result))
     return 0
 
@@ -142,7 +137,7 @@ def cmd_simulate_cloudship(args: argparse.Namespace) -> int:
     try:
         result = simulate_cloudship(args.games, args.skill, args.seed, args.jobs)
     except ShipSimulationError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     print(json.dumps(result))
     return 0
 
@@ -153,20 +148,20 @@ def cmd_odds_cloudship(args: argparse.Namespace) -> int:
     try:
         result = replay_file(args.state)
     except CannotRead as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     except NotAGame as exc:
-        return _fail(f"{args.state}: {exc}")
+        return fail(f"{args.state}: {exc}")
     if result.error_line is not None:
-        return _fail(f"{args.state}, line {result.error_line}: {result.reason}")
+        return fail(f"{args.state}, line {result.error_line}: {result.reason}")
     if result.match.rules.name != "cloudship":
-        return _fail(f"{args.state} is a game of {result.match.rules.title}, not Cloudship")
+        return fail(f"{args.state} is a game of {result.match.rules.title}, not Cloudship")
     if args.runs < 1:
-        return _fail("--runs must be 1 or more")
+        return fail("--runs must be 1 or more")
     skill, learned = args.skill, "given"
     if skill is None:
         skill, learned = _learned_skill(args.db)
     elif not 0 <= skill <= 1:
-        return _fail(f"--skill is a chance from 0 to 1, not {skill}")
+        return fail(f"--skill is a chance from 0 to 1, not {skill}")
     out = forecast(result.match.state, skill, args.runs, args.seed).to_json()
     out["skill_from"] = learned
     print(json.dumps(out))
@@ -181,7 +176,7 @@ def _learned_skill(db: str | None) -> tuple[float, str]:
     try:
         journal = Journal.read(db)
     except JournalError as exc:
-        print(f"{exc} (using the neutral skill {NEUTRAL_SKILL})", file=sys.stderr)
+        say(f"{exc} (using the neutral skill {NEUTRAL_SKILL})")
         return NEUTRAL_SKILL, "default"
     try:
         games = [g for g in journal.games() if g.game == "cloudship"]
@@ -200,21 +195,21 @@ def cmd_history_plot(args: argparse.Namespace) -> int:
     from ..journal.errors import JournalError
 
     if not args.out:
-        return _fail("--plot needs --out FILE, the PNG to write")
+        return fail("--plot needs --out FILE, the PNG to write")
     try:
         with _read_journal(args.db) as journal:
             match = journal.rebuild(args.plot)
     except JournalError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     from ..ui.plots import NoPicture, save_plot
 
     try:
         path = save_plot(match, args.out)
     except NoPicture as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     except Exception as exc:  # pygame.error and OSError: the file could not be written
-        return _fail(f"cannot write {args.out}: {exc}")
-    print(f"game {args.plot} drawn in {path}", file=sys.stderr)
+        return fail(f"cannot write {args.out}: {exc}")
+    say(f"game {args.plot} drawn in {path}")
     return 0
 
 
@@ -226,7 +221,7 @@ def cmd_history_records(args: argparse.Namespace) -> int:
         with _read_journal(args.db) as journal:
             records = journal_records(journal).records
     except JournalError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     print(json.dumps(records_json(records), ensure_ascii=False, indent=2))
     return 0
 
@@ -237,12 +232,12 @@ def cmd_export_bgstats(args: argparse.Namespace) -> int:
     from .records import journal_games
 
     if args.compact or args.out is not None:
-        return _fail("--bgstats writes one file of its own: leave out --compact and --out")
+        return fail("--bgstats writes one file of its own: leave out --compact and --out")
     try:
         with _read_journal(args.db) as journal:
             if args.game is not None:
                 if journal.game(args.game) is None:
-                    return _fail(f"there is no game {args.game} in {journal.path}")
+                    return fail(f"there is no game {args.game} in {journal.path}")
                 summary, actions = journal.stored(args.game)
                 from ..journal.journal import rebuild
 
@@ -250,13 +245,13 @@ def cmd_export_bgstats(args: argparse.Namespace) -> int:
             else:
                 games = journal_games(journal)
     except JournalError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     content = play_file(games, location=args.location)
     if not content["plays"]:
-        return _fail("no finished game to export" if args.game is None else f"game {args.game} is not finished")
+        return fail("no finished game to export" if args.game is None else f"game {args.game} is not finished")
     try:
         write_play_file(args.bgstats, content)
     except OSError as exc:
-        return _fail(f"cannot write {args.bgstats}: {exc.strerror}")
-    print(f"{len(content['plays'])} play(s) written to {args.bgstats}", file=sys.stderr)
+        return fail(f"cannot write {args.bgstats}: {exc.strerror}")
+    say(f"{len(content['plays'])} play(s) written to {args.bgstats}")
     return 0

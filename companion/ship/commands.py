@@ -9,6 +9,7 @@ import os
 import sys
 import threading
 
+from ..console import say
 from .records import BadRecord, judge_records, read_records
 
 
@@ -20,12 +21,12 @@ def cmd_judge(args: argparse.Namespace) -> int:
             with open(args.file, "rb") as f:
                 data = f.read()
     except OSError as exc:
-        print(f"judge: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        say(f"judge: cannot read {args.file}: {exc.strerror or exc}")
         return 1
     try:
         records = read_records(data)
     except BadRecord as exc:
-        print(f"judge: {args.file}: {exc}", file=sys.stderr)
+        say(f"judge: {args.file}: {exc}")
         return 1
     out = sys.stdout
     try:
@@ -51,10 +52,10 @@ def cmd_ship_sim(args: argparse.Namespace) -> int:
                 script = f.read()
             parse_script(script)
         except (OSError, UnicodeDecodeError) as exc:
-            print(f"ship-sim: cannot read {args.script}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+            say(f"ship-sim: cannot read {args.script}: {getattr(exc, 'strerror', None) or exc}")
             return 1
         except ScriptError as exc:
-            print(f"ship-sim: {args.script}: {exc}", file=sys.stderr)
+            say(f"ship-sim: {args.script}: {exc}")
             return 1
     sim = ShipSimulator(seed=args.seed)
     try:
@@ -62,7 +63,7 @@ def cmd_ship_sim(args: argparse.Namespace) -> int:
             try:
                 sim.link_at(args.link)
             except OSError as exc:
-                print(f"ship-sim: cannot make the link {args.link}: {exc.strerror or exc}", file=sys.stderr)
+                say(f"ship-sim: cannot make the link {args.link}: {exc.strerror or exc}")
                 return 1
         print(f"simulated ship on {sim.path}" + (f" (also {args.link})" if args.link else ""), flush=True)
         sim.start()
@@ -107,7 +108,7 @@ def _commands(sim) -> int:
         try:
             steps = parse_script("0 " + line if line.split() else "")
         except ScriptError as exc:
-            print(f"ship-sim: {str(exc).split(': ', 1)[-1]}", file=sys.stderr)
+            say(f"ship-sim: {str(exc).split(': ', 1)[-1]}")
             continue
         for _at, command, words in steps:
             sim.do(command, words)
