@@ -6,16 +6,21 @@ Method.
   the binomial chances given fewer than three. `storm_rounds` solves the resulting Markov chain
   exactly (fractions) for the expected number of rounds until the marker reaches the end
   square, and its distribution round by round.
-- The flights are simulated. From the current state the game is played on (shipsim: the crew
-  aims each raindrop at a rolled colour's bed and lands it there with chance `skill`) until it
-  is won or lost. When the commander is about to roll, the next roll is not sampled but taken
+- The flights are simulated. From the current state the game is played on through the rules
+  core until it is won or lost, by the crew of shipsim: each tip of the ship aims a raindrop
+  at a bed where it plants (a rolled colour) or saves a flower (cancelling a hailstone), the
+  hailstones are kept aboard, and the crew lands as soon as landing wins or no raindrop can
+  help any more. When the commander is about to roll, the next roll is not sampled but taken
   exactly: every roll is played out the same number of times and weighted by its true chance
   (the rules core's `roll_outcomes`), which takes the dice's share out of the sampling error.
-- The skill is learned from this table's past flights in the journal: a raindrop counts as
-  landed where it was aimed when it came to rest in a bed of a rolled colour (at most as many
-  per bed as dice show that colour). The estimate is the share of such raindrops, pulled
-  towards a neutral 0.5 as if four more raindrops had been seen (half of them landing), so a
-  table without history gets 0.5 and a few flights move it only a little.
+- The skill is the chance that a tip puts the raindrop aimed in the bed it is aimed at (a tip
+  that goes wrong lets any ball aboard fall in another bed; shipsim). It is learned from this
+  table's past flights in the journal: every ball that came to rest in a bed was one tip, and
+  the tip was on target when it was a raindrop a bed wanted (at most as many in a bed as dice
+  show its colour, plus one for each hailstone there, which it cancels). The estimate is the
+  share of tips on target, pulled towards a neutral 0.5 as if four more tips had been seen
+  (half of them on target), so a table without history gets 0.5 (a crew that puts every
+  other raindrop where it aims) and a few flights move it only a little.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from ..rules.cloudship import BEDS, DICE, FACE_WEIGHTS, RULES, STORM, STORM_END,
 from .shipsim import play_rounds
 
 NEUTRAL_SKILL = 0.5
-PRIOR_BALLS = 4            # the neutral skill counts as this many raindrops already seen
+PRIOR_TIPS = 4             # the neutral skill counts as this many tips already seen
 DEFAULT_RUNS = 1200
 
 
@@ -94,30 +99,32 @@ def storm_arrival(storm: int, rounds: int) -> list[Fraction]:
 
 # --- the skill, from the journal ---------------------------------------------------------------
 
-def raindrops_landed(match: Match) -> tuple[int, int]:
-    """(raindrops that came to rest in a rolled colour's bed, raindrops loaded) over the
-    rounds of a game that landed (undone actions left out)."""
-    hits = loaded = 0
+def tips_on_target(match: Match) -> tuple[int, int]:
+    """(tips on target, tips) over the rounds of a game that landed (undone actions left out):
+    every ball that came to rest in a bed is a tip; it was on target when it was a raindrop the
+    bed wanted (see the module's docstring)."""
+    on_target = tips = 0
     step = match.current
     while step.before is not None:
         before = step.before.state
         if step.action.get("act") == "land" and before.dice is not None:
-            loaded += before.load[0]
+            tips += len(before.drops)
             for colour in BEDS:
                 rain = before.drops.count(("rain", colour))
-                hits += min(rain, before.dice.count(colour))
+                wanted = before.dice.count(colour) + before.drops.count(("hail", colour))
+                on_target += min(rain, wanted)
         step = step.before
-    return hits, loaded
+    return on_target, tips
 
 
 def skill_estimate(matches: Iterable[Match]) -> float:
     """The crew's skill from past games (see the module's docstring); 0.5 without any."""
-    hits = loaded = 0
+    on_target = tips = 0
     for match in matches:
-        h, n = raindrops_landed(match)
-        hits += h
-        loaded += n
-    return (hits + NEUTRAL_SKILL * PRIOR_BALLS) / (loaded + PRIOR_BALLS)
+        hits, n = tips_on_target(match)
+        on_target += hits
+        tips += n
+    return (on_target + NEUTRAL_SKILL * PRIOR_TIPS) / (tips + PRIOR_TIPS)
 
 
 def journal_skill(journal, exclude: int | None = None) -> float:

@@ -1,12 +1,24 @@
 """Cloudship flights played out by a crew of a given skill, through the real rules core.
 
-The crew's aim (one plan for every skill):
-- each raindrop is aimed at the bed of one coloured die (a full bed of a rolled colour still
-  counts: reading 4 turns that watering into a wild flower);
-- each hailstone is aimed at an empty bed, where it does nothing (reading 3); with no empty
-  bed, at the bed of a rolled colour, where it cancels a raindrop instead of taking a flower.
-A ball lands where it is aimed with chance `skill`; otherwise it comes to rest in one of the
-three other beds or falls overboard (does not count, reading 9), each equally likely.
+What "skill" means. A flight is a string of tips: the crew steers the ship over a bed and
+tips it to let one raindrop fall through the hole. The crew's skill is the chance that a tip
+goes as meant: the raindrop aimed comes to rest in the bed aimed at. A tip that goes wrong
+lets one ball aboard fall, each ball aboard as likely as any other (a hailstone as likely as a
+raindrop), and it comes to rest in one of the three other beds, each as likely. A ball that
+falls over the edge or beside the box does not count and goes back into the ship (reading 9):
+it is a tip that did not happen, so it is not played at all. With no hail aboard, the skill is
+simply the share of raindrops that land in the bed they were aimed at: skill 0.5 is a crew
+that puts every other raindrop where it aims.
+
+How the crew flies (the rulebook lets a crew do exactly this):
+- each tip aims a raindrop at the bed where one more raindrop plants the most flowers now: a
+  bed of a rolled colour still owed a raindrop (a full one gives a wild flower, reading 4), or
+  a bed where a hailstone has come to rest and would take a flower (a raindrop cancels it,
+  reading 3; the rulebook's last question);
+- hailstones are never tipped out on purpose: they stay aboard unless a tip goes wrong;
+- the crew lands as soon as landing wins the game, or when no raindrop aboard can plant or save
+  a flower any more ("land ... if you want to end your flight early"; "you can interrupt or
+  cancel a flight at any time").
 A wild flower goes to the open bed with the most flowers. A tile nobody has seen is decided
 when it is flipped, from a layout drawn at random among those the mode allows and the faces
 already seen agree with (see `hidden_hail`).
@@ -19,11 +31,11 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Sequence
 
 from ..rules.cloudship import (
-    BEDS, FACE_WEIGHTS, MODES, RULES, STORM, TILE_SECTIONS, ShipState, section_spaces,
+    BED_CAPACITY, BEDS, FACE_WEIGHTS, FLOWERS, MODES, RULES, STORM, TILE_SECTIONS, ShipState,
+    bed_outcome, section_spaces,
 )
 
 FACE_LIST = [face for face, weight in FACE_WEIGHTS.items() for _ in range(weight)]
-OVERBOARD = None
 # the setups the mode table compares (partly cloudy: one set left out, or two)
 MODE_SETUPS: dict[str, dict] = {
     **{mode: {"mode": mode} for mode in MODES if mode != "partly_cloudy"},
@@ -45,21 +57,76 @@ def roll(rng: random.Random) -> list[str]:
             return dice
 
 
-def aims(state: ShipState) -> list[tuple[str, str]]:
-    """(ball, bed aimed at) for everything loaded this round (see the module's docstring)."""
-    rolled = [face for face in state.dice if face != STORM]
-    plan = [("rain", colour) for colour in rolled]
-    empty = [colour for colour, n in zip(BEDS, state.beds) if n == 0]
-    for i in range(state.load[1]):
-        plan.append(("hail", empty[i % len(empty)] if empty else rolled[i % len(rolled)]))
-    return plan
+def flowers_after_landing(state: ShipState, drops: Sequence[tuple[str, str]] | None = None) -> int:
+    """The flowers in the beds once a flight with these balls at rest (the state's own, by
+    default) has landed and its round is resolved: the rules core's readings 3 and 4 counted
+    out (hail first, then the plantings, wild ones in any open bed), without asking anybody
+    where a wild flower goes or what a tile shows, neither of which changes the count."""
+    drops = state.drops if drops is None else drops
+    beds = [_bed_after(flowers, drops.count(("rain", colour)), drops.count(("hail", colour)),
+                       state.dice.count(colour)) for colour, flowers in zip(BEDS, state.beds)]
+    held, wild, room = (sum(column) for column in zip(*beds))
+    return held + min(wild, room)
 
 
-def landing(aimed: str, skill: float, rng: random.Random) -> str | None:
-    """Where an aimed ball comes to rest: the bed aimed at with chance `skill`."""
+def _bed_after(flowers: int, rain: int, hail: int, rolled: int) -> tuple[int, int, int]:
+    """(flowers the bed holds, wild flowers it gives, room left in it) after a landing."""
+    hail_left, water = bed_outcome(rain, hail, rolled)
+    left = flowers - min(hail_left, flowers)
+    regular = min(water, BED_CAPACITY - left)
+    return left + regular, water - regular, BED_CAPACITY - left - regular
+
+
+def aim(state: ShipState) -> str | None:
+    """The bed the crew aims its next raindrop at, or None to land now (see the module's
+    docstring): the first bed where one more raindrop adds a flower (a raindrop never adds
+    more than one), the rolled colours first in the order of the dice, then the others."""
+    drops = state.drops
+    if state.load[0] <= sum(1 for ball, _ in drops if ball == "rain"):
+        return None
+    counts = {colour: (drops.count(("rain", colour)), drops.count(("hail", colour)),
+                       state.dice.count(colour), flowers)
+              for colour, flowers in zip(BEDS, state.beds)}
+    beds = {colour: _bed_after(flowers, rain, hail, rolled)
+            for colour, (rain, hail, rolled, flowers) in counts.items()}
+    held, wild, room = (sum(column) for column in zip(*beds.values()))
+    now = held + min(wild, room)
+    if now == FLOWERS:
+        return None                          # landing wins: do not risk the hail any more
+    for colour in _aim_order(state.dice):
+        rain, hail, rolled, flowers = counts[colour]
+        if rain >= hail and rain - hail >= rolled:
+            continue                         # no hailstone to cancel, no watering owed
+        was, more = beds[colour], _bed_after(flowers, rain + 1, hail, rolled)
+        then = (held + more[0] - was[0]) + min(wild + more[1] - was[1], room + more[2] - was[2])
+        if then > now:
+            return colour
+    return None
+
+
+def _aim_order(dice: Sequence[str]) -> list[str]:
+    rolled = [face for face in dict.fromkeys(dice) if face != STORM]
+    return rolled + [colour for colour in BEDS if colour not in rolled]
+
+
+def tip(state: ShipState, aimed: str, skill: float, rng: random.Random) -> tuple[str, str]:
+    """(ball, bed) of the ball that comes to rest after a tip aimed at `aimed`: the raindrop in
+    that bed with chance `skill`, else any ball aboard in one of the other beds."""
     if rng.random() < skill:
-        return aimed
-    return rng.choice([bed for bed in BEDS if bed != aimed] + [OVERBOARD])
+        return "rain", aimed
+    rain = state.load[0] - state.dropped("rain")
+    hail = state.load[1] - state.dropped("hail")
+    ball = "rain" if rng.randrange(rain + hail) < rain else "hail"
+    return ball, rng.choice([bed for bed in BEDS if bed != aimed])
+
+
+def fly(state: ShipState, skill: float, rng: random.Random) -> ShipState:
+    """One flight from wherever it stands (balls already told are in state.drops), landed."""
+    apply = RULES.apply
+    while (aimed := aim(state)) is not None:
+        ball, bed = tip(state, aimed, skill, rng)
+        state = apply(state, {"act": "drop", "ball": ball, "bed": bed})
+    return apply(state, {"act": "land"})
 
 
 def hidden_hail(state: ShipState, rng: random.Random) -> dict[int, bool]:
@@ -99,15 +166,7 @@ def play_rounds(state: ShipState, skill: float, rng: random.Random,
         if phase == "roll":
             state = apply(state, {"act": "roll", "dice": roll(rng)})
         elif phase == "flight":
-            plan = aims(state)
-            # balls already told this round are in state.drops: fly only the rest
-            for kind in ("rain", "hail"):
-                told = state.dropped(kind)
-                for ball, aimed in [p for p in plan if p[0] == kind][told:]:
-                    bed = landing(aimed, skill, rng)
-                    if bed is not OVERBOARD:
-                        state = apply(state, {"act": "drop", "ball": ball, "bed": bed})
-            state = apply(state, {"act": "land"})
+            state = fly(state, skill, rng)
         elif phase == "plant":
             open_beds = state.open_beds()
             fullest = max(open_beds, key=state.bed)
