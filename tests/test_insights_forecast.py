@@ -282,6 +282,15 @@ def test_cli_forecasts_from_a_replay_file(tmp_path):
     assert out["storm_in_about_rounds"] >= 1
 
 
+@pytest.mark.parametrize("runs", ["0", "20001", str(10 ** 9)])
+def test_cli_refuses_a_number_of_runs_that_does_not_fit_in_one_line(tmp_path, runs):
+    state = tmp_path / "state.jsonl"
+    state.write_text(json.dumps(SUNNY) + "\n")
+    run = run_cli("--state", str(state), "--skill", "0.5", "--runs", runs)
+    assert run.returncode == 1 and "--runs must be 1 to 20000" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+
+
 def test_cli_forecasts_the_example_one_flight_from_winning_as_high(tmp_path):
     state = tmp_path / "state.jsonl"
     with open(WON, encoding="utf-8") as f:

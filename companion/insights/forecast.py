@@ -39,6 +39,7 @@ from .shipsim import play_rounds
 NEUTRAL_SKILL = 0.5
 PRIOR_TIPS = 4             # the neutral skill counts as this many tips already seen
 DEFAULT_RUNS = 1200
+MAX_RUNS = 20_000          # a forecast of a few seconds here, about a minute on a Pi: enough
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,10 @@ simply the share of raindrops that land in the bed they were aimed at: skill 0.5
 that puts every other raindrop where it aims.
 
 How the crew flies (the rulebook lets a crew do exactly this):
-- each tip aims a raindrop at the bed where one more raindrop plants the most flowers now: a
-  bed of a rolled colour still owed a raindrop (a full one gives a wild flower, reading 4), or
-  a bed where a hailstone has come to rest and would take a flower (a raindrop cancels it,
-  reading 3; the rulebook's last question);
+- each tip aims a raindrop at a bed where one more raindrop adds a flower now: a bed of a
+  rolled colour still owed a raindrop (a full one gives a wild flower, reading 4), or a bed
+  where a hailstone has come to rest and would take a flower (a raindrop cancels it, reading
+  3; the rulebook's last question);
 - hailstones are never tipped out on purpose: they stay aboard unless a tip goes wrong;
 - the crew lands as soon as landing wins the game, or when no raindrop aboard can plant or save
   a flower any more ("land ... if you want to end your flight early"; "you can interrupt or
@@ -62,9 +62,9 @@ def flowers_after_landing(state: ShipState, drops: Sequence[tuple[str, str]] | N
     default) has landed and its round is resolved: the rules core's readings 3 and 4 counted
     out (hail first, then the plantings, wild ones in any open bed), without asking anybody
     where a wild flower goes or what a tile shows, neither of which changes the count."""
-    drops = state.drops if drops is None else drops
-    beds = [_bed_after(flowers, drops.count(("rain", colour)), drops.count(("hail", colour)),
-                       state.dice.count(colour)) for colour, flowers in zip(BEDS, state.beds)]
+    rain, hail = _at_rest(state.drops if drops is None else drops)
+    rolled = _rolled(state.dice)
+    beds = [_bed_after(state.beds[i], rain[i], hail[i], rolled[i]) for i in range(len(BEDS))]
     held, wild, room = (sum(column) for column in zip(*beds))
     return held + min(wild, room)
 
@@ -77,55 +77,85 @@ def _bed_after(flowers: int, rain: int, hail: int, rolled: int) -> tuple[int, in
     return left + regular, water - regular, BED_CAPACITY - left - regular
 
 
+def _at_rest(drops: Sequence[tuple[str, str]]) -> tuple[list[int], list[int]]:
+    """(raindrops, hailstones) at rest in each bed, in BEDS order."""
+    return ([drops.count(("rain", colour)) for colour in BEDS],
+            [drops.count(("hail", colour)) for colour in BEDS])
+
+
+def _rolled(dice: Sequence[str]) -> list[int]:
+    return [dice.count(colour) for colour in BEDS]
+
+
+def _aim_order(dice: Sequence[str]) -> list[int]:
+    """The beds (indices) in the order the crew considers them: the rolled colours in the
+    order of the dice, then the others in board order."""
+    rolled = [BEDS.index(face) for face in dict.fromkeys(dice) if face != STORM]
+    return rolled + [i for i in range(len(BEDS)) if i not in rolled]
+
+
 def aim(state: ShipState) -> str | None:
     """The bed the crew aims its next raindrop at, or None to land now (see the module's
     docstring): the first bed where one more raindrop adds a flower (a raindrop never adds
     more than one), the rolled colours first in the order of the dice, then the others."""
-    drops = state.drops
-    if state.load[0] <= sum(1 for ball, _ in drops if ball == "rain"):
+    if state.load[0] <= state.dropped("rain"):
         return None
-    counts = {colour: (drops.count(("rain", colour)), drops.count(("hail", colour)),
-                       state.dice.count(colour), flowers)
-              for colour, flowers in zip(BEDS, state.beds)}
-    beds = {colour: _bed_after(flowers, rain, hail, rolled)
-            for colour, (rain, hail, rolled, flowers) in counts.items()}
-    held, wild, room = (sum(column) for column in zip(*beds.values()))
+    rain, hail = _at_rest(state.drops)
+    best = _choose(state.beds, _rolled(state.dice), rain, hail, _aim_order(state.dice))
+    return None if best is None else BEDS[best]
+
+
+def _choose(flowers: Sequence[int], rolled: Sequence[int], rain: Sequence[int], hail: Sequence[int],
+            order: Sequence[int]) -> int | None:
+    """`aim` on counts per bed: the bed (index) for the next raindrop, or None to land."""
+    beds = [_bed_after(flowers[i], rain[i], hail[i], rolled[i]) for i in range(len(BEDS))]
+    held = wild = room = 0
+    for bed_held, bed_wild, bed_room in beds:
+        held += bed_held
+        wild += bed_wild
+        room += bed_room
     now = held + min(wild, room)
     if now == FLOWERS:
         return None                          # landing wins: do not risk the hail any more
-    for colour in _aim_order(state.dice):
-        rain, hail, rolled, flowers = counts[colour]
-        if rain >= hail and rain - hail >= rolled:
+    for i in order:
+        if rain[i] >= hail[i] and rain[i] - hail[i] >= rolled[i]:
             continue                         # no hailstone to cancel, no watering owed
-        was, more = beds[colour], _bed_after(flowers, rain + 1, hail, rolled)
-        then = (held + more[0] - was[0]) + min(wild + more[1] - was[1], room + more[2] - was[2])
-        if then > now:
-            return colour
+        was, more = beds[i], _bed_after(flowers[i], rain[i] + 1, hail[i], rolled[i])
+        if (held + more[0] - was[0]) + min(wild + more[1] - was[1], room + more[2] - was[2]) > now:
+            return i
     return None
-
-
-def _aim_order(dice: Sequence[str]) -> list[str]:
-    rolled = [face for face in dict.fromkeys(dice) if face != STORM]
-    return rolled + [colour for colour in BEDS if colour not in rolled]
 
 
 def tip(state: ShipState, aimed: str, skill: float, rng: random.Random) -> tuple[str, str]:
     """(ball, bed) of the ball that comes to rest after a tip aimed at `aimed`: the raindrop in
     that bed with chance `skill`, else any ball aboard in one of the other beds."""
+    ball, bed = _tip(BEDS.index(aimed), state.load[0] - state.dropped("rain"),
+                     state.load[1] - state.dropped("hail"), skill, rng)
+    return ball, BEDS[bed]
+
+
+# for each bed, the three others: where a tip that goes wrong puts its ball
+_OTHERS = [[j for j in range(len(BEDS)) if j != i] for i in range(len(BEDS))]
+
+
+def _tip(aimed: int, rain: int, hail: int, skill: float, rng: random.Random) -> tuple[str, int]:
     if rng.random() < skill:
         return "rain", aimed
-    rain = state.load[0] - state.dropped("rain")
-    hail = state.load[1] - state.dropped("hail")
     ball = "rain" if rng.randrange(rain + hail) < rain else "hail"
-    return ball, rng.choice([bed for bed in BEDS if bed != aimed])
+    return ball, rng.choice(_OTHERS[aimed])
 
 
 def fly(state: ShipState, skill: float, rng: random.Random) -> ShipState:
     """One flight from wherever it stands (balls already told are in state.drops), landed."""
     apply = RULES.apply
-    while (aimed := aim(state)) is not None:
-        ball, bed = tip(state, aimed, skill, rng)
-        state = apply(state, {"act": "drop", "ball": ball, "bed": bed})
+    flowers, rolled, order = state.beds, _rolled(state.dice), _aim_order(state.dice)
+    rain, hail = _at_rest(state.drops)
+    aboard = {"rain": state.load[0] - sum(rain), "hail": state.load[1] - sum(hail)}
+    while aboard["rain"] and (aimed := _choose(flowers, rolled, rain, hail, order)) is not None:
+        ball, bed = _tip(aimed, aboard["rain"], aboard["hail"], skill, rng)
+        aboard[ball] -= 1
+        (rain if ball == "rain" else hail)[bed] += 1
+        state = apply(state, {"act": "drop", "ball": ball, "bed": BEDS[bed]})
     return apply(state, {"act": "land"})
 
 
