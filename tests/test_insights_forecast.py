@@ -14,7 +14,7 @@ from companion.insights.forecast import (
     NEUTRAL_SKILL, forecast, journal_skill, skill_estimate, storm_arrival, storm_rounds,
     storm_steps, tips_on_target,
 )
-from companion.insights.shipsim import simulate_cloudship
+from companion.insights.shipsim import aim, hidden_hail, roll, simulate_cloudship, tip
 from companion.journal import Journal
 from companion.rules import Match
 from companion.rules.cloudship import BEDS, FLOWERS, RULES, STORM, STORM_END
@@ -70,14 +70,17 @@ MISSED = [{"act": "roll", "dice": ["blue", "blue", "yellow"]},
           {"act": "drop", "ball": "rain", "bed": "purple"}, {"act": "land"}]
 
 
-def test_every_ball_at_rest_is_a_tip_and_a_raindrop_a_bed_wanted_is_on_target():
-    assert tips_on_target(game(ON_TARGET)) == (2, 2)
-    assert tips_on_target(game(MISSED)) == (0, 1)  # the raindrops kept aboard were no tip
-    assert tips_on_target(game(ON_TARGET + MISSED)) == (2, 3)
+def test_every_ball_at_rest_is_a_tip_and_a_raindrop_that_adds_a_flower_is_on_target():
+    # blue, then white: both on target; the first tip, had it gone wrong with two raindrops
+    # aboard, would have found the other wanted bed (white) one time in three
+    assert tips_on_target(game(ON_TARGET)) == (2, 2, pytest.approx(1 / 3))
+    # the raindrops kept aboard were no tip; purple was not wanted, blue and yellow were
+    assert tips_on_target(game(MISSED)) == (0, 1, pytest.approx(1 / 3))
+    assert tips_on_target(game(ON_TARGET + MISSED)) == (2, 3, pytest.approx(2 / 3))
     # an undone round does not count
-    assert tips_on_target(game(ON_TARGET + [{"act": "undo"}] * 4)) == (0, 0)
+    assert tips_on_target(game(ON_TARGET + [{"act": "undo"}] * 4)) == (0, 0, 0)
     # a hailstone that fell is a tip gone wrong; the raindrop that cancels it was on target,
-    # and so is the second one the rolled blue still wanted
+    # and so is the one for the rolled blue
     hail = {"game": "cloudship", "players": ["Ann", "Ben"], "mode": "stormy"}
     opening = [{"act": "roll", "dice": ["yellow", "yellow", "yellow"]}] + \
         [{"act": "drop", "ball": "rain", "bed": "yellow"}] * 3 + [{"act": "land"}]
@@ -87,7 +90,9 @@ def test_every_ball_at_rest_is_a_tip_and_a_raindrop_a_bed_wanted_is_on_target():
                  {"act": "drop", "ball": "rain", "bed": "blue"}, {"act": "land"}]
     played = game(opening + cancelled, hail)
     assert played.state.beds == (3, 0, 0, 1)
-    assert tips_on_target(played) == (3 + 2, 3 + 3)
+    # luck: the hailstone's tip (2 of 3 balls raindrops, 1 other wanted bed of 3), the cancelling
+    # raindrop's (yellow, blue and white all wanted), the blue one's (white still wanted)
+    assert tips_on_target(played) == (3 + 2, 3 + 3, pytest.approx(2 / 3 * 1 / 3 + 2 / 3 + 1 / 3))
 
 
 def test_skill_starts_neutral_and_learns_from_flights():
@@ -95,8 +100,37 @@ def test_skill_starts_neutral_and_learns_from_flights():
     good = skill_estimate([game(ON_TARGET)] * 5)
     bad = skill_estimate([game(MISSED)] * 5)
     assert bad < NEUTRAL_SKILL < good
-    assert good == pytest.approx((10 + 2) / (10 + 4))
-    assert bad == pytest.approx((0 + 2) / (5 + 4))
+    # (on target - luck + 0.5 * 4) / (tips - luck + 4)
+    assert good == pytest.approx((10 - 5 / 3 + 2) / (10 - 5 / 3 + 4))
+    assert bad == pytest.approx((0 - 5 / 3 + 2) / (5 - 5 / 3 + 4))
+    assert skill_estimate([game(MISSED)] * 50) == 0.0  # never below nought
+
+
+def crew_game(setup: dict, skill: float, seed: int) -> Match:
+    """A whole game the forecast's crew plays at `skill`, kept as a match (its actions)."""
+    rng = random.Random(seed)
+    match = Match.start({"game": "cloudship", **setup})
+    faces = hidden_hail(match.state, rng)
+    while match.state.phase != "over":
+        state = match.state
+        if state.phase == "roll":
+            action = {"act": "roll", "dice": roll(rng)}
+        elif state.phase == "flight":
+            aimed = aim(state)
+            ball, bed = tip(state, aimed, skill, rng) if aimed else (None, None)
+            action = {"act": "drop", "ball": ball, "bed": bed} if aimed else {"act": "land"}
+        elif state.phase == "plant":
+            action = {"act": "plant", "bed": max(state.open_beds(), key=state.bed)}
+        else:
+            action = {"act": "reveal", "hail": faces.get(state.revealing, False)}
+        match = match.apply(action)
+    return match
+
+
+@pytest.mark.parametrize("skill", [0.25, 0.5, 0.8])
+def test_the_skill_learned_from_a_crews_games_is_the_skill_it_played_at(skill):
+    games = [crew_game({"players": ["A", "B"], "mode": "standard"}, skill, seed) for seed in range(40)]
+    assert skill_estimate(games) == pytest.approx(skill, abs=0.05)
 
 
 def test_skill_is_learned_from_a_journal_on_disk(tmp_path):
@@ -107,7 +141,7 @@ def test_skill_is_learned_from_a_journal_on_disk(tmp_path):
     play(journal, [{"act": "roll", "dice": ["red", "green"]}], {"game": "cloud9", "players": ["A", "B", "C"]})
     journal.close()
     reader = Journal.read(path)
-    assert journal_skill(reader) == pytest.approx((4 + 2) / (4 + 4))
+    assert journal_skill(reader) == pytest.approx((4 - 2 / 3 + 2) / (4 - 2 / 3 + 4))
     reader.close()
 
 

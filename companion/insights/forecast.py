@@ -15,12 +15,16 @@ Method.
   (the rules core's `roll_outcomes`), which takes the dice's share out of the sampling error.
 - The skill is the chance that a tip puts the raindrop aimed in the bed it is aimed at (a tip
   that goes wrong lets any ball aboard fall in another bed; shipsim). It is learned from this
-  table's past flights in the journal: every ball that came to rest in a bed was one tip, and
-  the tip was on target when it was a raindrop a bed wanted (at most as many in a bed as dice
-  show its colour, plus one for each hailstone there, which it cancels). The estimate is the
-  share of tips on target, pulled towards a neutral 0.5 as if four more tips had been seen
-  (half of them on target), so a table without history gets 0.5 (a crew that puts every
-  other raindrop where it aims) and a few flights move it only a little.
+  table's past flights in the journal, which tell where each ball came to rest but not where
+  it was aimed: every ball that came to rest in a bed was one tip, on target when it was a
+  raindrop in a bed where it added a flower (a rolled colour still owed one, or a hailstone
+  there to cancel). A tip that went wrong can land on target by luck (a raindrop falling into
+  another bed that wanted one), so the estimate takes out what luck explains: with n tips, k of
+  them on target and l expected on target by luck alone, a tip's chance of going as meant is
+  (k - l) / (n - l) (the moments of the model: k = p n + (1 - p) l). It is pulled towards a
+  neutral 0.5 as if four more tips had been seen, half of them on target, so a table without
+  history gets 0.5 (a crew that puts every other raindrop where it aims) and a few flights
+  move it only a little.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from typing import Any, Iterable
 
 from ..rules import Match
 from ..rules.cloudship import BEDS, DICE, FACE_WEIGHTS, RULES, STORM, STORM_END, ShipState
-from .shipsim import play_rounds
+from .shipsim import flowers_after_landing, play_rounds
 
 NEUTRAL_SKILL = 0.5
 PRIOR_TIPS = 4             # the neutral skill counts as this many tips already seen
@@ -100,32 +104,42 @@ def storm_arrival(storm: int, rounds: int) -> list[Fraction]:
 
 # --- the skill, from the journal ---------------------------------------------------------------
 
-def tips_on_target(match: Match) -> tuple[int, int]:
-    """(tips on target, tips) over the rounds of a game that landed (undone actions left out):
-    every ball that came to rest in a bed is a tip; it was on target when it was a raindrop the
-    bed wanted (see the module's docstring)."""
+def tips_on_target(match: Match) -> tuple[int, int, float]:
+    """(tips on target, tips, tips expected on target by luck alone) over a game's flights
+    (undone actions left out). Every ball that came to rest in a bed is a tip; it was on target
+    when it was a raindrop in a bed where it added a flower (see the module's docstring). A tip
+    that went wrong lands on target by luck when it lets a raindrop fall (r of the r + h balls
+    aboard) into another of the g beds that wanted one: (r / (r + h)) * (g - 1) / 3."""
     on_target = tips = 0
+    luck = 0.0
     step = match.current
     while step.before is not None:
-        before = step.before.state
-        if step.action.get("act") == "land" and before.dice is not None:
-            tips += len(before.drops)
-            for colour in BEDS:
-                rain = before.drops.count(("rain", colour))
-                wanted = before.dice.count(colour) + before.drops.count(("hail", colour))
-                on_target += min(rain, wanted)
+        before, action = step.before.state, step.action
+        if action.get("act") == "drop" and before.phase == "flight":
+            tips += 1
+            rain = before.load[0] - before.dropped("rain")
+            hail = before.load[1] - before.dropped("hail")
+            now = flowers_after_landing(before)
+            wanted = [colour for colour in BEDS
+                      if flowers_after_landing(before, before.drops + (("rain", colour),)) > now]
+            if rain and wanted:
+                luck += rain / (rain + hail) * (len(wanted) - 1) / (len(BEDS) - 1)
+            on_target += action.get("ball") == "rain" and action.get("bed") in wanted
         step = step.before
-    return on_target, tips
+    return on_target, tips, luck
 
 
 def skill_estimate(matches: Iterable[Match]) -> float:
     """The crew's skill from past games (see the module's docstring); 0.5 without any."""
     on_target = tips = 0
+    luck = 0.0
     for match in matches:
-        hits, n = tips_on_target(match)
+        hits, n, by_luck = tips_on_target(match)
         on_target += hits
         tips += n
-    return (on_target + NEUTRAL_SKILL * PRIOR_TIPS) / (tips + PRIOR_TIPS)
+        luck += by_luck
+    share = (on_target - luck + NEUTRAL_SKILL * PRIOR_TIPS) / (tips - luck + PRIOR_TIPS)
+    return min(1.0, max(0.0, share))
 
 
 def journal_skill(journal, exclude: int | None = None) -> float:
