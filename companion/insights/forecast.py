@@ -38,7 +38,7 @@ from typing import Any, Iterable
 
 from ..rules import Match
 from ..rules.cloudship import BEDS, DICE, FACE_WEIGHTS, RULES, STORM, STORM_END, ShipState
-from .shipsim import flowers_after_landing, play_rounds
+from .shipsim import play_rounds, wanted
 
 NEUTRAL_SKILL = 0.5
 PRIOR_TIPS = 4             # the neutral skill counts as this many tips already seen
@@ -119,12 +119,10 @@ def tips_on_target(match: Match) -> tuple[int, int, float]:
             tips += 1
             rain = before.load[0] - before.dropped("rain")
             hail = before.load[1] - before.dropped("hail")
-            now = flowers_after_landing(before)
-            wanted = [colour for colour in BEDS
-                      if flowers_after_landing(before, before.drops + (("rain", colour),)) > now]
-            if rain and wanted:
-                luck += rain / (rain + hail) * (len(wanted) - 1) / (len(BEDS) - 1)
-            on_target += action.get("ball") == "rain" and action.get("bed") in wanted
+            beds = wanted(before)
+            if rain and beds:
+                luck += rain / (rain + hail) * (len(beds) - 1) / (len(BEDS) - 1)
+            on_target += action.get("ball") == "rain" and action.get("bed") in beds
         step = step.before
     return on_target, tips, luck
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from concurrent.futures import ProcessPoolExecutor
-from typing import Sequence
+from typing import Iterable, Iterator, Sequence
 
 from ..rules.cloudship import (
     BED_CAPACITY, BEDS, FACE_WEIGHTS, FLOWERS, MODES, RULES, STORM, TILE_SECTIONS, ShipState,
@@ -105,9 +105,21 @@ def aim(state: ShipState) -> str | None:
     return None if best is None else BEDS[best]
 
 
+def wanted(state: ShipState) -> list[str]:
+    """The beds where one more raindrop would add a flower now, in board order."""
+    rain, hail = _at_rest(state.drops)
+    return [BEDS[i] for i in _gains(state.beds, _rolled(state.dice), rain, hail, range(len(BEDS)))]
+
+
 def _choose(flowers: Sequence[int], rolled: Sequence[int], rain: Sequence[int], hail: Sequence[int],
             order: Sequence[int]) -> int | None:
     """`aim` on counts per bed: the bed (index) for the next raindrop, or None to land."""
+    return next(_gains(flowers, rolled, rain, hail, order), None)
+
+
+def _gains(flowers: Sequence[int], rolled: Sequence[int], rain: Sequence[int], hail: Sequence[int],
+           order: Iterable[int]) -> Iterator[int]:
+    """The beds (indices, in `order`) where one more raindrop adds a flower, one by one."""
     beds = [_bed_after(flowers[i], rain[i], hail[i], rolled[i]) for i in range(len(BEDS))]
     held = wild = room = 0
     for bed_held, bed_wild, bed_room in beds:
@@ -116,14 +128,13 @@ def _choose(flowers: Sequence[int], rolled: Sequence[int], rain: Sequence[int], 
         room += bed_room
     now = held + min(wild, room)
     if now == FLOWERS:
-        return None                          # landing wins: do not risk the hail any more
+        return                               # landing wins: do not risk the hail any more
     for i in order:
         if rain[i] >= hail[i] and rain[i] - hail[i] >= rolled[i]:
             continue                         # no hailstone to cancel, no watering owed
         was, more = beds[i], _bed_after(flowers[i], rain[i] + 1, hail[i], rolled[i])
         if (held + more[0] - was[0]) + min(wild + more[1] - was[1], room + more[2] - was[2]) > now:
-            return i
-    return None
+            yield i
 
 
 def tip(state: ShipState, aimed: str, skill: float, rng: random.Random) -> tuple[str, str]:
