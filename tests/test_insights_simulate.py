@@ -12,13 +12,14 @@ from hypothesis import given, settings, strategies as st
 from companion.insights.bots import aboard_value, bold, by_odds, cautious, pilot_action
 from companion.insights.odds import rise_chance
 from companion.insights.shipsim import (
-    MODE_SETUPS, aims, hidden_hail, new_game, play_rounds, simulate_cloudship,
+    MODE_SETUPS, aim, fly, flowers_after_landing, hidden_hail, new_game, play_rounds,
+    simulate_cloudship, tip, wanted,
 )
 from companion.insights.simulate import SimulationError, play_cloud9, simulate_cloud9
 from companion.rules import Match
 from companion.rules.cloud9 import POINTS, RULES as CLOUD9, TOP_CLOUD, TOP_POINTS, Cloud9State
 from companion.rules.common import evolve
-from companion.rules.cloudship import RULES as SHIP, section_spaces
+from companion.rules.cloudship import BEDS, FACES, RULES as SHIP, section_spaces
 
 BOTS = ["cautious", "bold", "odds"]
 
@@ -154,10 +155,110 @@ def test_hidden_tiles_are_drawn_as_the_mode_lays_them(mode, seed):
             assert sum(faces[s] for s in spaces) == (1 if spaces else 0)
 
 
-def test_raindrops_are_aimed_at_the_rolled_colours_and_hail_at_empty_beds():
+def flight(beds, dice, hail=0, drops=()):
+    """A ship in flight over `beds` (flowers per bed) after rolling `dice`, with `hail`
+    hailstones loaded and `drops` already at rest."""
     state = SHIP.setup({"players": ["A", "B"], "mode": "sunny"})
-    state = SHIP.apply(state, {"act": "roll", "dice": ["blue", "blue", "storm"]})
-    assert aims(state) == [("rain", "blue"), ("rain", "blue")]
+    taken = sum(beds)
+    return evolve(state, phase="flight", beds=tuple(beds), dice=tuple(dice), drops=tuple(drops),
+                  flowers=(False,) * taken + (True,) * (12 - taken),
+                  load=(sum(1 for d in dice if d != "storm"), hail))
+
+
+def flowers_through_the_rules(state) -> int:
+    """Land through the rules core and answer every question it asks (any answer: neither a
+    wild flower's bed nor a tile's face changes how many flowers there are)."""
+    state = SHIP.apply(state, {"act": "land"})
+    while state.phase in ("plant", "reveal"):
+        state = SHIP.apply(state, SHIP.legal_actions(state)[0])
+    return sum(state.beds)
+
+
+@given(st.lists(st.integers(0, 3), min_size=4, max_size=4), st.lists(st.sampled_from(FACES), min_size=3, max_size=3),
+       st.integers(0, 3), st.lists(st.tuples(st.sampled_from(["rain", "hail"]), st.sampled_from(BEDS)), max_size=6))
+@settings(max_examples=300, deadline=None)
+def test_the_crews_flower_count_is_the_rules_cores(beds, dice, hail, drops):
+    if dice.count("storm") == 3:
+        dice[0] = "blue"
+    if sum(beds) == 12:
+        beds[0] = 2  # twelve flowers planted: that game is over
+    rain = sum(1 for d in dice if d != "storm")
+    drops = [d for i, d in enumerate(drops) if sum(1 for x in drops[:i + 1] if x[0] == d[0]) <= (rain if d[0] == "rain" else hail)]
+    state = flight(beds, dice, hail, drops)
+    now = flowers_through_the_rules(state)
+    assert flowers_after_landing(state) == now
+    if state.dropped("rain") < state.load[0]:  # the beds that want a raindrop, asked of the rules core
+        assert wanted(state) == [bed for bed in BEDS if flowers_through_the_rules(
+            SHIP.apply(state, {"act": "drop", "ball": "rain", "bed": bed})) > now]
+
+
+def test_each_raindrop_is_aimed_at_a_rolled_colour_and_the_crew_lands_when_done():
+    state = flight([0, 0, 0, 0], ["blue", "white", "storm"])
+    assert aim(state) == "blue"
+    state = SHIP.apply(state, {"act": "drop", "ball": "rain", "bed": "blue"})
+    assert aim(state) == "white"
+    state = SHIP.apply(state, {"act": "drop", "ball": "rain", "bed": "white"})
+    assert aim(state) is None  # every raindrop is down
+    # the blue raindrop went astray into yellow: the second one still goes for blue, not white
+    astray = flight([0, 0, 0, 0], ["blue", "white", "storm"], drops=[("rain", "yellow"), ("rain", "white")])
+    assert aim(astray) is None  # both raindrops are down: nothing left to tip
+    state = flight([0, 0, 0, 0], ["blue", "blue", "white"], drops=[("rain", "blue"), ("rain", "blue")])
+    assert aim(state) == "white"
+    # a full bed of a rolled colour still takes its raindrop: a wild flower
+    assert aim(flight([0, 0, 0, 3], ["blue", "storm", "storm"])) == "blue"
+
+
+def test_a_hailstone_at_rest_among_flowers_draws_a_raindrop_to_cancel_it():
+    # the hailstone fell in blue, the rolled colour: the raindrop there cancelled it, so the
+    # second one aboard goes to blue again (the rulebook's last question)
+    state = flight([2, 1, 1, 1], ["blue", "storm", "storm"], hail=1, drops=[("hail", "blue"), ("rain", "blue")])
+    assert state.load == (1, 1) and aim(state) is None  # its only raindrop is down
+    state = flight([2, 1, 1, 1], ["blue", "white", "storm"], hail=1, drops=[("hail", "blue"), ("rain", "blue")])
+    assert aim(state) == "blue"
+    # a hailstone among flowers in an unrolled bed: a raindrop there saves a flower, as much as
+    # planting one; on an empty bed it does nothing and is not worth a raindrop
+    def gain(beds, bed):
+        before = flight(beds, ["blue", "blue", "storm"], hail=1, drops=[("rain", "blue"), ("hail", "white")])
+        after = evolve(before, drops=before.drops + (("rain", bed),))
+        return flowers_after_landing(after) - flowers_after_landing(before)
+    assert gain([2, 1, 1, 1], "white") == 1 == gain([2, 1, 1, 1], "blue")
+    assert gain([2, 1, 0, 1], "white") == 0
+    state = flight([3, 3, 2, 3], ["storm", "storm", "blue"], hail=1, drops=[("hail", "white")])
+    assert aim(state) == "blue"  # the full blue bed of a rolled colour still gives a wild flower
+
+
+def test_the_crew_lands_as_soon_as_landing_wins_and_keeps_the_hail_aboard():
+    # one flower to go: the yellow raindrop is down, the purple one stays aboard with the hail
+    state = flight([3, 3, 3, 2], ["yellow", "purple", "storm"], hail=3, drops=[("rain", "yellow")])
+    assert aim(state) is None
+    assert SHIP.apply(state, {"act": "land"}).result == "won"
+    # a bed that can take no more flowers and no rolled colour: nothing to aim at, land
+    assert aim(flight([3, 3, 3, 3][:3] + [2], ["storm", "storm", "blue"], drops=[("rain", "white")])) is None
+
+
+def test_a_perfect_crew_never_lets_a_hailstone_fall():
+    rng = random.Random(2)
+    for dice in (["blue", "white", "storm"], ["yellow", "yellow", "purple"], ["white", "storm", "storm"]):
+        landed = fly(flight([1, 2, 1, 2], dice, hail=3), 1.0, rng)
+        assert landed.removed == ()
+        assert len(landed.planted) == sum(1 for d in dice if d != "storm")
+
+
+@given(st.floats(0.0, 1.0), st.integers(1, 3), st.integers(0, 3), st.integers(0, 1000))
+@settings(max_examples=25, deadline=None)
+def test_a_tip_lands_where_aimed_with_the_skills_chance_else_any_ball_elsewhere(skill, rain, hail, seed):
+    rng = random.Random(seed)
+    state = flight([0, 0, 0, 0], ["blue"] * rain + ["storm"] * (3 - rain), hail=hail)
+    n = 2000
+    tips = [tip(state, "blue", skill, rng) for _ in range(n)]
+    on_target = tips.count(("rain", "blue"))
+    wrong = [t for t in tips if t != ("rain", "blue")]
+    assert abs(on_target / n - skill) < 4 * (skill * (1 - skill) / n) ** 0.5 + 1e-9
+    assert all(bed != "blue" for _, bed in wrong)  # a wrong tip never lands in the bed aimed at
+    if len(wrong) > 200:
+        hail_share = sum(1 for ball, _ in wrong if ball == "hail") / len(wrong)
+        expected = hail / (rain + hail)
+        assert abs(hail_share - expected) < 4 * (expected * (1 - expected) / len(wrong)) ** 0.5 + 1e-9
 
 
 def test_a_perfect_crew_plants_every_rolled_colour():
@@ -213,3 +314,13 @@ def test_bench_figures_are_measured():
     assert games_per_s(jobs=1, games=10) > 0
     first, visit = records_ms(games=30, visits=1)  # a small journal: the 10k one is the bench's
     assert first > 0 and visit > 0
+
+
+def test_the_forecast_bench_asks_what_the_weather_card_asks():
+    from companion.insights.bench import FORECAST_RUNS, forecast_ms, forecast_states
+    from companion.ui.forecast_view import UI_RUNS
+    assert FORECAST_RUNS == UI_RUNS
+    states = forecast_states()
+    assert [s.round for s in states] == [1, 1, 4, 7] and all(s.phase == "roll" for s in states)
+    assert sum(states[-1].beds) > sum(states[2].beds) > 0
+    assert forecast_ms(rounds=1) > 0

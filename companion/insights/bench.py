@@ -1,15 +1,21 @@
-"""Speed of the insights: an odds query (uncached, as on a fresh roll), simulated games, and
-the table's records from a journal of 10,000 games."""
+"""Speed of the insights: an odds query (uncached, as on a fresh roll), simulated games, the
+Cloudship storm forecast as the weather card asks for it, and the table's records from a
+journal of 10,000 games."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import statistics
 import time
+from pathlib import Path
 
 from ..journal import Journal
 from ..journal.bench import HISTORY_GAMES, _scratch, build_history
+from ..rules import Match
+from ..rules.cloudship import RULES as CLOUDSHIP
 from . import odds
+from .forecast import forecast
 from .records import journal_records
 from .simulate import simulate_cloud9
 
@@ -19,6 +25,37 @@ BOTS = ("cautious", "bold", "odds")
 QUERIES = [(("red", "green", "purple", "yellow"), 6), (("red", "red", "green", "blank"), 9),
            (("yellow", "purple", "blank"), 4), (("green", "green", "green", "green"), 12)]
 PLAYED = {"red": 4, "green": 2, "purple": 1, "wild": 1}
+
+# as many flights as the weather card asks for a forecast (ui/forecast_view.UI_RUNS)
+FORECAST_RUNS = 500
+WON_GAME = Path(__file__).resolve().parent.parent / "examples" / "cloudship-won.jsonl"
+
+
+def forecast_states() -> list:
+    """The rounds the weather card forecasts at: a new standard game, a new stormy game (hail
+    from the start), and the example game mid-way (rounds 4 and 7, hail showing) and at its
+    last roll (one flower to go)."""
+    lines = [json.loads(line) for line in WON_GAME.read_text(encoding="utf-8").splitlines() if line.strip()]
+    states = [CLOUDSHIP.setup({"players": ["A", "B", "C"]}),
+              CLOUDSHIP.setup({"players": ["A", "B", "C"], "mode": "stormy"})]
+    match = Match.start(lines[0])
+    for action in lines[1:]:
+        match = match.apply(action)
+        if match.state.phase == "roll" and match.state.round in (4, 7):
+            states.append(match.state)
+    return states
+
+
+def forecast_ms(rounds: int = 3) -> float:
+    """Milliseconds per forecast of a round about to be rolled, as the weather card asks for it
+    (the median over the states of `forecast_states`, each `rounds` times)."""
+    times = []
+    for state in forecast_states():
+        for seed in range(rounds):
+            start = time.perf_counter()
+            forecast(state, runs=FORECAST_RUNS, seed=seed)
+            times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
 
 
 def odds_query_ms(rounds: int = 200) -> float:
@@ -73,6 +110,7 @@ def bench() -> dict[str, float]:
         "odds.cloud9_query_ms": round(odds_query_ms(), 4),
         "simulate.cloud9_games_per_s": round(games_per_s(jobs=2)),
         "simulate.cloud9_games_per_s_one_process": round(games_per_s(jobs=1)),
+        "insights.cloudship_forecast_ms": round(forecast_ms(), 1),
         f"insights.records_{k}_ms": round(visit, 1),
         f"insights.records_{k}_first_visit_s": round(first, 1),
     }

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from ..console import fail, say
-from .forecast import DEFAULT_RUNS, NEUTRAL_SKILL, forecast, journal_skill
+from .forecast import DEFAULT_RUNS, MAX_RUNS, NEUTRAL_SKILL, forecast, journal_skill
 from .odds import OddsError, rise_chance
 from .shipsim import ShipSimulationError, simulate_cloudship
 from .simulate import SimulationError, simulate_cloud9
@@ -25,9 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     ship.add_argument("--state", required=True, metavar="FILE.jsonl",
                       help="the game so far in the replay format (- for standard input)")
     ship.add_argument("--skill", type=float, default=None,
-                      help="the crew's aim, 0 to 1 (default: learned from the journal's past flights)")
+                      help="the chance a tip of the ship puts the raindrop aimed in its bed, 0 to 1 "
+                           "(default: learned from the journal's past flights)")
     ship.add_argument("--db", metavar="PATH", default=None, help="the journal to learn the skill from")
-    ship.add_argument("--runs", type=int, default=DEFAULT_RUNS, help=f"simulated games (default {DEFAULT_RUNS})")
+    ship.add_argument("--runs", type=int, default=DEFAULT_RUNS,
+                      help=f"simulated games, 1 to {MAX_RUNS} (default {DEFAULT_RUNS})")
     ship.add_argument("--seed", type=int, default=0, help="the simulation's seed (default 0)")
     ship.set_defaults(func=cmd_odds_cloudship)
 
@@ -155,8 +157,8 @@ def cmd_odds_cloudship(args: argparse.Namespace) -> int:
         return fail(f"{args.state}, line {result.error_line}: {result.reason}")
     if result.match.rules.name != "cloudship":
         return fail(f"{args.state} is a game of {result.match.rules.title}, not Cloudship")
-    if args.runs < 1:
-        return fail("--runs must be 1 or more")
+    if not 1 <= args.runs <= MAX_RUNS:
+        return fail(f"--runs must be 1 to {MAX_RUNS}, not {args.runs}")
     skill, learned = args.skill, "given"
     if skill is None:
         skill, learned = _learned_skill(args.db)

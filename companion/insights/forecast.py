@@ -6,16 +6,25 @@ Method.
   the binomial chances given fewer than three. `storm_rounds` solves the resulting Markov chain
   exactly (fractions) for the expected number of rounds until the marker reaches the end
   square, and its distribution round by round.
-- The flights are simulated. From the current state the game is played on (shipsim: the crew
-  aims each raindrop at a rolled colour's bed and lands it there with chance `skill`) until it
-  is won or lost. When the commander is about to roll, the next roll is not sampled but taken
+- The flights are simulated. From the current state the game is played on through the rules
+  core until it is won or lost, by the crew of shipsim: each tip of the ship aims a raindrop
+  at a bed where it plants (a rolled colour) or saves a flower (cancelling a hailstone), the
+  hailstones are kept aboard, and the crew lands as soon as landing wins or no raindrop can
+  help any more. When the commander is about to roll, the next roll is not sampled but taken
   exactly: every roll is played out the same number of times and weighted by its true chance
   (the rules core's `roll_outcomes`), which takes the dice's share out of the sampling error.
-- The skill is learned from this table's past flights in the journal: a raindrop counts as
-  landed where it was aimed when it came to rest in a bed of a rolled colour (at most as many
-  per bed as dice show that colour). The estimate is the share of such raindrops, pulled
-  towards a neutral 0.5 as if four more raindrops had been seen (half of them landing), so a
-  table without history gets 0.5 and a few flights move it only a little.
+- The skill is the chance that a tip puts the raindrop aimed in the bed it is aimed at (a tip
+  that goes wrong lets any ball aboard fall in another bed; shipsim). It is learned from this
+  table's past flights in the journal, which tell where each ball came to rest but not where
+  it was aimed: every ball that came to rest in a bed was one tip, on target when it was a
+  raindrop in a bed where it added a flower (a rolled colour still owed one, or a hailstone
+  there to cancel). A tip that went wrong can land on target by luck (a raindrop falling into
+  another bed that wanted one), so the estimate takes out what luck explains: with n tips, k of
+  them on target and l expected on target by luck alone, a tip's chance of going as meant is
+  (k - l) / (n - l) (the moments of the model: k = p n + (1 - p) l). It is pulled towards a
+  neutral 0.5 as if four more tips had been seen, half of them on target, so a table without
+  history gets 0.5 (a crew that puts every other raindrop where it aims) and a few flights
+  move it only a little.
 """
 
 from __future__ import annotations
@@ -29,11 +38,12 @@ from typing import Any, Iterable
 
 from ..rules import Match
 from ..rules.cloudship import BEDS, DICE, FACE_WEIGHTS, RULES, STORM, STORM_END, ShipState
-from .shipsim import play_rounds
+from .shipsim import play_rounds, wanted
 
 NEUTRAL_SKILL = 0.5
-PRIOR_BALLS = 4            # the neutral skill counts as this many raindrops already seen
+PRIOR_TIPS = 4             # the neutral skill counts as this many tips already seen
 DEFAULT_RUNS = 1200
+MAX_RUNS = 20_000          # a forecast of a few seconds here, about a minute on a Pi: enough
 
 
 @dataclass(frozen=True)
@@ -94,30 +104,40 @@ def storm_arrival(storm: int, rounds: int) -> list[Fraction]:
 
 # --- the skill, from the journal ---------------------------------------------------------------
 
-def raindrops_landed(match: Match) -> tuple[int, int]:
-    """(raindrops that came to rest in a rolled colour's bed, raindrops loaded) over the
-    rounds of a game that landed (undone actions left out)."""
-    hits = loaded = 0
+def tips_on_target(match: Match) -> tuple[int, int, float]:
+    """(tips on target, tips, tips expected on target by luck alone) over a game's flights
+    (undone actions left out). Every ball that came to rest in a bed is a tip; it was on target
+    when it was a raindrop in a bed where it added a flower (see the module's docstring). A tip
+    that went wrong lands on target by luck when it lets a raindrop fall (r of the r + h balls
+    aboard) into another of the g beds that wanted one: (r / (r + h)) * (g - 1) / 3."""
+    on_target = tips = 0
+    luck = 0.0
     step = match.current
     while step.before is not None:
-        before = step.before.state
-        if step.action.get("act") == "land" and before.dice is not None:
-            loaded += before.load[0]
-            for colour in BEDS:
-                rain = before.drops.count(("rain", colour))
-                hits += min(rain, before.dice.count(colour))
+        before, action = step.before.state, step.action
+        if action.get("act") == "drop" and before.phase == "flight":
+            tips += 1
+            rain = before.load[0] - before.dropped("rain")
+            hail = before.load[1] - before.dropped("hail")
+            beds = wanted(before)
+            if rain and beds:
+                luck += rain / (rain + hail) * (len(beds) - 1) / (len(BEDS) - 1)
+            on_target += action.get("ball") == "rain" and action.get("bed") in beds
         step = step.before
-    return hits, loaded
+    return on_target, tips, luck
 
 
 def skill_estimate(matches: Iterable[Match]) -> float:
     """The crew's skill from past games (see the module's docstring); 0.5 without any."""
-    hits = loaded = 0
+    on_target = tips = 0
+    luck = 0.0
     for match in matches:
-        h, n = raindrops_landed(match)
-        hits += h
-        loaded += n
-    return (hits + NEUTRAL_SKILL * PRIOR_BALLS) / (loaded + PRIOR_BALLS)
+        hits, n, by_luck = tips_on_target(match)
+        on_target += hits
+        tips += n
+        luck += by_luck
+    share = (on_target - luck + NEUTRAL_SKILL * PRIOR_TIPS) / (tips - luck + PRIOR_TIPS)
+    return min(1.0, max(0.0, share))
 
 
 def journal_skill(journal, exclude: int | None = None) -> float:

@@ -1,12 +1,24 @@
 """Cloudship flights played out by a crew of a given skill, through the real rules core.
 
-The crew's aim (one plan for every skill):
-- each raindrop is aimed at the bed of one coloured die (a full bed of a rolled colour still
-  counts: reading 4 turns that watering into a wild flower);
-- each hailstone is aimed at an empty bed, where it does nothing (reading 3); with no empty
-  bed, at the bed of a rolled colour, where it cancels a raindrop instead of taking a flower.
-A ball lands where it is aimed with chance `skill`; otherwise it comes to rest in one of the
-three other beds or falls overboard (does not count, reading 9), each equally likely.
+What "skill" means. A flight is a string of tips: the crew steers the ship over a bed and
+tips it to let one raindrop fall through the hole. The crew's skill is the chance that a tip
+goes as meant: the raindrop aimed comes to rest in the bed aimed at. A tip that goes wrong
+lets one ball aboard fall, each ball aboard as likely as any other (a hailstone as likely as a
+raindrop), and it comes to rest in one of the three other beds, each as likely. A ball that
+falls over the edge or beside the box does not count and goes back into the ship (reading 9):
+it is a tip that did not happen, so it is not played at all. With no hail aboard, the skill is
+simply the share of raindrops that land in the bed they were aimed at: skill 0.5 is a crew
+that puts every other raindrop where it aims.
+
+How the crew flies (the rulebook lets a crew do exactly this):
+- each tip aims a raindrop at a bed where one more raindrop adds a flower now: a bed of a
+  rolled colour still owed a raindrop (a full one gives a wild flower, reading 4), or a bed
+  where a hailstone has come to rest and would take a flower (a raindrop cancels it, reading
+  3; the rulebook's last question);
+- hailstones are never tipped out on purpose: they stay aboard unless a tip goes wrong;
+- the crew lands as soon as landing wins the game, or when no raindrop aboard can plant or save
+  a flower any more ("land ... if you want to end your flight early"; "you can interrupt or
+  cancel a flight at any time").
 A wild flower goes to the open bed with the most flowers. A tile nobody has seen is decided
 when it is flipped, from a layout drawn at random among those the mode allows and the faces
 already seen agree with (see `hidden_hail`).
@@ -16,14 +28,14 @@ from __future__ import annotations
 
 import random
 from concurrent.futures import ProcessPoolExecutor
-from typing import Sequence
+from typing import Iterable, Iterator, Sequence
 
 from ..rules.cloudship import (
-    BEDS, FACE_WEIGHTS, MODES, RULES, STORM, TILE_SECTIONS, ShipState, section_spaces,
+    BED_CAPACITY, BEDS, FACE_WEIGHTS, FLOWERS, MODES, RULES, STORM, TILE_SECTIONS, ShipState,
+    bed_outcome, section_spaces,
 )
 
 FACE_LIST = [face for face, weight in FACE_WEIGHTS.items() for _ in range(weight)]
-OVERBOARD = None
 # the setups the mode table compares (partly cloudy: one set left out, or two)
 MODE_SETUPS: dict[str, dict] = {
     **{mode: {"mode": mode} for mode in MODES if mode != "partly_cloudy"},
@@ -45,21 +57,117 @@ def roll(rng: random.Random) -> list[str]:
             return dice
 
 
-def aims(state: ShipState) -> list[tuple[str, str]]:
-    """(ball, bed aimed at) for everything loaded this round (see the module's docstring)."""
-    rolled = [face for face in state.dice if face != STORM]
-    plan = [("rain", colour) for colour in rolled]
-    empty = [colour for colour, n in zip(BEDS, state.beds) if n == 0]
-    for i in range(state.load[1]):
-        plan.append(("hail", empty[i % len(empty)] if empty else rolled[i % len(rolled)]))
-    return plan
+def flowers_after_landing(state: ShipState, drops: Sequence[tuple[str, str]] | None = None) -> int:
+    """The flowers in the beds once a flight with these balls at rest (the state's own, by
+    default) has landed and its round is resolved: the rules core's readings 3 and 4 counted
+    out (hail first, then the plantings, wild ones in any open bed), without asking anybody
+    where a wild flower goes or what a tile shows, neither of which changes the count."""
+    rain, hail = _at_rest(state.drops if drops is None else drops)
+    rolled = _rolled(state.dice)
+    beds = [_bed_after(state.beds[i], rain[i], hail[i], rolled[i]) for i in range(len(BEDS))]
+    held, wild, room = (sum(column) for column in zip(*beds))
+    return held + min(wild, room)
 
 
-def landing(aimed: str, skill: float, rng: random.Random) -> str | None:
-    """Where an aimed ball comes to rest: the bed aimed at with chance `skill`."""
+def _bed_after(flowers: int, rain: int, hail: int, rolled: int) -> tuple[int, int, int]:
+    """(flowers the bed holds, wild flowers it gives, room left in it) after a landing."""
+    hail_left, water = bed_outcome(rain, hail, rolled)
+    left = flowers - min(hail_left, flowers)
+    regular = min(water, BED_CAPACITY - left)
+    return left + regular, water - regular, BED_CAPACITY - left - regular
+
+
+def _at_rest(drops: Sequence[tuple[str, str]]) -> tuple[list[int], list[int]]:
+    """(raindrops, hailstones) at rest in each bed, in BEDS order."""
+    return ([drops.count(("rain", colour)) for colour in BEDS],
+            [drops.count(("hail", colour)) for colour in BEDS])
+
+
+def _rolled(dice: Sequence[str]) -> list[int]:
+    return [dice.count(colour) for colour in BEDS]
+
+
+def _aim_order(dice: Sequence[str]) -> list[int]:
+    """The beds (indices) in the order the crew considers them: the rolled colours in the
+    order of the dice, then the others in board order."""
+    rolled = [BEDS.index(face) for face in dict.fromkeys(dice) if face != STORM]
+    return rolled + [i for i in range(len(BEDS)) if i not in rolled]
+
+
+def aim(state: ShipState) -> str | None:
+    """The bed the crew aims its next raindrop at, or None to land now (see the module's
+    docstring): the first bed where one more raindrop adds a flower (a raindrop never adds
+    more than one), the rolled colours first in the order of the dice, then the others."""
+    if state.load[0] <= state.dropped("rain"):
+        return None
+    rain, hail = _at_rest(state.drops)
+    best = _choose(state.beds, _rolled(state.dice), rain, hail, _aim_order(state.dice))
+    return None if best is None else BEDS[best]
+
+
+def wanted(state: ShipState) -> list[str]:
+    """The beds where one more raindrop would add a flower now, in board order."""
+    rain, hail = _at_rest(state.drops)
+    return [BEDS[i] for i in _gains(state.beds, _rolled(state.dice), rain, hail, range(len(BEDS)))]
+
+
+def _choose(flowers: Sequence[int], rolled: Sequence[int], rain: Sequence[int], hail: Sequence[int],
+            order: Sequence[int]) -> int | None:
+    """`aim` on counts per bed: the bed (index) for the next raindrop, or None to land."""
+    return next(_gains(flowers, rolled, rain, hail, order), None)
+
+
+def _gains(flowers: Sequence[int], rolled: Sequence[int], rain: Sequence[int], hail: Sequence[int],
+           order: Iterable[int]) -> Iterator[int]:
+    """The beds (indices, in `order`) where one more raindrop adds a flower, one by one."""
+    beds = [_bed_after(flowers[i], rain[i], hail[i], rolled[i]) for i in range(len(BEDS))]
+    held = wild = room = 0
+    for bed_held, bed_wild, bed_room in beds:
+        held += bed_held
+        wild += bed_wild
+        room += bed_room
+    now = held + min(wild, room)
+    if now == FLOWERS:
+        return                               # landing wins: do not risk the hail any more
+    for i in order:
+        if rain[i] >= hail[i] and rain[i] - hail[i] >= rolled[i]:
+            continue                         # no hailstone to cancel, no watering owed
+        was, more = beds[i], _bed_after(flowers[i], rain[i] + 1, hail[i], rolled[i])
+        if (held + more[0] - was[0]) + min(wild + more[1] - was[1], room + more[2] - was[2]) > now:
+            yield i
+
+
+def tip(state: ShipState, aimed: str, skill: float, rng: random.Random) -> tuple[str, str]:
+    """(ball, bed) of the ball that comes to rest after a tip aimed at `aimed`: the raindrop in
+    that bed with chance `skill`, else any ball aboard in one of the other beds."""
+    ball, bed = _tip(BEDS.index(aimed), state.load[0] - state.dropped("rain"),
+                     state.load[1] - state.dropped("hail"), skill, rng)
+    return ball, BEDS[bed]
+
+
+# for each bed, the three others: where a tip that goes wrong puts its ball
+_OTHERS = [[j for j in range(len(BEDS)) if j != i] for i in range(len(BEDS))]
+
+
+def _tip(aimed: int, rain: int, hail: int, skill: float, rng: random.Random) -> tuple[str, int]:
     if rng.random() < skill:
-        return aimed
-    return rng.choice([bed for bed in BEDS if bed != aimed] + [OVERBOARD])
+        return "rain", aimed
+    ball = "rain" if rng.randrange(rain + hail) < rain else "hail"
+    return ball, rng.choice(_OTHERS[aimed])
+
+
+def fly(state: ShipState, skill: float, rng: random.Random) -> ShipState:
+    """One flight from wherever it stands (balls already told are in state.drops), landed."""
+    apply = RULES.apply
+    flowers, rolled, order = state.beds, _rolled(state.dice), _aim_order(state.dice)
+    rain, hail = _at_rest(state.drops)
+    aboard = {"rain": state.load[0] - sum(rain), "hail": state.load[1] - sum(hail)}
+    while aboard["rain"] and (aimed := _choose(flowers, rolled, rain, hail, order)) is not None:
+        ball, bed = _tip(aimed, aboard["rain"], aboard["hail"], skill, rng)
+        aboard[ball] -= 1
+        (rain if ball == "rain" else hail)[bed] += 1
+        state = apply(state, {"act": "drop", "ball": ball, "bed": BEDS[bed]})
+    return apply(state, {"act": "land"})
 
 
 def hidden_hail(state: ShipState, rng: random.Random) -> dict[int, bool]:
@@ -99,15 +207,7 @@ def play_rounds(state: ShipState, skill: float, rng: random.Random,
         if phase == "roll":
             state = apply(state, {"act": "roll", "dice": roll(rng)})
         elif phase == "flight":
-            plan = aims(state)
-            # balls already told this round are in state.drops: fly only the rest
-            for kind in ("rain", "hail"):
-                told = state.dropped(kind)
-                for ball, aimed in [p for p in plan if p[0] == kind][told:]:
-                    bed = landing(aimed, skill, rng)
-                    if bed is not OVERBOARD:
-                        state = apply(state, {"act": "drop", "ball": ball, "bed": bed})
-            state = apply(state, {"act": "land"})
+            state = fly(state, skill, rng)
         elif phase == "plant":
             open_beds = state.open_beds()
             fullest = max(open_beds, key=state.bed)
