@@ -1,37 +1,176 @@
-"""The lines the board sends (MicroPython and CPython), encoded by the protocol module that the
-companion uses too: `protocol.py` is copied onto the board from companion/ship/protocol.py when
-it is flashed, never kept here as a copy."""
+"""The lines the board sends (MicroPython and CPython), and the ports they go out on.
+
+A line is written byte by byte into a buffer kept for it: the same bytes as the protocol
+module's `encode` (the companion's own file, copied onto the board as `protocol.py` when it is
+flashed), without making a string per line. Each port keeps a queue of its own and takes from
+it only what it can take at once; the loop never waits for a port. A line that does not fit a
+port's queue is dropped there and counted: the Pi sees the gap in SEQ.
+"""
 
 import protocol
 
 DEVICE_PREFIX = "CS-"
-FIRMWARE = "0.3.1"
+FIRMWARE = "0.4.0"
+LINE_BYTES = protocol.MAX_LINE + 2  # with "\r\n"
+QUEUE_BYTES = 512  # a port's queue: a dozen lines, half a second of them
+STEP_BYTES = 128   # at most this much to a port in one loop step
+HEX = b"0123456789ABCDEF"
+NAMES = {"HELLO": b"HELLO", "TILT": b"TILT", "BALL": b"BALL", "BEAT": b"BEAT", "ERR": b"ERR"}
+
+
+class Port:
+    """A serial port the loop never waits for. `room()` is how many bytes the port takes now
+    without waiting (0: none), `write(buf)` writes a bytes-like object of one byte."""
+
+    def __init__(self, room, write, size=QUEUE_BYTES):
+        self.room, self.write = room, write
+        self._queue = bytearray(size)
+        self._one = bytearray(1)
+        self._start = self._end = 0
+        self.dropped = 0  # lines that did not fit
+        self.sent = 0     # lines queued
+
+    def put(self, line, n):
+        """Queue the first n bytes of `line`, or drop the line when the queue has no room."""
+        q = self._queue
+        if self._start == self._end:
+            self._start = self._end = 0
+        elif self._end + n > len(q):  # move what waits to the front
+            waiting = self._end - self._start
+            if waiting + n > len(q):
+                self.dropped += 1
+                return False
+            for i in range(waiting):
+                q[i] = q[self._start + i]
+            self._start, self._end = 0, waiting
+        end = self._end
+        for i in range(n):
+            q[end + i] = line[i]
+        self._end = end + n
+        self.sent += 1
+        return True
+
+    def pending(self):
+        return self._end - self._start
+
+    def pump(self):
+        """Write what the port takes now, a byte at a time (a byte never waits)."""
+        budget = STEP_BYTES
+        one = self._one
+        while self._start < self._end and budget > 0:
+            room = self.room()
+            if room <= 0:
+                return
+            if room > budget:
+                room = budget
+            budget -= room
+            while room > 0 and self._start < self._end:
+                one[0] = self._queue[self._start]
+                self.write(one)
+                self._start += 1
+                room -= 1
 
 
 class Outbox:
-    def __init__(self, write, device):
-        self.write = write  # write(str): the USB serial port and the Bluetooth UART
+    def __init__(self, device, ports):
         self.device = device
+        self.ports = ports
         self.seq = 0
+        self.laps = 0  # the clock's laps: T = laps * clock.PERIOD + t_ms
+        self._line = bytearray(LINE_BYTES + 16)
+        self._n = 0
+        self._sum = 0
+        self._fields3 = [0, 0, 0]  # a TILT's and a BEAT's fields, filled in place
+        self._fields1 = [0]
+
+    # -- writing a line into self._line ---------------------------------------------------------
+
+    def _byte(self, b):
+        self._line[self._n] = b
+        self._n += 1
+        self._sum ^= b
+
+    def _text(self, text):
+        for b in text.encode() if isinstance(text, str) else text:
+            self._byte(b)
+
+    def _int(self, value, width=1):
+        """Decimal digits of an int, at least `width` of them (leading zeros)."""
+        if value < 0:
+            self._byte(45)  # "-"
+            value = -value
+        digits, rest = 1, value
+        while rest >= 10:
+            rest //= 10
+            digits += 1
+        if digits < width:
+            for _ in range(width - digits):
+                self._byte(48)
+        start = self._n
+        self._n += digits
+        i = self._n - 1
+        while i >= start:
+            b = 48 + value % 10
+            self._line[i] = b
+            self._sum ^= b
+            value //= 10
+            i -= 1
+
+    def _field(self, value):
+        self._byte(44)  # ","
+        if isinstance(value, int):
+            self._int(value)
+        else:
+            self._text(value)
 
     def send(self, kind, t_ms, fields):
-        self.write(protocol.encode(kind, self.seq, t_ms, fields) + "\r\n")
+        self._n, self._sum = 0, 0
+        self._line[0] = 36  # "$", outside the checksum
+        self._n = 1
+        self._text(NAMES[kind])
+        self._byte(44)
+        self._int(self.seq)
+        self._byte(44)
+        if self.laps:
+            self._int(self.laps)
+            self._int(t_ms, 8)
+        else:
+            self._int(t_ms)
+        for value in fields:
+            self._field(value)
+        line, n, cs = self._line, self._n, self._sum
+        line[n] = 42  # "*"
+        line[n + 1] = HEX[cs >> 4]
+        line[n + 2] = HEX[cs & 15]
+        line[n + 3] = 13
+        line[n + 4] = 10
+        self._n = n + 5
+        for port in self.ports:
+            port.put(line, n + 5)
         self.seq = (self.seq + 1) % protocol.SEQ_MODULO
+
+    def pump(self):
+        for port in self.ports:
+            port.pump()
 
     def hello(self, t_ms):
         self.seq = 0
-        self.send("HELLO", t_ms, [protocol.VERSION, self.device, FIRMWARE])
+        self.send("HELLO", t_ms, (protocol.VERSION, self.device, FIRMWARE))
 
     def tilt(self, t_ms, pitch, roll, motion):
-        self.send("TILT", t_ms, [pitch, roll, motion])
+        line = self._fields3
+        line[0], line[1], line[2] = pitch, roll, motion
+        self.send("TILT", t_ms, line)
 
     def ball(self, t_ms, kind):
-        self.send("BALL", t_ms, [kind])
+        self.send("BALL", t_ms, (kind,))
 
     def beat(self, t_ms, battery_mv):
-        self.send("BEAT", t_ms, [battery_mv])
+        line = self._fields1
+        line[0] = battery_mv
+        self.send("BEAT", t_ms, line)
 
     def err(self, t_ms, code, text):
         # the protocol's text fields cannot hold "$", "*" or ","
         clean = "".join(ch for ch in text if ch not in "$*," and " " <= ch <= "~")
-        self.send("ERR", t_ms, [code, clean[:40]])
+        self.send("ERR", t_ms, (code, clean[:40]))
