@@ -8,6 +8,10 @@
   main thread is woken only for the judge's word.
 - ship.line_to_frame_p99_ms: from a BALL line written into the pty to the first frame that
   shows the ball falling (the app's own loop, dummy video driver).
+- ship.firmware_*: the board's own loop (hardware/ship, compiled as flashed) under MicroPython's
+  unix port here, through 10 s at rest and 10 s of flight: a step's mean and 99th percentile
+  in microseconds, that p99 as a share of the Pico's 1 ms step (at PICO_SLOWER, an estimate),
+  and the bytes a second it allocates at rest. Left out where MicroPython is not installed.
 """
 
 from __future__ import annotations
@@ -156,4 +160,44 @@ def line_to_frame_p99_ms(balls: int = BALLS) -> float:
 def bench() -> dict[str, float]:
     return {"ship.lines_per_s": lines_per_s(),
             "ship.cpu_percent_at_link_rate": cpu_percent_at_link_rate(),
-            "ship.line_to_frame_p99_ms": line_to_frame_p99_ms()}
+            "ship.line_to_frame_p99_ms": line_to_frame_p99_ms(),
+            **firmware_figures()}
+
+
+# -- the firmware's loop, on MicroPython ----------------------------------------------------------
+
+# How much slower the Pico runs MicroPython than this machine's unix port: an RP2040 at 125 MHz
+# (Cortex-M0+, no cache for flash-resident code aside from XIP's) against one desktop core at
+# 3-5 GHz is taken as 50 times; the figures below are estimates from that factor, not a
+# measurement on the Pico.
+PICO_SLOWER = 50
+PICO_STEP_US = 1000  # the loop's step: it sleeps a millisecond between two
+
+
+def firmware_figures(seconds: int = 20) -> dict[str, float]:
+    """The real firmware (compiled as flashed) under MicroPython here, through a flight: each
+    loop step's time, what it allocates at rest, and what that leaves of a Pico's millisecond."""
+    from .board import Board
+    from .board import Sample
+
+    if Board.available("micropython") is not None:
+        return {}
+    ms = seconds * 1000
+    samples = []
+    for t in range(ms):
+        flying = ms // 2 <= t  # the second half: tilting and shaking, a ball every second
+        wobble = ((t * 7919) % 13 - 6) * (0.01 if flying else 0.0005)
+        beam = flying and t % 1000 < 6
+        mark = "start" if t == ms // 10 else "end" if t == ms // 2 - 1 else None
+        samples.append(Sample(t, accel=(0.1 * flying + wobble, -wobble, 1.0 + wobble),
+                              gyro=(30 * wobble, -20 * wobble, 0.0), beam=beam,
+                              rgbc=(200, 300, 480, 900) if beam else (40, 40, 40, 120), measure=mark))
+    run = Board.run(samples, "micropython", compiled=True)
+    report = run.report
+    if run.returncode != 0 or not report.get("steps"):
+        return {}
+    mean = report["step_us"] / report["steps"]
+    return {"ship.firmware_step_us": round(mean, 2),
+            "ship.firmware_step_p99_us": report["step_p99_us"],
+            "ship.firmware_pico_step_p99_percent": round(report["step_p99_us"] * PICO_SLOWER / PICO_STEP_US * 100, 1),
+            "ship.firmware_alloc_at_rest_bytes_per_s": round(report["allocated"] * 1000 / report["measured_ms"])}

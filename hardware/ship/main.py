@@ -29,6 +29,8 @@ battery_adc = machine.ADC(26)
 uart = machine.UART(0, baudrate=115200, tx=machine.Pin(0), rx=machine.Pin(1), txbuf=UART_TX_BUFFER)
 led = machine.Pin("LED", machine.Pin.OUT)
 
+USB_STEP_BYTES = 8  # a byte a poll: a step writes a few, the lines need about one a step
+
 usb = sys.stdout.buffer
 usb_poll = select.poll()
 usb_poll.register(sys.stdout, select.POLLOUT)
@@ -37,7 +39,7 @@ usb_ready = getattr(usb_poll, "ipoll", usb_poll.poll)  # ipoll allocates nothing
 
 def usb_room():
     # the USB port takes a byte without waiting when it polls writable (one byte: it may have
-    # room for no more, and a longer write waits for the host)
+    # room for no more, and a longer write waits up to half a second for the host)
     for _event in usb_ready(0):
         return 1
     return 0
@@ -45,6 +47,15 @@ def usb_room():
 
 def uart_room():
     return UART_TX_BUFFER if uart.txdone() else 0
+
+
+if sys.implementation.name == "micropython":
+    usb_write, uart_write = usb.write, uart.write  # write(buf, offset, n)
+else:  # CPython, on the board host: its streams take no offset
+    def usb_write(buf, offset, n):
+        usb.write(memoryview(buf)[offset:offset + n])
+
+    uart_write = uart.write
 
 
 class Missing:
@@ -75,7 +86,7 @@ def main():
 
     device = DEVICE_PREFIX + "".join("%02X" % b for b in machine.unique_id()[-2:])
     colour = open_sensor(TCS34725)
-    out = Outbox(device, [Port(usb_room, usb.write), Port(uart_room, uart.write)])
+    out = Outbox(device, [Port(usb_room, usb_write, USB_STEP_BYTES), Port(uart_room, uart_write)])
     ship = Ship(out, open_sensor(MPU6050), lambda: beam_pin.value() == 0,
                 colour.read, battery_mv, calibration.load())
     # one time base: the time since this start, however long the Pico has been on (a soft

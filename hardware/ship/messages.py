@@ -13,19 +13,21 @@ DEVICE_PREFIX = "CS-"
 FIRMWARE = "0.4.0"
 LINE_BYTES = protocol.MAX_LINE + 2  # with "\r\n"
 QUEUE_BYTES = 512  # a port's queue: a dozen lines, half a second of them
-STEP_BYTES = 128   # at most this much to a port in one loop step
+STEP_BYTES = 128   # at most this much to a port in one loop step (two lines)
 HEX = b"0123456789ABCDEF"
 NAMES = {"HELLO": b"HELLO", "TILT": b"TILT", "BALL": b"BALL", "BEAT": b"BEAT", "ERR": b"ERR"}
 
 
 class Port:
     """A serial port the loop never waits for. `room()` is how many bytes the port takes now
-    without waiting (0: none), `write(buf)` writes a bytes-like object of one byte."""
+    without waiting (0: none); `write(buf, offset, n)` writes n bytes of buf from offset (a
+    MicroPython stream's write takes these, and nothing is allocated for a slice). At most
+    `step_bytes` go out in one loop step, so that a step stays short."""
 
-    def __init__(self, room, write, size=QUEUE_BYTES):
+    def __init__(self, room, write, step_bytes=STEP_BYTES, size=QUEUE_BYTES):
         self.room, self.write = room, write
+        self.step_bytes = step_bytes
         self._queue = bytearray(size)
-        self._one = bytearray(1)
         self._start = self._end = 0
         self.dropped = 0  # lines that did not fit
         self.sent = 0     # lines queued
@@ -54,21 +56,20 @@ class Port:
         return self._end - self._start
 
     def pump(self):
-        """Write what the port takes now, a byte at a time (a byte never waits)."""
-        budget = STEP_BYTES
-        one = self._one
-        while self._start < self._end and budget > 0:
+        """Write what the port takes now, up to step_bytes."""
+        budget = self.step_bytes
+        while budget > 0 and self._start < self._end:
             room = self.room()
             if room <= 0:
                 return
-            if room > budget:
-                room = budget
-            budget -= room
-            while room > 0 and self._start < self._end:
-                one[0] = self._queue[self._start]
-                self.write(one)
-                self._start += 1
-                room -= 1
+            n = self._end - self._start
+            if n > room:
+                n = room
+            if n > budget:
+                n = budget
+            self.write(self._queue, self._start, n)
+            self._start += n
+            budget -= n
 
 
 class Outbox:
