@@ -18,6 +18,36 @@ HEX = b"0123456789ABCDEF"
 NAMES = {"HELLO": b"HELLO", "TILT": b"TILT", "BALL": b"BALL", "BEAT": b"BEAT", "ERR": b"ERR"}
 
 
+def _bytes(line, n, data):
+    """Put `data` (bytes) into line at n; where it ends."""
+    for b in data:
+        line[n] = b
+        n += 1
+    return n
+
+
+def _digits(line, n, value, width):
+    """Put the decimal digits of an int into line at n, at least `width` of them; where they end."""
+    if value < 0:
+        line[n] = 45  # "-"
+        n += 1
+        value = -value
+    digits, rest = 1, value
+    while rest >= 10:
+        rest //= 10
+        digits += 1
+    while digits < width:
+        line[n] = 48
+        n += 1
+        width -= 1
+    i = n + digits - 1
+    while i >= n:
+        line[i] = 48 + value % 10
+        value //= 10
+        i -= 1
+    return n + digits
+
+
 class Port:
     """A serial port the loop never waits for. `room()` is how many bytes the port takes now
     without waiting (0: none); `write(buf, offset, n)` writes n bytes of buf from offset (a
@@ -79,75 +109,41 @@ class Outbox:
         self.seq = 0
         self.laps = 0  # the clock's laps: T = laps * clock.PERIOD + t_ms
         self._line = bytearray(LINE_BYTES + 16)
-        self._n = 0
-        self._sum = 0
         self._fields3 = [0, 0, 0]  # a TILT's and a BEAT's fields, filled in place
         self._fields1 = [0]
 
-    # -- writing a line into self._line ---------------------------------------------------------
-
-    def _byte(self, b):
-        self._line[self._n] = b
-        self._n += 1
-        self._sum ^= b
-
-    def _text(self, text):
-        for b in text.encode() if isinstance(text, str) else text:
-            self._byte(b)
-
-    def _int(self, value, width=1):
-        """Decimal digits of an int, at least `width` of them (leading zeros)."""
-        if value < 0:
-            self._byte(45)  # "-"
-            value = -value
-        digits, rest = 1, value
-        while rest >= 10:
-            rest //= 10
-            digits += 1
-        if digits < width:
-            for _ in range(width - digits):
-                self._byte(48)
-        start = self._n
-        self._n += digits
-        i = self._n - 1
-        while i >= start:
-            b = 48 + value % 10
-            self._line[i] = b
-            self._sum ^= b
-            value //= 10
-            i -= 1
-
-    def _field(self, value):
-        self._byte(44)  # ","
-        if isinstance(value, int):
-            self._int(value)
-        else:
-            self._text(value)
+    # -- writing a line into self._line: local variables and plain loops (a call a byte is
+    # what costs most on the Pico) -------------------------------------------------------------
 
     def send(self, kind, t_ms, fields):
-        self._n, self._sum = 0, 0
-        self._line[0] = 36  # "$", outside the checksum
-        self._n = 1
-        self._text(NAMES[kind])
-        self._byte(44)
-        self._int(self.seq)
-        self._byte(44)
+        line = self._line
+        line[0] = 36  # "$"
+        n = _bytes(line, 1, NAMES[kind])
+        line[n] = 44  # ","
+        n = _digits(line, n + 1, self.seq, 1)
+        line[n] = 44
         if self.laps:
-            self._int(self.laps)
-            self._int(t_ms, 8)
+            n = _digits(line, n + 1, self.laps, 1)
+            n = _digits(line, n, t_ms, 8)
         else:
-            self._int(t_ms)
+            n = _digits(line, n + 1, t_ms, 1)
         for value in fields:
-            self._field(value)
-        line, n, cs = self._line, self._n, self._sum
+            line[n] = 44
+            if isinstance(value, int):
+                n = _digits(line, n + 1, value, 1)
+            else:
+                n = _bytes(line, n + 1, value.encode())
+        cs = 0
+        for i in range(1, n):
+            cs ^= line[i]
         line[n] = 42  # "*"
         line[n + 1] = HEX[cs >> 4]
         line[n + 2] = HEX[cs & 15]
         line[n + 3] = 13
         line[n + 4] = 10
-        self._n = n + 5
+        n += 5
         for port in self.ports:
-            port.put(line, n + 5)
+            port.put(line, n)
         self.seq = (self.seq + 1) % protocol.SEQ_MODULO
 
     def pump(self):

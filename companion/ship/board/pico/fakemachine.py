@@ -122,7 +122,11 @@ class I2C:
         return bytes(buf)
 
     def readfrom_mem_into(self, address, register, buf):
-        self._fill(address, register, buf, len(buf))
+        started = boardclock.host_started()
+        try:
+            self._fill(address, register, buf, len(buf))
+        finally:
+            boardclock.host_done(started)
 
     def writeto_mem(self, address, register, data):
         self._device(address)
@@ -147,6 +151,13 @@ class UART:
 
     def write(self, data, offset=0, n=-1):
         """As MicroPython's streams: write(buf) or write(buf, offset, n)."""
+        started = boardclock.host_started()
+        try:
+            return self._write(data, offset, n)
+        finally:
+            boardclock.host_done(started)
+
+    def _write(self, data, offset, n):
         if isinstance(data, str):
             data = data.encode()
         if n < 0:
