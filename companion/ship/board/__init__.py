@@ -47,7 +47,8 @@ board then sees steps further apart, as a busy board would). Conversion to the c
 done here (rounded, clipped), so both interpreters are given the same integers and give the same
 bytes. `report`: `steps` (loop steps), `step_us` (their total real time, the host's work
 excluded: the fake chips' register work and the Bluetooth pipe, which the Pico's hardware
-does), `step_p99_us` (the 99th percentile of a step, to 5 us), `allocated` and `measured_ms` (bytes allocated over the measured span), `uart_waits`
+does), `step_p50_us` and `step_p99_us` (the median and 99th percentile of a step, to the 2 us
+above), `allocated` and `measured_ms` (bytes allocated over the measured span), `uart_waits`
 (Bluetooth writes that would have waited for room in the UART's buffer), `samples`.
 
 `pause_usb()` / `resume_usb()` stop and restart reading the USB port (a host that holds the port
