@@ -1,15 +1,17 @@
 """The board host: the firmware's own main.py on MicroPython's unix port and on CPython, the
 sensors faked at the bus, the clock driven by the samples."""
 
+import math
 import time
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion.ship.board import Board, Sample, make_flash, firmware_modules
 from companion.ship.judge import Judge
 import companion.ship.protocol as protocol
 
-from boardscripts import RAIN, at_rest, busy_flight, tilted
+from boardscripts import HAIL, RAIN, at_rest, busy_flight, tilted
 
 MICROPYTHON = Board.available("micropython")
 needs_micropython = pytest.mark.skipif(MICROPYTHON is not None, reason=MICROPYTHON or "")
@@ -218,3 +220,28 @@ def test_the_bench_measures_the_firmwares_step_and_allocation():
     assert 0 < figures["ship.firmware_pico_busy_percent"] < 100
     assert figures["ship.firmware_pico_p99_step_left_of_3ms_us"] < 3000
     assert 0 <= figures["ship.firmware_alloc_at_rest_bytes_per_s"] <= ALLOCATION_BUDGET
+
+
+segment = st.tuples(st.integers(20, 400), st.floats(-30, 30), st.floats(-30, 30), st.floats(0, 0.4),
+                    st.sampled_from([None, "rain", "hail"]), st.floats(-200, 200))
+
+
+@needs_micropython
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(segment, min_size=1, max_size=8), st.integers(0, 1 << 31))
+def test_any_flight_gives_the_same_good_lines_on_both_pythons(segments, on_for_ms):
+    samples, t = [], on_for_ms
+    for ms, pitch, roll, shake, ball, spin in segments:
+        for i in range(ms):
+            wobble = shake * math.sin(i / 2.0)
+            x, y, z = tilted(pitch, roll)
+            beam = ball is not None and 5 <= i < 11
+            samples.append(Sample(t, accel=(x + wobble, y - wobble, z + wobble), gyro=(spin, -spin / 2, wobble * 100),
+                                  beam=beam, rgbc=(RAIN if ball == "rain" else HAIL) if beam else (40, 40, 40, 120)))
+            t += 1
+    mp = micropython_lines(samples)
+    cp = Board.run(samples, "cpython")
+    assert mp.usb == cp.usb and mp.uart == cp.uart
+    assert [o for o in judged(mp.usb) if o.get("link") == "rejected"] == []
+    balls = [protocol.decode(line)[3][0] for line in mp.usb if line.startswith("$BALL")]
+    assert balls == [s[4] for s in segments if s[4] is not None]  # every ball, of its kind
