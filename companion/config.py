@@ -271,9 +271,6 @@ def from_dict(data: dict[str, Any]) -> tuple[Config, list[str]]:
     flat = {k: v for k, v in _flatten(data).items() if k not in TABLES}
     values: dict[str, Any] = {}
     tables: dict[str, dict[str, Any]] = {"beds": {}, "judge": {}}
-    unknown = [key for key in flat if key not in CHECKS]
-    if unknown:
-        problems.append(_unknown_settings(unknown))
     for key, value in flat.items():
         if key not in CHECKS:
             continue
@@ -287,6 +284,9 @@ def from_dict(data: dict[str, Any]) -> tuple[Config, list[str]]:
             tables[where[0]][where[1]] = checked
         else:
             values[where[0]] = checked
+    unknown = [key for key in flat if key not in CHECKS]
+    if unknown:  # one sentence for them all, after the bad values
+        problems.append(_unknown_settings(unknown))
     config = Config(**values, beds=BedPins(**tables["beds"]), judge=JudgeTimings(**tables["judge"]))
     clash = pin_clash(config)
     if clash:

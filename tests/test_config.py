@@ -7,7 +7,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from companion import config
 from companion.config import Config, ConfigError, SeatPins
@@ -163,6 +163,7 @@ def test_the_readme_sample_is_safe_to_copy(tmp_path):
         assert loaded.seats == config.DEFAULT_SEATS  # copying it never cuts the table to fewer seats
 
 
+@settings(deadline=None)  # each example writes and fsyncs a file: slow on a busy disk
 @given(st.builds(Config, language=st.sampled_from(config.LANGUAGES),
                  volume=st.floats(0, 1), muted=st.booleans(), speech=st.booleans(),
                  log_level=st.sampled_from(config.LOG_LEVELS), rotate=st.sampled_from(config.ROTATIONS),
