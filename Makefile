@@ -38,10 +38,16 @@ clean:
 
 # --- the Raspberry Pi appliance (run as root: sudo make install-pi) -------------------------
 # PI_DISPLAY=official7|touch2|hdmi  PI_ROTATE=0|90|180|270  DRY_RUN=1 prints the plan only;
-# PURGE=1 makes uninstall-pi delete the game history too. Uses the system's python3 (no venv yet).
+# PURGE=1 makes uninstall-pi delete the game history too (after a last backup). Uses the system's
+# python3 (no venv yet). Yes is 1, yes or true; no is 0, no, false or nothing; anything else stops.
 PI_DISPLAY ?= official7
 PI_ROTATE ?= 0
-PI_INSTALL = /usr/bin/env python3 -m companion.appliance.install $(if $(DRY_RUN),--dry-run)
+YES_WORDS := 1 yes Yes YES true True TRUE
+NO_WORDS := 0 no No NO false False FALSE
+# $(call yes,NAME): "yes" when the variable NAME says yes, nothing when it says no or is unset
+yes = $(if $(filter $(YES_WORDS),$(strip $($(1)))),yes,$(if $(filter-out $(NO_WORDS),$(strip $($(1)))),$(error \
+	$(1)=$($(1)) is neither yes nor no: say $(1)=1 (yes) or $(1)=0 (no))))
+PI_INSTALL = /usr/bin/env python3 -m companion.appliance.install $(if $(call yes,DRY_RUN),--dry-run)
 
 install-pi:
 	$(PI_INSTALL) install --display $(PI_DISPLAY) --rotate $(PI_ROTATE)
@@ -50,4 +56,4 @@ update-pi:
 	$(PI_INSTALL) update
 
 uninstall-pi:
-	$(PI_INSTALL) uninstall $(if $(PURGE),--purge)
+	$(PI_INSTALL) uninstall $(if $(call yes,PURGE),--purge)

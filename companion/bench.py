@@ -51,6 +51,8 @@ AIMS: dict[str, Aim] = {
     "ship.lines_per_s": Aim(least=100_000, why="a 115200-baud link carries about 360 lines a second"),
     "ship.cpu_percent_at_link_rate": Aim(most=0.5, why="watching the ship costs next to nothing"),
     "ship.line_to_frame_p99_ms": Aim(most=16.7, why="a ball leaving the hole shows within a frame"),
+    "ship.judge_ball_flood_lines_per_s": Aim(least=20_000, why="a flickering beam at 115200 baud (460 BALL "
+                                                              "lines a second) costs a few % of a Pi's core"),
     "speech.say_us": Aim(most=100, why="asking for a prompt never delays a frame"),
     "speech.prompt_us": Aim(most=100, why="making the sentence never delays a frame"),
     "odds.cloud9_query_ms": Aim(most=2, why="the risk meter is recomputed within a frame"),

@@ -12,7 +12,7 @@ import logging
 import sys
 from importlib import import_module, metadata
 
-from .console import PROG, closed_pipe, fail
+from .console import PROG, OneLineParser, cannot_write_output, closed_pipe, fail, is_write_failure, stdout_failure
 from .replay import NotAGame, replay_file
 
 # modules with a register(subparsers) function, each adding its own subcommands
@@ -57,7 +57,7 @@ def version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description="Cloud Companion keeps the books for Cloud 9, "
+    parser = OneLineParser(prog=PROG, description="Cloud Companion keeps the books for Cloud 9, "
                                      "Cloudship and The Cloud Mine. Without a command it starts the app.")
     parser.add_argument("--version", action="version", version=f"{PROG} {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -83,13 +83,33 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Runs a command; its output failing to reach stdout (a full disk, a reader gone) ends it
+    in one line or quietly, never in a traceback."""
+    try:
+        code = _run(argv)
+        failure = stdout_failure()  # what is still buffered must reach the disk too
+        return cannot_write_output(failure) if failure else code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return closed_pipe()
+    except OSError as exc:
+        if not is_write_failure(exc):  # not a write that found no room: a fault to see in full
+            raise
+        return cannot_write_output(exc)
+
+
+def _run(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
     commands = parser._subparsers._group_actions[0].choices
     # plain `cloud-companion [--options]` starts the app
     if "run" in commands and (not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"))):
         argv = ["run", *argv]
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit:  # --help, --version or a wrong command line
+        return exit.code if isinstance(exit.code, int) else 0 if exit.code is None else 2
     # what the app's modules log (sounds off, seat buttons unavailable) names the program too
     logging.basicConfig(level=logging.WARNING, format=f"{PROG}: %(message)s")
     for handler in logging.getLogger().handlers:  # `run` puts its own in their place (one line each)
@@ -97,9 +117,4 @@ def main(argv: list[str] | None = None) -> int:
     if not hasattr(args, "func"):
         parser.print_help()
         return 0
-    try:
-        return args.func(args)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return closed_pipe()
+    return args.func(args)

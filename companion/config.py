@@ -4,8 +4,10 @@ Read with tomllib, written with tomli-w (atomically, so a power cut never leaves
 A bad settings file is never fatal. Each setting is checked on its own: a bad value is named
 (its key and what is wrong with it) and that one setting falls back to its default, the others
 stay as written. Only a file that cannot be read as settings at all (not TOML, not UTF-8) is
-moved aside, kept for a person to look at; anything else (a directory, a file we may not read)
-is left where it is. `companion/config.example.toml` lists every setting with its default.
+moved aside, kept for a person to look at; anything else (a directory, a file we may not read,
+a device or a pipe, a file over MAX_BYTES) is left where it is and the defaults are used, so the
+app always reaches its first frame at once. Many bad settings of one kind (thousands of unknown
+keys) are one sentence with a count, not one each. `companion/config.example.toml` lists every setting with its default.
 
 Adding a setting: a field on `Config` (or on one of its tables) with its default, and a check in
 `CHECKS` (dotted TOML key -> function that returns the value or raises ConfigError).
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import time
 import tomllib
 from dataclasses import asdict, dataclass, fields, replace
@@ -37,6 +40,10 @@ GPIO_RANGE = range(0, 28)
 RESERVED_PINS = {2: "I2C SDA", 3: "I2C SCL", 14: "UART TX", 15: "UART RX"}
 BED_COLOURS = ("yellow", "purple", "white", "blue")
 EXAMPLE = Path(__file__).with_name("config.example.toml")
+# the settings are a few dozen lines (config.example.toml is under 4 kB): a bigger file is no
+# settings file, and reading it must not cost the start
+MAX_BYTES = 64 * 1024
+NAMED = 5  # of many unknown settings, the first few are named and the rest counted
 
 
 class ConfigError(ValueError):
@@ -107,7 +114,8 @@ def default_path() -> Path:
 
 def _choice(options: tuple) -> Callable[[Any], Any]:
     def check(value):
-        if value not in options or isinstance(value, bool):
+        # the same value of the same type: 90.0 is not the rotation 90, True is not 1
+        if not any(value == option and type(value) is type(option) for option in options):
             raise ConfigError(f"must be one of {', '.join(map(str, options))}, not {value!r}")
         return value
     return check
@@ -177,6 +185,10 @@ def _seats(value):
     return tuple(seats)
 
 
+# the judge's timings that 0 would break: a rest no tilt can start (motion below 0), a landing on
+# one still sample, a ship "silent" between two of its own lines (a BEAT comes every second)
+JUDGE_LEAST = {"lift_samples": 1, "rest_motion": 1, "rest_time": 100, "silent": 1000}
+
 # dotted TOML key -> (Config field, or (table field, its field), check)
 CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Any], Any]]] = {
     "language": (("language",), _choice(LANGUAGES)),
@@ -192,7 +204,7 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Any], Any]]] = {
     "ship.beds": (("ship_beds",), _boolean),
     "ship.flight_logs": (("flight_logs",), _whole(0, 10_000)),
     **{f"beds.{colour}": (("beds", colour), _gpio) for colour in BED_COLOURS},
-    **{f"judge.{name}": (("judge", name), _whole(1 if name == "lift_samples" else 0, 60_000))
+    **{f"judge.{name}": (("judge", name), _whole(JUDGE_LEAST.get(name, 0), 60_000))
        for name in (f.name for f in fields(JudgeTimings))},
 }
 TABLES = {"ship", "beds", "judge"}  # TOML tables whose keys are checked one by one
@@ -261,7 +273,6 @@ def from_dict(data: dict[str, Any]) -> tuple[Config, list[str]]:
     tables: dict[str, dict[str, Any]] = {"beds": {}, "judge": {}}
     for key, value in flat.items():
         if key not in CHECKS:
-            problems.append(f"{key}: unknown setting; ignored")
             continue
         where, check = CHECKS[key]
         try:
@@ -273,6 +284,9 @@ def from_dict(data: dict[str, Any]) -> tuple[Config, list[str]]:
             tables[where[0]][where[1]] = checked
         else:
             values[where[0]] = checked
+    unknown = [key for key in flat if key not in CHECKS]
+    if unknown:  # one sentence for them all, after the bad values
+        problems.append(_unknown_settings(unknown))
     config = Config(**values, beds=BedPins(**tables["beds"]), judge=JudgeTimings(**tables["judge"]))
     clash = pin_clash(config)
     if clash:
@@ -284,6 +298,15 @@ def from_dict(data: dict[str, Any]) -> tuple[Config, list[str]]:
         config = replace(config, judge=replace(config.judge, min_fall=JudgeTimings.min_fall,
                                                max_fall=JudgeTimings.max_fall))
     return config, problems
+
+
+def _unknown_settings(keys: list[str]) -> str:
+    """One sentence for all unknown keys: "x: unknown setting; ignored", or the first few and a count."""
+    if len(keys) == 1:
+        return f"{keys[0]}: unknown setting; ignored"
+    named = ", ".join(keys[:NAMED])
+    more = f" and {len(keys) - NAMED:,} more" if len(keys) > NAMED else ""
+    return f"{named}{more}: {len(keys):,} unknown settings; ignored"
 
 
 def to_dict(config: Config) -> dict[str, Any]:
@@ -308,11 +331,11 @@ def load(path: Path | None = None, move_aside: bool = True) -> tuple[Config, lis
     False (doctor) only reports: a read-only look changes no file."""
     path = path or default_path()
     try:
-        raw = path.read_bytes()
+        raw = _read_small_file(path)
     except FileNotFoundError:
         return Config(), []
-    except IsADirectoryError:
-        return Config(), [f"the settings file {path} is a directory, not a file: using the defaults"]
+    except NotSettings as exc:
+        return Config(), [f"the settings file {path} {exc}: using the defaults"]
     except OSError as exc:
         return Config(), [f"the settings file {path} could not be read ({exc.strerror or exc}): using the defaults"]
     try:
@@ -324,6 +347,32 @@ def load(path: Path | None = None, move_aside: bool = True) -> tuple[Config, lis
         return Config(), [f"the settings file {path} could not be read ({why}){where}: using the defaults"]
     config, problems = from_dict(data)
     return config, [f"{path}: {problem}" for problem in problems]
+
+
+class NotSettings(OSError):
+    """A path that holds no settings file: what it is instead, as the rest of a sentence."""
+
+
+def _read_small_file(path: Path) -> bytes:
+    """The bytes of a regular file of at most MAX_BYTES. Opened without waiting (a pipe with no
+    writer, a device) and looked at before anything is read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise NotSettings("is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise NotSettings("is not a regular file (a device or a pipe)")
+        if info.st_size > MAX_BYTES:
+            raise NotSettings(f"is {info.st_size:,} bytes, more than a settings file can be "
+                              f"({MAX_BYTES // 1024} KiB)")
+        with os.fdopen(fd, "rb", closefd=False) as file:
+            raw = file.read(MAX_BYTES + 1)  # it may have grown since fstat
+        if len(raw) > MAX_BYTES:
+            raise NotSettings(f"is more than a settings file can be ({MAX_BYTES // 1024} KiB)")
+        return raw
+    finally:
+        os.close(fd)
 
 
 def save(config: Config, path: Path | None = None) -> None:

@@ -6,12 +6,20 @@ game. Where no audio device exists the app stays silent: Sounds says why once (t
 `unavailable_reason` property and one log warning) and every later call quietly does nothing.
 Only a call that makes no sense (an unknown name, a volume out of range) raises, because that is
 a mistake in the code, not in the machine.
+
+alsa-lib writes its own complaints straight to file descriptor 2 while SDL opens the device (eight
+`ALSA lib ...` lines on a machine without a sound card): the mixer is opened with descriptor 2
+caught, those lines are dropped (the one warning says why the app is silent), and anything else
+that arrived meanwhile is passed on to stderr as it was.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import sys
+import tempfile
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -40,6 +48,34 @@ SOUND_NAMES: tuple[str, ...] = (
 MIXER_SETTINGS = {"frequency": 22050, "size": -16, "channels": 1, "buffer": 512}
 
 log = logging.getLogger(__name__)
+
+ALSA_PREFIX = b"ALSA lib "
+
+
+@contextlib.contextmanager
+def alsa_lines_dropped():
+    """Run the block with file descriptor 2 going to a temporary file; afterwards every line
+    in it but alsa-lib's own goes to the real stderr (a C library's prints included)."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no descriptor 2 at all: nothing to keep clean
+        yield
+        return
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError, ValueError):
+                sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            caught.seek(0)
+            kept = [line for line in caught.read().splitlines(keepends=True) if not line.startswith(ALSA_PREFIX)]
+            if kept:
+                with contextlib.suppress(OSError):
+                    os.write(2, b"".join(kept))
 
 
 def _checked_volume(volume: float) -> float:
@@ -74,7 +110,8 @@ class Sounds:
         folder = directory if directory is not None else resources.files("companion.sounds_data")
         try:
             if not pygame.mixer.get_init():  # someone may have opened it already; share it
-                pygame.mixer.init(**MIXER_SETTINGS)
+                with alsa_lines_dropped():
+                    pygame.mixer.init(**MIXER_SETTINGS)
                 self._opened_mixer = True
         except (pygame.error, NotImplementedError) as error:
             self._go_silent(f"no audio: {error}")

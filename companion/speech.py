@@ -8,7 +8,8 @@ request replaces an older one that is still waiting or being synthesized: the ta
 hears the prompt that is current, never a queue of old ones.
 
 Where espeak-ng is not installed (or stops working) speech goes quiet and `unavailable_reason`
-says why, for the Settings screen. This module does not import pygame: `prepare` (WAV bytes to
+says why, for the Settings screen; the log says it once, when something is first to be said
+(with speech switched off, nothing is). This module does not import pygame: `prepare` (WAV bytes to
 whatever `deliver` plays) is passed in.
 """
 
@@ -93,8 +94,8 @@ class Speech:
         self._thread: threading.Thread | None = None
         self.program = find_espeak(path)  # `path`: where to look (default: this process's PATH)
         self._unavailable_reason = None if self.program else f"{ESPEAK} is not installed"
-        if self._unavailable_reason:
-            log.warning("speech is off: %s", self._unavailable_reason)
+        self._told = False  # the reason is logged once, when speech is first asked for: speech
+        # switched off (the default) needs no espeak-ng and no warning
 
     @property
     def unavailable_reason(self) -> str | None:
@@ -107,7 +108,12 @@ class Speech:
 
     def say(self, language: str, text: str) -> None:
         """Speak `text` as soon as it is ready, instead of anything said or waiting before."""
-        if not self.available or not text:
+        if not self.available:
+            if not self._told:
+                self._told = True
+                log.warning("speech is off: %s", self._unavailable_reason)
+            return
+        if not text:
             return
         with self._lock:
             self._request += 1
@@ -174,6 +180,7 @@ class Speech:
             prepared = self._prepare(self._synthesize(language, text, self.program))
         except SpeechUnavailable as error:
             self._unavailable_reason = str(error)
+            self._told = True
             log.warning("speech is off: %s", error)
             return None
         except Exception as error:  # noqa: BLE001  (speech must never take the app down)

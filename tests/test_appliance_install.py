@@ -159,3 +159,43 @@ def test_the_pi_command_runs_as_the_service_on_the_service_files(tmp_path):
     unit = (ROOT / "systemd" / install.UNIT_NAME).read_text()
     assert "--config /etc/cloud-companion/config.toml --db /var/lib/cloud-companion/journal.sqlite3" in unit
     assert "-u cloud-companion" in script.read_text()
+
+
+def test_a_purge_keeps_a_last_backup_before_it_deletes_the_history(tmp_path, monkeypatch):
+    from journaling import journal_of_games
+    from companion.appliance.backup import verify
+
+    state, prefix, kept = tmp_path / "state", tmp_path / "opt", tmp_path / "backups"
+    state.mkdir()
+    journal_of_games(state / "journal.sqlite3", 2)
+    (prefix / "venv" / "bin").mkdir(parents=True)
+    (prefix / "venv" / "bin" / "cloud-companion").symlink_to(Path(sys.executable).with_name("cloud-companion"))
+    monkeypatch.setattr(install, "STATE_DIR", state)
+    monkeypatch.setattr(install, "PREFIX", prefix)
+    monkeypatch.setattr(install, "LAST_BACKUP_DIR", kept)
+    plan = [step.what for step in install.uninstall_plan(purge=True)]
+    delete = next(i for i, what in enumerate(plan) if what.startswith("DELETE"))
+    backup_step = next(i for i, what in enumerate(plan) if what.startswith("keep a last backup"))
+    remove_app = next(i for i, what in enumerate(plan) if what.startswith("remove the app"))
+    assert backup_step < remove_app < delete  # the app makes the copy, so it goes first
+    install.carry_out(install.last_backup_steps(), dry_run=False, out=lambda line: None)
+    copies = list(kept.glob("journal-*.sqlite3"))
+    assert len(copies) == 1 and verify(copies[0]) == 2
+    assert not any(what.startswith("keep a last backup") for what in
+                   (step.what for step in install.uninstall_plan(purge=False)))
+
+
+def test_a_failed_last_backup_stops_the_purge_before_anything_is_deleted(tmp_path, monkeypatch):
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "journal.sqlite3").write_bytes(b"SQLite format 3\0" + bytes(100))
+    monkeypatch.setattr(install, "STATE_DIR", state)
+    monkeypatch.setattr(install, "PREFIX", tmp_path / "no-app")  # the app is gone: no copy can be made
+    monkeypatch.setattr(install, "LAST_BACKUP_DIR", tmp_path / "backups")
+    deleted = []
+    steps = install.uninstall_plan(purge=True)
+    steps = [step for step in steps if step.what.startswith(("a folder", "keep a last", "DELETE"))]
+    steps[-1] = install.Step(steps[-1].what, lambda: deleted.append(True))
+    with pytest.raises(OSError):
+        install.carry_out(steps, dry_run=False, out=lambda line: None)
+    assert not deleted and (state / "journal.sqlite3").exists()

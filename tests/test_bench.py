@@ -34,7 +34,8 @@ def test_ui_render_and_idle_figures_are_measured():
 
 def test_idle_cpu_is_read_from_outside_on_home_and_on_a_resumed_game_screen():
     # the game screen is checked to be the one shown (the app notes it in its journal)
-    figures = idle_cpu_from_outside(games=("cloudmine",), seconds=0.5, settle=1.5)
+    # settle: a busy 2-core machine can take over 2 s to start the app and put the game back
+    figures = idle_cpu_from_outside(games=("cloudmine",), seconds=0.5, settle=5.0)
     assert set(figures) == {"home", "cloudmine"}
     assert all(0 <= value < 100 for value in figures.values())
 

@@ -105,3 +105,41 @@ def test_the_app_logs_each_line_once(tmp_path):
     assert any("simulated" in line for line in ours)  # no GPIO here: it says so...
     texts = [line.split(": ")[-1] for line in ours]
     assert len(texts) == len(set(texts)), ours     # ... once, not once per log handler
+
+
+@pytest.mark.parametrize("args", [
+    ["bogus"], ["odds"], ["odds", "cloudship"], ["simulate", "cloud9", "--games", "many"],
+    ["history", "--no-such-option"], ["judge"], ["replay", "a", "b"], ["--no-such-option-either"],
+])
+def test_a_wrong_command_line_is_one_line_naming_the_program(args):
+    run = cli(*args)
+    assert run.returncode == 2 and run.stdout == ""
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cloud-companion: ") and "--help" in lines[0], run.stderr
+
+
+def into_a_full_disk(args, unbuffered: bool):
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    with open("/dev/full", "w") as full:
+        return subprocess.run([sys.executable, "-m", "companion", *map(str, args)], stdout=full,
+                              stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, timeout=120, env=env)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("unbuffered", [False, True])
+@pytest.mark.parametrize("command", [
+    ["--version"], ["--help"], ["history", "--help"], ["replay", GAME], ["history"], ["history", "--json"],
+    ["export", "--all"], ["resume"], ["judge", "RECORDING"], ["odds", "cloud9", "--roll", "red,green", "--hand", "3"],
+    ["simulate", "cloud9", "--games", "20"], ["doctor", "--json"],
+])
+def test_output_into_a_full_disk_is_one_line_and_no_traceback(tmp_path, command, unbuffered):
+    db = journal_with_a_game(tmp_path)
+    recording = tmp_path / "flight.jsonl"
+    recording.write_text('{"t": 0, "port": "lost"}\n{"t": 10, "port": "back"}\n')
+    args = [*command, "--db", db] if command[0] in ("resume", "history", "export") and "--help" not in command \
+        else [recording if arg == "RECORDING" else arg for arg in command]
+    run = into_a_full_disk(args, unbuffered)
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.splitlines() == ["cloud-companion: cannot write the output: No space left on device"]

@@ -7,7 +7,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from companion import config
 from companion.config import Config, ConfigError, SeatPins
@@ -65,6 +65,8 @@ def test_a_file_that_is_not_settings_is_kept_aside_and_defaults_used(tmp_path, t
     ("volume = 3", "volume", "from 0.0 to 1.0"),
     ("volume = true", "volume", "from 0.0 to 1.0"),
     ("rotate = 45", "rotate", "must be one of 0, 90, 180, 270"),
+    ("rotate = 90.0", "rotate", "must be one of 0, 90, 180, 270, not 90.0"),
+    ("rotate = true", "rotate", "must be one of 0, 90, 180, 270, not True"),
     ('muted = "yes"', "muted", "true or false"),
     ("speech = 1", "speech", "true or false"),
     ('log_level = "loud"', "log_level", "debug, info, warning, error"),
@@ -76,6 +78,9 @@ def test_a_file_that_is_not_settings_is_kept_aside_and_defaults_used(tmp_path, t
     ("[judge]\nsettle = -5", "judge.settle", "whole number from 0"),
     ('[judge]\nsettle = "300ms"', "judge.settle", "whole number"),
     ("[judge]\nlift_samples = 0", "judge.lift_samples", "from 1"),
+    ("[judge]\nsilent = 0", "judge.silent", "from 1000"),
+    ("[judge]\nrest_time = 0", "judge.rest_time", "from 100"),
+    ("[judge]\nrest_motion = 0", "judge.rest_motion", "from 1"),
     ("[judge]\nwobble = 3", "judge.wobble", "unknown setting"),
     ("judge = 3", "judge", "must be a table"),
     ("[[seats]]\njump = 4", "seats", 'seat 1 needs exactly "jump", "stay" and "led"'),
@@ -158,13 +163,14 @@ def test_the_readme_sample_is_safe_to_copy(tmp_path):
         assert loaded.seats == config.DEFAULT_SEATS  # copying it never cuts the table to fewer seats
 
 
+@settings(deadline=None)  # each example writes and fsyncs a file: slow on a busy disk
 @given(st.builds(Config, language=st.sampled_from(config.LANGUAGES),
                  volume=st.floats(0, 1), muted=st.booleans(), speech=st.booleans(),
                  log_level=st.sampled_from(config.LOG_LEVELS), rotate=st.sampled_from(config.ROTATIONS),
                  size=st.none() | st.tuples(st.integers(200, 8000), st.integers(200, 8000)),
                  ship_port=st.sampled_from(["auto", "off", "/dev/rfcomm0"]),
                  judge=st.builds(config.JudgeTimings, min_fall=st.integers(0, 100),
-                                 max_fall=st.integers(101, 60_000), silent=st.integers(0, 60_000))))
+                                 max_fall=st.integers(101, 60_000), silent=st.integers(1000, 60_000))))
 def test_any_valid_config_survives_a_round_trip(tmp_path_factory, value):
     path = tmp_path_factory.mktemp("rt") / "config.toml"
     config.save(value, path)
@@ -210,3 +216,35 @@ def test_rewriting_a_file_with_bad_values_keeps_a_copy_of_it_first(tmp_path):
     assert config.load(path) == (Config(language="de"), [])
     config.save(Config(language="hu"), path)  # a clean file is simply rewritten
     assert len(list(tmp_path.glob("config.toml.before-*"))) == 1
+
+
+def test_a_fifo_device_or_huge_file_is_refused_at_once_and_left_alone(tmp_path):
+    fifo = tmp_path / "settings-fifo"
+    os.mkfifo(fifo)  # nobody writes it: opening it the usual way would wait for ever
+    huge = tmp_path / "huge.toml"
+    with open(huge, "wb") as f:
+        f.truncate(50_000_000)
+    for path, why in ((fifo, "is not a regular file (a device or a pipe)"),
+                      (Path("/dev/zero"), "is not a regular file (a device or a pipe)"),
+                      (huge, "is 50,000,000 bytes, more than a settings file can be (64 KiB)")):
+        loaded, problems = config.load(path)
+        assert loaded == Config() and problems == [f"the settings file {path} {why}: using the defaults"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["huge.toml", "settings-fifo"]
+
+
+def test_a_file_just_under_the_limit_is_read():
+    text = 'language = "de"\n' + "# a comment\n" * ((config.MAX_BYTES - 20) // 12)
+    assert len(text.encode()) <= config.MAX_BYTES
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "config.toml"
+        path.write_text(text)
+        assert config.load(path) == (Config(language="de"), [])
+
+
+def test_many_unknown_settings_are_one_sentence_with_a_count(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('language = "de"\n' + "".join(f"key{n} = {n}\n" for n in range(3000)))
+    loaded, problems = config.load(path)
+    assert loaded == Config(language="de")
+    assert problems == [f"{path}: key0, key1, key2, key3, key4 and 2,995 more: 3,000 unknown settings; ignored"]

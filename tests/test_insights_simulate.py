@@ -324,3 +324,27 @@ def test_the_forecast_bench_asks_what_the_weather_card_asks():
     assert [s.round for s in states] == [1, 1, 4, 7] and all(s.phase == "roll" for s in states)
     assert sum(states[-1].beds) > sum(states[2].beds) > 0
     assert forecast_ms(rounds=1) > 0
+
+
+def test_jobs_never_start_more_processes_than_cores_or_games(monkeypatch, capsys):
+    import concurrent.futures
+    import os
+
+    from companion import cli
+    from companion.insights import simulate as simulate_module
+
+    started: list[int] = []
+
+    class CountingPool(concurrent.futures.ProcessPoolExecutor):
+        def __init__(self, max_workers=None, **kwargs):
+            started.append(max_workers)
+            super().__init__(max_workers=max_workers, **kwargs)
+
+    monkeypatch.setattr(simulate_module, "ProcessPoolExecutor", CountingPool)
+    assert cli.main(["simulate", "cloud9", "--games", "40", "--jobs", "1300"]) == 0
+    capped = json.loads(capsys.readouterr().out)
+    assert all(n <= min(os.cpu_count() or 1, 40) for n in started)
+    assert cli.main(["simulate", "cloud9", "--games", "1", "--jobs", "1300"]) == 0
+    assert started[-1:] != [1300]
+    assert json.loads(capsys.readouterr().out)["games"] == 1
+    assert capped == simulate_cloud9(["cautious", "bold", "odds"], 40, seed=0, jobs=1)

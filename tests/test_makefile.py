@@ -35,3 +35,29 @@ def test_a_venv_on_pygame_ce_is_left_alone(tmp_path):
     (venv / "bin").mkdir()
     (venv / "bin" / "cloud-companion").touch()
     assert not any("pip" in line for line in planned(venv))
+
+
+def uninstall_command(*settings: str) -> subprocess.CompletedProcess:
+    """What `make uninstall-pi SETTINGS` would run (make -n runs nothing)."""
+    return subprocess.run(["make", "-n", "--no-print-directory", "-C", str(ROOT), "uninstall-pi", *settings],
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("value", ["0", "no", "false", "NO", ""])
+def test_purge_and_dry_run_set_to_no_mean_no(value):
+    planned_command = uninstall_command(f"PURGE={value}", f"DRY_RUN={value}")
+    assert planned_command.returncode == 0, planned_command.stderr
+    assert "--purge" not in planned_command.stdout and "--dry-run" not in planned_command.stdout
+
+
+@pytest.mark.parametrize("value", ["1", "yes", "true", "YES"])
+def test_purge_and_dry_run_set_to_yes_mean_yes(value):
+    planned_command = uninstall_command(f"PURGE={value}", f"DRY_RUN={value}")
+    assert "--purge" in planned_command.stdout and "--dry-run" in planned_command.stdout
+
+
+@pytest.mark.parametrize("setting", ["PURGE=maybe", "DRY_RUN=off-please"])
+def test_a_value_that_is_neither_yes_nor_no_stops_make(setting):
+    planned_command = uninstall_command(setting)
+    assert planned_command.returncode != 0 and "neither yes nor no" in planned_command.stderr
+    assert "companion.appliance.install" not in planned_command.stdout

@@ -111,3 +111,13 @@ def test_a_flight_log_that_cannot_be_written_costs_nothing(tmp_path):
     assert log.start() is None
     log.record(1, "bed", "blue")
     assert log.problem and not log.recording
+
+
+def test_the_flight_log_cap_counts_bytes_not_characters(tmp_path):
+    # a noisy line read as Latin-1 is mostly characters that take two bytes in UTF-8
+    log = FlightLog(tmp_path, keep=1, max_bytes=1000)
+    path = log.start()
+    for t in range(100):
+        log.record(t, "ship", "$\u00ff\u00fe" * 20)
+    log.close()
+    assert 500 < path.stat().st_size <= 1000

@@ -14,3 +14,7 @@ def test_cpu_at_link_rate_is_measured_against_the_real_simulator():
 
 def test_line_to_frame_is_measured_for_every_ball():
     assert 0 < bench.line_to_frame_p99_ms(balls=3) < 10_000
+
+
+def test_a_flood_of_balls_is_judged_and_counted():
+    assert bench.judge_ball_flood_lines_per_s(count=500, rounds=1) > 0

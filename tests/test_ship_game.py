@@ -183,3 +183,16 @@ def test_an_unplug_and_replug_in_the_middle_of_a_flight(tmp_path):
         for s in sims:
             s.close()
         beds.close()
+
+
+def test_a_flood_of_balls_from_a_faulty_sensor_is_shown_as_the_ships_problem(table):
+    h, panel, _log = table
+    setup, actions = game("cloudship-won.jsonl")
+    h.start_game(setup)
+    h.app.controller.submit(actions[0])
+    h.app.pump()
+    pump_until(h, lambda: panel.session.judge.in_flight)
+    for _ in range(8):  # a flickering beam: more balls than the ship can hold, all at once
+        panel.simulator.do("rain", [])
+    pump_until(h, lambda: h.app.toast_text is not None and "ball_sensor" in h.app.toast_text)
+    assert "more than the ship holds" in h.app.toast_text

@@ -458,3 +458,57 @@ def test_the_contracts_section_3_examples_in_time_order():
                port(5000, "lost"), port(6000, "back"), flight(9000, "end")]
     assert judged(records) == [drop(1480, "rain", "yellow"), {"t": 4000, "link": "silent"},
                                {"t": 5000, "link": "lost"}, {"t": 6000, "link": "back"}]
+
+
+# -- more balls than the ship holds ----------------------------------------------------------------
+
+def test_more_balls_than_the_ship_holds_is_a_board_fault_reported_once_and_every_ball_is_still_judged():
+    from companion.ship.judge import SHIP_HOLDS
+
+    b = Board()
+    records = [ship(1000 + n, b.ball("rain")) for n in range(SHIP_HOLDS + 3)]
+    judge = Judge()
+    out = list(judge_records(records, judge))
+    reports = [r for r in out if "x_board" in r]
+    assert reports == [{"t": 1000 + SHIP_HOLDS, "x_board": "too_many_balls", "in_air": SHIP_HOLDS + 1}]
+    assert judge.counts == {"too_many_balls": 3}
+    # the contract's judgement is untouched: each ball that reached no bed fell outside
+    assert [r for r in out if "notice" in r] == [
+        {"t": 1800 + n, "notice": "outside", "ball": "rain"} for n in range(SHIP_HOLDS + 3)]
+    # once the air has cleared, a new flood is a new report
+    later = [ship(5000 + n, b.ball("hail")) for n in range(SHIP_HOLDS + 1)]
+    assert [r for r in judge_records(later, judge) if "x_board" in r] == [
+        {"t": 5000 + SHIP_HOLDS, "x_board": "too_many_balls", "in_air": SHIP_HOLDS + 1}]
+
+
+def test_six_balls_in_the_air_are_no_fault():
+    b = Board()
+    judge = Judge()
+    out = list(judge_records([ship(1000 + n, b.ball()) for n in range(6)] + [bed(1100, "blue")], judge))
+    assert not [r for r in out if "x_board" in r] and judge.counts == {}
+
+
+def test_the_work_per_line_stays_flat_in_a_flood_of_balls(monkeypatch):
+    # not a timing: the number of balls the judge looks at for each line does not grow with the
+    # number in the air (a flickering beam sends thousands)
+    from companion.ship import judge as judge_module
+
+    looked_at = 0
+    deadline = judge_module.Ball.deadline
+
+    def counted(self, timings):
+        nonlocal looked_at
+        looked_at += 1
+        return deadline(self, timings)
+
+    monkeypatch.setattr(judge_module.Ball, "deadline", counted)
+    b = Board()
+    judge = Judge()
+    for count in (100, 2000):
+        looked_at = 0
+        start = judge._clock + 10_000
+        for n in range(count):
+            judge.ship(start, b.ball("rain"))
+            judge.bed(start, "yellow")  # too soon to land: every ball stays in the air
+        assert looked_at / count < 10, (count, looked_at)
+        judge.tick(start + 100_000)

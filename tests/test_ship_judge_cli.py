@@ -117,3 +117,20 @@ def test_records_with_any_ship_text_are_judged(tmp_path, capsys, items):
     assert code == 0, err
     times = [json.loads(x)["t"] for x in out.splitlines()]
     assert times == sorted(times)
+
+
+def test_an_endless_input_is_refused_at_once(tmp_path):
+    # /dev/zero never ends and has no line end: bounded, refused in one line
+    run = subprocess.run([sys.executable, "-m", "companion", "judge", "/dev/zero"], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr.splitlines() == ["cloud-companion: judge: /dev/zero: more than 16 MiB, too long for a "
+                                       "recording (a flight log is at most 1 MB)"]
+
+
+def test_a_line_far_longer_than_any_record_is_refused(tmp_path, capsys):
+    data = lines({"t": 0, "port": "back"}) + b'{"t": 1, "ship": "' + b"x" * 70_000 + b'"}\n'
+    code, out, err = run(tmp_path, data, capsys)
+    assert code == 1 and out == ""
+    assert err == "cloud-companion: judge: " + str(tmp_path / "stream.jsonl") + \
+        ": line 2: longer than 65,536 characters, no record\n"

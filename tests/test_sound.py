@@ -312,3 +312,31 @@ def test_a_damaged_file_means_silence_with_the_file_named(dummy_audio, tmp_path)
     sounds = Sounds(directory=tmp_path)
     assert not sounds.available and "storm.wav" in sounds.unavailable_reason
     assert sounds.play("flower") is None
+
+
+def python_stderr(code: str, **env: str) -> list[str]:
+    clean = {k: v for k, v in os.environ.items() if k != "SDL_AUDIODRIVER"}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         env={**clean, **env}, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    return run.stderr.splitlines()
+
+
+def test_opening_the_mixer_says_at_most_one_line_of_its_own():
+    # with no sound card alsa-lib prints its own lines; here at most our one warning is left
+    lines = python_stderr("from companion.sound import Sounds; Sounds()")
+    assert not any("ALSA lib" in line for line in lines), lines
+    assert len(lines) <= 1 and all(line.startswith("sounds are off: ") for line in lines), lines
+
+
+def test_only_alsa_lines_are_dropped_while_the_mixer_opens():
+    lines = python_stderr(
+        "import os, sys\n"
+        "from companion.sound import alsa_lines_dropped\n"
+        "print('before', file=sys.stderr)\n"
+        "with alsa_lines_dropped():\n"
+        "    os.write(2, b'ALSA lib conf.c:5180:(_snd_config_evaluate) function returned error\\n')\n"
+        "    os.write(2, b'something else a library said\\n')\n"
+        "    print('and a Python line', file=sys.stderr)\n"
+        "print('after', file=sys.stderr)\n")
+    assert lines == ["before", "something else a library said", "and a Python line", "after"]

@@ -74,6 +74,15 @@ def test_a_missing_espeak_ng_leaves_speech_silent_with_the_reason(tmp_path):
         synthesize("en", "hello", str(tmp_path / ESPEAK))
 
 
+def test_without_espeak_ng_nothing_is_logged_until_something_is_to_be_said_then_once(tmp_path, caplog):
+    with caplog.at_level("WARNING", logger="companion.speech"):
+        speech = Speech(lambda sound: None, path=str(tmp_path))
+        assert caplog.records == []  # speech switched off (the default) never asks: no warning
+        for _ in range(5):
+            speech.say("en", "Ann, roll the dice.")
+    assert [r.getMessage() for r in caplog.records] == [f"speech is off: {ESPEAK} is not installed"]
+
+
 def test_an_unknown_language_is_a_mistake_in_the_code():
     with pytest.raises(ValueError, match="no voice for language 'fr'"):
         synthesize("fr", "bonjour")
@@ -219,7 +228,7 @@ def test_settings_say_why_the_app_is_silent_without_espeak_ng(harness, monkeypat
     monkeypatch.setenv("PATH", str(tmp_path))  # a PATH without espeak-ng
     for language, reason in (("en", "Silent: espeak-ng is not installed"),
                              ("de", "Stumm: espeak-ng ist nicht installiert"),
-                             ("hu", "Néma: az espeak-ng nincs telepítve")):
+                             ("hu", "Néma: nincs espeak-ng")):
         h = harness(language)
         h.app.show(SettingsScreen(h.app))
         h.app.pump()

@@ -251,6 +251,7 @@ def uninstall_plan(purge: bool) -> list[Step]:
     if config_txt is not None:
         steps.append(write_step(f"our lines out of {config_txt}", config_txt, without_block(config_txt.read_text())))
     if purge:
+        steps[:0] = last_backup_steps()  # first, while the app (which makes the copy) is still there
         steps += [
             Step(f"DELETE the game history and settings ({STATE_DIR}, {CONFIG_DIR})",
                  lambda: [shutil.rmtree(p, ignore_errors=True) for p in (STATE_DIR, CONFIG_DIR)] and None,
@@ -258,6 +259,22 @@ def uninstall_plan(purge: bool) -> list[Step]:
             command_step(f"remove the user {USER}", "userdel", USER, done=lambda: not user_exists()),
         ]
     return steps
+
+
+LAST_BACKUP_DIR = Path("/var/backups/cloud-companion")
+
+
+def last_backup_steps() -> list[Step]:
+    """Before the history is deleted, the app's own backup copies it where the purge leaves it
+    (a failed copy stops the uninstall, so nothing is deleted without one)."""
+    journal = STATE_DIR / "journal.sqlite3"
+    return [
+        command_step(f"a folder for the last backup ({LAST_BACKUP_DIR})", "install", "-d", "-m", "0700",
+                     str(LAST_BACKUP_DIR), done=lambda: LAST_BACKUP_DIR.is_dir() or not journal.exists()),
+        command_step(f"keep a last backup of the game history in {LAST_BACKUP_DIR}",
+                     str(PREFIX / "venv" / "bin" / "cloud-companion"), "backup", str(LAST_BACKUP_DIR),
+                     "--db", str(journal), done=lambda: not journal.exists()),
+    ]
 
 
 def _uid() -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 
 from ..console import fail, say
 from .forecast import DEFAULT_RUNS, MAX_RUNS, NEUTRAL_SKILL, forecast, journal_skill
@@ -125,10 +126,18 @@ def cmd_odds_cloud9(args: argparse.Namespace) -> int:
     return 0
 
 
+def worker_count(jobs: int, games: int) -> int:
+    """--jobs as asked, but no more processes than cores or games: more only cost memory and
+    start-up (a value below 1 is passed on, for the simulation's own message)."""
+    if jobs < 1:
+        return jobs
+    return max(1, min(jobs, os.cpu_count() or 1, games))
+
+
 def cmd_simulate_cloud9(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
-        result = simulate_cloud9(bots, args.games, args.seed, args.jobs)
+        result = simulate_cloud9(bots, args.games, args.seed, worker_count(args.jobs, args.games))
     except SimulationError as exc:
         return fail(str(exc))
     print(json.dumps(result))
@@ -137,7 +146,7 @@ def cmd_simulate_cloud9(args: argparse.Namespace) -> int:
 
 def cmd_simulate_cloudship(args: argparse.Namespace) -> int:
     try:
-        result = simulate_cloudship(args.games, args.skill, args.seed, args.jobs)
+        result = simulate_cloudship(args.games, args.skill, args.seed, worker_count(args.jobs, args.games))
     except ShipSimulationError as exc:
         return fail(str(exc))
     print(json.dumps(result))

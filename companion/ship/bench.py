@@ -8,6 +8,9 @@
   main thread is woken only for the judge's word.
 - ship.line_to_frame_p99_ms: from a BALL line written into the pty to the first frame that
   shows the ball falling (the app's own loop, dummy video driver).
+- ship.judge_ball_flood_lines_per_s: the judge alone (parse and judge) on a flood of BALL lines
+  a millisecond apart, as a flickering beam sends them: hundreds of balls in the air at once,
+  which must cost no more per line than one ball does.
 - ship.firmware_*: the board's own loop (hardware/ship, compiled as flashed) under MicroPython's
   unix port here, through 10 s at rest and 10 s of flight: a step's mean, median and 99th
   percentile in microseconds; on a Pico (at PICO_SLOWER, an estimate) the share of its time the loop's
@@ -27,6 +30,7 @@ import threading
 import time
 from pathlib import Path
 
+from .judge import Judge
 from .link import ShipLink, clock_ms
 from .protocol import encode
 from .session import ShipSession
@@ -35,6 +39,7 @@ LINES = 200_000
 IDLE_S = 10.0  # a few hundred lines: on a busy machine a shorter window mostly measures the neighbours
 BALLS = 200  # enough that the p99 is not simply the slowest one
 BALL_GAP_S = 0.03
+FLOOD_BALLS = 8000
 
 
 def _pty():
@@ -159,10 +164,25 @@ def line_to_frame_p99_ms(balls: int = BALLS) -> float:
     return round(delays[min(len(delays) - 1, int(len(delays) * 0.99))], 2)
 
 
+def judge_ball_flood_lines_per_s(count: int = FLOOD_BALLS, rounds: int = 3) -> float:
+    lines = [encode("BALL", seq % 65536, seq, ["rain" if seq % 3 else "hail"]) for seq in range(count)]
+    best = float("inf")
+    for _ in range(rounds):
+        judge = Judge()
+        started = time.perf_counter()
+        for t, line in enumerate(lines):
+            judge.ship(t, line)
+        judge.finish()
+        best = min(best, time.perf_counter() - started)
+    assert judge.counts.get("too_many_balls"), "the flood was not more than the ship holds"
+    return round(count / best)
+
+
 def bench() -> dict[str, float]:
     return {"ship.lines_per_s": lines_per_s(),
             "ship.cpu_percent_at_link_rate": cpu_percent_at_link_rate(),
             "ship.line_to_frame_p99_ms": line_to_frame_p99_ms(),
+            "ship.judge_ball_flood_lines_per_s": judge_ball_flood_lines_per_s(),
             **firmware_figures()}
 
 

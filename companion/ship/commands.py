@@ -13,15 +13,23 @@ from ..console import say
 from .records import BadRecord, judge_records, read_records
 
 
+# a flight log stops at 1 MB: a recording many times that size is no flight (or /dev/zero)
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+
+
 def cmd_judge(args: argparse.Namespace) -> int:
     try:
         if args.file == "-":
-            data = sys.stdin.buffer.read()
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
         else:
             with open(args.file, "rb") as f:
-                data = f.read()
+                data = f.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
         say(f"judge: cannot read {args.file}: {exc.strerror or exc}")
+        return 1
+    if len(data) > MAX_INPUT_BYTES:
+        say(f"judge: {args.file}: more than {MAX_INPUT_BYTES // (1024 * 1024)} MiB, too long for a "
+            "recording (a flight log is at most 1 MB)")
         return 1
     try:
         records = read_records(data)

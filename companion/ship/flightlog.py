@@ -66,7 +66,8 @@ class FlightLog:
         if self._file is None:
             return
         line = format_record(t, key, value) + "\n"
-        if self._size + len(line) > self.max_bytes:
+        size = len(line.encode("utf-8"))  # the cap is on the file, which is UTF-8
+        if self._size + size > self.max_bytes:
             self.close()  # full: the rest of this flight is not kept
             return
         try:
@@ -74,7 +75,7 @@ class FlightLog:
         except OSError as exc:
             self._fail(exc)
             return
-        self._size += len(line)
+        self._size += size
 
     def close(self) -> None:
         if self._file is not None:

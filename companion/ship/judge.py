@@ -5,16 +5,26 @@ Pure: no clock, no I/O. Each event comes with the Pi's time in milliseconds; eac
 what that event (and the deadlines it passed) produced, as the contract's JSON objects. The
 live app calls ``tick(now)`` between events so deadlines fire on time; the ``judge`` command
 calls ``finish()`` at the end of a recording for the run-on.
+
+Each line costs the same however many balls are in the air (a flickering beam sends a flood of
+BALL lines): falling balls wait in opening order, which is also the order they land in and the
+order their deadlines come, so only the first is ever looked at; settling balls are only those
+that struck a bed in the last SETTLE. The ship holds at most SHIP_HOLDS balls: a BALL line
+beyond that is still judged as the contract says, and the board's fault is reported once as
+``{"x_board": "too_many_balls", "in_air": N}`` (counted in ``counts`` for every such line).
 """
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, replace
+from itertools import chain
 
 from .protocol import SEQ_MODULO, VERSION, ProtocolError, decode
 
 BEDS = ("yellow", "purple", "white", "blue")
 INFINITY = float("inf")
+SHIP_HOLDS = 6  # balls aboard at most: more in the air at once is a fault of the ball sensor
 
 
 @dataclass(frozen=True)
@@ -64,7 +74,9 @@ class Judge:
         self._lost = False
         self._count: int | None = None  # the last counted SEQ
         self.ignoring = False  # a HELLO with another protocol version came
-        self.balls: list[Ball] = []  # in opening order
+        self._falling: deque[Ball] = deque()  # in opening order: landing and deadline order too
+        self._settling: list[Ball] = []  # struck a bed within the last SETTLE
+        self._too_many = False  # a report of more balls than the ship holds stands
         self._opened = 0
         self.in_flight = False
         self._moving = 0
@@ -73,6 +85,15 @@ class Judge:
         self._land_due: int | None = None
         self.tilt: tuple[int, int, int] | None = None  # the last PITCH, ROLL, MOTION
         self.counts: dict[str, int] = {}  # link faults, for the screen: "checksum": 3, "gap": 1
+
+    @property
+    def balls(self) -> list[Ball]:
+        """The balls in the air (falling or settling), in opening order."""
+        return sorted(chain(self._falling, self._settling), key=lambda b: b.order)
+
+    @property
+    def in_air(self) -> int:
+        return len(self._falling) + len(self._settling)
 
     # -- events ------------------------------------------------------------------------------
 
@@ -106,7 +127,12 @@ class Judge:
         if kind == "TILT":
             self._tilt(t, fields[0], fields[1], fields[2])
         elif kind == "BALL":
-            self.balls.append(Ball(self._opened, fields[0], t))
+            if self.in_air >= SHIP_HOLDS:
+                self._fault("too_many_balls")
+                if not self._too_many:  # once, until the air is clear enough again
+                    self._too_many = True
+                    self._emit({"t": t, "x_board": "too_many_balls", "in_air": self.in_air + 1})
+            self._falling.append(Ball(self._opened, fields[0], t))
             self._opened += 1
             if self.extras:
                 self._emit({"t": t, "x_ball": fields[0]})
@@ -119,13 +145,16 @@ class Judge:
         """An impact in one of the four beds."""
         self._begin(t)
         tm = self.timings
-        landing = next((b for b in self.balls
-                        if b.bed is None and tm.min_fall <= t - b.opened <= tm.max_fall), None)
-        if landing is not None:
+        # every falling ball is at most MAX_FALL old here (older ones were judged before this
+        # event), so the earliest opened is the one to land if it has fallen MIN_FALL
+        landing = self._falling[0] if self._falling and t - self._falling[0].opened >= tm.min_fall else None
+        if landing is not None and t - landing.opened <= tm.max_fall:
+            self._falling.popleft()
             landing.bed, landing.last = bed, t
+            self._settling.append(landing)
             self._impact(t, landing)
             return self._flush()
-        recent = [b for b in self.balls if b.bed is not None and t - b.last <= tm.settle]
+        recent = [b for b in self._settling if t - b.last <= tm.settle]
         if not recent:
             self._emit({"t": t, "notice": "no_hole", "bed": bed})
             return self._flush()
@@ -189,9 +218,10 @@ class Judge:
         while True:
             first: Ball | None = None
             when = INFINITY
-            for ball in self.balls:
+            candidates = self._settling if not self._falling else [self._falling[0], *self._settling]
+            for ball in candidates:
                 due = ball.deadline(tm)
-                if due < when:  # strict: on a tie the ball opened earlier stays first
+                if due < when or (due == when and ball.order < first.order):  # a tie: opened earlier first
                     first, when = ball, due
             if not (run_on or self._lost or self._silence):
                 quiet = self._clock + tm.silent
@@ -203,7 +233,12 @@ class Judge:
                     continue
             if first is None or when >= limit:
                 return
-            self.balls.remove(first)
+            if first.bed is None:
+                self._falling.popleft()
+            else:
+                self._settling.remove(first)
+            if self.in_air < SHIP_HOLDS:
+                self._too_many = False
             if first.bed is None:
                 self._emit({"t": when, "notice": "outside", "ball": first.kind})
             else:
@@ -231,7 +266,7 @@ class Judge:
                 self._give_land(t)
 
     def _give_land(self, now: int) -> None:
-        if self._land_due is not None and not self.balls:
+        if self._land_due is not None and not self._falling and not self._settling:
             self._emit({"t": max(self._land_due, now), "act": "land"})
             self._land_due = None
             self.in_flight = False

@@ -15,6 +15,9 @@ from collections.abc import Iterable, Iterator
 from .judge import BEDS, Judge
 
 VALUES = {"bed": BEDS, "port": ("lost", "back"), "flight": ("start", "end")}
+# the link passes on at most 200 characters a line, written as JSON in the flight log: a record
+# many times longer is no record, and is refused before it is parsed
+MAX_RECORD_CHARS = 64 * 1024
 
 
 class BadRecord(ValueError):
@@ -80,6 +83,8 @@ def read_records(data: bytes) -> list[tuple[int, str, str]]:
     for number, line in enumerate(lines, start=1):
         if line.endswith("\r"):
             line = line[:-1]
+        if len(line) > MAX_RECORD_CHARS:
+            raise BadRecord(f"line {number}: longer than {MAX_RECORD_CHARS:,} characters, no record")
         if not line.strip(" \t"):
             continue
         try:

@@ -210,6 +210,9 @@ class ShipSession:
                 news.append(record)
             elif "x_impact" in record:
                 news.append(record)
+            elif record.get("x_board") == "too_many_balls":  # shown as the board's own fault report
+                news.append({"t": record["t"], "link": "board", "code": "ball_sensor",
+                             "text": f"{record['in_air']} balls at once, more than the ship holds"})
             elif "notice" in record:
                 if record["notice"] == "outside" and not self.beds_present:
                     continue  # no detectors to see it land: the crew says where, by touch
