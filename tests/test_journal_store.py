@@ -78,7 +78,8 @@ def test_an_older_file_is_migrated_with_its_games_intact(tmp_path):
     store = Store.open(path, writable=True, migrations=V2)
     assert schema.version(store.conn) == NEXT
     assert store.conn.execute("SELECT place FROM games").fetchall() == [("kitchen",)]
-    summary, actions = store.game(game_id)
+    summary, actions, damaged = store.game(game_id)
+    assert damaged is None
     assert summary.scores == match.view["scores"] and len(actions) == 20
     store.close()
 

@@ -12,7 +12,7 @@ import os
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Mapping, NamedTuple
@@ -26,7 +26,7 @@ from . import store as sqlite_store
 from .errors import CannotRebuild, JournalBusy, JournalError, NotAJournal, UnusableFile
 from .history import GameSummary, PlayerTotal, player_totals
 from .lock import WriterLock
-from .store import Store
+from .store import Store, StoredGame
 
 FILE_NAME = "journal.sqlite3"
 SIDE_FILES = ("", "-wal", "-shm")  # SQLite keeps a WAL database in up to three files
@@ -459,6 +459,19 @@ class Journal:
         db = self._reading()
         return db.summaries(-1 if limit is None else limit, offset) if db else []
 
+    def checked_games(self) -> list[GameSummary]:
+        """Every game (as `games`), each whose stored actions are not all JSON objects
+        marked damaged too: what the history command lists."""
+        db = self._reading()
+        if db is None:
+            return []
+        try:
+            bad = db.damaged_actions()
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(f"the games cannot be read from {self.path}: {_why(exc)}") from None
+        return [replace(g, damaged="an action is cut or garbled") if g.id in bad and not g.damaged else g
+                for g in db.summaries()]
+
     def count_games(self) -> int:
         db = self._reading()
         return db.count() if db else 0
@@ -486,15 +499,20 @@ class Journal:
         return db.results() if db else []
 
     def offer(self) -> ResumeOffer | None:
-        """The unfinished game to offer at start, or None."""
+        """The unfinished game to offer at start, or None (a damaged one is never offered)."""
         db = self._reading()
         game = db.unfinished() if db else None
         if game is None:
             return None
+        try:
+            self.stored(game.id)
+        except JournalError:
+            return None
         return ResumeOffer(game, self.crashed, db.meta("screen"))
 
-    def stored(self, game_id: int) -> tuple[GameSummary, list[dict[str, Any]]]:
-        """A game's summary and every stored action (undo and redo included)."""
+    def readable(self, game_id: int) -> StoredGame:
+        """A game as far as it reads: its summary, the actions up to the first damaged one,
+        and what is damaged (None when the game is whole)."""
         db = self._reading()
         try:
             found = db.game(game_id) if db else None
@@ -503,6 +521,14 @@ class Journal:
         if found is None:
             raise JournalError(f"there is no game {game_id} in {self.path}")
         return found
+
+    def stored(self, game_id: int) -> tuple[GameSummary, list[dict[str, Any]]]:
+        """A game's summary and every stored action (undo and redo included); JournalError
+        when the game is damaged."""
+        summary, actions, damaged = self.readable(game_id)
+        if damaged:
+            raise JournalError(f"game {game_id} in {self.path} is damaged: {damaged}")
+        return summary, actions
 
     def rebuild(self, game_id: int) -> Match:
         summary, actions = self.stored(game_id)
@@ -531,3 +557,19 @@ class Journal:
         if compact:
             return to_jsonl(rebuild(summary.setup, actions, game_id))
         return jsonl(summary.setup, actions)
+
+    def export_readable(self, game_id: int, compact: bool = False) -> tuple[str, str | None]:
+        """(text, damage): `export` of a game as far as it reads. A damaged game gives its
+        setup and the actions before the first damaged one (text "" when even its setup is
+        unreadable), and what is damaged; JournalError when nothing of it can be read."""
+        summary, actions, damaged = self.readable(game_id)
+        if damaged is None:
+            return self.export(game_id, compact), None
+        if not summary.setup.get("game"):  # the setup itself is unreadable: nothing to replay
+            return "", damaged
+        if compact:
+            try:
+                return to_jsonl(rebuild(summary.setup, actions, game_id)), damaged
+            except CannotRebuild as exc:
+                return "", f"{damaged}; {exc}"
+        return jsonl(summary.setup, actions), damaged
