@@ -25,7 +25,7 @@ from ..rules import Match, RulesError, SetupError
 from . import store as sqlite_store
 from .errors import CannotRebuild, JournalBusy, JournalError, NotAJournal, UnusableFile
 from .history import GameSummary, PlayerTotal, player_totals
-from .lock import WriterLock
+from .lock import WriterLock, one_name, real_file
 from .store import Store, StoredGame
 
 FILE_NAME = "journal.sqlite3"
@@ -220,8 +220,10 @@ class Journal:
             raise NotAJournal(f"{journal.path} is a folder, not a journal file")
         if not journal.path.exists() or journal.path.stat().st_size == 0:
             return journal
+        one_name(journal.path)  # SharedFile: two names, two write-ahead logs; which is true?
         connect = journal._connect
-        if connect is sqlite_store.connect and not Path(f"{journal.path}-wal").exists():
+        real = real_file(journal.path)  # SQLite keeps the -wal beside the file symlinks lead to
+        if connect is sqlite_store.connect and not Path(f"{real}-wal").exists():
             # no write-ahead log: no writer is at work. Keep writers out while we look (a
             # starting app waits for that, see lock.py) and read the file as it is: SQLite
             # then makes no -wal and -shm files. Without a lock file no app wrote here.
@@ -270,8 +272,9 @@ class Journal:
                 # "running" stays 1 until close(): finding it set means the last run was cut off
                 self._db.set_meta("running", "1")
                 self._marked = True
-        except JournalBusy as exc:
+        except JournalError as exc:  # busy, or the file has a second name
             self._drop_writer()
+            self._lock.release()
             if first:
                 raise
             self.problem_cause = f"cannot save: {exc}"
