@@ -14,9 +14,9 @@ from itertools import groupby
 from pathlib import Path
 
 from ..console import fail as _fail, say
-from ..replay import NotAGame
+from ..replay import NotAGame, input_name
 from .errors import JournalBusy, JournalError
-from .follow import EXIT_BUSY, EXIT_NONE, record_replay
+from .follow import EXIT_BUSY, EXIT_NONE, record_replay, start
 from .history import GameSummary, PlayerTotal
 from .journal import Journal, default_path
 
@@ -52,28 +52,33 @@ def register(sub: argparse._SubParsersAction) -> None:
 # --- replay --db / --follow (called by cli.cmd_replay) ------------------------------------------
 
 def cmd_replay_journal(args: argparse.Namespace) -> int:
+    name = input_name(args.file)
     try:
         stream = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")
     except OSError as exc:
-        return _fail(f"cannot read {args.file}: {exc.strerror}")
-    try:
-        journal = Journal.open(args.db)
-    except JournalError as exc:
-        stream.close()
-        return _fail(str(exc), EXIT_BUSY if isinstance(exc, JournalBusy) else 1)
-    for message in journal.messages:
-        say(message)
-    try:
-        with stream:
-            return record_replay(stream, journal, sys.stdout, sys.stderr, follow=args.follow)
-    except NotAGame as exc:
-        return _fail(str(exc))
-    except BrokenPipeError:
-        raise  # stdout's reader went away: cli.main stops quietly
-    except OSError as exc:
-        return _fail(f"cannot read {args.file}: {exc.strerror}")
-    finally:
-        journal.close()
+        return _fail(f"cannot read {name}: {exc.strerror}")
+    with stream:
+        try:
+            started = start(stream, name)  # input refused: no journal is made or touched
+        except NotAGame as exc:
+            return _fail(str(exc))
+        except OSError as exc:
+            return _fail(f"cannot read {name}: {exc.strerror}")
+        try:
+            journal = Journal.open(args.db)
+        except JournalError as exc:
+            return _fail(str(exc), EXIT_BUSY if isinstance(exc, JournalBusy) else 1)
+        for message in journal.messages:
+            say(message)
+        try:
+            return record_replay(stream, journal, sys.stdout, sys.stderr, follow=args.follow,
+                                 started=started)
+        except BrokenPipeError:
+            raise  # stdout's reader went away: cli.main stops quietly
+        except OSError as exc:
+            return _fail(f"cannot read {name}: {exc.strerror}")
+        finally:
+            journal.close()
 
 
 # --- resume ---------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ import json
 from datetime import datetime
 from typing import Any
 
-MAX_DEPTH = 64  # the journal writes at most a few levels; anything deeper is not ours
+from ..replay import MAX_DEPTH, depth  # the journal stores what the replay format allows
+
 
 
 class BadText(bytes):
@@ -38,19 +39,6 @@ def plain(value: Any) -> Any:
 
 class Damaged(ValueError):
     """A stored value is not what the journal writes; the message says which and how."""
-
-
-def depth(value: Any) -> int:
-    """How deeply lists and objects nest in a JSON value (iterative: no recursion limit)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, (list, dict)):
-            deepest = max(deepest, level)
-            if level > MAX_DEPTH:
-                break
-            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
-    return deepest
 
 
 def loads(text: Any, what: str) -> Any:
