@@ -114,3 +114,25 @@ def test_an_action_damaged_is_exported_as_far_as_it_reads(tmp_path):
     assert run.returncode == 1
     rows = [json.loads(line) for line in run.stdout.splitlines()]
     assert rows == [MINE, *random_game(MINE, seed=2)[:2]]  # the setup and the two actions before
+
+
+def test_a_lost_write_ahead_log_is_said_one_way_and_the_app_keeps_the_file_aside(tmp_path):
+    from journaling import journal_then_die
+
+    path = tmp_path / "journal.sqlite3"
+    journal_then_die(path, seed=1, actions=6)  # the power went: every game is in the -wal
+    os.unlink(f"{path}-wal")  # and the card lost it
+    for command in ("history", "resume"):
+        run = cli(command, "--db", path)
+        no_traceback(run)
+        assert run.returncode == 1 and run.stderr.count("\n") == 1
+        assert "write-ahead log journal.sqlite3-wal is missing" in run.stderr
+        assert "upgrade" not in run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.sqlite3", "journal.sqlite3-shm",
+                                                          "journal.sqlite3.lock"]  # looking changed nothing
+    run = cli("run", "--windowed", "--first-frame-exit", "--db", path, "--config", tmp_path / "c.toml",
+              env={"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
+    assert run.returncode == 0, run.stderr
+    kept = sorted(tmp_path.glob("journal.sqlite3.broken-*"))
+    assert kept and "write-ahead log" in run.stderr and kept[0].name in run.stderr
+    assert kept[0].read_bytes()[:16] == b"SQLite format 3\x00"  # the file as it was, for an expert

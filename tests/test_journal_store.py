@@ -99,7 +99,7 @@ def test_a_failed_migration_leaves_the_previous_version(tmp_path):
 def test_a_reader_does_not_upgrade_and_says_so(tmp_path):
     path = tmp_path / "journal.sqlite3"
     journal_with_a_game(path)
-    with pytest.raises(UnusableFile, match="not been upgraded"):
+    with pytest.raises(UnusableFile, match="start the app once to upgrade it"):
         Store.open(path, writable=False, migrations=V2)
 
 

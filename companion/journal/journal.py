@@ -23,7 +23,7 @@ from ..config import APP_NAME
 from ..replay import jsonl, to_jsonl
 from ..rules import Match, RulesError, SetupError
 from . import store as sqlite_store
-from .errors import CannotRebuild, JournalBusy, JournalError, NotAJournal, UnusableFile
+from .errors import CannotRebuild, JournalBusy, JournalError, NotAJournal, NotUpgraded, UnusableFile
 from .history import GameSummary, PlayerTotal, player_totals
 from .lock import WriterLock, one_name, real_file
 from .store import Store, StoredGame
@@ -232,10 +232,13 @@ class Journal:
                 connect = sqlite_store.connect_unchanging
         try:
             journal._reader = Store.open(journal.path, writable=False, connect=connect, full_check=False)
+        except NotUpgraded as exc:
+            journal._lock.release()
+            raise NotUpgraded(f"the journal {journal.path} cannot be read yet: {exc}") from None
         except UnusableFile as exc:
             journal._lock.release()
-            raise UnusableFile(f"the journal {journal.path} cannot be read: {exc}. The app "
-                               f"keeps such a file aside and starts a new one.") from None
+            raise UnusableFile(f"the journal {journal.path} cannot be read: {exc}. At its next start "
+                               f"the app keeps this file aside, as it is, and starts a new journal.") from None
         except (sqlite3.Error, OSError) as exc:
             journal._lock.release()
             raise JournalError(f"the journal {journal.path} cannot be read: {_why(exc)}") from None

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator, Mapping, NamedTuple
 from urllib.parse import quote
 
 from . import rows, schema
-from .errors import UnusableFile
+from .errors import NotUpgraded, UnusableFile
 from .history import GameSummary, PlayerTotal
 
 # SQLite's primary result codes that mean "this file's content is not a usable database"
@@ -104,8 +104,9 @@ def damage(conn: sqlite3.Connection, tables: tuple[str, ...] | None = None) -> s
 
 
 def _inspect(conn: sqlite3.Connection, migrations: dict[int, str], writable: bool,
-             full_check: bool = True) -> None:
-    """UnusableFile unless the file is an intact journal this version can use."""
+             full_check: bool = True, path: Path | None = None) -> None:
+    """UnusableFile unless the file is an intact journal this version can use (or, for a
+    writer, an empty file to make one of)."""
     with _damage_is_unusable():
         problem = damage(conn, None if full_check else SMALL_TABLES)
         if problem:
@@ -114,8 +115,20 @@ def _inspect(conn: sqlite3.Connection, migrations: dict[int, str], writable: boo
             found = schema.check(conn, migrations)
         except schema.SchemaProblem as exc:
             raise UnusableFile(str(exc)) from None
+    if found == 0 and path is not None and path.stat().st_size > 0:
+        # a database with no tables at all: what a journal whose write-ahead log was lost
+        # looks like (everything it held was in the -wal); never silently reused as empty
+        raise UnusableFile(lost_log(path))
     if not writable and found != max(migrations):
-        raise UnusableFile("it has not been upgraded to this version yet: start the app once to upgrade it")
+        raise NotUpgraded("it was written by an older Cloud Companion: start the app once to upgrade it")
+
+
+def lost_log(path: Path) -> str:
+    wal = Path(f"{path}-wal").name
+    if Path(f"{path}-shm").exists():  # SQLite removes both together; one left means one lost
+        return f"it holds no games and no tables: its write-ahead log {wal} is missing, and with it every game it held"
+    return (f"it holds no games and no tables (an empty database; if games were in it, its "
+            f"write-ahead log {wal} was lost)")
 
 
 _COLUMNS = ("id, game, title, setup, players, started_at, updated_at, ended_at, status, phase, "
@@ -193,7 +206,7 @@ class Store:
             with _damage_is_unusable():
                 look = connect(path, True)
             try:
-                _inspect(look, migrations, writable, full_check)
+                _inspect(look, migrations, writable, full_check, path)
             except BaseException:
                 look.close()
                 raise
