@@ -6,6 +6,7 @@ The looking commands open the journal read-only, so they work beside a running a
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -131,11 +132,21 @@ def cmd_export(args: argparse.Namespace) -> int:
             for game, text in texts:
                 (args.out / f"game-{game.id}-{game.game}.jsonl").write_text(text, encoding="utf-8")
         except OSError as exc:
-            return _fail(f"cannot write to {args.out}: {exc.strerror}")
+            return _fail(f"cannot write to {args.out}: {why_not_written(exc)}")
         say(f"{len(texts)} game(s) written to {args.out}")
     for line in damaged:
         say(line)
     return 1 if damaged else 0
+
+
+def why_not_written(exc: OSError) -> str:
+    """The reason a file could not be written, as a person needs it: /proc's "No such file"
+    for a file the folder cannot hold says nothing."""
+    if exc.errno == errno.ENOENT and exc.filename and Path(exc.filename).parent.is_dir():
+        return "no file can be made there (it is not a folder for files)"
+    if exc.errno == errno.EROFS:
+        return "it is read-only"
+    return exc.strerror or str(exc)
 
 
 def writable_folder(folder: Path) -> str | None:

@@ -76,6 +76,12 @@ def rebuild(setup: Mapping[str, Any], actions: list[Mapping[str, Any]], game_id:
     return match
 
 
+def _storable(game_id: int) -> bool:
+    """Whether a number can be a game's id at all (SQLite's integers are 64-bit): a longer one
+    names no game, rather than overflowing."""
+    return isinstance(game_id, int) and -(2 ** 63) <= game_id < 2 ** 63
+
+
 # --- writes, kept in order until the disk takes them -----------------------------------------
 
 @dataclass
@@ -484,7 +490,7 @@ class Journal:
 
     def game(self, game_id: int) -> GameSummary | None:
         db = self._reading()
-        return db.summary(game_id) if db else None
+        return db.summary(game_id) if db and _storable(game_id) else None
 
     def latest(self) -> GameSummary | None:
         db = self._reading()
@@ -521,7 +527,7 @@ class Journal:
         and what is damaged (None when the game is whole)."""
         db = self._reading()
         try:
-            found = db.game(game_id) if db else None
+            found = db.game(game_id) if db and _storable(game_id) else None
         except sqlite3.DatabaseError as exc:  # a damaged page among the actions
             raise JournalError(f"game {game_id} cannot be read from {self.path}: {_why(exc)}") from None
         if found is None:
