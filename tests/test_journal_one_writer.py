@@ -95,3 +95,18 @@ def test_the_lock_and_write_ahead_log_sit_beside_the_file_a_symlink_leads_to(tmp
             Journal.open(real)  # the same file by its own name: the same lock
     finally:
         journal.close()
+
+
+def test_a_damaged_journal_reached_through_a_symlink_is_kept_aside_beside_the_real_file(tmp_path):
+    real = tmp_path / "data" / "journal.sqlite3"
+    real.parent.mkdir()
+    real.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4080)  # damaged beyond use
+    link = tmp_path / "journal.sqlite3"
+    link.symlink_to(real)
+    journal = Journal.open(link)
+    try:
+        assert journal.messages and "kept as" in journal.messages[0]
+    finally:
+        journal.close()
+    assert link.is_symlink() and list(real.parent.glob("journal.sqlite3.broken-*"))
+    assert Journal.read(link).games() == []  # the new journal, where the symlink leads

@@ -313,15 +313,17 @@ class Journal:
             return Store.open(self.path, writable=True, connect=self._connect)
 
     def _set_aside(self) -> Path:
-        """Rename the file (with its -wal and -shm) aside with a timestamp; nothing is deleted."""
+        """Rename the file (with its -wal and -shm) aside with a timestamp; nothing is deleted.
+        Through a symlink, the file it leads to goes aside and the symlink stays."""
+        real = real_file(self.path)
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        base = self.path.with_name(f"{self.path.name}.broken-{stamp}")
+        base = real.with_name(f"{real.name}.broken-{stamp}")
         n = 1
         while any(Path(f"{base}{side}").exists() for side in SIDE_FILES):
             n += 1
-            base = self.path.with_name(f"{self.path.name}.broken-{stamp}-{n}")
+            base = real.with_name(f"{real.name}.broken-{stamp}-{n}")
         for side in SIDE_FILES:
-            source = Path(f"{self.path}{side}")
+            source = Path(f"{real}{side}")
             if source.exists():
                 os.replace(source, Path(f"{base}{side}"))
         return base
@@ -517,7 +519,7 @@ class Journal:
         if game is None:
             return None
         try:
-            self.stored(game.id)
+            self.rebuild(game.id)  # what resuming will do: a game that cannot come back is not offered
         except JournalError:
             return None
         return ResumeOffer(game, self.crashed, db.meta("screen"))
