@@ -2,7 +2,7 @@
 flipped bits inside a text column pass `quick_check`) becomes a game marked damaged, never an
 exception in the middle of a listing.
 
-Text is read as bytes and decoded here (`Text`); a value that is not UTF-8 stays a `BadText`,
+Text is read as bytes and decoded here (`text_factory`); a value that is not UTF-8 stays a `BadText`,
 so one damaged row cannot stop SQLite's whole fetch. JSON columns are parsed with a bound on
 their nesting and checked for the shape the journal writes.
 """
@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import Any
 
 from ..replay import MAX_DEPTH, depth  # the journal stores what the replay format allows
-
 
 
 class BadText(bytes):
