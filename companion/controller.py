@@ -24,6 +24,7 @@ class ActionLog(Protocol):
     def begin(self, match: Match) -> Any: ...  # returns the journal's handle for the game
     def append(self, game_id: Any, action: Mapping[str, Any], after: Match) -> bool: ...
     def resume(self, game_id: int | None = None) -> Any: ...  # (handle, match) or None
+    def abandon(self, game_id: Any) -> bool: ...  # the table stopped this game for good
     def retry(self) -> bool: ...  # save what waits; True when nothing waits any more
     problem: str | None  # why recent actions are not on the disk yet
 
@@ -33,6 +34,7 @@ class GameController:
         self.log = log
         self.match: Match | None = None
         self.game_id: Any = None  # the journal's handle for the game (a journal.GameRef)
+        self.ended = False  # the table ended the game early: it stays shown, nothing more is played
         self._listeners: list[Listener] = []
 
     def subscribe(self, listener: Listener) -> None:
@@ -42,12 +44,24 @@ class GameController:
         """Start a game (SetupError for a bad setup); journaled before it becomes current."""
         match = Match.start(setup)
         self.game_id = self.log.begin(match) if self.log else None
-        self.match = match
+        self.match, self.ended = match, False
         return match
 
     def adopt(self, match: Match, game_id: Any) -> None:
         """Continue a game rebuilt elsewhere (a resumed journal game)."""
-        self.match, self.game_id = match, game_id
+        self.match, self.game_id, self.ended = match, game_id, False
+
+    def end(self) -> None:
+        """The table ends the game early, for good: the journal marks it stopped, and no later
+        input (a tap, a ball the ship reports) brings it back into play."""
+        if self.log is not None and self.game_id is not None and not self.ended:
+            self.log.abandon(self.game_id)
+        self.ended = True
+
+    @property
+    def in_progress(self) -> bool:
+        """A game that can be continued: there is one, it is not over, and it was not ended."""
+        return self.match is not None and not self.ended and not self.match.view["over"]
 
     def resume(self, game_id: int | None = None) -> Match | None:
         """Carry on with a journal game (by default the unfinished one); None if there is none.
@@ -63,6 +77,8 @@ class GameController:
     def submit(self, action: Mapping[str, Any]) -> Match:
         if self.match is None:
             raise RulesError("no game is in progress", "controller")
+        if self.ended:
+            raise RulesError("this game was ended", "controller")
         before = self.match
         after = before.apply(action)  # RulesError here: nothing journaled, nothing changed
         if self.log is not None:

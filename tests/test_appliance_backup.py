@@ -120,6 +120,71 @@ def test_the_commands_answer_in_one_line(tmp_path, journal_path):
 
 def test_a_restore_into_a_place_with_no_journal_yet(tmp_path, journal_path):
     copy = backup(journal_path, tmp_path)
-    fresh = tmp_path / "new" / "journal.sqlite3"
-    restored, kept = restore(copy.path, fresh)
-    assert kept is None and verify(fresh) == 3
+    fresh = tmp_path / "new"
+    fresh.mkdir()
+    restored, kept = restore(copy.path, fresh / "journal.sqlite3")
+    assert kept is None and verify(fresh / "journal.sqlite3") == 3
+
+
+def test_a_restore_onto_a_fresh_machine_makes_the_default_journal_folder(tmp_path, journal_path):
+    copy = backup(journal_path, tmp_path)
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
+    run = subprocess.run([sys.executable, "-m", "companion", "restore", str(copy.path)], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert verify(tmp_path / "xdg" / "cloud-companion" / "journal.sqlite3") == 3
+
+
+def test_a_restore_onto_a_folder_or_into_a_missing_folder_is_refused_and_changes_nothing(tmp_path, journal_path):
+    copy = backup(journal_path, tmp_path / "data")
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "keep.txt").write_text("mine")
+    onto_folder = cli("restore", str(copy.path), "--db", str(folder))
+    assert onto_folder.returncode == 1 and "is a folder" in onto_folder.stderr
+    assert [p.name for p in folder.iterdir()] == ["keep.txt"] and not list(tmp_path.glob("games.*"))
+    missing = tmp_path / "missing" / "dir" / "j.sqlite3"
+    into_missing = cli("restore", str(copy.path), "--db", str(missing))
+    assert into_missing.returncode == 1 and "there is no folder" in into_missing.stderr
+    assert not (tmp_path / "missing").exists()
+    for run in (onto_folder, into_missing):
+        assert run.stderr.startswith("cloud-companion: ") and run.stderr.count("\n") == 1
+
+
+def unwritable_folder(tmp_path):
+    """A folder no file can be made in: read-only for a user; root writes anywhere but /sys."""
+    if os.geteuid() == 0:
+        return "/sys"
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    return str(folder)
+
+
+def test_backup_and_restore_onto_places_that_cannot_be_written_answer_in_one_line(tmp_path, journal_path):
+    copy = backup(journal_path, tmp_path)
+    runs = {
+        "backup read-only": cli("backup", unwritable_folder(tmp_path), "--db", str(journal_path)),
+        "backup proc": cli("backup", "/proc", "--db", str(journal_path)),
+        "restore read-only": cli("restore", str(copy.path), "--db", unwritable_folder(tmp_path) + "/j.sqlite3"),
+        "restore proc": cli("restore", str(copy.path), "--db", "/proc/journal.sqlite3"),
+    }
+    for what, run in runs.items():
+        assert run.returncode == 1, (what, run.stderr)
+        assert run.stderr.startswith("cloud-companion: cannot write") and run.stderr.count("\n") == 1, (what, run.stderr)
+        assert "No such file" not in run.stderr
+
+
+def test_backup_of_a_file_that_is_not_a_journal_says_so_like_every_command(tmp_path):
+    text = tmp_path / "notajournal.txt"
+    text.write_text("shopping list\n" * 100)
+    run = cli("backup", str(tmp_path), "--db", str(text))
+    assert run.returncode == 1 and run.stderr == f"cloud-companion: {text} is not a journal (it is not an SQLite database)\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notajournal.txt"]
+
+
+def test_backup_leaves_nothing_beside_an_idle_journal(tmp_path, journal_path):
+    before = sorted(p.name for p in journal_path.parent.iterdir())
+    run = cli("backup", str(tmp_path), "--db", str(journal_path))
+    assert run.returncode == 0, run.stderr
+    assert sorted(p.name for p in journal_path.parent.iterdir()) == before  # no -wal, no -shm

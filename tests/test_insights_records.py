@@ -348,3 +348,31 @@ def test_records_fit_at_every_size_in_every_language(journal_path, size, reset_l
                 h.save(Path("/tmp/insights-shots") / f"records-{title}-{size[0]}x{size[1]}-{language}.png")
     finally:
         journal.close()
+
+
+@pytest.mark.parametrize("damage", [b"[" * 100_000, b"\xff\xfe" * 1000, b'{"version": 1, "games": ' + b"9" * 5000 + b"}"])
+def test_history_records_ignores_a_cache_damaged_without_end_and_changes_no_file(journal_path, tmp_path, damage):
+    import subprocess
+    import sys
+
+    path = copy_of(journal_path, tmp_path)
+    with Journal.read(path) as journal:
+        good = as_json(journal_records(journal, keep=False).records)
+    cache_path(path).write_bytes(damage)
+    before = {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()}
+    run = subprocess.run([sys.executable, "-m", "companion", "history", "--records", "--db", str(path)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    assert json.loads(run.stdout) == good
+    assert {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()} == before  # read-only: nothing written
+
+
+def test_history_records_writes_no_cache_beside_the_journal(journal_path, tmp_path):
+    import subprocess
+    import sys
+
+    path = copy_of(journal_path, tmp_path)
+    run = subprocess.run([sys.executable, "-m", "companion", "history", "--records", "--db", str(path)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.db"]

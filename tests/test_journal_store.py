@@ -78,7 +78,8 @@ def test_an_older_file_is_migrated_with_its_games_intact(tmp_path):
     store = Store.open(path, writable=True, migrations=V2)
     assert schema.version(store.conn) == NEXT
     assert store.conn.execute("SELECT place FROM games").fetchall() == [("kitchen",)]
-    summary, actions = store.game(game_id)
+    summary, actions, damaged = store.game(game_id)
+    assert damaged is None
     assert summary.scores == match.view["scores"] and len(actions) == 20
     store.close()
 
@@ -98,7 +99,7 @@ def test_a_failed_migration_leaves_the_previous_version(tmp_path):
 def test_a_reader_does_not_upgrade_and_says_so(tmp_path):
     path = tmp_path / "journal.sqlite3"
     journal_with_a_game(path)
-    with pytest.raises(UnusableFile, match="not been upgraded"):
+    with pytest.raises(UnusableFile, match="start the app once to upgrade it"):
         Store.open(path, writable=False, migrations=V2)
 
 

@@ -155,6 +155,28 @@ def test_ending_a_game_asks_first_and_is_kept_in_the_journal(tmp_path):
     journal.close()
 
 
+def test_an_ended_game_stays_ended_on_home_in_the_history_and_for_resume(tmp_path):
+    from companion.journal import Journal
+    from companion.journal.commands import _game_line
+    from companion.rules import RulesError
+
+    journal = Journal.open(tmp_path / "journal.sqlite3")
+    h = Harness(controller=GameController(journal), journal=journal)
+    h.start_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat"]})
+    h.tap("wrong")
+    h.tap("menu")
+    h.tap("dialog:End game")
+    h.tap("dialog:End game")
+    h.tap("home")
+    assert not h.shows("continue")  # nothing to continue: the game was ended
+    with pytest.raises(RulesError):  # a late input (a ball the ship saw) does not revive it
+        h.app.controller.submit(h.app.controller.match.legal_actions()[0])
+    (game,) = journal.games()
+    assert game.status == "abandoned" and "not finished" in _game_line(game)
+    assert journal.unfinished() is None and journal.offer() is None
+    journal.close()
+
+
 def test_a_resumed_game_comes_back_with_its_colours_and_state(tmp_path):
     from companion.journal import Journal
 

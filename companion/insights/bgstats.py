@@ -149,10 +149,24 @@ def play_file(games: Iterable[tuple[Any, Match]], location: str = "Home", me: st
 
 
 def write_play_file(path, content: dict[str, Any]) -> None:
-    """Write the file whole or not at all (a temporary file renamed over the target)."""
+    """Write the file whole or not at all (a temporary file renamed over the target, and
+    removed if that fails); OSError with the reason in its strerror."""
+    import errno
+    import os
+    import tempfile
     from pathlib import Path
 
     path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(content, ensure_ascii=False, indent=1), encoding="utf-8")
-    tmp.replace(path)
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, f"it is a folder: give a file's name, like {path / 'plays.bgsplay'}")
+    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(json.dumps(content, ensure_ascii=False, indent=1))
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

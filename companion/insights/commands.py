@@ -230,7 +230,7 @@ def cmd_history_records(args: argparse.Namespace) -> int:
 
     try:
         with _read_journal(args.db) as journal:
-            records = journal_records(journal).records
+            records = journal_records(journal, keep=False).records  # looks only: writes no cache
     except JournalError as exc:
         return fail(str(exc))
     print(json.dumps(records_json(records), ensure_ascii=False, indent=2))

@@ -242,12 +242,13 @@ def cache_path(journal_path: Path) -> Path:
     return journal_path.with_name(journal_path.name + ".records.json")
 
 
-def journal_records(journal, cache: Path | None = None) -> JournalRecords:
+def journal_records(journal, cache: Path | None = None, keep: bool = True) -> JournalRecords:
     """The table's records from a journal: the players' results from the journal's results
     table (no action read), the replay-only extras from the cache, and a replay of just the
     finished games the cache does not know yet (a game is known by its id, start and number
     of actions: a game that changed is replayed again). The cache is only an accelerator: a
-    missing, damaged or unwritable one costs time, never a record."""
+    missing, damaged or unwritable one costs time, never a record. `keep=False` (a command
+    that only looks) reads the cache but never writes it: the journal's folder stays as it is."""
     from ..journal.errors import JournalError
 
     try:
@@ -274,7 +275,7 @@ def journal_records(journal, cache: Path | None = None) -> JournalRecords:
         fresh[key] = entry
         add_game(records, game, game_id, [row[4:] for row in rows], entry[2])
         latest[game] = game_id
-    if replayed or len(fresh) != len(known):
+    if keep and (replayed or len(fresh) != len(known)):
         _write_cache(cache, fresh)
     return JournalRecords(records, latest, replayed)
 
@@ -300,12 +301,21 @@ def _well_formed(game: str, extras: Any) -> bool:
     return False
 
 
+MAX_CACHE_BYTES = 64 * 1024 * 1024  # tens of thousands of games take a few MB
+
+
 def _read_cache(path: Path) -> dict[str, list]:
+    """The cache's games, or {} for one that is missing, damaged, foreign or absurd (too big,
+    nested without end): it is only ever an accelerator."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with open(path, "rb") as f:
+            raw = f.read(MAX_CACHE_BYTES + 1)
+        if len(raw) > MAX_CACHE_BYTES:
+            return {}
+        data = json.loads(raw.decode("utf-8"))
         if isinstance(data, dict) and data.get("version") == CACHE_VERSION and isinstance(data.get("games"), dict):
             return data["games"]
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         pass
     return {}
 

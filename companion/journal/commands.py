@@ -6,16 +6,18 @@ The looking commands open the journal read-only, so they work beside a running a
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
 import sys
 from datetime import datetime
 from itertools import groupby
 from pathlib import Path
 
 from ..console import fail as _fail, say
-from ..replay import NotAGame
+from ..replay import NotAGame, input_name
 from .errors import JournalBusy, JournalError
-from .follow import EXIT_BUSY, EXIT_NONE, record_replay
+from .follow import EXIT_BUSY, EXIT_NONE, record_replay, start
 from .history import GameSummary, PlayerTotal
 from .journal import Journal, default_path
 
@@ -51,28 +53,33 @@ def register(sub: argparse._SubParsersAction) -> None:
 # --- replay --db / --follow (called by cli.cmd_replay) ------------------------------------------
 
 def cmd_replay_journal(args: argparse.Namespace) -> int:
+    name = input_name(args.file)
     try:
         stream = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")
     except OSError as exc:
-        return _fail(f"cannot read {args.file}: {exc.strerror}")
-    try:
-        journal = Journal.open(args.db)
-    except JournalError as exc:
-        stream.close()
-        return _fail(str(exc), EXIT_BUSY if isinstance(exc, JournalBusy) else 1)
-    for message in journal.messages:
-        say(message)
-    try:
-        with stream:
-            return record_replay(stream, journal, sys.stdout, sys.stderr, follow=args.follow)
-    except NotAGame as exc:
-        return _fail(str(exc))
-    except BrokenPipeError:
-        raise  # stdout's reader went away: cli.main stops quietly
-    except OSError as exc:
-        return _fail(f"cannot read {args.file}: {exc.strerror}")
-    finally:
-        journal.close()
+        return _fail(f"cannot read {name}: {exc.strerror}")
+    with stream:
+        try:
+            started = start(stream, name)  # input refused: no journal is made or touched
+        except NotAGame as exc:
+            return _fail(str(exc))
+        except OSError as exc:
+            return _fail(f"cannot read {name}: {exc.strerror}")
+        try:
+            journal = Journal.open(args.db)
+        except JournalError as exc:
+            return _fail(str(exc), EXIT_BUSY if isinstance(exc, JournalBusy) else 1)
+        for message in journal.messages:
+            say(message)
+        try:
+            return record_replay(stream, journal, sys.stdout, sys.stderr, follow=args.follow,
+                                 started=started)
+        except BrokenPipeError:
+            raise  # stdout's reader went away: cli.main stops quietly
+        except OSError as exc:
+            return _fail(f"cannot read {name}: {exc.strerror}")
+        finally:
+            journal.close()
 
 
 # --- resume ---------------------------------------------------------------------------------
@@ -92,6 +99,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
 # --- export ---------------------------------------------------------------------------------
 
 def cmd_export(args: argparse.Namespace) -> int:
+    damaged: list[str] = []
     try:
         with Journal.read(args.db) as journal:
             if args.all:
@@ -102,21 +110,56 @@ def cmd_export(args: argparse.Namespace) -> int:
                     what = f"no game {args.game}" if args.game is not None else "no game yet"
                     return _fail(f"there is {what} in {journal.path}")
                 games = [game]
-            texts = [(g, journal.export(g.id, compact=args.compact)) for g in games]
+            texts = []
+            for g in games:  # a damaged game: as far as it reads, and said; the others whole
+                text, damage = journal.export_readable(g.id, compact=args.compact)
+                if damage:
+                    damaged.append(f"game {g.id} is damaged ({damage}): "
+                                   + ("exported as far as it reads" if text else "nothing of it could be exported"))
+                if text:
+                    texts.append((g, text))
     except JournalError as exc:
         return _fail(str(exc))
     if args.out is None:
         sys.stdout.write("".join(text for _, text in texts))
         sys.stdout.flush()
-        return 0
-    try:
-        args.out.mkdir(parents=True, exist_ok=True)
-        for game, text in texts:
-            (args.out / f"game-{game.id}-{game.game}.jsonl").write_text(text, encoding="utf-8")
-    except OSError as exc:
-        return _fail(f"cannot write to {args.out}: {exc.strerror}")
-    say(f"{len(texts)} game(s) written to {args.out}")
-    return 0
+    else:
+        problem = writable_folder(args.out)
+        if problem:
+            return _fail(problem)
+        try:
+            args.out.mkdir(parents=True, exist_ok=True)
+            for game, text in texts:
+                (args.out / f"game-{game.id}-{game.game}.jsonl").write_text(text, encoding="utf-8")
+        except OSError as exc:
+            return _fail(f"cannot write to {args.out}: {why_not_written(exc)}")
+        say(f"{len(texts)} game(s) written to {args.out}")
+    for line in damaged:
+        say(line)
+    return 1 if damaged else 0
+
+
+def why_not_written(exc: OSError) -> str:
+    """The reason a file could not be written, as a person needs it: /proc's "No such file"
+    for a file the folder cannot hold says nothing."""
+    if exc.errno == errno.ENOENT and exc.filename and Path(exc.filename).parent.is_dir():
+        return "no file can be made there (it is not a folder for files)"
+    if exc.errno == errno.EROFS:
+        return "it is read-only"
+    return exc.strerror or str(exc)
+
+
+def writable_folder(folder: Path) -> str | None:
+    """Why files cannot be written into `folder` (made if missing), or None: the real reason,
+    not the errno of the first step that happens to fail."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        return f"cannot write to {folder}: {existing} is not a folder"
+    if existing.is_dir() and not os.access(existing, os.W_OK):
+        return f"cannot write to {folder}: {existing} is read-only"
+    return None
 
 
 # --- history --------------------------------------------------------------------------------
@@ -124,7 +167,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_history(args: argparse.Namespace) -> int:
     try:
         with Journal.read(args.db) as journal:
-            games = journal.games()
+            games = journal.checked_games()
             totals = journal.totals() if args.totals else []
     except JournalError as exc:
         return _fail(str(exc))
@@ -141,10 +184,15 @@ def cmd_history(args: argparse.Namespace) -> int:
 def _local(stamp: str | None) -> str:
     if not stamp:
         return "-"
-    return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+    try:
+        return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+    except (ValueError, OverflowError):  # a date at the calendar's very end: shown as stored
+        return stamp[:16]
 
 
 def _game_line(g: GameSummary) -> str:
+    if g.damaged:  # set aside: what could be read, and what is wrong
+        return f"#{g.id:<4} {g.title:15} {_local(g.started_at)}  damaged: {g.damaged}"
     scores = ", ".join(f"{name} {g.scores.get(name, 0)}" for name in g.players)
     if g.over:
         result = f"won by {', '.join(g.winners)}" if g.winners else "nobody won"

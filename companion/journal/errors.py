@@ -15,6 +15,10 @@ class UnusableFile(JournalError):
     """The file exists but cannot serve as this version's journal (damaged, foreign, newer)."""
 
 
+class NotUpgraded(UnusableFile):
+    """An older version's journal, looked at before the app has upgraded it."""
+
+
 class NotAJournal(JournalError):
     """The path given is not a journal at all (a folder, a missing file, another kind of file):
     said, and the path left exactly as it is."""

@@ -11,12 +11,12 @@ read the same way but the contract's replay rules hold: the first illegal line e
 from __future__ import annotations
 
 import json
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, Iterator, NamedTuple, TextIO
 
 from ..console import PROG
 from ..controller import GameController
-from ..replay import NotAGame, parse_action, parse_setup
-from ..rules import RulesError
+from ..replay import NotAGame, bounded_lines, is_blank, line_text, parse_action, parse_setup, setup_text
+from ..rules import Match, RulesError
 from .journal import Journal
 
 # exit codes beyond the replay contract's 0, 1 and 2
@@ -42,21 +42,27 @@ class _Acks:
             _emit(self.out, {"ok": self.done})
 
 
+class Started(NamedTuple):
+    """The input once its setup is read and accepted: nothing is journaled before that."""
+
+    lines: Iterator[tuple[int, bytes]]  # (physical line number, line) for the rest
+    match: Match
+
+
+def start(stream: BinaryIO, name: str = "the input") -> Started:
+    """Read up to the setup and check it; NotAGame (CannotRead when it is not text)."""
+    lines = enumerate(bounded_lines(stream), start=1)
+    for number, raw in lines:  # blank lines before the setup are skipped too
+        if not is_blank(raw):
+            return Started(lines, parse_setup(setup_text(raw, number, name), number))
+    raise NotAGame(f"{name} holds no game: it is empty, and line 1 must be the setup")
+
+
 def record_replay(stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO,
-                  follow: bool) -> int:
-    """Replay `stream` (bytes, one JSON value a line) into `journal`; returns the exit code."""
-    number = 0
-    for raw in iter(stream.readline, b""):  # blank lines before the setup are skipped too
-        number += 1
-        try:
-            setup_line = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise NotAGame(f"line {number}: the setup is not UTF-8 text") from None
-        if setup_line.strip():
-            break
-    else:
-        raise NotAGame("the input holds no game: it is empty, and line 1 must be the setup")
-    match = parse_setup(setup_line, number)  # NotAGame: nothing journaled
+                  follow: bool, started: Started | None = None) -> int:
+    """Replay `stream` (bytes, one JSON value a line) into `journal`; returns the exit code.
+    `started`: the stream's setup, already read by `start`."""
+    lines, match = started or start(stream)
 
     controller = GameController(journal)
     controller.new_game(match.setup)
@@ -65,14 +71,12 @@ def record_replay(stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO,
     # a plain replay only says at the end what it could not save
     problem = _report_problem(journal, None, err) if follow else None
     skipped, error = 0, None
-    # readline, not iteration: each line is handled as soon as it arrives on a pipe
-    for raw in iter(stream.readline, b""):
-        number += 1
+    # bounded_lines reads with readline: each line is handled as soon as it arrives on a pipe
+    for number, raw in lines:
         try:
-            line = _text(raw)
-            if not line.strip():
+            if is_blank(raw):
                 continue  # skipped, but counted: line numbers are physical lines
-            controller.submit(parse_action(line))
+            controller.submit(parse_action(line_text(raw)))
         except RulesError as exc:
             if not follow:
                 error = {"line": number, "reason": exc.reason}
@@ -101,14 +105,6 @@ def record_replay(stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO,
         err.write(f"{PROG}: {journal.problem_cause}: {lost}\n")
         return EXIT_UNSAVED
     return 2 if error or skipped else 0
-
-
-def _text(raw: bytes) -> str:
-    """An action line as text; one that is not UTF-8 is an illegal line, not the end of input."""
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RulesError("the line is not UTF-8 text", "replay contract") from None
 
 
 def _report_problem(journal: Journal, shown: str | None, err: TextIO) -> str | None:

@@ -23,13 +23,17 @@ class GameSummary:
     winners: list[str]
     scores: dict[str, int]
     actions: int              # stored actions, undo and redo included
+    damaged: str | None = None  # why the stored game cannot be read whole; None when it can
 
     @property
     def over(self) -> bool:
         return self.status == "over"
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        if out["damaged"] is None:
+            del out["damaged"]  # only a damaged game says so
+        return out
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import os
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Mapping, NamedTuple
@@ -23,10 +23,10 @@ from ..config import APP_NAME
 from ..replay import jsonl, to_jsonl
 from ..rules import Match, RulesError, SetupError
 from . import store as sqlite_store
-from .errors import CannotRebuild, JournalBusy, JournalError, NotAJournal, UnusableFile
+from .errors import CannotRebuild, JournalBusy, JournalError, NotAJournal, NotUpgraded, UnusableFile
 from .history import GameSummary, PlayerTotal, player_totals
-from .lock import WriterLock
-from .store import Store
+from .lock import WriterLock, one_name, real_file
+from .store import Store, StoredGame
 
 FILE_NAME = "journal.sqlite3"
 SIDE_FILES = ("", "-wal", "-shm")  # SQLite keeps a WAL database in up to three files
@@ -74,6 +74,12 @@ def rebuild(setup: Mapping[str, Any], actions: list[Mapping[str, Any]], game_id:
             raise CannotRebuild(f"game {game_id} cannot be rebuilt: action {number} no longer "
                                 f"applies ({exc.reason})") from None
     return match
+
+
+def _storable(game_id: int) -> bool:
+    """Whether a number can be a game's id at all (SQLite's integers are 64-bit): a longer one
+    names no game, rather than overflowing."""
+    return isinstance(game_id, int) and -(2 ** 63) <= game_id < 2 ** 63
 
 
 # --- writes, kept in order until the disk takes them -----------------------------------------
@@ -220,8 +226,10 @@ class Journal:
             raise NotAJournal(f"{journal.path} is a folder, not a journal file")
         if not journal.path.exists() or journal.path.stat().st_size == 0:
             return journal
+        one_name(journal.path)  # SharedFile: two names, two write-ahead logs; which is true?
         connect = journal._connect
-        if connect is sqlite_store.connect and not Path(f"{journal.path}-wal").exists():
+        real = real_file(journal.path)  # SQLite keeps the -wal beside the file symlinks lead to
+        if connect is sqlite_store.connect and not Path(f"{real}-wal").exists():
             # no write-ahead log: no writer is at work. Keep writers out while we look (a
             # starting app waits for that, see lock.py) and read the file as it is: SQLite
             # then makes no -wal and -shm files. Without a lock file no app wrote here.
@@ -230,10 +238,13 @@ class Journal:
                 connect = sqlite_store.connect_unchanging
         try:
             journal._reader = Store.open(journal.path, writable=False, connect=connect, full_check=False)
+        except NotUpgraded as exc:
+            journal._lock.release()
+            raise NotUpgraded(f"the journal {journal.path} cannot be read yet: {exc}") from None
         except UnusableFile as exc:
             journal._lock.release()
-            raise UnusableFile(f"the journal {journal.path} cannot be read: {exc}. The app "
-                               f"keeps such a file aside and starts a new one.") from None
+            raise UnusableFile(f"the journal {journal.path} cannot be read: {exc}. At its next start "
+                               f"the app keeps this file aside, as it is, and starts a new journal.") from None
         except (sqlite3.Error, OSError) as exc:
             journal._lock.release()
             raise JournalError(f"the journal {journal.path} cannot be read: {_why(exc)}") from None
@@ -270,8 +281,9 @@ class Journal:
                 # "running" stays 1 until close(): finding it set means the last run was cut off
                 self._db.set_meta("running", "1")
                 self._marked = True
-        except JournalBusy as exc:
+        except JournalError as exc:  # busy, or the file has a second name
             self._drop_writer()
+            self._lock.release()
             if first:
                 raise
             self.problem_cause = f"cannot save: {exc}"
@@ -301,15 +313,17 @@ class Journal:
             return Store.open(self.path, writable=True, connect=self._connect)
 
     def _set_aside(self) -> Path:
-        """Rename the file (with its -wal and -shm) aside with a timestamp; nothing is deleted."""
+        """Rename the file (with its -wal and -shm) aside with a timestamp; nothing is deleted.
+        Through a symlink, the file it leads to goes aside and the symlink stays."""
+        real = real_file(self.path)
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        base = self.path.with_name(f"{self.path.name}.broken-{stamp}")
+        base = real.with_name(f"{real.name}.broken-{stamp}")
         n = 1
         while any(Path(f"{base}{side}").exists() for side in SIDE_FILES):
             n += 1
-            base = self.path.with_name(f"{self.path.name}.broken-{stamp}-{n}")
+            base = real.with_name(f"{real.name}.broken-{stamp}-{n}")
         for side in SIDE_FILES:
-            source = Path(f"{self.path}{side}")
+            source = Path(f"{real}{side}")
             if source.exists():
                 os.replace(source, Path(f"{base}{side}"))
         return base
@@ -459,13 +473,26 @@ class Journal:
         db = self._reading()
         return db.summaries(-1 if limit is None else limit, offset) if db else []
 
+    def checked_games(self) -> list[GameSummary]:
+        """Every game (as `games`), each whose stored actions are not all JSON objects
+        marked damaged too: what the history command lists."""
+        db = self._reading()
+        if db is None:
+            return []
+        try:
+            bad = db.damaged_actions()
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(f"the games cannot be read from {self.path}: {_why(exc)}") from None
+        return [replace(g, damaged="an action is cut or garbled") if g.id in bad and not g.damaged else g
+                for g in db.summaries()]
+
     def count_games(self) -> int:
         db = self._reading()
         return db.count() if db else 0
 
     def game(self, game_id: int) -> GameSummary | None:
         db = self._reading()
-        return db.summary(game_id) if db else None
+        return db.summary(game_id) if db and _storable(game_id) else None
 
     def latest(self) -> GameSummary | None:
         db = self._reading()
@@ -486,23 +513,36 @@ class Journal:
         return db.results() if db else []
 
     def offer(self) -> ResumeOffer | None:
-        """The unfinished game to offer at start, or None."""
+        """The unfinished game to offer at start, or None (a damaged one is never offered)."""
         db = self._reading()
         game = db.unfinished() if db else None
         if game is None:
             return None
+        try:
+            self.rebuild(game.id)  # what resuming will do: a game that cannot come back is not offered
+        except JournalError:
+            return None
         return ResumeOffer(game, self.crashed, db.meta("screen"))
 
-    def stored(self, game_id: int) -> tuple[GameSummary, list[dict[str, Any]]]:
-        """A game's summary and every stored action (undo and redo included)."""
+    def readable(self, game_id: int) -> StoredGame:
+        """A game as far as it reads: its summary, the actions up to the first damaged one,
+        and what is damaged (None when the game is whole)."""
         db = self._reading()
         try:
-            found = db.game(game_id) if db else None
+            found = db.game(game_id) if db and _storable(game_id) else None
         except sqlite3.DatabaseError as exc:  # a damaged page among the actions
             raise JournalError(f"game {game_id} cannot be read from {self.path}: {_why(exc)}") from None
         if found is None:
             raise JournalError(f"there is no game {game_id} in {self.path}")
         return found
+
+    def stored(self, game_id: int) -> tuple[GameSummary, list[dict[str, Any]]]:
+        """A game's summary and every stored action (undo and redo included); JournalError
+        when the game is damaged."""
+        summary, actions, damaged = self.readable(game_id)
+        if damaged:
+            raise JournalError(f"game {game_id} in {self.path} is damaged: {damaged}")
+        return summary, actions
 
     def rebuild(self, game_id: int) -> Match:
         summary, actions = self.stored(game_id)
@@ -531,3 +571,19 @@ class Journal:
         if compact:
             return to_jsonl(rebuild(summary.setup, actions, game_id))
         return jsonl(summary.setup, actions)
+
+    def export_readable(self, game_id: int, compact: bool = False) -> tuple[str, str | None]:
+        """(text, damage): `export` of a game as far as it reads. A damaged game gives its
+        setup and the actions before the first damaged one (text "" when even its setup is
+        unreadable), and what is damaged; JournalError when nothing of it can be read."""
+        summary, actions, damaged = self.readable(game_id)
+        if damaged is None:
+            return self.export(game_id, compact), None
+        if not summary.setup.get("game"):  # the setup itself is unreadable: nothing to replay
+            return "", damaged
+        if compact:
+            try:
+                return to_jsonl(rebuild(summary.setup, actions, game_id)), damaged
+            except CannotRebuild as exc:
+                return "", f"{damaged}; {exc}"
+        return jsonl(summary.setup, actions), damaged

@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, NamedTuple
 from urllib.parse import quote
 
-from . import schema
-from .errors import UnusableFile
+from . import rows, schema
+from .errors import NotUpgraded, UnusableFile
 from .history import GameSummary, PlayerTotal
 
 # SQLite's primary result codes that mean "this file's content is not a usable database"
@@ -22,6 +23,12 @@ DAMAGE_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
 
 
 Connect = Callable[[Path, bool], sqlite3.Connection]
+
+
+class StoredGame(NamedTuple):
+    summary: GameSummary
+    actions: list[dict[str, Any]]   # every stored action; for a damaged game, those that read
+    damaged: str | None             # what is wrong with it, or None
 
 
 def connect(path: Path, readonly: bool) -> sqlite3.Connection:
@@ -97,8 +104,9 @@ def damage(conn: sqlite3.Connection, tables: tuple[str, ...] | None = None) -> s
 
 
 def _inspect(conn: sqlite3.Connection, migrations: dict[int, str], writable: bool,
-             full_check: bool = True) -> None:
-    """UnusableFile unless the file is an intact journal this version can use."""
+             full_check: bool = True, path: Path | None = None) -> None:
+    """UnusableFile unless the file is an intact journal this version can use (or, for a
+    writer, an empty file to make one of)."""
     with _damage_is_unusable():
         problem = damage(conn, None if full_check else SMALL_TABLES)
         if problem:
@@ -107,19 +115,72 @@ def _inspect(conn: sqlite3.Connection, migrations: dict[int, str], writable: boo
             found = schema.check(conn, migrations)
         except schema.SchemaProblem as exc:
             raise UnusableFile(str(exc)) from None
+    if found == 0 and path is not None and path.stat().st_size > 0:
+        # a database with no tables at all: what a journal whose write-ahead log was lost
+        # looks like (everything it held was in the -wal); never silently reused as empty
+        raise UnusableFile(lost_log(path))
     if not writable and found != max(migrations):
-        raise UnusableFile("it has not been upgraded to this version yet: start the app once to upgrade it")
+        raise NotUpgraded("it was written by an older Cloud Companion: start the app once to upgrade it")
+
+
+def lost_log(path: Path) -> str:
+    wal = Path(f"{path}-wal").name
+    if Path(f"{path}-shm").exists():  # SQLite removes both together; one left means one lost
+        return f"it holds no games and no tables: its write-ahead log {wal} is missing, and with it every game it held"
+    return (f"it holds no games and no tables (an empty database; if games were in it, its "
+            f"write-ahead log {wal} was lost)")
 
 
 _COLUMNS = ("id, game, title, setup, players, started_at, updated_at, ended_at, status, phase, "
             "winners, scores, actions")
 
 
+STATUSES = ("playing", "over", "abandoned")
+
+
+def _status(value: Any) -> str:
+    if value not in STATUSES:
+        raise rows.Damaged("its status is unknown")
+    return value
+
+
 def _summary(row: tuple) -> GameSummary:
+    """A games row as a summary; a row whose values are not what the journal writes (damage
+    SQLite cannot see) is a summary marked `damaged`, with what could be read of it."""
     (gid, game, title, setup, players, started, updated, ended, status, phase, winners,
      scores, actions) = row
-    return GameSummary(gid, game, title, json.loads(setup), json.loads(players), started, updated,
-                       ended, status, phase, json.loads(winners), json.loads(scores), actions)
+    problems: list[str] = []
+
+    def read(check, fallback):
+        try:
+            return check()
+        except rows.Damaged as exc:
+            problems.append(str(exc))
+            return fallback
+
+    game_id = gid if isinstance(gid, int) else -1
+    setup_value = read(lambda: rows.loads(setup, "setup"), {})
+    if not isinstance(setup_value, dict):
+        problems.append("its setup is not an object")
+        setup_value = {}
+    summary = GameSummary(
+        game_id,
+        read(lambda: rows.text(game, "game"), "?"),
+        read(lambda: rows.text(title, "title"), "?"),
+        setup_value,
+        read(lambda: rows.names(rows.loads(players, "player list"), "player list"), []),
+        read(lambda: rows.moment(started, "start"), None),
+        read(lambda: rows.moment(updated, "last change"), None),
+        read(lambda: rows.moment(ended, "end", optional=True), None),
+        read(lambda: _status(status), "abandoned"),
+        read(lambda: rows.text(phase, "phase"), "?"),
+        read(lambda: rows.names(rows.loads(winners, "winners"), "winners"), []),
+        read(lambda: rows.scores(rows.loads(scores, "scores")), {}),
+        read(lambda: rows.whole(actions, "action count"), 0),
+    )
+    if problems:
+        return replace(summary, damaged="; ".join(problems))
+    return summary
 
 
 def _dump(value: Any) -> str:
@@ -129,6 +190,7 @@ def _dump(value: Any) -> str:
 class Store:
     def __init__(self, conn: sqlite3.Connection, path: Path, writable: bool):
         self.conn, self.path, self.writable = conn, path, writable
+        conn.text_factory = rows.text_factory  # one value that is not UTF-8 cannot stop a fetch
 
     @classmethod
     def open(cls, path: Path, *, writable: bool, connect: Connect = connect,
@@ -144,7 +206,7 @@ class Store:
             with _damage_is_unusable():
                 look = connect(path, True)
             try:
-                _inspect(look, migrations, writable, full_check)
+                _inspect(look, migrations, writable, full_check, path)
             except BaseException:
                 look.close()
                 raise
@@ -236,7 +298,7 @@ class Store:
 
     def meta(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else None
+        return rows.plain(row[0]) if row else None
 
     def summary(self, game_id: int) -> GameSummary | None:
         row = self.conn.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -244,48 +306,74 @@ class Store:
 
     def summaries(self, limit: int = -1, offset: int = 0) -> list[GameSummary]:
         """Every game (or a page of them), the most recently started first (an index's order)."""
-        rows = self.conn.execute(f"SELECT {_COLUMNS} FROM games ORDER BY started_at DESC, id DESC "
-                                 "LIMIT ? OFFSET ?", (limit, offset))
-        return [_summary(row) for row in rows]
+        found = self.conn.execute(f"SELECT {_COLUMNS} FROM games ORDER BY started_at DESC, id DESC "
+                                  "LIMIT ? OFFSET ?", (limit, offset))
+        return [_summary(row) for row in found]
 
     def count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM games").fetchone()[0]
 
     def totals(self) -> list[PlayerTotal]:
         """Each player's record per game, from the results table (as history.player_totals)."""
-        rows = self.conn.execute(
+        found = self.conn.execute(
             "SELECT name, game, max(title), count(*), sum(won), sum(score), max(score) FROM results "
             "GROUP BY game, name ORDER BY game, sum(won) DESC, sum(score) DESC, name")
-        return [PlayerTotal(*row) for row in rows]
+        return [PlayerTotal(*map(rows.plain, row)) for row in found]
 
     def results(self) -> list[tuple[int, str, str, int, str, int, int]]:
         """Each player of each finished game, the games in the order they were played and the
         players in seat order: (game id, game, started_at, actions, name, won, score). From
         the results table and an index: no JSON to read."""
-        return self.conn.execute(
+        found = self.conn.execute(
             "SELECT r.game_id, r.game, g.started_at, g.actions, r.name, r.won, r.score "
             "FROM results AS r JOIN games AS g ON g.id = r.game_id "
-            "ORDER BY g.started_at, g.id, r.rowid").fetchall()
+            "ORDER BY g.started_at, g.id, r.rowid")
+        return [tuple(map(rows.plain, row)) for row in found]  # damaged text shown, never a fault
+
+    def damaged_actions(self) -> set[int]:
+        """The games with a stored action that is not a JSON object (cut, garbled, nested
+        too deep), found by SQLite's own JSON check in one pass over the actions."""
+        found = self.conn.execute(
+            "SELECT DISTINCT game_id FROM actions WHERE "
+            "CASE WHEN json_valid(action) THEN json_type(action) <> 'object' ELSE 1 END")
+        return {game_id for (game_id,) in found}
 
     def unfinished(self) -> GameSummary | None:
         """The game left in progress (the most recently played, if ever there were two)."""
-        row = self.conn.execute(f"SELECT {_COLUMNS} FROM games WHERE status = 'playing' "
-                                "ORDER BY updated_at DESC, id DESC LIMIT 1").fetchone()
-        return _summary(row) if row else None
+        found = self.conn.execute(f"SELECT {_COLUMNS} FROM games WHERE status = 'playing' "
+                                  "ORDER BY updated_at DESC, id DESC")
+        for row in found:  # a damaged one is set aside: it cannot be continued
+            summary = _summary(row)
+            if summary.damaged is None:
+                return summary
+        return None
 
     def latest(self) -> GameSummary | None:
         row = self.conn.execute(f"SELECT {_COLUMNS} FROM games ORDER BY id DESC LIMIT 1").fetchone()
         return _summary(row) if row else None
 
-    def game(self, game_id: int) -> tuple[GameSummary, list[dict[str, Any]]] | None:
-        """A game's summary and every stored action, read in one snapshot."""
+    def game(self, game_id: int) -> "StoredGame | None":
+        """A game's summary and every stored action, read in one snapshot; for a damaged
+        game, the actions up to the first that cannot be read, and what is wrong."""
         with self._snapshot():
             summary = self.summary(game_id)
             if summary is None:
                 return None
-            rows = self.conn.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq",
-                                     (game_id,)).fetchall()
-        return summary, [json.loads(text) for (text,) in rows]
+            found = self.conn.execute("SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq",
+                                      (game_id,)).fetchall()
+        actions: list[dict[str, Any]] = []
+        problem = summary.damaged
+        for number, (seq, text) in enumerate(found, start=1):
+            try:
+                if seq != number:
+                    raise rows.Damaged(f"its action {number} is missing")
+                actions.append(rows.action(text, number))
+            except rows.Damaged as exc:
+                problem = f"{problem}; {exc}" if problem else str(exc)
+                break
+        if problem is None and len(actions) != summary.actions:
+            problem = f"it should have {summary.actions} actions but {len(actions)} are stored"
+        return StoredGame(summary, actions, problem)
 
     @contextmanager
     def _snapshot(self) -> Iterator[None]:

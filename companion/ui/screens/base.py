@@ -413,9 +413,7 @@ class GameScreen(Screen):
         """Stop the game for good (after the confirmation) and show the standings."""
         from .end import EndScreen
 
-        journal = self.app.journal
-        if journal is not None and self.controller.game_id is not None:
-            journal.abandon(self.controller.game_id)
+        self.controller.end()  # stopped in the journal, and never offered to continue
         self.app.replace(EndScreen(self.app, self, ended_early=True))
 
 

@@ -107,6 +107,5 @@ class HomeScreen(Screen):
 
     def resumable_screen(self):
         """The screen of a game still in progress in this session, to continue it."""
-        match = self.app.controller.match
-        return self.app.game_screen if match is not None and not match.view["over"] else None
+        return self.app.game_screen if self.app.controller.in_progress else None
 
