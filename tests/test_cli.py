@@ -143,3 +143,13 @@ def test_output_into_a_full_disk_is_one_line_and_no_traceback(tmp_path, command,
     run = into_a_full_disk(args, unbuffered)
     assert run.returncode == 1, run.stderr
     assert run.stderr.splitlines() == ["cloud-companion: cannot write the output: No space left on device"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_a_follower_writing_into_a_full_disk_says_the_output_not_the_input(tmp_path):
+    with open("/dev/full", "w") as full, open(GAME, "rb") as game:
+        run = subprocess.run([sys.executable, "-m", "companion", "replay", "-", "--follow",
+                              "--db", str(tmp_path / "j.sqlite3")], stdin=game, stdout=full,
+                             stderr=subprocess.PIPE, text=True, timeout=120)
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.splitlines() == ["cloud-companion: cannot write the output: No space left on device"]

@@ -14,10 +14,10 @@ from datetime import datetime
 from itertools import groupby
 from pathlib import Path
 
-from ..console import fail as _fail, say
+from ..console import cannot_write_output, fail as _fail, say
 from ..replay import NotAGame, input_name
 from .errors import JournalBusy, JournalError
-from .follow import EXIT_BUSY, EXIT_NONE, record_replay, start
+from .follow import EXIT_BUSY, EXIT_NONE, OutputFailed, record_replay, start
 from .history import GameSummary, PlayerTotal
 from .journal import Journal, default_path
 
@@ -76,6 +76,8 @@ def cmd_replay_journal(args: argparse.Namespace) -> int:
                                  started=started)
         except BrokenPipeError:
             raise  # stdout's reader went away: cli.main stops quietly
+        except OutputFailed as exc:
+            return cannot_write_output(exc.args[0])
         except OSError as exc:
             return _fail(f"cannot read {name}: {exc.strerror}")
         finally:

@@ -25,9 +25,19 @@ EXIT_BUSY = 4      # another instance writes to this journal
 EXIT_UNSAVED = 5   # some actions could not be saved (the disk refused)
 
 
+class OutputFailed(Exception):
+    """The output refused a line (a full disk): its OSError is args[0]. Kept apart from the
+    input's read errors, which are OSErrors too."""
+
+
 def _emit(stream: TextIO, obj: dict) -> None:
-    stream.write(json.dumps(obj, ensure_ascii=False) + "\n")
-    stream.flush()
+    try:
+        stream.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        stream.flush()
+    except BrokenPipeError:
+        raise  # the reader went away: cli.main stops quietly
+    except OSError as exc:
+        raise OutputFailed(exc) from exc
 
 
 class _Acks:
