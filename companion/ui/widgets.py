@@ -74,8 +74,7 @@ def fit_text(text: str, width: int, height: int, px: int, min_px: int, wrap: boo
     while True:
         font = th.font(size)
         lines = wrap_lines(text, size, width) if wrap else text.split("\n")
-        fits = (all(font.size(line)[0] <= width for line in lines)
-                and len(lines) * font.get_linesize() <= height + max(2, size // 6))
+        fits = all(font.size(line)[0] <= width for line in lines) and font.fits_height(lines, height)
         if fits or size <= min_px:
             return Fitted(size, tuple(lines), not fits)
         size = max(min_px, size - max(1, size // 12))
@@ -154,16 +153,22 @@ class Label(Widget):
     def texts(self):
         return [self.text]
 
-    def draw(self, surface, ctx):
+    def placed(self, theme: Theme) -> list[tuple[pygame.Surface, pygame.Rect]]:
+        """Each line's image and where it is drawn."""
         if not self.text:
-            return
-        fit = self.fitted(ctx.theme)
-        line_h = th.font(fit.px).get_linesize()
-        y = self.rect.centery - len(fit.lines) * line_h // 2
-        clip = surface.get_clip()
-        surface.set_clip(self.rect.clip(clip) if clip else self.rect)
+            return []
+        key = (theme.scale, self.colour)
+        cached = getattr(self, "_placed", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        fit = self.fitted(theme)
+        face = th.font(fit.px)
+        line_h = face.get_linesize()
+        # the block from the highest accent to the lowest descender, centred in the box
+        y = self.rect.y + face.first_baseline(len(fit.lines), self.rect.h) - face.above
+        out = []
         for line in fit.lines:
-            image = ctx.theme.text(line, fit.px, self.colour)
+            image = theme.text(line, fit.px, self.colour)
             box = image.get_rect(top=y)
             if self.align == "left":
                 box.left = self.rect.left
@@ -171,8 +176,28 @@ class Label(Widget):
                 box.right = self.rect.right
             else:
                 box.centerx = self.rect.centerx
-            surface.blit(image, box)
+            out.append((image, box))
             y += line_h
+        self._placed = (key, out)
+        return out
+
+    def ink(self, theme: Theme) -> list[pygame.Rect]:
+        """Where each line's letters are (their painted pixels), as drawn without clipping."""
+        return [image.get_bounding_rect().move(box.topleft) for image, box in self.placed(theme)
+                if image.get_width() and image.get_height()]
+
+    def clipped(self, theme: Theme) -> list[str]:
+        """Lines whose letters reach out of the box (drawing clips them: a line cut through)."""
+        lines = self.fitted(theme).lines if self.text else ()
+        return [line for line, ink in zip(lines, self.ink(theme)) if ink.w and not self.rect.contains(ink)]
+
+    def draw(self, surface, ctx):
+        if not self.text:
+            return
+        clip = surface.get_clip()
+        surface.set_clip(self.rect.clip(clip) if clip else self.rect)
+        for image, box in self.placed(ctx.theme):
+            surface.blit(image, box)
         surface.set_clip(clip)
 
 

@@ -337,6 +337,16 @@ class GameScreen(Screen):
         return out
 
     def toast_area(self, f, widgets):
+        # a refusal names a player ("Ann is the Dreamer"): it goes where it covers neither a
+        # button nor that player's place, if the board has such a band
+        text = self.app.toast_text or ""
+        named = {f"player:{p.name}" for p in self.players if p.name in text}
+        if named and self._board_rect is not None:
+            avoid = [w.rect for w in widgets if w.accepts_tap() or w.key in named]
+            for area in (self._board_rect, f.content):
+                band = free_band(area, avoid, f.u(GAP))
+                if band.h >= f.u(64):
+                    return pygame.Rect(band.x, band.y, band.w, min(band.h, f.u(120)))
         free = getattr(self, "_free_rect", None)
         if free is not None and free.h >= f.u(64):
             return pygame.Rect(free.x, free.y, free.w, min(free.h, f.u(120)))

@@ -611,7 +611,7 @@ class CloudshipScreen(GameScreen):
 
     def reveal_step(self, f, inner: pygame.Rect) -> list[Widget]:
         v = self.view
-        heights = [1.5, 0.6, 2.6, 0.9] if not f.portrait else [1.0, 0.5, 1.4, 0.8]
+        heights = [1.5, 0.8, 2.4, 0.9] if not f.portrait else [1.0, 0.5, 1.4, 0.8]
         prompt, hint, buttons, summary = rows(inner, heights, f.u(GAP))
         out = self.prompt(f, prompt, _("Turn over the tile on space {space}: hail?").format(space=v["reveal_space"]))
         out.append(Label(hint, _("It lay under the flower just planted."), "small", wrap=True, colour=th.INK_SOFT,
