@@ -456,3 +456,18 @@ def test_the_cloud_mine_s_help_names_its_round_as_its_rulebook_does():
         text = " ".join(h.texts())
         assert word in text and not re.search(other, text), game
     i18n.set_language("en")
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["landscape", "portrait"])
+def test_a_refusal_never_covers_the_player_it_names(size):
+    """"Ann is the Dreamer, she does not guess": the notice goes where Ann's place stays seen."""
+    for language in i18n.LANGUAGES:
+        h = Harness(size)
+        h.app.change_config(language=language)
+        h.start_game({"game": "cloudmine", "players": EIGHT[:4]})
+        h.app.game_screen.submit({"act": "guess", "player": "Ann", "correct": True})
+        h.app.pump()
+        toast = next(w for w in h.widgets() if w.key == "toast")
+        ann = next(w for w in h.widgets() if w.key == "player:Ann")
+        assert not toast.rect.colliderect(ann.rect), language
+    i18n.set_language("en")

@@ -54,7 +54,7 @@ class CloudMineScreen(GameScreen):
         return _("Round {number}").format(number=self.view["round"])
 
     def build(self, f, t):
-        board, step = self.board_and_step(f, 0.36 if f.portrait else 0.38)
+        board, step = self.board_and_step(f, 0.4 if f.portrait else 0.38)
         return self.ring(f, board) + self.step_panel(f, step)
 
     # --- the board: who is who, and how many cards each has ----------------------------------
@@ -79,7 +79,8 @@ class CloudMineScreen(GameScreen):
             out += self.player_card(f, cell, name)
         middle = inset(grid(board, 9, 3, gap)[4], f.u(4))
         number, caption = rows(middle, [1.4, 1])
-        out += [Label(number, str(v["deck"]), "title", key="deck"),
+        # numbers in large type, below the prompt's (landscape has little room for both)
+        out += [Label(number, str(v["deck"]), "prompt" if f.portrait else "title", key="deck"),
                 Label(caption, _("cards in the deck"), "small", wrap=True, colour=th.INK_SOFT)]
         return out
 
@@ -96,8 +97,10 @@ class CloudMineScreen(GameScreen):
         # the cards this player has collected: the big number beside their token
         score_rect = pygame.Rect(token.right, middle.y, middle.right - token.right - token.w, middle.h)
         return [card, Label(top, name, "body", key=f"name:{name}"), PlayerToken(token, name, player.colour, mark=self.mark(name)),
-                Label(score_rect, str(v["scores"][name]), "title", key=f"score:{name}"),
-                Label(bottom, self.role_of(name), "small", colour=th.PRIMARY if guessing else th.INK_SOFT,
+                Label(score_rect, str(v["scores"][name]), "prompt" if f.portrait else "title", key=f"score:{name}"),
+                # the role ("Wolkenspäher") may use the card's whole width, its stripe aside
+                Label(pygame.Rect(cell.x + f.u(10), bottom.y, cell.w - f.u(12), bottom.h), self.role_of(name),
+                      "small", colour=th.PRIMARY if guessing else th.INK_SOFT,
                       key=f"role:{name}")]
 
     # --- the step: what happens now --------------------------------------------------------
@@ -111,7 +114,7 @@ class CloudMineScreen(GameScreen):
         who = v["to_guess"]
         fresh = v["table"] == v["cards_per_round"] and v["dreamer_pile"] == 0
         # the answers at least 64 px high (landscape stacks them)
-        heights = [0.9, 1.6, 0.6, 2.2] if not f.portrait else [1, 1.2, 0.7, 1.4]
+        heights = [0.9, 1.6, 0.6, 2.2] if not f.portrait else [1, 1.6, 0.7, 1.4]
         draw_rect, prompt_rect, table_rect, buttons = rows(inner, heights, f.u(GAP))
         if fresh:
             draw_text = _("{dreamer} draws {count} cards for {chooser}").format(

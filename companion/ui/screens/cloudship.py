@@ -452,7 +452,7 @@ class CloudshipScreen(GameScreen):
             slot_area, helper = cols(slots, [1.4, 1], f.u(GAP))
             out += self.face_buttons(f, faces, len(FACES))
         else:
-            prompt, info, slot_area, faces, helper = rows(inner, [1.1, 0.7, 0.95, 2.3, 0.95], f.u(GAP))
+            prompt, info, slot_area, faces, helper = rows(inner, [1.1, 0.82, 0.95, 2.2, 0.95], f.u(GAP))
             out += self.face_buttons(f, faces, 3)
         out += self.prompt(f, prompt, _("{name}: roll the dice!").format(name=v["commander"]), v["commander"])
         if summary:
