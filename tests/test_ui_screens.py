@@ -471,3 +471,32 @@ def test_a_refusal_never_covers_the_player_it_names(size):
         ann = next(w for w in h.widgets() if w.key == "player:Ann")
         assert not toast.rect.colliderect(ann.rect), language
     i18n.set_language("en")
+
+
+def test_the_cloud_mine_end_screen_says_the_deck_ended_it():
+    h = Harness()
+    h.start_game({"game": "cloudmine", "players": EIGHT[:4]})
+    play_out(h)
+    h.app.pump()
+    assert h.find("how-it-ended").texts() == ["Too few cards left in the deck for another round."]
+
+
+def test_cloudship_s_win_is_a_full_garden_in_colour():
+    from companion.ui import theme as th
+
+    h = Harness()
+    play_demo(h, "cloudship")
+    h.app.pump()
+    assert h.app.controller.match.view["result"] == "won"
+    assert h.shows("garden")
+    planted = h.find("outcome:planted")
+    assert planted.texts() == ["12/12"] and planted.colour == th.GOOD
+
+
+def test_a_portrait_end_screen_keeps_three_players_together():
+    h = Harness((720, 1280))
+    h.start_game({"game": "cloudmine", "players": EIGHT[:3]})
+    play_out(h)
+    h.app.pump()
+    panel = h.find("scores")
+    assert panel.rect.h <= h.app.theme.px(3 * 76 + 16)

@@ -308,6 +308,7 @@ class App:
             fn()
         if self.screen is not None and (self._dirty or self.animating):
             self.draw()
+        self.hardware.frame_shown()  # seat LEDs change after the frame, not while it is drawn
 
     def handle(self, event: pygame.event.Event) -> None:
         kind = event.type

@@ -103,6 +103,41 @@ def render_ms(rounds: int = 200) -> tuple[float, float]:
     return max(redraw), max(rebuild)
 
 
+def animation_frame_ms(rounds: int = 200) -> float:
+    """Median ms of one frame of the short transitions at 800x480 (Cloud 9's tumbling dice
+    and its basket rising to the next cloud; six players), the slower of the two: each frame
+    is drawn whole while the transition runs, with nothing rebuilt."""
+    from .demo import _StepClock
+    from .harness import Harness
+    from .screens.cloud9 import LIFT_S, TUMBLE_S
+
+    worst = 0.0
+    for kind in ("tumble", "lift"):
+        clock = _StepClock()
+        h = Harness((800, 480), clock=clock)
+        screen = h.start_game({"game": "cloud9", "players": EIGHT[:6], "first_pilot": EIGHT[0]})
+        if kind == "tumble":
+            screen.roll_for_me()
+            seconds = TUMBLE_S
+        else:
+            screen.submit({"act": "roll", "dice": ["blank", "blank"]})
+            for name in EIGHT[1:6]:
+                screen.submit({"act": "stay", "player": name})
+            h.app.pump()
+            screen.submit({"act": "rise", "cards": []})
+            seconds = LIFT_S
+        h.app.pump()  # the first frame builds the screen; the ones after only draw
+        clock.advance(seconds / 2)
+        times = []
+        for _ in range(rounds):
+            start = time.perf_counter()
+            h.app.draw()
+            times.append(time.perf_counter() - start)
+        assert h.app.animating, f"the {kind} ended before it was measured"
+        worst = max(worst, statistics.median(times) * 1000)
+    return worst
+
+
 def cpu_seconds(pid: int) -> float:
     """CPU time a process has used so far, every thread counted: the sum of its threads'
     /proc/PID/task/TID/schedstat (nanoseconds; /proc/PID/stat counts in 10 ms ticks, too
@@ -201,6 +236,7 @@ def bench() -> dict[str, float]:
     return {
         "ui.busiest_screen_redraw_800x480_ms": round(redraw, 3),
         "ui.busiest_screen_rebuild_and_redraw_800x480_ms": round(rebuild, 3),
+        "ui.animation_frame_800x480_ms": round(animation_frame_ms(), 3),
         # as a family runs it: default settings, so here (no GPIO) the simulated ship streams
         **{f"ui.idle_{screen}_cpu_percent_of_core": round(value, 3)
            for screen, value in idle_cpu_from_outside().items()},

@@ -14,13 +14,27 @@ from pathlib import Path
 import pygame
 import pygame.freetype
 
-# One bold sans-serif covering German and Hungarian (ä ö ü ß ő ű): pygame's bundled FreeSans Bold.
-FONT_PATH = str(Path(pygame.__file__).resolve().parent / "freesansbold.ttf")
+# One family in two weights, drawn for legibility (distinct I l 1, open shapes; made for low
+# vision, so it suits children and a 7" screen at arm's length), covering German and Hungarian
+# (ä ö ü ß ő ű): Atkinson Hyperlegible (SIL Open Font License, fonts/OFL.txt). Headlines,
+# prompts, numbers and buttons are bold; details and fine print regular.
+FONTS_DIR = Path(__file__).resolve().parent / "fonts"
+FONT_PATHS = {"bold": str(FONTS_DIR / "AtkinsonHyperlegible-Bold.ttf"),
+              "regular": str(FONTS_DIR / "AtkinsonHyperlegible-Regular.ttf")}
+FONT_PATH = FONT_PATHS["bold"]
 
 # type sizes in design pixels (ui-guide: display 48-72, prompt 32-40, body 22-24, never under 18;
 # "min" is the floor a label may shrink to, secondary text asks for "small" and gets it where it fits)
 SIZES = {"display": 64, "big": 48, "prompt": 36, "title": 28, "body": 24, "small": 20, "min": 18}
 MIN_TEXT = SIZES["min"]
+# the weight of each role: what to read first is bold, what explains it regular
+WEIGHTS = {"display": "bold", "big": "bold", "prompt": "bold", "title": "bold",
+           "body": "regular", "small": "regular", "min": "regular"}
+
+
+def weight_of(role: str | float) -> str:
+    """A role's weight; a size given in pixels is bold (a number or a headline)."""
+    return WEIGHTS.get(role, "bold") if isinstance(role, str) else "bold"
 
 INK = (27, 42, 65)            # text on cards: 13:1 on white
 INK_SOFT = (70, 84, 104)      # secondary text: still above 7:1 on white
@@ -67,6 +81,7 @@ PLAYER_COLOURS = ("red", "blue", "green", "yellow", "black", "orange", "purple",
 CLOUD9_TOKEN_COLOURS = ("black", "blue", "green", "orange", "red", "yellow")
 
 
+@lru_cache(maxsize=256)
 def luminance(rgb: tuple[int, int, int]) -> float:
     """Relative luminance (WCAG 2)."""
     def channel(c: int) -> float:
@@ -85,6 +100,7 @@ WHITE = (255, 255, 255)
 READABLE = 4.5  # WCAG AA for text
 
 
+@lru_cache(maxsize=256)
 def text_on(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
     """Ink or white, whichever reads better on `rgb`."""
     return INK if contrast(INK, rgb) >= contrast(WHITE, rgb) else WHITE
@@ -124,6 +140,7 @@ class Font:
 
     def __init__(self, px: int, path: str | None = None):
         self._face = pygame.freetype.Font(path or FONT_PATH, px)
+        self.path = path or FONT_PATH
         self._face.pad = True
         self._face.antialiased = True
         self.ascent = self._face.get_sized_ascender()
@@ -134,6 +151,7 @@ class Font:
         self.accent_room = self.above - self.ascent
         missing = [c for c, m in zip(NO_BREAK_SPACES, self._face.get_metrics(NO_BREAK_SPACES)) if m is None]
         self._spaces = str.maketrans({c: " " for c in missing})
+        self._sizes: dict[str, tuple[int, int]] = {}
 
     def _drawable(self, text: str) -> str:
         return text.translate(self._spaces)
@@ -148,8 +166,14 @@ class Font:
         return image
 
     def size(self, text: str) -> tuple[int, int]:
-        rect = self._face.get_rect(self._drawable(text) or " ")
-        return (rect.width if text else 0, self.linesize)
+        # remembered: every build measures the same words again (titles, wrapping, fitting)
+        known = self._sizes.get(text)
+        if known is None:
+            if len(self._sizes) > 4096:
+                self._sizes.clear()
+            rect = self._face.get_rect(self._drawable(text) or " ")
+            known = self._sizes[text] = (rect.width if text else 0, self.linesize)
+        return known
 
     def block_height(self, lines: int) -> int:
         """How tall `lines` lines are from the top of the highest accent to the lowest descender."""
@@ -186,11 +210,11 @@ class Font:
         return self.linesize
 
 
-@lru_cache(maxsize=64)
-def font(px: int) -> Font:
+@lru_cache(maxsize=128)
+def font(px: int, weight: str = "bold") -> Font:
     if not pygame.freetype.get_init():
         pygame.freetype.init()
-    return Font(max(1, px))
+    return Font(max(1, px), FONT_PATHS[weight])
 
 
 class Theme:
@@ -213,14 +237,14 @@ class Theme:
         """Screen pixels for a type role ("body", "prompt", ...) or a design size."""
         return self.px(SIZES[role] if isinstance(role, str) else role)
 
-    def font(self, px: int) -> Font:
-        return font(px)
+    def font(self, px: int, weight: str = "bold") -> Font:
+        return font(px, weight)
 
-    def text(self, text: str, px: int, colour: tuple[int, int, int] = INK) -> pygame.Surface:
-        key = (text, px, colour)
+    def text(self, text: str, px: int, colour: tuple[int, int, int] = INK, weight: str = "bold") -> pygame.Surface:
+        key = (text, px, colour, weight)
         surface = self._text.get(key)
         if surface is None:
-            surface = font(px).render(text, True, colour)
+            surface = font(px, weight).render(text, True, colour)
             self._text[key] = surface
             self._text_bytes += _bytes(surface)
             while len(self._text) > 1 and (len(self._text) > self.TEXT_CACHE
@@ -231,8 +255,8 @@ class Theme:
             self._text.move_to_end(key)
         return surface
 
-    def measure(self, text: str, px: int) -> tuple[int, int]:
-        return font(px).size(text)
+    def measure(self, text: str, px: int, weight: str = "bold") -> tuple[int, int]:
+        return font(px, weight).size(text)
 
 
 def _bytes(surface: pygame.Surface) -> int:

@@ -49,9 +49,9 @@ def _words(paragraph: str) -> list[str]:
     return words
 
 
-def wrap_lines(text: str, px: int, width: int) -> list[str]:
+def wrap_lines(text: str, px: int, width: int, weight: str = "bold") -> list[str]:
     """Greedy word wrap; a single word wider than `width` stays whole (and will not fit)."""
-    font = th.font(px)
+    font = th.font(px, weight)
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
@@ -67,13 +67,13 @@ def wrap_lines(text: str, px: int, width: int) -> list[str]:
 
 
 @lru_cache(maxsize=2048)
-def fit_text(text: str, width: int, height: int, px: int, min_px: int, wrap: bool) -> Fitted:
+def fit_text(text: str, width: int, height: int, px: int, min_px: int, wrap: bool, weight: str = "bold") -> Fitted:
     """The largest size from `px` down to `min_px` at which `text` fits the box (remembered:
     screens are rebuilt on every change, mostly with the same texts in the same boxes)."""
     size = px
     while True:
-        font = th.font(size)
-        lines = wrap_lines(text, size, width) if wrap else text.split("\n")
+        font = th.font(size, weight)
+        lines = wrap_lines(text, size, width, weight) if wrap else text.split("\n")
         fits = all(font.size(line)[0] <= width for line in lines) and font.fits_height(lines, height)
         if fits or size <= min_px:
             return Fitted(size, tuple(lines), not fits)
@@ -135,16 +135,17 @@ class Label(Widget):
 
     def __init__(self, rect, text: str, size: str | float = "body", colour: Colour = th.INK,
                  align: str = "center", wrap: bool = False, min_size: str | float = "min",
-                 key: str | None = None):
+                 key: str | None = None, weight: str | None = None):
         super().__init__(rect, key)
         self.text, self.size, self.colour, self.align = str(text), size, colour, align
         self.wrap, self.min_size = wrap, min_size
+        self.weight = weight or th.weight_of(size)
         self._fitted: tuple[float, Fitted] | None = None
 
     def fitted(self, theme: Theme) -> Fitted:
         if self._fitted is None or self._fitted[0] != theme.scale:
             self._fitted = (theme.scale, fit_text(self.text, self.rect.w, self.rect.h, theme.size(self.size),
-                                                  theme.size(self.min_size), self.wrap))
+                                                  theme.size(self.min_size), self.wrap, self.weight))
         return self._fitted[1]
 
     def overflow(self, theme):
@@ -162,13 +163,13 @@ class Label(Widget):
         if cached is not None and cached[0] == key:
             return cached[1]
         fit = self.fitted(theme)
-        face = th.font(fit.px)
+        face = th.font(fit.px, self.weight)
         line_h = face.get_linesize()
         # the block from the highest accent to the lowest descender, centred in the box
         y = self.rect.y + face.first_baseline(len(fit.lines), self.rect.h) - face.above
         out = []
         for line in fit.lines:
-            image = theme.text(line, fit.px, self.colour)
+            image = theme.text(line, fit.px, self.colour, self.weight)
             box = image.get_rect(top=y)
             if self.align == "left":
                 box.left = self.rect.left
@@ -286,7 +287,7 @@ class Button(Widget):
         self.text, self.on_tap, self.kind = text, on_tap, kind
         self._enabled, self.selected, self.icon, self.hotkey = enabled, selected, icon, hotkey
         self.on_refused = on_refused
-        self.label = Label(self._label_rect(), text, size=size, wrap=wrap)
+        self.label = Label(self._label_rect(), text, size=size, wrap=wrap, weight="bold")
 
     def _label_rect(self) -> pygame.Rect:
         if not self.icon:

@@ -333,7 +333,7 @@ class Cloud9Screen(GameScreen):
         number, inner = self.cloud_number(f, inner, cloud, passed)
         out += number
         points, rest = cols(inner, [1, 2.0])
-        out.append(Label(points.inflate(0, -f.u(2)), str(TOP_POINTS if top else POINTS[cloud]), "title",
+        out.append(Label(points.inflate(0, -f.u(2)), str(TOP_POINTS if top else POINTS[cloud]), 26,
                          align="left", colour=th.INK_SOFT if passed else th.INK, key=f"points:{cloud}"))
         if top:  # the goal: a gold star
             out.append(Star(pygame.Rect(rest.right - rest.h, rest.y, rest.h, rest.h).inflate(-f.u(6), -f.u(6)),
@@ -560,7 +560,7 @@ class Cloud9Screen(GameScreen):
         later = v["decide_order"][1:]
         meter = risk_meter.shown(self.app)  # the risk meter takes a row of its own when on
         # the question is the biggest thing on the screen; the answers at least 64 px high
-        parts = rows(inner, [1.8, 0.9, 0.7, 2.8, 0.5] if meter else [2.0, 1.2, 2.6, 0.4], f.u(GAP))
+        parts = rows(inner, [2.1, 0.8, 0.6, 2.75, 0.4] if meter else [2.2, 1.0, 2.6, 0.4], f.u(GAP))
         prompt, roll, choices, after = parts[:2] + parts[-2:]
         jump = {"act": "jump", "player": who}
         stay = {"act": "stay", "player": who}

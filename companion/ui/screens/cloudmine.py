@@ -4,6 +4,7 @@ right / wrong for the Dreamer, cards per player and the deck (ui-guide, "Game sc
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import pygame
 
@@ -22,6 +23,16 @@ PERIMETER = ((0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0))
 def ring_cells(area: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
     """`count` equal cards evenly round an ellipse in `area`, clockwise from the top (the order
     round the table), as large as they can be without touching: a ring with no holes."""
+    return [pygame.Rect(cell) for cell in _ring_cells(tuple(area), count, gap)]
+
+
+@lru_cache(maxsize=32)
+def _ring_cells(area_box: tuple[int, int, int, int], count: int, gap: int) -> tuple[tuple[int, int, int, int], ...]:
+    """ring_cells, found once per board size and player count (each build asks again)."""
+    return tuple(tuple(cell) for cell in _find_ring(pygame.Rect(area_box), count, gap))
+
+
+def _find_ring(area: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
     if count >= len(PERIMETER):  # eight: every cell round the edge of a 3x3 grid, the deck inside
         cells = grid(area, 9, 3, gap)
         return [cells[row * 3 + col] for row, col in PERIMETER][:count]

@@ -229,9 +229,9 @@ class CloudshipScreen(GameScreen):
         number_w = f.u(72)
         words = _.ngettext("square left before the storm", "squares left before the storm", left)
         # the words as narrow as they fit the card's height: the bar (and the forecast) get the rest
-        for caption_w in (f.u(w) for w in (100, 115, 130, 150, 170)):
+        for caption_w in (f.u(w) for w in (100, 115, 130, 150, 170, 190)):
             if not fit_text(words, caption_w, inner.h, self.app.theme.size("small"),
-                            self.app.theme.size("min"), True).overflow:
+                            self.app.theme.size("min"), True, th.weight_of("small")).overflow:
                 break
         number = pygame.Rect(inner.x, inner.y, number_w, inner.h)
         caption = pygame.Rect(number.right, inner.y, caption_w, inner.h)
