@@ -500,3 +500,20 @@ def test_a_portrait_end_screen_keeps_three_players_together():
     h.app.pump()
     panel = h.find("scores")
     assert panel.rect.h <= h.app.theme.px(3 * 76 + 16)
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["landscape", "portrait"])
+def test_a_result_card_leaves_what_it_is_about_in_sight(size):
+    """The storm card leaves the weather bar (and the beds), the hail card the engine room, a
+    six-player fall the ladder with the basket."""
+    from companion.ui.harness import flat
+
+    for name, kind, about in (("cloudship-card-storm", "storm", "weather"), ("cloudship-card-hail", "hail", "engine"),
+                              ("cloud9-6-long-fall", "fall", "ladder")):
+        h = Harness(size)
+        dict(screens(h))[name]()
+        h.app.pump()
+        assert h.app.screen.card is not None and h.app.screen.card.kind == kind
+        card = h.find("story-card")
+        part = next(w for w in flat(h.app.layers()[0]) if w.key == about)
+        assert not card.rect.colliderect(part.rect), (name, card.rect, part.rect)

@@ -249,6 +249,10 @@ class Cloud9Screen(GameScreen):
     def subtitle(self) -> str:
         return _("Trip {number}").format(number=self.view["trip"])
 
+    def card_keeps_clear(self, moment):
+        # a fall or a trip to the top is about the balloon: its card leaves the ladder in sight
+        return ("ladder",) if moment.kind in ("fall", "top") else ()
+
     # --- the roll being entered (for the current state only) ----------------------------------
     def _draft(self) -> list[str]:
         if self._draft_for is not self.match:
@@ -317,7 +321,7 @@ class Cloud9Screen(GameScreen):
         basket_cloud = None if v["over"] else v["cloud"]
         clouds = list(range(TOP_CLOUD, 0, -1))
         weights = [6 if c == basket_cloud else 1 for c in clouds]
-        out: list[Widget] = []
+        out: list[Widget] = [Widget(area, key="ladder")]  # where it is (a result card leaves it be)
         for cloud, rect in zip(clouds, rows(area, weights, f.u(4))):
             if cloud == basket_cloud:
                 out += self.basket_cloud(f, rect, v)
@@ -428,7 +432,7 @@ class Cloud9Screen(GameScreen):
         token_side = min(body.h, f.u(40))
         token = pygame.Rect(body.x, body.centery - token_side // 2, token_side, token_side)
         rest = pygame.Rect(token.right + f.u(8), body.y, body.right - token.right - f.u(8), body.h)
-        points_w, hand_w = f.u(52), f.u(46)
+        points_w, hand_w = f.u(52), f.u(54)
         words = pygame.Rect(rest.x, rest.y, rest.w - points_w - f.u(6), rest.h)
         points = pygame.Rect(rest.right - points_w, rest.y, points_w, rest.h)
         # the name has its line to itself (long names); the hand shares the role's line
@@ -560,7 +564,11 @@ class Cloud9Screen(GameScreen):
         later = v["decide_order"][1:]
         meter = risk_meter.shown(self.app)  # the risk meter takes a row of its own when on
         # the question is the biggest thing on the screen; the answers at least 64 px high
-        parts = rows(inner, [2.1, 0.8, 0.6, 2.75, 0.4] if meter else [2.2, 1.0, 2.6, 0.4], f.u(GAP))
+        if f.portrait:  # the answers side by side: the roll gets the height
+            weights = [1.6, 1.2, 0.6, 2.0, 0.4] if meter else [1.7, 1.4, 2.0, 0.4]
+        else:
+            weights = [2.1, 0.8, 0.6, 2.75, 0.4] if meter else [2.2, 1.0, 2.6, 0.4]
+        parts = rows(inner, weights, f.u(GAP))
         prompt, roll, choices, after = parts[:2] + parts[-2:]
         jump = {"act": "jump", "player": who}
         stay = {"act": "stay", "player": who}
@@ -581,7 +589,7 @@ class Cloud9Screen(GameScreen):
 
     def rise_or_fall(self, f, inner: pygame.Rect, v) -> list[Widget]:
         pilot, needed = v["pilot"], v["cards_needed"]
-        prompt, roll, choices = rows(inner, [1.6, 0.9, 3.4], f.u(GAP))
+        prompt, roll, choices = rows(inner, [1.5, 1.3, 2.8] if f.portrait else [1.6, 0.9, 3.4], f.u(GAP))
         if not needed:
             out = self.prompt_card(f, prompt, pilot, _("{name}: rise, no card needed").format(name=pilot))
             out += self.roll_line(f, roll, v)
