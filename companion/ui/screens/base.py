@@ -322,8 +322,7 @@ class GameScreen(Screen):
         from .storyboard import card_widgets, strip_widgets
 
         out: list[Widget] = []
-        if self._strip_rect is not None:
-            out += strip_widgets(f, self._strip_rect, self.recent())
+        card: list[Widget] = []
         self._free_rect = None
         if self._board_rect is not None:
             board = self._board_rect if self._strip_rect is None else \
@@ -332,9 +331,12 @@ class GameScreen(Screen):
             # the card and the notices go where no button is (Cloudship's beds take the balls)
             self._free_rect = free_band(board, [w.rect for w in below if w.accepts_tap()], f.u(GAP))
             if self.card is not None:
-                out += card_widgets(f, self.card_area(f, self._board_rect, below, self.card), self.card,
+                card = card_widgets(f, self.card_area(f, self._board_rect, below, self.card), self.card,
                                     lambda name: self.player(name).colour, self.dismiss_card, self.mark)
-        return out
+        # the strip of recent events, unless the card is over it (the card says the same)
+        if self._strip_rect is not None and not (card and card[0].rect.colliderect(self._strip_rect)):
+            out += strip_widgets(f, self._strip_rect, self.recent())
+        return out + card
 
     def card_keeps_clear(self, moment: story.Moment) -> tuple[str, ...]:
         """Keys of the board's parts a result card must leave in sight: what the moment is

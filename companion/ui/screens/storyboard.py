@@ -120,7 +120,7 @@ def card_widgets(f: Frame, area: pygame.Rect, moment: Moment, colour_of: Callabl
     columns = 2 if n > 3 and box.w > f.u(420) else 1
     detail_rows = -(-n // columns) if n else 0
     body = moment.card_text or moment.lead
-    weights = [1.2] + ([1.6 if moment.card_text else 1.2] if body else []) + ([min(0.9 * detail_rows, 3.4)] if n else []) + [0.55]
+    weights = [1.2] + ([1.6 if moment.card_text else 1.2 if columns > 1 else 1.5] if body else []) + ([min(0.9 * detail_rows, 3.4)] if n else []) + [0.55]
     parts = rows(inset(box, f.u(4)), weights, f.u(GAP))
     head, hint = parts[0], parts[-1]
     out += [Panel(head, colour=band_colour, border=None, key="story-band"),
