@@ -517,3 +517,28 @@ def test_a_result_card_leaves_what_it_is_about_in_sight(size):
         card = h.find("story-card")
         part = next(w for w in flat(h.app.layers()[0]) if w.key == about)
         assert not card.rect.colliderect(part.rect), (name, card.rect, part.rect)
+
+
+def test_a_wrapped_text_never_ends_on_a_lone_word_the_line_above_can_spare():
+    from hypothesis import given, settings, strategies as st
+
+    from companion.ui import theme as th
+    from companion.ui.widgets import wrap_lines
+
+    Harness()
+    assert wrap_lines("Bartholomäus magához vett 1 rossz lapot", 27, 560)[-1] != "lapot"
+
+    @settings(max_examples=60, deadline=None)
+    @given(words=st.lists(st.sampled_from(["a", "Anna", "Bartholomäus", "lapot", "rossz", "1", "Würfel"]),
+                          min_size=1, max_size=12), width=st.integers(60, 500))
+    def check(words, width):
+        text = " ".join(words)
+        lines = wrap_lines(text, 20, width)
+        assert " ".join(lines).split() == text.split()  # nothing lost, nothing added
+        font = th.font(20)
+        if len(lines) >= 2 and " " not in lines[-1] and " " in lines[-2]:
+            # a lone last word only where it could not share its line
+            moved = lines[-2].rpartition(" ")[2]
+            assert font.size(f"{moved} {lines[-1]}")[0] > width
+
+    check()

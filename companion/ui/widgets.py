@@ -50,19 +50,27 @@ def _words(paragraph: str) -> list[str]:
 
 
 def wrap_lines(text: str, px: int, width: int, weight: str = "bold") -> list[str]:
-    """Greedy word wrap; a single word wider than `width` stays whole (and will not fit)."""
+    """Greedy word wrap; a single word wider than `width` stays whole (and will not fit). A
+    paragraph's last line is never a lone word when the line above can spare one ("1 rossz" /
+    "lapot" becomes "1" / "rossz lapot")."""
     font = th.font(px, weight)
     lines: list[str] = []
     for paragraph in text.split("\n"):
+        mine: list[str] = []
         line = ""
         for word in _words(paragraph):
             trial = f"{line} {word}" if line else word
             if font.size(trial)[0] <= width or not line:
                 line = trial
             else:
-                lines.append(line)
+                mine.append(line)
                 line = word
-        lines.append(line)
+        mine.append(line)
+        if len(mine) >= 2 and " " not in mine[-1] and " " in mine[-2]:
+            head, _space, moved = mine[-2].rpartition(" ")
+            if font.size(f"{moved} {mine[-1]}")[0] <= width:
+                mine[-2:] = [head, f"{moved} {mine[-1]}"]
+        lines += mine
     return lines
 
 

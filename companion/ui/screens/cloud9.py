@@ -311,7 +311,7 @@ class Cloud9Screen(GameScreen):
         v = self.view
         # portrait: the board needs the height more than the step does
         board, step = self.board_and_step(f, 0.44 if f.portrait else 0.36)
-        ladder, scores = cols(board, [1, 2.1 if f.portrait else 2.0], f.u(GAP * 2))
+        ladder, scores = cols(board, [1, 2.4 if f.portrait else 2.0], f.u(GAP * 2))
         self._dice_rect, self._basket = None, []
         board_widgets = self.ladder(f, ladder, v) + self.scoreboard(f, scores, v)
         return [Snapshot(board, board_widgets, key="board")] + self.step_panel(f, step, v)
