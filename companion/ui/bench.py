@@ -165,6 +165,17 @@ def shown_screen(db: Path) -> str | None:
     return row[0] if row else None
 
 
+def _shows(db: Path, screen: str) -> bool:
+    """The app has opened its journal and (for a game) gone back into that game."""
+    import sqlite3
+
+    try:
+        on = shown_screen(db) if db.exists() else None
+    except sqlite3.Error:  # not made yet, or being made
+        return False
+    return db.exists() and (screen == "home" or (on or "").lower().startswith(screen))
+
+
 def idle_cpu_from_outside(games: tuple[str, ...] = ("cloud9", "cloudship", "cloudmine"),
                           seconds: float = IDLE_S, settle: float = SETTLE_S,
                           driver: str = "dummy", settings: str = "") -> dict[str, float]:
@@ -193,6 +204,10 @@ def idle_cpu_from_outside(games: tuple[str, ...] = ("cloud9", "cloudship", "clou
                        "--config", str(settings_file)]
             children[screen] = (db, subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL))
         try:
+            # every app up and showing its screen first (a loaded machine starts them slowly)
+            up_by = time.monotonic() + 60
+            while time.monotonic() < up_by and not all(_shows(db, screen) for screen, (db, _c) in children.items()):
+                time.sleep(0.2)
             time.sleep(settle)
             start = {screen: cpu_seconds(child.pid) for screen, (_db, child) in children.items()}
             began = time.monotonic()
