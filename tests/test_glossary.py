@@ -54,6 +54,13 @@ def test_every_term_has_a_word_in_each_language_and_finds_something():
     ("hu", "cloud9", "{name}: rise or fall?", "{name}: emelkedik vagy zuhan?"),
     ("hu", "cloudship", "Fly! Tap the ball on the bed where it lands.",
      "Repüljetek! Koppints a golyóra ott, ahová esett."),
+    ("hu", "app", "The Cloud Mine", "The Cloud Mine"),
+    ("hu", "rules", "{act!r} is not an action in The Cloud Mine (only guess)",
+     "{act!r} nem lépés a The Cloud Mine játékban (csak guess)"),
+    ("hu", "app", "No seat", "Nincs hely"),
+    ("de", "cloudmine", "Chooser", "Wähler"),
+    ("de", "story", "{name} (Chooser)", "{name} (Wähler)"),
+    ("de", "cloud9", "Draw pile: {pile} · discards: {discards}", "Stoß: {pile} · abgelegt: {discards}"),
 ])
 def test_the_review_s_findings_are_caught(lang, domain, msgid, wrong):
     assert glossary.violations(lang, domain, msgid, [wrong])
@@ -64,7 +71,10 @@ def test_the_review_s_findings_are_caught(lang, domain, msgid, wrong):
     ("de", "cloudship", "A wild flower! Which bed gets it?", "Eine Joker-Blume! Welches Beet bekommt sie?"),
     ("hu", "cloudship", "Round {number}", "{number}. kör"),
     ("hu", "rules", "{act!r} is not an action in The Cloud Mine (only guess)",
-     "{act!r} nem lépés a The Cloud Mine játékban (csak guess)"),
+     "{act!r} nem lépés a Cloud Mine játékban (csak guess)"),
+    ("hu", "app", "The Cloud Mine", "A Cloud Mine"),
+    ("de", "cloudmine", "Chooser", "Wolkenspäher"),
+    ("de", "cloud9", "Draw pile: {pile} · discards: {discards}", "Nachziehstapel: {pile} · Ablage: {discards}"),
 ])
 def test_right_wording_passes(lang, domain, msgid, right):
     assert glossary.violations(lang, domain, msgid, [right]) == []

@@ -145,3 +145,25 @@ def test_a_refused_seat_press_in_a_game_is_shown_as_a_toast(rig):
     view = h.app.controller.match.view
     assert view["dreamer_pile"] == 1 and view["table"] == 3
     assert seat_input.led_mode(2).value == "blink"   # Ben's second attempt (3 players: two each)
+
+
+def test_a_seat_press_changes_the_leds_after_its_frame_is_drawn(rig):
+    """The LED worker's gpiozero calls run only once the frame that shows the press is on the
+    screen: drawing it never waits for them."""
+    clock, seat_input, hardware = rig
+    players = ["Ann", "Ben", "Cat", "Dan"]
+    h = Harness((800, 480), hardware=hardware)
+    h.start_game({"game": "cloudmine", "players": players, "seats": {p: i + 1 for i, p in enumerate(players)}})
+    order = []
+    draw, put = h.app.draw, seat_input._worker.jobs.put
+    h.app.draw = lambda: (order.append("frame"), draw())
+    seat_input._worker.jobs.put = lambda job, *a, **k: (order.append("led"), put(job, *a, **k))
+    before = h.app.controller.match
+    dreamer = before.view["dreamer"]
+    pin = seat_input.pin(players.index(dreamer) + 1, JUMP)
+    pin.drive_low()
+    clock.advance(0.05)
+    h.app.pump()
+    assert h.app.controller.match is not before  # the press was a guess
+    assert "led" in order and order.index("frame") < order.index("led")
+    pin.drive_high()

@@ -51,7 +51,8 @@ def test_cloud9_fall_names_everyone_aboard_and_what_they_missed():
     assert fall.text == "The balloon fell from cloud 2: Ben and Ann score nothing this trip" or \
         fall.text == "The balloon fell from cloud 2: Ann and Ben score nothing this trip"
     assert [who for who, _line in fall.details] == list(fall.players)
-    assert all("2" in line for _who, line in fall.details)  # jumping out on cloud 2 paid 2
+    assert "2" in fall.lead  # jumping out on cloud 2 paid 2: said once for all aboard
+    assert [line for _who, line in fall.details] == list(fall.players)
     assert after.view["trip"] == 2
 
 
@@ -73,7 +74,7 @@ def test_cloud9_top_cloud_scores_everyone_aboard():
     top = found[0]
     assert top.players == ("Ann",)
     assert top.text == "Cloud 9 reached: Ann scores 25 points"
-    assert top.details == [("Ann", "Ann: +25, now 25")]
+    assert top.lead == "+25 points" and top.details == [("Ann", "Ann: now 25")]
     assert after.view["trip"] == before.view["trip"] + 1
 
 
@@ -215,3 +216,18 @@ def test_every_action_of_a_random_game_tells_something_in_every_language(game, s
             i18n.set_language("en")
         if after.view["over"]:
             assert found[-1].kind == "end"
+
+
+def test_a_ball_s_bed_reads_as_german_says_it():
+    """German declines the colour before the bed ("gelbes Beet", "lila Beet"), not "Beet gelb"."""
+    from companion import i18n
+
+    view = {"game": "cloudship", "commander": "Ann", "players": ["Ann", "Ben"], "over": False}
+    i18n.set_language("de")
+    try:
+        texts = [story._cloudship(view, view, {"act": "drop", "ball": "rain", "bed": bed})[0].text
+                 for bed in ("yellow", "purple", "white", "blue")]
+    finally:
+        i18n.set_language("en")
+    assert texts == ["Regentropfen: gelbes Beet", "Regentropfen: lila Beet", "Regentropfen: weißes Beet",
+                     "Regentropfen: blaues Beet"]

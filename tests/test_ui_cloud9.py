@@ -644,7 +644,9 @@ def test_a_fall_shows_who_lost_what_until_the_next_action():
     h.tap("fall")
     assert h.find("story-headline").texts() == ["The balloon fell from cloud 1"]
     lines = [t for w in h.widgets() if w.key == "story-line" for t in w.texts()]
-    assert lines == ["Ann: no points (jumping out paid 1)", "Ben: no points (jumping out paid 1)"]
+    # what they share is said once; each row is the player's token and name
+    assert h.find("story-text").texts() == ["No points this trip (jumping out paid 1)"]
+    assert lines == ["Ann", "Ben"]
     assert {w.name for w in h.widgets() if w.key and w.key.startswith("story-token:")} == {"Ann", "Ben"}
     tap_action(h, {"act": "roll", "dice": ["red", "green"]})  # the next action takes it away
     assert not h.shows("story-card")

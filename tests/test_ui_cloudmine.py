@@ -333,8 +333,13 @@ def test_fitted_text_is_inside_its_box_unless_it_says_it_overflows(text, width, 
     fitted = fit_text(text, width, height, 36, 18, wrap)
     assert 18 <= fitted.px <= 36
     font = th.font(fitted.px)
-    fits = all(font.size(line)[0] <= width for line in fitted.lines) and \
-        len(fitted.lines) * font.get_linesize() <= height + max(2, fitted.px // 6)
+    # fitting means the letters, placed as a Label places them, stay inside the box
+    fits = all(font.size(line)[0] <= width for line in fitted.lines) and font.fits_height(fitted.lines, height)
     assert fits != fitted.overflow
+    if not fitted.overflow:
+        from companion.ui.theme import Theme
+        from companion.ui.widgets import Label
+
+        assert Label((0, 0, width, height), text, 36, min_size=18, wrap=wrap).clipped(Theme(1.0)) == []
     if wrap:
         assert " ".join(" ".join(fitted.lines).split()) == " ".join(text.split())

@@ -14,6 +14,10 @@ from companion.ui.screens.history import HistoryScreen, ListedGames
 from companion.ui.screens.settings import SettingsScreen
 
 EIGHT = ["Ann", "Ben", "Csilla", "Dóra", "Előd", "Ferenc", "Gábor", "Hannelore"]
+# long names (as long as a family's names get), for the most players each game takes
+LONG = ["Bartholomäus", "Szilveszter", "Maximiliane", "Friederike", "Konstantin", "Gwendolyn", "Hannelore",
+        "Erzsébet"]
+MOST = {"cloud9": 6, "cloudship": 4, "cloudmine": 8}
 
 
 def summary(i: int, status: str = "over") -> GameSummary:
@@ -77,6 +81,13 @@ def screens(h: Harness):
     for game in ("cloud9", "cloudship", "cloudmine"):
         yield f"{game}-help", lambda game=game: (h.start_game({"game": game, "players": EIGHT[:3]}),
                                                  h.tap("menu"), h.tap("dialog:" + h.app.dialog.buttons[1].text))
+    # every card and moment with the most players and the longest names
+    for game, kind, prefer in (("cloud9", "fall", STAY), ("cloud9", "top", CLIMB), ("cloud9", "roll", STAY),
+                               ("cloud9", "decide", STAY), ("cloudmine", "settle", WRONG),
+                               ("cloudmine", "guess", WRONG), ("cloudship", "storm", ANY),
+                               ("cloudship", "hail", ANY), ("cloudship", "drop", ANY)):
+        yield f"{game}-{MOST[game]}-long-{kind}", lambda game=game, kind=kind, prefer=prefer: play_until(
+            h, {"game": game, "players": LONG[:MOST[game]]}, kind, prefer)
     yield "cloud9-tie-break", lambda: play_example(h, "cloud9-four-players-tie-break.jsonl")
     yield "cloud9-end-6", lambda: play_random(h, {"game": "cloud9", "players": EIGHT[:6]})
 
@@ -92,6 +103,45 @@ def play_demo(h: Harness, game: str, until: str | None = None) -> None:
         if until is not None and screen.card is not None and screen.card.kind == until:
             return
     assert until is None, f"the {game} demo shows no {until}"
+
+
+def STAY(action, view) -> bool:  # everyone stays in; the balloon falls from cloud 5: all aboard
+    return (action["act"] in ("stay", "roll") or (action["act"] == "rise" and view["cloud"] < 5)
+            or (action["act"] == "fall" and view["cloud"] >= 5))
+
+
+def CLIMB(action, view) -> bool:  # everyone stays in as the balloon climbs: all aboard at the top
+    return action["act"] in ("stay", "roll", "rise")
+
+
+def WRONG(action, view) -> bool:  # wrong guesses: the settlement shares the cards among many
+    return action.get("correct") is False
+
+
+def ANY(action, view) -> bool:
+    return True
+
+
+def play_until(h: Harness, setup: dict, kind: str, prefer) -> None:
+    """Play (seeded, preferring the actions `prefer` picks) until a moment of `kind` has just
+    happened ("decide": until a passenger decides on cloud 4 or higher)."""
+    import random
+
+    from companion.ui import story
+
+    rng = random.Random(3)
+    screen = h.start_game(setup)
+    for _ in range(3000):
+        view = screen.view
+        if kind == "decide" and view["phase"] == "decide" and view["cloud"] >= 4:
+            return
+        legal = screen.legal
+        assert legal, f"the game ended before a {kind}"
+        chosen = [a for a in legal if prefer(a, view)] or legal
+        screen.submit(rng.choice(chosen))
+        if any(m.kind == kind for m in screen.moments):
+            return
+    raise AssertionError(f"no {kind} came up")
 
 
 def play_random(h: Harness, setup: dict) -> None:
@@ -140,6 +190,10 @@ def test_every_screen_fits_at_every_size_in_every_language(size, language, tmp_p
         h.render()
         for text in h.overflows():
             problems.append(f"{name}: text does not fit: {text!r}")
+        for text in h.clipped():
+            problems.append(f"{name}: line cut by its box: {text!r}")
+        for text in h.covered():
+            problems.append(f"{name}: text painted over: {text}")
         for key in h.small_targets():
             problems.append(f"{name}: tap target under 48 px: {key}")
         for key in h.off_canvas():
@@ -276,3 +330,215 @@ def test_the_menu_opens_a_short_help_for_the_game_and_back_returns_to_it():
     assert all(text in h.texts() for _heading, text in HELP["cloud9"])
     h.tap("back")
     assert h.screen is screen
+
+
+MAIN_ACTIONS = ("right", "wrong", "jump", "stay", "done", "fall", "rise", "rise-wild")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_main_buttons_are_at_least_64_design_pixels(size):
+    """Right/Wrong, Jump/Stay and the pilot's rise, fall and roll: a child's finger from across the
+    table (ui-guide: 64 px for the main actions)."""
+    problems = []
+    for name in ("cloudmine-3", "cloudmine-8", "cloud9-6", "cloud9-6-long-decide", "cloud9-6-rise", "cloud9-3"):
+        h = Harness(size)
+        dict(screens(h))[name]()
+        h.render()
+        least = h.app.theme.px(64) - 1
+        problems += [f"{name}: {b.key} is {b.rect.w}x{b.rect.h}" for b in h.buttons()
+                     if b.key in MAIN_ACTIONS and min(b.rect.w, b.rect.h) < least]
+    assert not problems, "\n".join(problems)
+
+
+def test_right_and_wrong_differ_by_more_than_red_and_green():
+    h = Harness()
+    h.start_game({"game": "cloudmine", "players": EIGHT[:4]})
+    right, wrong = h.find("right"), h.find("wrong")
+    assert right.icon is not None and wrong.icon is not None and right.icon is not wrong.icon
+    # in grey the two symbols are still two different pictures
+    import pygame
+
+    def grey_symbol(button):
+        image = h.render().subsurface(button.rect.inflate(-8, -8)).copy()
+        side = min(button.rect.h, button.rect.w)
+        box = pygame.Rect(0, 0, round(side * 0.7), round(side * 0.7))
+        return pygame.transform.grayscale(image.subsurface(box))
+
+    a, b = grey_symbol(right), grey_symbol(wrong)
+    differing = sum(1 for x in range(a.get_width()) for y in range(a.get_height())
+                    if abs(a.get_at((x, y))[0] - b.get_at((x, y))[0]) > 60)
+    assert differing > a.get_width() * a.get_height() * 0.05
+
+
+def test_the_turn_banner_reads_at_4_5_to_1_in_every_player_colour():
+    from companion.ui import theme as th
+
+    for colour in th.PLAYER_COLOURS:
+        fill = th.banner(th.COLOURS[colour].rgb)
+        assert th.contrast(th.text_on(fill), fill) >= 4.5, colour
+    # and on the screen: each Cloud 9 player's prompt, in their own colour
+    for colour in th.CLOUD9_TOKEN_COLOURS:
+        h = Harness()
+        h.start_game({"game": "cloud9", "players": ["Ann", "Ben", "Cat"], "first_pilot": "Ann",
+                      "colours": {"Ann": colour, "Ben": "red" if colour != "red" else "blue",
+                                  "Cat": "yellow" if colour != "yellow" else "green"}})
+        card = next(w for w in h.widgets() if w.key == "prompt-card")
+        prompt = next(w for w in h.widgets() if w.key == "prompt")
+        assert th.contrast(prompt.colour, card.colour) >= 4.5, colour
+
+
+def test_the_contrast_ratio_is_wcag_s():
+    from companion.ui import theme as th
+
+    assert th.contrast((255, 255, 255), (0, 0, 0)) == pytest.approx(21)
+    assert th.contrast((255, 255, 255), (240, 127, 19)) == pytest.approx(2.71, abs=0.01)  # white on orange
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["landscape", "portrait"])
+def test_the_thing_to_decide_is_the_biggest_text_on_the_game_screen(size):
+    """The prompt ("Konstantin: jump or stay?") outsizes the scores and every other text the
+    board and the step show (its answers, the buttons, aside; so is a result card over it),
+    with the most players and long names."""
+    problems = []
+    for name in ("cloud9-6-long-decide", "cloud9-6-long-roll", "cloudmine-8-long-guess"):
+        for language in i18n.LANGUAGES:
+            h = Harness(size)
+            h.app.change_config(language=language)
+            dict(screens(h))[name]()
+            h.app.screen.card = None
+            h.app.refresh()
+            h.render()
+            theme = h.app.theme
+            from companion.ui.harness import flat
+            from companion.ui.widgets import Label
+
+            labels = [w for w in flat(h.app.layers()[0]) if isinstance(w, Label) and w.text]
+            prompt = next(label for label in labels if label.key == "prompt")
+            biggest = max((label for label in labels if label is not prompt and label.key != "title"),
+                          key=lambda label: label.fitted(theme).px)
+            if biggest.fitted(theme).px >= prompt.fitted(theme).px:
+                problems.append(f"{name} {language}: {biggest.text!r} at {biggest.fitted(theme).px} px, "
+                                f"the prompt at {prompt.fitted(theme).px} px")
+    i18n.set_language("en")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_no_break_space_is_drawn_as_a_space_not_a_missing_glyph_box():
+    """History keeps a name with its score ("Noah 4") by a no-break space the font lacks."""
+    import pygame
+
+    from companion.ui import theme as th
+
+    Harness()
+    font = th.font(24)
+    kept = font.render("Noah\u00a04", True, th.INK)
+    plain = font.render("Noah 4", True, th.INK)
+    assert kept.get_size() == plain.get_size()
+    assert pygame.image.tobytes(kept, "RGBA") == pygame.image.tobytes(plain, "RGBA")
+    # and the History row still keeps the name and its score together when it wraps
+    from companion.ui.widgets import wrap_lines
+
+    assert all("Noah" not in line or "4" in line for line in wrap_lines("Anna\u00a012, Noah\u00a04", 24, 90))
+
+
+def test_the_cloud_mine_s_help_names_its_round_as_its_rulebook_does():
+    """Hungarian: The Cloud Mine plays fordulók (its rulebook), Cloudship körök; one screen never
+    calls the same round both."""
+    import re
+
+    from companion.ui.screens.help import HelpScreen
+
+    for game, word, other in (("cloudmine", "forduló", r"\bkör"), ("cloudship", "kör", r"\bforduló")):
+        h = Harness()
+        h.app.change_config(language="hu")
+        h.app.show(HelpScreen(h.app, game))
+        h.app.pump()
+        text = " ".join(h.texts())
+        assert word in text and not re.search(other, text), game
+    i18n.set_language("en")
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["landscape", "portrait"])
+def test_a_refusal_never_covers_the_player_it_names(size):
+    """"Ann is the Dreamer, she does not guess": the notice goes where Ann's place stays seen."""
+    for language in i18n.LANGUAGES:
+        h = Harness(size)
+        h.app.change_config(language=language)
+        h.start_game({"game": "cloudmine", "players": EIGHT[:4]})
+        h.app.game_screen.submit({"act": "guess", "player": "Ann", "correct": True})
+        h.app.pump()
+        toast = next(w for w in h.widgets() if w.key == "toast")
+        ann = next(w for w in h.widgets() if w.key == "player:Ann")
+        assert not toast.rect.colliderect(ann.rect), language
+    i18n.set_language("en")
+
+
+def test_the_cloud_mine_end_screen_says_the_deck_ended_it():
+    h = Harness()
+    h.start_game({"game": "cloudmine", "players": EIGHT[:4]})
+    play_out(h)
+    h.app.pump()
+    assert h.find("how-it-ended").texts() == ["Too few cards left in the deck for another round."]
+
+
+def test_cloudship_s_win_is_a_full_garden_in_colour():
+    from companion.ui import theme as th
+
+    h = Harness()
+    play_demo(h, "cloudship")
+    h.app.pump()
+    assert h.app.controller.match.view["result"] == "won"
+    assert h.shows("garden")
+    planted = h.find("outcome:planted")
+    assert planted.texts() == ["12/12"] and planted.colour == th.GOOD
+
+
+def test_a_portrait_end_screen_keeps_three_players_together():
+    h = Harness((720, 1280))
+    h.start_game({"game": "cloudmine", "players": EIGHT[:3]})
+    play_out(h)
+    h.app.pump()
+    panel = h.find("scores")
+    assert panel.rect.h <= h.app.theme.px(3 * 76 + 16)
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["landscape", "portrait"])
+def test_a_result_card_leaves_what_it_is_about_in_sight(size):
+    """The storm card leaves the weather bar (and the beds), the hail card the engine room, a
+    six-player fall the ladder with the basket."""
+    from companion.ui.harness import flat
+
+    for name, kind, about in (("cloudship-card-storm", "storm", "weather"), ("cloudship-card-hail", "hail", "engine"),
+                              ("cloud9-6-long-fall", "fall", "ladder")):
+        h = Harness(size)
+        dict(screens(h))[name]()
+        h.app.pump()
+        assert h.app.screen.card is not None and h.app.screen.card.kind == kind
+        card = h.find("story-card")
+        part = next(w for w in flat(h.app.layers()[0]) if w.key == about)
+        assert not card.rect.colliderect(part.rect), (name, card.rect, part.rect)
+
+
+def test_a_wrapped_text_never_ends_on_a_lone_word_the_line_above_can_spare():
+    from hypothesis import given, settings, strategies as st
+
+    from companion.ui import theme as th
+    from companion.ui.widgets import wrap_lines
+
+    Harness()
+    assert wrap_lines("Bartholomäus magához vett 1 rossz lapot", 27, 560)[-1] != "lapot"
+
+    @settings(max_examples=60, deadline=None)
+    @given(words=st.lists(st.sampled_from(["a", "Anna", "Bartholomäus", "lapot", "rossz", "1", "Würfel"]),
+                          min_size=1, max_size=12), width=st.integers(60, 500))
+    def check(words, width):
+        text = " ".join(words)
+        lines = wrap_lines(text, 20, width)
+        assert " ".join(lines).split() == text.split()  # nothing lost, nothing added
+        font = th.font(20)
+        if len(lines) >= 2 and " " not in lines[-1] and " " in lines[-2]:
+            # a lone last word only where it could not share its line
+            moved = lines[-2].rpartition(" ")[2]
+            assert font.size(f"{moved} {lines[-1]}")[0] > width
+
+    check()

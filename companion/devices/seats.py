@@ -125,6 +125,12 @@ class SeatInput:
         self._flicker_until: dict[int, float] = {}
         self._worker = _Worker(wake)
         self._worker.start()
+        # LED changes asked for during a main-loop pass wait for `release_leds` (the app calls
+        # it once the pass's frame is on the screen): the worker's gpiozero calls would
+        # otherwise take the interpreter from the main thread while it draws that frame
+        self._held: list[Callable[[], None]] = []
+        self._holding = False
+        self.hold_leds_for_frame = False  # the app's loop sets it: it calls release_leds
         try:
             for seat, pins in enumerate(seats, start=1):
                 for button in BUTTONS:
@@ -178,7 +184,10 @@ class SeatInput:
         return frozenset(self._stuck)
 
     def poll(self) -> list[SeatPress]:
-        """The presses since the last call, in the order they happened; never blocks."""
+        """The presses since the last call, in the order they happened; never blocks. LED
+        changes from here on wait for `release_leds` (or `flush_leds`) where the app's loop
+        asked for that (`hold_leds_for_frame`)."""
+        self._holding = self.hold_leds_for_frame
         presses = []
         while True:
             try:
@@ -227,7 +236,7 @@ class SeatInput:
         if seat not in self._leds:
             return
         led = self._leds[seat]
-        self._worker.jobs.put(led.on if self._modes[seat] == LedMode.OFF else led.off)
+        self._led_job(led.on if self._modes[seat] == LedMode.OFF else led.off)
         self._flicker_until[seat] = self.clock() + self.flicker_s
         self.wake_after(self.flicker_s)  # to end the flicker even if no input comes
 
@@ -236,8 +245,22 @@ class SeatInput:
         if self.wake:
             self._worker.wake_after(seconds)
 
+    def _led_job(self, job: Callable[[], None]) -> None:
+        if self._holding:
+            self._held.append(job)
+        else:
+            self._worker.jobs.put(job)
+
+    def release_leds(self) -> None:
+        """Hand the LED changes held since `poll` to the worker (the frame is drawn)."""
+        self._holding = False
+        held, self._held = self._held, []
+        for job in held:
+            self._worker.jobs.put(job)
+
     def flush_leds(self) -> None:
         """Wait until every LED change asked for so far is on the pins (tests, closing)."""
+        self.release_leds()
         if self._worker.is_alive():
             self._worker.jobs.join()
 
@@ -257,7 +280,7 @@ class SeatInput:
             job = partial(led.blink, on_time=self.blink_s, off_time=self.blink_s, background=True)
         else:
             job = led.on if mode == LedMode.ON else led.off
-        self._worker.jobs.put(job)
+        self._led_job(job)
 
     def pin(self, seat: int, part: str):
         """The gpiozero pin of a seat's JUMP, STAY or LED (the keyboard drives mock pins)."""
@@ -266,6 +289,7 @@ class SeatInput:
         return self._buttons[seat, part].pin
 
     def close(self) -> None:
+        self.release_leds()
         self._worker.stop()  # after the LED jobs already asked for
         for led in self._leds.values():
             led.off()  # stops a blink; a dark seat when the app has ended

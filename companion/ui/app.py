@@ -308,6 +308,7 @@ class App:
             fn()
         if self.screen is not None and (self._dirty or self.animating):
             self.draw()
+        self.hardware.frame_shown()  # seat LEDs change after the frame, not while it is drawn
 
     def handle(self, event: pygame.event.Event) -> None:
         kind = event.type
@@ -480,6 +481,7 @@ class App:
         frame = self.frame
         widgets = self.screen.bar(frame, self.theme) + self.screen.build(frame, self.theme)
         self.widgets = widgets + self.screen.overlay(frame, self.theme, widgets)
+        self.overlay_start = len(widgets)  # the screen's own widgets, then its overlay (the story)
         self.pressed = None
 
     @property
@@ -515,6 +517,18 @@ class App:
         pygame.display.flip()
         self.frames_drawn += 1
         self._dirty = False
+
+    def layers(self) -> list[list[Widget]]:
+        """What is on screen in the order it is drawn, as layers that may cover the one below on
+        purpose: the screen, its overlay (the story's card), a dialog, a toast (for tests)."""
+        self._build_if_needed()
+        split = getattr(self, "overlay_start", len(self.widgets))
+        out = [self.widgets[:split], self.widgets[split:]]
+        if self.dialog:
+            out.append(list(self._dialog_widgets))
+        if self.toast_text:
+            out.append(self._toast_widgets())
+        return out
 
     def all_widgets(self) -> list[Widget]:
         """Everything on screen now, dialog and toast included (for tests)."""

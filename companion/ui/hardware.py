@@ -50,6 +50,9 @@ class NoHardware:
     def poll(self) -> list:
         return []
 
+    def frame_shown(self) -> None:
+        """The loop pass's frame is on the screen: what waited for it may go (seat LEDs)."""
+
     def key(self, event) -> bool:
         return self.ship_key(event)
 
@@ -77,6 +80,7 @@ class SeatHardware(NoHardware):
         super().__init__(sensor)
         self.table, self.simulated, self.keyboard = table, simulated, keyboard
         self.test_model = None
+        table.input.hold_leds_for_frame = True  # released by frame_shown, after each pass's frame
 
     @classmethod
     def open(cls, config, wake: Callable[[], None]) -> "SeatHardware":
@@ -111,6 +115,9 @@ class SeatHardware(NoHardware):
 
     def poll(self) -> list:
         return self.table.poll()
+
+    def frame_shown(self) -> None:
+        self.table.input.release_leds()
 
     def key(self, event) -> bool:
         """Desktop keys press the simulated seat buttons (1-8 JUMP, q-i STAY)."""

@@ -27,7 +27,39 @@ from .app import App  # noqa: E402
 from .hardware import NoHardware  # noqa: E402
 from .layout import Viewport  # noqa: E402
 from .sounds import Silence  # noqa: E402
-from .widgets import Button, Widget  # noqa: E402
+from .widgets import Button, Label, Panel, PlayerToken, Token, Widget  # noqa: E402
+
+
+def flat(widgets: list[Widget]) -> list[Widget]:
+    """The widgets in drawing order, those a picture holds (a board's snapshot) in its place."""
+    out: list[Widget] = []
+    for widget in widgets:
+        children = getattr(widget, "children", None)
+        out += flat(children) if isinstance(children, list) else [widget]
+    return out
+
+
+def _labels(widgets: list[Widget]) -> list[Label]:
+    """The labels among `widgets`, a button's own label included."""
+    out = []
+    for widget in flat(widgets):
+        if isinstance(widget, Label):
+            out.append(widget)
+        elif isinstance(widget, Button) and widget.text:
+            out.append(widget.label)
+    return out
+
+
+def _painted(widget: Widget, theme) -> list[pygame.Rect]:
+    """Where a widget paints (its letters, for a text; its box, for a card, button or token)."""
+    if isinstance(widget, Label):
+        return widget.ink(theme)
+    if isinstance(widget, (Panel, Button, PlayerToken, Token)) and widget.rect.w and widget.rect.h:
+        if isinstance(widget, (PlayerToken, Token)):  # round: the square inside the circle
+            side = round(min(widget.rect.w, widget.rect.h) * 0.7)
+            return [pygame.Rect(0, 0, side, side).move(widget.rect.centerx - side // 2, widget.rect.centery - side // 2)]
+        return [widget.rect]
+    return []
 
 
 class NotOnScreen(LookupError):
@@ -93,6 +125,29 @@ class Harness:
         """Texts that do not fit their box (must be empty on every screen at every size)."""
         theme = self.app.theme
         return [text for w in self.widgets() for text in w.overflow(theme)]
+
+    def clipped(self) -> list[str]:
+        """Lines of text whose letters reach out of their box, so that drawing cuts them
+        (above, below or at the side): the box is too low or too narrow for what it shows."""
+        theme = self.app.theme
+        return [line for label in _labels(self.widgets()) for line in label.clipped(theme)]
+
+    def covered(self) -> list[str]:
+        """Texts that something drawn after them, in the same layer, paints over (a line cut
+        through by a panel, a token or another text)."""
+        theme = self.app.theme
+        out = []
+        for layer in map(flat, self.app.layers()):
+            for i, widget in enumerate(layer):
+                for label in _labels([widget]):
+                    inks = [ink for ink in label.ink(theme) if ink.w and ink.h]
+                    for later in layer[i + 1:]:
+                        hit = next((ink for ink in inks for area in _painted(later, theme)
+                                    if ink.clip(area).w > 1 and ink.clip(area).h > 1), None)
+                        if hit is not None:
+                            out.append(f"{label.text!r} under {later.key or type(later).__name__}")
+                            break
+        return out
 
     def small_targets(self) -> list[str]:
         theme = self.app.theme

@@ -181,3 +181,19 @@ def draw_game_icon(surface: pygame.Surface, game: str, rect: pygame.Rect) -> Non
             turned = pygame.transform.rotate(card, -angle)
             surface.blit(turned, turned.get_rect(center=(x + s * (0.5 + dx), y + s * 0.52)))
         cloud(x + s * 0.5, y + s * 0.5, s * 0.16)
+
+
+def draw_tick(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:
+    """A check mark: "right" without relying on green."""
+    w = max(3, round(rect.w / 7))
+    x, y, s = rect.x, rect.y, rect.w
+    pygame.draw.lines(surface, colour, False, [(x + s * 0.18, y + s * 0.52), (x + s * 0.42, y + s * 0.76),
+                                               (x + s * 0.84, y + s * 0.26)], w)
+
+
+def draw_cross(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:
+    """An X: "wrong" without relying on red."""
+    w = max(3, round(rect.w / 7))
+    a, b = rect.w * 0.24, rect.w * 0.76
+    pygame.draw.line(surface, colour, (rect.x + a, rect.y + a), (rect.x + b, rect.y + b), w)
+    pygame.draw.line(surface, colour, (rect.x + b, rect.y + a), (rect.x + a, rect.y + b), w)

@@ -72,6 +72,8 @@ class Moment:
     _headline: Callable[[], str] = field(default=lambda: "", repr=False, compare=False)
     _text: Callable[[], str] = field(default=lambda: "", repr=False, compare=False)
     _details: Callable[[], list[tuple[str | None, str]]] = field(default=list, repr=False, compare=False)
+    _lead: Callable[[], str] = field(default=lambda: "", repr=False, compare=False)
+    faces: tuple[str, ...] = ()                      # the dice a roll showed (the strip draws them)
 
     @property
     def big(self) -> bool:
@@ -95,6 +97,12 @@ class Moment:
     def card_text(self) -> str:
         """The card's line under the headline: the sentence, unless the details say it all."""
         return "" if self.details else self.text
+
+    @property
+    def lead(self) -> str:
+        """What the details share, said once above them ("No points this trip"), so that each
+        detail row needs only what is its own (the name, a total)."""
+        return self._lead()
 
     @property
     def details(self) -> list[tuple[str | None, str]]:
@@ -149,7 +157,8 @@ def _cloud9(before: View, after: View, action) -> list[Moment]:
         pilot, dice = before["pilot"], list(action.get("dice") or [])
         return [Moment("roll", (pilot,),
                        lambda: _("{name} rolled").format(name=pilot),
-                       lambda: _("{name} rolled: {faces}").format(name=pilot, faces=", ".join(map(colour_word, dice))))]
+                       lambda: _("{name} rolled: {faces}").format(name=pilot, faces=", ".join(map(colour_word, dice))),
+                       faces=tuple(dice))]
     if act == "jump":
         name, points = action.get("player"), before["points_here"]
         return [Moment("jump", (name,),
@@ -167,8 +176,10 @@ def _cloud9(before: View, after: View, action) -> list[Moment]:
             lambda: _.ngettext("The balloon fell from cloud {cloud}: {names} scores nothing this trip",
                                "The balloon fell from cloud {cloud}: {names} score nothing this trip",
                                len(aboard)).format(cloud=cloud, names=names_text(aboard)),
-            lambda: [(name, _("{name}: no points (jumping out paid {points})").format(name=name, points=points))
-                     for name in aboard])]
+            lambda: [(name, name) for name in aboard],
+            lambda: _.ngettext("No points this trip (jumping out paid {points})",
+                               "No points this trip (jumping out paid {points})",
+                               len(aboard)).format(points=points))]
     if act == "rise":
         pilot, cards = before["pilot"], list(action.get("cards") or [])
         if after["trip"] > before["trip"] or (after["over"] and not before["over"]):
@@ -180,8 +191,10 @@ def _cloud9(before: View, after: View, action) -> list[Moment]:
                 lambda: _.ngettext("Cloud 9 reached: {names} scores {points} points",
                                    "Cloud 9 reached: {names} score {points} points each",
                                    len(aboard)).format(names=names_text(aboard), points=next(iter(won.values()), 0)),
-                lambda: [(name, _("{name}: +{points}, now {total}").format(
-                    name=name, points=won[name], total=after["scores"][name])) for name in aboard])]
+                lambda: [(name, _("{name}: now {total}").format(name=name, total=after["scores"][name]))
+                         for name in aboard],
+                lambda: _.ngettext("+{points} points", "+{points} points each", len(aboard)).format(
+                    points=next(iter(won.values()), 0)))]
         cloud = after["cloud"]
         if not cards:
             return [Moment("rise", (pilot,), lambda: _("Up to cloud {cloud}").format(cloud=cloud),
@@ -194,7 +207,19 @@ def _cloud9(before: View, after: View, action) -> list[Moment]:
 
 # --- Cloudship ---------------------------------------------------------------------------------
 
-BALL_WORDS = {"rain": N_("Raindrop: {bed} bed"), "hail": N_("Hailstone: {bed} bed")}
+# one sentence per bed (German declines the colour before the noun: "gelbes Beet", "lila Beet")
+BED_WORDS = {
+    ("rain", "yellow"): N_("Raindrop: yellow bed"), ("rain", "purple"): N_("Raindrop: purple bed"),
+    ("rain", "white"): N_("Raindrop: white bed"), ("rain", "blue"): N_("Raindrop: blue bed"),
+    ("hail", "yellow"): N_("Hailstone: yellow bed"), ("hail", "purple"): N_("Hailstone: purple bed"),
+    ("hail", "white"): N_("Hailstone: white bed"), ("hail", "blue"): N_("Hailstone: blue bed"),
+    ("wild", "yellow"): N_("Wild flower: yellow bed"), ("wild", "purple"): N_("Wild flower: purple bed"),
+    ("wild", "white"): N_("Wild flower: white bed"), ("wild", "blue"): N_("Wild flower: blue bed"),
+}
+
+
+def bed_words(kind: str, bed: str) -> str:
+    return _(BED_WORDS[kind, bed]) if (kind, bed) in BED_WORDS else colour_word(bed)
 
 
 def _hail_tiles(view: View) -> int:
@@ -222,10 +247,10 @@ def _cloudship(before: View, after: View, action) -> list[Moment]:
         else:
             out.append(Moment("roll", (commander,), lambda: _("{name} rolled").format(name=commander),
                               lambda: _("{name} rolled: {faces}").format(
-                                  name=commander, faces=", ".join(map(colour_word, dice)))))
+                                  name=commander, faces=", ".join(map(colour_word, dice))), faces=tuple(dice)))
     elif act == "drop":
         ball, bed = action.get("ball"), action.get("bed")
-        text = lambda: _(BALL_WORDS.get(ball, "{bed}")).format(bed=colour_word(bed))  # noqa: E731
+        text = lambda: bed_words(ball, bed)  # noqa: E731
         out.append(Moment("drop", (), text, text))
     elif act == "land":
         planted, removed = len(after["planted"]), len(after["removed"])
@@ -237,7 +262,7 @@ def _cloudship(before: View, after: View, action) -> list[Moment]:
                                                        removed).format(count=count_word(removed)))))
     elif act == "plant":
         bed = action.get("bed")
-        text = lambda: _("Wild flower: {bed} bed").format(bed=colour_word(bed))  # noqa: E731
+        text = lambda: bed_words("wild", bed)  # noqa: E731
         out.append(Moment("plant", (), text, text))
     elif act == "reveal" and not action.get("hail"):
         text = lambda: _("No hail under the flower")  # noqa: E731

@@ -14,13 +14,27 @@ from pathlib import Path
 import pygame
 import pygame.freetype
 
-# One bold sans-serif covering German and Hungarian (ä ö ü ß ő ű): pygame's bundled FreeSans Bold.
-FONT_PATH = str(Path(pygame.__file__).resolve().parent / "freesansbold.ttf")
+# One family in two weights, drawn for legibility (distinct I l 1, open shapes; made for low
+# vision, so it suits children and a 7" screen at arm's length), covering German and Hungarian
+# (ä ö ü ß ő ű): Atkinson Hyperlegible (SIL Open Font License, fonts/OFL.txt). Headlines,
+# prompts, numbers and buttons are bold; details and fine print regular.
+FONTS_DIR = Path(__file__).resolve().parent / "fonts"
+FONT_PATHS = {"bold": str(FONTS_DIR / "AtkinsonHyperlegible-Bold.ttf"),
+              "regular": str(FONTS_DIR / "AtkinsonHyperlegible-Regular.ttf")}
+FONT_PATH = FONT_PATHS["bold"]
 
 # type sizes in design pixels (ui-guide: display 48-72, prompt 32-40, body 22-24, never under 18;
 # "min" is the floor a label may shrink to, secondary text asks for "small" and gets it where it fits)
 SIZES = {"display": 64, "big": 48, "prompt": 36, "title": 28, "body": 24, "small": 20, "min": 18}
 MIN_TEXT = SIZES["min"]
+# the weight of each role: what to read first is bold, what explains it regular
+WEIGHTS = {"display": "bold", "big": "bold", "prompt": "bold", "title": "bold",
+           "body": "regular", "small": "regular", "min": "regular"}
+
+
+def weight_of(role: str | float) -> str:
+    """A role's weight; a size given in pixels is bold (a number or a headline)."""
+    return WEIGHTS.get(role, "bold") if isinstance(role, str) else "bold"
 
 INK = (27, 42, 65)            # text on cards: 13:1 on white
 INK_SOFT = (70, 84, 104)      # secondary text: still above 7:1 on white
@@ -67,13 +81,48 @@ PLAYER_COLOURS = ("red", "blue", "green", "yellow", "black", "orange", "purple",
 CLOUD9_TOKEN_COLOURS = ("black", "blue", "green", "orange", "red", "yellow")
 
 
-def text_on(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
-    """Ink or white, whichever reads better on `rgb` (relative luminance, WCAG)."""
+@lru_cache(maxsize=256)
+def luminance(rgb: tuple[int, int, int]) -> float:
+    """Relative luminance (WCAG 2)."""
     def channel(c: int) -> float:
         c = c / 255
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-    lum = 0.2126 * channel(rgb[0]) + 0.7152 * channel(rgb[1]) + 0.0722 * channel(rgb[2])
-    return INK if lum > 0.35 else (255, 255, 255)
+    return 0.2126 * channel(rgb[0]) + 0.7152 * channel(rgb[1]) + 0.0722 * channel(rgb[2])
+
+
+def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """The WCAG contrast ratio of two colours, 1 to 21."""
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+WHITE = (255, 255, 255)
+READABLE = 4.5  # WCAG AA for text
+
+
+@lru_cache(maxsize=256)
+def text_on(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Ink or white, whichever reads better on `rgb`."""
+    return INK if contrast(INK, rgb) >= contrast(WHITE, rgb) else WHITE
+
+
+def banner(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    """`rgb` as the fill of a band of text: itself where ink or white reads on it at 4.5:1,
+    else the same hue darkened until white does (green and orange players' banners)."""
+    fill = rgb
+    while contrast(text_on(fill), fill) < READABLE:
+        fill = tuple(max(0, round(c * 0.92)) for c in fill)
+    return fill
+
+
+# letters that reach highest above the line and lowest below it, in the languages shown
+TALL_LETTERS = "ÁÉÍÓÖŐÚÜŰÄÅbdfhklt"
+DEEP_LETTERS = "gjpqyÇ,;"
+
+
+# spaces that keep their neighbours on one line ("Noah 4"), drawn as a plain space where the
+# font has no glyph of their own (it would show a missing-glyph box)
+NO_BREAK_SPACES = "\u00a0\u202f\u2007"
 
 
 class Font:
@@ -81,35 +130,91 @@ class Font:
 
     pygame.font (SDL_ttf 2.24 with HarfBuzz) spaces this font's letter pairs wrongly ("hard ver",
     "fortgesetz t"); FreeType's own layout of the same file does not. The methods are the
-    pygame.font.Font ones the screens use, with the same metrics (line height padded as SDL_ttf
-    pads it), so widgets measure and draw exactly what they will show."""
+    pygame.font.Font ones the screens use.
 
-    def __init__(self, px: int):
-        self._face = pygame.freetype.Font(FONT_PATH, px)
-        self._face.pad = True            # every line the full height, like SDL_ttf
+    Every line is drawn on its baseline: each image has room above the baseline for the
+    tallest letters (an accented capital) and below it for the deepest, whatever the line
+    holds, so a line with "Ő" in it sits exactly where one without it does (FreeType alone
+    makes the image as tall as the line's own letters, moving the baseline line by line).
+    `accent_room` is how far that room reaches above the line's slot (`get_linesize` apart)."""
+
+    def __init__(self, px: int, path: str | None = None):
+        self._face = pygame.freetype.Font(path or FONT_PATH, px)
+        self.path = path or FONT_PATH
+        self._face.pad = True
         self._face.antialiased = True
+        self.ascent = self._face.get_sized_ascender()
+        self.above = max(self.ascent, self._face.get_rect(TALL_LETTERS).y)
+        deep = self._face.get_rect(DEEP_LETTERS)
+        self.below = max(-self._face.get_sized_descender(), deep.height - deep.y)
+        self.linesize = max(self._face.get_sized_height(), self.ascent + self.below)
+        self.accent_room = self.above - self.ascent
+        missing = [c for c, m in zip(NO_BREAK_SPACES, self._face.get_metrics(NO_BREAK_SPACES)) if m is None]
+        self._spaces = str.maketrans({c: " " for c in missing})
+        self._sizes: dict[str, tuple[int, int]] = {}
+
+    def _drawable(self, text: str) -> str:
+        return text.translate(self._spaces)
 
     def render(self, text: str, antialias: bool, colour) -> pygame.Surface:
-        if not text:  # FreeType refuses to draw nothing; SDL_ttf gives an empty line
-            return pygame.Surface((0, self.get_linesize()), pygame.SRCALPHA)
-        return self._face.render(text, colour)[0]
+        text = self._drawable(text)
+        width = self._face.get_rect(text).width if text else 0
+        image = pygame.Surface((width, self.above + self.below), pygame.SRCALPHA)
+        if text:  # FreeType refuses to draw nothing
+            line, box = self._face.render(text, colour)  # box.y: the baseline, from the top
+            image.blit(line, (0, self.above - box.y))
+        return image
 
     def size(self, text: str) -> tuple[int, int]:
-        rect = self._face.get_rect(text or " ")
-        return (rect.width if text else 0, rect.height)
+        # remembered: every build measures the same words again (titles, wrapping, fitting)
+        known = self._sizes.get(text)
+        if known is None:
+            if len(self._sizes) > 4096:
+                self._sizes.clear()
+            rect = self._face.get_rect(self._drawable(text) or " ")
+            known = self._sizes[text] = (rect.width if text else 0, self.linesize)
+        return known
+
+    def block_height(self, lines: int) -> int:
+        """How tall `lines` lines are from the top of the highest accent to the lowest descender."""
+        return self.accent_room + (lines - 1) * self.linesize + self.ascent + self.below if lines else 0
+
+    def ink(self, text: str) -> tuple[int, int]:
+        """How far `text`'s letters reach above and below its baseline."""
+        self._face.pad = False
+        try:
+            box = self._face.get_rect(self._drawable(text))
+        finally:
+            self._face.pad = True
+        return box.y, box.height - box.y
+
+    def first_baseline(self, lines: int, height: int) -> int:
+        """Where a Label of `height` puts its first line's baseline (the block centred)."""
+        return height // 2 - self.block_height(lines) // 2 + self.above
+
+    def fits_height(self, lines: list[str] | tuple[str, ...], height: int) -> bool:
+        """Whether the letters of `lines`, placed as a Label places them, stay in `height`."""
+        baseline = self.first_baseline(len(lines), height)
+        for line in lines:
+            if line.strip():
+                up, down = self.ink(line)
+                if baseline - up < 0 or baseline + down > height:
+                    return False
+            baseline += self.linesize
+        return True
 
     def get_linesize(self) -> int:
-        return self._face.get_sized_height()
+        return self.linesize
 
     def get_height(self) -> int:
-        return self._face.get_sized_height()
+        return self.linesize
 
 
-@lru_cache(maxsize=64)
-def font(px: int) -> Font:
+@lru_cache(maxsize=128)
+def font(px: int, weight: str = "bold") -> Font:
     if not pygame.freetype.get_init():
         pygame.freetype.init()
-    return Font(max(1, px))
+    return Font(max(1, px), FONT_PATHS[weight])
 
 
 class Theme:
@@ -132,14 +237,14 @@ class Theme:
         """Screen pixels for a type role ("body", "prompt", ...) or a design size."""
         return self.px(SIZES[role] if isinstance(role, str) else role)
 
-    def font(self, px: int) -> Font:
-        return font(px)
+    def font(self, px: int, weight: str = "bold") -> Font:
+        return font(px, weight)
 
-    def text(self, text: str, px: int, colour: tuple[int, int, int] = INK) -> pygame.Surface:
-        key = (text, px, colour)
+    def text(self, text: str, px: int, colour: tuple[int, int, int] = INK, weight: str = "bold") -> pygame.Surface:
+        key = (text, px, colour, weight)
         surface = self._text.get(key)
         if surface is None:
-            surface = font(px).render(text, True, colour)
+            surface = font(px, weight).render(text, True, colour)
             self._text[key] = surface
             self._text_bytes += _bytes(surface)
             while len(self._text) > 1 and (len(self._text) > self.TEXT_CACHE
@@ -150,8 +255,8 @@ class Theme:
             self._text.move_to_end(key)
         return surface
 
-    def measure(self, text: str, px: int) -> tuple[int, int]:
-        return font(px).size(text)
+    def measure(self, text: str, px: int, weight: str = "bold") -> tuple[int, int]:
+        return font(px, weight).size(text)
 
 
 def _bytes(surface: pygame.Surface) -> int:

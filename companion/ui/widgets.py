@@ -49,33 +49,40 @@ def _words(paragraph: str) -> list[str]:
     return words
 
 
-def wrap_lines(text: str, px: int, width: int) -> list[str]:
-    """Greedy word wrap; a single word wider than `width` stays whole (and will not fit)."""
-    font = th.font(px)
+def wrap_lines(text: str, px: int, width: int, weight: str = "bold") -> list[str]:
+    """Greedy word wrap; a single word wider than `width` stays whole (and will not fit). A
+    paragraph's last line is never a lone word when the line above can spare one ("1 rossz" /
+    "lapot" becomes "1" / "rossz lapot")."""
+    font = th.font(px, weight)
     lines: list[str] = []
     for paragraph in text.split("\n"):
+        mine: list[str] = []
         line = ""
         for word in _words(paragraph):
             trial = f"{line} {word}" if line else word
             if font.size(trial)[0] <= width or not line:
                 line = trial
             else:
-                lines.append(line)
+                mine.append(line)
                 line = word
-        lines.append(line)
+        mine.append(line)
+        if len(mine) >= 2 and " " not in mine[-1] and " " in mine[-2]:
+            head, _space, moved = mine[-2].rpartition(" ")
+            if font.size(f"{moved} {mine[-1]}")[0] <= width:
+                mine[-2:] = [head, f"{moved} {mine[-1]}"]
+        lines += mine
     return lines
 
 
 @lru_cache(maxsize=2048)
-def fit_text(text: str, width: int, height: int, px: int, min_px: int, wrap: bool) -> Fitted:
+def fit_text(text: str, width: int, height: int, px: int, min_px: int, wrap: bool, weight: str = "bold") -> Fitted:
     """The largest size from `px` down to `min_px` at which `text` fits the box (remembered:
     screens are rebuilt on every change, mostly with the same texts in the same boxes)."""
     size = px
     while True:
-        font = th.font(size)
-        lines = wrap_lines(text, size, width) if wrap else text.split("\n")
-        fits = (all(font.size(line)[0] <= width for line in lines)
-                and len(lines) * font.get_linesize() <= height + max(2, size // 6))
+        font = th.font(size, weight)
+        lines = wrap_lines(text, size, width, weight) if wrap else text.split("\n")
+        fits = all(font.size(line)[0] <= width for line in lines) and font.fits_height(lines, height)
         if fits or size <= min_px:
             return Fitted(size, tuple(lines), not fits)
         size = max(min_px, size - max(1, size // 12))
@@ -136,16 +143,17 @@ class Label(Widget):
 
     def __init__(self, rect, text: str, size: str | float = "body", colour: Colour = th.INK,
                  align: str = "center", wrap: bool = False, min_size: str | float = "min",
-                 key: str | None = None):
+                 key: str | None = None, weight: str | None = None):
         super().__init__(rect, key)
         self.text, self.size, self.colour, self.align = str(text), size, colour, align
         self.wrap, self.min_size = wrap, min_size
+        self.weight = weight or th.weight_of(size)
         self._fitted: tuple[float, Fitted] | None = None
 
     def fitted(self, theme: Theme) -> Fitted:
         if self._fitted is None or self._fitted[0] != theme.scale:
             self._fitted = (theme.scale, fit_text(self.text, self.rect.w, self.rect.h, theme.size(self.size),
-                                                  theme.size(self.min_size), self.wrap))
+                                                  theme.size(self.min_size), self.wrap, self.weight))
         return self._fitted[1]
 
     def overflow(self, theme):
@@ -154,16 +162,22 @@ class Label(Widget):
     def texts(self):
         return [self.text]
 
-    def draw(self, surface, ctx):
+    def placed(self, theme: Theme) -> list[tuple[pygame.Surface, pygame.Rect]]:
+        """Each line's image and where it is drawn."""
         if not self.text:
-            return
-        fit = self.fitted(ctx.theme)
-        line_h = th.font(fit.px).get_linesize()
-        y = self.rect.centery - len(fit.lines) * line_h // 2
-        clip = surface.get_clip()
-        surface.set_clip(self.rect.clip(clip) if clip else self.rect)
+            return []
+        key = (theme.scale, self.colour)
+        cached = getattr(self, "_placed", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        fit = self.fitted(theme)
+        face = th.font(fit.px, self.weight)
+        line_h = face.get_linesize()
+        # the block from the highest accent to the lowest descender, centred in the box
+        y = self.rect.y + face.first_baseline(len(fit.lines), self.rect.h) - face.above
+        out = []
         for line in fit.lines:
-            image = ctx.theme.text(line, fit.px, self.colour)
+            image = theme.text(line, fit.px, self.colour, self.weight)
             box = image.get_rect(top=y)
             if self.align == "left":
                 box.left = self.rect.left
@@ -171,8 +185,28 @@ class Label(Widget):
                 box.right = self.rect.right
             else:
                 box.centerx = self.rect.centerx
-            surface.blit(image, box)
+            out.append((image, box))
             y += line_h
+        self._placed = (key, out)
+        return out
+
+    def ink(self, theme: Theme) -> list[pygame.Rect]:
+        """Where each line's letters are (their painted pixels), as drawn without clipping."""
+        return [image.get_bounding_rect().move(box.topleft) for image, box in self.placed(theme)
+                if image.get_width() and image.get_height()]
+
+    def clipped(self, theme: Theme) -> list[str]:
+        """Lines whose letters reach out of the box (drawing clips them: a line cut through)."""
+        lines = self.fitted(theme).lines if self.text else ()
+        return [line for line, ink in zip(lines, self.ink(theme)) if ink.w and not self.rect.contains(ink)]
+
+    def draw(self, surface, ctx):
+        if not self.text:
+            return
+        clip = surface.get_clip()
+        surface.set_clip(self.rect.clip(clip) if clip else self.rect)
+        for image, box in self.placed(ctx.theme):
+            surface.blit(image, box)
         surface.set_clip(clip)
 
 
@@ -261,7 +295,7 @@ class Button(Widget):
         self.text, self.on_tap, self.kind = text, on_tap, kind
         self._enabled, self.selected, self.icon, self.hotkey = enabled, selected, icon, hotkey
         self.on_refused = on_refused
-        self.label = Label(self._label_rect(), text, size=size, wrap=wrap)
+        self.label = Label(self._label_rect(), text, size=size, wrap=wrap, weight="bold")
 
     def _label_rect(self) -> pygame.Rect:
         if not self.icon:

@@ -322,8 +322,7 @@ class GameScreen(Screen):
         from .storyboard import card_widgets, strip_widgets
 
         out: list[Widget] = []
-        if self._strip_rect is not None:
-            out += strip_widgets(f, self._strip_rect, self.recent())
+        card: list[Widget] = []
         self._free_rect = None
         if self._board_rect is not None:
             board = self._board_rect if self._strip_rect is None else \
@@ -332,11 +331,52 @@ class GameScreen(Screen):
             # the card and the notices go where no button is (Cloudship's beds take the balls)
             self._free_rect = free_band(board, [w.rect for w in below if w.accepts_tap()], f.u(GAP))
             if self.card is not None:
-                out += card_widgets(f, self._free_rect, self.card, lambda name: self.player(name).colour,
-                                    self.dismiss_card, self.mark)
-        return out
+                card = card_widgets(f, self.card_area(f, self._board_rect, below, self.card), self.card,
+                                    lambda name: self.player(name).colour, self.dismiss_card, self.mark)
+        # the strip of recent events, unless the card is over it (the card says the same)
+        if self._strip_rect is not None and not (card and card[0].rect.colliderect(self._strip_rect)):
+            out += strip_widgets(f, self._strip_rect, self.recent())
+        return out + card
+
+    def card_keeps_clear(self, moment: story.Moment) -> tuple[str, ...]:
+        """Keys of the board's parts a result card must leave in sight: what the moment is
+        about (Cloudship's storm card: the weather bar)."""
+        return ()
+
+    def card_area(self, f: Frame, board: pygame.Rect, below: list[Widget], moment: story.Moment) -> pygame.Rect:
+        """Where the result card goes: clear of every button and, where the board has the room,
+        clear of what the moment is about (above or below it, else beside it; over the strip of
+        recent events if need be, which says the same)."""
+        gap = f.u(GAP)
+        taken = [w.rect for w in below if w.accepts_tap()]
+        keys = set(self.card_keeps_clear(moment))
+        about = [w.rect for w in _flat(below) if w.key in keys] if keys else []
+        least_h, least_w = f.u(96), f.u(260)
+        if about:
+            band = free_band(board, taken + about, gap)
+            if band.h >= least_h:
+                return band
+            right, left = max(r.right for r in about) + gap, min(r.x for r in about) - gap
+            beside = [pygame.Rect(right, board.y, board.right - right, board.h),
+                      pygame.Rect(board.x, board.y, left - board.x, board.h)]
+            for part in sorted(beside, key=lambda r: -r.w):
+                if part.w >= least_w:
+                    band = free_band(part, taken, gap)
+                    if band.h >= least_h:
+                        return band
+        return self._free_rect
 
     def toast_area(self, f, widgets):
+        # a refusal names a player ("Ann is the Dreamer"): it goes where it covers neither a
+        # button nor that player's place, if the board has such a band
+        text = self.app.toast_text or ""
+        named = {f"player:{p.name}" for p in self.players if p.name in text}
+        if named and self._board_rect is not None:
+            avoid = [w.rect for w in widgets if w.accepts_tap() or w.key in named]
+            for area in (self._board_rect, f.content):
+                band = free_band(area, avoid, f.u(GAP))
+                if band.h >= f.u(64):
+                    return pygame.Rect(band.x, band.y, band.w, min(band.h, f.u(120)))
         free = getattr(self, "_free_rect", None)
         if free is not None and free.h >= f.u(64):
             return pygame.Rect(free.x, free.y, free.w, min(free.h, f.u(120)))
@@ -418,6 +458,15 @@ class GameScreen(Screen):
 
 
 GAME_TITLES = {"cloud9": i18n.N_("Cloud 9"), "cloudship": i18n.N_("Cloudship"), "cloudmine": i18n.N_("The Cloud Mine")}
+
+
+def _flat(widgets: list[Widget]) -> list[Widget]:
+    """The widgets with those a picture holds (a board's snapshot) in its place."""
+    out: list[Widget] = []
+    for widget in widgets:
+        children = getattr(widget, "children", None)
+        out += _flat(children) if isinstance(children, list) else [widget]
+    return out
 
 
 def game_title(game: str) -> str:

@@ -249,6 +249,10 @@ class Cloud9Screen(GameScreen):
     def subtitle(self) -> str:
         return _("Trip {number}").format(number=self.view["trip"])
 
+    def card_keeps_clear(self, moment):
+        # a fall or a trip to the top is about the balloon: its card leaves the ladder in sight
+        return ("ladder",) if moment.kind in ("fall", "top") else ()
+
     # --- the roll being entered (for the current state only) ----------------------------------
     def _draft(self) -> list[str]:
         if self._draft_for is not self.match:
@@ -306,8 +310,8 @@ class Cloud9Screen(GameScreen):
     def build(self, f, t):
         v = self.view
         # portrait: the board needs the height more than the step does
-        board, step = self.board_and_step(f, 0.4 if f.portrait else None)
-        ladder, scores = cols(board, [1, 2.1 if f.portrait else 1.8], f.u(GAP * 2))
+        board, step = self.board_and_step(f, 0.44 if f.portrait else 0.36)
+        ladder, scores = cols(board, [1, 2.4 if f.portrait else 2.0], f.u(GAP * 2))
         self._dice_rect, self._basket = None, []
         board_widgets = self.ladder(f, ladder, v) + self.scoreboard(f, scores, v)
         return [Snapshot(board, board_widgets, key="board")] + self.step_panel(f, step, v)
@@ -316,8 +320,8 @@ class Cloud9Screen(GameScreen):
     def ladder(self, f, area: pygame.Rect, v) -> list[Widget]:
         basket_cloud = None if v["over"] else v["cloud"]
         clouds = list(range(TOP_CLOUD, 0, -1))
-        weights = [4 if c == basket_cloud else 1 for c in clouds]
-        out: list[Widget] = []
+        weights = [6 if c == basket_cloud else 1 for c in clouds]
+        out: list[Widget] = [Widget(area, key="ladder")]  # where it is (a result card leaves it be)
         for cloud, rect in zip(clouds, rows(area, weights, f.u(4))):
             if cloud == basket_cloud:
                 out += self.basket_cloud(f, rect, v)
@@ -329,9 +333,11 @@ class Cloud9Screen(GameScreen):
         top = cloud == TOP_CLOUD
         fill = TOP_CLOUD_FILL if top else PASSED_CLOUD if passed else th.CARD
         out: list[Widget] = [Panel(rect, colour=fill, radius=rect.h / 2 / max(f.scale, 0.01), key=f"cloud:{cloud}")]
-        inner = pygame.Rect(rect.x + f.u(12), rect.y, rect.w - f.u(22), rect.h)
-        points, rest = cols(inner, [1, 2.2])
-        out.append(Label(points.inflate(0, -f.u(2)), str(TOP_POINTS if top else POINTS[cloud]), "title",
+        inner = pygame.Rect(rect.x + f.u(6), rect.y, rect.w - f.u(16), rect.h)
+        number, inner = self.cloud_number(f, inner, cloud, passed)
+        out += number
+        points, rest = cols(inner, [1, 2.0])
+        out.append(Label(points.inflate(0, -f.u(2)), str(TOP_POINTS if top else POINTS[cloud]), 26,
                          align="left", colour=th.INK_SOFT if passed else th.INK, key=f"points:{cloud}"))
         if top:  # the goal: a gold star
             out.append(Star(pygame.Rect(rest.right - rest.h, rest.y, rest.h, rest.h).inflate(-f.u(6), -f.u(6)),
@@ -340,13 +346,27 @@ class Cloud9Screen(GameScreen):
             out.append(DiceRow(rest.inflate(0, -f.u(10)), [None] * DICE[cloud], align="right", key=f"dice:{cloud}"))
         return out
 
+    def cloud_number(self, f, row: pygame.Rect, cloud: int, passed: bool = False,
+                     px: str = "min") -> tuple[list[Widget], pygame.Rect]:
+        """The cloud's number (the cards and the story name clouds by it) in a small grey disc at
+        the row's left, and what is left of the row."""
+        side = min(row.h - f.u(4), f.u(30))
+        disc = pygame.Rect(row.x, row.centery - side // 2, side, side)
+        widgets = [Panel(disc, colour=th.SECONDARY if passed else (214, 228, 242), border=None,
+                         radius=side / 2 / max(f.scale, 0.01), key=f"cloud-number:{cloud}"),
+                   Label(disc, str(cloud), px, colour=th.INK_SOFT if passed else th.INK, key=f"cloud-no:{cloud}")]
+        rest = pygame.Rect(disc.right + f.u(6), row.y, row.right - disc.right - f.u(6), row.h)
+        return widgets, rest
+
     def basket_cloud(self, f, rect: pygame.Rect, v) -> list[Widget]:
         cloud = v["cloud"]
         out: list[Widget] = [Panel(rect, highlight=th.FOCUS, key="basket-cloud")]
         inner = pygame.Rect(rect.x + f.u(10), rect.y + f.u(6), rect.w - f.u(18), rect.h - f.u(12))
-        head, basket = rows(inner, [1, 1.3], f.u(4))
+        head, basket = rows(inner, [1, 2.2], f.u(4))
+        number, head = self.cloud_number(f, head, cloud, px="small")
+        out += number
         points, dice = cols(head, [1.3, 2], f.u(4))
-        out += [Label(points, str(POINTS[cloud]), "big", align="left", key="points-here"),
+        out += [Label(points, str(POINTS[cloud]), "title", align="left", key="points-here"),
                 DiceRow(dice.inflate(0, -f.u(10)), [None] * DICE[cloud], align="right", key="dice-here")]
         self._basket = [Panel(basket, colour=BASKET, border=BASKET_LINE, radius=8, key="basket")]
         aboard = v["basket"]
@@ -412,13 +432,13 @@ class Cloud9Screen(GameScreen):
         token_side = min(body.h, f.u(40))
         token = pygame.Rect(body.x, body.centery - token_side // 2, token_side, token_side)
         rest = pygame.Rect(token.right + f.u(8), body.y, body.right - token.right - f.u(8), body.h)
-        points_w, hand_w = f.u(58), f.u(56)
+        points_w, hand_w = f.u(52), f.u(54)
         words = pygame.Rect(rest.x, rest.y, rest.w - points_w - f.u(6), rest.h)
         points = pygame.Rect(rest.right - points_w, rest.y, points_w, rest.h)
-        # the name shares its line with the hand; the role has the whole line below
-        name_line, role_rect = rows(words, [1.2, 1])
-        hand = pygame.Rect(name_line.right - hand_w, name_line.y, hand_w, name_line.h)
-        name_rect = pygame.Rect(name_line.x, name_line.y, hand.x - name_line.x - f.u(4), name_line.h)
+        # the name has its line to itself (long names); the hand shares the role's line
+        name_rect, role_line = rows(words, [1.2, 1])
+        hand = pygame.Rect(role_line.right - hand_w, role_line.y, hand_w, role_line.h)
+        role_rect = pygame.Rect(role_line.x, role_line.y, hand.x - role_line.x - f.u(4), role_line.h)
         card_h = min(hand.h - f.u(2), f.u(30))
         card = pygame.Rect(hand.x, hand.centery - card_h // 2, card_h, card_h)
         # the goal's number beside the bar, where the row has the height for it
@@ -432,8 +452,8 @@ class Cloud9Screen(GameScreen):
                       colour=th.PRIMARY if acting else th.INK_SOFT, key=f"role:{name}"),
                 Hand(card),
                 Label(pygame.Rect(card.right + f.u(4), hand.y, hand.right - card.right - f.u(4), hand.h),
-                      str(v["hands"][name]), "title", align="left", key=f"hand:{name}"),
-                Label(points, str(v["scores"][name]), "big", align="right", key=f"score:{name}")]
+                      str(v["hands"][name]), "body", align="left", key=f"hand:{name}"),
+                Label(points, str(v["scores"][name]), "title", align="right", key=f"score:{name}")]
         if track_h:
             out.append(Bar(bar, v["scores"][name], WINNING_SCORE, rgb, key=f"bar:{name}"))
         if goal_w and track_h:
@@ -461,26 +481,33 @@ class Cloud9Screen(GameScreen):
     def prompt_card(self, f, rect: pygame.Rect, name: str, text: str) -> list[Widget]:
         """The next thing to do, big, on the acting player's colour with their token."""
         colour = self.player(name).colour
-        rgb = th.COLOURS[colour].rgb
+        rgb = th.banner(th.COLOURS[colour].rgb)  # the player's colour, dark enough for its text
         out: list[Widget] = [Panel(rect, colour=rgb, border=th.CARD_LINE, key="prompt-card")]
-        side = min(rect.h - f.u(12), f.u(56))
-        badge = pygame.Rect(rect.x + f.u(6), rect.centery - side // 2, side, side)
-        out += [Panel(badge, border=None, radius=10), PlayerToken(badge.inflate(-f.u(6), -f.u(6)), name, colour, mark=self.mark(name))]
-        text_rect = pygame.Rect(badge.right + f.u(8), rect.y + f.u(2), rect.right - badge.right - f.u(14),
-                                rect.h - f.u(4))
+        if rect.w >= f.u(320):  # the player's token beside the words, where the width allows
+            side = min(rect.h - f.u(12), f.u(56))
+            badge = pygame.Rect(rect.x + f.u(6), rect.centery - side // 2, side, side)
+            out += [Panel(badge, border=None, radius=10),
+                    PlayerToken(badge.inflate(-f.u(6), -f.u(6)), name, colour, mark=self.mark(name))]
+            left = badge.right + f.u(8)
+        else:  # a narrow step (landscape): the words take it all, in the player's colour
+            left = rect.x + f.u(8)
+        text_rect = pygame.Rect(left, rect.y + f.u(2), rect.right - left - f.u(8), rect.h - f.u(4))
         return out + [Label(text_rect, text, "big", colour=th.text_on(rgb), wrap=True, key="prompt")]
 
     def roll_line(self, f, rect: pygame.Rect, v) -> list[Widget]:
         """The roll being resolved, and how many cards the pilot holds."""
         wide = rect.w >= f.u(360)
         # the roll everyone decides on: dice as large as the row allows, the hand in small type
-        dice_rect, hand_rect = cols(rect, [1.3, 1], f.u(GAP)) if wide else rows(rect, [2.4, 1], f.u(4))
+        dice_rect, hand_rect = cols(rect, [1.3, 1] if wide else [2.3, 1], f.u(GAP))
         self._dice_rect = dice_rect
         pilot = v["pilot"]
-        return [DiceRow(dice_rect, sorted(v["dice"], key=FACES.index), align="left", key="roll"),
-                Label(hand_rect, _.ngettext("{name} holds {count} card", "{name} holds {count} cards",
-                                            v["hands"][pilot]).format(name=pilot, count=v["hands"][pilot]),
-                      "small", align="left", wrap=wide, colour=th.INK_SOFT, key="pilot-hand")]
+        dice = DiceRow(dice_rect, sorted(v["dice"], key=FACES.index), align="left", key="roll")
+        # the pilot's hand: the cards sign and the count (the scoreboard names the pilot)
+        side = min(hand_rect.h, f.u(36))
+        card = pygame.Rect(hand_rect.x, hand_rect.centery - side // 2, side, side)
+        return [dice, Hand(card, key="pilot-hand-sign"),
+                Label(pygame.Rect(card.right + f.u(4), hand_rect.y, hand_rect.right - card.right - f.u(4),
+                                  hand_rect.h), str(v["hands"][pilot]), "body", align="left", key="pilot-hand")]
 
     def solo_choice(self, f, inner: pygame.Rect, v) -> list[Widget]:
         pilot = v["pilot"]
@@ -497,7 +524,7 @@ class Cloud9Screen(GameScreen):
         wide = inner.w >= f.u(5 * 64)  # portrait: one row of faces, the hint beside the slots
         columns = 5 if wide else 3
         face_rows = -(-len(FACES) // columns)
-        weights = [1.2, 1] + ([] if wide else [1 if solo else 0.5]) + [1] * face_rows + [1.1]
+        weights = [1.6, 0.9] + ([] if wide else [1 if solo else 0.5]) + [1] * face_rows + [1.3]
         parts = rows(inner, weights, f.u(GAP))
         prompt, slots, faces, buttons = parts[0], parts[1], parts[-1 - face_rows:-1], parts[-1]
         if wide:
@@ -536,7 +563,12 @@ class Cloud9Screen(GameScreen):
         who = v["to_decide"]
         later = v["decide_order"][1:]
         meter = risk_meter.shown(self.app)  # the risk meter takes a row of its own when on
-        parts = rows(inner, [1.3, 1.1, 1.0, 1.9, 0.5] if meter else [1.6, 1.6, 2.2, 0.4], f.u(GAP))
+        # the question is the biggest thing on the screen; the answers at least 64 px high
+        if f.portrait:  # the answers side by side: the roll gets the height
+            weights = [1.6, 1.2, 0.6, 2.0, 0.4] if meter else [1.7, 1.4, 2.0, 0.4]
+        else:
+            weights = [2.1, 0.8, 0.6, 2.75, 0.4] if meter else [2.2, 1.0, 2.6, 0.4]
+        parts = rows(inner, weights, f.u(GAP))
         prompt, roll, choices, after = parts[:2] + parts[-2:]
         jump = {"act": "jump", "player": who}
         stay = {"act": "stay", "player": who}
@@ -557,7 +589,7 @@ class Cloud9Screen(GameScreen):
 
     def rise_or_fall(self, f, inner: pygame.Rect, v) -> list[Widget]:
         pilot, needed = v["pilot"], v["cards_needed"]
-        prompt, roll, choices = rows(inner, [1.4, 1.5, 3], f.u(GAP))
+        prompt, roll, choices = rows(inner, [1.5, 1.3, 2.8] if f.portrait else [1.6, 0.9, 3.4], f.u(GAP))
         if not needed:
             out = self.prompt_card(f, prompt, pilot, _("{name}: rise, no card needed").format(name=pilot))
             out += self.roll_line(f, roll, v)

@@ -4,6 +4,7 @@ right / wrong for the Dreamer, cards per player and the deck (ui-guide, "Game sc
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import pygame
 
@@ -22,6 +23,16 @@ PERIMETER = ((0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0))
 def ring_cells(area: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
     """`count` equal cards evenly round an ellipse in `area`, clockwise from the top (the order
     round the table), as large as they can be without touching: a ring with no holes."""
+    return [pygame.Rect(cell) for cell in _ring_cells(tuple(area), count, gap)]
+
+
+@lru_cache(maxsize=32)
+def _ring_cells(area_box: tuple[int, int, int, int], count: int, gap: int) -> tuple[tuple[int, int, int, int], ...]:
+    """ring_cells, found once per board size and player count (each build asks again)."""
+    return tuple(tuple(cell) for cell in _find_ring(pygame.Rect(area_box), count, gap))
+
+
+def _find_ring(area: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
     if count >= len(PERIMETER):  # eight: every cell round the edge of a 3x3 grid, the deck inside
         cells = grid(area, 9, 3, gap)
         return [cells[row * 3 + col] for row, col in PERIMETER][:count]
@@ -54,7 +65,7 @@ class CloudMineScreen(GameScreen):
         return _("Round {number}").format(number=self.view["round"])
 
     def build(self, f, t):
-        board, step = self.board_and_step(f, 0.36 if f.portrait else None)
+        board, step = self.board_and_step(f, 0.4 if f.portrait else 0.38)
         return self.ring(f, board) + self.step_panel(f, step)
 
     # --- the board: who is who, and how many cards each has ----------------------------------
@@ -79,7 +90,8 @@ class CloudMineScreen(GameScreen):
             out += self.player_card(f, cell, name)
         middle = inset(grid(board, 9, 3, gap)[4], f.u(4))
         number, caption = rows(middle, [1.4, 1])
-        out += [Label(number, str(v["deck"]), "display", key="deck"),
+        # numbers in large type, below the prompt's (landscape has little room for both)
+        out += [Label(number, str(v["deck"]), "prompt" if f.portrait else "title", key="deck"),
                 Label(caption, _("cards in the deck"), "small", wrap=True, colour=th.INK_SOFT)]
         return out
 
@@ -96,8 +108,10 @@ class CloudMineScreen(GameScreen):
         # the cards this player has collected: the big number beside their token
         score_rect = pygame.Rect(token.right, middle.y, middle.right - token.right - token.w, middle.h)
         return [card, Label(top, name, "body", key=f"name:{name}"), PlayerToken(token, name, player.colour, mark=self.mark(name)),
-                Label(score_rect, str(v["scores"][name]), "big", key=f"score:{name}"),
-                Label(bottom, self.role_of(name), "small", colour=th.PRIMARY if guessing else th.INK_SOFT,
+                Label(score_rect, str(v["scores"][name]), "prompt" if f.portrait else "title", key=f"score:{name}"),
+                # the role ("Wolkenspäher") may use the card's whole width, its stripe aside
+                Label(pygame.Rect(cell.x + f.u(10), bottom.y, cell.w - f.u(12), bottom.h), self.role_of(name),
+                      "small", colour=th.PRIMARY if guessing else th.INK_SOFT,
                       key=f"role:{name}")]
 
     # --- the step: what happens now --------------------------------------------------------
@@ -110,7 +124,8 @@ class CloudMineScreen(GameScreen):
                                 wrap=True)]
         who = v["to_guess"]
         fresh = v["table"] == v["cards_per_round"] and v["dreamer_pile"] == 0
-        heights = [1.2, 1.5, 0.8, 1.5] if not f.portrait else [1, 1.2, 0.7, 1.4]
+        # the answers at least 64 px high (landscape stacks them)
+        heights = [0.9, 1.6, 0.6, 2.2] if not f.portrait else [1, 1.6, 0.7, 1.4]
         draw_rect, prompt_rect, table_rect, buttons = rows(inner, heights, f.u(GAP))
         if fresh:
             draw_text = _("{dreamer} draws {count} cards for {chooser}").format(
@@ -119,20 +134,24 @@ class CloudMineScreen(GameScreen):
             draw_text = _.ngettext("{dreamer} holds {count} wrong guess", "{dreamer} holds {count} wrong guesses",
                                     v["dreamer_pile"]).format(dreamer=v["dreamer"], count=v["dreamer_pile"])
         out.append(Label(draw_rect, draw_text, "body", wrap=True, key="draw"))
-        token = pygame.Rect(prompt_rect.x, prompt_rect.y, min(prompt_rect.h, f.u(56)), prompt_rect.h)
-        out += [PlayerToken(token.inflate(-f.u(6), -f.u(6)), who, self.player(who).colour, key="guesser",
-                            mark=self.mark(who)),
-                Label(pygame.Rect(token.right + f.u(6), prompt_rect.y, prompt_rect.w - token.w - f.u(6), prompt_rect.h),
-                      _("{name} guesses").format(name=who), "prompt", wrap=True, colour=th.INK, key="prompt")]
+        # the guesser's token beside the words where the step is wide (the ring marks them too)
+        token = pygame.Rect(prompt_rect.x, prompt_rect.y, min(prompt_rect.h, f.u(56)) if f.portrait else 0,
+                            prompt_rect.h)
+        if token.w:
+            out.append(PlayerToken(token.inflate(-f.u(6), -f.u(6)), who, self.player(who).colour, key="guesser",
+                                   mark=self.mark(who)))
+        out.append(Label(pygame.Rect(token.right + f.u(6) * bool(token.w), prompt_rect.y,
+                                     prompt_rect.right - token.right - f.u(6) * bool(token.w), prompt_rect.h),
+                         _("{name} guesses").format(name=who), "big", wrap=True, colour=th.INK, key="prompt"))
         out.append(Label(table_rect, _.ngettext("{count} card on the table", "{count} cards on the table",
                                                 v["table"]).format(count=v["table"]), "body", key="table"))
         right, wrong = rows(buttons, 2, f.u(GAP)) if not f.portrait else \
             (pygame.Rect(buttons.x, buttons.y, buttons.w // 2 - f.u(4), buttons.h),
              pygame.Rect(buttons.centerx + f.u(4), buttons.y, buttons.w // 2 - f.u(4), buttons.h))
         out.append(self.action_button(right, _("Right card"), {"act": "guess", "player": who, "correct": True},
-                                      kind="good", key="right", size="title"))
+                                      kind="good", key="right", size="title", icon=tick_icon))
         out.append(self.action_button(wrong, _("Wrong card"), {"act": "guess", "player": who, "correct": False},
-                                      kind="danger", key="wrong", size="title"))
+                                      kind="danger", key="wrong", size="title", icon=cross_icon))
         return out
 
     def sounds_for(self, before, after, action):
@@ -160,3 +179,13 @@ def demo_game() -> tuple[dict, list[dict]]:
         actions.append(action)
         turn = 0 if correct else turn + 1
     return setup, actions
+
+
+def tick_icon(surface, rect, colour) -> None:
+    from ..shapes import draw_tick
+    draw_tick(surface, rect, colour)
+
+
+def cross_icon(surface, rect, colour) -> None:
+    from ..shapes import draw_cross
+    draw_cross(surface, rect, colour)

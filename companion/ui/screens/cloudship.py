@@ -212,13 +212,18 @@ class CloudshipScreen(GameScreen):
     def draw_above(self, surface: pygame.Surface, ctx) -> None:
         ship_view.draw_above(self, surface, ctx)  # balls falling and striking the beds
 
+    def card_keeps_clear(self, moment):
+        # the storm card leaves the weather bar and the beds in sight, the hail card the engine room
+        beds = tuple(f"bed:{colour}" for colour in BEDS)
+        return {"storm": ("weather",) + beds, "hail": ("engine",)}.get(moment.kind, ())
+
     # --- the board --------------------------------------------------------------------------
     def board(self, f, area: pygame.Rect) -> list[Widget]:
         flying = self.view["phase"] == "flight"  # the beds take the balls: they get the room
         if f.portrait:
             weights = [1.0, 2.7, 1.3] if flying else [0.9, 2.35, 1.6]
         else:
-            weights = [1.0, 3.0, 0.85] if flying else [1.0, 2.4, 1.05]
+            weights = [1.0, 2.7, 1.15] if flying else [1.0, 2.4, 1.05]
         weather, beds, engine = rows(area, weights, f.u(GAP))
         return self.weather_bar(f, weather) + self.beds(f, beds) + self.engine_room(f, engine)
 
@@ -229,9 +234,9 @@ class CloudshipScreen(GameScreen):
         number_w = f.u(72)
         words = _.ngettext("square left before the storm", "squares left before the storm", left)
         # the words as narrow as they fit the card's height: the bar (and the forecast) get the rest
-        for caption_w in (f.u(w) for w in (100, 115, 130, 150, 170)):
+        for caption_w in (f.u(w) for w in (100, 115, 130, 150, 170, 190)):
             if not fit_text(words, caption_w, inner.h, self.app.theme.size("small"),
-                            self.app.theme.size("min"), True).overflow:
+                            self.app.theme.size("min"), True, th.weight_of("small")).overflow:
                 break
         number = pygame.Rect(inner.x, inner.y, number_w, inner.h)
         caption = pygame.Rect(number.right, inner.y, caption_w, inner.h)
@@ -310,7 +315,8 @@ class CloudshipScreen(GameScreen):
                                key=f"landed:{colour}"))
             out += self.drop_buttons(f, buttons, colour)
         elif flowers == BED_CAPACITY:
-            out.append(Label(landed, _("full: wild"), "min", colour=th.INK_SOFT, key=f"full:{colour}"))
+            # a full bed: its next flower is a wild one, drawn as the wild card's rainbow
+            out.append(Picture(landed, icons_in_row(["token:wild"], f.u(40)), key=f"full:{colour}"))
         elif new or lost:
             parts = []
             if new:
@@ -452,7 +458,7 @@ class CloudshipScreen(GameScreen):
             slot_area, helper = cols(slots, [1.4, 1], f.u(GAP))
             out += self.face_buttons(f, faces, len(FACES))
         else:
-            prompt, info, slot_area, faces, helper = rows(inner, [1.1, 0.7, 0.95, 2.3, 0.95], f.u(GAP))
+            prompt, info, slot_area, faces, helper = rows(inner, [1.1, 0.82, 0.95, 2.2, 0.95], f.u(GAP))
             out += self.face_buttons(f, faces, 3)
         out += self.prompt(f, prompt, _("{name}: roll the dice!").format(name=v["commander"]), v["commander"])
         if summary:
@@ -513,9 +519,9 @@ class CloudshipScreen(GameScreen):
         v = self.view
         rain, hail = v["load"]["rain"], v["load"]["hail"]
         dropped = Counter(d["ball"] for d in v["drops"])
-        # the headline is the task now (catch the balls), the load is the smaller line below it
-        heights = [0.75, 1.5, 0.6, 1.1, 1.25] if not f.portrait else [0.55, 0.9, 0.5, 0.7, 1.15]
-        dice_row, hint_row, load_row, ship_row, land_row = rows(inner, heights, f.u(GAP))
+        # the headline is what to load ("2 raindrops, 1 hailstone"), how to catch them below it
+        heights = [0.75, 1.35, 0.8, 1.1, 1.25] if not f.portrait else [0.55, 0.9, 0.5, 0.7, 1.15]
+        dice_row, load_row, hint_row, ship_row, land_row = rows(inner, heights, f.u(GAP))
         storms = v["dice"].count(STORM)
         dice_kinds = [f"token:{face}" for face in v["dice"]]
         dice_area, storm_area = cols(dice_row, [1.3, 1], f.u(GAP))
@@ -527,13 +533,12 @@ class CloudshipScreen(GameScreen):
         if hail:
             load = _("{rain}, {hail}").format(
                 rain=load, hail=_.ngettext("{count} hailstone", "{count} hailstones", hail).format(count=hail))
-        out.append(Label(load_row, _("Load {balls}").format(balls=load), "body", colour=th.INK_SOFT, wrap=True,
-                         key="load"))
+        out += self.prompt(f, load_row, _("Load {balls}").format(balls=load), key="load")
         aboard = ["rain"] * (rain - dropped["rain"]) + ["hail"] * (hail - dropped["hail"])
         out.append(Picture(ship_row, self.paint_ship(aboard), key="ship"))
         hint = _("Fly! Tap the ball on the bed where it lands.") if aboard else _("Every ball is down: land.")
         hint = (ship_view.flight_hint(self) if aboard else None) or hint  # the ship judges the drops
-        out += self.prompt(f, hint_row, hint, key="fly-hint")
+        out.append(Label(hint_row, hint, "body", wrap=True, colour=th.INK_SOFT, key="fly-hint"))
         out.append(self.action_button(land_row, _("We have landed"), {"act": "land"}, kind="primary",
                                       key="land", size="title"))
         return out
@@ -611,7 +616,7 @@ class CloudshipScreen(GameScreen):
 
     def reveal_step(self, f, inner: pygame.Rect) -> list[Widget]:
         v = self.view
-        heights = [1.5, 0.6, 2.6, 0.9] if not f.portrait else [1.0, 0.5, 1.4, 0.8]
+        heights = [1.5, 0.8, 2.4, 0.9] if not f.portrait else [1.0, 0.5, 1.4, 0.8]
         prompt, hint, buttons, summary = rows(inner, heights, f.u(GAP))
         out = self.prompt(f, prompt, _("Turn over the tile on space {space}: hail?").format(space=v["reveal_space"]))
         out.append(Label(hint, _("It lay under the flower just planted."), "small", wrap=True, colour=th.INK_SOFT,

@@ -104,6 +104,9 @@ class EndScreen(Screen):
             winner = v["winners"][0]
             return _("Level on {points} points: {name} wins with more cards in hand ({cards})").format(
                 points=points, name=winner, cards=" : ".join(str(v["hands"][n]) for n in level))
+        if self.game_screen.game == "cloudmine" and v["over"] and not self.ended_early:
+            # how a Cloud Mine game ends: the deck cannot supply another round
+            return _("Too few cards left in the deck for another round.")
         moment = self.last_moment()
         return moment.text if moment is not None else ""
 
@@ -135,6 +138,11 @@ class EndScreen(Screen):
         per_column = -(-len(ranked) // columns)
         inner = inset(area, f.u(8))
         show_hands = tie_break(v) is not None
+        if f.portrait:  # rows of at most 72 px, the panel as tall as they are, in the middle
+            height = min(area.h, per_column * f.u(76) + f.u(16))
+            area = pygame.Rect(area.x, area.centery - height // 2, area.w, height)
+            out = [Panel(area, key="scores")]
+            inner = inset(area, f.u(8))
         for index, (rank, name) in enumerate(ranked):
             column = cols(inner, columns, f.u(GAP * 2))[index // per_column]
             row = rows(column, per_column, f.u(4))[index % per_column]
@@ -173,7 +181,14 @@ class EndScreen(Screen):
         names = v["players"]
         crew_columns = 2 if f.portrait and len(names) > 2 else len(names)
         crew_rows = -(-len(names) // crew_columns)
-        figures, crew = rows(inner, [3 if f.portrait else 2.2, 0.5 * crew_rows + 0.5], f.u(GAP))
+        garden, figures, crew = rows(inner, [1.1 if f.portrait else 0.9, 3 if f.portrait else 1.8,
+                                             0.5 * crew_rows + 0.5], f.u(GAP))
+        # the garden: a flower for each one planted, an empty spot for each one missing
+        from .cloudship import Picture, icons_in_row
+
+        out.append(Picture(garden, icons_in_row(["flower"] * planted + ["tile:blank"] * (FLOWERS - planted),
+                                                f.u(56)), key="garden"))
+        won, lost = v.get("result") == "won", v.get("result") == "lost"
         # three figures side by side (portrait: one under the other, the number beside its words)
         cells = rows(figures, 3, f.u(GAP)) if f.portrait else cols(figures, 3, f.u(GAP * 2))
         for cell, (number, caption, key) in zip(cells, (
@@ -181,7 +196,8 @@ class EndScreen(Screen):
                 (str(left), _("storm squares left"), "storm-left"),
                 (str(v["round"]), _("rounds flown"), "rounds"))):
             top, bottom = cols(cell, [1, 1.3], f.u(GAP)) if f.portrait else rows(cell, [1.4, 1])
-            out += [Label(top, number, "display", key=f"outcome:{key}"),
+            ink = th.GOOD if won and key == "planted" else th.DANGER if lost and key == "storm-left" else th.INK
+            out += [Label(top, number, "display", colour=ink, key=f"outcome:{key}"),
                     Label(bottom, caption, "title", wrap=True, colour=th.INK_SOFT, align="left" if f.portrait
                           else "center", key=f"caption:{key}")]
         for cell, name in zip(grid(crew, len(names), crew_columns, f.u(GAP)), names):

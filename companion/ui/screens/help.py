@@ -37,8 +37,8 @@ HELP: dict[str, tuple[tuple[str, str], ...]] = {
     "cloudmine": (
         (N_("Goal"), N_("Collect the most cloud cards. The game ends when the deck cannot supply another "
                         "round.")),
-        (N_("A round"), N_("The Dreamer draws cards for the Chooser, who secretly picks one. The Dreamer "
-                           "describes it in at most five words.")),
+        (N_("How a round goes"), N_("The Dreamer draws cards for the Chooser, who secretly picks one. The Dreamer "
+                                    "describes it in at most five words.")),
         (N_("Guessing"), N_("The Observers point at a card in turn. Wrong: the Dreamer takes it. Right: the "
                             "finder takes the rest. Nobody: the Chooser takes all.")),
         (N_("On the screen"), N_("The Dreamer taps Right card or Wrong card for each guess; the screen keeps "

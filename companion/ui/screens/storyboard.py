@@ -12,6 +12,7 @@ from ...i18n import translator
 from .. import theme as th
 from ..layout import GAP, Frame, cols, grid, inset, rows
 from ..story import Moment
+from ..shapes import draw_token
 from ..widgets import Button, Label, Panel, PlayerToken, Widget
 
 _ = translator("story")
@@ -49,13 +50,50 @@ def strip_widgets(f: Frame, rect: pygame.Rect, recent: list[Moment]) -> list[Wid
     for count in range(min(RECENT, len(recent)), 0, -1):
         shown = recent[-count:]
         cells = cols(inner, count, f.u(GAP))
-        if count == 1 or all(fits(cell, moment.headline, f) for cell, moment in zip(cells, shown)):
+        if count == 1 or all(fits(text_part(cell, m, f), m.headline, f) for cell, m in zip(cells, shown)):
             break
     for index, (cell, moment) in enumerate(zip(cells, shown)):
         newest = index == len(shown) - 1
-        out.append(Label(cell, moment.headline, "small", colour=th.INK if newest else th.INK_SOFT,
+        text = text_part(cell, moment, f)
+        out.append(Label(text, moment.headline, "small", colour=th.INK if newest else th.INK_SOFT,
                          wrap=count == 1, min_size="min", key=f"story:{index}"))
+        if moment.faces:  # what was rolled, as the dice show it
+            out.append(Faces(pygame.Rect(text.right + f.u(4), cell.y, cell.right - text.right - f.u(4), cell.h),
+                             moment.faces, key=f"story-faces:{index}"))
     return out
+
+
+def faces_width(moment: Moment, cell: pygame.Rect, f: Frame) -> int:
+    """Room for a roll's dice at the right of its cell (at most half the cell)."""
+    if not moment.faces:
+        return 0
+    side = cell.h - f.u(8)
+    return min(cell.w // 2, len(moment.faces) * (side + f.u(3)) + f.u(4))
+
+
+def text_part(cell: pygame.Rect, moment: Moment, f: Frame) -> pygame.Rect:
+    dice = faces_width(moment, cell, f)
+    return pygame.Rect(cell.x, cell.y, cell.w - dice, cell.h)
+
+
+class Faces(Widget):
+    """Small dice showing a roll's faces (each colour as its shape; blank is an empty die)."""
+
+    def __init__(self, rect, faces, key: str | None = None):
+        super().__init__(rect, key)
+        self.faces = tuple(faces)
+
+    def draw(self, surface, ctx):
+        gap = ctx.theme.px(3)
+        side = min(self.rect.h - ctx.theme.px(8), (self.rect.w - gap * (len(self.faces) - 1)) // max(1, len(self.faces)))
+        x = self.rect.x
+        for face in self.faces:
+            box = pygame.Rect(x, self.rect.centery - side // 2, side, side)
+            pygame.draw.rect(surface, th.CARD, box, border_radius=max(2, side // 5))
+            pygame.draw.rect(surface, th.INK, box, max(1, ctx.theme.px(1.5)), border_radius=max(2, side // 5))
+            if face in th.COLOURS:
+                draw_token(surface, face, box.center, side * 0.34)
+            x += side + gap
 
 
 def fits(rect: pygame.Rect, text: str, f: Frame) -> bool:
@@ -81,8 +119,8 @@ def card_widgets(f: Frame, area: pygame.Rect, moment: Moment, colour_of: Callabl
     n = len(details)
     columns = 2 if n > 3 and box.w > f.u(420) else 1
     detail_rows = -(-n // columns) if n else 0
-    body = moment.card_text
-    weights = [1.2] + ([1.6] if body else []) + ([min(0.75 * detail_rows, 3.2)] if n else []) + [0.55]
+    body = moment.card_text or moment.lead
+    weights = [1.2] + ([1.6 if moment.card_text else 1.2 if columns > 1 else 1.5] if body else []) + ([min(0.9 * detail_rows, 3.4)] if n else []) + [0.55]
     parts = rows(inset(box, f.u(4)), weights, f.u(GAP))
     head, hint = parts[0], parts[-1]
     out += [Panel(head, colour=band_colour, border=None, key="story-band"),
