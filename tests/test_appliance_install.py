@@ -190,3 +190,93 @@ def test_the_pi_command_runs_as_the_service_on_the_service_files(tmp_path):
     unit = (ROOT / "systemd" / install.UNIT_NAME).read_text()
     assert "--config /etc/cloud-companion/config.toml --db /var/lib/cloud-companion/journal.sqlite3" in unit
     assert "-u cloud-companion" in script.read_text()
+
+
+def test_installing_again_with_another_rotation_turns_the_picture_and_keeps_the_rest():
+    first = install.settings_text(settings.EXAMPLE.read_text(), "official7", 0)
+    changed = first.replace("volume = 0.8", "volume = 0.3")  # chosen on the Settings screen since
+    again = install.settings_text(changed, "touch2", 90)
+    loaded, problems = settings.from_dict(tomllib.loads(again))
+    assert problems == [] and loaded.rotate == 90 and loaded.volume == 0.3
+    # the file the Settings screen writes (no comments, maybe no rotate line at all)
+    saved = settings.to_toml(settings.Config(volume=0.3)) if hasattr(settings, "to_toml") else \
+        'volume = 0.3\n\n[ship]\nport = "auto"\n'
+    saved = "\n".join(line for line in saved.splitlines() if not line.startswith("rotate")) + "\n"
+    turned = install.settings_text(saved, "hdmi", 180)
+    loaded, problems = settings.from_dict(tomllib.loads(turned))
+    assert problems == [] and loaded.rotate == 180 and loaded.volume == 0.3
+
+
+def test_preflight_names_what_is_missing_before_anything_changes(tmp_path, monkeypatch):
+    monkeypatch.setattr(install, "BOOT_CONFIGS", (tmp_path / "firmware" / "config.txt", tmp_path / "config.txt"))
+    monkeypatch.setattr(install, "FIRMWARE", tmp_path / "firmware")
+    everything = {"which": lambda tool: f"/usr/bin/{tool}", "missing": lambda: [], "reachable": lambda: True}
+    problems, notices = install.preflight("install", ROOT, **everything)
+    assert problems == [] and notices == [f"no {tmp_path / 'firmware' / 'config.txt'}: not a Raspberry Pi, "
+                                          "so the display step is left out"]
+    (tmp_path / "firmware").mkdir()  # there, but empty: the boot partition is not mounted
+    problems, _ = install.preflight("install", ROOT, **everything)
+    assert len(problems) == 1 and "not mounted" in problems[0] and "sudo mount -a" in problems[0]
+    (tmp_path / "firmware" / "config.txt").write_text("dtoverlay=vc4-kms-v3d\n")
+    no_tools = {**everything, "which": lambda tool: None if tool in ("systemctl", "udevadm") else tool}
+    problems, _ = install.preflight("install", ROOT, **no_tools)
+    assert [p.split()[0] for p in problems] == ["systemctl", "udevadm"]
+    off_pi = {**everything, "missing": lambda: ["python3-lgpio"], "candidate": lambda package: False}
+    problems, _ = install.preflight("install", ROOT, **off_pi)
+    assert len(problems) == 1 and "Raspberry Pi archive" in problems[0]
+    offline = {**everything, "reachable": lambda: False}
+    problems, _ = install.preflight("install", ROOT, **offline)  # this checkout has no wheels/: pip needs network
+    assert len(problems) == 1 and problems[0].startswith("no network: pip") and "release bundle" in problems[0]
+
+
+def test_a_real_run_that_cannot_start_changes_nothing_and_says_why(tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("the real run needs root")
+    env = {**os.environ, "PATH": str(tmp_path)}  # no systemctl, no apt-get, no udevadm
+    (tmp_path / "python3").symlink_to(sys.executable)
+    result = subprocess.run([sys.executable, "-m", "companion.appliance.install", "install"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60, env=env)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "install-pi: systemctl is missing" in result.stderr and "nothing was changed" in result.stderr
+    assert result.stdout == ""  # not one step ran
+
+
+def test_the_bundles_wheels_are_used_for_the_systems_python(tmp_path):
+    assert install.bundled_wheels(tmp_path) is None
+    version = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    (tmp_path / "wheels" / version).mkdir(parents=True)
+    (tmp_path / "wheels" / version / "cloud_companion-0.1.0-py3-none-any.whl").write_text("")
+    assert install.bundled_wheels(tmp_path) == tmp_path / "wheels" / version
+    step = install.app_steps(ROOT)[1]
+    assert "scratch folder" in step.commands[0]  # without a bundle: built from a copy, not in place
+
+
+def test_the_app_is_built_from_a_copy_so_the_checkout_stays_clean_and_deleted_files_go(tmp_path, monkeypatch):
+    from companion.appliance import bundle
+
+    checkout = tmp_path / "checkout"
+    subprocess.run(["git", "init", "-q", str(checkout)], check=True)
+    (checkout / "companion").mkdir()
+    (checkout / "companion" / "kept.py").write_text("")
+    (checkout / "companion" / "deleted.py").write_text("")
+    subprocess.run(["git", "-C", str(checkout), "add", "."], check=True)
+    (checkout / "companion" / "deleted.py").unlink()  # deleted, not yet committed
+    (checkout / "build" / "lib" / "companion").mkdir(parents=True)  # left over from an old in-place build
+    (checkout / "build" / "lib" / "companion" / "stale.py").write_text("")
+    copy = bundle.copy_source(checkout, tmp_path / "copy")
+    assert sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file()) == ["companion/kept.py"]
+    ran, real_run = [], subprocess.run
+
+    def pip(words, **kw):  # git runs for real; pip's calls are recorded, its wheel made empty
+        if words[0] == "git":
+            return real_run(words, **kw)
+        ran.append(words)
+        if "wheel" in words:
+            out = Path(words[words.index("--wheel-dir") + 1])
+            out.mkdir(parents=True, exist_ok=True)
+            (out / "cloud_companion-0.1.0-py3-none-any.whl").write_text("")
+    monkeypatch.setattr(install.subprocess, "run", pip)
+    install.install_app(checkout, tmp_path / "venv")
+    built_in = Path(ran[0][-1])
+    assert not built_in.is_relative_to(checkout) and not (checkout / "companion.egg-info").exists()
+    assert ran[-1][-3:-1] == ["--no-deps", "--force-reinstall"]  # the same version number still gets new files

@@ -32,7 +32,7 @@ def service_properties(unit_text: str) -> list[str]:
         line = pending + raw.strip()
         pending = ""
         if line.endswith("\\"):
-            pending = line[:-1] + " "
+            pending = line[:-1].rstrip() + " "
             continue
         if not line or line.startswith(("#", ";")):
             continue

@@ -257,8 +257,10 @@ class Run:
                 rc, out = vm.serial.run("cloud-companion doctor 2>&1", timeout=300)
                 (self.folder / "doctor.log").write_text(out)
                 assert "sandbox" in out, out[-1500:]
-                assert re.search(r"display .*in use by the app|display.*shows", out), out[-1500:]
-                return out.splitlines()[-1]
+                picture = re.search(r"^(ok  |WARN|FAIL)\s+picture\s+(.*)$", out, re.M)
+                assert picture and picture.group(1) != "FAIL", out[-1500:]
+                assert re.search(r"^ok\s+sandbox\s", out, re.M), out[-1500:]
+                return f"picture: {picture.group(2)[:120]}"
             self.check("doctor runs as the service user in the unit's sandbox", doctor)
 
             def card_full():
