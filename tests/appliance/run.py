@@ -268,20 +268,25 @@ class Run:
                 vm.serial.check("fallocate -l $(($(df --output=avail -B1 / | tail -1) + 0)) /fill || true; "
                                 "while dd if=/dev/zero of=/fill2 bs=1M count=64 oflag=append conv=notrunc "
                                 "2>/dev/null; do :; done; sync; df -h / | tail -1")
-                (fx, fy), _ = self.screens[f"{len(TAPS)}:{MORE[0]}"]
+                (fx, fy), risen = self.screens[f"{len(TAPS)}:{MORE[0]}"]
                 vm.qmp.tap(fx, fy)
-                time.sleep(8)
+                time.sleep(10)
                 state = self.service(vm)
                 assert state["ActiveState"] == "active" and state["MainPID"] == pid, f"the app fell over: {state}"
                 kept = self.actions(vm)
-                assert kept >= ACKNOWLEDGED, f"{kept} actions left of {ACKNOWLEDGED}"
-                shown = self.shot(vm, "full")
+                assert kept == ACKNOWLEDGED, f"{kept} actions with the card full, {ACKNOWLEDGED} before"
+                said = vm.serial.run("journalctl -b -u cloud-companion --no-pager | grep -i 'cannot save' | tail -1")[1]
+                shown = difference(self.shot(vm, "full"), risen)  # the game went on, with a notice on it
                 vm.serial.check("rm -f /fill /fill2; sync")
-                time.sleep(3)
+                deadline = time.monotonic() + 90
+                while self.actions(vm) < ACKNOWLEDGED + 1 and time.monotonic() < deadline:
+                    time.sleep(3)
+                saved = self.actions(vm)
                 state = self.service(vm)
-                assert state["ActiveState"] == "active", state
-                return (f"the app kept running (pid {pid}), {kept} actions kept, "
-                        f"screen differs from before by {difference(shown, game):.1f}")
+                assert state["ActiveState"] == "active" and state["MainPID"] == pid, state
+                assert saved == ACKNOWLEDGED + 1, f"{saved} actions once there was room again"
+                return (f"the app kept running (pid {pid}) and said {said.split(': ', 1)[-1][:90]!r}; the rise was "
+                        f"saved once there was room ({saved} actions); screen vs. the expected {shown:.1f}")
             self.check("the SD card full during a game", card_full)
 
             def update():
@@ -321,7 +326,7 @@ class Run:
         disk = overlay(installed, self.folder / "stick.qcow2")
         stick = self.folder / "stick.img"
         subprocess.run(["truncate", "-s", "64M", str(stick)], check=True)
-        subprocess.run(["mkfs.exfat", "-q", str(stick)], check=True, capture_output=True)
+        subprocess.run(["mkfs.exfat", "-L", "BACKUPS", str(stick)], check=True, capture_output=True)
         with self.vm(disk, usb_stick=stick) as vm:
             def exfat():
                 vm.serial.wait_for_shell()

@@ -106,7 +106,7 @@ class Serial:
         while time.monotonic() < deadline:
             self.sock.sendall(b"\n")
             if self.read_until(rb"root@[^\n]*# ", 5):
-                self.sock.sendall(b"stty -echo cols 500; export TERM=dumb SYSTEMD_PAGER= SYSTEMD_COLORS=0\n")
+                self.sock.sendall(b"stty -echo cols 500; export PS1= TERM=dumb SYSTEMD_PAGER= SYSTEMD_COLORS=0\n")
                 time.sleep(0.5)
                 if self.run("true", timeout=30)[0] == 0:
                     return
@@ -117,13 +117,15 @@ class Serial:
         tag = f"__END{self.count}__"
         start = len(self.log)
         # the tag is typed in two halves, so an echo of the line never matches it
-        self.sock.sendall(f"{command}\n__rc=$?; echo; echo {tag[:3]}\"\"{tag[3:]}$__rc\n".encode())
+        # one line, read whole before it runs; the command's stdin is not the console (sudo and
+        # friends would swallow what is typed next)
+        self.sock.sendall(f"( {command} ) </dev/null; __rc=$?; echo; echo {tag[:3]}\"\"{tag[3:]}$__rc\n".encode())
         found = self.read_until(re.escape(tag).encode() + rb"(\d+)", timeout)
         if found is None:
             raise VMError(f"no answer within {timeout} s to: {command}")
         text = ANSI.sub(b"", bytes(self.log[start:])).decode(errors="replace")
         body = text[:text.rfind(tag)]
-        lines = [line for line in body.splitlines() if not re.match(r"root@\S*# ?$", line.strip())]
+        lines = [re.sub(r"^(root@\S*# ?)+", "", line) for line in body.splitlines()]
         return int(found.group(1)), "\n".join(lines).strip()
 
     def check(self, command: str, timeout: float = 120) -> str:
