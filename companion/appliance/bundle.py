@@ -59,6 +59,25 @@ def project_requirements(source: Path) -> list[str]:
     return tomllib.loads((source / "pyproject.toml").read_text())["project"]["dependencies"]
 
 
+def platform_words(platform: str) -> list[str]:
+    """pip's --platform for the target, with the newer manylinux tag lgpio's wheels carry (2_34:
+    Bookworm has glibc 2.36, Trixie 2.41): pip does not count a newer tag as the older one."""
+    words = ["--platform", platform]
+    if platform.endswith("aarch64"):
+        words += ["--platform", "manylinux_2_34_aarch64"]
+    return words
+
+
+def target_requirements(source: Path, platform: str, python: str) -> list[str]:
+    """The requirements for the Pi: pip judges environment markers by the machine it runs on,
+    so lgpio (aarch64 only) is named here for an aarch64 Python that PyPI has wheels for."""
+    wanted = [req.split(";")[0].strip() for req in project_requirements(source) if not req.startswith("lgpio")]
+    lgpio = next((req.split(";")[0].strip() for req in project_requirements(source) if req.startswith("lgpio")), None)
+    if lgpio and platform.endswith("aarch64") and tuple(int(n) for n in python.split(".")) < (3, 13):
+        wanted.append(lgpio)
+    return wanted
+
+
 def build(out: Path, source: Path = PROJECT, platform: str = DEFAULT_PLATFORM,
           pythons: tuple[str, ...] = DEFAULT_PYTHONS, pip: tuple[str, ...] = (sys.executable, "-m", "pip")) -> Path:
     target = copy_source(source, out / "cloud-companion")
@@ -69,9 +88,9 @@ def build(out: Path, source: Path = PROJECT, platform: str = DEFAULT_PLATFORM,
             wheels = target / "wheels" / wheel_dir_name(python)
             wheels.mkdir(parents=True, exist_ok=True)
             subprocess.run([*pip, "wheel", "--quiet", "--no-deps", "--wheel-dir", str(wheels), str(staged)], check=True)
-            subprocess.run([*pip, "download", "--quiet", "--only-binary=:all:", "--platform", platform,
+            subprocess.run([*pip, "download", "--quiet", "--only-binary=:all:", *platform_words(platform),
                             "--python-version", python, "--implementation", "cp", "--dest", str(wheels),
-                            *project_requirements(source)], check=True)
+                            *target_requirements(source, platform, python)], check=True)
     return target
 
 
