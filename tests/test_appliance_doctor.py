@@ -404,3 +404,16 @@ def test_doctor_json_and_text_and_exit_code(tmp_path):
         if line.startswith(("WARN", "FAIL")):
             assert "-> " in lines[number + 1]
     assert not (tmp_path / "j.sqlite3").exists()  # doctor creates nothing
+
+
+def test_a_journal_on_an_overlay_root_is_warned_about_before_a_reboot_loses_it(tmp_path):
+    proc = tmp_path / "proc"
+    proc.mkdir()
+    db = tmp_path / "var" / "journal.sqlite3"
+    db.parent.mkdir()
+    (proc / "mounts").write_text(f"overlay / overlay rw,lowerdir=/media/root-ro 0 0\n"
+                                 f"proc /proc proc rw 0 0\n")
+    [storage] = doctor.check_storage(db, proc)
+    assert storage.status == WARN and "lost at the next reboot" in storage.detail and "Overlay" in storage.fix
+    (proc / "mounts").write_text(f"overlay / overlay rw 0 0\n/dev/sda2 {tmp_path / 'var'} ext4 rw 0 0\n")
+    assert doctor.check_storage(db, proc) == []  # the journal's own disk is a real one

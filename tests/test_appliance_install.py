@@ -280,3 +280,10 @@ def test_the_app_is_built_from_a_copy_so_the_checkout_stays_clean_and_deleted_fi
     built_in = Path(ran[0][-1])
     assert not built_in.is_relative_to(checkout) and not (checkout / "companion.egg-info").exists()
     assert ran[-1][-3:-1] == ["--no-deps", "--force-reinstall"]  # the same version number still gets new files
+
+
+def test_the_install_turns_the_hardware_watchdog_on():
+    steps = install.install_plan(ROOT, "hdmi", 0)
+    [watchdog] = [step for step in steps if "hardware watchdog" in step.what]
+    assert watchdog.commands == [f"write {install.HARDWARE_WATCHDOG}"]
+    assert install.HARDWARE_WATCHDOG.parent == Path("/etc/systemd/system.conf.d")

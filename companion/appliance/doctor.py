@@ -414,7 +414,36 @@ def judge_lines(port: str, good: dict[str, tuple], bad: dict[str, int], failed: 
 
 # --- the journal ------------------------------------------------------------------------------
 
-def check_journal(path: Path) -> list[Check]:
+def mount_of(path: Path, mounts_text: str) -> tuple[str, str]:
+    """(mount point, file system type) of the mount that holds `path`."""
+    best = ("/", "")
+    target = str(path.resolve())
+    for line in mounts_text.splitlines():
+        fields = line.split()
+        if len(fields) < 3:
+            continue
+        point = fields[1].replace("\\040", " ")
+        inside = target == point or target.startswith(point.rstrip("/") + "/")
+        if inside and len(point) >= len(best[0]):
+            best = (point, fields[2])
+    return best
+
+
+def check_storage(path: Path, proc: Path = Path("/proc")) -> list[Check]:
+    """A journal on an overlay or in memory (raspi-config's read-only mode) is gone at reboot."""
+    try:
+        mounts = (proc / "mounts").read_text()
+    except OSError:
+        return []
+    point, kind = mount_of(path.parent, mounts)
+    if kind in ("overlay", "tmpfs", "ramfs"):
+        return [Check("storage", WARN, f"{path.parent} is on {kind} ({point}): every game is lost at the next "
+                      "reboot", "switch off raspi-config's overlay file system (Performance Options > Overlay "
+                      "File System: no), then reboot")]
+    return []
+
+
+def check_journal(path: Path, proc: Path = Path("/proc")) -> list[Check]:
     from ..journal import schema
 
     fix_broken = (f"the app moves a damaged journal aside and starts a new one; to get the games back: "
@@ -448,6 +477,7 @@ def check_journal(path: Path) -> list[Check]:
         out.append(Check("journal", FAIL, f"{path} fails SQLite's check: {verdict}", fix_broken))
     else:
         out.append(Check("journal", OK, f"{path}: {games} games, {size / 1e6:.1f} MB, intact"))
+    out += check_storage(path, proc)
     free = shutil.disk_usage(path.parent).free
     out.append(Check("disk", OK if free >= LOW_DISK_BYTES else WARN, f"{free / 1e9:.1f} GB free",
                      "" if free >= LOW_DISK_BYTES else "free some space: a full disk stops saving"))

@@ -43,6 +43,7 @@ UNIT_NAME = "cloud-companion.service"
 POLKIT_NAME = "50-cloud-companion-poweroff.rules"
 UDEV_NAME = "90-cloud-companion-usb.rules"
 COMMAND = Path("/usr/local/bin/cloud-companion")
+HARDWARE_WATCHDOG = Path("/etc/systemd/system.conf.d/cloud-companion-watchdog.conf")
 FIRMWARE = Path("/boot/firmware")  # Bookworm and Trixie; before them /boot held config.txt
 BOOT_CONFIGS = (FIRMWARE / "config.txt", Path("/boot/config.txt"))
 # Bookworm leaves a /boot/config.txt that only says the file has moved: never ours to edit
@@ -297,6 +298,10 @@ def install_plan(source: Path, display: str, rotate: int) -> list[Step]:
         steps.append(write_step(f"the {display} display in {config_txt} (a reboot applies it)", config_txt,
                                 with_block(text, DISPLAYS[display][0])))
     steps += [
+        # the unit's watchdog restarts a hung app; this one (the Pi's own, bcm2835_wdt) reboots a
+        # hung system, so a family never has to pull the plug. Active from the next boot.
+        write_step("the hardware watchdog reboots a hung Pi (RuntimeWatchdogSec=15, from the next boot)",
+                   HARDWARE_WATCHDOG, "[Manager]\nRuntimeWatchdogSec=15\n"),
         # a desktop would hold the display: the app draws straight to it from the console
         command_step("boot to the console, not a desktop", "systemctl", "set-default", "multi-user.target",
                      done=lambda: systemctl_says("get-default") in ("multi-user.target", "")),
