@@ -79,6 +79,7 @@ class Serial:
         self.sock.settimeout(0.5)
         self.log = bytearray()
         self.count = 0
+        self.ready = False
 
     def read_until(self, pattern: bytes, timeout: float) -> re.Match | None:
         wanted = re.compile(pattern)
@@ -102,6 +103,8 @@ class Serial:
                 self.record.flush()
 
     def wait_for_shell(self, timeout: float = 300) -> None:
+        if self.ready:
+            return
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             self.sock.sendall(b"\n")
@@ -109,6 +112,7 @@ class Serial:
                 self.sock.sendall(b"stty -echo cols 500; export PS1= TERM=dumb SYSTEMD_PAGER= SYSTEMD_COLORS=0\n")
                 time.sleep(0.5)
                 if self.run("true", timeout=30)[0] == 0:
+                    self.ready = True
                     return
         raise VMError("no root shell on the serial console")
 
