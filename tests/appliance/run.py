@@ -292,7 +292,8 @@ class Run:
             self.check("the SD card full during a game", card_full)
 
             def update():
-                vm.serial.check("/opt/cloud-companion/venv/bin/pip install -q --no-index --no-deps --force-reinstall "
+                vm.serial.check("mountpoint -q /mnt/bundle || mount -o ro /dev/vdb /mnt/bundle; "
+                                "/opt/cloud-companion/venv/bin/pip install -q --no-index --no-deps --force-reinstall "
                                 "/mnt/bundle/previous/*.whl && systemctl restart cloud-companion", timeout=300)
                 self.wait_active(vm, 120)
                 before = self.actions(vm)
