@@ -417,3 +417,20 @@ def test_a_journal_on_an_overlay_root_is_warned_about_before_a_reboot_loses_it(t
     assert storage.status == WARN and "lost at the next reboot" in storage.detail and "Overlay" in storage.fix
     (proc / "mounts").write_text(f"overlay / overlay rw 0 0\n/dev/sda2 {tmp_path / 'var'} ext4 rw 0 0\n")
     assert doctor.check_storage(db, proc) == []  # the journal's own disk is a real one
+
+
+def test_report_bundles_doctor_and_the_log_into_one_file(tmp_path):
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}
+    config = tmp_path / "c.toml"
+    config.write_text('[ship]\nport = "off"\n')
+    out = tmp_path / "report.txt"
+    base = [sys.executable, "-m", "companion", "report", "--db", str(tmp_path / "j.sqlite3"), "--config", str(config)]
+    result = subprocess.run(base + ["--out", str(out)], capture_output=True, text=True, timeout=120, env=env)
+    assert result.returncode == 0 and f"report written to {out}" in result.stdout
+    text = out.read_text()
+    assert text.startswith("Cloud Companion ") and "== cloud-companion doctor ==" in text
+    assert "journal" in text and "== journalctl -u cloud-companion -b" in text
+    refused = subprocess.run(base + ["--out", str(tmp_path / "no" / "such" / "r.txt")], capture_output=True,
+                             text=True, timeout=120, env=env)
+    assert refused.returncode == 1 and refused.stderr.startswith("cloud-companion: cannot write the report")
+    assert "Traceback" not in refused.stderr
