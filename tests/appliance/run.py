@@ -291,24 +291,30 @@ class Run:
                         f"saved once there was room ({saved} actions); screen vs. the expected {shown:.1f}")
             self.check("the SD card full during a game", card_full)
 
-            def update():
-                vm.serial.check("mountpoint -q /mnt/bundle || mount -o ro /dev/vdb /mnt/bundle; "
-                                "/opt/cloud-companion/venv/bin/pip install -q --no-index --no-deps --force-reinstall "
-                                "/mnt/bundle/previous/*.whl && systemctl restart cloud-companion", timeout=300)
-                self.wait_active(vm, 120)
-                before = self.actions(vm)
-                rc, out = vm.serial.run("cd /mnt/bundle/cloud-companion && make update-pi 2>&1; rc=$?; cd /; "
-                                        "(exit $rc)", timeout=600)
-                (self.folder / "update.log").write_text(out)
-                assert rc == 0, out[-1500:]
-                self.wait_active(vm, 120)
-                after = self.actions(vm)
-                assert after == before, f"{before} actions before the update, {after} after"
-                rc, resumed = vm.serial.run("cloud-companion resume >/dev/null; echo resume=$?")
-                assert "resume=0" in resumed, resumed
-                return f"previous version -> this one with a game open: {after} actions, the game resumes"
-            self.check("update from the previous version with a game open", update)
+            self.check("update from the previous version with a game open", lambda: self.update(vm))
             vm.shutdown()
+
+    def update(self, vm: VM) -> str:
+        """The previous version (the branch point's wheel) runs with a game open; `make update-pi`."""
+        vm.serial.check("mountpoint -q /mnt/bundle || mount -o ro /dev/vdb /mnt/bundle; "
+                        "/opt/cloud-companion/venv/bin/pip install -q --no-index --no-deps --force-reinstall "
+                        "/mnt/bundle/previous/*.whl && systemctl restart cloud-companion", timeout=300)
+        self.wait_active(vm, 120)
+        before = self.actions(vm)
+        rc, out = vm.serial.run("cd /mnt/bundle/cloud-companion && make update-pi 2>&1", timeout=600)
+        (self.folder / "update.log").write_text(out)
+        assert rc == 0, out[-1500:]
+        self.wait_active(vm, 120)
+        after = self.actions(vm)
+        assert after == before, f"{before} actions before the update, {after} after"
+        rc, resumed = vm.serial.run("cloud-companion resume >/dev/null; echo resume=$?")
+        assert "resume=0" in resumed, resumed
+        shown = {ACKNOWLEDGED: f"{len(TAPS) - 1}:{TAPS[-1]}", ACKNOWLEDGED + 1: f"{len(TAPS)}:{MORE[0]}"}.get(after)
+        if shown:
+            self.wait_for_screen(vm, self.screens[shown][1], 180, "updated")
+        assert "Debian packages" in out, "the update skipped the package step"
+        return (f"previous version -> this one with a game open: {after} actions kept"
+                + (", the game on screen again" if shown else "") + "; the package step ran too")
 
     def late_display(self, installed: Path) -> None:
         """Boot 4: no display driver at boot; it comes 90 s later (a TV switched on after the Pi)."""
