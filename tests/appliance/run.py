@@ -291,8 +291,26 @@ class Run:
                         f"saved once there was room ({saved} actions); screen vs. the expected {shown:.1f}")
             self.check("the SD card full during a game", card_full)
 
+            self.check("doctor tells a screen that shows from a black one", lambda: self.doctor_draws(vm))
             self.check("update from the previous version with a game open", lambda: self.update(vm))
             vm.shutdown()
+
+    def doctor_draws(self, vm: VM) -> str:
+        """With the app stopped doctor opens the display and draws; SDL's opengl renderer on a root
+        without libGL.so.1 (the black screen) is caught by the same probe."""
+        vm.serial.check("systemctl stop cloud-companion")
+        try:
+            rc, out = vm.serial.run("cloud-companion doctor 2>&1", timeout=300)
+            shows = re.search(r"^ok\s+picture\s+(.*)$", out, re.M)
+            assert shows, out[-1500:]
+            rc, black = vm.serial.run("ls /usr/lib/*/libGL.so.1 2>/dev/null; SDL_RENDER_DRIVER=opengl "
+                                      "GALLIUM_DRIVER=softpipe SDL_AUDIODRIVER=dummy "
+                                      "/opt/cloud-companion/venv/bin/python -m companion.appliance.drawprobe 2>&1",
+                                      timeout=300)
+            assert rc != 0 and '"shown": true' not in black, black[-800:]
+        finally:
+            vm.serial.check("systemctl start cloud-companion", timeout=180)
+        return f"{shows.group(1)}; with SDL's opengl renderer: exit {rc}, {black.splitlines()[-1][:120]}"
 
     def update(self, vm: VM) -> str:
         """The previous version (the branch point's wheel) runs with a game open; `make update-pi`."""
