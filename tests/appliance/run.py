@@ -329,7 +329,13 @@ class Run:
         assert "resume=0" in resumed, resumed
         shown = {ACKNOWLEDGED: f"{len(TAPS) - 1}:{TAPS[-1]}", ACKNOWLEDGED + 1: f"{len(TAPS)}:{MORE[0]}"}.get(after)
         if shown:
-            self.wait_for_screen(vm, self.screens[shown][1], 180, "updated")
+            try:
+                self.wait_for_screen(vm, self.screens[shown][1], 120, "updated")
+            except AssertionError:
+                # after a clean stop the app offers the open game ("Continue the game?") rather
+                # than going straight in: tap Continue (the dialog's right button)
+                vm.qmp.tap(857 / 1280, 547 / 800)
+                self.wait_for_screen(vm, self.screens[shown][1], 120, "updated")
         assert "Debian packages" in out, "the update skipped the package step"
         return (f"previous version -> this one with a game open: {after} actions kept"
                 + (", the game on screen again" if shown else "") + "; the package step ran too")
