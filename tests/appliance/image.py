@@ -107,6 +107,7 @@ def stand_in_lgpio(root: Path) -> None:
 
 def configure(root: Path, suite: str) -> None:
     (root / "etc" / "hostname").write_text(f"cc-{suite}\n")
+    (root / "etc" / "hosts").write_text(f"127.0.0.1 localhost\n127.0.1.1 cc-{suite}\n")  # as Pi OS has it
     (root / "etc" / "fstab").write_text("/dev/vda / ext4 defaults 0 1\n")
     getty = root / "etc" / "systemd" / "system" / "serial-getty@ttyS0.service.d"
     getty.mkdir(parents=True, exist_ok=True)
