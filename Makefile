@@ -57,3 +57,16 @@ update-pi:
 
 uninstall-pi:
 	$(PI_INSTALL) uninstall $(if $(call yes,PURGE),--purge)
+
+# --- the appliance booted for real (run as root; minutes, so not part of `make test`) ---------
+# Debian roots (debootstrap, kept in build/appliance/), the installer from a release bundle,
+# then QEMU with real systemd: picture, touch, power cut, watchdog, a late display, an update.
+# `make bundle` makes that release bundle for a Pi without network (aarch64, Python 3.11 and 3.13).
+APPLIANCE_SUITES ?= bookworm trixie
+.PHONY: appliance-test bundle
+
+appliance-test: $(BIN)/cloud-companion
+	$(BIN)/python tests/appliance/run.py $(APPLIANCE_SUITES)
+
+bundle: $(BIN)/cloud-companion
+	$(BIN)/python -m companion.appliance.bundle build/bundle

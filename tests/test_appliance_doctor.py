@@ -314,6 +314,72 @@ def test_speech_that_is_on_with_espeak_ng_installed_is_ok():
     assert doctor.check_speech(settings.Config(speech=True))[0].status == OK
 
 
+def connected_display(tmp_path) -> tuple[Path, Path]:
+    dev, sys_ = tmp_path / "dev", tmp_path / "sys"
+    (dev / "dri").mkdir(parents=True)
+    (dev / "dri" / "card0").write_text("")
+    (sys_ / "class" / "drm" / "card0-HDMI-A-1").mkdir(parents=True)
+    (sys_ / "class" / "drm" / "card0-HDMI-A-1" / "status").write_text("connected\n")
+    return dev, sys_
+
+
+def test_a_screen_that_draws_is_told_from_a_running_app_on_a_black_screen(tmp_path):
+    dev, sys_ = connected_display(tmp_path)
+    shows = Machine(dev=dev, sys=sys_, systemctl=None, draw=lambda: (0, {
+        "shown": True, "renderer": "opengles2", "size": [800, 480]}))
+    assert by_name(doctor.check_display(shows), "picture") == [
+        Check("picture", OK, "drawn and read back (800x480, SDL's opengles2 renderer)")]
+    black = Machine(dev=dev, sys=sys_, systemctl=None, draw=lambda: (1, {
+        "shown": False, "renderer": "opengl", "read_back": [0, 0, 0]}))
+    [picture] = by_name(doctor.check_display(black), "picture")
+    assert picture.status == FAIL and "screen stays black" in picture.detail and "opengl renderer" in picture.detail
+    assert "SDL_RENDER_DRIVER=opengles2" in picture.fix and "libgl1-mesa-dri" in picture.fix
+    nothing = Machine(dev=dev, sys=sys_, systemctl=None, draw=lambda: (2, {"error": "Could not initialize EGL"}))
+    [picture] = by_name(doctor.check_display(nothing), "picture")
+    assert picture.status == FAIL and "Could not initialize EGL" in picture.detail
+
+
+def test_the_drawing_probe_draws_and_reads_back_on_a_real_sdl(monkeypatch):
+    """The probe itself, on SDL's offscreen driver (a renderer on EGL where Mesa has one)."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
+    run = subprocess.run([sys.executable, "-m", "companion.appliance.drawprobe"], capture_output=True, text=True,
+                         timeout=120, env=env)
+    result = json.loads(run.stdout.splitlines()[-1])
+    assert run.returncode == 0 and result["shown"] and result["driver"] == "dummy" and result["size"]
+
+
+def test_without_the_gpu_driver_package_the_libraries_check_fails(tmp_path):
+    dev, sys_ = connected_display(tmp_path)
+    machine = Machine(dev=dev, sys=sys_, systemctl=None, dri_drivers=(str(tmp_path / "none" / "*_dri.so"),),
+                      draw=lambda: (0, {"shown": True}))
+    [libraries] = by_name(doctor.check_display(machine), "libraries")
+    assert libraries.status == FAIL and "libgl1-mesa-dri" in libraries.detail
+    assert libraries.fix.startswith("sudo apt install") and "libgl1-mesa-dri" in libraries.fix
+
+
+def test_a_network_ship_address_fails_where_the_service_has_no_network(tmp_path):
+    unit = tmp_path / "cloud-companion.service"
+    unit.write_text("[Service]\nPrivateNetwork=yes\n")
+    config = settings.Config().with_changes(ship_port="socket://192.168.1.20:7000")
+    [ship] = doctor.check_ship(config, Machine(unit_file=unit), listen_s=0.1)
+    assert ship.status == FAIL and "PrivateNetwork=yes" in ship.detail and "rfcomm" in ship.fix
+    unit.write_text("[Service]\nPrivateNetwork=no\n")  # a desktop, or a unit opened up on purpose
+    [ship] = doctor.check_ship(config, Machine(unit_file=unit), listen_s=0.1)
+    assert "PrivateNetwork" not in ship.detail
+
+
+def test_doctor_says_whether_it_ran_inside_the_services_sandbox(tmp_path, monkeypatch):
+    unit = tmp_path / "cloud-companion.service"
+    monkeypatch.delenv(doctor.SANDBOX_MARK, raising=False)
+    assert doctor.check_sandbox(Machine(unit_file=unit))[0].status == SKIP  # no service here
+    unit.write_text("[Service]\n")
+    outside = doctor.check_sandbox(Machine(unit_file=unit))[0]
+    assert outside.status == WARN and "cloud-companion doctor" in outside.fix
+    monkeypatch.setenv(doctor.SANDBOX_MARK, "1")
+    inside = doctor.check_sandbox(Machine(unit_file=unit))[0]
+    assert inside.status == OK and "sandbox" in inside.detail
+
+
 def test_speech_is_needed_only_when_it_is_on(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     assert doctor.check_speech(settings.Config(speech=True))[0].status == FAIL
@@ -342,3 +408,33 @@ def test_doctor_json_and_text_and_exit_code(tmp_path):
         if line.startswith(("WARN", "FAIL")):
             assert "-> " in lines[number + 1]
     assert not (tmp_path / "j.sqlite3").exists()  # doctor creates nothing
+
+
+def test_a_journal_on_an_overlay_root_is_warned_about_before_a_reboot_loses_it(tmp_path):
+    proc = tmp_path / "proc"
+    proc.mkdir()
+    db = tmp_path / "var" / "journal.sqlite3"
+    db.parent.mkdir()
+    (proc / "mounts").write_text(f"overlay / overlay rw,lowerdir=/media/root-ro 0 0\n"
+                                 f"proc /proc proc rw 0 0\n")
+    [storage] = doctor.check_storage(db, proc)
+    assert storage.status == WARN and "lost at the next reboot" in storage.detail and "Overlay" in storage.fix
+    (proc / "mounts").write_text(f"overlay / overlay rw 0 0\n/dev/sda2 {tmp_path / 'var'} ext4 rw 0 0\n")
+    assert doctor.check_storage(db, proc) == []  # the journal's own disk is a real one
+
+
+def test_report_bundles_doctor_and_the_log_into_one_file(tmp_path):
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}
+    config = tmp_path / "c.toml"
+    config.write_text('[ship]\nport = "off"\n')
+    out = tmp_path / "report.txt"
+    base = [sys.executable, "-m", "companion", "report", "--db", str(tmp_path / "j.sqlite3"), "--config", str(config)]
+    result = subprocess.run(base + ["--out", str(out)], capture_output=True, text=True, timeout=120, env=env)
+    assert result.returncode == 0 and f"report written to {out}" in result.stdout
+    text = out.read_text()
+    assert text.startswith("Cloud Companion ") and "== cloud-companion doctor ==" in text
+    assert "journal" in text and "== journalctl -u cloud-companion -b" in text
+    refused = subprocess.run(base + ["--out", str(tmp_path / "no" / "such" / "r.txt")], capture_output=True,
+                             text=True, timeout=120, env=env)
+    assert refused.returncode == 1 and refused.stderr.startswith("cloud-companion: cannot write the report")
+    assert "Traceback" not in refused.stderr

@@ -87,3 +87,27 @@ def test_the_polkit_rule_allows_the_service_user_only_to_power_off():
     assert re.findall(r'action\.id == "([^"]+)"', rule) == ["org.freedesktop.login1.power-off",
                                                            "org.freedesktop.login1.power-off-multiple-sessions"]
     assert 'subject.user == "cloud-companion"' in rule and rule.count("Result.YES") == 1
+
+
+def test_a_display_that_comes_late_is_waited_for_not_given_up_on():
+    text = UNIT.read_text()
+    assert re.search(r"^StartLimitIntervalSec=0$", text, re.M)  # never the start-limit's final "failed"
+    assert "StartLimitBurst" not in text
+    delay = float(re.search(r"^RestartSec=(\d+)", text, re.M).group(1))
+    assert 1 <= delay <= 10  # spaced tries, and the app is there within seconds of the display
+
+
+def test_sdls_renderer_is_chosen_so_a_missing_libgl_does_not_make_a_black_screen():
+    assert re.search(r"^Environment=SDL_RENDER_DRIVER=opengles2$", UNIT.read_text(), re.M)
+
+
+def test_the_unit_and_the_pi_command_use_the_same_data_config_and_cache_places():
+    text = UNIT.read_text()
+    wrapper = (UNIT.parent / "cloud-companion-cli").read_text()
+    exported = re.search(r"^export (XDG_DATA_HOME=\S+ XDG_CONFIG_HOME=\S+ XDG_CACHE_HOME=\S+)$", wrapper, re.M).group(1)
+    assert f"Environment={exported}" in text
+    cache = dict(part.split("=") for part in exported.split())["XDG_CACHE_HOME"]
+    assert re.search(r"^CacheDirectory=cloud-companion$", text, re.M) and cache == "/var/cache"
+    # Mesa writes its shader cache into the unit's own (writable) cache directory
+    assert "Environment=MESA_SHADER_CACHE_DIR=/var/cache/cloud-companion/" in text
+    assert "install-pi.sh" not in text

@@ -1,4 +1,4 @@
-"""`cloud-companion doctor`, `backup` and `restore`."""
+"""`cloud-companion doctor`, `report`, `backup` and `restore`."""
 
 from __future__ import annotations
 
@@ -18,6 +18,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     doctor.add_argument("--db", type=Path, metavar="PATH", help="the journal file (default: the user's)")
     doctor.add_argument("--config", type=Path, metavar="PATH", help="the settings file (default: the user's)")
     doctor.set_defaults(func=cmd_doctor)
+    report = sub.add_parser("report", help="write doctor's findings and the recent log into one file, for a bug report",
+                            description="Write one text file with the version, doctor's findings and the app's "
+                                        "log since boot (journalctl -u cloud-companion -b), to attach to a bug report.")
+    report.add_argument("--out", type=Path, metavar="FILE", help="the file (default: cloud-companion-report-TIME.txt)")
+    report.add_argument("--db", type=Path, metavar="PATH", help="the journal file (default: the user's)")
+    report.add_argument("--config", type=Path, metavar="PATH", help="the settings file (default: the user's)")
+    report.set_defaults(func=cmd_report)
     backup = sub.add_parser("backup", help="copy the journal into a folder (a USB stick), even while the app runs",
                             description="Copy every game into DIR as journal-YYYYMMDD-HHMMSS.sqlite3 "
                                         "(SQLite's online backup: consistent while a game goes on).")
@@ -45,6 +52,54 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(as_text(checks))
     sys.stdout.flush()
     return 1 if failed else 0
+
+
+LOG_LINES = 400
+
+
+def recent_log(lines: int = LOG_LINES) -> str:
+    """The app's log since boot from systemd's journal, or why there is none."""
+    import shutil
+    import subprocess
+
+    journalctl = shutil.which("journalctl")
+    if journalctl is None:
+        return "(no journalctl here)"
+    try:
+        run = subprocess.run([journalctl, "-u", "cloud-companion", "-b", "--no-pager", "-o", "short-iso",
+                              "-n", str(lines)], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"(journalctl failed: {exc})"
+    return (run.stdout.strip() or run.stderr.strip() or "(no entries)")
+
+
+def report_text(checks, log: str) -> str:
+    import platform
+
+    from ..cli import version
+    from .doctor import as_text
+
+    return (f"Cloud Companion {version()}\n{platform.platform()}, Python {platform.python_version()}\n\n"
+            f"== cloud-companion doctor ==\n{as_text(checks)}\n\n"
+            f"== journalctl -u cloud-companion -b (the last {LOG_LINES} lines) ==\n{log}\n")
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    import time
+
+    from .. import config as settings
+    from ..journal.journal import default_path as default_journal
+    from .doctor import run_checks
+
+    checks = run_checks(args.config or settings.default_path(), args.db or default_journal())
+    out = args.out or Path(time.strftime("cloud-companion-report-%Y%m%d-%H%M%S.txt"))
+    try:
+        out.write_text(report_text(checks, recent_log()))
+    except OSError as exc:
+        say(f"cannot write the report to {out}: {exc.strerror or exc} (give a folder you may write to: --out FILE)")
+        return 1
+    print(f"report written to {out}: attach it to your bug report")
+    return 0
 
 
 def cmd_backup(args: argparse.Namespace) -> int:

@@ -28,6 +28,12 @@ UNIT = "cloud-companion.service"
 # what pygame-ce's bundled SDL opens at run time for its kmsdrm driver (not bundled in the wheel)
 KMSDRM_LIBRARIES = {"libdrm.so.2": "libdrm2", "libgbm.so.1": "libgbm1", "libEGL.so.1": "libegl1",
                     "libGLESv2.so.2": "libgles2"}
+# the GPU drivers GBM and EGL load (vc4/v3d on a Pi, Mesa's software one elsewhere): libgl1-mesa-dri
+DRI_DRIVERS = ("/usr/lib/*/dri/*_dri.so", "/usr/lib/dri/*_dri.so")
+DRAW_TIMEOUT_S = 60
+SANDBOX_MARK = "CLOUD_COMPANION_SANDBOX"  # set by `cloud-companion doctor` on the Pi (appliance.sandbox)
+UNIT_FILE = Path("/etc/systemd/system") / UNIT
+NETWORK_PORTS = ("socket://", "rfc2217://")
 LOW_BATTERY_MV = 3500  # a single Li-ion cell near empty
 LOW_DISK_BYTES = 200 * 1024 * 1024
 STUCK_SAMPLES = 5      # a pin must read "pressed" this many times in a row to count as stuck
@@ -52,6 +58,26 @@ class Machine:
     sys: Path = Path("/sys")
     proc: Path = Path("/proc")
     systemctl: str | None = shutil.which("systemctl")
+    dri_drivers: tuple[str, ...] = DRI_DRIVERS
+    draw: Callable[[], tuple[int, dict]] | None = None  # the drawing probe (tests give their own)
+    unit_file: Path = UNIT_FILE
+
+    def service_active(self) -> bool:
+        if self.systemctl is None:
+            return False
+        return subprocess.run([self.systemctl, "is-active", "--quiet", UNIT], timeout=10).returncode == 0
+
+    @property
+    def in_sandbox(self) -> bool:
+        return os.environ.get(SANDBOX_MARK) == "1"
+
+    @property
+    def without_network(self) -> bool:
+        """Doctor (or the service it stands for) has no network: the unit's PrivateNetwork=yes."""
+        try:
+            return bool(re.search(r"^PrivateNetwork=(yes|true|1)\s*$", self.unit_file.read_text(), re.M))
+        except OSError:
+            return False
 
     @property
     def is_pi(self) -> bool:
@@ -102,11 +128,13 @@ def check_display(machine: Machine) -> list[Check]:
             ctypes.CDLL(library)
         except OSError:
             missing.append(package)
+    if not any(glob.glob(pattern) for pattern in machine.dri_drivers):
+        missing.append("libgl1-mesa-dri")
     if missing:
         out.append(Check("libraries", FAIL, f"SDL's kmsdrm cannot load {', '.join(missing)}",
                          f"sudo apt install {' '.join(missing)}"))
     else:
-        out.append(Check("libraries", OK, "libdrm, libgbm, libEGL and libGLESv2 load"))
+        out.append(Check("libraries", OK, "libdrm, libgbm, libEGL, libGLESv2 and the GPU driver load"))
     cards = sorted(glob.glob(str(machine.dev / "dri" / "card*")))
     if not cards:
         out.append(Check("display", FAIL, "no display device (/dev/dri/card*)",
@@ -123,7 +151,47 @@ def check_display(machine: Machine) -> list[Check]:
                          "the service user is in the video and render groups; a person runs doctor with sudo"))
     else:
         out.append(Check("display", OK, f"{', '.join(connected)} connected"))
+        out.append(check_drawing(machine))
     return out
+
+
+def draw_probe(timeout: float = DRAW_TIMEOUT_S) -> tuple[int, dict]:
+    """Run the drawing probe in a child process (a display SDL cannot open may hang or crash it)."""
+    import json
+    import sys
+
+    env = {**os.environ, "SDL_VIDEODRIVER": "kmsdrm", "SDL_AUDIODRIVER": "dummy"}
+    env.setdefault("SDL_RENDER_DRIVER", "opengles2")  # what the unit sets: the app's own choice
+    try:
+        run = subprocess.run([sys.executable, "-m", "companion.appliance.drawprobe"], capture_output=True,
+                             text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return -1, {"error": f"no answer in {timeout:.0f} s"}
+    lines = [line for line in run.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        return run.returncode, {"error": (run.stderr.strip().splitlines() or [f"exit {run.returncode}"])[-1]}
+    return run.returncode, json.loads(lines[-1])
+
+
+def check_drawing(machine: Machine) -> Check:
+    """Open the display as the app does, draw, and read the drawing back: a running app on a
+    black screen is told from one that shows."""
+    code, result = (machine.draw or draw_probe)()
+    renderer = result.get("renderer", "?")
+    if code == 0 and result.get("shown"):
+        size = "x".join(str(n) for n in result.get("size", [])) or "?"
+        return Check("picture", OK, f"drawn and read back ({size}, SDL's {renderer} renderer)")
+    if code == 1:
+        return Check("picture", FAIL, f"the app would run, but the screen stays black: SDL's {renderer} renderer "
+                     f"draws nothing (read back {result.get('read_back', result.get('error', '?'))})",
+                     "without libGL.so.1 SDL takes libGLESv2 for desktop OpenGL: set SDL_RENDER_DRIVER=opengles2 "
+                     "(the unit does), and sudo apt install libgl1-mesa-dri")
+    why = result.get("error", "?")
+    if machine.service_active():
+        return Check("picture", WARN, f"the display is in use by the app (it runs), so doctor cannot draw: {why}",
+                     "to test the picture: sudo systemctl stop cloud-companion, run doctor, then start it again")
+    return Check("picture", FAIL, f"the display cannot be opened: {why}",
+                 "journalctl -u cloud-companion -b shows what the app met; check the cable, then reboot")
 
 
 def touch_devices(machine: Machine) -> list[str]:
@@ -252,6 +320,10 @@ def check_ship(config: settings.Config, machine: Machine, listen_s: float = 2.5,
     from ..ship import link
 
     spec = config.ship_port
+    if spec.startswith(NETWORK_PORTS) and machine.without_network:
+        return [Check("ship", FAIL, f"{spec}: the service has no network (PrivateNetwork=yes), so it can never "
+                      "reach a ship at a network address", "connect the ship by its USB cable or by Bluetooth "
+                      '(rfcomm): [ship] port = "auto" or "/dev/rfcomm0"')]
     if spec == "off":
         return [Check("ship", SKIP, "off in the settings ([ship] port)")]
     if spec == "sim":
@@ -342,7 +414,36 @@ def judge_lines(port: str, good: dict[str, tuple], bad: dict[str, int], failed: 
 
 # --- the journal ------------------------------------------------------------------------------
 
-def check_journal(path: Path) -> list[Check]:
+def mount_of(path: Path, mounts_text: str) -> tuple[str, str]:
+    """(mount point, file system type) of the mount that holds `path`."""
+    best = ("/", "")
+    target = str(path.resolve())
+    for line in mounts_text.splitlines():
+        fields = line.split()
+        if len(fields) < 3:
+            continue
+        point = fields[1].replace("\\040", " ")
+        inside = target == point or target.startswith(point.rstrip("/") + "/")
+        if inside and len(point) >= len(best[0]):
+            best = (point, fields[2])
+    return best
+
+
+def check_storage(path: Path, proc: Path = Path("/proc")) -> list[Check]:
+    """A journal on an overlay or in memory (raspi-config's read-only mode) is gone at reboot."""
+    try:
+        mounts = (proc / "mounts").read_text()
+    except OSError:
+        return []
+    point, kind = mount_of(path.parent, mounts)
+    if kind in ("overlay", "tmpfs", "ramfs"):
+        return [Check("storage", WARN, f"{path.parent} is on {kind} ({point}): every game is lost at the next "
+                      "reboot", "switch off raspi-config's overlay file system (Performance Options > Overlay "
+                      "File System: no), then reboot")]
+    return []
+
+
+def check_journal(path: Path, proc: Path = Path("/proc")) -> list[Check]:
     from ..journal import schema
 
     fix_broken = (f"the app moves a damaged journal aside and starts a new one; to get the games back: "
@@ -376,6 +477,7 @@ def check_journal(path: Path) -> list[Check]:
         out.append(Check("journal", FAIL, f"{path} fails SQLite's check: {verdict}", fix_broken))
     else:
         out.append(Check("journal", OK, f"{path}: {games} games, {size / 1e6:.1f} MB, intact"))
+    out += check_storage(path, proc)
     free = shutil.disk_usage(path.parent).free
     out.append(Check("disk", OK if free >= LOW_DISK_BYTES else WARN, f"{free / 1e9:.1f} GB free",
                      "" if free >= LOW_DISK_BYTES else "free some space: a full disk stops saving"))
@@ -383,6 +485,24 @@ def check_journal(path: Path) -> list[Check]:
 
 
 # --- the service ------------------------------------------------------------------------------
+
+def check_sandbox(machine: Machine) -> list[Check]:
+    if machine.in_sandbox:
+        return [Check("sandbox", OK, f"run as {_user()} inside the service's own sandbox (its unit's settings)")]
+    if machine.unit_file.is_file():
+        return [Check("sandbox", WARN, f"run as {_user()} outside the service's sandbox: what only the sandbox "
+                      "hides is not seen", "on the Pi run it as: cloud-companion doctor (it uses the sandbox)")]
+    return [Check("sandbox", SKIP, "the service is not installed here")]
+
+
+def _user() -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return str(os.geteuid())
+
 
 def check_service(machine: Machine) -> list[Check]:
     if machine.systemctl is None or not Path("/run/systemd/system").is_dir():
@@ -413,7 +533,7 @@ def run_checks(config_path: Path, db_path: Path, machine: Machine | None = None,
         lambda: check_display(machine), lambda: check_touch(machine), lambda: check_audio(machine),
         lambda: check_speech(config), lambda: check_gpio(config, machine, pin_factory),
         lambda: check_ship(config, machine, listen_s), lambda: check_journal(db_path),
-        lambda: check_service(machine))
+        lambda: check_service(machine), lambda: check_sandbox(machine))
     for step in steps:
         try:
             out += step()

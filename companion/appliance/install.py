@@ -24,6 +24,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -31,9 +32,10 @@ from typing import Callable
 USER = "cloud-companion"
 GROUPS = ("gpio", "dialout", "video", "render", "input", "audio")
 # python3-lgpio: gpiozero's pin driver; espeak-ng: speech; libdrm2 libgbm1 libegl1 libgles2:
-# what pygame-ce's SDL opens for kmsdrm (Pi OS Lite may lack them); polkitd: the power-off rule
+# what pygame-ce's SDL opens for kmsdrm (Pi OS Lite may lack them); libgl1-mesa-dri: the GPU
+# driver GBM and EGL load (vc4/v3d on a Pi); polkitd: the power-off rule
 PACKAGES = ("python3-venv", "python3-lgpio", "fonts-dejavu-core", "espeak-ng", "libdrm2", "libgbm1",
-            "libegl1", "libgles2", "polkitd")
+            "libegl1", "libgles2", "libgl1-mesa-dri", "polkitd")
 PREFIX = Path("/opt/cloud-companion")
 CONFIG_DIR = Path("/etc/cloud-companion")
 STATE_DIR = Path("/var/lib/cloud-companion")
@@ -41,16 +43,22 @@ UNIT_NAME = "cloud-companion.service"
 POLKIT_NAME = "50-cloud-companion-poweroff.rules"
 UDEV_NAME = "90-cloud-companion-usb.rules"
 COMMAND = Path("/usr/local/bin/cloud-companion")
-BOOT_CONFIGS = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))  # Bookworm, older
+HARDWARE_WATCHDOG = Path("/etc/systemd/system.conf.d/cloud-companion-watchdog.conf")
+FIRMWARE = Path("/boot/firmware")  # Bookworm and Trixie; before them /boot held config.txt
+BOOT_CONFIGS = (FIRMWARE / "config.txt", Path("/boot/config.txt"))
+# Bookworm leaves a /boot/config.txt that only says the file has moved: never ours to edit
+MOVED_MARK = "/boot/firmware/config.txt"
 BEGIN, END = "# --- cloud-companion: begin ---", "# --- cloud-companion: end ---"
 
-# display -> (config.txt lines, settings the app needs: rotate, size)
+# display -> (config.txt lines it needs, settings the app needs: size). Raspberry Pi OS's own
+# config.txt already has both lines below, and then our block adds nothing: only a card whose
+# config.txt lost one gets it back. display_auto_detect finds the original 7" display and both
+# sizes of Touch Display 2 (5" and 7", on either DSI connector), so no panel overlay is forced.
+KMS = "dtoverlay=vc4-kms-v3d"
 DISPLAYS: dict[str, tuple[list[str], dict[str, object]]] = {
-    # the original 7" touch display (800x480, landscape): found by display_auto_detect
-    "official7": (["dtoverlay=vc4-kms-v3d", "display_auto_detect=1"], {"size": "auto"}),
-    # Touch Display 2 (720x1280, a portrait panel): its own overlay; the app lays out portrait
-    "touch2": (["dtoverlay=vc4-kms-v3d", "dtoverlay=vc4-kms-dsi-ili9881-7inch"], {"size": "auto"}),
-    "hdmi": (["dtoverlay=vc4-kms-v3d"], {"size": "auto"}),
+    "official7": ([KMS, "display_auto_detect=1"], {"size": "auto"}),
+    "touch2": ([KMS, "display_auto_detect=1"], {"size": "auto"}),
+    "hdmi": ([KMS], {"size": "auto"}),
 }
 
 
@@ -86,13 +94,27 @@ def write_step(what: str, path: Path, text: str, mode: int = 0o644, keep: bool =
 
 # --- pieces that are plain functions of text (tested on their own) ----------------------------
 
+def active_lines(text: str) -> set[str]:
+    """The settings config.txt applies to every board: outside any [filter] but [all]."""
+    found, applies = set(), True
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line.startswith("[") and line.endswith("]"):
+            applies = line == "[all]"
+        elif line and applies:
+            found.add(line)
+    return found
+
+
 def with_block(text: str, lines: list[str]) -> str:
-    """config.txt with our block (replaced if there, else appended under [all])."""
-    block = "\n".join([BEGIN, "[all]", *lines, END])
-    pattern = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)
-    if pattern.search(text):
-        return pattern.sub(lambda _: block, text)
-    return (text.rstrip("\n") + "\n\n" if text.strip() else "") + block + "\n"
+    """config.txt with our block holding only the lines it lacks (replaced if there, else
+    appended under [all]); with nothing lacking, no block at all."""
+    rest = without_block(text) if BEGIN in text else text
+    missing = [line for line in lines if line not in active_lines(rest)]
+    if not missing:
+        return rest
+    block = "\n".join([BEGIN, "[all]", *missing, END])
+    return (rest.rstrip("\n") + "\n\n" if rest.strip() else "") + block + "\n"
 
 
 def without_block(text: str) -> str:
@@ -101,11 +123,21 @@ def without_block(text: str) -> str:
 
 
 def settings_text(example: str, display: str, rotate: int) -> str:
-    """The first settings file: the commented example with the display's values filled in."""
+    """The settings file with the display's values filled in: the commented example the first
+    time; on a later install the file as it is, every other setting kept (a line it lacks goes
+    above the first [section], where top-level keys belong)."""
     values = {**DISPLAYS[display][1], "rotate": rotate}
     for key, value in values.items():
         shown = f'"{value}"' if isinstance(value, str) else str(value)
-        example = re.sub(rf"^{key} = \S+", f"{key} = {shown}", example, count=1, flags=re.M)
+        line = re.compile(rf"^{key} = [^#\n]*?(?=\s*(#|$))", re.M)
+        if line.search(example):
+            example = line.sub(lambda _: f"{key} = {shown}", example, count=1)
+        else:
+            section = re.search(r"^\[", example, re.M)
+            if section:
+                example = example[:section.start()] + f"{key} = {shown}\n\n" + example[section.start():]
+            else:
+                example = example.rstrip("\n") + ("\n" if example.strip() else "") + f"{key} = {shown}\n"
     return example
 
 
@@ -142,7 +174,14 @@ def groups_right() -> bool:
 
 
 def boot_config() -> Path | None:
-    return next((p for p in BOOT_CONFIGS if p.is_file()), None)
+    """The config.txt the firmware reads: /boot/firmware's, or an older Pi OS's /boot/config.txt
+    (never Bookworm's placeholder there, which only says the file has moved)."""
+    if BOOT_CONFIGS[0].is_file():
+        return BOOT_CONFIGS[0]
+    old = BOOT_CONFIGS[1]
+    if old.is_file() and MOVED_MARK not in old.read_text(errors="replace"):
+        return old
+    return None
 
 
 def systemctl_says(*words: str) -> str:
@@ -155,14 +194,44 @@ def systemctl_says(*words: str) -> str:
 SYSTEM_PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
 
 
+def bundled_wheels(source: Path) -> Path | None:
+    """A release bundle's wheels for the system's Python (wheels/cp311 on Bookworm, cp313 on Trixie)."""
+    found = source / "wheels" / f"cp{sys.version_info.major}{sys.version_info.minor}"
+    return found if any(found.glob("cloud_companion-*.whl")) else None
+
+
+def install_app(source: Path, venv: Path) -> None:
+    """The app into the venv: from the bundle's wheels (no network), else built from a copy of
+    the checkout in a scratch folder, so the checkout gets no root-owned build/ or egg-info and
+    a file deleted from the project does not stay installed."""
+    pip = [str(venv / "bin" / "pip"), "install", "--quiet", "--upgrade"]
+    wheels = bundled_wheels(source)
+    with tempfile.TemporaryDirectory(prefix="cloud-companion-build-") as scratch:
+        if wheels is not None:
+            built, index = sorted(wheels.glob("cloud_companion-*.whl"))[-1], ["--no-index", "--find-links", str(wheels)]
+        else:
+            from .bundle import copy_source
+
+            staged = copy_source(source, Path(scratch) / "src")
+            subprocess.run([str(venv / "bin" / "pip"), "wheel", "--quiet", "--no-deps", "--wheel-dir",
+                            str(Path(scratch) / "wheel"), str(staged)], check=True)
+            built, index = next((Path(scratch) / "wheel").glob("cloud_companion-*.whl")), []
+        subprocess.run([*pip, *index, str(built)], check=True)
+        # our own wheel once more, by force: a release with the same version number still gets its files
+        subprocess.run([*pip, *index, "--no-deps", "--force-reinstall", str(built)], check=True)
+
+
 def app_steps(source: Path) -> list[Step]:
     venv = PREFIX / "venv"
+    wheels = bundled_wheels(source)
+    how = (f"pip install --no-index --find-links {wheels} cloud-companion" if wheels is not None
+           else f"pip wheel (from a copy of {source} in a scratch folder), then pip install it")
     return [
         command_step("a virtual environment that sees the system's python3-lgpio",
                      SYSTEM_PYTHON, "-m", "venv", "--system-site-packages", str(venv),
                      done=lambda: (venv / "bin" / "python").exists()),
-        command_step("the app, from this checkout, into it", str(venv / "bin" / "pip"), "install", "--quiet",
-                     "--upgrade", str(source)),
+        Step("the app " + ("from the bundle's wheels (no network needed)" if wheels is not None
+                           else "from this checkout, into it"), lambda: install_app(source, venv), commands=[how]),
         write_step("the README beside it (the unit's documentation)", PREFIX / "README.md",
                    (source / "README.md").read_text()),
         write_step("the cloud-companion command (run as the service, on its journal and settings)",
@@ -184,13 +253,26 @@ def unit_steps(source: Path) -> list[Step]:
     ]
 
 
+def packages_step() -> Step:
+    return Step("Debian packages: " + " ".join(PACKAGES),
+                lambda: (subprocess.run(["apt-get", "update"], check=True),
+                         subprocess.run(["apt-get", "install", "-y", *PACKAGES], check=True)) and None,
+                lambda: not missing_packages(), ["apt-get update", "apt-get install -y " + " ".join(PACKAGES)])
+
+
+def settings_step(source: Path, display: str, rotate: int) -> Step:
+    """The settings file: the example the first time; later the same file with this display's
+    values (a second install with another rotation turns the picture, every other setting kept)."""
+    path = CONFIG_DIR / "config.toml"
+    first = not path.exists()
+    current = (source / "companion" / "config.example.toml").read_text() if first else path.read_text()
+    what = (f"the first settings file for the {display} display" if first
+            else f"the settings file: the {display} display, turned {rotate} degrees (other settings kept)")
+    return write_step(what, path, settings_text(current, display, rotate), mode=0o644)
+
+
 def install_plan(source: Path, display: str, rotate: int) -> list[Step]:
-    steps = [
-        Step("Debian packages: " + " ".join(PACKAGES),
-             lambda: (subprocess.run(["apt-get", "update"], check=True),
-                      subprocess.run(["apt-get", "install", "-y", *PACKAGES], check=True)) and None,
-             lambda: not missing_packages(), ["apt-get update", "apt-get install -y " + " ".join(PACKAGES)]),
-    ]
+    steps = [packages_step()]
     for name in GROUPS:  # Pi OS has them all; elsewhere gpio may be missing and the unit needs it
         steps.append(command_step(f"the group {name}", "groupadd", "--system", name,
                                   done=lambda name=name: group_exists(name)))
@@ -204,9 +286,7 @@ def install_plan(source: Path, display: str, rotate: int) -> list[Step]:
         command_step("the settings directory, writable by the app (Settings saves there)",
                      "install", "-d", "-o", USER, "-g", USER, "-m", "0755", str(CONFIG_DIR),
                      done=lambda: CONFIG_DIR.is_dir() and CONFIG_DIR.stat().st_uid == _uid()),
-        write_step(f"the first settings file for the {display} display (kept if there)", CONFIG_DIR / "config.toml",
-                   settings_text((source / "companion" / "config.example.toml").read_text(), display, rotate),
-                   keep=True),
+        settings_step(source, display, rotate),
         command_step("the settings file belongs to the app", "chown", f"{USER}:{USER}", str(CONFIG_DIR / "config.toml"),
                      done=lambda: (CONFIG_DIR / "config.toml").exists()
                      and (CONFIG_DIR / "config.toml").stat().st_uid == _uid()),
@@ -218,6 +298,10 @@ def install_plan(source: Path, display: str, rotate: int) -> list[Step]:
         steps.append(write_step(f"the {display} display in {config_txt} (a reboot applies it)", config_txt,
                                 with_block(text, DISPLAYS[display][0])))
     steps += [
+        # the unit's watchdog restarts a hung app; this one (the Pi's own, bcm2835_wdt) reboots a
+        # hung system, so a family never has to pull the plug. Active from the next boot.
+        write_step("the hardware watchdog reboots a hung Pi (RuntimeWatchdogSec=15, from the next boot)",
+                   HARDWARE_WATCHDOG, "[Manager]\nRuntimeWatchdogSec=15\n"),
         # a desktop would hold the display: the app draws straight to it from the console
         command_step("boot to the console, not a desktop", "systemctl", "set-default", "multi-user.target",
                      done=lambda: systemctl_says("get-default") in ("multi-user.target", "")),
@@ -229,7 +313,7 @@ def install_plan(source: Path, display: str, rotate: int) -> list[Step]:
 
 
 def update_plan(source: Path) -> list[Step]:
-    return [*app_steps(source), *unit_steps(source),
+    return [packages_step(), *app_steps(source), *unit_steps(source),
             command_step("restart the app (the journal resumes any game)", "systemctl", "restart", UNIT_NAME)]
 
 
@@ -284,7 +368,63 @@ def _uid() -> int:
         return -1
 
 
-def carry_out(steps: list[Step], dry_run: bool, out=print) -> int:
+# --- before anything changes: what the install needs -----------------------------------------
+
+TOOLS = {"install": ("apt-get", "dpkg-query", "systemctl", "udevadm", "useradd", "usermod", "groupadd"),
+         "update": ("apt-get", "dpkg-query", "systemctl", "udevadm"), "uninstall": ("systemctl",)}
+
+
+def apt_candidate(package: str) -> bool:
+    """Whether apt can install `package` from its sources (or has it already)."""
+    shown = subprocess.run(["apt-cache", "policy", package], capture_output=True, text=True).stdout
+    found = re.search(r"Candidate: (\S+)", shown)
+    return bool(found) and found.group(1) != "(none)"
+
+
+def online(host: str = "pypi.org", port: int = 443, timeout: float = 5) -> bool:
+    import socket
+
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+        return True
+    except OSError:
+        return False
+
+
+def preflight(action: str, source: Path, which=shutil.which, missing=None, candidate=apt_candidate,
+              reachable=online) -> tuple[list[str], list[str]]:
+    """(problems that stop the install before it starts, notices), each one line that says what to do."""
+    problems, notices = [], []
+    for tool in TOOLS[action]:
+        if which(tool) is None:
+            problems.append(f"{tool} is missing: this installer is for Raspberry Pi OS (Debian with systemd)")
+    if problems or action == "uninstall":
+        return problems, notices
+    lacking = (missing or missing_packages)()
+    if "python3-lgpio" in lacking and not candidate("python3-lgpio"):
+        problems.append("python3-lgpio is in no apt source here: it comes from the Raspberry Pi archive "
+                        "(archive.raspberrypi.com), which Raspberry Pi OS has. Use Raspberry Pi OS Lite "
+                        "(Bookworm or Trixie), or on another Debian: install python3-lgpio yourself")
+    wheels = bundled_wheels(source)
+    if (lacking or wheels is None) and reachable is not None and not reachable():
+        need = " and ".join(filter(None, ["apt (packages: " + " ".join(lacking) + ")" if lacking else "",
+                                          "pip (the app's wheels)" if wheels is None else ""]))
+        problems.append(f"no network: {need} need it. Connect the Pi (Wi-Fi: sudo raspi-config, "
+                        "System Options), or install from a release bundle on a USB stick (README: without network)")
+    if action == "install" and boot_config() is None:
+        if FIRMWARE.is_dir() and not any(FIRMWARE.iterdir()):
+            problems.append(f"{FIRMWARE} is empty: the boot partition is not mounted (sudo mount -a), "
+                            "so the display cannot be set up")
+        else:
+            notices.append(f"no {BOOT_CONFIGS[0]}: not a Raspberry Pi, so the display step is left out")
+    return problems, notices
+
+
+def say(text: str) -> None:
+    print(text, flush=True)  # each step shows before its command's own output, not after
+
+
+def carry_out(steps: list[Step], dry_run: bool, out=say) -> int:
     for number, step in enumerate(steps, start=1):
         done = step.done()
         mark = "done already" if done else ("would run" if dry_run else "running")
@@ -315,6 +455,18 @@ def main(argv: list[str] | None = None) -> int:
     if not args.dry_run and os.geteuid() != 0:
         print("install-pi: run it as root (sudo make install-pi), or add --dry-run", file=sys.stderr)
         return 1
+    # a dry run checks no network and stops at nothing: it shows what a real run would meet
+    problems, notices = preflight(args.action, args.source, reachable=None if args.dry_run else online)
+    for notice in notices:
+        print(f"install-pi: {notice}", flush=True)
+    if problems and args.dry_run:
+        for problem in problems:
+            print(f"install-pi: a real run would stop here: {problem}", flush=True)
+    elif problems:
+        for problem in problems:
+            print(f"install-pi: {problem}", file=sys.stderr)
+        print("install-pi: nothing was changed", file=sys.stderr)
+        return 1
     if args.action == "install":
         steps = install_plan(args.source, args.display, args.rotate)
     elif args.action == "update":
@@ -324,7 +476,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return carry_out(steps, args.dry_run)
     except (subprocess.CalledProcessError, OSError) as exc:
-        print(f"install-pi: stopped: {exc}. Fix that and run it again (finished steps are skipped).",
+        words = exc.cmd if isinstance(exc, subprocess.CalledProcessError) else []
+        hint = (" The app's own log says why: journalctl -u cloud-companion -b" if "systemctl" in words[:1]
+                and UNIT_NAME in words else "")
+        print(f"install-pi: stopped: {str(exc).rstrip('.')}.{hint} Fix that and run it again (finished steps are skipped).",
               file=sys.stderr)
         return 1
 

@@ -1,7 +1,7 @@
 """Notice a USB stick being mounted, without polling: the kernel wakes a poll() on
 /proc/self/mounts whenever the mount table changes (POLLPRI), and only then is it read again.
 
-Sticks are looked for under /media (Raspberry Pi OS's desktop, and the udev rule install-pi.sh
+Sticks are looked for under /media (Raspberry Pi OS's desktop, and the udev rule `sudo make install-pi`
 adds for Lite) and /run/media (other desktops); only mounts that can be written count.
 """
 

@@ -1,0 +1,115 @@
+"""A release bundle for a Pi without network: the project's files plus every wheel it needs.
+
+    python3 -m companion.appliance.bundle OUT [--platform manylinux2014_aarch64] [--python 3.11 3.13]
+
+OUT/cloud-companion/ holds the checkout's tracked files and wheels/cpXY/ the app's own wheel and
+its dependencies for each Python (Raspberry Pi OS Bookworm has 3.11, Trixie 3.13). Copied to a
+USB stick, `sudo make install-pi` in that folder installs from wheels/ with no network at all.
+On aarch64 with Python 3.13 PyPI's lgpio has no wheel: there the system's python3-lgpio (which
+the installer puts in first, and the venv sees) satisfies the requirement instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[2]
+DEFAULT_PLATFORM = "manylinux2014_aarch64"
+DEFAULT_PYTHONS = ("3.11", "3.13")
+SKIPPED = (".git", ".venv", "build", "__pycache__", "*.egg-info", ".pytest_cache", ".hypothesis",
+           ".benchmarks", "demo-screens", "wheels")
+
+
+def wheel_dir_name(python: str) -> str:
+    return "cp" + python.replace(".", "")
+
+
+def tracked_files(source: Path) -> list[Path] | None:
+    """The files git tracks (a checkout), else None (a copy without .git: take all but SKIPPED)."""
+    try:
+        listed = subprocess.run(["git", "-C", str(source), "ls-files", "-z"], capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return [Path(name) for name in listed.stdout.decode().split("\0") if name]
+
+
+def copy_source(source: Path, target: Path) -> Path:
+    """The project's files at `target`, nothing built or cached among them."""
+    if target.exists():
+        shutil.rmtree(target)
+    files = tracked_files(source)
+    if files is None:
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns(*SKIPPED))
+        return target
+    for name in files:
+        if (source / name).is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source / name, target / name)
+    return target
+
+
+def project_requirements(source: Path) -> list[str]:
+    import tomllib
+
+    return tomllib.loads((source / "pyproject.toml").read_text())["project"]["dependencies"]
+
+
+def platform_words(platform: str) -> list[str]:
+    """pip's --platform for the target, with the newer manylinux tag lgpio's wheels carry (2_34:
+    Bookworm has glibc 2.36, Trixie 2.41): pip does not count a newer tag as the older one."""
+    words = ["--platform", platform]
+    if platform.endswith("aarch64"):
+        words += ["--platform", "manylinux_2_34_aarch64"]
+    return words
+
+
+def target_requirements(source: Path, platform: str, python: str) -> list[str]:
+    """The requirements for the Pi: pip judges environment markers by the machine it runs on,
+    so lgpio (aarch64 only) is named here for an aarch64 Python that PyPI has wheels for."""
+    wanted = [req.split(";")[0].strip() for req in project_requirements(source) if not req.startswith("lgpio")]
+    lgpio = next((req.split(";")[0].strip() for req in project_requirements(source) if req.startswith("lgpio")), None)
+    if lgpio and platform.endswith("aarch64") and tuple(int(n) for n in python.split(".")) < (3, 13):
+        wanted.append(lgpio)
+    return wanted
+
+
+def build(out: Path, source: Path = PROJECT, platform: str = DEFAULT_PLATFORM,
+          pythons: tuple[str, ...] = DEFAULT_PYTHONS, pip: tuple[str, ...] = (sys.executable, "-m", "pip")) -> Path:
+    target = copy_source(source, out / "cloud-companion")
+    with tempfile.TemporaryDirectory() as scratch:
+        # built from a copy, so the checkout gets no build/ or egg-info
+        staged = copy_source(source, Path(scratch) / "src")
+        for python in pythons:
+            wheels = target / "wheels" / wheel_dir_name(python)
+            wheels.mkdir(parents=True, exist_ok=True)
+            subprocess.run([*pip, "wheel", "--quiet", "--no-deps", "--wheel-dir", str(wheels), str(staged)], check=True)
+            subprocess.run([*pip, "download", "--quiet", "--only-binary=:all:", *platform_words(platform),
+                            "--python-version", python, "--implementation", "cp", "--dest", str(wheels),
+                            *target_requirements(source, platform, python)], check=True)
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bundle", description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path, help="the folder to make the bundle in")
+    parser.add_argument("--platform", default=DEFAULT_PLATFORM, help=f"pip's platform tag (default {DEFAULT_PLATFORM})")
+    parser.add_argument("--python", nargs="+", default=list(DEFAULT_PYTHONS), help="Python versions (default 3.11 3.13)")
+    args = parser.parse_args(argv)
+    try:
+        target = build(args.out, platform=args.platform, pythons=tuple(args.python))
+    except subprocess.CalledProcessError as exc:
+        print(f"cloud-companion: the bundle could not be made: {' '.join(exc.cmd[:4])} ... failed "
+              "(pip needs the network to fetch the wheels once)", file=sys.stderr)
+        return 1
+    print(f"cloud-companion: bundle in {target}: copy that folder to a USB stick, then on the Pi: "
+          "cd /media/.../cloud-companion && sudo make install-pi")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,173 @@
+"""The Debian roots the boot test starts from, built once and kept in build/appliance/<suite>/.
+
+A root is what a freshly written Raspberry Pi OS Lite card holds, as far as a PC can have it:
+Debian's own kernel (booted by QEMU with -kernel/-initrd), systemd, python3, and the Debian
+packages the installer asks for. Two things exist only on a Pi; the test stands in for them:
+`python3-lgpio` (the Raspberry Pi archive's package: here an empty package of that name, as on
+x86_64 the app runs on gpiozero's simulated pins anyway) and /boot/firmware/config.txt (Pi OS's
+own, so the installer's display step runs for real).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PROJECT = HERE.parents[1]
+sys.path.insert(0, str(PROJECT))
+from companion.appliance import install  # noqa: E402
+
+MIRROR = os.environ.get("DEBIAN_MIRROR", "http://deb.debian.org/debian")
+SUITES = ("bookworm", "trixie")
+# what Pi OS Lite has that a minimal Debian lacks: the kernel, systemd's login manager (polkit
+# needs it), D-Bus, sudo, make, and the tools the test uses (mount a stick, fill the disk)
+BASE = ("linux-image-amd64", "systemd-sysv", "udev", "dbus", "libpam-systemd", "kmod", "sudo", "make",
+        "procps", "iproute2", "dosfstools", "exfatprogs", "e2fsprogs", "util-linux", "python3")
+# Raspberry Pi OS's config.txt (Bookworm and Trixie ship the same lines)
+PI_CONFIG_TXT = """\
+# For more options and information see
+# http://rptl.io/configtxt
+# Some settings may impact device functionality. See link above for details
+
+# Uncomment some or all of these to enable the optional hardware interfaces
+#dtparam=i2c_arm=on
+#dtparam=i2s=on
+#dtparam=spi=on
+
+# Enable audio (loads snd_bcm2835)
+dtparam=audio=on
+
+# Automatically load overlays for detected cameras
+camera_auto_detect=1
+
+# Automatically load overlays for detected DSI displays
+display_auto_detect=1
+
+# Automatically load initramfs files, if found
+auto_initramfs=1
+
+# Enable DRM VC4 V3D driver
+dtoverlay=vc4-kms-v3d
+max_framebuffers=2
+
+# Don't have the firmware create an initial video= setting in cmdline.txt.
+# Use the kernel's default instead.
+disable_fw_kms_setup=1
+
+# Run in 64-bit mode
+arm_64bit=1
+
+# Disable compensation for displays with overscan
+disable_overscan=1
+
+# Run as fast as firmware / board allows
+arm_boost=1
+
+[cm4]
+# Enable host mode on the 2711 built-in XHCI USB controller.
+# This line should be removed if the legacy DWC2 controller is required
+# (e.g. for USB device mode) or if USB-C serial console support is required.
+otg_mode=1
+
+[cm5]
+dtoverlay=dwc2,dr_mode=host
+
+[all]
+"""
+
+
+def packages() -> list[str]:
+    """Every Debian package the installer asks for, but the Pi-only python3-lgpio."""
+    return [*BASE, *(p for p in install.PACKAGES if p != "python3-lgpio")]
+
+
+def run(*words: str, **kw) -> None:
+    subprocess.run(list(words), check=True, **kw)
+
+
+def chroot(root: Path, script: str) -> None:
+    run("chroot", str(root), "/bin/sh", "-ec", script, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin",
+                                                             "DEBIAN_FRONTEND": "noninteractive", "LC_ALL": "C"})
+
+
+def stand_in_lgpio(root: Path) -> None:
+    """An empty python3-lgpio package: apt and dpkg see it installed, as on Raspberry Pi OS."""
+    pkg = root / "tmp" / "python3-lgpio"
+    (pkg / "DEBIAN").mkdir(parents=True, exist_ok=True)
+    (pkg / "DEBIAN" / "control").write_text(
+        "Package: python3-lgpio\nVersion: 0.2.2-0stand.in\nArchitecture: all\nMaintainer: boot test <test@localhost>\n"
+        "Description: stands in for the Raspberry Pi archive's lgpio in the boot test\n")
+    run("dpkg-deb", "--build", str(pkg), str(root / "tmp" / "python3-lgpio.deb"), stdout=subprocess.DEVNULL)
+    chroot(root, "dpkg -i /tmp/python3-lgpio.deb >/dev/null; rm -rf /tmp/python3-lgpio*")
+
+
+def configure(root: Path, suite: str) -> None:
+    (root / "etc" / "hostname").write_text(f"cc-{suite}\n")
+    (root / "etc" / "hosts").write_text(f"127.0.0.1 localhost\n127.0.1.1 cc-{suite}\n")  # as Pi OS has it
+    (root / "etc" / "fstab").write_text("/dev/vda / ext4 defaults 0 1\n")
+    getty = root / "etc" / "systemd" / "system" / "serial-getty@ttyS0.service.d"
+    getty.mkdir(parents=True, exist_ok=True)
+    (getty / "autologin.conf").write_text(
+        "[Service]\nExecStart=\nExecStart=-/sbin/agetty --autologin root --noclear %I 115200 dumb\n")
+    firmware = root / "boot" / "firmware"
+    firmware.mkdir(parents=True, exist_ok=True)
+    (firmware / "config.txt").write_text(PI_CONFIG_TXT)
+    chroot(root, "echo root:root | chpasswd; systemctl enable serial-getty@ttyS0.service >/dev/null 2>&1;"
+                 "systemctl mask systemd-timesyncd.service apt-daily.timer apt-daily-upgrade.timer >/dev/null 2>&1 || true")
+
+
+def build_root(suite: str, folder: Path) -> Path:
+    """folder/root, made once (about 5 minutes): debootstrap, then the packages through apt."""
+    root = folder / "root"
+    if (root / ".complete").exists():
+        return root
+    tmp = folder / "root.tmp"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"building the {suite} root with debootstrap (once; kept in {folder})", flush=True)
+    run("debootstrap", "--variant=minbase", suite, str(tmp), MIRROR, stdout=subprocess.DEVNULL)
+    (tmp / "usr" / "sbin" / "policy-rc.d").write_text("#!/bin/sh\nexit 101\n")  # no daemons start in the chroot
+    (tmp / "usr" / "sbin" / "policy-rc.d").chmod(0o755)
+    mounts = [(tmp / "proc", ["-t", "proc", "proc"]), (tmp / "sys", ["-t", "sysfs", "sys"]),
+              (tmp / "dev", ["--bind", "/dev"])]
+    try:
+        for target, how in mounts:
+            run("mount", *how, str(target))
+        chroot(tmp, "apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "
+                    + " ".join(packages()) + " >/dev/null && apt-get clean")
+    finally:
+        for target, _ in reversed(mounts):
+            subprocess.run(["umount", "-l", str(target)])
+    (tmp / "usr" / "sbin" / "policy-rc.d").unlink()
+    stand_in_lgpio(tmp)
+    configure(tmp, suite)
+    (tmp / ".complete").write_text(suite + "\n")
+    tmp.rename(root)
+    return root
+
+
+def base_image(suite: str, folder: Path) -> Path:
+    """folder/base.img: the root on a raw ext4 disk (never written by a boot: each boot uses an overlay)."""
+    image = folder / "base.img"
+    root = build_root(suite, folder)
+    if image.exists() and image.stat().st_mtime >= (root / ".complete").stat().st_mtime:
+        return image
+    tmp = image.with_suffix(".tmp")
+    run("mkfs.ext4", "-q", "-F", "-L", "rootfs", "-d", str(root), str(tmp), "4G")
+    tmp.rename(image)
+    return image
+
+
+def kernel(folder: Path) -> tuple[Path, Path]:
+    boot = folder / "root" / "boot"
+    return sorted(boot.glob("vmlinuz-*"))[-1], sorted(boot.glob("initrd.img-*"))[-1]
+
+
+if __name__ == "__main__":  # python3 tests/appliance/image.py bookworm: build that root now
+    for name in sys.argv[1:] or SUITES:
+        print(base_image(name, PROJECT / "build" / "appliance" / name))

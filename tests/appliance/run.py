@@ -1,0 +1,417 @@
+"""The appliance booted for real: `make appliance-test` (as root; minutes, not part of `make test`).
+
+For each Debian suite (Bookworm, Trixie) a root is built once with debootstrap (image.py), the
+app is installed into it by the project's own installer from a release bundle on a second disk
+(the way a Pi without network gets it), and the root is booted under QEMU with real systemd.
+The screen is read with QMP's screendump and compared with the same screen drawn here by the
+app's own headless harness; taps go in through QMP's input-send-event on a virtio tablet.
+The last line says `N passed, M failed`.
+
+    python3 tests/appliance/run.py [bookworm] [trixie]
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parents[1]))
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import image  # noqa: E402
+from vm import VM, VMError, overlay  # noqa: E402
+
+PROJECT = image.PROJECT
+BUILD = PROJECT / "build" / "appliance"
+DB = "/var/lib/cloud-companion/journal.sqlite3"
+SIZE = (1280, 800)   # what virtio-vga's first mode gives the app under kmsdrm
+SAME = 6.0           # mean difference (0..255) below which two screens are the same picture
+# the game played by touch: a Cloud 9 trip from the Home screen (three players, Black the pilot)
+TAPS = ["game:cloud9", "start", "face:red", "face:green", "done", "stay", "stay"]
+ACKNOWLEDGED = 3     # the journal's actions once the taps are in: the roll and two "stay in"
+MORE = ["rise"]      # the next action, tapped with the card full, then once more with room
+
+
+# --- the pictures -----------------------------------------------------------------------------
+
+def expected_screens(size: tuple[int, int]) -> tuple[object, dict[str, tuple[tuple[float, float], object]]]:
+    """The Home screen, and for each tap its place (fractions of the screen) and the screen after it."""
+    from companion.ui.harness import Harness
+
+    h = Harness(size)
+    home = h.render().copy()
+    after = {}
+    for index, key in enumerate([*TAPS, *MORE]):
+        widget = h.find(key)
+        x, y = h.app.viewport.to_display(widget.rect.center)
+        h.tap(key)
+        after[f"{index}:{key}"] = ((x / size[0], y / size[1]), h.render().copy())
+    return home, after
+
+
+def difference(a, b) -> float:
+    """Mean difference per colour channel of two pictures, both scaled down (small shifts blur away)."""
+    import pygame
+
+    small = (160, 100)
+    pa, pb = (pygame.image.tobytes(pygame.transform.smoothscale(s.convert(24) if s.get_bitsize() != 24 else s, small),
+                                   "RGB") for s in (a, b))
+    return sum(abs(x - y) for x, y in zip(pa, pb)) / len(pa)
+
+
+def load(path: Path):
+    import pygame
+
+    return pygame.image.load(str(path))
+
+
+# --- the run --------------------------------------------------------------------------------
+
+class Run:
+    def __init__(self, suite: str):
+        self.suite, self.folder = suite, BUILD / suite
+        self.results: list[tuple[str, bool, str]] = []
+        self.figures: dict[str, float] = {}
+
+    def record(self, name: str, ok: bool, detail: str = "") -> bool:
+        self.results.append((name, ok, detail))
+        print(f"{'PASS' if ok else 'FAIL'}  {self.suite}: {name}" + (f"  ({detail})" if detail else ""), flush=True)
+        return ok
+
+    def check(self, name: str, body) -> bool:
+        try:
+            detail = body()
+        except Exception as exc:  # a failed check is reported and the run goes on
+            traceback.print_exc()
+            return self.record(name, False, f"{type(exc).__name__}: {exc}"[:400])
+        return self.record(name, True, detail or "")
+
+    # the pieces -------------------------------------------------------------------------------
+    def python_version(self) -> str:
+        found = sorted((self.folder / "root" / "usr" / "lib").glob("python3.*"))
+        return next(p.name.removeprefix("python") for p in found if re.fullmatch(r"python3\.\d+", p.name))
+
+    def bundle_disk(self) -> Path:
+        """The release bundle for this root's Python on an ext4 disk, with the previous version's wheel."""
+        from companion.appliance import bundle
+
+        python = self.python_version()
+        out = Path(tempfile.mkdtemp(prefix="bundle-", dir=BUILD))
+        try:
+            bundle.build(out, platform="manylinux2014_x86_64", pythons=(python,))
+            previous = out / "previous"
+            previous.mkdir()
+            base = subprocess.run(["git", "-C", str(PROJECT), "merge-base", "HEAD", "main"], capture_output=True,
+                                  text=True).stdout.strip() or "HEAD"
+            with tempfile.TemporaryDirectory() as scratch:
+                subprocess.run(f"git -C {PROJECT} archive {base} | tar -x -C {scratch}", shell=True, check=True)
+                subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(previous), scratch],
+                               check=True)
+            disk = self.folder / "bundle.img"
+            subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "bundle", "-d", str(out), str(disk), "256M"], check=True)
+            return disk
+        finally:
+            subprocess.run(["rm", "-rf", str(out)])
+
+    def vm(self, disk: Path, **kw) -> VM:
+        return VM(self.folder, disk, image.kernel(self.folder), drives=(self.bundle,), **kw)
+
+    def shot(self, vm: VM, name: str = "screen"):
+        return load(vm.qmp.screendump(self.folder / f"{name}.ppm"))
+
+    def wait_for_screen(self, vm: VM, expected, timeout: float, name: str = "screen") -> float:
+        """Seconds since QEMU started when the screen showed `expected`; raises after `timeout`."""
+        deadline, best = time.monotonic() + timeout, 255.0
+        while time.monotonic() < deadline:
+            try:
+                seen = self.shot(vm, name)
+            except (VMError, OSError, Exception):  # no picture yet (the display not set up)
+                time.sleep(1)
+                continue
+            if seen.get_size() == expected.get_size():
+                best = min(best, difference(seen, expected))
+                if best < SAME:
+                    return vm.since_start()
+            time.sleep(1)
+        raise AssertionError(f"the screen never showed it in {timeout:.0f} s (closest: {best:.1f}; "
+                             f"see {self.folder / (name + '.ppm')})")
+
+    def actions(self, vm: VM) -> int:
+        code = ("import sqlite3; c = sqlite3.connect('file:" + DB + "?mode=ro', uri=True); "
+                "print(c.execute('select count(*) from actions').fetchone()[0])")
+        return int(vm.serial.check(f"python3 -c {shlex.quote(code)}").splitlines()[-1])
+
+    def service(self, vm: VM) -> dict[str, str]:
+        out = vm.serial.check("systemctl show -p ActiveState,SubState,NRestarts,MainPID,Result cloud-companion")
+        return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+    def wait_active(self, vm: VM, timeout: float = 120, restarts_above: int = -1) -> dict[str, str]:
+        deadline = time.monotonic() + timeout
+        while True:
+            state = self.service(vm)
+            if state.get("ActiveState") == "active" and int(state.get("NRestarts", 0)) > restarts_above:
+                return state
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the unit is not active: {state}")
+            time.sleep(2)
+
+    def tap(self, vm: VM, index: int, key: str, timeout: float = 60) -> None:
+        (fx, fy), after = self.screens[f"{index}:{key}"]
+        vm.qmp.tap(fx, fy)
+        self.wait_for_screen(vm, after, timeout)
+
+    # the boots ------------------------------------------------------------------------------
+    def install(self) -> Path:
+        """Boot 1: the installer from the bundle; the disk it leaves is kept for the other boots."""
+        installed = self.folder / "installed.qcow2"
+        overlay(self.base, installed)
+        with self.vm(installed) as vm:
+            vm.serial.wait_for_shell()
+            vm.serial.check("mkdir -p /mnt/bundle && mount -o ro /dev/vdb /mnt/bundle")
+            # the stand-in for the Pi's GPU: virtio-vga has none, and Mesa's llvmpipe would compile
+            # code at run time, which the unit forbids (MemoryDenyWriteExecute); softpipe does not
+            vm.serial.check("mkdir -p /etc/systemd/system/cloud-companion.service.d && printf '[Service]\\n"
+                            "Environment=GALLIUM_DRIVER=softpipe\\n' > /etc/systemd/system/cloud-companion.service.d/gpu.conf")
+
+            def installer():
+                rc, out = vm.serial.run("cd /mnt/bundle/cloud-companion && make install-pi PI_DISPLAY=hdmi 2>&1; "
+                                        "rc=$?; cd /; (exit $rc)", timeout=900)
+                (self.folder / "install.log").write_text(out)
+                assert rc == 0, out[-1500:]
+                assert "[1/" in out and "the app from the bundle's wheels" in out, out[-800:]
+                return f"log in {self.folder / 'install.log'}"
+            if not self.check("the installer runs from a bundle with no network", installer):
+                raise AssertionError("no install: the other checks need it")
+
+            def rotation():
+                vm.serial.check("sed -i 's/^volume = 0.8/volume = 0.3/' /etc/cloud-companion/config.toml")  # Settings
+                vm.serial.check("cd /mnt/bundle/cloud-companion && make install-pi PI_DISPLAY=hdmi PI_ROTATE=180 "
+                                ">/dev/null 2>&1; cd /")
+                turned = vm.serial.check("grep '^rotate' /etc/cloud-companion/config.toml")
+                volume = vm.serial.check("grep '^volume' /etc/cloud-companion/config.toml")
+                # back as it was for the other boots (the comparison pictures are upright)
+                vm.serial.check("sed -i 's/^rotate = 180/rotate = 0/' /etc/cloud-companion/config.toml")
+                assert turned.startswith("rotate = 180") and volume.startswith("volume = 0.3"), (turned, volume)
+                return f"{turned.split('#')[0].strip()}, and {volume.split('#')[0].strip()} from before kept"
+            self.check("installing again with another rotation turns the picture", rotation)
+            vm.shutdown()
+        return installed
+
+    def first_boot(self, disk: Path) -> None:
+        """Boot 2: READY at boot, the first frame, a game started and played by touch, then the power cut."""
+        with self.vm(disk) as vm:
+            def picture():
+                seconds = self.wait_for_screen(vm, self.home, 300, "home")
+                self.figures["boot to first frame (s)"] = round(seconds, 1)
+                return f"the Home screen {seconds:.0f} s after power-on"
+            self.check("the app's first frame is on the display", picture)
+            vm.serial.wait_for_shell()
+
+            def ready():
+                state = self.wait_active(vm, 60)
+                return f"{state['ActiveState']}/{state['SubState']} (Type=notify: READY=1 came)"
+            self.check("the unit starts at boot and reaches READY", ready)
+
+            def touch():
+                for index, key in enumerate(TAPS):
+                    self.tap(vm, index, key)
+                count = self.actions(vm)
+                assert count == ACKNOWLEDGED, f"{count} actions in the journal, {ACKNOWLEDGED} tapped"
+                return f"{len(TAPS)} taps, {count} actions in the journal"
+            self.check("taps on the tablet start and play a game", touch)
+            vm.kill()  # the power cut, mid-game
+
+    def after_power_cut(self, disk: Path) -> None:
+        """Boot 3: the game is back; then the watchdog, doctor, a full card and the update."""
+        game = self.screens[f"{len(TAPS) - 1}:{TAPS[-1]}"][1]
+        with self.vm(disk) as vm:
+            def back():
+                seconds = self.wait_for_screen(vm, game, 300, "resumed")
+                self.figures["power cut to game offered again (s)"] = round(seconds, 1)
+                vm.serial.wait_for_shell()
+                count = self.actions(vm)
+                assert count == ACKNOWLEDGED, f"{count} actions after the power cut, {ACKNOWLEDGED} acknowledged"
+                return f"the game on screen {seconds:.0f} s after power-on, all {count} actions kept"
+            self.check("power cut mid-game: the game is back with every acknowledged action", back)
+            vm.serial.wait_for_shell()
+
+            def watchdog():
+                before = self.wait_active(vm, 60)
+                vm.serial.check(f"kill -STOP {before['MainPID']}")  # the main loop hangs
+                after = self.wait_active(vm, 150, restarts_above=int(before["NRestarts"]))
+                log = vm.serial.check("journalctl -b -u cloud-companion --no-pager | grep -i watchdog | tail -2")
+                assert "watchdog" in log.lower(), log
+                self.wait_for_screen(vm, game, 120, "watchdog")
+                return f"restarted (NRestarts {before['NRestarts']} -> {after['NRestarts']}), the game on screen again"
+            self.check("a hung main loop is restarted by the watchdog", watchdog)
+
+            def doctor():
+                rc, out = vm.serial.run("cloud-companion doctor 2>&1", timeout=300)
+                (self.folder / "doctor.log").write_text(out)
+                assert "sandbox" in out, out[-1500:]
+                picture = re.search(r"^(ok  |WARN|FAIL)\s+picture\s+(.*)$", out, re.M)
+                assert picture and picture.group(1) != "FAIL", out[-1500:]
+                assert re.search(r"^ok\s+sandbox\s", out, re.M), out[-1500:]
+                return f"picture: {picture.group(2)[:120]}"
+            self.check("doctor runs as the service user in the unit's sandbox", doctor)
+
+            def card_full():
+                pid = self.service(vm)["MainPID"]
+                vm.serial.check("fallocate -l $(($(df --output=avail -B1 / | tail -1) + 0)) /fill || true; "
+                                "while dd if=/dev/zero of=/fill2 bs=1M count=64 oflag=append conv=notrunc "
+                                "2>/dev/null; do :; done; sync; df -h / | tail -1")
+                (fx, fy), risen = self.screens[f"{len(TAPS)}:{MORE[0]}"]
+                vm.qmp.tap(fx, fy)
+                time.sleep(10)
+                state = self.service(vm)
+                assert state["ActiveState"] == "active" and state["MainPID"] == pid, f"the app fell over: {state}"
+                kept = self.actions(vm)
+                assert kept == ACKNOWLEDGED, f"{kept} actions with the card full, {ACKNOWLEDGED} before"
+                said = vm.serial.run("journalctl -b -u cloud-companion --no-pager | grep -i 'cannot save' | tail -1")[1]
+                shown = difference(self.shot(vm, "full"), risen)  # the game went on, with a notice on it
+                vm.serial.check("rm -f /fill /fill2; sync")
+                deadline = time.monotonic() + 90
+                while self.actions(vm) < ACKNOWLEDGED + 1 and time.monotonic() < deadline:
+                    time.sleep(3)
+                saved = self.actions(vm)
+                state = self.service(vm)
+                assert state["ActiveState"] == "active" and state["MainPID"] == pid, state
+                assert saved == ACKNOWLEDGED + 1, f"{saved} actions once there was room again"
+                return (f"the app kept running (pid {pid}) and said {said.split(': ', 1)[-1][:90]!r}; the rise was "
+                        f"saved once there was room ({saved} actions); screen vs. the expected {shown:.1f}")
+            self.check("the SD card full during a game", card_full)
+
+            self.check("doctor tells a screen that shows from a black one", lambda: self.doctor_draws(vm))
+            self.check("update from the previous version with a game open", lambda: self.update(vm))
+            vm.shutdown()
+
+    def doctor_draws(self, vm: VM) -> str:
+        """With the app stopped doctor opens the display and draws; SDL's opengl renderer on a root
+        without libGL.so.1 (the black screen) is caught by the same probe."""
+        vm.serial.check("systemctl stop cloud-companion")
+        try:
+            rc, out = vm.serial.run("cloud-companion doctor 2>&1", timeout=300)
+            shows = re.search(r"^ok\s+picture\s+(.*)$", out, re.M)
+            assert shows, out[-1500:]
+            rc, black = vm.serial.run("ls /usr/lib/*/libGL.so.1 2>/dev/null; SDL_RENDER_DRIVER=opengl "
+                                      "GALLIUM_DRIVER=softpipe SDL_AUDIODRIVER=dummy "
+                                      "/opt/cloud-companion/venv/bin/python -m companion.appliance.drawprobe 2>&1",
+                                      timeout=300)
+            assert rc != 0 and '"shown": true' not in black, black[-800:]
+        finally:
+            vm.serial.check("systemctl start cloud-companion", timeout=180)
+        return f"{shows.group(1)}; with SDL's opengl renderer: exit {rc}, {black.splitlines()[-1][:120]}"
+
+    def update(self, vm: VM) -> str:
+        """The previous version (the branch point's wheel) runs with a game open; `make update-pi`."""
+        vm.serial.check("mountpoint -q /mnt/bundle || mount -o ro /dev/vdb /mnt/bundle; "
+                        "/opt/cloud-companion/venv/bin/pip install -q --no-index --no-deps --force-reinstall "
+                        "/mnt/bundle/previous/*.whl && systemctl restart cloud-companion", timeout=300)
+        self.wait_active(vm, 120)
+        before = self.actions(vm)
+        rc, out = vm.serial.run("cd /mnt/bundle/cloud-companion && make update-pi 2>&1", timeout=600)
+        (self.folder / "update.log").write_text(out)
+        assert rc == 0, out[-1500:]
+        self.wait_active(vm, 120)
+        after = self.actions(vm)
+        assert after == before, f"{before} actions before the update, {after} after"
+        rc, resumed = vm.serial.run("cloud-companion resume >/dev/null; echo resume=$?")
+        assert "resume=0" in resumed, resumed
+        shown = {ACKNOWLEDGED: f"{len(TAPS) - 1}:{TAPS[-1]}", ACKNOWLEDGED + 1: f"{len(TAPS)}:{MORE[0]}"}.get(after)
+        if shown:
+            try:
+                self.wait_for_screen(vm, self.screens[shown][1], 120, "updated")
+            except AssertionError:
+                # after a clean stop the app offers the open game ("Continue the game?") rather
+                # than going straight in: tap Continue (the dialog's right button)
+                vm.qmp.tap(857 / 1280, 547 / 800)
+                self.wait_for_screen(vm, self.screens[shown][1], 120, "updated")
+        assert "Debian packages" in out, "the update skipped the package step"
+        return (f"previous version -> this one with a game open: {after} actions kept"
+                + (", the game on screen again" if shown else "") + "; the package step ran too")
+
+    def late_display(self, installed: Path) -> None:
+        """Boot 4: no display driver at boot; it comes 90 s later (a TV switched on after the Pi)."""
+        disk = overlay(installed, self.folder / "late.qcow2")
+        with self.vm(disk, append="modprobe.blacklist=virtio_gpu") as vm:
+            def late():
+                vm.serial.wait_for_shell()
+                while vm.since_start() < 100:
+                    time.sleep(5)
+                state = self.service(vm)
+                vm.serial.check("modprobe virtio_gpu")
+                plugged = vm.since_start()
+                seconds = self.wait_for_screen(vm, self.home, 120, "late") - plugged
+                return f"the app appeared {seconds:.0f} s after the display (it had failed {state['NRestarts']} times)"
+            self.check("a late display: the app shows up by itself", late)
+
+    def exfat_stick(self, installed: Path) -> None:
+        disk = overlay(installed, self.folder / "stick.qcow2")
+        stick = self.folder / "stick.img"
+        subprocess.run(["truncate", "-s", "64M", str(stick)], check=True)
+        subprocess.run(["mkfs.exfat", "-L", "BACKUPS", str(stick)], check=True, capture_output=True)
+        with self.vm(disk, usb_stick=stick) as vm:
+            def exfat():
+                vm.serial.wait_for_shell()
+                deadline = time.monotonic() + 90
+                while time.monotonic() < deadline:
+                    rc, out = vm.serial.run("findmnt -rno TARGET,FSTYPE,OPTIONS | grep cloud-companion-")
+                    if rc == 0:
+                        break
+                    time.sleep(3)
+                assert rc == 0, vm.serial.run("lsblk -f; journalctl -b --no-pager | grep -i -e exfat -e mount | tail")[1]
+                owner = vm.serial.check("stat -c %U " + out.split()[0])
+                root = vm.serial.check("findmnt -rno TARGET /dev/vda")
+                assert owner == "cloud-companion" and root == "/", (owner, root)
+                return out
+            self.check("an exFAT stick is mounted for the service user, the system disk is not", exfat)
+
+    def all(self) -> None:
+        self.base = image.base_image(self.suite, self.folder)
+        self.bundle = self.bundle_disk()
+        self.home, self.screens = expected_screens(SIZE)
+        try:
+            installed = self.install()
+        except Exception as exc:
+            self.record("install", False, str(exc)[:400])
+            return
+        run = overlay(installed, self.folder / "run.qcow2")
+        for boot in (lambda: self.first_boot(run), lambda: self.after_power_cut(run),
+                     lambda: self.late_display(installed), lambda: self.exfat_stick(installed)):
+            try:
+                boot()
+            except Exception as exc:
+                traceback.print_exc()
+                self.record("boot", False, str(exc)[:400])
+
+
+def main(argv: list[str]) -> int:
+    if os.geteuid() != 0:
+        print("cloud-companion: the boot test needs root (debootstrap, chroot): sudo make appliance-test")
+        return 2
+    suites = argv or list(image.SUITES)
+    runs = []
+    for suite in suites:
+        run = Run(suite)
+        runs.append(run)
+        run.all()
+    for run in runs:
+        for name, value in run.figures.items():
+            print(f"{run.suite}: {name} {value}")
+    results = [ok for run in runs for _, ok, _ in run.results]
+    print(f"{sum(results)} passed, {len(results) - sum(results)} failed")
+    return 0 if results and all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,210 @@
+"""One QEMU virtual machine of the boot test: its disk, serial console and QMP, driven from Python.
+
+QEMU runs under TCG (this machine's KVM refuses the host CPU), boots the root's own kernel with
+-kernel/-initrd, shows a virtio-vga display (QMP's screendump reads it) and has a virtio tablet
+(QMP's input-send-event taps it: the guest sees absolute positions like a touchscreen's).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+ANSI = re.compile(rb"\x1b\[[0-9;?]*[a-zA-Z]|\x1b[()][0-9A-B]|\r")
+
+
+class VMError(RuntimeError):
+    pass
+
+
+def overlay(base: Path, path: Path) -> Path:
+    """A qcow2 disk on top of `base`: what a boot writes stays in it, `base` stays as it was."""
+    if path.exists():
+        path.unlink()
+    fmt = "raw" if base.suffix == ".img" else "qcow2"
+    subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(base.resolve()), "-F", fmt, str(path)],
+                   check=True)
+    return path
+
+
+class QMP:
+    def __init__(self, path: Path, timeout: float = 30):
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.settimeout(timeout)
+        self.sock.connect(str(path))
+        self.file = self.sock.makefile("rw")
+        self.file.readline()  # the greeting
+        self.command("qmp_capabilities")
+
+    def command(self, name: str, **arguments):
+        self.file.write(json.dumps({"execute": name, **({"arguments": arguments} if arguments else {})}) + "\n")
+        self.file.flush()
+        while True:
+            reply = json.loads(self.file.readline())
+            if "error" in reply:
+                raise VMError(f"QMP {name}: {reply['error']}")
+            if "return" in reply:
+                return reply["return"]
+
+    def screendump(self, path: Path) -> Path:
+        if path.exists():
+            path.unlink()
+        self.command("screendump", filename=str(path))
+        return path
+
+    def tap(self, fx: float, fy: float) -> None:
+        """A tap at a fraction of the screen's width and height (the tablet's 0..32767 range)."""
+        x, y = round(fx * 32767), round(fy * 32767)
+        self.command("input-send-event", events=[{"type": "abs", "data": {"axis": "x", "value": x}},
+                                                 {"type": "abs", "data": {"axis": "y", "value": y}}])
+        time.sleep(0.2)
+        self.command("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}])
+        time.sleep(0.15)
+        self.command("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}])
+
+
+class Serial:
+    """The root shell on ttyS0 (autologin): run() types a command and returns its exit code and output."""
+
+    def __init__(self, path: Path, record: Path | None = None):
+        self.record = open(record, "ab") if record else None
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.connect(str(path))
+        self.sock.settimeout(0.5)
+        self.log = bytearray()
+        self.count = 0
+        self.ready = False
+
+    def read_until(self, pattern: bytes, timeout: float) -> re.Match | None:
+        wanted = re.compile(pattern)
+        start = len(self.log)
+        deadline = time.monotonic() + timeout
+        while True:
+            found = wanted.search(ANSI.sub(b"", bytes(self.log[start:])))
+            if found:
+                return found
+            if time.monotonic() > deadline:
+                return None
+            try:
+                chunk = self.sock.recv(65536)
+            except socket.timeout:
+                continue
+            if not chunk:
+                raise VMError("the serial console closed (QEMU ended)")
+            self.log += chunk
+            if self.record is not None:
+                self.record.write(chunk)
+                self.record.flush()
+
+    def wait_for_shell(self, timeout: float = 300) -> None:
+        if self.ready:
+            return
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.sock.sendall(b"\n")
+            if self.read_until(rb"root@[^\n]*# ", 5):
+                self.sock.sendall(b"stty -echo cols 500; export PS1= TERM=dumb SYSTEMD_PAGER= SYSTEMD_COLORS=0\n")
+                time.sleep(0.5)
+                if self.run("true", timeout=30)[0] == 0:
+                    self.ready = True
+                    return
+        raise VMError("no root shell on the serial console")
+
+    def run(self, command: str, timeout: float = 120) -> tuple[int, str]:
+        self.count += 1
+        tag = f"__END{self.count}__"
+        start = len(self.log)
+        # the tag is typed in two halves, so an echo of the line never matches it
+        # one line, read whole before it runs; the command's stdin is not the console (sudo and
+        # friends would swallow what is typed next)
+        self.sock.sendall(f"( {command} ) </dev/null; __rc=$?; echo; echo {tag[:3]}\"\"{tag[3:]}$__rc\n".encode())
+        found = self.read_until(re.escape(tag).encode() + rb"(\d+)", timeout)
+        if found is None:
+            raise VMError(f"no answer within {timeout} s to: {command}")
+        text = ANSI.sub(b"", bytes(self.log[start:])).decode(errors="replace")
+        body = text[:text.rfind(tag)]
+        lines = [re.sub(r"^(root@\S*# ?)+", "", line) for line in body.splitlines()]
+        return int(found.group(1)), "\n".join(lines).strip()
+
+    def check(self, command: str, timeout: float = 120) -> str:
+        rc, out = self.run(command, timeout)
+        if rc != 0:
+            raise VMError(f"{command!r} failed ({rc}): {out[-2000:]}")
+        return out
+
+
+class VM:
+    def __init__(self, folder: Path, disk: Path, kernel: tuple[Path, Path], *, display: bool = True,
+                 drives: tuple[Path, ...] = (), append: str = "", usb_stick: Path | None = None, memory: int = 1536):
+        self.folder, self.disk, self.kernel = folder, disk, kernel
+        self.display, self.drives, self.append, self.usb_stick, self.memory = display, drives, append, usb_stick, memory
+        self.process: subprocess.Popen | None = None
+        self.started = 0.0
+
+    def command(self) -> list[str]:
+        vmlinuz, initrd = self.kernel
+        words = ["qemu-system-x86_64", "-machine", "pc", "-accel", "tcg", "-cpu", "max", "-smp", "2",
+                 "-m", str(self.memory), "-kernel", str(vmlinuz), "-initrd", str(initrd),
+                 "-append", f"root=/dev/vda rw console=ttyS0 quiet loglevel=3 systemd.show_status=false {self.append}",
+                 "-drive", f"file={self.disk},format=qcow2,if=virtio,cache=writeback",
+                 "-device", "virtio-tablet-pci", "-device", "virtio-keyboard-pci",
+                 "-display", "none", "-vga", "none", "-nic", "none",
+                 "-qmp", f"unix:{self.folder / 'qmp.sock'},server=on,wait=off",
+                 "-serial", f"unix:{self.folder / 'ser.sock'},server=on,wait=off"]
+        if self.display:
+            words += ["-device", "virtio-vga"]
+        for drive in self.drives:
+            words += ["-drive", f"file={drive},format=raw,if=virtio,readonly=on"]
+        if self.usb_stick is not None:
+            words += ["-device", "qemu-xhci", "-drive", f"file={self.usb_stick},format=raw,if=none,id=stick",
+                      "-device", "usb-storage,drive=stick"]
+        return words
+
+    def start(self) -> "VM":
+        for name in ("qmp.sock", "ser.sock"):
+            (self.folder / name).unlink(missing_ok=True)
+        self.log = open(self.folder / "qemu.log", "ab")
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(self.command(), stdout=self.log, stderr=subprocess.STDOUT,
+                                        start_new_session=True)
+        deadline = time.monotonic() + 30
+        while not ((self.folder / "qmp.sock").exists() and (self.folder / "ser.sock").exists()):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise VMError(f"QEMU did not start: see {self.folder / 'qemu.log'}")
+            time.sleep(0.2)
+        self.qmp = QMP(self.folder / "qmp.sock")
+        self.serial = Serial(self.folder / "ser.sock", self.folder / "console.log")
+        return self
+
+    def since_start(self) -> float:
+        return time.monotonic() - self.started
+
+    def kill(self) -> None:
+        """The power cut: QEMU ends at once, whatever the guest had not written is gone."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        self.process = None
+
+    def shutdown(self, timeout: float = 90) -> None:
+        """A clean power-off from inside (the disk is whole), else the power cut."""
+        if self.process is None:
+            return
+        try:
+            self.serial.sock.sendall(b"systemctl poweroff\n")
+            self.process.wait(timeout)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        self.kill()
+
+    def __enter__(self) -> "VM":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.kill()

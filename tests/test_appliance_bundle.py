@@ -1,0 +1,41 @@
+"""`make bundle`: the project and its wheels for a Pi without network; what pip is asked for."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from companion.appliance import bundle
+
+ROOT = Path(__file__).parent.parent
+
+
+def test_lgpio_is_fetched_where_pypi_has_a_wheel_and_left_to_the_system_on_python_3_13():
+    bookworm = bundle.target_requirements(ROOT, "manylinux2014_aarch64", "3.11")
+    trixie = bundle.target_requirements(ROOT, "manylinux2014_aarch64", "3.13")
+    pc = bundle.target_requirements(ROOT, "manylinux2014_x86_64", "3.11")
+    assert "lgpio>=0.2" in bookworm and not any(r.startswith("lgpio") for r in trixie + pc)
+    assert all(";" not in r for r in bookworm + trixie)  # no markers: pip would judge them by this machine
+    assert any(r.startswith("pygame-ce") for r in trixie)
+
+
+def test_the_project_asks_for_lgpio_only_where_pypi_has_wheels_for_it():
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    lgpio = next(d for d in deps if d.startswith("lgpio"))
+    assert "python_version < '3.13'" in lgpio and "aarch64" in lgpio
+
+
+def test_aarch64_also_takes_the_manylinux_2_34_tag_of_lgpios_wheels():
+    assert bundle.platform_words("manylinux2014_aarch64") == [
+        "--platform", "manylinux2014_aarch64", "--platform", "manylinux_2_34_aarch64"]
+    assert bundle.platform_words("manylinux2014_x86_64") == ["--platform", "manylinux2014_x86_64"]
+
+
+def test_a_copy_without_git_leaves_out_what_was_built(tmp_path):
+    source = tmp_path / "source"
+    for name in ("companion/a.py", "build/lib/x.py", "wheels/cp311/x.whl", "cloud_companion.egg-info/PKG-INFO",
+                 ".venv/bin/python", "companion/__pycache__/a.pyc"):
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        (source / name).write_text("")
+    copy = bundle.copy_source(source, tmp_path / "copy")
+    assert [p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file()] == ["companion/a.py"]
