@@ -57,3 +57,32 @@ def test_scripts_that_cannot_be_read(tmp_path, capsys, text, why):
     assert main(["ship-sim", "--script", str(path)]) == 1
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and why in err
+
+
+@pytest.mark.parametrize("linger", ["1e308", "-1", "nan", "inf"])
+def test_a_linger_that_is_no_time_is_refused(tmp_path, capsys, linger):
+    script = tmp_path / "flight.txt"
+    script.write_text("0 fly\n")
+    assert main(["ship-sim", "--script", str(script), f"--linger={linger}"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("cloud-companion: ship-sim: --linger")
+
+
+@pytest.mark.parametrize("text", ["12345678901234567890123 fly\n", "0 silent 12345678901234567890123\n"])
+def test_a_script_time_of_23_digits_is_refused(tmp_path, capsys, text):
+    with pytest.raises(ScriptError, match="at most"):
+        parse_script(text)
+    path = tmp_path / "far.txt"
+    path.write_text(text)
+    assert main(["ship-sim", "--script", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "at most" in err
+
+
+def test_a_script_that_is_not_text_says_so(tmp_path, capsys):
+    path = tmp_path / "junk.bin"
+    path.write_bytes(bytes(range(128, 256)) * 4)
+    assert main(["ship-sim", "--script", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert "is not text" in err and "codec" not in err and "decode" not in err

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import threading
@@ -38,21 +39,26 @@ def cmd_judge(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_LINGER_S = 3600  # an hour: longer is a typing slip, and time.sleep cannot wait 1e308 s
+
+
 KEYS_HELP = "keys: f fly, s set down, a/d tilt, j raindrop, k hailstone, x quit"
 KEY_COMMANDS = {"f": ("fly", []), "s": ("down", []), "j": ("rain", []), "k": ("hail", [])}
 
 
 def cmd_ship_sim(args: argparse.Namespace) -> int:
-    from .sim import ScriptError, ShipSimulator, parse_script
+    from .sim import ScriptError, ShipSimulator, parse_script, read_script
 
+    if not (math.isfinite(args.linger) and 0 <= args.linger <= MAX_LINGER_S):
+        say(f"ship-sim: --linger is seconds from 0 to {MAX_LINGER_S}, not {args.linger}")
+        return 1
     script = None
     if args.script:
         try:
-            with open(args.script, encoding="utf-8") as f:
-                script = f.read()
+            script = read_script(args.script)
             parse_script(script)
-        except (OSError, UnicodeDecodeError) as exc:
-            say(f"ship-sim: cannot read {args.script}: {getattr(exc, 'strerror', None) or exc}")
+        except OSError as exc:
+            say(f"ship-sim: cannot read {args.script}: {exc.strerror or exc}")
             return 1
         except ScriptError as exc:
             say(f"ship-sim: {args.script}: {exc}")

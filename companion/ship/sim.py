@@ -239,6 +239,25 @@ COMMANDS = {"fly": (0, 0), "down": (0, 0), "tilt": (2, 2), "rain": (0, 1), "hail
 BEDS = ("yellow", "purple", "white", "blue")
 
 
+MAX_SCRIPT_BYTES = 1_000_000
+MAX_SCRIPT_MS = 86_400_000  # a day: a script time or silence longer than that is a slip
+
+
+def read_script(path: str) -> str:
+    """A script file's text; ScriptError when its bytes are not UTF-8 text (OSError passes)."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_SCRIPT_BYTES + 1)
+    if len(data) > MAX_SCRIPT_BYTES:
+        raise ScriptError(f"longer than {MAX_SCRIPT_BYTES // 1_000_000} MB: not a script")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ScriptError("is not text (a script is UTF-8 lines: 'MS COMMAND [ARGS]')") from None
+    if "\0" in text:
+        raise ScriptError("is not text (it holds NUL bytes)")
+    return text
+
+
 def parse_script(text: str) -> list[tuple[int, str, list[str]]]:
     steps = []
     for number, line in enumerate(text.splitlines(), start=1):
@@ -249,6 +268,8 @@ def parse_script(text: str) -> list[tuple[int, str, list[str]]]:
             at = int(words[0])
         except ValueError:
             raise ScriptError(f"line {number}: a script line starts with the time in ms") from None
+        if not 0 <= at <= MAX_SCRIPT_MS:
+            raise ScriptError(f"line {number}: a time is 0 to at most {MAX_SCRIPT_MS} ms (a day)")
         command, args = (words[1], words[2:]) if len(words) > 1 else ("", [])
         if command not in COMMANDS:
             raise ScriptError(f"line {number}: unknown command {command!r} ({', '.join(COMMANDS)})")
@@ -264,6 +285,8 @@ def parse_script(text: str) -> list[tuple[int, str, list[str]]]:
                 int(args[0])
         except ValueError:
             raise ScriptError(f"line {number}: {command} needs numbers") from None
+        if command == "silent" and not 0 <= int(args[0]) <= MAX_SCRIPT_MS:
+            raise ScriptError(f"line {number}: silent lasts 0 to at most {MAX_SCRIPT_MS} ms (a day)")
         if steps and at < steps[-1][0]:
             raise ScriptError(f"line {number}: time goes back")
         steps.append((at, command, args))
