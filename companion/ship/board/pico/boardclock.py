@@ -1,0 +1,174 @@
+"""The board host's clock: a stand-in for MicroPython's `time` module that the host advances
+sample by sample (runs under MicroPython's unix port and under CPython alike).
+
+The host writes one 32-byte record a sample to the board's standard input (little-endian):
+
+    t_ms int64 | ax ay az gx gy gz int16 (the MPU-6050's raw counts) |
+    r g b clear uint16 (the TCS34725's raw counts) | battery_mv uint16 | flags uint16
+
+The record is the board's world from `t_ms` on: `ticks_ms()` is `t_ms` as the Pico counts it
+(wrapping at 2**30), and the sensors read from it. `sleep_ms(n)` takes records until one is at
+least `n` ms later: sleeping is where the board's time passes. At the end of the input the
+board stops and a report goes to standard error (see REPORT).
+"""
+
+import sys
+import time as _real
+
+try:
+    import gc
+except ImportError:  # pragma: no cover
+    gc = None
+
+# SAMPLE's places
+T, ACCEL, GYRO, COLOUR, BATTERY, FLAGS = 0, 1, 4, 7, 11, 12
+# flags
+BEAM, NO_IMU, NO_COLOUR, MEASURE_START, MEASURE_END = 1, 2, 4, 8, 16
+RECORD = 32
+TICKS_PERIOD = 1 << 30  # the Pico's: ticks_diff is right within half of it
+# STATS' places: loop steps timed, their total in microseconds, bytes allocated while measured,
+# the measured span in ms, UART writes that would have waited for room
+STEPS, STEP_US, ALLOCATED, MEASURED_MS, UART_WAITS, SAMPLES = 0, 1, 2, 3, 4, 5
+
+SAMPLE = [0, 0, 0, 16384, 0, 0, 0, 0, 0, 0, 0, 3900, 0]
+STATS = [0, 0, -1, 0, 0, 0]
+_buf = bytearray(RECORD)
+_input = sys.stdin.buffer
+_state = [0, 0, 0]  # real microseconds when the last sleep ended, allocation mark, its t_ms
+_uart = [None]
+
+if hasattr(_real, "ticks_us"):
+    def _real_us():
+        return _real.ticks_us()
+
+    def _real_since(then):
+        return _real.ticks_diff(_real.ticks_us(), then)
+else:
+    def _real_us():
+        return _real.perf_counter_ns() // 1000
+
+    def _real_since(then):
+        return _real.perf_counter_ns() // 1000 - then
+
+
+class Finished(Exception):
+    """The host's samples have run out: the board stops."""
+
+
+def open_uart(fd):
+    _uart[0] = open("/dev/fd/%d" % fd, "wb", 0)
+
+
+def uart_stream():
+    return _uart[0]
+
+
+def _int16(b, i):
+    v = b[i] | (b[i + 1] << 8)
+    return v - 65536 if v >= 32768 else v
+
+
+def next_sample():
+    """Take the next record; False at the end of the input."""
+    n = _input.readinto(_buf)
+    if not n:
+        return False
+    while n < RECORD:  # a pipe may hand over a record in parts
+        more = _input.read(RECORD - n)
+        if not more:
+            return False
+        for i in range(len(more)):
+            _buf[n + i] = more[i]
+        n += len(more)
+    b = _buf
+    t = 0
+    for i in range(7, -1, -1):
+        t = (t << 8) | b[i]
+    SAMPLE[T] = t
+    for i in range(6):
+        SAMPLE[ACCEL + i] = _int16(b, 8 + 2 * i)
+    for i in range(4):
+        SAMPLE[COLOUR + i] = b[20 + 2 * i] | (b[21 + 2 * i] << 8)
+    SAMPLE[BATTERY] = b[28] | (b[29] << 8)
+    flags = b[30] | (b[31] << 8)
+    SAMPLE[FLAGS] = flags
+    STATS[SAMPLES] += 1
+    if flags & MEASURE_START and gc is not None and hasattr(gc, "mem_alloc"):
+        gc.collect()
+        gc.disable()  # no collection while measuring: mem_alloc only grows
+        _state[1] = gc.mem_alloc()
+        _state[2] = t
+    if flags & MEASURE_END and gc is not None and hasattr(gc, "mem_alloc") and _state[2]:
+        STATS[ALLOCATED] = gc.mem_alloc() - _state[1]
+        STATS[MEASURED_MS] = t - _state[2]
+        gc.enable()
+    return True
+
+
+def now_us():
+    return SAMPLE[T] * 1000
+
+
+# -- MicroPython's time module, as the firmware uses it -------------------------------------------
+
+def ticks_ms():
+    return SAMPLE[T] % TICKS_PERIOD
+
+
+def ticks_us():
+    return (SAMPLE[T] * 1000) % TICKS_PERIOD
+
+
+def ticks_cpu():
+    return ticks_us()
+
+
+def ticks_add(ticks, delta):
+    return (ticks + delta) % TICKS_PERIOD
+
+
+def ticks_diff(end, start):
+    half = TICKS_PERIOD // 2
+    return ((end - start + half) % TICKS_PERIOD) - half
+
+
+def sleep_ms(ms):
+    STATS[STEPS] += 1
+    STATS[STEP_US] += _real_since(_state[0])
+    target = SAMPLE[T] + ms
+    while True:
+        if not next_sample():
+            raise Finished()
+        if SAMPLE[T] >= target:
+            break
+    _state[0] = _real_us()
+
+
+def sleep_us(us):
+    sleep_ms((us + 999) // 1000)
+
+
+def sleep(seconds):
+    sleep_ms(int(seconds * 1000))
+
+
+def time():
+    return SAMPLE[T] // 1000
+
+
+def time_ns():
+    return SAMPLE[T] * 1000000
+
+
+def mark_step():
+    """The loop's work starts now (the host's clock for the step timing)."""
+    _state[0] = _real_us()
+
+
+def report():
+    """One line for the host: what the board measured about itself."""
+    names = ("steps", "step_us", "allocated", "measured_ms", "uart_waits", "samples")
+    parts = []
+    for i in range(len(names)):
+        parts.append("%s=%d" % (names[i], STATS[i]))
+    return "board-report " + " ".join(parts)

@@ -1,0 +1,33 @@
+"""Start the firmware on the board host (MicroPython or CPython):
+
+    micropython launch.py FLASH_DIR UART_FD
+
+FLASH_DIR holds the files as they are on the Pico's flash (main.py and the modules, .py or
+.mpy); the fake `machine` and the host's clock take the place of the real ones; UART_FD is the
+Bluetooth module's pipe. Standard input brings the samples, standard output is the USB serial
+port.
+"""
+
+import sys
+
+here = sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else "."
+flash = sys.argv[1]
+sys.path.insert(0, here)
+sys.path.insert(0, flash)
+
+import boardclock  # noqa: E402
+
+if len(sys.argv) > 2 and int(sys.argv[2]) >= 0:
+    boardclock.open_uart(int(sys.argv[2]))
+import fakemachine  # noqa: E402
+
+sys.modules["time"] = boardclock
+sys.modules["machine"] = fakemachine
+
+if boardclock.next_sample():  # the clock stands at the first sample when the board starts
+    boardclock.mark_step()
+    try:
+        import main  # noqa: E402, F401  (it runs the loop until the samples end)
+    except boardclock.Finished:
+        pass
+sys.stderr.write(boardclock.report() + "\n")
