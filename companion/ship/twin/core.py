@@ -11,11 +11,46 @@ sees the beam and the colour as the Pico would.
 
 from __future__ import annotations
 
-from ..board import Sample
+from ..board import ACCEL_LSB_PER_G as ACCEL_LSB, BEAM, GYRO_LSB_PER_DPS as GYRO_LSB, NO_COLOUR, NO_IMU, RECORD, Sample
 from .physics import ShipModel
+
+
 
 IMU_MS = 5  # the firmware reads its IMU every 5 ms (hardware/ship/ship.py)
 BATTERY_MV = 3900
+
+
+def _counts(value: float) -> int:
+    # as Sample.record rounds and clips: int(round(x)) within int16
+    value = int(round(value))
+    return value if -32768 <= value <= 32767 else (32767 if value > 0 else -32768)
+
+
+class TwinSample:
+    """One sample for the board host, packed as `Sample.record` packs it (the same rounding and
+    clipping), without building a Sample: the twin makes 200 a second all evening."""
+
+    __slots__ = ("t_ms", "imu", "rgbc", "flags")
+
+    def __init__(self, t_ms: int, imu: tuple, rgbc: tuple, flags: int):
+        self.t_ms, self.imu, self.rgbc, self.flags = t_ms, imu, rgbc, flags
+
+    @property
+    def beam(self) -> bool:
+        return bool(self.flags & BEAM)
+
+    def sample(self) -> Sample:
+        ax, ay, az, gx, gy, gz = self.imu
+        return Sample(self.t_ms, accel=(ax, ay, az), gyro=(gx, gy, gz), beam=self.beam, rgbc=self.rgbc,
+                      battery_mv=BATTERY_MV, imu=not self.flags & NO_IMU,
+                      colour_sensor=not self.flags & NO_COLOUR)
+
+    def record(self) -> bytes:
+        ax, ay, az, gx, gy, gz = self.imu
+        r, g, b, c = self.rgbc
+        return RECORD.pack(self.t_ms, _counts(ax * ACCEL_LSB), _counts(ay * ACCEL_LSB), _counts(az * ACCEL_LSB),
+                           _counts(gx * GYRO_LSB), _counts(gy * GYRO_LSB), _counts(gz * GYRO_LSB),
+                           r, g, b, c, BATTERY_MV, self.flags)
 
 
 class TwinCore:
@@ -24,9 +59,10 @@ class TwinCore:
         self.model = model or ShipModel(seed, **model_options)
         self.model.t = start_ms
         self.t = start_ms - 1  # the board is given its first sample at start_ms
-        self.strikes: list[tuple[int, str]] = []  # bed impacts not yet taken (board ms, bed)
+        self.strikes: list[tuple[int, str, object]] = []  # bed impacts not yet taken (board ms, bed, ball)
         self.beam_clears = 0  # beam breaks that ended (a BALL line follows each)
         self._broken = False
+        self.failing: dict[str, int] = {}  # "imu" / "colour" -> board ms until it answers again
 
     def samples_to(self, t: int) -> list[Sample]:
         """Samples up to board time `t` (the model moved there)."""
@@ -43,16 +79,21 @@ class TwinCore:
             self.t = nxt
             broken = model.beam()
             accel_gyro = model.imu()
-            out.append(Sample(nxt, accel=accel_gyro[:3], gyro=accel_gyro[3:], beam=broken,
-                              rgbc=model.colour(), battery_mv=BATTERY_MV))
+            flags = (BEAM if broken else 0) | (0 if self.failing.get("imu", -1) < nxt else NO_IMU) \
+                | (0 if self.failing.get("colour", -1) < nxt else NO_COLOUR)
+            out.append(TwinSample(nxt, accel_gyro, model.colour(), flags))
             if self._broken and not broken:
                 self.beam_clears += 1
             self._broken = broken
         for when, what, detail in model.events:
             if what == "strike":
-                self.strikes.append((when, detail))
+                self.strikes.append((when, *detail))
         model.events.clear()
         return out
+
+    def fail(self, part: str, ms: int) -> None:
+        """The IMU or the colour sensor stops answering for `ms` (a loose wire)."""
+        self.failing[part] = self.t + ms
 
     def _beam_near(self, t: int) -> bool:
         model = self.model

@@ -155,6 +155,7 @@ class ShipModel:
         self._next_id = 0
         self._beam: list[tuple[int, int, Ball]] = []  # (broken from, clear at, ball)
         self._strikes: list[tuple[int, int, str]] = []  # (from, until, bed): detectors pulled low
+        self.cleared: list[int] = []  # the balls whose body has passed the beam, in order
         self._flicker_until = -1
         self.flicker_rate = 0.0  # beam flickers a second (sunlight, a swinging string)
         self._settled = True
@@ -162,6 +163,7 @@ class ShipModel:
         # the sensors' noise, read in turn: 40 s of samples before a six repeats
         self._noise = [rng.gauss(0, 1) for _ in range(NOISE_TABLE + 6)]
         self._noise_at = 0
+        self._wall: tuple[int, int, int, int] | None = None
 
     # -- the crew's hands ----------------------------------------------------------------------
 
@@ -222,7 +224,9 @@ class ShipModel:
         goal = 1.0 if self.flying else 0.0
         self._lift += max(-dt * 2, min(dt * 2, goal - self._lift))
         moving = self._roll_balls(dt)
-        self._beam = [b for b in self._beam if b[1] >= self.t]
+        if self._beam and self._beam[0][1] < self.t:
+            self.cleared += [b[2].id for b in self._beam if b[1] < self.t]
+            self._beam = [b for b in self._beam if b[1] >= self.t]
         self._strikes = [s for s in self._strikes if s[1] >= self.t]
         self._settled = (not self.flying and self._lift == 0.0 and not moving
                          and all(a.still() for a in (self.x, self.y, self.z, self.pitch, self.roll)))
@@ -368,11 +372,11 @@ class ShipModel:
                           where=[round(x, 3), round(y, 3)])
         for when, which in impacts:
             self._strikes.append((when, when + STRIKE_MS, which))
-            self.events.append((when, "strike", which))
+            self.events.append((when, "strike", (which, ball)))
             if self.rng.random() < RING_TWICE:
                 again = when + STRIKE_MS + round(self.rng.uniform(4, 15))
                 self._strikes.append((again, again + STRIKE_MS // 2, which))
-                self.events.append((again, "strike", which))
+                self.events.append((again, "strike", (which, ball)))
         self.events.append((at, "landed", ball))
         self.truth.append(ball.story)
         self.balls.remove(ball)
@@ -429,8 +433,10 @@ class ShipModel:
                 bright = 0.35 + 0.65 * math.sin(math.pi * share)
                 r, g, b, c = COLOURS[ball.kind]
                 return self._counts(r, g, b, c * bright * self.light)
-        r, g, b, c = WALL
-        return self._counts(r, g, b, c * self.light)
+        if self._wall is None:  # nobody reads it with the beam clear: one reading will do
+            r, g, b, c = WALL
+            self._wall = self._counts(r, g, b, c * self.light)
+        return self._wall
 
     def _counts(self, r: float, g: float, b: float, clear: float) -> tuple[int, int, int, int]:
         n = self.rng.gauss

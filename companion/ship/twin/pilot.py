@@ -18,58 +18,86 @@ from dataclasses import dataclass
 from .physics import BED_CENTRES, Ball, ShipModel
 
 TICK_MS = 20
-MAX_TILT = 10.0  # degrees: a crew tips the ship gently
-GAIN = 400.0     # degrees per metre from the hole
-DAMPING = 120.0  # degrees per metre a second
+MAX_TILT = 8.0   # degrees: a crew tips the ship gently
+GAIN = 300.0     # degrees per metre from the hole
+DAMPING = 100.0  # degrees per metre a second
+HAND_IN = (0.045, 0.0)  # where a ball handed in is put: towards the bow, 4.5 cm from the hole
 CARRY_SPEED = 0.15  # m/s: the hands carry the ship from bed to bed no faster (the balls stay put)
 OVER_BED = 0.012  # the ship is over its bed when this near the point and slow
 
 
 @dataclass
 class Drop:
-    ball: Ball
+    ball: Ball | None  # None: a ball of `kind` is handed onto the deck when its turn comes
     bed: str | None  # None: wherever the ship is
     at: tuple[float, float] | None = None  # a point of the table instead of a bed's centre
+    kind: str = "rain"
 
 
 class Pilot:
-    def __init__(self, model: ShipModel, *, gain: float = GAIN, damping: float = DAMPING, max_tilt: float = MAX_TILT):
+    def __init__(self, model: ShipModel, *, gain: float = GAIN, damping: float = DAMPING, max_tilt: float = MAX_TILT,
+                 carry_speed: float = CARRY_SPEED):
         self.model = model
         self.gain, self.damping, self.max_tilt = gain, damping, max_tilt
+        self.carry_speed = carry_speed
         self.queue: list[Drop] = []
+        self.goal: tuple[float, float] | None = None  # where the hands carry the ship
+
+    def carry(self, point: tuple[float, float]) -> None:
+        """Carry the ship over `point` of the table, no faster than CARRY_SPEED."""
+        self.goal = point
 
     def drop(self, ball: Ball, bed: str | None = None, at: tuple[float, float] | None = None) -> None:
+        """Tip `ball` (on the deck already) into the hole over `bed`."""
         self.queue.append(Drop(ball, bed, at))
+
+    def hand_in(self, kind: str, bed: str | None = None, at: tuple[float, float] | None = None) -> None:
+        """A ball of `kind` onto the deck once the drops before it are done, then into the hole
+        over `bed`: one ball at a time, so each falls where it is meant to."""
+        self.queue.append(Drop(None, bed, at, kind))
 
     @property
     def busy(self) -> bool:
-        return bool(self.queue)
+        return bool(self.queue) or self.goal is not None
 
     def tick(self) -> None:
         model = self.model
-        while self.queue and self.queue[0].ball.state != "aboard":
+        while self.queue and self.queue[0].ball is not None and self.queue[0].ball.state != "aboard":
             self.queue.pop(0)
             model.hold(pitch=0.0, roll=0.0)
-        if not self.queue or not model.flying:
+        if not model.flying:
+            self.goal = None
+            return
+        if self.goal is not None:
+            self._carry_step()
+        if not self.queue:
             return
         task = self.queue[0]
         point = task.at or (BED_CENTRES[task.bed] if task.bed else None)
         if point is not None:
-            x, y = model.x.target, model.y.target
-            step = CARRY_SPEED * TICK_MS / 1000
-            far = math.hypot(point[0] - x, point[1] - y)
-            if far > step:
-                x, y = x + (point[0] - x) * step / far, y + (point[1] - y) * step / far
-            else:
-                x, y = point
-            model.hold(x=x, y=y)
+            self.goal = point
+            self._carry_step()
             h = model.hull()
             if math.hypot(h["x"][0] - point[0], h["y"][0] - point[1]) > OVER_BED or \
                     math.hypot(h["x"][1], h["y"][1]) > 0.05:
                 model.hold(pitch=0.0, roll=0.0)  # level while on the way: nothing rolls out
                 return
+        if task.ball is None:
+            task.ball = model.load(task.kind, *HAND_IN)
         ball = task.ball
         limit = self.max_tilt
         pitch = max(-limit, min(limit, self.gain * ball.u + self.damping * ball.du))
         roll = max(-limit, min(limit, self.gain * ball.v + self.damping * ball.dv))
         model.hold(pitch=pitch, roll=roll)
+
+    def _carry_step(self) -> None:
+        model, goal = self.model, self.goal
+        x, y = model.x.target, model.y.target
+        step = self.carry_speed * TICK_MS / 1000
+        far = math.hypot(goal[0] - x, goal[1] - y)
+        if far > step:
+            model.hold(x=x + (goal[0] - x) * step / far, y=y + (goal[1] - y) * step / far)
+        else:
+            model.hold(x=goal[0], y=goal[1])
+            if not self.queue:
+                self.goal = None
