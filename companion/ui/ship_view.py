@@ -258,7 +258,7 @@ def flight_hint(screen) -> str | None:
     if session.link not in ("connected",):
         return None  # no word from the ship: taps as without it
     if panel.simulator is not None:
-        return _("Ship twin: f flies, v b n m go over a bed, j k tip a ball in, arrows tilt, s lands.")
+        return _("Simulated ship: f flies, v b n m to a bed, j k drop balls, s lands.")
     if session.beds_present:
         return _("Fly! The ship judges each ball.")
     return _("Fly! Tap where each ball lands.")

@@ -68,15 +68,15 @@ class Pilot:
         if not model.flying:
             self.goal = None
             return
+        task = self.queue[0] if self.queue else None
+        if task is not None and (task.at or task.bed):
+            self.goal = task.at or BED_CENTRES[task.bed]
         if self.goal is not None:
             self._carry_step()
-        if not self.queue:
+        if task is None:
             return
-        task = self.queue[0]
-        point = task.at or (BED_CENTRES[task.bed] if task.bed else None)
+        point = self.goal
         if point is not None:
-            self.goal = point
-            self._carry_step()
             h = model.hull()
             if math.hypot(h["x"][0] - point[0], h["y"][0] - point[1]) > OVER_BED or \
                     math.hypot(h["x"][1], h["y"][1]) > 0.05:
