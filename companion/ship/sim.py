@@ -228,6 +228,8 @@ class ShipSimulator:
             self.write_raw((" ".join(args) + "\n").encode("latin-1"))
         elif command == "silent":
             self.quiet_until = time.monotonic() + int(args[0]) / 1000
+        elif command == "over":
+            pass  # a simulator without a hull has nowhere to carry
         elif command == "hello":
             with self._lock:
                 self._seq = 0
@@ -235,7 +237,7 @@ class ShipSimulator:
 
 
 COMMANDS = {"fly": (0, 0), "down": (0, 0), "tilt": (2, 2), "rain": (0, 1), "hail": (0, 1),
-            "err": (1, 99), "junk": (0, 99), "silent": (1, 1), "hello": (0, 1)}
+            "err": (1, 99), "junk": (0, 99), "silent": (1, 1), "hello": (0, 1), "over": (1, 1)}
 BEDS = ("yellow", "purple", "white", "blue")
 
 
@@ -276,7 +278,7 @@ def parse_script(text: str) -> list[tuple[int, str, list[str]]]:
         least, most = COMMANDS[command]
         if not least <= len(args) <= most:
             raise ScriptError(f"line {number}: {command} takes {least} to {most} words")
-        if command in ("rain", "hail") and args and args[0] not in BEDS:
+        if command in ("rain", "hail", "over") and args and args[0] not in BEDS:
             raise ScriptError(f"line {number}: {args[0]!r} is not a bed ({', '.join(BEDS)})")
         try:
             if command == "tilt" and not all(math.isfinite(float(a)) for a in args):

@@ -276,7 +276,7 @@ class TwinShip:
             self.do(command, args)
 
     def do(self, command: str, args: list[str]) -> None:
-        """fly | down | tilt PITCH ROLL | rain [BED] | hail [BED] | err imu|ball_sensor (that part
+        """fly | down | over BED | tilt PITCH ROLL | rain [BED] | hail [BED] | err imu|ball_sensor (that part
         stops answering for a second: the firmware reports it) | junk TEXT | silent MS | hello
         (a soft reset of the board)"""
         if command == "fly":
@@ -287,6 +287,8 @@ class TwinShip:
             self.hold(pitch=float(args[0]), roll=float(args[1]))
         elif command in ("rain", "hail"):
             self.release(command, args[0] if args else None)
+        elif command == "over":
+            self.over(args[0])
         elif command == "err":
             part = {"imu": "imu", "ball_sensor": "colour", "colour": "colour"}.get(args[0], "imu")
             with self.lock:
