@@ -9,6 +9,7 @@ import math
 import os
 import sys
 import threading
+from pathlib import Path
 
 from ..console import say
 from .records import BadRecord, judge_records, read_records
@@ -129,6 +130,41 @@ def _commands(sim) -> int:
     return 0
 
 
+MAX_DROPS = 10_000
+
+
+def cmd_twin(args: argparse.Namespace) -> int:
+    from .. import config as settings
+    from .twin.calibrate import CalibrationRun, row_line, summary_line
+
+    if not 1 <= args.drops <= MAX_DROPS:
+        say(f"twin: --drops is 1 to {MAX_DROPS}, not {args.drops}")
+        return 1
+    config, problems = settings.load(args.config, move_aside=False)
+    for problem in problems:
+        say(f"twin: {problem}")
+    run = CalibrationRun(args.drops, seed=args.seed, config=config)
+    out = sys.stdout
+    try:
+        if not args.json:
+            print(f"flying {args.drops} balls through the twin, the link and the judge "
+                  f"(judge timings: {', '.join(f'{k} {v}' for k, v in vars(config.judge).items())})", flush=True)
+        report = run.fly()
+        for row in report["drops"]:
+            out.write((json.dumps(row) if args.json else row_line(row)) + "\n")
+        summary = report["summary"]
+        out.write((json.dumps({"summary": summary}) if args.json else summary_line(summary)
+                   + "\nmargins: " + json.dumps(summary["margins"])) + "\n")
+        out.flush()
+    except BrokenPipeError:
+        from ..console import closed_pipe
+        return closed_pipe()
+    except OSError as exc:
+        say(f"twin: cannot write the report: {exc.strerror or exc}")
+        return 1
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     judge = sub.add_parser("judge", help="judge a recorded cloud ship stream (JSON Lines) and print "
                                          "the drops, landings, notices and link reports")
@@ -143,3 +179,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="after a script, keep sending this long (default 2 s)")
     sim.add_argument("--seed", type=int, help="seed for the twin (its sensors' noise and bias, the crew's wobble)")
     sim.set_defaults(func=cmd_ship_sim)
+    twin = sub.add_parser("twin", help="a calibration run: the ship's twin flies N balls through the link and "
+                                       "the judge (with the settings' judge timings); each judged drop beside "
+                                       "what the ball really did, then a summary")
+    twin.add_argument("--drops", type=int, default=50, metavar="N", help="how many balls (default 50)")
+    twin.add_argument("--seed", type=int, default=0, help="the twin's seed (the same seed, the same flight)")
+    twin.add_argument("--json", action="store_true", help="one JSON object a drop, the summary last")
+    twin.add_argument("--config", type=Path, help="the settings file whose [judge] timings to try "
+                                                  "(default: the app's)")
+    twin.set_defaults(func=cmd_twin)

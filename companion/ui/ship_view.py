@@ -99,9 +99,9 @@ class ShipPanel:
         session.beds_present = beds is not None
         try:
             if use_sim:
-                from ..ship.twin.runner import TwinShip
+                from ..ship.twin.runner import TwinShip, pulse
 
-                simulator = TwinShip(strike=lambda bed: strike_mock(beds, bed), **(sim_options or {})).start()
+                simulator = TwinShip(strike=lambda bed: pulse(beds, bed), **(sim_options or {})).start()
                 port = simulator.path
             link = ShipLink(port, inlet, clock=clock_ms, wake=wake)
             link.start()

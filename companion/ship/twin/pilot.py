@@ -32,6 +32,7 @@ class Drop:
     bed: str | None  # None: wherever the ship is
     at: tuple[float, float] | None = None  # a point of the table instead of a bed's centre
     kind: str = "rain"
+    z: float | None = None  # the height to fly at for it
 
 
 class Pilot:
@@ -51,10 +52,12 @@ class Pilot:
         """Tip `ball` (on the deck already) into the hole over `bed`."""
         self.queue.append(Drop(ball, bed, at))
 
-    def hand_in(self, kind: str, bed: str | None = None, at: tuple[float, float] | None = None) -> None:
+    def hand_in(self, kind: str, bed: str | None = None, at: tuple[float, float] | None = None,
+                z: float | None = None) -> None:
         """A ball of `kind` onto the deck once the drops before it are done, then into the hole
-        over `bed`: one ball at a time, so each falls where it is meant to."""
-        self.queue.append(Drop(None, bed, at, kind))
+        over `bed` (or the point `at`, `z` above the beds): one ball at a time, so each falls
+        where it is meant to."""
+        self.queue.append(Drop(None, bed, at, kind, z))
 
     @property
     def busy(self) -> bool:
@@ -71,6 +74,8 @@ class Pilot:
         task = self.queue[0] if self.queue else None
         if task is not None and (task.at or task.bed):
             self.goal = task.at or BED_CENTRES[task.bed]
+        if task is not None and task.z is not None:
+            model.hold(z=task.z)
         if self.goal is not None:
             self._carry_step()
         if task is None:

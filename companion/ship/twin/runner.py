@@ -40,6 +40,21 @@ FLYING_WAKE_S = 0.02
 TILT_STEP = 5.0  # degrees a key tilts the ship
 
 
+PULSE_MS = 10  # a piezo's comparator holds its output low this long per ring
+
+
+def pulse(beds, bed: str, ms: int = PULSE_MS) -> None:
+    """A ball strikes a bed detector on mock pins (companion.devices.beds): its pin goes low
+    for a moment, as the comparator pulls it."""
+    if beds is None:
+        return
+    pin = beds.pin(bed)
+    pin.drive_low()
+    timer = threading.Timer(ms / 1000, pin.drive_high)
+    timer.daemon = True
+    timer.start()
+
+
 def interpreter() -> str:
     """MicroPython's unix port where it is installed (the board's own interpreter), else CPython."""
     return "micropython" if Board.available("micropython") is None else "cpython"
@@ -65,7 +80,8 @@ class TwinShip:
         self.dropped = 0  # writes the pty had no room for
         self.written = 0  # writes into the pty
         self.quiet_until = 0.0
-        self.beams: list[tuple[float, int]] = []  # (monotonic, ball id) of each beam clearing
+        self.beams: list[tuple[int, int]] = []  # (Pi ms, ball id) each BALL line went out
+        self.struck: list[tuple[int, str, int]] = []  # (Pi ms, bed, ball id) of each impact
         self.lines: list[str] = []  # every line the firmware wrote, for the calibration run
         self.keep_lines = False
         self._board: Board | None = None
@@ -156,6 +172,13 @@ class TwinShip:
     def board_ms(self) -> int:
         return int((time.monotonic() - self._started) * 1000)
 
+    def pi_ms(self) -> int:
+        """The Pi's clock for the judge (companion.ship.link.clock_ms)."""
+        return time.monotonic_ns() // 1_000_000
+
+    def board_to_pi(self, board_ms: float) -> int:
+        return int(self._started * 1000 + board_ms)
+
     # -- the thread ---------------------------------------------------------------------------------
 
     def _catch_up(self) -> None:
@@ -207,7 +230,8 @@ class TwinShip:
             due = [s for s in pending if self._strike_at(s[0], s[2]) <= now]
             if due:
                 pending = [s for s in pending if s not in due]
-                for _t, bed, _ball in due:
+                for _t, bed, ball in due:
+                    self.struck.append((self.pi_ms(), bed, ball.id))
                     self.strike(bed)
             wait_ms = (self.rest_wake_s if quiet else self.flying_wake_s) * 1000
             wake_at = now + wait_ms
@@ -232,7 +256,7 @@ class TwinShip:
                     cleared = self.model.cleared
                     ball_id = cleared.pop(0) if cleared else -1
                 self._ball_written[ball_id] = self.board_ms()
-                self.beams.append((time.monotonic(), ball_id))
+                self.beams.append((self.pi_ms(), ball_id))
         if self.keep_lines:
             self.lines += lines
         self.write_raw("".join(line + "\r\n" for line in lines).encode("ascii", "replace"))
