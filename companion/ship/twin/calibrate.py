@@ -94,9 +94,12 @@ class CalibrationRun:
         self.crew = crew
         self.pin_factory = pin_factory
         self.news: list[dict] = []
+        self.given_up = 0  # balls the crew could not get into the hole in DROP_TIMEOUT_S
 
-    def fly(self, progress=None) -> dict:
-        """Fly every ball; the report: `drops` (one dict a ball) and `summary`."""
+    def fly(self, progress=None, flight=None) -> dict:
+        """Fly every ball; the report: `drops` (one dict a ball) and `summary`. `flight(twin,
+        until, progress)` flies instead of the planned drops (a test's wild crew); `until(done,
+        seconds)` runs the app's loop meanwhile."""
         from gpiozero.pins.mock import MockFactory
 
         from ...devices.beds import BedDetectors
@@ -121,28 +124,8 @@ class CalibrationRun:
             lifted = twin.board_ms()
             self._until(session, controller, woken, lambda: session.judge.flown, 10)
             flown_ms = twin.board_ms() - lifted
-            rng = random.Random(self.seed)
-            for item in plan(self.drops, rng):
-                with twin.lock:
-                    twin.pilot.hand_in(item["ball"], at=item["at"], z=item["z"])
-            twin._nudge.set()
-            done = 0
-            while True:
-                ended = len(twin.model.truth)
-                if progress is not None and ended != done:
-                    progress(ended, self.drops)
-                done = ended
-                if ended >= self.drops or not twin.pilot.busy:
-                    break
-                started = time.monotonic()
-                self._until(session, controller, woken,
-                            lambda: len(twin.model.truth) > ended or not twin.pilot.busy, DROP_TIMEOUT_S)
-                if len(twin.model.truth) == ended and time.monotonic() - started >= DROP_TIMEOUT_S:
-                    with twin.lock:  # this ball will not go in: the crew takes it out and goes on
-                        if twin.pilot.queue:
-                            stuck = twin.pilot.queue.pop(0).ball
-                            if stuck is not None and stuck in twin.model.balls:
-                                twin.model.balls.remove(stuck)
+            (flight or self._drops)(twin, lambda done, seconds: self._until(session, controller, woken, done, seconds),
+                                    progress)
             # the last balls' judgement, then the landing and a rest on the table
             self._until(session, controller, woken, lambda: False,
                         (self.timings.max_fall + self.timings.settle + 400) / 1000)
@@ -159,6 +142,29 @@ class CalibrationRun:
             twin.close()
             beds.close()
         return self._report(twin, controller, session, rest_until, flown_ms, landing, landed_at)
+
+    def _drops(self, twin: TwinShip, until, progress) -> None:
+        """The planned drops, handed in one after another."""
+        rng = random.Random(self.seed)
+        with twin.lock:
+            for item in plan(self.drops, rng):
+                twin.pilot.hand_in(item["ball"], at=item["at"], z=item["z"])
+        twin._nudge.set()
+        done = 0
+        while True:
+            ended = len(twin.model.truth)
+            if progress is not None and ended != done:
+                progress(ended, self.drops)
+            done = ended
+            if ended >= self.drops or not twin.pilot.busy:
+                return
+            if not until(lambda: len(twin.model.truth) > ended or not twin.pilot.busy, DROP_TIMEOUT_S):
+                with twin.lock:  # this ball will not go in: the crew takes it out and goes on
+                    if twin.pilot.queue:
+                        stuck = twin.pilot.queue.pop(0).ball
+                        if stuck is not None and stuck in twin.model.balls:
+                            twin.model.balls.remove(stuck)
+                        self.given_up += 1
 
     def _until(self, session, controller, woken, done, seconds: float) -> bool:
         """The app's main loop in short: poll the session when woken, often while balls are in
@@ -243,6 +249,7 @@ class CalibrationRun:
             "phantoms": phantoms,
             "missed": missed,
             "no_hole": len(no_hole),
+            "given_up": self.given_up,
             "latency_p50_ms": percentile(latencies, 0.5),
             "latency_p99_ms": percentile(latencies, 0.99),
             "link_faults": dict(session.judge.counts),

@@ -170,7 +170,7 @@ class ShipModel:
     def lift(self) -> None:
         self.flying = True
         self.z.target = FLIGHT_Z
-        self._settled = False
+        self._unsettle()
 
     def set_down(self) -> None:
         """Land beside the box and let go: the hull comes to rest, level."""
@@ -178,7 +178,7 @@ class ShipModel:
         self.z.target = 0.0
         self.x.target, self.y.target = PARKED
         self.pitch.target = self.roll.target = 0.0
-        self._settled = False
+        self._unsettle()
 
     def hold(self, pitch: float | None = None, roll: float | None = None, x: float | None = None,
              y: float | None = None, z: float | None = None) -> None:
@@ -187,7 +187,7 @@ class ShipModel:
                                     (self.y, y, 1.0), (self.z, z, 0.5)):
             if value is not None:
                 follow.target = max(-most, min(most, float(value)))
-        self._settled = False
+        self._unsettle()
 
     def over(self, bed: str, z: float | None = None) -> None:
         self.hold(x=BED_CENTRES[bed][0], y=BED_CENTRES[bed][1], z=z)
@@ -200,8 +200,14 @@ class ShipModel:
         ball = Ball(self._next_id, kind, u, v, story={"id": self._next_id, "ball": kind, "loaded": self.t})
         self._next_id += 1
         self.balls.append(ball)
-        self._settled = False
+        self._unsettle()
         return ball
+
+    def _unsettle(self) -> None:
+        """Something will move: what was kept of the hull at rest is stale."""
+        self._settled = False
+        self._still_imu = None
+        self._hull_at = -1
 
     # -- time ----------------------------------------------------------------------------------
 

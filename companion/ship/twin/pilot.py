@@ -43,6 +43,16 @@ class Pilot:
         self.carry_speed = carry_speed
         self.queue: list[Drop] = []
         self.goal: tuple[float, float] | None = None  # where the hands carry the ship
+        self.swinging: tuple[float, float, float, int] | None = None  # metres, degrees, Hz, since
+
+    def swing(self, metres: float, degrees: float, hz: float = 1.0) -> None:
+        """Swing the ship about over the box and tilt it hard (a wild crew, a test); `stop_swing`
+        ends it, level over the middle."""
+        self.swinging = (metres, degrees, hz, self.model.t)
+
+    def stop_swing(self) -> None:
+        self.swinging = None
+        self.model.hold(x=0.0, y=0.0, pitch=0.0, roll=0.0)
 
     def carry(self, point: tuple[float, float]) -> None:
         """Carry the ship over `point` of the table, no faster than CARRY_SPEED."""
@@ -61,7 +71,7 @@ class Pilot:
 
     @property
     def busy(self) -> bool:
-        return bool(self.queue) or self.goal is not None
+        return bool(self.queue) or self.goal is not None or self.swinging is not None
 
     def tick(self) -> None:
         model = self.model
@@ -69,7 +79,13 @@ class Pilot:
             self.queue.pop(0)
             model.hold(pitch=0.0, roll=0.0)
         if not model.flying:
-            self.goal = None
+            self.goal = self.swinging = None
+            return
+        if self.swinging is not None:
+            metres, degrees, hz, since = self.swinging
+            w = 2 * math.pi * hz * (model.t - since) / 1000
+            model.hold(x=metres * math.sin(w), y=metres * math.sin(1.37 * w + 1.0),
+                       pitch=degrees * math.sin(0.71 * w + 0.5), roll=degrees * math.sin(1.13 * w + 2.0))
             return
         task = self.queue[0] if self.queue else None
         if task is not None and (task.at or task.bed):

@@ -1,0 +1,170 @@
+"""The ship's twin: the physical model on its own (deterministic, its sensors as mounted in
+hardware/SHIP.md), and through the whole chain (the real firmware on the board host, a real pty,
+the real link, the bed detectors on gpiozero's mock pins, the judge with the contract's
+timings): calibration runs, a wild crew that makes no phantom drop, the thresholds' margins."""
+
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+from companion.ship.board import Board
+from companion.ship.judge import Timings
+from companion.ship.protocol import decode
+from companion.ship.twin.calibrate import CalibrationRun
+from companion.ship.twin.core import TwinCore
+from companion.ship.twin.physics import (BALL_R, BEAM_DEPTH, BED_CENTRES, G, ShipModel, bed_at)
+from companion.ship.twin.pilot import Pilot
+
+
+def flight(seed: int, balls=(("rain", "purple"), ("hail", "white"))):
+    """A short flight in board time: lift, two balls tipped in over their beds, set down."""
+    core = TwinCore(seed)
+    model, pilot = core.model, Pilot(core.model)
+    samples = core.samples_to(1000)
+    model.lift()
+    samples += core.samples_to(2000)
+    for kind, bed in balls:
+        pilot.hand_in(kind, bed)
+    t = 2000
+    while pilot.busy and t < 60_000:
+        t += 20
+        samples += core.samples_to(t)
+        pilot.tick()
+    model.set_down()
+    samples += core.samples_to(t + 3000)
+    return core, samples
+
+
+def test_the_same_seed_flies_the_same_flight_and_another_seed_does_not():
+    one, two, other = flight(5)[1], flight(5)[1], flight(6)[1]
+    assert [s.record() for s in one] == [s.record() for s in two]
+    assert [s.record() for s in one] != [s.record() for s in other]
+
+
+def test_the_sensors_read_as_mounted_x_to_the_bow_y_to_port_z_up():
+    model = ShipModel(1, accel_bias_g=0, gyro_bias_dps=0)
+    model.hold(pitch=20)  # nose up: the X axis points up a little
+    model.advance(3000)
+    ax, ay, az, *_ = model.imu()
+    assert ax == pytest.approx(math.sin(math.radians(20)), abs=0.02) and abs(ay) < 0.02
+    model.hold(pitch=0, roll=15)  # right side down: Y (to port) points up
+    model.advance(6000)
+    ax, ay, az, *_ = model.imu()
+    assert ay == pytest.approx(math.sin(math.radians(15)), abs=0.02) and abs(ax) < 0.02
+    assert math.sqrt(ax * ax + ay * ay + az * az) == pytest.approx(1.0, abs=0.02)  # at rest: 1 g
+
+
+def test_a_ball_rolls_downhill_and_a_slight_slope_does_not_start_it():
+    model = ShipModel(2)
+    ball = model.load("rain", 0.05, 0.02)
+    model.hold(pitch=0.5)  # less than static friction holds
+    model.advance(3000)
+    assert (ball.u, ball.v) == (0.05, 0.02)
+    model.hold(pitch=-6)  # nose down: the ball rolls to the bow
+    model.advance(5000)
+    assert ball.u > 0.06 and ball.state == "aboard"
+
+
+def test_a_ball_over_the_hole_breaks_the_beam_while_its_body_passes_and_lands_under_the_ship():
+    model = ShipModel(3)
+    model.lift()
+    model.hold(x=BED_CENTRES["blue"][0], y=BED_CENTRES["blue"][1])
+    model.advance(4000)
+    model.load("hail", 0.0, 0.0)
+    model.hold(pitch=0.1)  # a nudge: the ball moves, and it is over the hole
+    beam = []
+    for t in range(4001, 4400):
+        model.advance(t)
+        beam.append(model.beam())
+    story = model.truth[0]
+    broken = beam.count(True)
+    expected = 1000 * (math.sqrt(2 * (BEAM_DEPTH + 2 * BALL_R) / G) - math.sqrt(2 * BEAM_DEPTH / G))
+    assert abs(broken - expected) <= 2 and story["through"] == "hole"
+    assert story["bed"] == "blue" == bed_at(*story["where"])
+    # free fall from the deck: the beam clears once the ball has fallen its depth and its size
+    fall = 1000 * (math.sqrt(2 * story["height"] / G) - math.sqrt(2 * (BEAM_DEPTH + 2 * BALL_R) / G))
+    assert story["landed"] - story["beam_clear"] == pytest.approx(fall, abs=2)
+
+
+@pytest.mark.parametrize("interpreter", ["micropython", "cpython"])
+def test_the_real_firmware_sees_the_twins_balls_with_their_colours_and_its_tilt(interpreter):
+    why = Board.available(interpreter)
+    if why:
+        pytest.skip(why)
+    core, samples = flight(7)
+    run = Board.run([s for s in samples], interpreter)
+    messages = [decode(line) for line in run.usb]
+    balls = [(m[2], m[3][0]) for m in messages if m[0] == "BALL"]
+    assert [kind for _t, kind in balls] == ["rain", "hail"]
+    stories = sorted(core.model.truth, key=lambda s: s["beam_clear"])
+    assert [t for t, _k in balls] == [s["beam_clear"] for s in stories]  # written as the beam clears
+    tilts = [m for m in messages if m[0] == "TILT"]
+    resting = [int(m[3][2]) for m in tilts if m[2] < 1000]
+    assert max(resting) < Timings().rest_motion  # the ship on the table rests
+    assert len(tilts) == pytest.approx(len(samples) * 5 / 50, rel=0.05)  # 20 a second
+
+
+def test_a_calibration_run_judges_every_ball_right_within_the_thresholds():
+    report = CalibrationRun(10, seed=3).fly()
+    summary = report["summary"]
+    assert summary["drops"] + summary["given_up"] == 10 and summary["drops"] >= 8
+    assert summary["phantoms"] == 0 and summary["missed"] == 0
+    assert summary["judged_right"] == summary["drops"], [r for r in report["drops"] if not r["right"]]
+    margins = summary["margins"]
+    low, high = margins["fall_margin_ms"]
+    assert low > 30 and high > 300  # every fall well inside MIN_FALL .. MAX_FALL
+    assert margins["rest_motion_margin_mg"] > 0  # the resting ship reads under REST_MOTION
+    assert margins["lift_to_flown_ms"] < 4000 and margins["landing_to_land_ms"] < 6000
+    tm = Timings()
+    assert tm.settle < summary["latency_p50_ms"] < tm.settle + tm.max_fall
+
+
+def test_hard_swinging_and_tilting_make_no_phantom_drop():
+    """A wild crew swings the loaded ship about over the box and tips it to 25 degrees: balls
+    fly over the rim and some fall through the hole; the judge drops only what came through the
+    hole and ended in a bed, and says no_hole for a ball in a bed that did not."""
+    def wild(twin, until, _progress):
+        with twin.lock:
+            for i, kind in enumerate(("rain", "rain", "rain", "hail", "hail")):
+                angle = 2 * math.pi * i / 5
+                twin.model.load(kind, 0.05 * math.cos(angle), 0.03 * math.sin(angle))
+            twin.pilot.swing(0.09, 25.0, hz=1.2)
+        twin._nudge.set()
+        until(lambda: not twin.model.balls, 10)
+        with twin.lock:
+            twin.pilot.stop_swing()
+
+    run = CalibrationRun(0, seed=11)
+    report = run.fly(flight=wild)
+    summary = report["summary"]
+    rows = report["drops"]
+    assert summary["phantoms"] == 0, rows
+    assert summary["judged_wrong"] == 0, rows
+    over_the_rim = [r for r in rows if r["twin"]["through"] == "rim"]
+    assert over_the_rim  # the swinging threw balls out
+    into_beds = [r for r in over_the_rim if r["twin"]["bed"] is not None]
+    assert summary["no_hole"] >= 1 if into_beds else True
+    assert all(r["judged"] is None for r in over_the_rim)
+
+
+def test_twin_prints_each_drop_and_the_summary_as_json_lines():
+    out = subprocess.run([sys.executable, "-m", "companion", "twin", "--drops", "3", "--seed", "2", "--json"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [line["drop"] for line in lines[:-1]] == [1, 2, 3]
+    summary = lines[-1]["summary"]
+    assert {"drops", "judged_right", "phantoms", "missed", "latency_p50_ms", "latency_p99_ms"} <= set(summary)
+    assert all({"twin", "judged", "right"} <= set(line) for line in lines[:-1])
+
+
+@pytest.mark.parametrize("drops", ["0", "-3", "100000"])
+def test_twin_refuses_a_count_it_cannot_fly(capsys, drops):
+    from companion.cli import main
+
+    assert main(["twin", "--drops", drops]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("cloud-companion: twin: --drops")
