@@ -127,8 +127,11 @@ class ShipPanel:
         if watching != session.watch_tilt:
             session.watch_tilt = watching
             self._drawn_tilt = None
-        for news in session.poll(app.controller):
-            self.show(app, news)
+        # a practice flight scores nothing: the judge is given no game while it shows
+        practising = bool(getattr(app.screen, "practising", lambda: False)())
+        for news in session.poll(None if practising else app.controller):
+            if not practising:
+                self.show(app, news)
         shown = (session.link, tuple(session.asking), tuple(self.stuck_beds()), self.playing)
         if shown != self._shown:
             self._shown = shown  # the top bar and the flight hint follow the link and the question
