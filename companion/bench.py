@@ -51,6 +51,9 @@ AIMS: dict[str, Aim] = {
     "ship.lines_per_s": Aim(least=100_000, why="a 115200-baud link carries about 360 lines a second"),
     "ship.cpu_percent_at_link_rate": Aim(most=0.5, why="watching the ship costs next to nothing"),
     "ship.line_to_frame_p99_ms": Aim(most=16.7, why="a ball leaving the hole shows within a frame"),
+    "ship.twin_beam_to_frame_p50_ms": Aim(most=16.7, why="a ball through the beam shows within a frame"),
+    "ship.twin_beam_to_frame_p99_ms": Aim(most=33.4, why="a ball through the beam shows within two frames, "
+                                                         "board, link and judge included"),
     "speech.say_us": Aim(most=100, why="asking for a prompt never delays a frame"),
     "speech.prompt_us": Aim(most=100, why="making the sentence never delays a frame"),
     "odds.cloud9_query_ms": Aim(most=2, why="the risk meter is recomputed within a frame"),

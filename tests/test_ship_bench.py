@@ -14,3 +14,8 @@ def test_cpu_at_link_rate_is_measured_against_the_real_simulator():
 
 def test_line_to_frame_is_measured_for_every_ball():
     assert 0 < bench.line_to_frame_p99_ms(balls=3) < 10_000
+
+
+def test_the_twins_beam_to_frame_is_measured_for_every_ball():
+    p50, p99 = bench.twin_beam_to_frame_ms(balls=2)
+    assert 0 < p50 <= p99 < 10_000

@@ -53,6 +53,23 @@ class TwinSample:
                            r, g, b, c, BATTERY_MV, self.flags)
 
 
+class RestingRun:
+    """Samples of the ship at rest, already packed one after another (their noise from a bank
+    made once per pose): one object for the board host's feed, whatever their number."""
+
+    __slots__ = ("t_ms", "count", "data")
+    beam = False
+
+    def __init__(self, t_ms: int, count: int, data: bytes):
+        self.t_ms, self.count, self.data = t_ms, count, data
+
+    def record(self) -> bytes:
+        return self.data
+
+
+REST_BANK = 1000  # packed samples of a resting ship, read in turn (5 s before they repeat)
+
+
 class TwinCore:
     def __init__(self, seed: int | None = 0, *, model: ShipModel | None = None, start_ms: int = 0,
                  **model_options):
@@ -63,18 +80,31 @@ class TwinCore:
         self.beam_clears = 0  # beam breaks that ended (a BALL line follows each)
         self._broken = False
         self.failing: dict[str, int] = {}  # "imu" / "colour" -> board ms until it answers again
+        # the ship at rest gives the same reading but for its noise: a bank of packed samples
+        # for its pose, so a resting evening costs a few operations a sample
+        self._bank: list[bytes] = []
+        self._bank_pose: tuple | None = None
+        self._bank_at = 0
 
-    def samples_to(self, t: int) -> list[Sample]:
-        """Samples up to board time `t` (the model moved there)."""
+    def samples_to(self, t: int) -> list:
+        """Samples up to board time `t` (the model moved to the last of them): on each IMU tick,
+        and each millisecond near the beam."""
         model = self.model
-        out = []
-        while self.t < t:
+        out: list = []
+        while True:
+            if self._resting() and self.t >= model.t:
+                run = self._rest_to(t)
+                if run is not None:
+                    out.append(run)
+                break
             if self.t < model.t:  # the first sample
                 nxt = model.t
             elif self._beam_near(self.t + 1):
                 nxt = self.t + 1
             else:  # a ball that drops now breaks the beam tens of ms later: a tick sees it first
-                nxt = min(t, (self.t // IMU_MS + 1) * IMU_MS)
+                nxt = (self.t // IMU_MS + 1) * IMU_MS
+            if nxt > t:
+                break
             model.advance(nxt)
             self.t = nxt
             broken = model.beam()
@@ -85,15 +115,46 @@ class TwinCore:
             if self._broken and not broken:
                 self.beam_clears += 1
             self._broken = broken
+        self._expire()
         for when, what, detail in model.events:
             if what == "strike":
                 self.strikes.append((when, *detail))
         model.events.clear()
         return out
 
+    def _resting(self) -> bool:
+        model = self.model
+        return model.quiet() and not model.flicker_rate and not self.failing and not self._broken
+
+    def _rest_to(self, t: int) -> RestingRun | None:
+        """The resting ship's samples on every IMU tick up to `t`, packed in one go."""
+        pose = self.model._still_imu
+        if pose is None or pose != self._bank_pose:
+            self._bank = [TwinSample(0, self.model.imu(), self.model.colour(), 0).record()[8:]
+                          for _ in range(REST_BANK)]
+            self._bank_pose = self.model._still_imu
+            self._bank_at = 0
+        first = (self.t // IMU_MS + 1) * IMU_MS
+        ticks = range(first, t + 1, IMU_MS)
+        if not ticks:
+            return None
+        bank, at = self._bank, self._bank_at
+        parts = []
+        for tick in ticks:
+            parts.append(tick.to_bytes(8, "little", signed=True))
+            parts.append(bank[at])
+            at = at + 1 if at + 1 < REST_BANK else 0
+        self._bank_at = at
+        self.model.advance(ticks[-1])
+        self.t = ticks[-1]
+        return RestingRun(first, len(ticks), b"".join(parts))
+
     def fail(self, part: str, ms: int) -> None:
         """The IMU or the colour sensor stops answering for `ms` (a loose wire)."""
         self.failing[part] = self.t + ms
+
+    def _expire(self) -> None:
+        self.failing = {part: until for part, until in self.failing.items() if until >= self.t}
 
     def _beam_near(self, t: int) -> bool:
         model = self.model

@@ -35,7 +35,7 @@ from .core import TwinCore
 from .physics import BED_CENTRES, ShipModel
 from .pilot import TICK_MS, Pilot
 
-REST_WAKE_S = 0.25
+REST_WAKE_S = 0.5  # a resting ship's lines go out twice a second, ten at a time
 FLYING_WAKE_S = 0.02
 TILT_STEP = 5.0  # degrees a key tilts the ship
 
@@ -96,7 +96,8 @@ class TwinShip:
     # -- what the crew does -----------------------------------------------------------------------
 
     def start(self) -> "TwinShip":
-        self._board = Board(self.interpreter)
+        """Power the board on: its host starts on the twin's own thread (the app's first frame
+        does not wait for it)."""
         self._started = time.monotonic()
         self._thread.start()
         return self
@@ -216,6 +217,12 @@ class TwinShip:
 
     def _run(self) -> None:
         pending: list[tuple[int, str, object]] = []  # bed impacts due (board ms, bed, ball)
+        board = Board(self.interpreter)
+        with self.lock:
+            if self._stop.is_set():
+                _close_board(board)
+                return
+            self._board = board
         while not self._stop.is_set():
             self._nudge.clear()
             with self.lock:
