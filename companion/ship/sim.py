@@ -10,11 +10,11 @@ bed detectors' mock pins with it), so the whole path runs as on the table.
 Writes never block: with nobody reading, the pty fills and lines are dropped (the judge sees the
 gap), as a real link would drop them.
 
-`rest_batch` lines of a ship at rest are written together, each with the board time it was
-sampled at: the desktop app runs the simulator in its own process, and a resting ship's stream
-then costs the simulator and the reader one wake-up per batch instead of one per line. A ship in
-flight, a ball, a key or a script command is written at once. `cloud-companion ship-sim` (a stand-in
-for the real board) keeps the board's own pace: one line at a time.
+The desktop app and `cloud-companion ship-sim` fly the ship's twin (companion.ship.twin: the
+real firmware on a physical model); this simple stand-in, one line at a time at the board's
+pace, serves the link's tests (junk, silence, a replug) and the benches.
+
+The timed scripts (`parse_script`, `read_script`) are shared by both.
 """
 
 from __future__ import annotations
@@ -42,13 +42,11 @@ class ScriptError(ValueError):
 
 class ShipSimulator:
     def __init__(self, strike: Callable[[str], None] | None = None, *, seed: int | None = None,
-                 device: str = "CS-SIM", tilt_s: float = TILT_S, beat_s: float = BEAT_S,
-                 rest_batch: int = 1):
+                 device: str = "CS-SIM", tilt_s: float = TILT_S, beat_s: float = BEAT_S):
         self.strike = strike or (lambda bed: None)
         self.device = device
         self.tilt_s = tilt_s
         self.beat_s = beat_s
-        self.rest_batch = max(1, rest_batch)
         self.rng = random.Random(seed)
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)  # no echo, no line editing: the bytes pass as they are
@@ -59,12 +57,12 @@ class ShipSimulator:
         self.flying = False
         self.quiet_until = 0.0  # a silent board (script: "silent MS")
         self.dropped = 0  # writes the pty had no room for
-        self.written = 0  # writes (a batch of a resting ship's lines is one)
+        self.written = 0  # writes
         self._seq = 0
         self._started = time.monotonic()
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._nudge = threading.Event()  # the ship moved: write what is due now, not at the batch's end
+        self._nudge = threading.Event()  # the ship moved: write what is due now
         self._next_tilt: float | None = None  # when the next TILT and BEAT are due (monotonic)
         self._next_beat: float | None = None
         self._timers: list[threading.Timer] = []
@@ -154,8 +152,6 @@ class ShipSimulator:
             with self._lock:
                 self._write_due(time.monotonic())
             due = min(self._next_tilt, self._next_beat)
-            if not self.flying:  # at rest: the next `rest_batch` lines go out together
-                due = max(due, self._next_tilt + (self.rest_batch - 1) * self.tilt_s)
             self._nudge.wait(max(0.0, due - time.monotonic()))
 
     def _write_due(self, now: float) -> None:

@@ -41,6 +41,19 @@ REST_S = 2.5  # on the table before and after the flight
 DROP_TIMEOUT_S = 12.0  # per ball: a ball the crew cannot get into the hole is given up
 
 
+class JudgedSession(ShipSession):
+    """The app's session, noting each judged action with the judge's own time (the pairing
+    with the twin's balls goes by it; the controller's time is when the app had it)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.judged: list[dict] = []
+
+    def _act(self, records, controller, news) -> None:
+        self.judged += [dict(r) for r in records if r.get("act") == "drop"]
+        super()._act(records, controller, news)
+
+
 class FlightStandIn:
     """The game controller as the session sees it: a Cloudship game in its flight phase that
     takes every judged action, noting when it came."""
@@ -105,7 +118,7 @@ class CalibrationRun:
         from ...devices.beds import BedDetectors
 
         woken = threading.Event()
-        session = ShipSession(queue.Queue(), clock=clock_ms, timings=self.timings, beds_present=True)
+        session = JudgedSession(queue.Queue(), clock=clock_ms, timings=self.timings, beds_present=True)
         inlet = session.inlet(woken.set)
         beds = BedDetectors(self.config.bed_pins(), inlet, clock_ms, pin_factory=self.pin_factory or MockFactory(),
                             wake=woken.set)
@@ -189,7 +202,9 @@ class CalibrationRun:
         strikes: dict[int, list[tuple[int, str]]] = {}
         for t, bed, ball_id in twin.struck:
             strikes.setdefault(ball_id, []).append((t, bed))
-        judged = [(t, a) for t, a in controller.actions if a.get("act") == "drop"]
+        # each judged drop with the judge's time, and when the controller had it
+        taken_at = [t for t, a in controller.actions if a.get("act") == "drop"]
+        judged = [(record, taken_at[i] if i < len(taken_at) else None) for i, record in enumerate(session.judged)]
         outside = [n for n in self.news if n.get("notice") == "outside"]
         no_hole = [n for n in self.news if n.get("notice") == "no_hole"]
         taken_drops: set[int] = set()
@@ -206,12 +221,13 @@ class CalibrationRun:
             if hits:
                 # the judge's last impact: a detector ringing again in the same bed is not one
                 last = [t for i, (t, bed) in enumerate(hits) if i == 0 or hits[i - 1][1] != bed][-1]
-                for i, (t, action) in enumerate(judged):
-                    # the drop comes `settle` after the last impact, at the next poll
-                    if i not in taken_drops and 0 <= t - tm.settle - last <= PAIR_MS:
+                for i, (record, taken) in enumerate(judged):
+                    # the judge gives a drop `settle` after the last impact it was told of
+                    if i not in taken_drops and -PAIR_MS <= record["t"] - tm.settle - last <= PAIR_MS:
                         taken_drops.add(i)
-                        judged_as = {"act": "drop", "ball": action["ball"], "bed": action["bed"]}
-                        row["latency_ms"] = t - written[ball_id] if ball_id in written else None
+                        judged_as = {"act": "drop", "ball": record["ball"], "bed": record["bed"]}
+                        if ball_id in written and taken is not None:
+                            row["latency_ms"] = taken - written[ball_id]
                         break
             if judged_as is None and ball_id in written:
                 for i, notice in enumerate(outside):
