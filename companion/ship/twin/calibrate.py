@@ -256,6 +256,7 @@ class CalibrationRun:
         missed = sum(1 for r in rows if r["twin"]["through"] == "hole" and r["twin"]["bed"] is not None
                      and not (r["judged"] and "act" in r["judged"]))
         latencies = [r["latency_ms"] for r in rows if r.get("latency_ms") is not None]
+        ambiguous = self._ambiguous(stories, strikes, written)
         summary = {
             "drops": len(rows),
             "through_hole": sum(1 for r in rows if r["twin"]["through"] == "hole"),
@@ -265,6 +266,7 @@ class CalibrationRun:
             "phantoms": phantoms,
             "missed": missed,
             "no_hole": len(no_hole),
+            "ambiguous": ambiguous,
             "given_up": self.given_up,
             "latency_p50_ms": percentile(latencies, 0.5),
             "latency_p99_ms": percentile(latencies, 0.99),
@@ -274,6 +276,33 @@ class CalibrationRun:
             "firmware_on": twin.interpreter,
         }
         return {"drops": rows, "summary": summary}
+
+    def _ambiguous(self, stories, strikes, written) -> int:
+        """Moments no judge of these sensors can tell apart, each of which may cost a phantom
+        (and a miss): a ball over the rim striking another bed `bounce_min`..`settle` after a
+        ball from the hole struck its own (the bounce rule takes it for that ball's bounce),
+        and a ball through the hole that lands outside while another ball from the hole is in
+        the air (the earliest falling ball takes the first impact)."""
+        tm = self.timings
+        hole = [s for s in stories if s["through"] == "hole"]
+        last_of = {}
+        for story in hole:
+            hits = strikes.get(story["id"], [])
+            if hits:
+                last_of[story["id"]] = (hits[-1][0], hits[-1][1])
+        count = 0
+        for story in stories:
+            hits = strikes.get(story["id"], [])
+            if story["through"] == "rim" and hits:
+                t, bed = hits[0]
+                if any(bed != b and tm.bounce_min <= t - last <= tm.settle for last, b in last_of.values()):
+                    count += 1
+            elif story["through"] == "hole" and story["bed"] is None and story["id"] in written:
+                opened = written[story["id"]]
+                if any(other["id"] != story["id"] and other["id"] in written
+                       and abs(written[other["id"]] - opened) <= tm.max_fall for other in hole):
+                    count += 1
+        return count
 
     def _margins(self, twin, rows, strikes, written, rest_until, flown_ms, landing, landed_at) -> dict:
         """How far the twin's flight stayed from each threshold of the judge (ms, milli-g)."""

@@ -53,6 +53,7 @@ OVER_RIM_SPEED = 0.45  # m/s into the rim: the ball jumps the low rim
 DIVIDER_BOUNCE = 0.025  # landing this near a divider with speed towards it: it bounces over
 RING_TWICE = 0.3       # chance a detector rings a second time
 STRIKE_MS = 12         # a detector's pulse
+FLICKER_GAP_MS = 5     # a flicker of the beam (a string, a glint) is over before the next begins
 
 BEDS = ("yellow", "purple", "white", "blue")
 BED_CENTRES = {"yellow": (-BOX / 2, BOX / 2), "purple": (BOX / 2, BOX / 2),
@@ -424,7 +425,8 @@ class ShipModel:
         t = self.t
         if t <= self._flicker_until:
             return True
-        if self.flicker_rate and self.rng.random() < self.flicker_rate / 1000:
+        if self.flicker_rate and t > self._flicker_until + FLICKER_GAP_MS \
+                and self.rng.random() < self.flicker_rate / 1000:
             self._flicker_until = t + self.rng.choice((0, 1))  # 1 or 2 ms: shorter than a ball
             return True
         return any(start <= t < clear for start, clear, _b in self._beam)
