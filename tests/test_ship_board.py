@@ -1,13 +1,15 @@
 """The board host: the firmware's own main.py on MicroPython's unix port and on CPython, the
 sensors faked at the bus, the clock driven by the samples."""
 
+import time
+
 import pytest
 
 from companion.ship.board import Board, Sample, make_flash, firmware_modules
 from companion.ship.judge import Judge
 import companion.ship.protocol as protocol
 
-from boardscripts import busy_flight
+from boardscripts import RAIN, at_rest, busy_flight, tilted
 
 MICROPYTHON = Board.available("micropython")
 needs_micropython = pytest.mark.skipif(MICROPYTHON is not None, reason=MICROPYTHON or "")
@@ -50,3 +52,169 @@ def test_the_flash_holds_main_py_and_the_modules(tmp_path):
     names = {p.name for p in flash.iterdir()}
     assert "main.py" in names and "protocol.py" in names
     assert names == {"main.py"} | {p.name for p in firmware_modules()}
+
+
+# -- the firmware, on real MicroPython -----------------------------------------------------------------
+
+def micropython_lines(samples, **options):
+    run = Board.run(samples, "micropython", **options)
+    assert run.returncode == 0, run.stderr
+    return run
+
+
+def messages_of(lines):
+    return [protocol.decode(line) for line in lines]
+
+
+@needs_micropython
+def test_protocol_errors_are_reported_on_micropython(tmp_path):
+    import subprocess
+    from companion.ship.board import micropython, PROTOCOL
+    unknown = "$NOPE,1,2*%02X" % protocol.checksum("NOPE,1,2")
+    script = ("import protocol\n"
+              "for line in ('$BALL,1,2,rain*00', %r, 'x' * 90):\n" % unknown +
+              "    try:\n"
+              "        protocol.decode(line)\n"
+              "    except ValueError as error:\n"
+              "        print(error.why, isinstance(error, protocol.ProtocolError))\n")
+    done = subprocess.run([micropython(), "-c", "import sys; sys.path.insert(0, %r)\n" % str(PROTOCOL.parent) + script],
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["checksum", "True", "format", "True", "too_long", "True"], done.stdout + done.stderr
+
+
+@needs_micropython
+@pytest.mark.parametrize("on_for_ms", [1800, 3_600_000, (1 << 30) - 700], ids=["power-on", "soft-reset-after-an-hour", "tick-counter-wrapping"])
+def test_main_py_counts_from_its_own_start_however_long_the_pico_has_been_on(on_for_ms):
+    run = micropython_lines(at_rest(on_for_ms, 3000))
+    msgs = messages_of(run.usb)
+    assert msgs[0][:3] == ("HELLO", 0, 0)
+    assert [m[2] for m in msgs if m[0] == "BEAT"] == [0, 1000, 2000]
+    assert [m[2] for m in msgs if m[0] == "TILT"] == list(range(50, 3000, 50))
+    assert judged(run.usb) == []
+
+
+@needs_micropython
+def test_nose_up_is_positive_pitch_and_right_side_down_positive_roll_as_mounted():
+    samples = [Sample(t, accel=tilted(13.4, 0.0)) for t in range(600)]
+    samples += [Sample(t, accel=tilted(0.0, 8.0)) for t in range(600, 3000)]
+    # the bow rising at 20 degrees a second for half a second: as mounted, the gyro's Y rate is negative
+    samples += [Sample(t, accel=tilted((t - 3000) / 50.0, 0.0), gyro=(0.0, -20.0, 0.0)) for t in range(3000, 3500)]
+    msgs = messages_of(micropython_lines(samples).usb)
+    tilts = {m[2]: m[3][:2] for m in msgs if m[0] == "TILT"}
+    assert tilts[550] == [134, 0]
+    assert tilts[2950] == [0, 80]
+    assert tilts[3450][0] > 80
+
+
+@needs_micropython
+def test_beats_do_not_drift_on_micropython():
+    msgs = messages_of(micropython_lines(at_rest(0, 20000, step=7)).usb)
+    beats = [m[2] for m in msgs if m[0] == "BEAT"]
+    assert len(beats) == 20 and all(0 <= t - 1000 * k < 7 for k, t in enumerate(beats)), beats
+
+
+@needs_micropython
+def test_t_stays_the_time_since_start_past_six_days():
+    day = 86_400_000
+    samples = at_rest(0, 2000)
+    samples += [Sample(t) for t in range(3_600_000, 7 * day + 1, 3_600_000)]  # an hour a step
+    samples += at_rest(7 * day + 1, 2000)
+    run = micropython_lines(samples)
+    msgs = messages_of(run.usb)  # every line is still a good line
+    times = [m[2] for m in msgs]
+    assert times == sorted(times) and 7 * day + 1950 <= times[-1] <= 7 * day + 2000
+    assert times[-1] > 1 << 29
+    assert [o for o in judged(run.usb) if o.get("link") != "gap"] == []
+
+
+# the loop at rest may allocate at most this (bytes a second): the Pico's free heap (about 160 KB
+# once the compiled firmware is loaded) then lasts over five minutes between two collections
+ALLOCATION_BUDGET = 512
+
+
+@needs_micropython
+def test_the_loop_at_rest_allocates_within_its_budget():
+    run = micropython_lines(at_rest(0, 7000, measure=(1000, 6000)), heap="16M")
+    assert run.report["measured_ms"] == 5000
+    per_s = run.report["allocated"] * 1000 / run.report["measured_ms"]
+    assert 0 <= per_s <= ALLOCATION_BUDGET, per_s
+
+
+@needs_micropython
+def test_the_compiled_firmware_runs_in_a_heap_smaller_than_the_picos():
+    samples = busy_flight() + at_rest(4000, 6000)
+    reference = Board.run(samples, "cpython")
+    # 80 KB of a 64-bit MicroPython's heap (its objects twice the size of the Pico's), the
+    # interpreter's own start and the board host in it too: under half of a Pico's free heap
+    compiled = micropython_lines(samples, heap="80K", compiled=True)
+    assert compiled.usb == reference.usb and compiled.uart == reference.uart
+
+
+@needs_micropython
+def test_flash_sh_ships_every_module_compiled_for_the_picos_core(tmp_path):
+    flash = make_flash(tmp_path / "flash", compiled=True)
+    names = sorted(p.name for p in flash.iterdir())
+    assert names == sorted(["main.py"] + [p.stem + ".mpy" for p in firmware_modules()])
+    for name in names:
+        if name.endswith(".mpy"):
+            assert (flash / name).read_bytes()[:2] == b"M\x06", name  # the .mpy format MicroPython 1.2x loads
+
+
+@needs_micropython
+def test_a_host_that_does_not_read_usb_holds_up_neither_the_loop_nor_bluetooth():
+    import threading
+    board = Board("micropython", usb_pipe_bytes=4096)
+    try:
+        board.feed(*at_rest(0, 1000))
+        board.pause_usb()  # the host holds the port open and reads nothing
+        stalled = at_rest(1000, 9000)
+        stalled = [Sample(s.t_ms, beam=6000 <= s.t_ms < 6007, rgbc=RAIN if 6000 <= s.t_ms < 6007 else s.rgbc)
+                   for s in stalled]
+        feeder = threading.Thread(target=board.feed, args=tuple(stalled), daemon=True)
+        feeder.start()
+        feeder.join(60)
+        assert not feeder.is_alive(), "the board stopped taking samples: a write waited"
+        board.feed(Sample(10000))
+        deadline = time.monotonic() + 30
+        uart = []
+        while time.monotonic() < deadline and not any(line.startswith("$BALL") for line in uart):
+            uart += board.uart_lines()
+            time.sleep(0.05)
+        assert any(line.startswith("$BALL") for line in uart)  # Bluetooth did not wait behind USB
+        board.resume_usb()
+        tail = at_rest(10001, 1000)
+        for i in range(0, 1000, 50):  # at about the board's pace: the host reads again
+            board.feed(*tail[i:i + 50])
+            time.sleep(0.02)
+    finally:
+        board.close()
+    uart += board.uart_lines()
+    usb = board.usb_lines()
+    assert board.report["uart_waits"] == 0
+    assert [m[1] for m in messages_of(uart)] == list(range(len(uart)))  # every line, in order
+    assert [m[2] for m in messages_of(uart) if m[0] == "TILT"] == list(range(50, 11001, 50))
+    gaps = [o for o in judged(usb) if o.get("link") == "gap"]
+    last = messages_of(usb)[-1]
+    assert last[2] > 10000  # USB goes on when the host reads again
+    assert gaps and len(usb) + sum(g["missing"] for g in gaps) == last[1] + 1  # the Pi sees what is missing
+
+
+@needs_micropython
+def test_calibrating_the_level_zeroes_the_tilt(tmp_path):
+    flash = make_flash(tmp_path / "flash")
+    standing = [Sample(t, accel=tilted(3.0, -2.0)) for t in range(3000)]
+    done = Board.run(standing, "micropython", flash=flash, run="import calibrate; calibrate.level()")
+    assert done.returncode == 0 and "taken as zero" in "".join(done.usb), done.stderr
+    msgs = messages_of(micropython_lines(standing, flash=flash).usb)
+    assert [m[3][:2] for m in msgs if m[0] == "TILT"][-1] == [0, 0]
+
+
+@needs_micropython
+def test_the_bench_measures_the_firmwares_step_and_allocation():
+    from companion.ship.bench import firmware_figures
+    figures = firmware_figures(seconds=2)
+    assert 0 < figures["ship.firmware_step_median_us"] <= figures["ship.firmware_step_p99_us"] < 1_000_000
+    assert figures["ship.firmware_step_mean_us"] > 0
+    assert 0 < figures["ship.firmware_pico_busy_percent"] < 100
+    assert figures["ship.firmware_pico_p99_step_left_of_3ms_us"] < 3000
+    assert 0 <= figures["ship.firmware_alloc_at_rest_bytes_per_s"] <= ALLOCATION_BUDGET

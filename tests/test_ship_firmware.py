@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import companion.ship.protocol as companion_protocol
 from companion.ship.judge import Judge
@@ -18,6 +19,7 @@ sys.path.append(str(FIRMWARE))
 
 import balls  # noqa: E402
 import calibration  # noqa: E402
+import clock  # noqa: E402
 import messages  # noqa: E402
 import motion  # noqa: E402
 import mpu6050  # noqa: E402
@@ -25,7 +27,7 @@ import ship  # noqa: E402
 import tcs34725  # noqa: E402
 import tilt  # noqa: E402
 
-LOGIC = ["tilt.py", "motion.py", "balls.py", "calibration.py", "messages.py", "ship.py",
+LOGIC = ["clock.py", "tilt.py", "motion.py", "balls.py", "calibration.py", "messages.py", "ship.py",
          "mpu6050.py", "tcs34725.py", "main.py", "calibrate.py"]
 
 
@@ -44,41 +46,82 @@ def test_micropython_can_run_it(name):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
             for module in modules:
-                assert module in {"math", "json", "os", "struct", "sys", "time", "machine", "protocol",
-                                  "balls", "motion", "tilt", "calibration", "messages", "ship",
+                assert module in {"math", "json", "os", "struct", "sys", "time", "machine", "protocol", "select",
+                                  "clock", "balls", "motion", "tilt", "calibration", "messages", "ship",
                                   "mpu6050", "tcs34725"}, (name, module)
 
 
 # -- tilt and motion ------------------------------------------------------------------------------
 
+G = mpu6050.ACCEL_LSB_PER_G
+DPS = mpu6050.GYRO_LSB_PER_DPS
+
+
+def counts(accel, gyro=(0.0, 0.0)):
+    return tuple(int(round(a * G)) for a in accel) + tuple(int(round(g * DPS)) for g in gyro)
+
+
 def test_the_filter_finds_a_steady_tilt_and_does_not_drift():
     f = tilt.TiltFilter()
     angle = math.radians(10)
     for _ in range(400):  # roll 10 degrees, a gyro with a bias of 1 degree a second
-        f.update(0.0, math.sin(angle), math.cos(angle), 1.0, 0.0, 0.005)
-    assert f.roll == pytest.approx(10.0, abs=0.3)
-    assert f.pitch == pytest.approx(0.0, abs=0.1)
+        f.update(*counts((0.0, math.sin(angle), math.cos(angle)), (1.0, 0.0)), 5)
+    assert f.roll / tilt.UNIT == pytest.approx(10.0, abs=0.3)
+    assert f.pitch / tilt.UNIT == pytest.approx(0.0, abs=0.1)
     f.set_level()
     assert f.tenths() == (0, 0)
 
 
 def test_the_filter_follows_a_quick_turn_with_the_gyro():
     f = tilt.TiltFilter()
-    f.update(0.0, 0.0, 1.0, 0, 0, 0.0)
+    f.update(*counts((0.0, 0.0, 1.0)), 0)
     for _ in range(20):  # 100 ms turning at 100 degrees a second; the accelerometer still says level
-        f.update(0.0, 0.0, 1.0, 100.0, 0.0, 0.005)
-    assert f.roll > 7.0
+        f.update(*counts((0.0, 0.0, 1.0), (100.0, 0.0)), 5)
+    assert f.roll / tilt.UNIT > 7.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-89.0, 89.0), st.floats(-179.0, 179.0), st.floats(0.3, 1.9))
+def test_the_integer_angles_are_the_accelerometers_angles(pitch, roll, g):
+    p, r = math.radians(pitch), math.radians(roll)
+    ax, ay, az = g * math.sin(p), g * math.cos(p) * math.sin(r), g * math.cos(p) * math.cos(r)
+    f = tilt.TiltFilter()
+    f.update(*counts((ax, ay, az)), 0)  # the first update takes the accelerometer's angles
+    raw = counts((ax, ay, az))
+    want_pitch = math.degrees(math.atan2(raw[0], math.hypot(raw[1], raw[2])))
+    assert f.pitch / tilt.UNIT == pytest.approx(want_pitch, abs=0.02)
+    if abs(pitch) < 85:  # near straight up the roll is ill-defined
+        want_roll = math.degrees(math.atan2(raw[1], raw[2]))
+        assert f.roll / tilt.UNIT == pytest.approx(want_roll, abs=0.02)
+
+
+@given(st.integers(0, 3 * 16384 ** 2), st.integers(1, 40000))
+def test_the_integer_square_root(n, guess):
+    assert motion.isqrt(n, guess) == math.isqrt(n)
 
 
 def test_motion_is_the_rms_deviation_from_one_g_over_50_ms():
     m = motion.MotionMeter()
     for t in range(0, 100, 5):
-        m.add(t, 0.0, 0.0, 1.0)
+        m.add(t, *counts((0.0, 0.0, 1.0))[:3])
     assert m.milli_g() == 0
     for t in range(100, 200, 5):
-        m.add(t, 0.0, 0.0, 1.1 if t % 10 else 0.9)
+        m.add(t, *counts((0.0, 0.0, 1.1 if t % 10 else 0.9))[:3])
     assert m.milli_g() == 100
-    assert len(m._samples) == 10  # only the last 50 ms
+    m.add(300, *counts((0.0, 0.0, 1.0))[:3])  # the others are older than 50 ms
+    assert m.milli_g() == 0
+
+
+def test_the_clock_runs_in_laps_and_compares_across_them():
+    c = clock.Clock()
+    c.advance(clock.PERIOD - 10)
+    c.advance(25)
+    assert (c.laps, c.ms) == (1, 15)
+    c.advance(-5)  # never back
+    assert (c.laps, c.ms) == (1, 15)
+    assert clock.since(15, clock.PERIOD - 10) == 25
+    assert clock.due(15, clock.PERIOD - 10) and not clock.due(clock.PERIOD - 10, 15)
+    assert clock.later(clock.PERIOD - 10, 50) == 40
 
 
 # -- balls ------------------------------------------------------------------------------------------
@@ -131,31 +174,47 @@ def test_taught_colours_are_kept_and_used(tmp_path):
 
 # -- the board's loop --------------------------------------------------------------------------------
 
+class ListPort:
+    """A port that takes every line (the sensors' tests do not test the ports)."""
+
+    def __init__(self):
+        self.lines = []
+
+    def put(self, line, n):
+        self.lines.append(bytes(line[:n]).decode("ascii"))
+        return True
+
+    def pump(self):
+        pass
+
+
 class ScriptedIMU:
     def __init__(self):
         self.failing = False
         self.shaking = False
         self.t = 0
+        self.ax = self.ay = self.az = self.gx = self.gy = self.gz = 0
 
-    def read(self):
+    def sample(self):
         if self.failing:
             raise OSError("no answer")
         self.t += 1
         z = 1.0 + (0.08 if self.t % 2 else -0.08) if self.shaking else 1.0
-        return (0.0, 0.0, z, 0.0, 0.0, 0.0)
+        self.ax, self.ay, self.az, self.gx, self.gy, self.gz = counts((0.0, 0.0, z), (0.0, 0.0)) + (0,)
 
 
-def run_board(ms, script=lambda board, t: None):
-    lines = []
+def run_board(ms, script=lambda board, t: None, step=1, laps=0):
+    port = ListPort()
     imu = ScriptedIMU()
     state = {"beam": False, "mv": 3900}
-    board = ship.Ship(messages.Outbox(lines.append, "CS-TEST"), imu, lambda: state["beam"],
-                      lambda: HAIL, lambda: state["mv"])
+    out = messages.Outbox("CS-TEST", [port])
+    out.laps = laps
+    board = ship.Ship(out, imu, lambda: state["beam"], lambda: HAIL, lambda: state["mv"])
     board.start(0)
-    for t in range(ms):
+    for t in range(0, ms, step):
         script((imu, state), t)
         board.step(t)
-    return [line.rstrip("\r\n") for line in lines]
+    return [line.rstrip("\r\n") for line in port.lines]
 
 
 def decoded(lines):
@@ -193,11 +252,76 @@ def test_a_ball_a_shake_and_a_failing_imu_as_lines():
     assert errors == [(1000, ["imu", "no answer"]), (2000, ["battery", "low: charge the ship"])]
 
 
+def test_beats_keep_to_the_second_when_the_loop_is_slow():
+    msgs = decoded(run_board(30000, step=7))  # a step every 7 ms
+    beats = [m[2] for m in msgs if m[0] == "BEAT"]
+    assert len(beats) == 30
+    assert all(0 <= t - 1000 * k < 7 for k, t in enumerate(beats)), beats
+
+
+def test_t_adds_the_clocks_laps():
+    msgs = decoded(run_board(120, laps=6))
+    assert [m[2] for m in msgs if m[0] == "TILT"] == [600000050, 600000100]
+
+
 def test_err_text_is_made_safe_for_the_protocol():
-    lines = []
-    out = messages.Outbox(lines.append, "CS-TEST")
+    port = ListPort()
+    out = messages.Outbox("CS-TEST", [port])
     out.err(5, "imu", "bad $ value, * here\x01")
-    assert companion_protocol.decode(lines[0].rstrip()) == ("ERR", 0, 5, ["imu", "bad  value  here"])
+    assert companion_protocol.decode(port.lines[0].rstrip()) == ("ERR", 0, 5, ["imu", "bad  value  here"])
+
+
+text = st.text(st.characters(min_codepoint=32, max_codepoint=126, exclude_characters="$*,"), max_size=12)
+
+
+@given(st.sampled_from(sorted(companion_protocol.LAYOUTS)), st.integers(0, 65535),
+       st.integers(0, 10 ** 12), st.data())
+def test_the_boards_lines_are_the_protocols_bytes(kind, seq, t, data):
+    fields = [data.draw({"s": st.integers(-99999, 99999), "u": st.integers(0, 99999), "t": text,
+                         "k": st.sampled_from(companion_protocol.KINDS)}[how])
+              for how in companion_protocol.LAYOUTS[kind]]
+    port = ListPort()
+    out = messages.Outbox("CS-TEST", [port])
+    out.seq = seq
+    out.laps, ms = divmod(t, clock.PERIOD)
+    out.send(kind, ms, fields)
+    assert port.lines == [companion_protocol.encode(kind, seq, t, fields) + "\r\n"]
+
+
+# -- the ports ----------------------------------------------------------------------------------------
+
+class SlowPort:
+    def __init__(self):
+        self.room = 0
+        self.written = bytearray()
+
+    def take(self):
+        return self.room
+
+    def write(self, buf, offset, n):
+        assert 0 < n <= self.room
+        self.written += buf[offset:offset + n]
+
+
+def test_a_port_that_takes_nothing_drops_lines_and_counts_them_and_the_other_goes_on():
+    stuck, fine = SlowPort(), SlowPort()
+    fine.room = 1000
+    ports = [messages.Port(stuck.take, stuck.write), messages.Port(fine.take, fine.write)]
+    out = messages.Outbox("CS-TEST", ports)
+    for t in range(40):
+        out.beat(t, 3900)
+        out.pump()
+    assert stuck.written == b"" and ports[0].dropped > 0
+    assert ports[0].sent + ports[0].dropped == 40
+    assert fine.written.count(b"\r\n") == 40 and ports[1].dropped == 0
+    stuck.room = 1  # the host reads again: the queued lines go out whole, then the rest
+    for t in range(40, 80):
+        out.beat(t, 3900)
+        for _ in range(100):
+            out.pump()
+    seqs = [companion_protocol.decode(line)[1] for line in stuck.written.decode().split("\r\n") if line]
+    assert seqs[:ports[0].sent - 40] == list(range(len(seqs[:ports[0].sent - 40])))
+    assert max(seqs) == 79 and len(seqs) == 80 - ports[0].dropped
 
 
 # -- the drivers, on a register map of our own -------------------------------------------------------
@@ -211,6 +335,9 @@ class RegisterBus:
         data = self.registers[(address, register)]
         return data[:n]
 
+    def readfrom_mem_into(self, address, register, buf):
+        buf[:] = self.registers[(address, register)][:len(buf)]
+
     def writeto_mem(self, address, register, data):
         self.written.append((address, register, bytes(data)))
 
@@ -218,6 +345,9 @@ class RegisterBus:
 def test_mpu6050_scales_its_axes():
     raw = struct.pack(">hhhhhhh", 0, 8192, 16384, 0, 131, -262, 0)
     bus = RegisterBus({(0x68, 0x75): b"\x68", (0x68, 0x3B): raw})
+    imu = mpu6050.MPU6050(bus)
+    imu.sample()
+    assert (imu.ax, imu.ay, imu.az, imu.gx, imu.gy, imu.gz) == (0, 8192, 16384, 131, -262, 0)
     imu = mpu6050.MPU6050(bus)
     assert imu.read() == (0.0, 0.5, 1.0, 1.0, -2.0, 0.0)
     assert (0x68, 0x6B, b"\x01") in bus.written
@@ -231,5 +361,5 @@ def test_tcs34725_reads_rgb_and_clear():
 
 
 def test_these_are_the_firmwares_own_modules():
-    for module in (balls, calibration, messages, motion, mpu6050, ship, tcs34725, tilt):
+    for module in (balls, calibration, clock, messages, motion, mpu6050, ship, tcs34725, tilt):
         assert Path(module.__file__).parent == FIRMWARE

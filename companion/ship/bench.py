@@ -12,6 +12,12 @@
   the moment a ball's body clears the beam (the firmware, on the board host, writes its BALL
   line then) through the board host, the pty, the link and the judge to the first frame that
   shows the ball falling.
+- ship.firmware_*: the board's own loop (hardware/ship, compiled as flashed) under MicroPython's
+  unix port here, through 10 s at rest and 10 s of flight: a step's mean, median and 99th
+  percentile in microseconds; on a Pico (at PICO_SLOWER, an estimate) the share of its time the loop's
+  work takes and what a p99 step leaves of the 3 ms of the shortest ball (negative: a ball that
+  short could pass between two looks); the bytes a second it allocates at rest. Left out where
+  MicroPython is not installed.
 """
 
 from __future__ import annotations
@@ -215,4 +221,52 @@ def bench() -> dict[str, float]:
     return {"ship.lines_per_s": lines_per_s(),
             "ship.cpu_percent_at_link_rate": cpu_percent_at_link_rate(),
             "ship.line_to_frame_p99_ms": line_to_frame_p99_ms(),
-            **dict(zip(("ship.twin_beam_to_frame_p50_ms", "ship.twin_beam_to_frame_p99_ms"), twin_beam_to_frame_ms()))}
+            **dict(zip(("ship.twin_beam_to_frame_p50_ms", "ship.twin_beam_to_frame_p99_ms"), twin_beam_to_frame_ms())),
+            **firmware_figures()}
+
+
+# -- the firmware's loop, on MicroPython ----------------------------------------------------------
+
+# How much slower the Pico runs MicroPython than this machine's unix port: an RP2040 at 125 MHz
+# (a Cortex-M0+, about a microsecond a bytecode) against one desktop core (tens of nanoseconds)
+# is taken as 60 times. The Pico figures are estimates from that factor, not measured on a
+# Pico; pessimistic ones, as the steps here include the board host's pipes (a system call per
+# USB write, where the Pico copies into its USB buffer) on a machine shared with others.
+PICO_SLOWER = 60
+PICO_STEP_US = 1000  # the loop sleeps a millisecond between two steps
+PICO_STEP_BUDGET_US = 3000  # balls.MIN_MS: a step must stay shorter than the shortest ball
+
+
+def firmware_figures(seconds: int = 20) -> dict[str, float]:
+    """The real firmware (compiled as flashed) under MicroPython here, through a flight: each
+    loop step's time, what it allocates at rest, and what that leaves of a Pico's millisecond."""
+    from .board import Board
+    from .board import Sample
+
+    if Board.available("micropython") is not None:
+        return {}
+    ms = seconds * 1000
+    samples = []
+    for t in range(ms):
+        flying = ms // 2 <= t  # the second half: tilting and shaking, a ball every second
+        wobble = ((t * 7919) % 13 - 6) * (0.01 if flying else 0.0005)
+        beam = flying and t % 1000 < 6
+        mark = "start" if t == ms // 10 else "end" if t == ms // 2 - 1 else None
+        samples.append(Sample(t, accel=(0.1 * flying + wobble, -wobble, 1.0 + wobble),
+                              gyro=(30 * wobble, -20 * wobble, 0.0), beam=beam,
+                              rgbc=(200, 300, 480, 900) if beam else (40, 40, 40, 120), measure=mark))
+    run = Board.run(samples, "micropython", compiled=True)
+    report = run.report
+    if run.returncode != 0 or not report.get("steps"):
+        return {}
+    mean = report["step_us"] / report["steps"]
+    p50, p99 = report["step_p50_us"], report["step_p99_us"]
+    return {"ship.firmware_step_mean_us": round(mean, 2),
+            "ship.firmware_step_median_us": p50,
+            "ship.firmware_step_p99_us": p99,
+            # the Pico's share of its time in the loop's work (the rest: the 1 ms sleeps), from
+            # the median step (a shared machine's pauses make the mean the neighbours' figure)
+            "ship.firmware_pico_busy_percent": round(p50 * PICO_SLOWER / (PICO_STEP_US + p50 * PICO_SLOWER) * 100, 1),
+            # what a p99 step leaves of the shortest ball's time on a Pico
+            "ship.firmware_pico_p99_step_left_of_3ms_us": round(PICO_STEP_BUDGET_US - p99 * PICO_SLOWER),
+            "ship.firmware_alloc_at_rest_bytes_per_s": round(report["allocated"] * 1000 / report["measured_ms"])}

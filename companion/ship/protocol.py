@@ -30,7 +30,7 @@ class ProtocolError(ValueError):
     """A line that is not a valid message; ``why`` is ``format``, ``too_long`` or ``checksum``."""
 
     def __init__(self, why):
-        ValueError.__init__(self, why)
+        super().__init__(why)  # MicroPython's ValueError has no __init__ to call by name
         self.why = why
 
 

@@ -14,6 +14,8 @@ broken the colour sensor is read and the brightest reading is kept: the moment t
 square in front of it. The kind is the nearest taught colour (calibration.classify).
 """
 
+from clock import since
+
 CLEAR, PASSING, BLOCKED = "clear", "passing", "blocked"
 MIN_MS = 3
 STUCK_MS = 400
@@ -40,12 +42,12 @@ class BallDetector:
             return None
         if self.state == PASSING:
             if beam_broken:
-                if t_ms - self._since > self.stuck_ms:
+                if since(t_ms, self._since) > self.stuck_ms:
                     self.state = BLOCKED
                     return ("stuck", None)
                 return self._look(read_colour)
             self.state = CLEAR
-            if t_ms - self._since < self.min_ms:
+            if since(t_ms, self._since) < self.min_ms:
                 return None  # a flicker
             if self._best is None:
                 return ("colour_failed", None)

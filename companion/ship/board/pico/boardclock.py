@@ -31,10 +31,14 @@ TICKS_PERIOD = 1 << 30  # the Pico's: ticks_diff is right within half of it
 STEPS, STEP_US, ALLOCATED, MEASURED_MS, UART_WAITS, SAMPLES = 0, 1, 2, 3, 4, 5
 
 SAMPLE = [0, 0, 0, 16384, 0, 0, 0, 0, 0, 0, 0, 3900, 0]
+BUCKET_US, BUCKETS = 2, 400  # the steps' times, for the percentiles (the last: 0.8 ms and more)
+HISTOGRAM = [0] * BUCKETS
 STATS = [0, 0, -1, 0, 0, 0]
 _buf = bytearray(RECORD)
 _input = sys.stdin.buffer
-_state = [0, 0, 0]  # real microseconds when the last sleep ended, allocation mark, its t_ms
+# real microseconds when the last sleep ended, allocation mark, its t_ms, the host's own time
+# in this step (the fake chips' work, which the Pico's hardware does)
+_state = [0, 0, 0, 0]
 _uart = [None]
 
 if hasattr(_real, "ticks_us"):
@@ -132,9 +136,21 @@ def ticks_diff(end, start):
     return ((end - start + half) % TICKS_PERIOD) - half
 
 
+def host_started():
+    """A fake chip starts its work (its time is not the firmware's)."""
+    return _real_us()
+
+
+def host_done(started):
+    _state[3] += _real_since(started)
+
+
 def sleep_ms(ms):
+    took = _real_since(_state[0]) - _state[3]
+    _state[3] = 0
     STATS[STEPS] += 1
-    STATS[STEP_US] += _real_since(_state[0])
+    STATS[STEP_US] += took
+    HISTOGRAM[min(BUCKETS - 1, took // BUCKET_US)] += 1
     target = SAMPLE[T] + ms
     while True:
         if not next_sample():
@@ -142,6 +158,7 @@ def sleep_ms(ms):
         if SAMPLE[T] >= target:
             break
     _state[0] = _real_us()
+    _state[3] = 0
 
 
 def sleep_us(us):
@@ -163,6 +180,7 @@ def time_ns():
 def mark_step():
     """The loop's work starts now (the host's clock for the step timing)."""
     _state[0] = _real_us()
+    _state[3] = 0
 
 
 def report():
@@ -171,4 +189,11 @@ def report():
     parts = []
     for i in range(len(names)):
         parts.append("%s=%d" % (names[i], STATS[i]))
+    for share in (50, 99):
+        seen = 0
+        for i in range(BUCKETS):
+            seen += HISTOGRAM[i]
+            if seen * 100 >= STATS[STEPS] * share:
+                break
+        parts.append("step_p%d_us=%d" % (share, (i + 1) * BUCKET_US))
     return "board-report " + " ".join(parts)

@@ -8,8 +8,11 @@ Bluetooth module: what it is given goes to the host's Bluetooth pipe, and it mod
 256-byte transmit buffer draining at its baud rate, counting the writes that would have waited.
 """
 
+import sys
+
 import boardclock
 
+MICROPYTHON = sys.implementation.name == "micropython"
 MPU_ADDRESS, TCS_ADDRESS = 0x68, 0x29
 MPU_WHO_AM_I, MPU_DATA = 0x75, 0x3B
 TCS_COMMAND = 0xA0
@@ -119,7 +122,11 @@ class I2C:
         return bytes(buf)
 
     def readfrom_mem_into(self, address, register, buf):
-        self._fill(address, register, buf, len(buf))
+        started = boardclock.host_started()
+        try:
+            self._fill(address, register, buf, len(buf))
+        finally:
+            boardclock.host_done(started)
 
     def writeto_mem(self, address, register, data):
         self._device(address)
@@ -142,14 +149,31 @@ class UART:
         if not self._queued:
             self._at_us = now
 
-    def write(self, data):
+    def write(self, data, offset=0, n=-1):
+        """As MicroPython's streams: write(buf) or write(buf, offset, n)."""
+        started = boardclock.host_started()
+        try:
+            return self._write(data, offset, n)
+        finally:
+            boardclock.host_done(started)
+
+    def _write(self, data, offset, n):
+        if isinstance(data, str):
+            data = data.encode()
+        if n < 0:
+            n = len(data) - offset
         self._drain()
-        if self._queued + len(data) > UART_TX_BUFFER:
+        if self._queued + n > UART_TX_BUFFER:
             _stats[boardclock.UART_WAITS] += 1  # the real one would wait here for room
-        self._queued = min(UART_TX_BUFFER, self._queued + len(data))
+        self._queued = min(UART_TX_BUFFER, self._queued + n)
         if self._out is not None:
-            self._out.write(data.encode() if isinstance(data, str) else data)
-        return len(data)
+            if offset == 0 and n == len(data):
+                self._out.write(data)
+            elif MICROPYTHON:
+                self._out.write(data, offset, n)  # nothing allocated, as on the Pico
+            else:
+                self._out.write(memoryview(data)[offset:offset + n])
+        return n
 
     def txdone(self):
         self._drain()

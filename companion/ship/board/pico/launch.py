@@ -1,10 +1,11 @@
 """Start the firmware on the board host (MicroPython or CPython):
 
-    micropython launch.py FLASH_DIR UART_FD
+    micropython launch.py FLASH_DIR UART_FD [STATEMENT]
 
 FLASH_DIR holds the files as they are on the Pico's flash (main.py and the modules, .py or
 .mpy); the fake `machine` and the host's clock take the place of the real ones; UART_FD is the
-Bluetooth module's pipe. Standard input brings the samples, standard output is the USB serial
+Bluetooth module's pipe; STATEMENT, when given, runs instead of main.py (the board's REPL, as
+`mpremote exec` would). Standard input brings the samples, standard output is the USB serial
 port.
 """
 
@@ -27,7 +28,18 @@ sys.modules["machine"] = fakemachine
 if boardclock.next_sample():  # the clock stands at the first sample when the board starts
     boardclock.mark_step()
     try:
-        import main  # noqa: E402, F401  (it runs the loop until the samples end)
+        if len(sys.argv) > 3:
+            exec(sys.argv[3])
+        else:
+            import main  # noqa: E402, F401  (it runs the loop until the samples end)
     except boardclock.Finished:
         pass
+    except Exception as error:  # the firmware failed: say how, on standard error
+        if hasattr(sys, "print_exception"):
+            sys.print_exception(error, sys.stderr)
+        else:
+            import traceback
+            traceback.print_exc()
+        sys.stderr.write(boardclock.report() + "\n")
+        sys.exit(1)
 sys.stderr.write(boardclock.report() + "\n")
