@@ -108,6 +108,19 @@ def test_the_real_firmware_sees_the_twins_balls_with_their_colours_and_its_tilt(
     assert len(tilts) == pytest.approx(seconds * 20, abs=2)  # 20 a second
 
 
+def test_the_firmware_reports_the_twins_tilt_with_the_signs_of_the_contract():
+    """Nose up is positive pitch, right side down positive roll (hardware/SHIP.md's mounting,
+    tilt.py's words): the twin's hull held so, the real firmware's TILT lines say so."""
+    core = TwinCore(8)
+    samples = core.samples_to(500)
+    core.model.hold(pitch=10.0, roll=-6.0)
+    samples += core.samples_to(4000)
+    run = Board.run(samples, "micropython" if Board.available("micropython") is None else "cpython")
+    last = [decode(line) for line in run.usb if line.startswith("$TILT")][-1]
+    pitch, roll = int(last[3][0]), int(last[3][1])
+    assert abs(pitch - 100) <= 5 and abs(roll + 60) <= 5, (pitch, roll)
+
+
 def test_a_calibration_run_judges_every_ball_right_within_the_thresholds():
     report = CalibrationRun(10, seed=3).fly()
     summary = report["summary"]

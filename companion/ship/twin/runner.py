@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import errno
 import os
+import subprocess
 import threading
 import time
 import tty
@@ -58,6 +59,19 @@ def pulse(beds, bed: str, ms: int = PULSE_MS) -> None:
 def interpreter() -> str:
     """MicroPython's unix port where it is installed (the board's own interpreter), else CPython."""
     return "micropython" if Board.available("micropython") is None else "cpython"
+
+
+def start_board(name: str) -> Board:
+    """The board host with the firmware as flashed: compiled .mpy files under MicroPython where
+    mpy-cross is at hand, the sources otherwise."""
+    from ..board import mpy_cross
+
+    if name == "micropython" and mpy_cross() is not None:
+        try:
+            return Board(name, compiled=True)
+        except (OSError, subprocess.CalledProcessError):
+            pass  # mpy-cross failed here: the sources will do
+    return Board(name)
 
 
 class TwinShip:
@@ -217,7 +231,7 @@ class TwinShip:
 
     def _run(self) -> None:
         pending: list[tuple[int, str, object]] = []  # bed impacts due (board ms, bed, ball)
-        board = Board(self.interpreter)
+        board = start_board(self.interpreter)
         with self.lock:
             if self._stop.is_set():
                 _close_board(board)
@@ -286,7 +300,7 @@ class TwinShip:
             self._balls_written = self.core.beam_clears
             self.model.cleared.clear()
             self.core.t = self.core.model.t - 1  # the new board's first sample is now
-            self._board = Board(self.interpreter)
+            self._board = start_board(self.interpreter)
             self._catch_up()
         if old is not None:
             _close_board(old)
