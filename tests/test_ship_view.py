@@ -146,7 +146,7 @@ def test_the_desktops_simulated_ship_says_so(tmp_path, size, language):
     h = Harness(size, config=Config(language=language))
     config = Config(ship_port="sim")
     panel = ShipPanel.open(config, h.app.wake, True, pin_factory=MockFactory(), flight_log=None,
-                           sim_options={"tilt_s": 0.01})
+                           sim_options={"seed": 1})
     h.app.hardware.ship = panel
     try:
         panel.session.attach(h.app.controller)

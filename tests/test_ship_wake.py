@@ -73,7 +73,7 @@ def flight_on_the_cloudship_screen(wakes):
     h = Harness((800, 480))
     wakes.then = h.app.wake
     panel = ShipPanel.open(Config(ship_port="sim"), wakes, True, pin_factory=MockFactory(), flight_log=None,
-                           sim_options={"tilt_s": 0.01, "seed": 2})
+                           sim_options={"seed": 2})
     h.app.hardware.ship = panel
     panel.session.attach(h.app.controller)
     return h, panel

@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 FALL_DRAW_MS = 450  # a falling ball crosses the beds' height in this long on screen
 STRIKE_MS = 30  # a key strikes a simulated bed detector for this long
 TILT_REDRAW_DEG = 1.0
+TWIN_BOOT_S = 1.0  # the twin's firmware starts a second after the app (a Pico boots as long)
 SIM_KEYS = {"f": "fly", "s": "down", "a": "left", "d": "right", "left": "left", "right": "right",
             "up": "up", "down": "back", "j": "rain", "k": "hail"}
 BED_KEYS = dict(zip("vbnm", BED_COLOURS))
@@ -101,7 +102,8 @@ class ShipPanel:
             if use_sim:
                 from ..ship.twin.runner import TwinShip, pulse
 
-                simulator = TwinShip(strike=lambda bed: pulse(beds, bed), **(sim_options or {})).start()
+                options = {"boot_s": TWIN_BOOT_S, **(sim_options or {})}
+                simulator = TwinShip(strike=lambda bed: pulse(beds, bed), **options).start()
                 port = simulator.path
             link = ShipLink(port, inlet, clock=clock_ms, wake=wake)
             link.start()

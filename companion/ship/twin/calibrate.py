@@ -122,7 +122,7 @@ class CalibrationRun:
         inlet = session.inlet(woken.set)
         beds = BedDetectors(self.config.bed_pins(), inlet, clock_ms, pin_factory=self.pin_factory or MockFactory(),
                             wake=woken.set)
-        twin = TwinShip(strike=lambda bed: pulse(beds, bed), seed=self.seed, crew=self.crew)
+        twin = TwinShip(strike=lambda bed: pulse(beds, bed), seed=self.seed, crew=self.crew, compiled=True)
         twin.keep_lines = True
         controller = FlightStandIn()
         link = None
@@ -273,7 +273,7 @@ class CalibrationRun:
             "link_faults": dict(session.judge.counts),
             "margins": self._margins(twin, rows, strikes, written, rest_until, flown_ms, landing, landed_at),
             "seed": self.seed,
-            "firmware_on": twin.interpreter,
+            "firmware_on": twin.interpreter + (" (.mpy)" if twin.compiled and twin.interpreter == "micropython" else ""),
         }
         return {"drops": rows, "summary": summary}
 

@@ -12,6 +12,9 @@ on the deck; with a bed, the pilot flies there and tips it into the hole), the s
 simple simulator's (companion.ship.sim) so keys and scripts drive either. The model is shared
 with the screen: read it under `lock` (`balls()`, `hull()`).
 
+The board powers on with `start()`; its firmware starts `boot_s` later (as a Pico's main.py
+does, its clock then well past zero), so an app's first frame does not wait for it.
+
 While nothing moves the firmware's lines are written `rest_wake_s` at a time (each stamped by
 the board with its own time, as it wrote them): the app's reader then wakes a few times a
 second. In flight the thread wakes every `flying_wake_s`, at each beam clearing (so a BALL line
@@ -61,12 +64,13 @@ def interpreter() -> str:
     return "micropython" if Board.available("micropython") is None else "cpython"
 
 
-def start_board(name: str) -> Board:
-    """The board host with the firmware as flashed: compiled .mpy files under MicroPython where
-    mpy-cross is at hand, the sources otherwise."""
+def start_board(name: str, compiled: bool = False) -> Board:
+    """The board host with the firmware: its sources (MicroPython compiles them as it imports,
+    in the board's own process), or compiled .mpy files as flash.sh ships them where mpy-cross is
+    at hand (a dozen mpy-cross runs first: the calibration run's choice, not the app's start)."""
     from ..board import mpy_cross
 
-    if name == "micropython" and mpy_cross() is not None:
+    if compiled and name == "micropython" and mpy_cross() is not None:
         try:
             return Board(name, compiled=True)
         except (OSError, subprocess.CalledProcessError):
@@ -78,12 +82,14 @@ class TwinShip:
     def __init__(self, strike: Callable[[str], None] | None = None, *, seed: int | None = None,
                  board: str | None = None, rest_wake_s: float = REST_WAKE_S,
                  flying_wake_s: float = FLYING_WAKE_S, model: ShipModel | None = None,
-                 crew: dict | None = None, **_ignored):
+                 crew: dict | None = None, compiled: bool = False, boot_s: float = 0.0):
         self.strike = strike or (lambda bed: None)
         self.core = TwinCore(seed, model=model)
         self.model = self.core.model
         self.pilot = Pilot(self.model, **(crew or {}))
         self.interpreter = board or interpreter()
+        self.compiled = compiled
+        self.boot_s = boot_s  # the Pico's main.py starts this long after power-on
         self.rest_wake_s = rest_wake_s
         self.flying_wake_s = flying_wake_s
         self.master, self.slave = os.openpty()
@@ -157,7 +163,7 @@ class TwinShip:
             self.pilot.carry(BED_CENTRES[bed])
         self._change(carry)
 
-    def release(self, kind: str, bed: str | None = None, **_ignored) -> None:
+    def release(self, kind: str, bed: str | None = None) -> None:
         """A ball handed onto the deck when the balls before it are down; the pilot tips it into
         the hole (over `bed`, or where the ship is)."""
         def put():
@@ -231,11 +237,17 @@ class TwinShip:
 
     def _run(self) -> None:
         pending: list[tuple[int, str, object]] = []  # bed impacts due (board ms, bed, ball)
-        board = start_board(self.interpreter)
+        if self.boot_s and self._stop.wait(self.boot_s):
+            return
+        board = start_board(self.interpreter, self.compiled)
         with self.lock:
             if self._stop.is_set():
                 _close_board(board)
                 return
+            now = self.board_ms()
+            if now > self.core.t + 1:  # main.py starts now, the Pico's clock long past zero
+                self.model.advance(now)
+                self.core.t = now - 1
             self._board = board
         while not self._stop.is_set():
             self._nudge.clear()
@@ -300,7 +312,7 @@ class TwinShip:
             self._balls_written = self.core.beam_clears
             self.model.cleared.clear()
             self.core.t = self.core.model.t - 1  # the new board's first sample is now
-            self._board = start_board(self.interpreter)
+            self._board = start_board(self.interpreter, self.compiled)
             self._catch_up()
         if old is not None:
             _close_board(old)
