@@ -210,6 +210,18 @@ def test_twin_prints_each_drop_and_the_summary_as_json_lines():
     assert all({"twin", "judged", "right"} <= set(line) for line in lines[:-1])
 
 
+def test_twin_uses_the_judge_timings_of_the_settings_file(tmp_path):
+    settings = tmp_path / "settings.toml"
+    settings.write_text("[judge]\nsettle = 220\nrest_time = 1500\n")
+    out = subprocess.run([sys.executable, "-m", "companion", "twin", "--drops", "2", "--json",
+                          "--config", str(settings)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout.splitlines()[-1])["summary"]
+    assert summary["timings"]["settle"] == 220 and summary["timings"]["rest_time"] == 1500
+    assert summary["judged_right"] == summary["drops"] == 2
+    assert 220 < summary["latency_p50_ms"] < 300 + 220  # the fall, then the shorter settle
+
+
 @pytest.mark.parametrize("drops", ["0", "-3", "100000"])
 def test_twin_refuses_a_count_it_cannot_fly(capsys, drops):
     from companion.cli import main

@@ -183,7 +183,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                        "the judge (with the settings' judge timings); each judged drop beside "
                                        "what the ball really did, then a summary")
     twin.add_argument("--drops", type=int, default=50, metavar="N", help="how many balls (default 50)")
-    twin.add_argument("--seed", type=int, default=0, help="the twin's seed (the same seed, the same flight)")
+    twin.add_argument("--seed", type=int, default=0, help="the twin's seed: its sensors' noise and bias, the crew's wobble, where each ball is aimed")
     twin.add_argument("--json", action="store_true", help="one JSON object a drop, the summary last")
     twin.add_argument("--config", type=Path, help="the settings file whose [judge] timings to try "
                                                   "(default: the app's)")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import queue
 import random
+from dataclasses import asdict
 import statistics
 import threading
 import time
@@ -273,6 +274,7 @@ class CalibrationRun:
             "link_faults": dict(session.judge.counts),
             "margins": self._margins(twin, rows, strikes, written, rest_until, flown_ms, landing, landed_at),
             "seed": self.seed,
+            "timings": asdict(self.timings),
             "firmware_on": twin.interpreter + (" (.mpy)" if twin.compiled and twin.interpreter == "micropython" else ""),
         }
         return {"drops": rows, "summary": summary}
