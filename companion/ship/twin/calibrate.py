@@ -323,6 +323,7 @@ class CalibrationRun:
             if kind != "TILT":
                 continue
             motion = int(fields[2])
+            t += twin.firmware_started  # the firmware counts from its own start
             if t <= rest_until or t >= landed_at:
                 resting.append(motion)
             elif rest_until + 1500 < t < landing:

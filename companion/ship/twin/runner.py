@@ -105,6 +105,7 @@ class TwinShip:
         self.lines: list[str] = []  # every line the firmware wrote, for the calibration run
         self.keep_lines = False
         self._board: Board | None = None
+        self.firmware_started = 0  # the board ms main.py started at (the lines' T count from it)
         self._started = 0.0
         self._balls_written = 0
         self._ball_written: dict[int, int] = {}  # ball id -> board ms its BALL line went out
@@ -248,6 +249,7 @@ class TwinShip:
             if now > self.core.t + 1:  # main.py starts now, the Pico's clock long past zero
                 self.model.advance(now)
                 self.core.t = now - 1
+            self.firmware_started = self.core.t + 1  # board ms of its first sample: T counts from here
             self._board = board
         while not self._stop.is_set():
             self._nudge.clear()
@@ -313,6 +315,7 @@ class TwinShip:
             self.model.cleared.clear()
             self.core.t = self.core.model.t - 1  # the new board's first sample is now
             self._board = start_board(self.interpreter, self.compiled)
+            self.firmware_started = self.core.t + 1
             self._catch_up()
         if old is not None:
             _close_board(old)
