@@ -54,6 +54,9 @@ AIMS: dict[str, Aim] = {
     "ship.line_to_frame_p99_ms": Aim(most=16.7, why="a ball leaving the hole shows within a frame"),
     "ship.judge_ball_flood_lines_per_s": Aim(least=20_000, why="a flickering beam at 115200 baud (460 BALL "
                                                               "lines a second) costs a few % of a Pi's core"),
+    "ship.twin_beam_to_frame_p50_ms": Aim(most=16.7, why="a ball through the beam shows within a frame"),
+    "ship.twin_beam_to_frame_p99_ms": Aim(most=33.4, why="a ball through the beam shows within two frames, "
+                                                         "board, link and judge included"),
     "speech.say_us": Aim(most=100, why="asking for a prompt never delays a frame"),
     "speech.prompt_us": Aim(most=100, why="making the sentence never delays a frame"),
     "odds.cloud9_query_ms": Aim(most=2, why="the risk meter is recomputed within a frame"),

@@ -18,3 +18,8 @@ def test_line_to_frame_is_measured_for_every_ball():
 
 def test_a_flood_of_balls_is_judged_and_counted():
     assert bench.judge_ball_flood_lines_per_s(count=500, rounds=1) > 0
+
+
+def test_the_twins_beam_to_frame_is_measured_for_every_ball():
+    p50, p99 = bench.twin_beam_to_frame_ms(balls=2)
+    assert 0 < p50 <= p99 < 10_000

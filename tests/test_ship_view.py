@@ -146,7 +146,7 @@ def test_the_desktops_simulated_ship_says_so(tmp_path, size, language):
     h = Harness(size, config=Config(language=language))
     config = Config(ship_port="sim")
     panel = ShipPanel.open(config, h.app.wake, True, pin_factory=MockFactory(), flight_log=None,
-                           sim_options={"tilt_s": 0.01})
+                           sim_options={"seed": 1})
     h.app.hardware.ship = panel
     try:
         panel.session.attach(h.app.controller)
@@ -157,7 +157,7 @@ def test_the_desktops_simulated_ship_says_so(tmp_path, size, language):
             h.app.pump()
         h.app.pump()
         assert h.find("fly-hint").texts() == [i18n.translator("ship")(
-            "Simulated ship: f flies, s lands, j k drop balls.")]
+            "Simulated ship: f flies, v b n m to a bed, j k drop balls, s lands.")]
         assert h.app.hardware.sensor_status() is None  # the "Simulated hardware" badge says it
         check(h, f"sim-{language}-{size[0]}", tmp_path)
     finally:
@@ -199,14 +199,14 @@ def test_a_ship_never_found_is_missed_only_while_cloudship_is_played(tmp_path):
         link.stop()
 
 
-def test_desktop_keys_fly_the_simulated_ship_and_strike_the_beds():
+def test_desktop_keys_fly_the_twin_over_a_bed_and_drop_a_ball_into_it():
     import pygame
     from gpiozero.pins.mock import MockFactory
 
     h = Harness((800, 480))
     config = Config(ship_port="sim", judge=JudgeTimings(lift_samples=3))
     panel = ShipPanel.open(config, h.app.wake, True, pin_factory=MockFactory(), flight_log=None,
-                           sim_options={"tilt_s": 0.01})
+                           sim_options={"seed": 4})
     h.app.hardware.ship = panel
     session = panel.session
     try:
@@ -214,8 +214,8 @@ def test_desktop_keys_fly_the_simulated_ship_and_strike_the_beds():
         h.start_game(SETUP)
         h.app.controller.submit({"act": "roll", "dice": ["yellow", "purple", "storm"]})
 
-        def until(done):
-            end = time.monotonic() + 5
+        def until(done, seconds=10):
+            end = time.monotonic() + seconds
             while not done() and time.monotonic() < end:
                 h.app.pump()
                 time.sleep(0.005)
@@ -223,13 +223,14 @@ def test_desktop_keys_fly_the_simulated_ship_and_strike_the_beds():
         assert until(lambda: session.link == "connected")
         h.key(pygame.K_f)
         assert until(lambda: session.judge.flown)
-        h.key(pygame.K_j)  # a raindrop leaves the hole
-        assert until(lambda: session.falling())
-        time.sleep(0.1)  # the fall (a strike sooner than MIN_FALL did not come through the hole)
-        h.key(pygame.K_v)  # ... and strikes the yellow bed
-        assert until(lambda: h.app.controller.match.view["drops"] == [{"ball": "rain", "bed": "yellow"}])
+        h.key(pygame.K_v)  # over the yellow bed
+        h.key(pygame.K_j)  # a raindrop onto the deck, tipped into the hole
+        assert until(lambda: h.app.controller.match.view["drops"] == [{"ball": "rain", "bed": "yellow"}], 20)
         h.key(pygame.K_z, mod=pygame.KMOD_CTRL)  # Ctrl+Z is still undo, not a ship key
         assert h.app.controller.match.view["drops"] == []
+        before = panel.simulator.model.pitch.target
+        h.key(pygame.K_LEFT)  # the arrows tilt the deck
+        assert panel.simulator.model.pitch.target > before
     finally:
         panel.close()
 

@@ -11,6 +11,10 @@
 - ship.judge_ball_flood_lines_per_s: the judge alone (parse and judge) on a flood of BALL lines
   a millisecond apart, as a flickering beam sends them: hundreds of balls in the air at once,
   which must cost no more per line than one ball does.
+- ship.twin_beam_to_frame_p99_ms: the whole chain as on the table, with the ship's twin: from
+  the moment a ball's body clears the beam (the firmware, on the board host, writes its BALL
+  line then) through the board host, the pty, the link and the judge to the first frame that
+  shows the ball falling.
 - ship.firmware_*: the board's own loop (hardware/ship, compiled as flashed) under MicroPython's
   unix port here, through 10 s at rest and 10 s of flight: a step's mean, median and 99th
   percentile in microseconds; on a Pico (at PICO_SLOWER, an estimate) the share of its time the loop's
@@ -178,11 +182,66 @@ def judge_ball_flood_lines_per_s(count: int = FLOOD_BALLS, rounds: int = 3) -> f
     return round(count / best)
 
 
+TWIN_BALLS = 30
+
+
+def twin_beam_to_frame_ms(balls: int = TWIN_BALLS) -> tuple[float, float]:
+    """p50 and p99 of the twin's beam-to-frame delay, in ms."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    from gpiozero.pins.mock import MockFactory
+
+    from ..config import Config
+    from ..ui.harness import Harness
+    from ..ui.screens.cloudship import demo_game
+    from ..ui.ship_view import ShipPanel
+
+    h = Harness((800, 480))
+    app = h.app
+    panel = ShipPanel.open(Config(ship_port="sim"), app.wake, True, pin_factory=MockFactory(), flight_log=None,
+                           sim_options={"seed": 9})
+    app.hardware.ship = panel
+    twin, session = panel.simulator, panel.session
+    session.attach(app.controller)
+    setup, _ = demo_game()
+    h.start_game(setup)
+    app.controller.submit({"act": "roll", "dice": ["yellow", "purple", "white"]})
+    shown: dict[int, float] = {}  # judge's ball order -> when a frame first showed it falling
+    draw = app.draw
+
+    def draw_and_note():
+        draw()
+        now = time.monotonic()
+        for ball in session.judge.balls:
+            if ball.bed is None and ball.order not in shown:
+                shown[ball.order] = now
+    app.draw = draw_and_note
+    try:
+        twin.over("yellow")
+        for _ in range(balls):
+            twin.release("rain", "yellow")
+        end = time.monotonic() + 8 * balls
+        while len(shown) < balls and time.monotonic() < end:
+            app.pump()
+            app.wait()
+        with twin.lock:
+            clears = sorted(s["beam_clear"] for s in twin.model.truth if s["through"] == "hole")
+    finally:
+        panel.close()
+    beams = [twin._started + ms / 1000 for ms in clears]
+    orders = sorted(shown)
+    delays = sorted((shown[o] - b) * 1000 for o, b in zip(orders, beams))
+    if len(delays) < balls:
+        return float("inf"), float("inf")
+    return round(delays[len(delays) // 2], 2), round(delays[min(len(delays) - 1, int(len(delays) * 0.99))], 2)
+
+
 def bench() -> dict[str, float]:
     return {"ship.lines_per_s": lines_per_s(),
             "ship.cpu_percent_at_link_rate": cpu_percent_at_link_rate(),
             "ship.line_to_frame_p99_ms": line_to_frame_p99_ms(),
             "ship.judge_ball_flood_lines_per_s": judge_ball_flood_lines_per_s(),
+            **dict(zip(("ship.twin_beam_to_frame_p50_ms", "ship.twin_beam_to_frame_p99_ms"), twin_beam_to_frame_ms())),
             **firmware_figures()}
 
 

@@ -10,11 +10,11 @@ bed detectors' mock pins with it), so the whole path runs as on the table.
 Writes never block: with nobody reading, the pty fills and lines are dropped (the judge sees the
 gap), as a real link would drop them.
 
-`rest_batch` lines of a ship at rest are written together, each with the board time it was
-sampled at: the desktop app runs the simulator in its own process, and a resting ship's stream
-then costs the simulator and the reader one wake-up per batch instead of one per line. A ship in
-flight, a ball, a key or a script command is written at once. `cloud-companion ship-sim` (a stand-in
-for the real board) keeps the board's own pace: one line at a time.
+The desktop app and `cloud-companion ship-sim` fly the ship's twin (companion.ship.twin: the
+real firmware on a physical model); this simple stand-in, one line at a time at the board's
+pace, serves the link's tests (junk, silence, a replug) and the benches.
+
+The timed scripts (`parse_script`, `read_script`) are shared by both.
 """
 
 from __future__ import annotations
@@ -42,13 +42,11 @@ class ScriptError(ValueError):
 
 class ShipSimulator:
     def __init__(self, strike: Callable[[str], None] | None = None, *, seed: int | None = None,
-                 device: str = "CS-SIM", tilt_s: float = TILT_S, beat_s: float = BEAT_S,
-                 rest_batch: int = 1):
+                 device: str = "CS-SIM", tilt_s: float = TILT_S, beat_s: float = BEAT_S):
         self.strike = strike or (lambda bed: None)
         self.device = device
         self.tilt_s = tilt_s
         self.beat_s = beat_s
-        self.rest_batch = max(1, rest_batch)
         self.rng = random.Random(seed)
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)  # no echo, no line editing: the bytes pass as they are
@@ -59,12 +57,12 @@ class ShipSimulator:
         self.flying = False
         self.quiet_until = 0.0  # a silent board (script: "silent MS")
         self.dropped = 0  # writes the pty had no room for
-        self.written = 0  # writes (a batch of a resting ship's lines is one)
+        self.written = 0  # writes
         self._seq = 0
         self._started = time.monotonic()
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._nudge = threading.Event()  # the ship moved: write what is due now, not at the batch's end
+        self._nudge = threading.Event()  # the ship moved: write what is due now
         self._next_tilt: float | None = None  # when the next TILT and BEAT are due (monotonic)
         self._next_beat: float | None = None
         self._timers: list[threading.Timer] = []
@@ -154,8 +152,6 @@ class ShipSimulator:
             with self._lock:
                 self._write_due(time.monotonic())
             due = min(self._next_tilt, self._next_beat)
-            if not self.flying:  # at rest: the next `rest_batch` lines go out together
-                due = max(due, self._next_tilt + (self.rest_batch - 1) * self.tilt_s)
             self._nudge.wait(max(0.0, due - time.monotonic()))
 
     def _write_due(self, now: float) -> None:
@@ -228,6 +224,8 @@ class ShipSimulator:
             self.write_raw((" ".join(args) + "\n").encode("latin-1"))
         elif command == "silent":
             self.quiet_until = time.monotonic() + int(args[0]) / 1000
+        elif command == "over":
+            pass  # a simulator without a hull has nowhere to carry
         elif command == "hello":
             with self._lock:
                 self._seq = 0
@@ -235,8 +233,27 @@ class ShipSimulator:
 
 
 COMMANDS = {"fly": (0, 0), "down": (0, 0), "tilt": (2, 2), "rain": (0, 1), "hail": (0, 1),
-            "err": (1, 99), "junk": (0, 99), "silent": (1, 1), "hello": (0, 1)}
+            "err": (1, 99), "junk": (0, 99), "silent": (1, 1), "hello": (0, 1), "over": (1, 1)}
 BEDS = ("yellow", "purple", "white", "blue")
+
+
+MAX_SCRIPT_BYTES = 1_000_000
+MAX_SCRIPT_MS = 86_400_000  # a day: a script time or silence longer than that is a slip
+
+
+def read_script(path: str) -> str:
+    """A script file's text; ScriptError when its bytes are not UTF-8 text (OSError passes)."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_SCRIPT_BYTES + 1)
+    if len(data) > MAX_SCRIPT_BYTES:
+        raise ScriptError(f"longer than {MAX_SCRIPT_BYTES // 1_000_000} MB: not a script")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ScriptError("is not text (a script is UTF-8 lines: 'MS COMMAND [ARGS]')") from None
+    if "\0" in text:
+        raise ScriptError("is not text (it holds NUL bytes)")
+    return text
 
 
 def parse_script(text: str) -> list[tuple[int, str, list[str]]]:
@@ -249,13 +266,15 @@ def parse_script(text: str) -> list[tuple[int, str, list[str]]]:
             at = int(words[0])
         except ValueError:
             raise ScriptError(f"line {number}: a script line starts with the time in ms") from None
+        if not 0 <= at <= MAX_SCRIPT_MS:
+            raise ScriptError(f"line {number}: a time is 0 to at most {MAX_SCRIPT_MS} ms (a day)")
         command, args = (words[1], words[2:]) if len(words) > 1 else ("", [])
         if command not in COMMANDS:
             raise ScriptError(f"line {number}: unknown command {command!r} ({', '.join(COMMANDS)})")
         least, most = COMMANDS[command]
         if not least <= len(args) <= most:
             raise ScriptError(f"line {number}: {command} takes {least} to {most} words")
-        if command in ("rain", "hail") and args and args[0] not in BEDS:
+        if command in ("rain", "hail", "over") and args and args[0] not in BEDS:
             raise ScriptError(f"line {number}: {args[0]!r} is not a bed ({', '.join(BEDS)})")
         try:
             if command == "tilt" and not all(math.isfinite(float(a)) for a in args):
@@ -264,6 +283,8 @@ def parse_script(text: str) -> list[tuple[int, str, list[str]]]:
                 int(args[0])
         except ValueError:
             raise ScriptError(f"line {number}: {command} needs numbers") from None
+        if command == "silent" and not 0 <= int(args[0]) <= MAX_SCRIPT_MS:
+            raise ScriptError(f"line {number}: silent lasts 0 to at most {MAX_SCRIPT_MS} ms (a day)")
         if steps and at < steps[-1][0]:
             raise ScriptError(f"line {number}: time goes back")
         steps.append((at, command, args))

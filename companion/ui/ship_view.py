@@ -2,8 +2,9 @@
 screen.
 
 `ShipPanel.open(config, wake, simulated)` starts what the settings ask for: the serial link to
-the ship (or, on a desktop without GPIO, the simulated ship on a pty, moved by keys), the bed
-detectors (mock pins on a desktop, struck by keys), the flight log, and the judge's session.
+the ship (or, on a desktop without GPIO, the ship's twin on a pty: companion.ship.twin, the real
+firmware on a physical model, moved by keys and the mouse), the bed detectors (mock pins on a
+desktop, struck by the twin's balls as they land), the flight log, and the judge's session.
 Once per main-loop pass `pump(app)` runs the session: judged drops and landings reach the game
 through the controller; notices and refusals become toasts; a ball in the air keeps frames
 coming so it is seen falling. The devices' records are judged on their own threads (the
@@ -12,8 +13,9 @@ while the Cloudship screen shows the ship in flight (`pump` keeps `session.watch
 balls), `flight_hint` (what the crew is told while flying) and reads the tilt through
 `app.hardware.ship_tilt()`; the top bar shows `status()`.
 
-Keys for the simulated ship (desktop): f fly, s set down, a / d tilt, j release a raindrop,
-k a hailstone; v b n m strike the yellow, purple, white, blue bed.
+Keys for the twin (desktop): f fly, s set down, v b n m fly over the yellow, purple, white,
+blue bed, j / k tip a raindrop / a hailstone into the hole, the arrows tilt the deck the way the
+balls should roll (a / d too: left, right).
 """
 
 from __future__ import annotations
@@ -34,11 +36,14 @@ log = logging.getLogger(__name__)
 FALL_DRAW_MS = 450  # a falling ball crosses the beds' height in this long on screen
 STRIKE_MS = 30  # a key strikes a simulated bed detector for this long
 TILT_REDRAW_DEG = 1.0
-# the in-process simulated ship at rest writes this many lines at once (a quarter of a second):
-# its stream then wakes the simulator and the reader 4 times a second, not 21
-SIM_REST_BATCH = 5
-SIM_KEYS = {"f": "fly", "s": "down", "a": "left", "d": "right", "j": "rain", "k": "hail"}
+TWIN_BOOT_S = 1.0  # the twin's firmware starts a second after the app (a Pico boots as long)
+SIM_KEYS = {"f": "fly", "s": "down", "a": "left", "d": "right", "left": "left", "right": "right",
+            "up": "up", "down": "back", "j": "rain", "k": "hail"}
 BED_KEYS = dict(zip("vbnm", BED_COLOURS))
+TILT_KEY_DEG = 3.0
+# seen from above, the bow to the right: the deck tips so the balls roll the arrow's way
+TILTS = {"left": (TILT_KEY_DEG, 0.0), "right": (-TILT_KEY_DEG, 0.0), "up": (0.0, -TILT_KEY_DEG),
+         "back": (0.0, TILT_KEY_DEG)}
 
 # whole sentences per ball: German and Hungarian articles and endings depend on the noun
 OUTSIDE = {"rain": i18n.N_("The raindrop fell outside the beds. It does not count: put it back into the ship."),
@@ -95,10 +100,10 @@ class ShipPanel:
         session.beds_present = beds is not None
         try:
             if use_sim:
-                from ..ship.sim import ShipSimulator
+                from ..ship.twin.runner import TwinShip, pulse
 
-                options = {"rest_batch": SIM_REST_BATCH, **(sim_options or {})}
-                simulator = ShipSimulator(strike=lambda bed: strike_mock(beds, bed), **options).start()
+                options = {"boot_s": TWIN_BOOT_S, **(sim_options or {})}
+                simulator = TwinShip(strike=lambda bed: pulse(beds, bed), **options).start()
                 port = simulator.path
             link = ShipLink(port, inlet, clock=clock_ms, wake=wake)
             link.start()
@@ -124,8 +129,11 @@ class ShipPanel:
         if watching != session.watch_tilt:
             session.watch_tilt = watching
             self._drawn_tilt = None
-        for news in session.poll(app.controller):
-            self.show(app, news)
+        # a practice flight scores nothing: the judge is given no game while it shows
+        practising = bool(getattr(app.screen, "practising", lambda: False)())
+        for news in session.poll(None if practising else app.controller):
+            if not practising:
+                self.show(app, news)
         shown = (session.link, tuple(session.asking), tuple(self.stuck_beds()), self.playing)
         if shown != self._shown:
             self._shown = shown  # the top bar and the flight hint follow the link and the question
@@ -188,13 +196,13 @@ class ShipPanel:
         return None if tilt is None else tilt[1]  # roll: the ship leans left or right on screen
 
     def key(self, name: str, down: bool, plain: bool = True) -> bool:
-        """Desktop keys move the simulated ship and strike the simulated beds."""
+        """Desktop keys fly the twin: lift it, carry it over a bed, tilt it, tip a ball in."""
         if self.simulator is None or not plain:
             return False
         sim = self.simulator
-        if name in BED_KEYS and self.beds is not None:
+        if name in BED_KEYS:
             if down:
-                strike_mock(self.beds, BED_KEYS[name])
+                sim.over(BED_KEYS[name])
             return True
         command = SIM_KEYS.get(name)
         if command is None:
@@ -204,8 +212,8 @@ class ShipPanel:
                 sim.fly()
             elif command == "down":
                 sim.set_down()
-            elif command in ("left", "right"):
-                sim.tilt_by(0, -5 if command == "left" else 5)
+            elif command in TILTS:
+                sim.tilt_by(*TILTS[command])
             else:
                 sim.release(command)
         return True
@@ -255,7 +263,7 @@ def flight_hint(screen) -> str | None:
     if session.link not in ("connected",):
         return None  # no word from the ship: taps as without it
     if panel.simulator is not None:
-        return _("Simulated ship: f flies, s lands, j k drop balls.")
+        return _("Simulated ship: f flies, v b n m to a bed, j k drop balls, s lands.")
     if session.beds_present:
         return _("Fly! The ship judges each ball.")
     return _("Fly! Tap where each ball lands.")

@@ -443,9 +443,18 @@ class GameScreen(Screen):
             from .help import HelpScreen
             app.show(HelpScreen(app, self.game))
 
+        def practice():
+            app.close_dialog()
+            from .practice import PracticeScreen
+            app.show(PracticeScreen(app))
+
+        extra = []
+        if self.game == "cloudship":
+            from .practice import _ as ship_
+            extra = [DialogButton(ship_("Practice flight"), practice, "secondary")]
         app.ask(Dialog(_("Menu"), self.title(), [
             DialogButton(_("Back to the game"), app.close_dialog, "secondary"),
-            DialogButton(_("How to play"), rules, "secondary"),
+            DialogButton(_("How to play"), rules, "secondary"), *extra,
             DialogButton(_("Settings"), settings, "secondary"),
             DialogButton(_("End game"), end, "danger")]))
 

@@ -238,6 +238,22 @@ class PlayersScreen(Screen):
                 out.append(Label(seat_rect, seat_text, "min", colour=th.INK_SOFT, key=f"seat:{index}"))
         return out
 
+    def extra_bar_buttons(self, f, t, area):
+        """Cloudship: a practice flight before the first round (the ship and its balls, no score)."""
+        if self.game != "cloudship":
+            return []
+        from .practice import _ as ship_
+
+        text = ship_("Practice flight")
+        w = max(f.u(96), t.measure(text, t.size("small"))[0] + f.u(32))
+        return [Button(pygame.Rect(area.right - w, area.y, w, area.h), text, self.practice, kind="secondary",
+                       key="practice", size="small")]
+
+    def practice(self) -> None:
+        from .practice import PracticeScreen
+
+        self.app.show(PracticeScreen(self.app))
+
     def options_panel(self, f, area: pygame.Rect) -> list[Widget]:
         gap = f.u(GAP)
         n_choices = len(self.choices)

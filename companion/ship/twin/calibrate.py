@@ -1,0 +1,365 @@
+"""The calibration run (`cloud-companion twin --drops N`): the twin flies N balls through the
+whole chain and each judged drop is set beside what the twin's ball really did.
+
+The chain is the app's own: the twin (the real firmware on the board host) writes into a pty,
+the real link reads it into the session's inlet (the judge on the reader's thread, with the
+settings' timings), the balls strike the bed detectors (gpiozero on mock pins), and the judged
+actions go to a controller. The controller here is a stand-in for a Cloudship game that stays in
+its flight phase (so every drop is taken), noting when each action came.
+
+The crew hands the balls in one after another, each to a bed (with a little aim), some near a
+divider (they may bounce into the next bed), some beside the box (they land outside), from
+heights between 10 and 35 cm. Before the flight and after it the ship rests on the table, so
+the run also sees the judge's rest and landing.
+
+Each of the twin's balls is paired with what the judge said by time: a drop comes `settle`
+after its ball's last impact, an `outside` notice `max_fall` after its BALL line; the pairing
+window is `PAIR_MS`. A judged drop whose ball did not end in that bed through the hole is a
+phantom (or wrong, when a ball did end there but of another kind or bed); a ball through the
+hole into a bed with no drop for it is missed.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+from dataclasses import asdict
+import statistics
+import threading
+import time
+from types import SimpleNamespace
+
+from ...config import Config
+from ..judge import Timings
+from ..link import ShipLink, clock_ms
+from ..protocol import ProtocolError, decode
+from ..session import ShipSession
+from .physics import BED_CENTRES, BEDS, BOX
+from .runner import TwinShip, pulse
+
+PAIR_MS = 40
+REST_S = 2.5  # on the table before and after the flight
+DROP_TIMEOUT_S = 12.0  # per ball: a ball the crew cannot get into the hole is given up
+
+
+class JudgedSession(ShipSession):
+    """The app's session, noting each judged action with the judge's own time (the pairing
+    with the twin's balls goes by it; the controller's time is when the app had it)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.judged: list[dict] = []
+
+    def _act(self, records, controller, news) -> None:
+        self.judged += [dict(r) for r in records if r.get("act") == "drop"]
+        super()._act(records, controller, news)
+
+
+class FlightStandIn:
+    """The game controller as the session sees it: a Cloudship game in its flight phase that
+    takes every judged action, noting when it came."""
+
+    def __init__(self):
+        self.match = SimpleNamespace(setup={"game": "cloudship"}, state=SimpleNamespace(phase="flight"),
+                                     actions=lambda: [])
+        self.actions: list[tuple[int, dict]] = []
+
+    def submit(self, action: dict) -> None:
+        self.actions.append((clock_ms(), dict(action)))
+
+    def subscribe(self, _listener) -> None:
+        pass
+
+
+def plan(count: int, rng: random.Random) -> list[dict]:
+    """Where each ball is to go: a bed (with a little aim), near a divider, or beside the box."""
+    out = []
+    for _ in range(count):
+        kind = "hail" if rng.random() < 0.25 else "rain"
+        roll = rng.random()
+        if roll < 0.8:
+            bed = rng.choice(BEDS)
+            cx, cy = BED_CENTRES[bed]
+            at = (cx + rng.uniform(-0.025, 0.025), cy + rng.uniform(-0.025, 0.025))
+        elif roll < 0.93:
+            along = rng.uniform(-0.11, 0.11)
+            off = rng.choice((-1, 1)) * rng.uniform(0.004, 0.02)
+            at = (off, along) if rng.random() < 0.5 else (along, off)
+        else:
+            at = (rng.choice((-1, 1)) * (BOX + rng.uniform(0.03, 0.06)), rng.uniform(-0.1, 0.1))
+        out.append({"ball": kind, "at": at, "z": rng.uniform(0.10, 0.35)})
+    return out
+
+
+def percentile(values: list[float], share: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+class CalibrationRun:
+    def __init__(self, drops: int, seed: int = 0, timings: Timings | None = None, *, config: Config | None = None,
+                 crew: dict | None = None, pin_factory=None):
+        self.drops = drops
+        self.seed = seed
+        self.config = config or Config()
+        self.timings = timings or self.config.judge
+        self.crew = crew
+        self.pin_factory = pin_factory
+        self.news: list[dict] = []
+        self.given_up = 0  # balls the crew could not get into the hole in DROP_TIMEOUT_S
+
+    def fly(self, progress=None, flight=None) -> dict:
+        """Fly every ball; the report: `drops` (one dict a ball) and `summary`. `flight(twin,
+        until, progress)` flies instead of the planned drops (a test's wild crew); `until(done,
+        seconds)` runs the app's loop meanwhile."""
+        from gpiozero.pins.mock import MockFactory
+
+        from ...devices.beds import BedDetectors
+
+        woken = threading.Event()
+        session = JudgedSession(queue.Queue(), clock=clock_ms, timings=self.timings, beds_present=True)
+        inlet = session.inlet(woken.set)
+        beds = BedDetectors(self.config.bed_pins(), inlet, clock_ms, pin_factory=self.pin_factory or MockFactory(),
+                            wake=woken.set)
+        twin = TwinShip(strike=lambda bed: pulse(beds, bed), seed=self.seed, crew=self.crew, compiled=True)
+        twin.keep_lines = True
+        controller = FlightStandIn()
+        link = None
+        try:
+            twin.start()
+            link = ShipLink(twin.path, inlet, wake=woken.set, retry_s=0.05)
+            link.start()
+            self._until(session, controller, woken, lambda: session.link == "connected", 10)
+            self._until(session, controller, woken, lambda: False, REST_S)
+            rest_until = twin.board_ms()
+            twin.fly()
+            lifted = twin.board_ms()
+            self._until(session, controller, woken, lambda: session.judge.flown, 10)
+            flown_ms = twin.board_ms() - lifted
+            (flight or self._drops)(twin, lambda done, seconds: self._until(session, controller, woken, done, seconds),
+                                    progress)
+            # the last balls' judgement, then the landing and a rest on the table
+            self._until(session, controller, woken, lambda: False,
+                        (self.timings.max_fall + self.timings.settle + 400) / 1000)
+            landing = twin.board_ms()
+            twin.set_down()
+            self._until(session, controller, woken,
+                        lambda: any(a.get("act") == "land" for _t, a in controller.actions),
+                        REST_S + self.timings.rest_time / 1000 + 5)
+            landed_at = twin.board_ms()
+            self._until(session, controller, woken, lambda: False, 0.3)
+        finally:
+            if link is not None:
+                link.stop()
+            twin.close()
+            beds.close()
+        return self._report(twin, controller, session, rest_until, flown_ms, landing, landed_at)
+
+    def _drops(self, twin: TwinShip, until, progress) -> None:
+        """The planned drops, handed in one after another."""
+        rng = random.Random(self.seed)
+        with twin.lock:
+            for item in plan(self.drops, rng):
+                twin.pilot.hand_in(item["ball"], at=item["at"], z=item["z"])
+        twin._nudge.set()
+        done = 0
+        while True:
+            ended = len(twin.model.truth)
+            if progress is not None and ended != done:
+                progress(ended, self.drops)
+            done = ended
+            if ended >= self.drops or not twin.pilot.busy:
+                return
+            if not until(lambda: len(twin.model.truth) > ended or not twin.pilot.busy, DROP_TIMEOUT_S):
+                with twin.lock:  # this ball will not go in: the crew takes it out and goes on
+                    if twin.pilot.queue:
+                        stuck = twin.pilot.queue.pop(0).ball
+                        if stuck is not None and stuck in twin.model.balls:
+                            twin.model.balls.remove(stuck)
+                        self.given_up += 1
+
+    def _until(self, session, controller, woken, done, seconds: float) -> bool:
+        """The app's main loop in short: poll the session when woken, often while balls are in
+        the air (the app animates them), at least every half second."""
+        end = time.monotonic() + seconds
+        while not done():
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            woken.wait(min(left, 0.01 if session.judge.balls else 0.5))
+            woken.clear()
+            self.news += session.poll(controller)
+        return True
+
+    # -- the report ---------------------------------------------------------------------------
+
+    def _report(self, twin: TwinShip, controller: FlightStandIn, session, rest_until, flown_ms, landing,
+                landed_at) -> dict:
+        tm = self.timings
+        stories = sorted(twin.model.truth, key=lambda s: s.get("beam_clear", s["landed"]))
+        written = {ball_id: t for t, ball_id in twin.beams}
+        strikes: dict[int, list[tuple[int, str]]] = {}
+        for t, bed, ball_id in twin.struck:
+            strikes.setdefault(ball_id, []).append((t, bed))
+        # each judged drop with the judge's time, and when the controller had it
+        taken_at = [t for t, a in controller.actions if a.get("act") == "drop"]
+        judged = [(record, taken_at[i] if i < len(taken_at) else None) for i, record in enumerate(session.judged)]
+        outside = [n for n in self.news if n.get("notice") == "outside"]
+        no_hole = [n for n in self.news if n.get("notice") == "no_hole"]
+        taken_drops: set[int] = set()
+        taken_outside: set[int] = set()
+        rows = []
+        for number, story in enumerate(stories, start=1):
+            ball_id = story["id"]
+            hits = strikes.get(ball_id, [])
+            row = {"drop": number, "twin": {
+                "ball": story["ball"], "through": story["through"], "bed": story["bed"],
+                "first_bed": story["first_bed"], "height_m": story.get("height"),
+                "fall_ms": story["landed"] - story["beam_clear"] if story["through"] == "hole" else None}}
+            judged_as = None
+            if hits:
+                # the judge's last impact: a detector ringing again in the same bed is not one
+                last = [t for i, (t, bed) in enumerate(hits) if i == 0 or hits[i - 1][1] != bed][-1]
+                for i, (record, taken) in enumerate(judged):
+                    # the judge gives a drop `settle` after the last impact it was told of
+                    if i not in taken_drops and -PAIR_MS <= record["t"] - tm.settle - last <= PAIR_MS:
+                        taken_drops.add(i)
+                        judged_as = {"act": "drop", "ball": record["ball"], "bed": record["bed"]}
+                        if ball_id in written and taken is not None:
+                            row["latency_ms"] = taken - written[ball_id]
+                        break
+            if judged_as is None and ball_id in written:
+                for i, notice in enumerate(outside):
+                    if i not in taken_outside and abs(notice["t"] - tm.max_fall - written[ball_id]) <= PAIR_MS:
+                        taken_outside.add(i)
+                        judged_as = {"notice": "outside", "ball": notice["ball"]}
+                        break
+            row["judged"] = judged_as
+            truth_drop = story["through"] == "hole" and story["bed"] is not None
+            if truth_drop:
+                row["right"] = judged_as == {"act": "drop", "ball": story["ball"], "bed": story["bed"]}
+            elif story["through"] == "hole":
+                row["right"] = judged_as == {"notice": "outside", "ball": story["ball"]}
+            else:
+                row["right"] = judged_as is None  # over the rim: no drop for it
+            if ball_id in written and hits:
+                row["twin"]["seen_fall_ms"] = hits[0][0] - written[ball_id]
+            rows.append(row)
+        phantoms = len(judged) - len(taken_drops)  # drops no ball of the twin explains
+        for row in rows:
+            j, twin_row = row["judged"], row["twin"]
+            if j and "act" in j and not (twin_row["through"] == "hole" and twin_row["bed"] is not None):
+                phantoms += 1
+        wrong = sum(1 for r in rows if r["judged"] and "act" in r["judged"] and not r["right"]
+                    and r["twin"]["through"] == "hole" and r["twin"]["bed"] is not None)
+        missed = sum(1 for r in rows if r["twin"]["through"] == "hole" and r["twin"]["bed"] is not None
+                     and not (r["judged"] and "act" in r["judged"]))
+        latencies = [r["latency_ms"] for r in rows if r.get("latency_ms") is not None]
+        ambiguous = self._ambiguous(stories, strikes, written)
+        summary = {
+            "drops": len(rows),
+            "through_hole": sum(1 for r in rows if r["twin"]["through"] == "hole"),
+            "into_beds": sum(1 for r in rows if r["twin"]["through"] == "hole" and r["twin"]["bed"] is not None),
+            "judged_right": sum(1 for r in rows if r["right"]),
+            "judged_wrong": wrong,
+            "phantoms": phantoms,
+            "missed": missed,
+            "no_hole": len(no_hole),
+            "ambiguous": ambiguous,
+            "given_up": self.given_up,
+            "latency_p50_ms": percentile(latencies, 0.5),
+            "latency_p99_ms": percentile(latencies, 0.99),
+            "link_faults": dict(session.judge.counts),
+            "margins": self._margins(twin, rows, strikes, written, rest_until, flown_ms, landing, landed_at),
+            "seed": self.seed,
+            "timings": asdict(self.timings),
+            "firmware_on": twin.interpreter + (" (.mpy)" if twin.compiled and twin.interpreter == "micropython" else ""),
+        }
+        return {"drops": rows, "summary": summary}
+
+    def _ambiguous(self, stories, strikes, written) -> int:
+        """Moments no judge of these sensors can tell apart, each of which may cost a phantom
+        (and a miss): a ball over the rim striking another bed `bounce_min`..`settle` after a
+        ball from the hole struck its own (the bounce rule takes it for that ball's bounce),
+        and a ball through the hole that lands outside while another ball from the hole is in
+        the air (the earliest falling ball takes the first impact)."""
+        tm = self.timings
+        hole = [s for s in stories if s["through"] == "hole"]
+        last_of = {}
+        for story in hole:
+            hits = strikes.get(story["id"], [])
+            if hits:
+                last_of[story["id"]] = (hits[-1][0], hits[-1][1])
+        count = 0
+        for story in stories:
+            hits = strikes.get(story["id"], [])
+            if story["through"] == "rim" and hits:
+                t, bed = hits[0]
+                if any(bed != b and tm.bounce_min <= t - last <= tm.settle for last, b in last_of.values()):
+                    count += 1
+            elif story["through"] == "hole" and story["bed"] is None and story["id"] in written:
+                opened = written[story["id"]]
+                if any(other["id"] != story["id"] and other["id"] in written
+                       and abs(written[other["id"]] - opened) <= tm.max_fall for other in hole):
+                    count += 1
+        return count
+
+    def _margins(self, twin, rows, strikes, written, rest_until, flown_ms, landing, landed_at) -> dict:
+        """How far the twin's flight stayed from each threshold of the judge (ms, milli-g)."""
+        tm = self.timings
+        falls = [r["twin"]["seen_fall_ms"] for r in rows if r["twin"].get("seen_fall_ms") is not None]
+        bounces, rings = [], []
+        for hits in strikes.values():
+            for (t0, b0), (t1, b1) in zip(hits, hits[1:]):
+                (rings if b0 == b1 else bounces).append(t1 - t0)
+        resting, flying = [], []
+        for line in twin.lines:
+            try:
+                kind, _seq, t, fields = decode(line)
+            except ProtocolError:
+                continue
+            if kind != "TILT":
+                continue
+            motion = int(fields[2])
+            t += twin.firmware_started  # the firmware counts from its own start
+            if t <= rest_until or t >= landed_at:
+                resting.append(motion)
+            elif rest_until + 1500 < t < landing:
+                flying.append(motion)
+        out = {
+            "fall_ms": [min(falls), max(falls)] if falls else None,
+            "fall_margin_ms": [min(falls) - tm.min_fall, tm.max_fall - max(falls)] if falls else None,
+            "bounce_ms": [min(bounces), max(bounces)] if bounces else None,
+            "bounce_margin_ms": [min(bounces) - tm.bounce_min, tm.settle - max(bounces)] if bounces else None,
+            "ring_again_ms": [min(rings), max(rings)] if rings else None,
+            "rest_motion_max_mg": max(resting) if resting else None,
+            "rest_motion_margin_mg": tm.rest_motion - max(resting) if resting else None,
+            "flight_motion_p10_mg": percentile(flying, 0.1),
+            "flight_moving_share": round(sum(1 for m in flying if m >= tm.move_motion) / len(flying), 3) if flying else None,
+            "lift_to_flown_ms": flown_ms,
+            "landing_to_land_ms": landed_at - landing,
+        }
+        return out
+
+
+def summary_line(summary: dict) -> str:
+    keys = ("drops", "judged_right", "judged_wrong", "phantoms", "missed", "latency_p50_ms", "latency_p99_ms")
+    return " ".join(f"{k}={summary[k]}" for k in keys)
+
+
+def row_line(row: dict) -> str:
+    twin, judged = row["twin"], row["judged"]
+    did = f"{twin['ball']} {twin['through']} -> {twin['bed'] or 'outside'}"
+    if twin["first_bed"] and twin["first_bed"] != twin["bed"]:
+        did += f" (bounced from {twin['first_bed']})"
+    if judged is None:
+        said = "nothing"
+    elif "act" in judged:
+        said = f"drop {judged['ball']} {judged['bed']}"
+    else:
+        said = f"{judged['notice']} {judged['ball']}"
+    mark = "ok" if row["right"] else "WRONG"
+    latency = f"  {row['latency_ms']} ms" if row.get("latency_ms") is not None else ""
+    return f"{row['drop']:4d}  twin: {did:40s} judge: {said:22s} {mark}{latency}"
