@@ -197,14 +197,39 @@ def test_an_unplug_and_replug_in_the_middle_of_a_flight(tmp_path):
         beds.close()
 
 
-def test_a_flood_of_balls_from_a_faulty_sensor_is_shown_as_the_ships_problem(table):
-    h, panel, _log = table
-    setup, actions = game("cloudship-won.jsonl")
-    h.start_game(setup)
-    h.app.controller.submit(actions[0])
-    h.app.pump()
-    pump_until(h, lambda: panel.session.judge.in_flight)
-    for _ in range(8):  # a flickering beam: more balls than the ship can hold, all at once
-        panel.simulator.do("rain", [])
-    pump_until(h, lambda: h.app.toast_text is not None and "ball_sensor" in h.app.toast_text)
-    assert "more than the ship holds" in h.app.toast_text
+def test_a_flood_of_balls_from_a_faulty_sensor_is_shown_as_the_ships_problem(tmp_path):
+    """A flickering beam is a fault below the twin's physics: the line simulator writes the
+    BALL lines such a board sends, all at once, into the same link, judge and screen."""
+    import queue
+
+    from companion.devices.beds import BedDetectors
+    from companion.ship.link import ShipLink, clock_ms
+    from companion.ship.session import ShipSession
+    from companion.ship.sim import ShipSimulator
+    from companion.ui.ship_view import strike_mock
+
+    h = Harness((800, 480))
+    events: queue.Queue = queue.Queue()
+    beds = BedDetectors((2, 3, 14, 15), events, clock_ms, pin_factory=MockFactory(), wake=h.app.wake)
+    sim = ShipSimulator(strike=lambda bed: strike_mock(beds, bed), tilt_s=0.01, seed=5)
+    sim.link_at(tmp_path / "ship")
+    link = ShipLink(str(tmp_path / "ship"), events, wake=h.app.wake, retry_s=0.05)
+    link.start()
+    session = ShipSession(events, clock=clock_ms)
+    h.app.hardware.ship = ShipPanel(session, link=link, simulator=sim, beds=beds)
+    session.attach(h.app.controller)
+    try:
+        sim.start()
+        setup, actions = game("cloudship-won.jsonl")
+        h.start_game(setup)
+        h.app.controller.submit(actions[0])
+        pump_until(h, lambda: session.judge.in_flight and session.link == "connected")
+        sim.fly()
+        for _ in range(8):  # a flickering beam: more balls than the ship can hold, all at once
+            sim.release("rain", None)
+        pump_until(h, lambda: h.app.toast_text is not None and "ball_sensor" in h.app.toast_text)
+        assert "more than the ship holds" in h.app.toast_text
+    finally:
+        link.stop()
+        sim.close()
+        beds.close()

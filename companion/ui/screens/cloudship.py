@@ -520,7 +520,7 @@ class CloudshipScreen(GameScreen):
         rain, hail = v["load"]["rain"], v["load"]["hail"]
         dropped = Counter(d["ball"] for d in v["drops"])
         # the headline is what to load ("2 raindrops, 1 hailstone"), how to catch them below it
-        heights = [0.75, 1.35, 0.8, 1.1, 1.25] if not f.portrait else [0.55, 0.9, 0.5, 0.7, 1.15]
+        heights = [0.75, 1.3, 1.0, 0.95, 1.25] if not f.portrait else [0.55, 0.85, 0.7, 0.55, 1.15]
         dice_row, load_row, hint_row, ship_row, land_row = rows(inner, heights, f.u(GAP))
         storms = v["dice"].count(STORM)
         dice_kinds = [f"token:{face}" for face in v["dice"]]
