@@ -327,3 +327,35 @@ def test_the_install_turns_the_hardware_watchdog_on():
     [watchdog] = [step for step in steps if "hardware watchdog" in step.what]
     assert watchdog.commands == [f"write {install.HARDWARE_WATCHDOG}"]
     assert install.HARDWARE_WATCHDOG.parent == Path("/etc/systemd/system.conf.d")
+
+
+def test_flight_logs_of_an_older_install_move_where_the_unit_looks_without_overwriting(tmp_path):
+    old = install.old_flight_folder(tmp_path)
+    old.mkdir(parents=True)
+    (old / "flight-1.log").write_text("old one")
+    (old / "flight-2.log").write_text("old two")
+    new = tmp_path / "flights"
+    new.mkdir()
+    (new / "flight-2.log").write_text("newer two")
+    step = install.flight_logs_step(tmp_path)
+    assert not step.done() and str(old) in step.commands[0]
+    lines: list[str] = []
+    install.carry_out([step], dry_run=True, out=lines.append)
+    assert "flight logs of an older install moved" in lines[0] and "would run" in lines[0]
+    assert (old / "flight-1.log").exists() and not (new / "flight-1.log").exists()
+    install.carry_out([step], dry_run=False, out=lines.append)
+    assert (new / "flight-1.log").read_text() == "old one"
+    assert (new / "flight-2.log").read_text() == "newer two"  # never overwritten
+    assert (old / "flight-2.log").read_text() == "old two"  # and the old one kept
+    assert step.done()
+
+
+def test_the_flight_log_step_is_in_install_and_update_and_done_when_there_is_nothing_old(tmp_path):
+    assert install.flight_logs_step(tmp_path).done()
+    for plan in (install.install_plan(Path("."), "official7", 0), install.update_plan(Path("."))):
+        assert any(s.what.startswith("flight logs of an older install") for s in plan)
+    old = install.old_flight_folder(tmp_path)
+    old.mkdir(parents=True)
+    (old / "a.log").write_text("x")
+    install.move_old_flight_logs(tmp_path)
+    assert not old.exists() and (tmp_path / "flights" / "a.log").exists()
