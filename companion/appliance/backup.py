@@ -22,6 +22,7 @@ from ..journal.errors import JournalBusy, JournalError
 from ..journal.journal import SIDE_FILES, default_path
 from ..journal.lock import WriterLock, one_name, real_file
 from ..journal.store import damage, is_sqlite_file
+from ..whose import cannot_write, denied
 
 
 class BackupError(Exception):
@@ -68,6 +69,8 @@ def _writable(folder: Path, what: str) -> None:
     try:
         handle, probe = tempfile.mkstemp(dir=folder, prefix=".cloud-companion-", suffix=".probe")
     except OSError as exc:
+        if denied(exc):  # on the Pi: the service user, not the person who typed the command
+            raise BackupError(f"cannot write {what} in {folder}: {cannot_write(folder)}") from None
         raise BackupError(f"cannot write {what} in {folder}: {_why(exc)}") from None
     os.close(handle)
     with suppress(OSError):
