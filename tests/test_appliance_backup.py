@@ -244,3 +244,50 @@ def test_the_service_user_is_told_of_a_folder_it_can_write():
     line = cannot_write(Path("/home/pi"), name="cloud-companion", home="/var/lib/cloud-companion")
     assert "the service user cloud-companion" in line and "/var/lib/cloud-companion/exports" in line
     assert "the user alice cannot write in /srv" in cannot_write(Path("/srv"), name="alice")
+
+
+def test_a_backup_holds_the_settings_and_a_restore_puts_them_back_the_old_kept(tmp_path, journal_path):
+    config = tmp_path / "etc" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('language = "de"\n')
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    run = cli("backup", str(stick), "--db", str(journal_path), "--config", str(config))
+    assert run.returncode == 0, run.stderr
+    [saved] = stick.glob("journal-*.config.toml")
+    [copy] = stick.glob("journal-*.sqlite3")
+    assert saved.read_text() == 'language = "de"\n' and saved.name == copy.name.replace(".sqlite3", ".config.toml")
+    assert f"and the settings to {saved}" in run.stdout
+    config.write_text('language = "hu"\n')  # changed since
+    run = cli("restore", str(copy), "--db", str(journal_path), "--config", str(config))
+    assert run.returncode == 0, run.stderr
+    assert config.read_text() == 'language = "de"\n'
+    [kept] = config.parent.glob("config.toml.before-restore-*")
+    assert kept.read_text() == 'language = "hu"\n'
+    assert f"and the settings into {config}" in run.stdout
+
+
+def test_a_backup_without_settings_restores_the_games_and_leaves_the_settings(tmp_path, journal_path):
+    config = tmp_path / "config.toml"
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    copied = backup(journal_path, stick, settings=config)  # no settings file yet: none copied
+    assert copied.settings is None and list(stick.iterdir()) == [copied.path]
+    config.write_text('language = "hu"\n')
+    run = cli("restore", str(copied.path), "--db", str(journal_path), "--config", str(config))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().endswith("the backup holds no settings: the current settings stay")
+    assert config.read_text() == 'language = "hu"\n' and list(tmp_path.glob("config.toml.*")) == []
+
+
+def test_settings_in_a_backup_that_are_no_settings_stop_the_restore_before_anything_changes(tmp_path, journal_path):
+    config = tmp_path / "config.toml"
+    config.write_text('language = "hu"\n')
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    copied = backup(journal_path, stick, settings=config)
+    copied.settings.write_bytes(b"\xff not toml [")
+    before = journal_path.read_bytes()
+    with pytest.raises(BackupError, match="is not a settings file"):
+        restore(copied.path, journal_path, settings=config)
+    assert journal_path.read_bytes() == before and config.read_text() == 'language = "hu"\n'

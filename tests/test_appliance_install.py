@@ -204,6 +204,9 @@ def test_a_purge_keeps_a_last_backup_before_it_deletes_the_history(tmp_path, mon
     monkeypatch.setattr(install, "STATE_DIR", state)
     monkeypatch.setattr(install, "PREFIX", prefix)
     monkeypatch.setattr(install, "LAST_BACKUP_DIR", kept)
+    monkeypatch.setattr(install, "CONFIG_DIR", tmp_path / "etc")
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc" / "config.toml").write_text('language = "hu"\n')
     plan = [step.what for step in install.uninstall_plan(purge=True)]
     delete = next(i for i, what in enumerate(plan) if what.startswith("DELETE"))
     backup_step = next(i for i, what in enumerate(plan) if what.startswith("keep a last backup"))
@@ -212,6 +215,7 @@ def test_a_purge_keeps_a_last_backup_before_it_deletes_the_history(tmp_path, mon
     install.carry_out(install.last_backup_steps(), dry_run=False, out=lambda line: None)
     copies = list(kept.glob("journal-*.sqlite3"))
     assert len(copies) == 1 and verify(copies[0]) == 2
+    assert [p.read_text() for p in kept.glob("journal-*.config.toml")] == ['language = "hu"\n']
     assert not any(what.startswith("keep a last backup") for what in
                    (step.what for step in install.uninstall_plan(purge=False)))
 

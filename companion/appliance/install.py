@@ -385,9 +385,10 @@ def last_backup_steps() -> list[Step]:
     return [
         command_step(f"a folder for the last backup ({LAST_BACKUP_DIR})", "install", "-d", "-m", "0700",
                      str(LAST_BACKUP_DIR), done=lambda: LAST_BACKUP_DIR.is_dir() or not journal.exists()),
-        command_step(f"keep a last backup of the game history in {LAST_BACKUP_DIR}",
+        command_step(f"keep a last backup of the game history and settings in {LAST_BACKUP_DIR}",
                      str(PREFIX / "venv" / "bin" / "cloud-companion"), "backup", str(LAST_BACKUP_DIR),
-                     "--db", str(journal), done=lambda: not journal.exists()),
+                     "--db", str(journal), "--config", str(CONFIG_DIR / "config.toml"),
+                     done=lambda: not journal.exists()),
     ]
 
 
