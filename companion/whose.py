@@ -24,8 +24,9 @@ def denied(exc: BaseException) -> bool:
     return getattr(exc, "errno", None) in (errno.EACCES, errno.EPERM)
 
 
-def cannot_write(folder: Path, name: str | None = None, home: str | None = None) -> str:
-    """The reason and the way out, for a folder this user may not write into."""
+def cannot_write(folder: Path, name: str | None = None, home: str | None = None, made: bool = True) -> str:
+    """The reason and the way out, for a folder this user may not write into (`made`: the
+    command makes a missing folder, so one inside the service user's home can be offered)."""
     name = user_name() if name is None else name
     if name == SERVICE_USER:
         if home is None:
@@ -34,5 +35,6 @@ def cannot_write(folder: Path, name: str | None = None, home: str | None = None)
             except KeyError:
                 home = "/var/lib/cloud-companion"
         return (f"the service user {name} (the Pi's cloud-companion command runs as it) cannot write in "
-                f"{folder}: give a folder it can write, such as {home}/exports or a USB stick under /media")
+                f"{folder}: give a folder it can write, such as {home}/exports or a USB stick under /media"
+                if made else f"{folder}: give a folder it can write, such as a USB stick under /media or {home}")
     return f"the user {name} cannot write in {folder}: give a folder {name} can write"

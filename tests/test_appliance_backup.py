@@ -244,6 +244,9 @@ def test_the_service_user_is_told_of_a_folder_it_can_write():
     line = cannot_write(Path("/home/pi"), name="cloud-companion", home="/var/lib/cloud-companion")
     assert "the service user cloud-companion" in line and "/var/lib/cloud-companion/exports" in line
     assert "the user alice cannot write in /srv" in cannot_write(Path("/srv"), name="alice")
+    # backup makes no folder (a stick not mounted must not be written onto the SD card): offer one there
+    line = cannot_write(Path("/root"), name="cloud-companion", home="/var/lib/cloud-companion", made=False)
+    assert line.endswith("a USB stick under /media or /var/lib/cloud-companion")
 
 
 def test_a_backup_holds_the_settings_and_a_restore_puts_them_back_the_old_kept(tmp_path, journal_path):

@@ -110,7 +110,7 @@ def _writable(folder: Path, what: str) -> None:
         handle, probe = tempfile.mkstemp(dir=folder, prefix=".cloud-companion-", suffix=".probe")
     except OSError as exc:
         if denied(exc):  # on the Pi: the service user, not the person who typed the command
-            raise BackupError(f"cannot write {what} in {folder}: {cannot_write(folder)}") from None
+            raise BackupError(f"cannot write {what} in {folder}: {cannot_write(folder, made=False)}") from None
         raise BackupError(f"cannot write {what} in {folder}: {_why(exc)}") from None
     os.close(handle)
     with suppress(OSError):
