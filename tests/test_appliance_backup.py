@@ -294,3 +294,18 @@ def test_settings_in_a_backup_that_are_no_settings_stop_the_restore_before_anyth
     with pytest.raises(BackupError, match="is not a settings file"):
         restore(copied.path, journal_path, settings=config)
     assert journal_path.read_bytes() == before and config.read_text() == 'language = "hu"\n'
+
+
+def test_a_restore_onto_a_fresh_machine_makes_the_default_settings_folder(tmp_path, journal_path, monkeypatch):
+    from companion import config as settings
+
+    config = tmp_path / "config.toml"
+    config.write_text('language = "de"\n')
+    copied = backup(journal_path, tmp_path, settings=config)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "fresh"))
+    target = settings.default_path()
+    assert not target.parent.exists()
+    restored, _ = restore(copied.path, journal_path, settings=target)
+    assert restored.settings == target and target.read_text() == 'language = "de"\n'
+    with pytest.raises(BackupError, match="there is no folder"):  # any other missing folder: refused
+        restore(copied.path, journal_path, settings=tmp_path / "missing" / "config.toml")

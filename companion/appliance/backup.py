@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+from ..config import default_path as settings_default_path
 from ..journal import schema
 from ..journal.errors import JournalBusy, JournalError
 from ..journal.journal import SIDE_FILES, default_path
@@ -243,7 +244,12 @@ def restore(backup_file: Path, journal: Path, settings: Path | None = None) -> t
         if settings.is_dir():
             raise BackupError(f"{settings} is a folder, not a settings file")
         if not settings.parent.is_dir():
-            raise BackupError(f"there is no folder {settings.parent} to put the settings back into")
+            if settings != settings_default_path():  # a fresh machine has no settings folder yet
+                raise BackupError(f"there is no folder {settings.parent} to put the settings back into")
+            try:
+                settings.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise BackupError(f"cannot make the folder {settings.parent}: {_why(exc)}") from None
         _writable(settings.parent, "the settings")
     if journal.is_dir():
         raise BackupError(f"{journal} is a folder, not a journal file: give the journal file's path")
