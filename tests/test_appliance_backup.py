@@ -5,10 +5,13 @@ the app has the journal; bad input gets one line."""
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -188,3 +191,121 @@ def test_backup_leaves_nothing_beside_an_idle_journal(tmp_path, journal_path):
     run = cli("backup", str(tmp_path), "--db", str(journal_path))
     assert run.returncode == 0, run.stderr
     assert sorted(p.name for p in journal_path.parent.iterdir()) == before  # no -wal, no -shm
+
+
+def as_nobody(*args, cwd=None):
+    """The command run by a real unprivileged user, as the Pi's wrapper runs it as the service user."""
+    return subprocess.run(["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups",
+                           sys.executable, "-m", "companion", *args], capture_output=True, text=True,
+                          timeout=120, cwd=cwd, env={**os.environ, "HOME": "/nonexistent"})
+
+
+@pytest.fixture
+def open_to_all(tmp_path):
+    """A journal every user can read, in a folder only root can write."""
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv to run the command as another user")
+    folder = Path(tempfile.mkdtemp(prefix="cc-shared-"))
+    folder.chmod(0o755)
+    journal_of_games(folder / "journal.sqlite3", 2)
+    (folder / "journal.sqlite3").chmod(0o644)
+    yield folder
+    shutil.rmtree(folder)
+
+
+def test_a_folder_the_running_user_cannot_write_is_named_with_the_user_in_one_line(open_to_all):
+    journal = str(open_to_all / "journal.sqlite3")
+    closed = open_to_all / "root-only"
+    closed.mkdir(mode=0o755)
+    runs = {
+        "backup": as_nobody("backup", str(closed), "--db", journal),
+        "export": as_nobody("export", "--all", "--out", "backup/", "--db", journal, cwd=closed),
+        "export deeper": as_nobody("export", "--all", "--out", str(closed / "a" / "b"), "--db", journal),
+    }
+    for what, run in runs.items():
+        assert run.returncode == 1, (what, run.stdout, run.stderr)
+        assert run.stderr.startswith("cloud-companion: cannot write") and run.stderr.count("\n") == 1, (what, run.stderr)
+        assert "the user nobody cannot write in" in run.stderr, (what, run.stderr)
+        assert "unable to open database" not in run.stderr and "Traceback" not in run.stderr
+    assert list(closed.iterdir()) == []
+
+
+def test_a_home_folder_closed_to_the_user_is_named_too(open_to_all):
+    home = open_to_all / "home-pi"
+    home.mkdir(mode=0o700)  # Bookworm's home folders: the service user cannot even look in
+    run = as_nobody("export", "--all", "--out", "backup/", "--db", str(open_to_all / "journal.sqlite3"), cwd=home)
+    assert run.returncode == 1 and run.stderr.count("\n") == 1, run.stderr
+    assert "the user nobody cannot write in" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_the_service_user_is_told_of_a_folder_it_can_write():
+    from companion.whose import cannot_write
+
+    line = cannot_write(Path("/home/pi"), name="cloud-companion", home="/var/lib/cloud-companion")
+    assert "the service user cloud-companion" in line and "/var/lib/cloud-companion/exports" in line
+    assert "the user alice cannot write in /srv" in cannot_write(Path("/srv"), name="alice")
+    # backup makes no folder (a stick not mounted must not be written onto the SD card): offer one there
+    line = cannot_write(Path("/root"), name="cloud-companion", home="/var/lib/cloud-companion", made=False)
+    assert line.endswith("a USB stick under /media or /var/lib/cloud-companion")
+
+
+def test_a_backup_holds_the_settings_and_a_restore_puts_them_back_the_old_kept(tmp_path, journal_path):
+    config = tmp_path / "etc" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('language = "de"\n')
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    run = cli("backup", str(stick), "--db", str(journal_path), "--config", str(config))
+    assert run.returncode == 0, run.stderr
+    [saved] = stick.glob("journal-*.config.toml")
+    [copy] = stick.glob("journal-*.sqlite3")
+    assert saved.read_text() == 'language = "de"\n' and saved.name == copy.name.replace(".sqlite3", ".config.toml")
+    assert f"and the settings to {saved}" in run.stdout
+    config.write_text('language = "hu"\n')  # changed since
+    run = cli("restore", str(copy), "--db", str(journal_path), "--config", str(config))
+    assert run.returncode == 0, run.stderr
+    assert config.read_text() == 'language = "de"\n'
+    [kept] = config.parent.glob("config.toml.before-restore-*")
+    assert kept.read_text() == 'language = "hu"\n'
+    assert f"and the settings into {config}" in run.stdout
+
+
+def test_a_backup_without_settings_restores_the_games_and_leaves_the_settings(tmp_path, journal_path):
+    config = tmp_path / "config.toml"
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    copied = backup(journal_path, stick, settings=config)  # no settings file yet: none copied
+    assert copied.settings is None and list(stick.iterdir()) == [copied.path]
+    config.write_text('language = "hu"\n')
+    run = cli("restore", str(copied.path), "--db", str(journal_path), "--config", str(config))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().endswith("the backup holds no settings: the current settings stay")
+    assert config.read_text() == 'language = "hu"\n' and list(tmp_path.glob("config.toml.*")) == []
+
+
+def test_settings_in_a_backup_that_are_no_settings_stop_the_restore_before_anything_changes(tmp_path, journal_path):
+    config = tmp_path / "config.toml"
+    config.write_text('language = "hu"\n')
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    copied = backup(journal_path, stick, settings=config)
+    copied.settings.write_bytes(b"\xff not toml [")
+    before = journal_path.read_bytes()
+    with pytest.raises(BackupError, match="is not a settings file"):
+        restore(copied.path, journal_path, settings=config)
+    assert journal_path.read_bytes() == before and config.read_text() == 'language = "hu"\n'
+
+
+def test_a_restore_onto_a_fresh_machine_makes_the_default_settings_folder(tmp_path, journal_path, monkeypatch):
+    from companion import config as settings
+
+    config = tmp_path / "config.toml"
+    config.write_text('language = "de"\n')
+    copied = backup(journal_path, tmp_path, settings=config)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "fresh"))
+    target = settings.default_path()
+    assert not target.parent.exists()
+    restored, _ = restore(copied.path, journal_path, settings=target)
+    assert restored.settings == target and target.read_text() == 'language = "de"\n'
+    with pytest.raises(BackupError, match="there is no folder"):  # any other missing folder: refused
+        restore(copied.path, journal_path, settings=tmp_path / "missing" / "config.toml")

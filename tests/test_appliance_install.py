@@ -204,6 +204,9 @@ def test_a_purge_keeps_a_last_backup_before_it_deletes_the_history(tmp_path, mon
     monkeypatch.setattr(install, "STATE_DIR", state)
     monkeypatch.setattr(install, "PREFIX", prefix)
     monkeypatch.setattr(install, "LAST_BACKUP_DIR", kept)
+    monkeypatch.setattr(install, "CONFIG_DIR", tmp_path / "etc")
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc" / "config.toml").write_text('language = "hu"\n')
     plan = [step.what for step in install.uninstall_plan(purge=True)]
     delete = next(i for i, what in enumerate(plan) if what.startswith("DELETE"))
     backup_step = next(i for i, what in enumerate(plan) if what.startswith("keep a last backup"))
@@ -212,6 +215,7 @@ def test_a_purge_keeps_a_last_backup_before_it_deletes_the_history(tmp_path, mon
     install.carry_out(install.last_backup_steps(), dry_run=False, out=lambda line: None)
     copies = list(kept.glob("journal-*.sqlite3"))
     assert len(copies) == 1 and verify(copies[0]) == 2
+    assert [p.read_text() for p in kept.glob("journal-*.config.toml")] == ['language = "hu"\n']
     assert not any(what.startswith("keep a last backup") for what in
                    (step.what for step in install.uninstall_plan(purge=False)))
 
@@ -327,3 +331,35 @@ def test_the_install_turns_the_hardware_watchdog_on():
     [watchdog] = [step for step in steps if "hardware watchdog" in step.what]
     assert watchdog.commands == [f"write {install.HARDWARE_WATCHDOG}"]
     assert install.HARDWARE_WATCHDOG.parent == Path("/etc/systemd/system.conf.d")
+
+
+def test_flight_logs_of_an_older_install_move_where_the_unit_looks_without_overwriting(tmp_path):
+    old = install.old_flight_folder(tmp_path)
+    old.mkdir(parents=True)
+    (old / "flight-1.log").write_text("old one")
+    (old / "flight-2.log").write_text("old two")
+    new = tmp_path / "flights"
+    new.mkdir()
+    (new / "flight-2.log").write_text("newer two")
+    step = install.flight_logs_step(tmp_path)
+    assert not step.done() and str(old) in step.commands[0]
+    lines: list[str] = []
+    install.carry_out([step], dry_run=True, out=lines.append)
+    assert "flight logs of an older install moved" in lines[0] and "would run" in lines[0]
+    assert (old / "flight-1.log").exists() and not (new / "flight-1.log").exists()
+    install.carry_out([step], dry_run=False, out=lines.append)
+    assert (new / "flight-1.log").read_text() == "old one"
+    assert (new / "flight-2.log").read_text() == "newer two"  # never overwritten
+    assert (old / "flight-2.log").read_text() == "old two"  # and the old one kept
+    assert step.done()
+
+
+def test_the_flight_log_step_is_in_install_and_update_and_done_when_there_is_nothing_old(tmp_path):
+    assert install.flight_logs_step(tmp_path).done()
+    for plan in (install.install_plan(Path("."), "official7", 0), install.update_plan(Path("."))):
+        assert any(s.what.startswith("flight logs of an older install") for s in plan)
+    old = install.old_flight_folder(tmp_path)
+    old.mkdir(parents=True)
+    (old / "a.log").write_text("x")
+    install.move_old_flight_logs(tmp_path)
+    assert not old.exists() and (tmp_path / "flights" / "a.log").exists()

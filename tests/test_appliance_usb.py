@@ -63,6 +63,8 @@ def test_the_app_offers_a_backup_and_makes_it_while_play_goes_on(tmp_path):
     stick = tmp_path / "STICK"
     stick.mkdir()
     h = Harness()
+    h.app.config_path = tmp_path / "config.toml"
+    h.app.config_path.write_text('language = "de"\n')
     offer_backup(h.app, stick, journal_path)
     assert h.app.dialog.title == "USB stick found" and "STICK" in h.app.dialog.message
     h.tap("dialog:Back up")
@@ -72,6 +74,8 @@ def test_the_app_offers_a_backup_and_makes_it_while_play_goes_on(tmp_path):
         h.app.pump()
     assert h.app.toast_text == "Backed up 2 games to STICK. You can take the stick out."
     assert len(list(stick.glob("journal-*.sqlite3"))) == 1
+    [settings] = stick.glob("journal-*.config.toml")  # the settings in use go with the games
+    assert settings.read_text() == 'language = "de"\n'
 
 
 def test_a_stick_that_fails_says_why_and_not_now_does_nothing(tmp_path):

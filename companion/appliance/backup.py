@@ -3,6 +3,8 @@ and putting one back (the current file kept aside first; nothing is ever deleted
 
 A backup is one self-contained SQLite file (no -wal beside it), written under a temporary name,
 synced and renamed, so a stick pulled half-way never holds something that looks like a backup.
+The settings file in use goes beside it under the same name (journal-....config.toml); a restore
+puts the journal back always, and the settings when the backup holds them.
 """
 
 from __future__ import annotations
@@ -12,16 +14,19 @@ import os
 import sqlite3
 import tempfile
 import time
+import tomllib
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+from ..config import default_path as settings_default_path
 from ..journal import schema
 from ..journal.errors import JournalBusy, JournalError
 from ..journal.journal import SIDE_FILES, default_path
 from ..journal.lock import WriterLock, one_name, real_file
 from ..journal.store import damage, is_sqlite_file
+from ..whose import cannot_write, denied
 
 
 class BackupError(Exception):
@@ -32,6 +37,43 @@ class BackupError(Exception):
 class Copied:
     path: Path
     games: int
+    settings: Path | None = None  # the settings copied (backup) or put back (restore), if any
+    settings_kept: Path | None = None  # restore: the settings file it replaced, kept aside
+
+
+SETTINGS_SUFFIX = ".config.toml"
+MAX_SETTINGS_BYTES = 1 << 20  # a settings file is a few kB; anything larger is not one
+
+
+def settings_beside(backup_file: Path) -> Path:
+    """Where a backup's settings are: journal-X.sqlite3 -> journal-X.config.toml."""
+    return backup_file.with_name(backup_file.name.removesuffix(".sqlite3") + SETTINGS_SUFFIX)
+
+
+def _read_settings(path: Path) -> bytes:
+    with open(path, "rb") as f:
+        data = f.read(MAX_SETTINGS_BYTES + 1)
+    if len(data) > MAX_SETTINGS_BYTES:
+        raise BackupError(f"{path} is too large to be a settings file")
+    try:
+        tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise BackupError(f"{path} is not a settings file ({exc})") from None
+    return data
+
+
+def _write_synced(path: Path, data: bytes, mode: int = 0o644) -> None:
+    partial = path.with_name(path.name + ".partial")
+    try:
+        with open(partial, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(partial, mode)
+        os.replace(partial, path)
+    except OSError:
+        _remove(partial)
+        raise
 
 
 def _open_readonly(path: Path, lock: WriterLock | None = None) -> sqlite3.Connection:
@@ -68,6 +110,8 @@ def _writable(folder: Path, what: str) -> None:
     try:
         handle, probe = tempfile.mkstemp(dir=folder, prefix=".cloud-companion-", suffix=".probe")
     except OSError as exc:
+        if denied(exc):  # on the Pi: the service user, not the person who typed the command
+            raise BackupError(f"cannot write {what} in {folder}: {cannot_write(folder, made=False)}") from None
         raise BackupError(f"cannot write {what} in {folder}: {_why(exc)}") from None
     os.close(handle)
     with suppress(OSError):
@@ -128,9 +172,10 @@ def _sync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def backup(journal: Path, folder: Path, clock=time.localtime) -> Copied:
-    """Copy the journal into `folder` as journal-YYYYMMDD-HHMMSS.sqlite3; nothing is left
-    beside the journal, and nothing but the copy in `folder`."""
+def backup(journal: Path, folder: Path, clock=time.localtime, settings: Path | None = None) -> Copied:
+    """Copy the journal into `folder` as journal-YYYYMMDD-HHMMSS.sqlite3 (and the settings file
+    `settings`, when there is one, as journal-YYYYMMDD-HHMMSS.config.toml); nothing is left
+    beside the journal, and nothing but the copies in `folder`."""
     if journal.is_dir():
         raise BackupError(f"{journal} is a folder, not a journal file")
     if not journal.is_file():
@@ -142,15 +187,23 @@ def backup(journal: Path, folder: Path, clock=time.localtime) -> Copied:
     name = time.strftime("journal-%Y%m%d-%H%M%S", clock())
     final = folder / f"{name}.sqlite3"
     n = 1
-    while final.exists():
+    while final.exists() or settings_beside(final).exists():
         n += 1
         final = folder / f"{name}-{n}.sqlite3"
+    settings_data = None
+    if settings is not None and settings.is_file():
+        try:
+            settings_data = _read_settings(settings)
+        except OSError as exc:
+            raise BackupError(f"cannot read the settings {settings}: {_why(exc)}") from None
     partial = final.with_name(final.name + ".partial")
     lock = WriterLock(journal)  # held only if free, for the moment of the copy (see _open_readonly)
     try:
         _copy(journal, partial, lock)
         lock.release()
         games = verify(partial)
+        if settings_data is not None:  # first: a journal copy in place is a whole backup
+            _write_synced(settings_beside(final), settings_data)
         os.replace(partial, final)
         _sync_dir(folder)
     except BackupError:
@@ -158,12 +211,13 @@ def backup(journal: Path, folder: Path, clock=time.localtime) -> Copied:
         raise
     except (sqlite3.Error, OSError) as exc:
         _remove(partial)
+        _remove(settings_beside(final))
         if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
             raise BackupError(f"{journal} cannot be read as a journal ({exc})") from None
         raise BackupError(f"the backup to {folder} failed: {_why(exc)}") from None
     finally:
         lock.release()
-    return Copied(final, games)
+    return Copied(final, games, settings_beside(final) if settings_data is not None else None)
 
 
 def _remove(path: Path) -> None:
@@ -171,14 +225,32 @@ def _remove(path: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-def restore(backup_file: Path, journal: Path) -> tuple[Copied, Path | None]:
+def restore(backup_file: Path, journal: Path, settings: Path | None = None) -> tuple[Copied, Path | None]:
     """Put a backup in place of the journal; the current journal (with its -wal and -shm) is
     renamed journal.sqlite3.before-restore-YYYYMMDD-HHMMSS first. Refused while the app runs,
     onto a folder, or into a folder that is not there (only the default journal's own folder
-    is made: a fresh machine has none yet)."""
+    is made: a fresh machine has none yet). With `settings`, the backup's settings (if it holds
+    any) go there too, the current file kept aside the same way."""
     if not backup_file.is_file():
         raise BackupError(f"there is no backup file at {backup_file}")
     games = verify(backup_file)
+    saved = settings_beside(backup_file)
+    settings_data = None
+    if settings is not None and saved.is_file():
+        try:
+            settings_data = _read_settings(saved)  # checked before anything changes
+        except OSError as exc:
+            raise BackupError(f"cannot read the settings {saved}: {_why(exc)}") from None
+        if settings.is_dir():
+            raise BackupError(f"{settings} is a folder, not a settings file")
+        if not settings.parent.is_dir():
+            if settings != settings_default_path():  # a fresh machine has no settings folder yet
+                raise BackupError(f"there is no folder {settings.parent} to put the settings back into")
+            try:
+                settings.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise BackupError(f"cannot make the folder {settings.parent}: {_why(exc)}") from None
+        _writable(settings.parent, "the settings")
     if journal.is_dir():
         raise BackupError(f"{journal} is a folder, not a journal file: give the journal file's path")
     try:
@@ -218,4 +290,18 @@ def restore(backup_file: Path, journal: Path) -> tuple[Copied, Path | None]:
         raise BackupError(f"the restore failed: {_why(exc)}") from None
     finally:
         lock.release()
-    return Copied(journal, games), kept
+    if settings_data is None:
+        return Copied(journal, games), kept
+    try:
+        settings_kept = None
+        if settings.exists():
+            settings_kept = settings.with_name(f"{settings.name}.before-restore-{time.strftime('%Y%m%d-%H%M%S')}")
+            os.replace(settings, settings_kept)
+        before = settings_kept.stat() if settings_kept else None
+        _write_synced(settings, settings_data, mode=before.st_mode & 0o777 if before else 0o644)
+        if before is not None and os.geteuid() == 0:  # restored by root: the app still owns its settings
+            os.chown(settings, before.st_uid, before.st_gid)
+        _sync_dir(settings.parent)
+    except OSError as exc:
+        raise BackupError(f"the games are restored, but not the settings: {_why(exc)}") from None
+    return Copied(journal, games, settings, settings_kept), kept

@@ -30,12 +30,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                                         "(SQLite's online backup: consistent while a game goes on).")
     backup.add_argument("dir", type=Path, help="the folder to put the copy in")
     backup.add_argument("--db", type=Path, metavar="PATH", help="the journal file (default: the user's)")
+    backup.add_argument("--config", type=Path, metavar="PATH",
+                        help="the settings file copied beside it (default: the user's)")
     backup.set_defaults(func=cmd_backup)
     restore = sub.add_parser("restore", help="put a backup back in place of the journal (the current one is kept)",
                              description="Replace the journal with a backup. The current journal is "
                                          "renamed journal.sqlite3.before-restore-... first. Quit the app first.")
     restore.add_argument("file", type=Path, help="the backup file (journal-....sqlite3)")
     restore.add_argument("--db", type=Path, metavar="PATH", help="the journal file (default: the user's)")
+    restore.add_argument("--config", type=Path, metavar="PATH",
+                         help="where the backup's settings go, if it holds any (default: the user's)")
     restore.set_defaults(func=cmd_restore)
 
 
@@ -103,26 +107,29 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
+    from .. import config as settings
     from ..journal.journal import default_path
     from .backup import BackupError, backup
 
     try:
-        copied = backup(args.db or default_path(), args.dir)
+        copied = backup(args.db or default_path(), args.dir, settings=args.config or settings.default_path())
     except BackupError as exc:
         say(str(exc))
         return 1
-    print(f"backed up {copied.games} games to {copied.path}")
+    with_settings = f" and the settings to {copied.settings}" if copied.settings else " (there is no settings file to copy)"
+    print(f"backed up {copied.games} games to {copied.path}{with_settings}")
     return 0
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
+    from .. import config as settings
     from ..journal import JournalBusy
     from ..journal.follow import EXIT_BUSY
     from ..journal.journal import default_path
     from .backup import BackupError, restore
 
     try:
-        copied, kept = restore(args.file, args.db or default_path())
+        copied, kept = restore(args.file, args.db or default_path(), settings=args.config or settings.default_path())
     except JournalBusy as exc:
         say(f"{exc} (on the Pi: sudo systemctl stop cloud-companion)")
         return EXIT_BUSY
@@ -131,4 +138,9 @@ def cmd_restore(args: argparse.Namespace) -> int:
         return 1
     aside = f"; the journal it replaced is kept as {kept}" if kept else ""
     print(f"restored {copied.games} games from {args.file} into {copied.path}{aside}")
+    if copied.settings is not None:
+        kept_settings = f" (the file it replaced is kept as {copied.settings_kept})" if copied.settings_kept else ""
+        print(f"and the settings into {copied.settings}{kept_settings}: restart the app to use them")
+    else:
+        print("the backup holds no settings: the current settings stay")
     return 0

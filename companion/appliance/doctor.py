@@ -22,6 +22,7 @@ from typing import Callable, Iterable
 
 from .. import config as settings
 from ..ship import protocol
+from .storage import lost_at_reboot
 
 OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
 UNIT = "cloud-companion.service"
@@ -414,29 +415,11 @@ def judge_lines(port: str, good: dict[str, tuple], bad: dict[str, int], failed: 
 
 # --- the journal ------------------------------------------------------------------------------
 
-def mount_of(path: Path, mounts_text: str) -> tuple[str, str]:
-    """(mount point, file system type) of the mount that holds `path`."""
-    best = ("/", "")
-    target = str(path.resolve())
-    for line in mounts_text.splitlines():
-        fields = line.split()
-        if len(fields) < 3:
-            continue
-        point = fields[1].replace("\\040", " ")
-        inside = target == point or target.startswith(point.rstrip("/") + "/")
-        if inside and len(point) >= len(best[0]):
-            best = (point, fields[2])
-    return best
-
-
 def check_storage(path: Path, proc: Path = Path("/proc")) -> list[Check]:
     """A journal on an overlay or in memory (raspi-config's read-only mode) is gone at reboot."""
-    try:
-        mounts = (proc / "mounts").read_text()
-    except OSError:
-        return []
-    point, kind = mount_of(path.parent, mounts)
-    if kind in ("overlay", "tmpfs", "ramfs"):
+    found = lost_at_reboot(path.parent, proc)
+    if found is not None:
+        point, kind = found
         return [Check("storage", WARN, f"{path.parent} is on {kind} ({point}): every game is lost at the next "
                       "reboot", "switch off raspi-config's overlay file system (Performance Options > Overlay "
                       "File System: no), then reboot")]

@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -291,6 +292,7 @@ def install_plan(source: Path, display: str, rotate: int) -> list[Step]:
                      done=lambda: (CONFIG_DIR / "config.toml").exists()
                      and (CONFIG_DIR / "config.toml").stat().st_uid == _uid()),
         *unit_steps(source),
+        flight_logs_step(),
     ]
     config_txt = boot_config()
     if config_txt is not None:
@@ -312,8 +314,36 @@ def install_plan(source: Path, display: str, rotate: int) -> list[Step]:
     return steps
 
 
+def move_old_flight_logs(state_dir: Path = STATE_DIR) -> None:
+    """Each flight log of an older install into the folder the unit and the command use now;
+    one already there of the same name is kept, and so is the old copy."""
+    old, new = old_flight_folder(state_dir), state_dir / "flights"
+    new.mkdir(parents=True, exist_ok=True)
+    if old.stat().st_uid != new.stat().st_uid or old.stat().st_gid != new.stat().st_gid:
+        os.chown(new, old.stat().st_uid, old.stat().st_gid)
+    for log in sorted(old.iterdir()):
+        if log.is_file() and not (new / log.name).exists():
+            os.replace(log, new / log.name)
+    with suppress(OSError):  # empty now: gone; a name kept for both: the old folder stays
+        old.rmdir()
+
+
+def old_flight_folder(state_dir: Path = STATE_DIR) -> Path:
+    # before the unit set XDG_DATA_HOME, the app's data folder was under its home directory
+    return state_dir / ".local" / "share" / "cloud-companion" / "flights"
+
+
+def flight_logs_step(state_dir: Path = STATE_DIR) -> Step:
+    old, new = old_flight_folder(state_dir), state_dir / "flights"
+    return Step(f"flight logs of an older install moved to {new} (none overwritten)",
+                lambda: move_old_flight_logs(state_dir),
+                lambda: not old.is_dir() or not any(p.is_file() and not (new / p.name).exists()
+                                                      for p in old.iterdir()),
+                [f"mv -n {old}/* {new}/"])
+
+
 def update_plan(source: Path) -> list[Step]:
-    return [packages_step(), *app_steps(source), *unit_steps(source),
+    return [packages_step(), *app_steps(source), *unit_steps(source), flight_logs_step(),
             command_step("restart the app (the journal resumes any game)", "systemctl", "restart", UNIT_NAME)]
 
 
@@ -355,9 +385,10 @@ def last_backup_steps() -> list[Step]:
     return [
         command_step(f"a folder for the last backup ({LAST_BACKUP_DIR})", "install", "-d", "-m", "0700",
                      str(LAST_BACKUP_DIR), done=lambda: LAST_BACKUP_DIR.is_dir() or not journal.exists()),
-        command_step(f"keep a last backup of the game history in {LAST_BACKUP_DIR}",
+        command_step(f"keep a last backup of the game history and settings in {LAST_BACKUP_DIR}",
                      str(PREFIX / "venv" / "bin" / "cloud-companion"), "backup", str(LAST_BACKUP_DIR),
-                     "--db", str(journal), done=lambda: not journal.exists()),
+                     "--db", str(journal), "--config", str(CONFIG_DIR / "config.toml"),
+                     done=lambda: not journal.exists()),
     ]
 
 

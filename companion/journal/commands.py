@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..console import cannot_write_output, fail as _fail, say
 from ..replay import NotAGame, input_name
+from ..whose import cannot_write, denied
 from .errors import JournalBusy, JournalError
 from .follow import EXIT_BUSY, EXIT_NONE, OutputFailed, record_replay, start
 from .history import GameSummary, PlayerTotal
@@ -134,6 +135,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             for game, text in texts:
                 (args.out / f"game-{game.id}-{game.game}.jsonl").write_text(text, encoding="utf-8")
         except OSError as exc:
+            if denied(exc):  # a folder that cannot even be looked into (a home of mode 0700)
+                return _fail(f"cannot write to {args.out}: {cannot_write(Path(exc.filename or args.out))}")
             return _fail(f"cannot write to {args.out}: {why_not_written(exc)}")
         say(f"{len(texts)} game(s) written to {args.out}")
     for line in damaged:
@@ -154,14 +157,32 @@ def why_not_written(exc: OSError) -> str:
 def writable_folder(folder: Path) -> str | None:
     """Why files cannot be written into `folder` (made if missing), or None: the real reason,
     not the errno of the first step that happens to fail."""
+    try:
+        return _why_not_writable(folder)
+    except OSError as exc:  # a folder that cannot even be looked into (a home of mode 0700)
+        if denied(exc):
+            return f"cannot write to {folder}: {cannot_write(Path(exc.filename or folder).absolute())}"
+        return f"cannot write to {folder}: {why_not_written(exc)}"
+
+
+def _why_not_writable(folder: Path) -> str | None:
     existing = folder
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if existing.exists() and not existing.is_dir():
         return f"cannot write to {folder}: {existing} is not a folder"
     if existing.is_dir() and not os.access(existing, os.W_OK):
-        return f"cannot write to {folder}: {existing} is read-only"
+        if _read_only_mount(existing):
+            return f"cannot write to {folder}: {existing} is read-only"
+        return f"cannot write to {folder}: {cannot_write(existing)}"
     return None
+
+
+def _read_only_mount(folder: Path) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 # --- history --------------------------------------------------------------------------------

@@ -64,6 +64,8 @@ class App:
         self.sounds = sounds if sounds is not None else Sounds(self.config.volume, self.config.muted)
         self.hardware = hardware or NoHardware()
         self.journal = journal
+        # (mount point, kind) when the journal's folder is lost at reboot: Home says so
+        self.storage_warning: tuple[str, str] | None = None
         self.clock = clock
         self.theme = th.Theme(viewport.frame.scale)
         self.screen = None

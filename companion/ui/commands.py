@@ -175,6 +175,8 @@ def settings_notices(problems: list[str], config_path) -> list[str]:
 
 def attach_the_rest(app, args, config, problems: list[str]):
     """The journal (and any game to resume), the sounds and the seat buttons."""
+    import logging
+
     logged = len(problems)
     from ..journal import Journal
     from .hardware import SeatHardware
@@ -186,6 +188,13 @@ def attach_the_rest(app, args, config, problems: list[str]):
     if journal.damage:
         tell_damage(app, journal.damage)
     app.controller.log = journal
+    from ..appliance.storage import lost_at_reboot
+
+    app.storage_warning = lost_at_reboot(journal.path.parent)  # Home says so while it lasts
+    if app.storage_warning is not None:
+        logging.getLogger("cloud-companion").warning(
+            "%s is on %s (%s): every game is lost at the next reboot", journal.path.parent,
+            app.storage_warning[1], app.storage_warning[0])
     app.sounds = Sounds(config.volume, config.muted)
     try:
         app.hardware = SeatHardware.open(config, wake=app.wake)
@@ -202,8 +211,6 @@ def attach_the_rest(app, args, config, problems: list[str]):
 
     attach_ship(app, config, problems)
     notices = problems + list(journal.messages)
-    import logging
-
     for line in notices[logged:]:  # the settings' problems were logged as they were read
         logging.getLogger("cloud-companion").warning(line)
     if len(notices) > 1:  # one toast at a time: the first, and where to read them all

@@ -32,7 +32,7 @@ def offer_backup(app, mount: Path, journal_path: Path) -> None:
 
     def copy():
         try:
-            done = backup(journal_path, mount)
+            done = backup(journal_path, mount, settings=getattr(app, "config_path", None))
             text = _("Backed up {count} games to {name}. You can take the stick out.").format(
                 count=done.games, name=mount.name)
         except BackupError as exc:

@@ -56,8 +56,15 @@ class HomeScreen(Screen):
         c = f.content
         gap = f.u(GAP * 2)
         resumable = self.resumable_screen()
-        games_area, more = rows(c, [2.6, 1], gap) if not f.portrait else rows(c, [4, 1.2], gap)
         widgets: list[Widget] = []
+        if self.app.storage_warning is not None:  # read-only mode: every game goes at the reboot
+            high = f.u(64 if f.portrait else 34)  # a narrow portrait screen: room for two lines
+            notice = pygame.Rect(c.x, c.bottom - high, c.w, high)
+            c = pygame.Rect(c.x, c.y, c.w, notice.y - gap // 2 - c.y)
+            widgets.append(Label(notice, _("Games are lost at the next reboot: turn raspi-config's overlay "
+                                           "file system off"), "small", colour=th.DANGER, wrap=f.portrait,
+                                 key="storage-notice"))
+        games_area, more = rows(c, [2.6, 1], gap) if not f.portrait else rows(c, [4, 1.2], gap)
         game_cells = cols(games_area, 3, gap) if not f.portrait else rows(games_area, 3, gap)
         for cell, game in zip(game_cells, GAMES):
             widgets.extend(self.game_card(f, cell, game))
