@@ -36,6 +36,18 @@ FALL_S = 0.18  # from the hole to the bed
 FIRMWARE = "sim"
 
 
+def write_or_drop(fd: int, data: bytes) -> bool:
+    """Write into a non-blocking pty as a board would: False when the line has no room (nobody
+    reads, or the other end is gone), and the bytes are dropped."""
+    try:
+        os.write(fd, data)
+        return True
+    except OSError as exc:
+        if exc.errno not in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EIO, errno.EBADF):
+            raise
+        return False
+
+
 class ScriptError(ValueError):
     """A line of a timed script that cannot be read."""
 
@@ -126,12 +138,9 @@ class ShipSimulator:
         """Bytes onto the line as they are (tests send junk through this)."""
         if time.monotonic() < self.quiet_until:
             return
-        try:
-            os.write(self.master, data)
+        if write_or_drop(self.master, data):
             self.written += 1
-        except OSError as exc:
-            if exc.errno not in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EIO, errno.EBADF):
-                raise
+        else:
             self.dropped += 1
 
     def sample(self) -> tuple[int, int, int]:

@@ -26,7 +26,6 @@ the gap), as a real link would drop them.
 
 from __future__ import annotations
 
-import errno
 import os
 import subprocess
 import threading
@@ -35,6 +34,7 @@ import tty
 from typing import Callable
 
 from ..board import Board
+from ..sim import write_or_drop
 from .core import TwinCore
 from .physics import BED_CENTRES, ShipModel
 from .pilot import TICK_MS, Pilot
@@ -299,12 +299,9 @@ class TwinShip:
     def write_raw(self, data: bytes) -> None:
         if time.monotonic() < self.quiet_until or self.master < 0:
             return
-        try:
-            os.write(self.master, data)
+        if write_or_drop(self.master, data):
             self.written += 1
-        except OSError as exc:
-            if exc.errno not in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EIO, errno.EBADF):
-                raise
+        else:
             self.dropped += 1
 
     def reset(self) -> None:
