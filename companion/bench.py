@@ -13,7 +13,7 @@ from fnmatch import fnmatch
 from importlib import import_module
 
 BENCH_MODULES: tuple[str, ...] = ("companion.rules.bench", "companion.devices.bench",
-                                  "companion.journal.bench", "companion.ui.bench",
+                                  "companion.journal.bench", "companion.ui.tools.bench",
                                   "companion.speech_bench", "companion.insights.bench",
                                   "companion.appliance.bench", "companion.ship.bench")
 

@@ -16,7 +16,7 @@ from .console import PROG, OneLineParser, cannot_write_output, closed_pipe, fail
 from .replay import NotAGame, replay_file
 
 # modules with a register(subparsers) function, each adding its own subcommands
-COMMAND_MODULES: tuple[str, ...] = ("companion.journal.commands", "companion.ui.commands",
+COMMAND_MODULES: tuple[str, ...] = ("companion.journal.commands", "companion.ui.tools.commands",
                                      "companion.appliance.commands",
                                      "companion.insights.commands", "companion.ship.commands")
 

@@ -9,7 +9,7 @@ from . import i18n
 from .rules.match import Match
 from .rules.simulate import random_game
 from .speech import Speech, find_espeak, synthesize
-from .ui import spoken, story
+from .ui.story import spoken, moments as story
 
 SAMPLE = {"en": "Ben: jump or stay?", "de": "Ladet ein: zwei Regentropfen und ein Hagelkorn. Und los!",
           "hu": "Zsolt, te találgatsz!"}

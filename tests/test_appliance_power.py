@@ -8,7 +8,7 @@ import pytest
 from companion import i18n
 from companion.appliance import power
 from companion.config import Config
-from companion.ui.harness import Harness
+from companion.ui.tools.harness import Harness
 from companion.ui.screens.settings import SettingsScreen
 
 SIZES = [(800, 480), (720, 1280)]

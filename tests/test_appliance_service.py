@@ -161,8 +161,8 @@ def test_settings_problems_show_on_screen_short_and_counted(tmp_path):
     import argparse
 
     from companion import config as settings
-    from companion.ui.commands import attach_the_rest, settings_notices
-    from companion.ui.harness import Harness
+    from companion.ui.tools.commands import attach_the_rest, settings_notices
+    from companion.ui.tools.harness import Harness
 
     path = tmp_path / "c.toml"
     path.write_text("volume = 7\ncolour = 1\n")

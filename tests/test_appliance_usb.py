@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from companion.appliance.usb import StickWatcher, stick_mounts
-from companion.ui.harness import Harness
-from companion.ui.usb_backup import offer_backup
+from companion.ui.tools.harness import Harness
+from companion.ui.loop.usb_backup import offer_backup
 
 from journaling import journal_of_games
 

@@ -9,12 +9,12 @@ import sys
 
 from companion.bench import BENCH_MODULES
 from companion.rules.bench import bench as rules_bench
-from companion.ui.bench import idle_cpu_from_outside, render_ms
+from companion.ui.tools.bench import idle_cpu_from_outside, render_ms
 
 
 def test_every_area_is_in_the_bench():
     assert set(BENCH_MODULES) == {"companion.rules.bench", "companion.journal.bench",
-                                  "companion.devices.bench", "companion.ui.bench", "companion.speech_bench",
+                                  "companion.devices.bench", "companion.ui.tools.bench", "companion.speech_bench",
                                   "companion.insights.bench", "companion.appliance.bench",
                                   "companion.ship.bench"}
 

@@ -15,7 +15,7 @@ import pygame.freetype  # noqa: E402
 
 from companion import i18n  # noqa: E402
 from companion.i18n.extract import extract  # noqa: E402
-from companion.ui.theme import FONT_PATH  # noqa: E402
+from companion.ui.kit.theme import FONT_PATH  # noqa: E402
 
 SOURCE = extract()
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE_LANGUAGE]

@@ -291,9 +291,9 @@ def test_history_plot_refuses_in_one_line(journal_path, args, message):
 
 from companion import i18n  # noqa: E402
 from companion.config import Config  # noqa: E402
-from companion.ui.harness import Harness  # noqa: E402
-from companion.ui.layout import SIZES  # noqa: E402
-from companion.ui.records_view import Plot  # noqa: E402
+from companion.ui.tools.harness import Harness  # noqa: E402
+from companion.ui.kit.layout import SIZES  # noqa: E402
+from companion.ui.screens.records import Plot  # noqa: E402
 from companion.ui.screens.history import HistoryScreen  # noqa: E402
 
 

@@ -318,7 +318,7 @@ def test_bench_figures_are_measured():
 
 def test_the_forecast_bench_asks_what_the_weather_card_asks():
     from companion.insights.bench import FORECAST_RUNS, forecast_ms, forecast_states
-    from companion.ui.forecast_view import UI_RUNS
+    from companion.ui.boards.forecast_view import UI_RUNS
     assert FORECAST_RUNS == UI_RUNS
     states = forecast_states()
     assert [s.round for s in states] == [1, 1, 4, 7] and all(s.phase == "roll" for s in states)

@@ -9,9 +9,9 @@ import pytest
 from companion import config as cfg
 from companion import i18n
 from companion.insights.odds import pilot_rise_chance
-from companion.ui.harness import Harness
-from companion.ui.layout import SIZES
-from companion.ui.risk_meter import GREEN, RED, RiskMeter, draw_face
+from companion.ui.tools.harness import Harness
+from companion.ui.kit.layout import SIZES
+from companion.ui.boards.risk_meter import GREEN, RED, RiskMeter, draw_face
 from companion.ui.screens.settings import SettingsScreen
 
 SHOTS = Path("/tmp/insights-shots")

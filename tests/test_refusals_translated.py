@@ -28,9 +28,9 @@ from companion.i18n.refusals import GAME_WORDS  # noqa: E402
 from companion.rules import GAME_MODULES, Match, RulesError, cloud9, cloudship  # noqa: E402
 from companion.rules.common import Listing, Term  # noqa: E402
 from companion.rules.simulate import random_actions  # noqa: E402
-from companion.ui.hardware import SeatHardware  # noqa: E402
-from companion.ui.harness import Harness  # noqa: E402
-from companion.ui.layout import SIZES  # noqa: E402
+from companion.ui.loop.hardware import SeatHardware  # noqa: E402
+from companion.ui.tools.harness import Harness  # noqa: E402
+from companion.ui.kit.layout import SIZES  # noqa: E402
 from timekeeping import ManualClock
 
 PACKAGE = Path(__file__).resolve().parent.parent / "companion"

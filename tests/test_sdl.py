@@ -8,7 +8,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
-from companion.ui.sdl import has_video_driver, sdl_library_path, video_drivers  # noqa: E402
+from companion.ui.loop.sdl import has_video_driver, sdl_library_path, video_drivers  # noqa: E402
 
 
 def test_the_sdl_the_app_runs_on_has_the_kmsdrm_driver():
@@ -26,6 +26,6 @@ def test_the_drivers_are_read_from_the_sdl_pygame_loaded():
 
 
 def test_the_module_names_the_drivers_from_a_fresh_process():
-    out = subprocess.run([sys.executable, "-m", "companion.ui.sdl"], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-m", "companion.ui.loop.sdl"], capture_output=True, text=True,
                          check=True, timeout=60).stdout.split("\n")
     assert "KMSDRM" in out[1].split()

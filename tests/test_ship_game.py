@@ -16,8 +16,8 @@ from companion.config import Config, JudgeTimings
 from companion.rules import Match
 from companion.ship.flightlog import FlightLog
 from companion.ship.records import judge_records, read_records
-from companion.ui.harness import Harness
-from companion.ui.ship_view import ShipPanel
+from companion.ui.tools.harness import Harness
+from companion.ui.loop.ship_view import ShipPanel
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "companion" / "examples"
 # the contract's timings with a shorter settle and rest, so a game takes seconds (the rules of
@@ -145,7 +145,7 @@ def test_an_unplug_and_replug_in_the_middle_of_a_flight(tmp_path):
     from companion.ship.link import ShipLink, clock_ms
     from companion.ship.session import ShipSession
     from companion.ship.sim import ShipSimulator
-    from companion.ui.ship_view import strike_mock
+    from companion.ui.loop.ship_view import strike_mock
 
     h = Harness((800, 480))
     events: queue.Queue = queue.Queue()
@@ -206,7 +206,7 @@ def test_a_flood_of_balls_from_a_faulty_sensor_is_shown_as_the_ships_problem(tmp
     from companion.ship.link import ShipLink, clock_ms
     from companion.ship.session import ShipSession
     from companion.ship.sim import ShipSimulator
-    from companion.ui.ship_view import strike_mock
+    from companion.ui.loop.ship_view import strike_mock
 
     h = Harness((800, 480))
     events: queue.Queue = queue.Queue()

@@ -18,9 +18,9 @@ from companion.ship.link import ShipLink, clock_ms
 from companion.ship.protocol import decode, encode
 from companion.ship.session import ShipSession
 from companion.ship.sim import ShipSimulator
-from companion.ui.harness import Harness
+from companion.ui.tools.harness import Harness
 from companion.ui.screens.cloudship import demo_game
-from companion.ui.ship_view import TILT_REDRAW_DEG, ShipPanel
+from companion.ui.loop.ship_view import TILT_REDRAW_DEG, ShipPanel
 
 SETUP, _ = demo_game()
 

@@ -1,6 +1,6 @@
 """Spoken prompts: real speech from espeak-ng (not silence, a plausible length) in English, German
 and Hungarian; the worker says only the newest prompt; no espeak-ng means silence with a reason;
-what is said follows the game (companion/ui/spoken.py: the story's big moments, then the
+what is said follows the game (companion/ui/story/spoken.py: the story's big moments, then the
 prompt) in the chosen language."""
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def test_speech_is_cached_by_language_and_text():
 
 @pytest.fixture
 def harness():
-    from companion.ui.harness import Harness
+    from companion.ui.tools.harness import Harness
 
     made = []
 

@@ -1,5 +1,5 @@
-"""What the app says (companion/ui/spoken.py): each big moment, as the story tells it
-(companion/ui/story.py), then the step's prompt, in English, German and Hungarian, from real games
+"""What the app says (companion/ui/story/spoken.py): each big moment, as the story tells it
+(companion/ui/story/moments.py), then the step's prompt, in English, German and Hungarian, from real games
 of the rules core."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from companion import i18n
 from companion.i18n import extract
 from companion.rules import Match
-from companion.ui import spoken, story
+from companion.ui.story import moments as story, spoken
 
 
 def said(match: Match, action: dict, language: str = "en") -> tuple[Match, str | None]:

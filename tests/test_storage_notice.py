@@ -15,8 +15,8 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 from companion.appliance import storage  # noqa: E402
 from companion.config import Config  # noqa: E402
-from companion.ui.commands import attach_the_rest  # noqa: E402
-from companion.ui.harness import Harness  # noqa: E402
+from companion.ui.tools.commands import attach_the_rest  # noqa: E402
+from companion.ui.tools.harness import Harness  # noqa: E402
 
 SHOTS = os.environ.get("STORAGE_SCREENSHOTS")  # a folder to keep the screenshots in, to look at
 NOTICE = {

@@ -1,4 +1,4 @@
-"""The table's story (companion/ui/story.py): each big moment derived from the views before and
+"""The table's story (companion/ui/story/moments.py): each big moment derived from the views before and
 after an action, without pygame; the rulebook situations are the examples."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from companion import i18n
 from companion.rules import Match
 from companion.rules.simulate import random_actions
-from companion.ui import story
+from companion.ui.story import moments as story
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "companion" / "examples"
 

@@ -18,8 +18,8 @@ from companion.devices.router import SeatMap, route
 from companion.devices.table import SeatOutcome
 from companion.rules import Match
 from companion.rules.cloud9 import BLANK, DICE, FACES, POINTS, TOP_POINTS
-from companion.ui.harness import Harness
-from companion.ui.layout import SIZES
+from companion.ui.tools.harness import Harness
+from companion.ui.kit.layout import SIZES
 from companion.ui.screens.cloud9 import CardsButton, Cloud9Screen, demo_game
 from companion.ui.screens.end import EndScreen
 

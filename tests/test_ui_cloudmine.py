@@ -12,7 +12,7 @@ import pytest
 
 from companion.controller import GameController
 from companion.rules import Match
-from companion.ui.harness import Harness
+from companion.ui.tools.harness import Harness
 from companion.ui.screens.cloudmine import CloudMineScreen, ring_cells
 from companion.ui.screens.end import EndScreen
 
@@ -235,7 +235,7 @@ def test_seats_are_claimed_with_the_seat_buttons_on_real_gpiozero_pins():
     from companion.config import Config
     from companion.devices.seats import SeatInput
     from companion.devices.table import SeatTable
-    from companion.ui.hardware import SeatHardware
+    from companion.ui.loop.hardware import SeatHardware
 
     woken = threading.Event()
     seat_input = SeatInput(Config().seats, pin_factory=MockFactory(), simulated=True, wake=woken.set)
@@ -272,7 +272,7 @@ def test_a_seat_claimed_by_touch_is_lit_and_cannot_be_claimed_again_by_button():
     from companion.devices.events import LedMode
     from companion.devices.seats import SeatInput
     from companion.devices.table import SeatTable
-    from companion.ui.hardware import SeatHardware
+    from companion.ui.loop.hardware import SeatHardware
 
     seat_input = SeatInput(Config().seats, pin_factory=MockFactory(), simulated=True)
     hardware = SeatHardware(SeatTable(seat_input), simulated=True)
@@ -326,8 +326,8 @@ def test_the_screen_always_shows_the_rules_state(players, taps):
 @given(text=st.text(st.sampled_from("abcdefgh ÄÖÜßőű WMiI"), min_size=1, max_size=40),
        width=st.integers(20, 600), height=st.integers(10, 200), wrap=st.booleans())
 def test_fitted_text_is_inside_its_box_unless_it_says_it_overflows(text, width, height, wrap):
-    from companion.ui import theme as th
-    from companion.ui.widgets import fit_text
+    from companion.ui.kit import theme as th
+    from companion.ui.kit.widgets import fit_text
 
     pygame.font.init()
     fitted = fit_text(text, width, height, 36, 18, wrap)
@@ -337,8 +337,8 @@ def test_fitted_text_is_inside_its_box_unless_it_says_it_overflows(text, width, 
     fits = all(font.size(line)[0] <= width for line in fitted.lines) and font.fits_height(fitted.lines, height)
     assert fits != fitted.overflow
     if not fitted.overflow:
-        from companion.ui.theme import Theme
-        from companion.ui.widgets import Label
+        from companion.ui.kit.theme import Theme
+        from companion.ui.kit.widgets import Label
 
         assert Label((0, 0, width, height), text, 36, min_size=18, wrap=wrap).clipped(Theme(1.0)) == []
     if wrap:

@@ -15,10 +15,11 @@ from companion import i18n
 from companion.rules import Match
 from companion.rules.cloudship import FACES, MODES, STORM
 from companion.rules.simulate import random_actions
-from companion.ui.harness import Harness
-from companion.ui.hardware import NoHardware
-from companion.ui.layout import SIZES
-from companion.ui.screens.cloudship import PASSED_SQUARE, CloudshipScreen, demo_game, random_roll
+from companion.ui.tools.harness import Harness
+from companion.ui.loop.hardware import NoHardware
+from companion.ui.kit.layout import SIZES
+from companion.ui.boards.ship_icons import PASSED_SQUARE
+from companion.ui.screens.cloudship import CloudshipScreen, demo_game, random_roll
 from companion.ui.screens.end import EndScreen
 
 SETUP, ACTIONS = demo_game()
@@ -150,7 +151,7 @@ def test_the_resolution_shows_what_grew_and_what_the_hail_took():
     assert "Grew:" in h.texts() and "Hail took:" in h.texts()
     assert h.find("change:purple").texts() == ["–1"]
     # a full bed's next flower is wild: the wild card's rainbow, a picture rather than words
-    from companion.ui.screens.cloudship import Picture
+    from companion.ui.kit.widgets import Picture
 
     full = h.find("full:yellow")
     assert isinstance(full, Picture) and full.texts() == []
@@ -438,7 +439,7 @@ def test_a_new_flower_grows_in_for_a_moment_then_the_screen_is_still():
 
 
 def test_an_idle_screen_draws_nothing_more():
-    from companion.ui.forecast_view import forecaster_for
+    from companion.ui.boards.forecast_view import forecaster_for
 
     h, screen = start()
     tap_action(h, {"act": "roll", "dice": ["yellow", "white", "blue"]})

@@ -87,7 +87,7 @@ def test_a_bad_size_is_refused_clearly():
 
 def test_the_demo_saves_every_screen_and_every_state_change(tmp_path):
     from companion.rules import Match
-    from companion.ui.demo import record
+    from companion.ui.tools.demo import record
     from companion.ui.screens.cloudmine import demo_game
 
     files = record(tmp_path, sizes={"landscape": (800, 480), "portrait": (720, 1280)}, games=["cloudmine"])

@@ -9,12 +9,12 @@ import pygame
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion.ui.harness import Harness
-from companion.ui.layout import SIZES, Frame, Viewport, cols, rows
+from companion.ui.tools.harness import Harness
+from companion.ui.kit.layout import SIZES, Frame, Viewport, cols, rows
 from companion.ui.screens.base import Screen
-from companion.ui.shapes import SHAPES, draw_shape
-from companion.ui.theme import COLOURS, Theme
-from companion.ui.widgets import Button, Label, fit_text
+from companion.ui.kit.shapes import SHAPES, draw_shape
+from companion.ui.kit.theme import COLOURS, Theme
+from companion.ui.kit.widgets import Button, Label, fit_text
 
 
 class CounterScreen(Screen):

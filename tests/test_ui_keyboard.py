@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from companion import i18n
-from companion.ui.harness import Harness
-from companion.ui.layout import SIZES
+from companion.ui.tools.harness import Harness
+from companion.ui.kit.layout import SIZES
 from companion.ui.screens.keyboard import ACCENTS, LAYOUTS
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from companion import i18n
 from companion.config import Config
-from companion.ui.harness import Harness
+from companion.ui.tools.harness import Harness
 
 SHOTS = os.environ.get("QUIT_SCREENSHOTS")
 

@@ -8,8 +8,8 @@ import pytest
 
 from companion import i18n
 from companion.journal import GameSummary, PlayerTotal
-from companion.ui.harness import Harness
-from companion.ui.layout import SIZES
+from companion.ui.tools.harness import Harness
+from companion.ui.kit.layout import SIZES
 from companion.ui.screens.history import HistoryScreen, ListedGames
 from companion.ui.screens.settings import SettingsScreen
 
@@ -127,7 +127,7 @@ def play_until(h: Harness, setup: dict, kind: str, prefer) -> None:
     happened ("decide": until a passenger decides on cloud 4 or higher)."""
     import random
 
-    from companion.ui import story
+    from companion.ui.story import moments as story
 
     rng = random.Random(3)
     screen = h.start_game(setup)
@@ -371,7 +371,7 @@ def test_right_and_wrong_differ_by_more_than_red_and_green():
 
 
 def test_the_turn_banner_reads_at_4_5_to_1_in_every_player_colour():
-    from companion.ui import theme as th
+    from companion.ui.kit import theme as th
 
     for colour in th.PLAYER_COLOURS:
         fill = th.banner(th.COLOURS[colour].rgb)
@@ -388,7 +388,7 @@ def test_the_turn_banner_reads_at_4_5_to_1_in_every_player_colour():
 
 
 def test_the_contrast_ratio_is_wcag_s():
-    from companion.ui import theme as th
+    from companion.ui.kit import theme as th
 
     assert th.contrast((255, 255, 255), (0, 0, 0)) == pytest.approx(21)
     assert th.contrast((255, 255, 255), (240, 127, 19)) == pytest.approx(2.71, abs=0.01)  # white on orange
@@ -409,8 +409,8 @@ def test_the_thing_to_decide_is_the_biggest_text_on_the_game_screen(size):
             h.app.refresh()
             h.render()
             theme = h.app.theme
-            from companion.ui.harness import flat
-            from companion.ui.widgets import Label
+            from companion.ui.tools.harness import flat
+            from companion.ui.kit.widgets import Label
 
             labels = [w for w in flat(h.app.layers()[0]) if isinstance(w, Label) and w.text]
             prompt = next(label for label in labels if label.key == "prompt")
@@ -427,7 +427,7 @@ def test_a_no_break_space_is_drawn_as_a_space_not_a_missing_glyph_box():
     """History keeps a name with its score ("Noah 4") by a no-break space the font lacks."""
     import pygame
 
-    from companion.ui import theme as th
+    from companion.ui.kit import theme as th
 
     Harness()
     font = th.font(24)
@@ -436,7 +436,7 @@ def test_a_no_break_space_is_drawn_as_a_space_not_a_missing_glyph_box():
     assert kept.get_size() == plain.get_size()
     assert pygame.image.tobytes(kept, "RGBA") == pygame.image.tobytes(plain, "RGBA")
     # and the History row still keeps the name and its score together when it wraps
-    from companion.ui.widgets import wrap_lines
+    from companion.ui.kit.widgets import wrap_lines
 
     assert all("Noah" not in line or "4" in line for line in wrap_lines("Anna\u00a012, Noah\u00a04", 24, 90))
 
@@ -482,7 +482,7 @@ def test_the_cloud_mine_end_screen_says_the_deck_ended_it():
 
 
 def test_cloudship_s_win_is_a_full_garden_in_colour():
-    from companion.ui import theme as th
+    from companion.ui.kit import theme as th
 
     h = Harness()
     play_demo(h, "cloudship")
@@ -506,7 +506,7 @@ def test_a_portrait_end_screen_keeps_three_players_together():
 def test_a_result_card_leaves_what_it_is_about_in_sight(size):
     """The storm card leaves the weather bar (and the beds), the hail card the engine room, a
     six-player fall the ladder with the basket."""
-    from companion.ui.harness import flat
+    from companion.ui.tools.harness import flat
 
     for name, kind, about in (("cloudship-card-storm", "storm", "weather"), ("cloudship-card-hail", "hail", "engine"),
                               ("cloud9-6-long-fall", "fall", "ladder")):
@@ -522,8 +522,8 @@ def test_a_result_card_leaves_what_it_is_about_in_sight(size):
 def test_a_wrapped_text_never_ends_on_a_lone_word_the_line_above_can_spare():
     from hypothesis import given, settings, strategies as st
 
-    from companion.ui import theme as th
-    from companion.ui.widgets import wrap_lines
+    from companion.ui.kit import theme as th
+    from companion.ui.kit.widgets import wrap_lines
 
     Harness()
     assert wrap_lines("Bartholomäus magához vett 1 rossz lapot", 27, 560)[-1] != "lapot"

@@ -17,9 +17,9 @@ from companion.devices.seats import SeatInput
 from companion.devices.table import SeatTable
 from companion.journal import Journal
 from companion.journal import store
-from companion.ui.app import SAVE_RETRY_S
-from companion.ui.hardware import SeatHardware
-from companion.ui.harness import Harness
+from companion.ui.loop.app import SAVE_RETRY_S
+from companion.ui.loop.hardware import SeatHardware
+from companion.ui.tools.harness import Harness
 from timekeeping import ManualClock
 
 SETUP = {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]}

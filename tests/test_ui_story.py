@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.ui.harness import Harness
+from companion.ui.tools.harness import Harness
 from companion.ui.screens.cloudmine import demo_game as cloudmine_demo
 
 SIZES = [(800, 480), (720, 1280)]
@@ -102,14 +102,14 @@ def test_cloud9_and_cloudship_cards_fit_in_every_language(size, language):
 
 
 def test_player_tokens_show_initials_and_never_the_same_mark_twice():
-    from companion.ui.widgets import token_marks
+    from companion.ui.kit.widgets import token_marks
 
     assert token_marks(["Ann", "Ben", "Cat"]) == {"Ann": "A", "Ben": "B", "Cat": "C"}
     assert token_marks(["Black", "Blue", "Green"]) == {"Black": "B1", "Blue": "B2", "Green": "G"}
     assert token_marks(["Bea", "Bob", "Ádám", "Anna"]) == {"Bea": "Be", "Bob": "Bo", "Ádám": "Á", "Anna": "A"}
     h = Harness((800, 480))
     h.start_game({"game": "cloud9", "players": ["Bea", "Bob", "Cat"]})
-    from companion.ui.widgets import PlayerToken
+    from companion.ui.kit.widgets import PlayerToken
 
     def flat(widgets):
         for w in widgets:
@@ -125,8 +125,8 @@ def test_the_strip_kept_step_by_step_is_the_story_replayed(game):
     """The strip grows with each action instead of replaying the history; with undos and redos
     in between it still says exactly what story.recent says."""
     from companion.rules.simulate import random_actions
-    from companion.ui import story
-    from companion.ui.screens.storyboard import RECENT
+    from companion.ui.story import moments as story
+    from companion.ui.story.cards import RECENT
 
     h = Harness((800, 480))
     screen = h.start_game({"game": game, "players": ["Ann", "Ben", "Cat"]})

@@ -11,10 +11,10 @@ import time
 import pygame
 import pytest
 
-from companion.ui import app as app_module
-from companion.ui import waiting
-from companion.ui.harness import Harness
-from companion.ui.waiting import InputWatch, Waker, sleep_until
+from companion.ui.loop import app as app_module
+from companion.ui.loop import waiting
+from companion.ui.tools.harness import Harness
+from companion.ui.loop.waiting import InputWatch, Waker, sleep_until
 
 
 def run_for(h: Harness, seconds: float) -> int:
@@ -131,7 +131,7 @@ X11_CHECK = """
 import os, select
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 import pygame
-from companion.ui.waiting import InputWatch
+from companion.ui.loop.waiting import InputWatch
 pygame.display.init()
 pygame.display.set_mode((300, 200))
 pygame.event.get()

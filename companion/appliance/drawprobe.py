@@ -26,7 +26,7 @@ class RendererInfo(ctypes.Structure):
 
 
 def sdl():
-    from ..ui.sdl import sdl_library_path
+    from ..ui.loop.sdl import sdl_library_path
 
     lib = ctypes.CDLL(sdl_library_path())
     lib.SDL_GetWindowFromID.restype = ctypes.c_void_p

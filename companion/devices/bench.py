@@ -29,8 +29,8 @@ DEADLINE_S = 120  # the whole run; a lost press must not hang the bench
 def bench(presses: int = 250, seed: int = 1) -> dict[str, float]:
     from gpiozero.pins.mock import MockFactory
 
-    from ..ui.hardware import SeatHardware
-    from ..ui.harness import Harness  # sets SDL's dummy drivers before pygame starts
+    from ..ui.loop.hardware import SeatHardware
+    from ..ui.tools.harness import Harness  # sets SDL's dummy drivers before pygame starts
 
     harness = Harness((800, 480))
     app = harness.app

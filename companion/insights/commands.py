@@ -212,7 +212,7 @@ def cmd_history_plot(args: argparse.Namespace) -> int:
             match = journal.rebuild(args.plot)
     except JournalError as exc:
         return fail(str(exc))
-    from ..ui.plots import NoPicture, save_plot
+    from ..ui.boards.plots import NoPicture, save_plot
 
     try:
         path = save_plot(match, args.out)

@@ -1,7 +1,7 @@
 """The table's records: per title and per player, from the journal's games.
 
 Everything here reads rebuilt games (rules Matches) and returns plain data: the History
-screen draws it, the command line prints it, and the plots (companion/ui/plots.py) draw the
+screen draws it, the command line prints it, and the plots (companion/ui/boards/plots.py) draw the
 series. A game counts once it is over; an unfinished or abandoned game adds nothing.
 
 - per title and player: games, wins (a shared win counts for each), the current streak of

@@ -118,9 +118,9 @@ def cpu_percent_at_link_rate(seconds: float = IDLE_S) -> float:
 def line_to_frame_p99_ms(balls: int = BALLS) -> float:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from ..ui.harness import Harness
+    from ..ui.tools.harness import Harness
     from ..ui.screens.cloudship import demo_game
-    from ..ui.ship_view import ShipPanel
+    from ..ui.loop.ship_view import ShipPanel
 
     master, slave, path = _pty()
     h = Harness((800, 480))
@@ -192,9 +192,9 @@ def twin_beam_to_frame_ms(balls: int = TWIN_BALLS) -> tuple[float, float]:
     from gpiozero.pins.mock import MockFactory
 
     from ..config import Config
-    from ..ui.harness import Harness
+    from ..ui.tools.harness import Harness
     from ..ui.screens.cloudship import demo_game
-    from ..ui.ship_view import ShipPanel
+    from ..ui.loop.ship_view import ShipPanel
 
     h = Harness((800, 480))
     app = h.app

@@ -1,7 +1,14 @@
-"""The touchscreen app (pygame): app loop, layout, theme, widgets and screens.
+"""The touchscreen app (pygame), in rooms; each imports only the rooms above it in this list:
 
-Nothing outside this package imports pygame for drawing; see screens/base.py for how a game
-screen is written.
+- kit/      theme, type (fonts/), widgets, layout, shapes, the players' colours and seats
+- story/    what each action did (moments), its cards and strip, its words spoken, its sounds
+- boards/   the drawn game: each game's board and pictures, the odds and the forecast, plots
+- screens/  the screens (screens/base.py says how a game screen is written; routes.py opens
+            one screen from another by name)
+- loop/     the app: its loop and its waiting, SDL, the seat buttons and the ship as it sees them
+- tools/    the commands `run` and `demo`, the headless harness, the benchmarks
+
+Nothing outside this package imports pygame for drawing.
 """
 
 import os

@@ -46,7 +46,7 @@ MORE = ["rise"]      # the next action, tapped with the card full, then once mor
 
 def expected_screens(size: tuple[int, int]) -> tuple[object, dict[str, tuple[tuple[float, float], object]]]:
     """The Home screen, and for each tap its place (fractions of the screen) and the screen after it."""
-    from companion.ui.harness import Harness
+    from companion.ui.tools.harness import Harness
 
     h = Harness(size)
     home = h.render().copy()

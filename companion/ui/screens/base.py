@@ -6,8 +6,8 @@ HOW A GAME SCREEN IS WRITTEN (Cloud 9 and Cloudship follow screens/cloudmine.py)
 
        from companion.i18n import N_, translator
        from companion.ui.screens.base import GameScreen
-       from companion.ui.widgets import Button, Label, Panel, Token
-       from companion.ui.layout import GAP, MARGIN, rows, cols, grid, inset
+       from companion.ui.kit.widgets import Button, Label, Panel, Token
+       from companion.ui.kit.layout import GAP, MARGIN, rows, cols, grid, inset
 
        _ = translator("cloud9")          # your own gettext domain (module level, exactly so)
 
@@ -80,9 +80,9 @@ HOW A GAME SCREEN IS WRITTEN (Cloud 9 and Cloudship follow screens/cloudmine.py)
    `python -m companion.i18n` compiles the .mo files; tests/test_i18n.py fails on any missing or
    empty translation, a changed placeholder, a glyph the font lacks, or a stale .mo.
 
-7. Tests (tests/test_ui_<game>.py) use companion.ui.harness:
+7. Tests (tests/test_ui_<game>.py) use companion.ui.tools.harness:
 
-       from companion.ui.harness import Harness
+       from companion.ui.tools.harness import Harness
        h = Harness((800, 480))                       # headless, real pygame on the dummy driver
        screen = h.start_game({"game": "cloud9", "players": ["Ann", "Ben", "Cat"]})
        h.tap("Ann: jump")                            # taps the widget showing that text (or key)
@@ -93,22 +93,23 @@ HOW A GAME SCREEN IS WRITTEN (Cloud 9 and Cloudship follow screens/cloudmine.py)
    a touchscreen also sends), so they exercise the same path as the Pi.
 
 8. Demo: add `"<game>": "companion.ui.screens.<game>:demo_game"` to DEMO_GAMES in
-   companion/ui/demo.py; `demo_game()` returns (setup, [actions]) of a short complete game.
+   companion/ui/tools/demo.py; `demo_game()` returns (setup, [actions]) of a short complete game.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import pygame
 
 from ... import i18n
 from ...rules import RulesError
-from .. import story, theme as th
-from ..layout import GAP, MARGIN, Frame, free_band, rows
-from ..theme import Theme
-from ..widgets import Badge, Button, DrawContext, Label, Panel, Widget, badge_widgets, chevron_left, menu_icon, undo_icon
+from ..story import moments as story
+from ..kit import theme as th
+from ..kit.layout import GAP, MARGIN, Frame, free_band, rows
+from ..kit.theme import Theme
+from ..kit.roster import Player, players_from_setup
+from ..kit.widgets import Badge, Button, DrawContext, Label, Panel, Widget, badge_widgets, chevron_left, menu_icon, undo_icon
 
 _ = i18n.translator("app")
 
@@ -201,23 +202,6 @@ class Screen:
         self.app.refresh()
 
 
-@dataclass(frozen=True)
-class Player:
-    name: str
-    colour: str
-    seat: int | None = None
-
-
-def players_from_setup(setup: Mapping[str, Any]) -> list[Player]:
-    """The players with the colours and seats the players screen stored in the setup."""
-    colours = setup.get("colours") or {}
-    seats = setup.get("seats") or {}
-    palette = th.PLAYER_COLOURS
-    return [Player(name, colours[name] if colours.get(name) in th.COLOURS else palette[i % len(palette)],
-                   seats.get(name))
-            for i, name in enumerate(setup["players"])]
-
-
 class GameScreen(Screen):
     """A game in progress; see the module docstring for how to write one."""
 
@@ -267,7 +251,7 @@ class GameScreen(Screen):
 
     def mark(self, name: str) -> str:
         """What the player's token shows: their initial, or more where two share it."""
-        from ..widgets import token_marks
+        from ..kit.widgets import token_marks
 
         if getattr(self, "_marks", None) is None:
             self._marks = token_marks([p.name for p in self.players])
@@ -300,7 +284,7 @@ class GameScreen(Screen):
     # --- the story: the strip of recent events and the result card of a big moment -----------
     def board_and_step(self, f: Frame, step_share: float | None = None) -> tuple[pygame.Rect, pygame.Rect]:
         """Like Frame.board_and_step, with the strip of recent events taken off the board."""
-        from .storyboard import split_board
+        from ..story.cards import split_board
 
         board, step = f.board_and_step(step_share)
         self._board_rect, self._strip_rect = board, None
@@ -309,7 +293,7 @@ class GameScreen(Screen):
 
     def recent(self) -> list[story.Moment]:
         if self._recent_for is not self.match:
-            from .storyboard import RECENT
+            from ..story.cards import RECENT
 
             self._recent_for, self._recent = self.match, story.recent(self.match, RECENT)
         return self._recent
@@ -319,7 +303,7 @@ class GameScreen(Screen):
         self.refresh()
 
     def overlay(self, f, t, below):
-        from .storyboard import card_widgets, strip_widgets
+        from ..story.cards import card_widgets, strip_widgets
 
         out: list[Widget] = []
         card: list[Widget] = []
@@ -389,15 +373,13 @@ class GameScreen(Screen):
         self.moments = found  # what the last action did (speech says each moment's text)
         self.card = story.big_moment(found)
         if self._recent_for is before and found:  # a step on: the strip grows without a replay
-            from .storyboard import RECENT
+            from ..story.cards import RECENT
 
             self._recent_for, self._recent = after, (self._recent + found)[-RECENT:]
         for name in self.sounds_for(before, after, action):
             self.app.sounds.play(name)
         if after.view["over"] and not before.view["over"] and self.app.screen is self:
-            from .end import EndScreen
-
-            self.app.replace(EndScreen(self.app, self))
+            self.app.replace(self.app.make("end", self))
 
     def seat_mode(self) -> str:
         return "play"
@@ -424,14 +406,13 @@ class GameScreen(Screen):
                 Button(menu_rect, "", self.open_menu, kind="secondary", icon=menu_icon, key="menu")]
 
     def open_menu(self) -> None:
-        from ..widgets import Dialog, DialogButton
+        from ..kit.widgets import Dialog, DialogButton
 
         app = self.app
 
         def settings():
             app.close_dialog()
-            from .settings import SettingsScreen
-            app.show(SettingsScreen(app))
+            app.show(app.make("settings"))
 
         def end():
             app.close_dialog()
@@ -440,30 +421,24 @@ class GameScreen(Screen):
 
         def rules():
             app.close_dialog()
-            from .help import HelpScreen
-            app.show(HelpScreen(app, self.game))
+            app.show(app.make("help", self.game))
 
-        def practice():
-            app.close_dialog()
-            from .practice import PracticeScreen
-            app.show(PracticeScreen(app))
-
-        extra = []
-        if self.game == "cloudship":
-            from .practice import _ as ship_
-            extra = [DialogButton(ship_("Practice flight"), practice, "secondary")]
+        extra = [DialogButton(text, lambda open_=open_: (app.close_dialog(), open_()), "secondary")
+                 for text, open_ in self.menu_extras()]
         app.ask(Dialog(_("Menu"), self.title(), [
             DialogButton(_("Back to the game"), app.close_dialog, "secondary"),
             DialogButton(_("How to play"), rules, "secondary"), *extra,
             DialogButton(_("Settings"), settings, "secondary"),
             DialogButton(_("End game"), end, "danger")]))
 
+    def menu_extras(self) -> list[tuple[str, Callable[[], None]]]:
+        """This game's own entries in the menu, between How to play and Settings: (text, open)."""
+        return []
+
     def end_game(self) -> None:
         """Stop the game for good (after the confirmation) and show the standings."""
-        from .end import EndScreen
-
         self.controller.end()  # stopped in the journal, and never offered to continue
-        self.app.replace(EndScreen(self.app, self, ended_early=True))
+        self.app.replace(self.app.make("end", self, ended_early=True))
 
 
 GAME_TITLES = {"cloud9": i18n.N_("Cloud 9"), "cloudship": i18n.N_("Cloudship"), "cloudmine": i18n.N_("The Cloud Mine")}

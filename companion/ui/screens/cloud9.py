@@ -19,11 +19,12 @@ import pygame
 
 from ...i18n import translator
 from ...rules.cloud9 import BLANK, DICE, FACES, POINTS, TOP_CLOUD, TOP_POINTS, WILD, WINNING_SCORE
-from .. import risk_meter, theme as th
-from ..layout import GAP, cols, inset, rows
-from ..shapes import draw_shape, draw_token
-from ..widgets import Button, Label, Panel, PlayerToken, Token, Widget, chevron_left
-from ..story import colour_word
+from ..boards import risk_meter
+from ..kit import theme as th
+from ..kit.layout import GAP, cols, inset, rows
+from ..kit.shapes import draw_shape, draw_token
+from ..kit.widgets import Button, Label, Panel, PlayerToken, Widget, chevron_left
+from ..story.moments import colour_word
 from .base import GameScreen
 
 _ = translator("cloud9")

@@ -9,9 +9,9 @@ from functools import lru_cache
 import pygame
 
 from ...i18n import translator
-from .. import theme as th
-from ..layout import GAP, grid, inset, rows
-from ..widgets import Label, Panel, PlayerToken, Widget
+from ..kit import theme as th
+from ..kit.layout import GAP, grid, inset, rows
+from ..kit.widgets import Label, Panel, PlayerToken, Widget
 from .base import GameScreen
 
 _ = translator("cloudmine")
@@ -182,10 +182,10 @@ def demo_game() -> tuple[dict, list[dict]]:
 
 
 def tick_icon(surface, rect, colour) -> None:
-    from ..shapes import draw_tick
+    from ..kit.shapes import draw_tick
     draw_tick(surface, rect, colour)
 
 
 def cross_icon(surface, rect, colour) -> None:
-    from ..shapes import draw_cross
+    from ..kit.shapes import draw_cross
     draw_cross(surface, rect, colour)

@@ -13,164 +13,29 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from functools import lru_cache
-from typing import Callable
 
 import pygame
 
 from ...i18n import translator
 from ...rules.cloudship import BED_CAPACITY, BEDS, DICE, ENGINE_SPACES, FACE_WEIGHTS, FACES, SECTION_SIZE, STORM
-from .. import forecast_view, ship_view
-from .. import theme as th
-from ..layout import GAP, cols, grid, inset, rows
-from ..shapes import draw_token
-from ..widgets import Button, Label, Panel, PlayerToken, Widget, fit_text
+from ..boards import forecast_view, ship_flight
+from ..kit import theme as th
+from ..kit.layout import GAP, cols, grid, inset, rows
+from ..kit.widgets import Button, Label, Panel, Picture, PlayerToken, Widget, fit_text
+from ..boards.ship_icons import (
+    HAIL_ALERT, HULL, PASSED_SQUARE, PIPE, SKY_SQUARE, SOIL, STORM_SQUARE, blit_icon, icon_painter, icons_in_row, token,
+)
 from .base import GameScreen
+from .practice import _ as ship_
 
 _ = translator("cloudship")
 
-PETAL = (236, 96, 146)
-HEART = (250, 204, 21)
-RAIN = th.COLOURS["blue"].rgb
-ICE = (120, 150, 190)
-HAIL_ALERT = (178, 34, 52)
-HAIL_TILE = (255, 226, 226)
-TILE_DOWN = (150, 162, 180)
-TILE_BLANK = (236, 240, 245)
-PIPE = (168, 180, 196)
-SOIL = (233, 221, 204)
-HULL = (176, 122, 74)
-SKY_SQUARE = (226, 238, 250)
-PASSED_SQUARE = (120, 128, 150)
-STORM_SQUARE = th.COLOURS["storm"].rgb
 GROW_S = 0.3  # a new flower or ball grows to full size in this long
 
 
 def random_roll(rng: random.Random) -> list[str]:
     """Three dice with their true weights: each colour on one face, the storm on two."""
     return rng.choices(FACES, weights=[FACE_WEIGHTS[face] for face in FACES], k=DICE)
-
-
-# --- pictures: drawn once per size and kind, then blitted ---------------------------------------
-
-def _flower(surface: pygame.Surface, r: float, c: tuple[float, float]) -> None:
-    petals = [(c[0] + r * 0.5 * math.cos(math.radians(-90 + i * 72)),
-               c[1] + r * 0.5 * math.sin(math.radians(-90 + i * 72))) for i in range(5)]
-    line = max(1.5, r / 9)
-    for p in petals:  # the ink first, a little larger: one clean outline round the whole flower
-        pygame.draw.circle(surface, th.INK, p, r * 0.45 + line)
-    for p in petals:
-        pygame.draw.circle(surface, PETAL, p, r * 0.45)
-    pygame.draw.circle(surface, th.INK, c, r * 0.3 + line)
-    pygame.draw.circle(surface, HEART, c, r * 0.3)
-
-
-def _raindrop(surface: pygame.Surface, r: float, c: tuple[float, float]) -> None:
-    """A teardrop (its shape tells it from the round hailstone without colour)."""
-    centre = (c[0], c[1] + r * 0.28)
-    radius, apex = r * 0.62, (c[0], c[1] - r * 0.95)
-    reach = apex[1] - centre[1]
-    half = math.acos(radius / abs(reach))
-    points = [apex]
-    for step in range(25):  # the round bottom from one tangent point to the other
-        a = -math.pi / 2 + half + step * (2 * math.pi - 2 * half) / 24
-        points.append((centre[0] + radius * math.cos(a), centre[1] + radius * math.sin(a)))
-    pygame.draw.polygon(surface, RAIN, points)
-    pygame.draw.polygon(surface, th.INK, points, max(2, round(r / 8)))
-    pygame.draw.circle(surface, (210, 230, 250), (centre[0] - radius * 0.35, centre[1] - radius * 0.2), radius * 0.2)
-
-
-def _hailstone(surface: pygame.Surface, r: float, c: tuple[float, float]) -> None:
-    """A white ball with an ice crystal on it."""
-    radius = r * 0.8
-    pygame.draw.circle(surface, (255, 255, 255), c, radius)
-    pygame.draw.circle(surface, th.INK, c, radius, max(2, round(r / 8)))
-    width = max(2, round(r / 7))
-    for i in range(3):
-        a = math.radians(90 + i * 60)
-        dx, dy = radius * 0.6 * math.cos(a), radius * 0.6 * math.sin(a)
-        pygame.draw.line(surface, ICE, (c[0] - dx, c[1] - dy), (c[0] + dx, c[1] + dy), width)
-
-
-def _tile(face: str) -> Callable[[pygame.Surface, float, tuple[float, float]], None]:
-    def paint(surface, r, c):
-        box = pygame.Rect(0, 0, r * 1.8, r * 1.8)
-        box.center = (round(c[0]), round(c[1]))
-        fill = {"face_down": TILE_DOWN, "blank": TILE_BLANK, "hail": HAIL_TILE}[face]
-        pygame.draw.rect(surface, fill, box, border_radius=max(2, round(r / 4)))
-        pygame.draw.rect(surface, HAIL_ALERT if face == "hail" else th.INK_SOFT, box,
-                         max(2, round(r / (5 if face == "hail" else 10))), border_radius=max(2, round(r / 4)))
-        if face == "hail":
-            _hailstone(surface, r * 0.75, c)
-        elif face == "face_down":
-            mark = th.font(max(8, round(r * 1.3))).render("?", True, (255, 255, 255))
-            surface.blit(mark, mark.get_rect(center=(round(c[0]), round(c[1]))))
-    return paint
-
-
-def _token(colour: str) -> Callable[[pygame.Surface, float, tuple[float, float]], None]:
-    return lambda surface, r, c: draw_token(surface, colour, c, r * 0.92)
-
-
-PAINTERS: dict[str, Callable[[pygame.Surface, float, tuple[float, float]], None]] = {
-    "flower": _flower, "rain": _raindrop, "hail": _hailstone,
-    **{f"tile:{face}": _tile(face) for face in ("face_down", "blank", "hail")},
-    **{f"token:{colour}": _token(colour) for colour in th.COLOURS},
-}
-
-
-@lru_cache(maxsize=256)
-def icon(kind: str, px: int) -> pygame.Surface:
-    """The picture `kind` in a px x px square (cached: a frame blits, it does not draw)."""
-    px = max(4, px)
-    surface = pygame.Surface((px, px), pygame.SRCALPHA)
-    PAINTERS[kind](surface, px / 2 * 0.94, (px / 2, px / 2))
-    return surface
-
-
-def blit_icon(surface: pygame.Surface, kind: str, center: tuple[float, float], px: int, scale: float = 1.0) -> None:
-    image = icon(kind, round(px))
-    if scale < 1.0:  # a short transition: shrink the cached picture instead of caching every size
-        side = max(1, round(image.get_width() * scale))
-        image = pygame.transform.smoothscale(image, (side, side))
-    surface.blit(image, image.get_rect(center=(round(center[0]), round(center[1]))))
-
-
-def icon_painter(kind: str) -> Callable[[pygame.Surface, pygame.Rect, tuple], None]:
-    """A Button icon drawing the cached picture."""
-    return lambda surface, box, ink: blit_icon(surface, kind, box.center, min(box.w, box.h))
-
-
-def token(rect: pygame.Rect, colour: str, key: str | None = None) -> "Picture":
-    """A game colour as its shape (the theme's Token, from the picture cache)."""
-    return Picture(rect, lambda surface, r: blit_icon(surface, f"token:{colour}", r.center, min(r.w, r.h)), key)
-
-
-class Picture(Widget):
-    """Something drawn by a function of (surface, rect): a board part without text."""
-
-    def __init__(self, rect, paint: Callable[[pygame.Surface, pygame.Rect], None], key: str | None = None):
-        super().__init__(rect, key)
-        self.paint = paint
-
-    def draw(self, surface, ctx):
-        self.paint(surface, self.rect)
-
-
-def icons_in_row(kinds: list[str], max_px: int, align: str = "center",
-                 growing: Callable[[], tuple[int, float]] = lambda: (0, 1.0)):
-    """Paint `kinds` side by side, as large as fits (at most `max_px`); `growing()` says how many
-    of the last ones are still growing in, and how far."""
-    def paint(surface: pygame.Surface, rect: pygame.Rect) -> None:
-        if not kinds:
-            return
-        px = min(max_px, rect.h, rect.w // len(kinds))
-        x = rect.x if align == "left" else rect.centerx - px * len(kinds) / 2
-        count, scale = growing()
-        for i, kind in enumerate(kinds):
-            blit_icon(surface, kind, (x + px * (i + 0.5), rect.centery), px * 0.9,
-                      scale if i >= len(kinds) - count else 1.0)
-    return paint
 
 
 # --- the screen -------------------------------------------------------------------------------
@@ -185,6 +50,9 @@ class CloudshipScreen(GameScreen):
         self.rng = random.Random()       # "roll for me"
         self._growing: dict[str, int] = {}  # what the last action added, growing in for GROW_S
         self._grown_at = 0.0
+
+    def menu_extras(self):
+        return [(ship_("Practice flight"), lambda: self.app.show(self.app.make("practice")))]
 
     def subtitle(self) -> str:
         return self.subtitle_forms()[0]
@@ -210,7 +78,7 @@ class CloudshipScreen(GameScreen):
         return self.board(f, board) + self.step_panel(f, step)
 
     def draw_above(self, surface: pygame.Surface, ctx) -> None:
-        ship_view.draw_above(self, surface, ctx)  # balls falling and striking the beds
+        ship_flight.draw_above(self, surface, ctx)  # balls falling and striking the beds
 
     def card_keeps_clear(self, moment):
         # the storm card leaves the weather bar and the beds in sight, the hail card the engine room
@@ -537,7 +405,7 @@ class CloudshipScreen(GameScreen):
         aboard = ["rain"] * (rain - dropped["rain"]) + ["hail"] * (hail - dropped["hail"])
         out.append(Picture(ship_row, self.paint_ship(aboard), key="ship"))
         hint = _("Fly! Tap the ball on the bed where it lands.") if aboard else _("Every ball is down: land.")
-        hint = (ship_view.flight_hint(self) if aboard else None) or hint  # the ship judges the drops
+        hint = (ship_flight.flight_hint(self) if aboard else None) or hint  # the ship judges the drops
         out.append(Label(hint_row, hint, "body", wrap=True, colour=th.INK_SOFT, key="fly-hint"))
         out.append(self.action_button(land_row, _("We have landed"), {"act": "land"}, kind="primary",
                                       key="land", size="title"))

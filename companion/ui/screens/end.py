@@ -7,10 +7,11 @@ from __future__ import annotations
 import pygame
 
 from ... import i18n
-from .. import story, theme as th
-from ..layout import GAP, cols, grid, inset, rows
-from ..shapes import draw_crown
-from ..widgets import Button, Label, Panel, PlayerToken, Widget
+from ..story import moments as story
+from ..kit import theme as th
+from ..kit.layout import GAP, cols, grid, inset, rows
+from ..kit.shapes import draw_crown
+from ..kit.widgets import Button, Label, Panel, PlayerToken, Widget
 from .base import Screen, game_title
 
 _ = i18n.translator("app")
@@ -184,7 +185,8 @@ class EndScreen(Screen):
         garden, figures, crew = rows(inner, [1.1 if f.portrait else 0.9, 3 if f.portrait else 1.8,
                                              0.5 * crew_rows + 0.5], f.u(GAP))
         # the garden: a flower for each one planted, an empty spot for each one missing
-        from .cloudship import Picture, icons_in_row
+        from ..boards.ship_icons import icons_in_row
+        from ..kit.widgets import Picture
 
         out.append(Picture(garden, icons_in_row(["flower"] * planted + ["tile:blank"] * (FLOWERS - planted),
                                                 f.u(56)), key="garden"))

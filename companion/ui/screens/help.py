@@ -6,9 +6,9 @@ from __future__ import annotations
 import pygame
 
 from ... import i18n
-from .. import theme as th
-from ..layout import GAP, rows
-from ..widgets import Label, Panel, Widget
+from ..kit import theme as th
+from ..kit.layout import GAP, rows
+from ..kit.widgets import Label, Panel, Widget
 from .base import Screen, game_title
 
 _ = i18n.translator("app")

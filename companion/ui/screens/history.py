@@ -8,9 +8,10 @@ from datetime import datetime
 import pygame
 
 from ... import i18n
-from .. import records_view, theme as th
-from ..layout import GAP, cols, rows
-from ..widgets import Button, Label, Panel, Widget
+from . import records as records_view
+from ..kit import theme as th
+from ..kit.layout import GAP, cols, rows
+from ..kit.widgets import Button, Label, Panel, Widget
 from .base import Screen, game_title
 
 _ = i18n.translator("app")
@@ -89,7 +90,7 @@ class HistoryScreen(Screen):
         out: list[Widget] = [
             Button(games_tab, _("Games"), lambda: self.show_tab("games"), kind="choice", selected=self.tab == "games", key="tab:games"),
             Button(players_tab, _("Players"), lambda: self.show_tab("players"), kind="choice", selected=self.tab == "players", key="tab:players"),
-            records_view.records_button(records_tab, self.app, self.source),  # companion/ui/records_view.py
+            records_view.records_button(records_tab, self.app, self.source),  # companion/ui/screens/records.py
         ]
         if not shown:
             out.append(Label(body, _("No games yet.") if self.tab == "games" else _("No finished games yet."), "prompt",

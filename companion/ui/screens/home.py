@@ -6,10 +6,10 @@ import pygame
 
 from ... import i18n
 from ...rules import rules_by_name
-from .. import theme as th
-from ..layout import GAP, cols, rows
-from ..shapes import draw_game_icon
-from ..widgets import Button, Label, Widget
+from ..kit import theme as th
+from ..kit.layout import GAP, cols, rows
+from ..kit.shapes import draw_game_icon
+from ..kit.widgets import Button, Label, Widget
 from . import game_screen_class
 from .base import Screen, game_title
 

@@ -12,8 +12,8 @@ from typing import Callable
 import pygame
 
 from ... import i18n
-from ..layout import GAP, MIN_TARGET, cols, rows
-from ..widgets import Button, Label, Panel, Widget
+from ..kit.layout import GAP, MIN_TARGET, cols, rows
+from ..kit.widgets import Button, Label, Panel, Widget
 from .base import Screen
 
 _ = i18n.translator("app")

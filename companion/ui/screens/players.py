@@ -14,11 +14,12 @@ import pygame
 
 from ... import i18n
 from ...rules import SetupError, rules_by_name
-from .. import theme as th
-from ..layout import GAP, cols, grid, inset, rows
-from ..widgets import Button, Label, Panel, Widget, player_icon, token_marks
+from ..kit import theme as th
+from ..kit.layout import GAP, cols, grid, inset, rows
+from ..kit.widgets import Button, Label, Panel, Widget, player_icon, token_marks
 from . import game_screen_class
-from .base import Player, Screen, game_title
+from ..kit.roster import Player
+from .base import Screen, game_title
 
 _ = i18n.translator("app")
 

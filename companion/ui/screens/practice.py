@@ -24,9 +24,9 @@ import pygame
 
 from ...i18n import translator
 from ...ship.twin.physics import DECK_U, DECK_V, HOLE_R, ShipModel
-from .. import theme as th
-from ..layout import GAP, cols, inset, rows
-from ..widgets import Button, Label, Panel, Widget
+from ..kit import theme as th
+from ..kit.layout import GAP, cols, inset, rows
+from ..kit.widgets import Button, Label, Panel, Widget
 from .base import Screen
 
 _ = translator("ship")
@@ -125,7 +125,7 @@ class DeckView(Widget):
         return self.rect.centerx, self.rect.centery, scale, scale
 
     def draw(self, surface, ctx):
-        from .cloudship import blit_icon
+        from ..boards.ship_icons import blit_icon
 
         cx, cy, sx, sy = self.geometry()
         rim = ctx.theme.px(6)

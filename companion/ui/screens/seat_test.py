@@ -12,9 +12,9 @@ import pygame
 from ...devices.router import button_name
 from ...devices.seats import STUCK_AFTER_S
 from ...i18n import translator
-from .. import theme as th
-from ..layout import GAP, cols, grid, inset, rows
-from ..widgets import Label, Panel, Widget
+from ..kit import theme as th
+from ..kit.layout import GAP, cols, grid, inset, rows
+from ..kit.widgets import Label, Panel, Widget
 from .base import Screen
 
 _ = translator("seats")

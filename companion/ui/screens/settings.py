@@ -5,9 +5,9 @@ from __future__ import annotations
 from ... import i18n
 from ...appliance import power
 from ...config import ROTATIONS
-from .. import risk_meter
-from ..layout import GAP, cols, rows
-from ..widgets import Button, Label, Widget
+from ..boards import risk_meter
+from ..kit.layout import GAP, cols, rows
+from ..kit.widgets import Button, Label, Widget
 from .base import Screen, sensor_text
 from .seat_test import SeatTestScreen
 
@@ -116,7 +116,7 @@ class SettingsScreen(Screen):
 
     def shut_down(self) -> None:
         """Show that it is going, then leave the loop: the app closes the journal and powers off."""
-        from ..widgets import Dialog
+        from ..kit.widgets import Dialog
 
         power.request()
         self.app.ask(Dialog(_("Shutting down"), _("Unplug once the green light on the Raspberry Pi "

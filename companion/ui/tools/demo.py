@@ -11,7 +11,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Callable
 
-from .. import i18n
+from ... import i18n
 
 DEMO_GAMES: dict[str, str] = {
     "cloudmine": "companion.ui.screens.cloudmine:demo_game",
@@ -32,10 +32,10 @@ def demo_script(game: str) -> Callable | None:
 def record(out: Path, language: str = "en", sizes: dict[str, tuple[int, int]] = DEMO_SIZES,
            games: list[str] | None = None, log: Callable[[str], None] = lambda line: None) -> list[Path]:
     """Play the demo and save the screenshots under `out/<size name>/`; returns the files."""
-    from ..journal import Journal
+    from ...journal import Journal
     from .harness import Harness
-    from .screens.history import HistoryScreen
-    from .screens.settings import SettingsScreen
+    from ..screens.history import HistoryScreen
+    from ..screens.settings import SettingsScreen
 
     saved: list[Path] = []
     games = games or [g for g in DEMO_GAMES if demo_script(g) is not None]
@@ -43,7 +43,7 @@ def record(out: Path, language: str = "en", sizes: dict[str, tuple[int, int]] = 
         folder = out / size_name
         with tempfile.TemporaryDirectory() as scratch:
             journal = Journal.open(Path(scratch) / "demo.sqlite3")
-            from ..controller import GameController
+            from ...controller import GameController
 
             # the demo's own clock: after each action it jumps past the short transitions, so
             # every picture shows the settled screen rather than a frame of an animation
@@ -117,7 +117,7 @@ REFUSED = {
 def _example(name: str) -> tuple[dict, list[dict]]:
     import json
 
-    lines = (Path(__file__).resolve().parent.parent / "examples" / name).read_text(encoding="utf-8").splitlines()
+    lines = (Path(__file__).resolve().parents[2] / "examples" / name).read_text(encoding="utf-8").splitlines()
     rows = [json.loads(line) for line in lines if line.strip()]
     return rows[0], rows[1:]
 
@@ -129,7 +129,7 @@ EXTRA_ENDS = {"cloudship": {"lost": _example("cloudship-lost.jsonl")}}
 def moment_words(h, skip: str = "") -> str:
     """The big moment the picture shows, for its file name: "-fall", "-top", "-settle",
     "-storm", "-hail", and "-end" on the end screen (after the moment that ended it)."""
-    from .screens.end import EndScreen
+    from ..screens.end import EndScreen
 
     words = []
     moment = getattr(h.app.screen, "card", None)
@@ -158,7 +158,7 @@ class _StepClock:
 
 def _refusal_example():
     """A real refusal from the rules core (so it is shown translated like any other)."""
-    from ..rules import Match, RulesError
+    from ...rules import Match, RulesError
 
     match = Match.start({"game": "cloudmine", "players": ["András", "Edit", "Tamás", "Zsolt"]})
     try:

@@ -1,5 +1,5 @@
 """Records: the table's records per title (reached from the History screen), with the picture
-of the latest finished game where a picture says more than a table (companion.ui.plots).
+of the latest finished game where a picture says more than a table (companion.ui.boards.plots).
 
 The records are read once per visit (insights.records.journal_records: the journal's results
 table and a cache of what only a replay tells, so only games not seen before are replayed),
@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import pygame
 
-from ..i18n import N_, translator
-from ..insights.records import TitleRecords, journal_records
-from ..journal import JournalError
-from . import theme as th
-from .layout import GAP, cols, rows
-from .plots import plot_game
-from .screens.base import Screen, game_title
-from .widgets import Button, Label, Panel, Widget
+from ...i18n import N_, translator
+from ...insights.records import TitleRecords, journal_records
+from ...journal import JournalError
+from ..kit import theme as th
+from ..kit.layout import GAP, cols, rows
+from ..boards.plots import plot_game
+from .base import Screen, game_title
+from ..kit.widgets import Button, Label, Panel, Widget
 
 _ = translator("insights")
 

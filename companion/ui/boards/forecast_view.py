@@ -14,13 +14,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pygame
 
-from ..i18n import translator
-from ..insights.forecast import NEUTRAL_SKILL, Forecast, forecast, journal_skill
-from . import theme as th
-from .layout import cols
+from ...i18n import translator
+from ...insights.forecast import NEUTRAL_SKILL, Forecast, forecast, journal_skill
+from ..kit import theme as th
+from ..kit.layout import cols
 from .risk_meter import draw_face, shown
-from .shapes import draw_token
-from .widgets import Label, Widget
+from ..kit.shapes import draw_token
+from ..kit.widgets import Label, Widget
 
 _ = translator("insights")
 
@@ -64,7 +64,7 @@ class Forecaster:
         path = getattr(self.app.journal, "path", None)
         if path is None:
             return NEUTRAL_SKILL
-        from ..journal.journal import Journal
+        from ...journal.journal import Journal
 
         journal = Journal.read(path)
         try:

@@ -424,3 +424,14 @@ def player_icon(name: str, colour: str) -> Callable[[pygame.Surface, pygame.Rect
     def paint(surface: pygame.Surface, rect: pygame.Rect, _ink: Colour) -> None:
         draw_player_token(surface, name, colour, rect.center, min(rect.w, rect.h) / 2 * 0.9)
     return paint
+
+
+class Picture(Widget):
+    """Something drawn by a function of (surface, rect): a board part without text."""
+
+    def __init__(self, rect, paint: Callable[[pygame.Surface, pygame.Rect], None], key: str | None = None):
+        super().__init__(rect, key)
+        self.paint = paint
+
+    def draw(self, surface, ctx):
+        self.paint(surface, self.rect)

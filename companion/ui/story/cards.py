@@ -1,6 +1,6 @@
 """The story on a game screen: the result card of a big moment (it stays until the next action
 or a tap) and the strip of recent events under the board. The moments come from
-companion/ui/story.py; this module only lays them out."""
+companion/ui/story/moments.py; this module only lays them out."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import Callable
 import pygame
 
 from ...i18n import translator
-from .. import theme as th
-from ..layout import GAP, Frame, cols, grid, inset, rows
-from ..story import Moment
-from ..shapes import draw_token
-from ..widgets import Button, Label, Panel, PlayerToken, Widget
+from ..kit import theme as th
+from ..kit.layout import GAP, Frame, cols, grid, inset, rows
+from .moments import Moment
+from ..kit.shapes import draw_token
+from ..kit.widgets import Button, Label, Panel, PlayerToken, Widget
 
 _ = translator("story")
 

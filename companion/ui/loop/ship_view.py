@@ -9,9 +9,9 @@ Once per main-loop pass `pump(app)` runs the session: judged drops and landings 
 through the controller; notices and refusals become toasts; a ball in the air keeps frames
 coming so it is seen falling. The devices' records are judged on their own threads (the
 session's inlet), which wake the main loop only for the judge's word, or for a visible tilt
-while the Cloudship screen shows the ship in flight (`pump` keeps `session.watch_tilt` so). The Cloudship screen calls `draw_above` (falling and settling
-balls), `flight_hint` (what the crew is told while flying) and reads the tilt through
-`app.hardware.ship_tilt()`; the top bar shows `status()`.
+while the Cloudship screen shows the ship in flight (`pump` keeps `session.watch_tilt` so). The Cloudship screen draws the flight from
+the panel (companion.ui.boards.ship_flight) and reads the tilt through `app.hardware.ship_tilt()`;
+the top bar shows `status()`.
 
 Keys for the twin (desktop): f fly, s set down, v b n m fly over the yellow, purple, white,
 blue bed, j / k tip a raindrop / a hailstone into the hole, the arrows tilt the deck the way the
@@ -21,19 +21,15 @@ balls should roll (a / d too: left, right).
 from __future__ import annotations
 
 import logging
-import math
 import queue
 from typing import Callable
 
-import pygame
-
-from .. import i18n
-from ..config import BED_COLOURS, Config
+from ... import i18n
+from ...config import BED_COLOURS, Config
 
 _ = i18n.translator("ship")
 log = logging.getLogger(__name__)
 
-FALL_DRAW_MS = 450  # a falling ball crosses the beds' height in this long on screen
 STRIKE_MS = 30  # a key strikes a simulated bed detector for this long
 TILT_REDRAW_DEG = 1.0
 TWIN_BOOT_S = 1.0  # the twin's firmware starts a second after the app (a Pico boots as long)
@@ -48,8 +44,6 @@ TILTS = {"left": (TILT_KEY_DEG, 0.0), "right": (-TILT_KEY_DEG, 0.0), "up": (0.0,
 # whole sentences per ball: German and Hungarian articles and endings depend on the noun
 OUTSIDE = {"rain": i18n.N_("The raindrop fell outside the beds. It does not count: put it back into the ship."),
            "hail": i18n.N_("The hailstone fell outside the beds. It does not count: put it back into the ship.")}
-ASKING = {"rain": i18n.N_("Where did the raindrop land? Tap it on its bed."),
-          "hail": i18n.N_("Where did the hailstone land? Tap it on its bed.")}
 BED_NAMES = {"yellow": i18n.N_("yellow"), "purple": i18n.N_("purple"), "white": i18n.N_("white"),
              "blue": i18n.N_("blue")}
 LINK_STATES = {"waiting": i18n.N_("connecting"), "lost": i18n.N_("link lost"),
@@ -72,9 +66,9 @@ class ShipPanel:
     def open(cls, config: Config, wake: Callable[[], None], simulated_pins: bool, *,
              pin_factory=None, flight_log=None, sim_options: dict | None = None) -> "ShipPanel | None":
         """The ship as the settings say; None when it is switched off (`port = "off"`)."""
-        from ..ship.flightlog import FlightLog
-        from ..ship.link import ShipLink, clock_ms
-        from ..ship.session import ShipSession
+        from ...ship.flightlog import FlightLog
+        from ...ship.link import ShipLink, clock_ms
+        from ...ship.session import ShipSession
 
         port = config.ship_port
         if port == "off":
@@ -90,7 +84,7 @@ class ShipPanel:
         link = None
         problems: list[str] = []
         if config.ship_beds:
-            from ..devices.beds import BedDetectors
+            from ...devices.beds import BedDetectors
 
             try:
                 beds = BedDetectors(config.bed_pins(), inlet, clock_ms, pin_factory=pin_factory)
@@ -100,7 +94,7 @@ class ShipPanel:
         session.beds_present = beds is not None
         try:
             if use_sim:
-                from ..ship.twin.runner import TwinShip, pulse
+                from ...ship.twin.runner import TwinShip, pulse
 
                 options = {"boot_s": TWIN_BOOT_S, **(sim_options or {})}
                 simulator = TwinShip(strike=lambda bed: pulse(beds, bed), **options).start()
@@ -119,7 +113,7 @@ class ShipPanel:
     # -- the main loop -------------------------------------------------------------------------
 
     def pump(self, app) -> None:
-        from ..ship.session import in_flight, is_cloudship
+        from ...ship.session import in_flight, is_cloudship
 
         session = self.session
         self.playing = is_cloudship(app.controller)
@@ -151,7 +145,7 @@ class ShipPanel:
     def show(self, app, news: dict) -> None:
         """One item of the session's news on screen (notices only while Cloudship is played:
         a knock on the box during another game is nobody's business)."""
-        from ..ship.session import is_cloudship
+        from ...ship.session import is_cloudship
 
         if "refused" not in news and not is_cloudship(app.controller):
             return
@@ -244,57 +238,6 @@ def strike_mock(beds, bed: str) -> None:
     timer = threading.Timer(STRIKE_MS / 1000, pin.drive_high)
     timer.daemon = True
     timer.start()
-
-
-# --- on the Cloudship screen ---------------------------------------------------------------------
-
-def panel_of(screen) -> ShipPanel | None:
-    return getattr(screen.app.hardware, "ship", None)
-
-
-def flight_hint(screen) -> str | None:
-    """What the crew is told while flying with the ship attached (None: the screen's own)."""
-    panel = panel_of(screen)
-    if panel is None:
-        return None
-    session = panel.session
-    if session.asking:
-        return _(ASKING[session.asking[0]])
-    if session.link not in ("connected",):
-        return None  # no word from the ship: taps as without it
-    if panel.simulator is not None:
-        return _("Simulated ship: f flies, v b n m to a bed, j k drop balls, s lands.")
-    if session.beds_present:
-        return _("Fly! The ship judges each ball.")
-    return _("Fly! Tap where each ball lands.")
-
-
-def draw_above(screen, surface: pygame.Surface, ctx) -> None:
-    """Balls in the air falling over the beds, and balls that struck a bed, until judged."""
-    panel = panel_of(screen)
-    if panel is None or not panel.session.judge.balls:
-        return
-    cards = {w.key[4:]: w.rect for w in screen.app.widgets if isinstance(w.key, str) and w.key.startswith("bed:")}
-    if not cards:
-        return
-    from .screens.cloudship import blit_icon
-
-    area = cards[BED_COLOURS[0]].unionall([cards[c] for c in BED_COLOURS if c in cards])
-    px = max(16, round(area.h * 0.16))
-    falling = panel.session.falling()
-    for i, (kind, age) in enumerate(falling):
-        progress = (age % FALL_DRAW_MS) / FALL_DRAW_MS
-        x = area.centerx + (i - (len(falling) - 1) / 2) * px * 1.2
-        y = area.y + px / 2 + progress * (area.h * 0.55)
-        blit_icon(surface, kind, (x, y), px)
-    for kind, bed in panel.session.settling():
-        rect = cards.get(bed)
-        if rect is None:
-            continue
-        pulse = 0.5 + 0.5 * math.sin(ctx.now * 12)
-        centre = (rect.centerx, rect.y + rect.h * 0.45)
-        pygame.draw.circle(surface, (250, 204, 21), centre, px * (0.75 + 0.15 * pulse), max(2, px // 8))
-        blit_icon(surface, kind, centre, px)
 
 
 def attach_ship(app, config: Config, problems: list[str]) -> None:

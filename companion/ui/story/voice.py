@@ -1,4 +1,4 @@
-"""The app's voice: spoken prompts (companion/ui/spoken.py) through companion.speech, played on
+"""The app's voice: spoken prompts (companion/ui/story/spoken.py) through companion.speech, played on
 a mixer channel of their own so an effect never cuts a sentence and a newer sentence does.
 
 Speech follows the settings: `speech = true` switches it on, mute and volume apply to it as to
@@ -13,9 +13,9 @@ from typing import Any, Callable
 
 import pygame
 
-from .. import i18n
-from ..speech import Speech
-from . import spoken, story
+from ... import i18n
+from ...speech import Speech
+from . import spoken, moments as story
 
 VOICE_CHANNEL = 0  # reserved: pygame's find_channel() gives the effects every other channel
 

@@ -12,11 +12,11 @@ import math
 
 import pygame
 
-from ..i18n import translator
-from ..insights.odds import pilot_rise_chance
-from . import theme as th
-from .layout import cols
-from .widgets import Button, Label, Widget
+from ...i18n import translator
+from ...insights.odds import pilot_rise_chance
+from ..kit import theme as th
+from ..kit.layout import cols
+from ..kit.widgets import Button, Label, Widget
 
 _ = translator("insights")
 

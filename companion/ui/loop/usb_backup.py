@@ -6,10 +6,10 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from .. import i18n
-from ..appliance.backup import BackupError, backup
-from ..appliance.usb import StickWatcher
-from .widgets import Dialog, DialogButton
+from ... import i18n
+from ...appliance.backup import BackupError, backup
+from ...appliance.usb import StickWatcher
+from ..kit.widgets import Dialog, DialogButton
 
 _ = i18n.translator("app")
 RETRY_S = 2.0  # another question is open: ask once it is answered

@@ -8,7 +8,7 @@ Pure functions of the contract's public views (plain dicts), no pygame, no rules
 A Moment is `big` when it deserves a result card that stays until the next action (a Cloud 9
 fall or top-cloud trip end, a Cloud Mine round settlement, a Cloudship storm step or hail
 tile turning up, the end of a game); the others fill the strip of recent events. Speech
-(companion/ui/spoken.py) says the text of the moments `worth_saying` before the step's prompt.
+(companion/ui/story/spoken.py) says the text of the moments `worth_saying` before the step's prompt.
 
 Texts are translated when read (`moment.headline`, `moment.text`, `moment.details`), in the
 language current at that moment, so a strip built before a language change reads right after
@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from ..i18n import N_, translator
+from ...i18n import N_, translator
 
 _ = translator("story")
 

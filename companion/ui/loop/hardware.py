@@ -4,7 +4,7 @@ The seat code (companion.devices.table.SeatTable) turns presses into actions by 
 tells it which screen is showing (`enter`) and, once per loop pass, collects what happened
 (`poll`): refusals become a toast, claims and seat-test presses go to the screen.
 `NoHardware` stands in when there are no seat buttons at all (tests, the demo).
-The cloud ship, when attached, is `ship` (a companion.ui.ship_view.ShipPanel): `pump_ship` runs
+The cloud ship, when attached, is `ship` (a companion.ui.loop.ship_view.ShipPanel): `pump_ship` runs
 it once per loop pass, and the top bar and the Cloudship screen read its status and tilt here.
 """
 
@@ -33,7 +33,7 @@ class NoHardware:
         return self.ship.tilt_degrees() if self.ship is not None else None
 
     def ship_key(self, event) -> bool:
-        """Desktop keys move the simulated ship (companion.ui.ship_view)."""
+        """Desktop keys move the simulated ship (companion.ui.loop.ship_view)."""
         if self.ship is None or event.type not in (pygame.KEYDOWN, pygame.KEYUP):
             return False
         plain = not (event.mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META))
@@ -84,19 +84,19 @@ class SeatHardware(NoHardware):
 
     @classmethod
     def open(cls, config, wake: Callable[[], None]) -> "SeatHardware":
-        from ..devices.table import SeatTable
+        from ...devices.table import SeatTable
 
         table = SeatTable.open(config, wake=wake)
         simulated = bool(table.input.simulated)
         keyboard = None
         if simulated:
-            from ..devices.keyboard import KeyboardSeats
+            from ...devices.keyboard import KeyboardSeats
 
             keyboard = KeyboardSeats(table.input)
         return cls(table, simulated, keyboard)
 
     def enter(self, screen) -> None:
-        from ..devices.router import SeatMap
+        from ...devices.router import SeatMap
 
         mode = self.mode = screen.seat_mode()
         self.test_model = None

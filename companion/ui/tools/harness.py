@@ -22,12 +22,12 @@ from typing import Any, Mapping  # noqa: E402
 
 import pygame  # noqa: E402
 
-from ..config import Config  # noqa: E402
-from .app import App  # noqa: E402
-from .hardware import NoHardware  # noqa: E402
-from .layout import Viewport  # noqa: E402
-from .sounds import Silence  # noqa: E402
-from .widgets import Button, Label, Panel, PlayerToken, Token, Widget  # noqa: E402
+from ...config import Config  # noqa: E402
+from ..loop.app import App  # noqa: E402
+from ..loop.hardware import NoHardware  # noqa: E402
+from ..kit.layout import Viewport  # noqa: E402
+from ..story.sounds import Silence  # noqa: E402
+from ..kit.widgets import Button, Label, Panel, PlayerToken, Token, Widget  # noqa: E402
 
 
 def flat(widgets: list[Widget]) -> list[Widget]:
@@ -162,7 +162,7 @@ class Harness:
     def dropped(self) -> list[str]:
         """What the screen must show (`Screen.must_show()`: player names, say) but nowhere does,
         neither in a text nor on a player's token: information a layout dropped."""
-        from .widgets import PlayerToken
+        from ..kit.widgets import PlayerToken
 
         shown = self.texts()
         tokens = {w.name for w in self.widgets() if isinstance(w, PlayerToken)}

@@ -26,7 +26,7 @@ CRASHED_GAME_SCRIPT = """
 import os, sys
 from companion.controller import GameController
 from companion.journal import Journal
-from companion.ui.demo import demo_script
+from companion.ui.tools.demo import demo_script
 setup, actions = demo_script(sys.argv[2])()
 controller = GameController(Journal.open(sys.argv[1]))
 controller.new_game(setup)
@@ -38,7 +38,7 @@ os._exit(0)
 # a whole Cloud Mine game and every shared screen in a fresh process, for its peak memory
 PEAK_SCRIPT = """
 import resource
-from companion.ui.harness import Harness
+from companion.ui.tools.harness import Harness
 from companion.ui.screens.history import HistoryScreen
 from companion.ui.screens.settings import SettingsScreen
 for size in ((800, 480), (1920, 1080)):
@@ -109,7 +109,7 @@ def animation_frame_ms(rounds: int = 200) -> float:
     is drawn whole while the transition runs, with nothing rebuilt."""
     from .demo import _StepClock
     from .harness import Harness
-    from .screens.cloud9 import LIFT_S, TUMBLE_S
+    from ..screens.cloud9 import LIFT_S, TUMBLE_S
 
     worst = 0.0
     for kind in ("tumble", "lift"):

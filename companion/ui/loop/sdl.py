@@ -46,7 +46,7 @@ def has_video_driver(name: str) -> bool:
     return name.lower() in (driver.lower() for driver in video_drivers())
 
 
-if __name__ == "__main__":  # python -m companion.ui.sdl
+if __name__ == "__main__":  # python -m companion.ui.loop.sdl
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     print(sdl_library_path())
     print(" ".join(video_drivers()))

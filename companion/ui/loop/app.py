@@ -28,13 +28,13 @@ from typing import Any, Callable
 
 import pygame
 
-from .. import i18n
-from ..config import Config, save as save_config
-from . import theme as th
-from .layout import Frame, Viewport
+from ... import i18n
+from ...config import Config, save as save_config
+from ..kit import theme as th
+from ..kit.layout import Frame, Viewport
 from .waiting import WATCHED_IDLE_S, InputWatch, Waker, sleep_until
-from .widgets import Button, DrawContext, Label, Panel, Widget, Dialog, DialogButton
-from .layout import GAP, MARGIN, cols, grid, inset, rows
+from ..kit.widgets import Button, DrawContext, Label, Panel, Widget, Dialog, DialogButton
+from ..kit.layout import GAP, MARGIN, grid, inset, rows
 
 CALL = pygame.event.custom_type()  # attribute: fn, a callable run on the main thread
 
@@ -52,10 +52,10 @@ class App:
     def __init__(self, viewport: Viewport, config: Config | None = None, controller=None, *,
                  sounds=None, hardware=None, journal=None, config_path=None,
                  clock: Callable[[], float] = time.monotonic, voice=None):
-        from ..controller import GameController
+        from ...controller import GameController
         from .hardware import NoHardware
-        from ..sound import Sounds
-        from .voice import Voice
+        from ...sound import Sounds
+        from ..story.voice import Voice
 
         self.viewport = viewport
         self.config = config or Config()
@@ -124,6 +124,12 @@ class App:
         """Leave the loop (everything is saved already; `run` returns and the app closes)."""
         self.running = False
 
+    def make(self, name: str, *args, **kwargs):
+        """The screen called `name` in screens/routes.py, made for this app."""
+        from ..screens.routes import ROUTES
+
+        return ROUTES[name](self, *args, **kwargs)
+
     def replace(self, screen) -> None:
         self.show(screen, remember=False)
 
@@ -135,7 +141,7 @@ class App:
             self._entered(self.screen)
 
     def home(self) -> None:
-        from .screens.home import HomeScreen
+        from ..screens.home import HomeScreen
 
         if self.screen is not None:
             self.screen.on_leave()
@@ -401,7 +407,7 @@ class App:
 
     def start_game(self, setup, players=None):
         """Start a game (SetupError for a bad setup) and show its screen."""
-        from .screens import game_screen_class
+        from ..screens import game_screen_class
 
         screen_class = game_screen_class(setup["game"])
         self.controller.new_game(setup)
@@ -413,15 +419,15 @@ class App:
 
     def show_game(self):
         """Show the controller's game (a resumed one): colours and seats come from its setup."""
-        from .screens import game_screen_class
-        from .screens.base import players_from_setup
+        from ..screens import game_screen_class
+        from ..kit.roster import players_from_setup
 
         match = self.controller.match
         screen = game_screen_class(match.setup["game"])(self, players=players_from_setup(match.setup))
         self.game_screen = screen
         self.home()
         if match.view["over"]:
-            from .screens.end import EndScreen
+            from ..screens.end import EndScreen
 
             self.show(EndScreen(self, screen))
         else:

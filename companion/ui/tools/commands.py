@@ -8,8 +8,8 @@ import sys
 import time
 from pathlib import Path
 
-from .. import i18n
-from ..console import PROG, fail
+from ... import i18n
+from ...console import PROG, fail
 
 _ = i18n.translator("app")
 
@@ -94,7 +94,7 @@ def open_display(args):
 def app_icon():
     import pygame
 
-    from .shapes import draw_token
+    from ..kit.shapes import draw_token
 
     icon = pygame.Surface((32, 32), pygame.SRCALPHA)
     draw_token(icon, "wild", (16, 16), 14)
@@ -102,12 +102,12 @@ def app_icon():
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .. import config as settings
+    from ... import config as settings
 
     started = time.perf_counter()
     config_path = args.config or settings.default_path()
     config, problems = settings.load(config_path)
-    from ..appliance.service import Service, setup_logging
+    from ...appliance.service import Service, setup_logging
 
     log = setup_logging(config.log_level)
     for problem in problems:  # the system log says too what the screen says
@@ -120,11 +120,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     if display is None:
         return fail(NO_DISPLAY.format(why=why))
 
-    from ..controller import GameController
-    from .app import App
-    from .hardware import NoHardware
-    from .layout import Viewport
-    from .sounds import Silence
+    from ...controller import GameController
+    from ..loop.app import App
+    from ..loop.hardware import NoHardware
+    from ..kit.layout import Viewport
+    from ..story.sounds import Silence
 
     # the first frame comes first; the journal, sounds and seat buttons load right after it
     app = App(Viewport(display, config.rotate), config, GameController(), config_path=config_path,
@@ -136,8 +136,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     app.pump()
     if args.first_frame_exit:
         print(f"first frame after {time.perf_counter() - started:.3f} s", flush=True)
-    from ..journal import JournalBusy, JournalError
-    from ..journal.follow import EXIT_BUSY
+    from ...journal import JournalBusy, JournalError
+    from ...journal.follow import EXIT_BUSY
 
     try:
         journal = attach_the_rest(app, args, config, problems)
@@ -161,7 +161,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         import pygame
 
         pygame.quit()
-    from ..appliance import power
+    from ...appliance import power
 
     if power.requested():  # Settings > Shut down: the journal is closed, now the Pi goes off
         return 0 if power.power_off() else 1
@@ -178,9 +178,9 @@ def attach_the_rest(app, args, config, problems: list[str]):
     import logging
 
     logged = len(problems)
-    from ..journal import Journal
-    from .hardware import SeatHardware
-    from ..sound import Sounds
+    from ...journal import Journal
+    from ..loop.hardware import SeatHardware
+    from ...sound import Sounds
 
     journal = Journal.open(args.db)  # JournalBusy: another app writes to it
     app.journal = journal
@@ -188,7 +188,7 @@ def attach_the_rest(app, args, config, problems: list[str]):
     if journal.damage:
         tell_damage(app, journal.damage)
     app.controller.log = journal
-    from ..appliance.storage import lost_at_reboot
+    from ...appliance.storage import lost_at_reboot
 
     app.storage_warning = lost_at_reboot(journal.path.parent)  # Home says so while it lasts
     if app.storage_warning is not None:
@@ -201,13 +201,13 @@ def attach_the_rest(app, args, config, problems: list[str]):
         app.hardware.enter(app.screen)
     except Exception as exc:  # no pins, a broken pin map: the app still keeps the books by touch
         problems.append(f"seat buttons unavailable: {exc}")
-    from .usb_backup import watch_for_sticks
+    from ..loop.usb_backup import watch_for_sticks
 
     try:
         app.stick_watcher = watch_for_sticks(app, journal.path)  # offers a backup onto a USB stick
     except OSError as exc:
         problems.append(f"USB sticks are not watched: {exc}")
-    from .ship_view import attach_ship
+    from ..loop.ship_view import attach_ship
 
     attach_ship(app, config, problems)
     notices = problems + list(journal.messages)
@@ -231,7 +231,7 @@ def tell_damage(app, text: str) -> None:
 
 def offer_resume(app, journal) -> None:
     """An unfinished game: straight back into it after a crash, else ask."""
-    from .widgets import Dialog, DialogButton
+    from ..kit.widgets import Dialog, DialogButton
 
     offer = journal.offer()
     if offer is None:
@@ -249,7 +249,7 @@ def offer_resume(app, journal) -> None:
     if offer.automatic:
         resume()
         return
-    from .screens.base import game_title
+    from ..screens.base import game_title
 
     app.ask(Dialog(_("Continue the game?"),
                    _("{game} with {names} is not finished.").format(game=game_title(offer.game.game),

@@ -1,7 +1,7 @@
 """What the app says aloud: the big moments of the table's story, then what to do now.
 
 Pure: views in, a sentence out (no pygame, no sound). What an action did comes from the story
-(companion/ui/story.py, the same moments the screens show as result cards and in the strip):
+(companion/ui/story/moments.py, the same moments the screens show as result cards and in the strip):
 speech says the `text` of each moment worth saying. The prompt of the step is the screen's own
 where the screen asks in the words a voice would use ("Ben: jump or stay?", read from the game
 screen's catalog, so screen and voice cannot disagree: SHOWN_PROMPTS); elsewhere it is this
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .. import i18n
-from . import story
+from ... import i18n
+from . import moments as story
 
 _ = i18n.translator("speech")
 

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pygame
 
-from ..i18n import translator
-from ..insights.records import cloud9_scores_by_trip, cloudship_storm_and_flowers
-from ..rules import Match
-from ..rules.cloud9 import WINNING_SCORE
-from ..rules.cloudship import FLOWERS, STORM_END
-from . import theme as th
-from .screens.base import players_from_setup
-from .shapes import draw_token
+from ...i18n import translator
+from ...insights.records import cloud9_scores_by_trip, cloudship_storm_and_flowers
+from ...rules import Match
+from ...rules.cloud9 import WINNING_SCORE
+from ...rules.cloudship import FLOWERS, STORM_END
+from ..kit import theme as th
+from ..kit.roster import players_from_setup
+from ..kit.shapes import draw_token
 
 _ = translator("insights")
 
