@@ -253,7 +253,9 @@ def test_a_tip_lands_where_aimed_with_the_skills_chance_else_any_ball_elsewhere(
     tips = [tip(state, "blue", skill, rng) for _ in range(n)]
     on_target = tips.count(("rain", "blue"))
     wrong = [t for t in tips if t != ("rain", "blue")]
-    assert abs(on_target / n - skill) < 4 * (skill * (1 - skill) / n) ** 0.5 + 1e-9
+    # four standard deviations, and four tips to spare where the normal bound is too tight
+    # (a skill near 0 or 1 expects well under one miss in n: a single one is not a fault)
+    assert abs(on_target / n - skill) < 4 * (skill * (1 - skill) / n) ** 0.5 + 4 / n
     assert all(bed != "blue" for _, bed in wrong)  # a wrong tip never lands in the bed aimed at
     if len(wrong) > 200:
         hail_share = sum(1 for ball, _ in wrong if ball == "hail") / len(wrong)
