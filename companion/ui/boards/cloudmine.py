@@ -84,11 +84,11 @@ def card_back(w: int, h: int) -> pygame.Surface:
     pygame.draw.rect(surface, CARD_EDGE, surface.get_rect().inflate(-2, -2), border_radius=radius)
     inner = surface.get_rect().inflate(-max(4, w // 6), -max(4, w // 6))
     pygame.draw.rect(surface, CARD_BACK, inner, border_radius=max(1, radius - 1))
-    _cloud(surface, inner.center, inner.w * 0.36, (255, 255, 255))
+    draw_cloud(surface, inner.center, inner.w * 0.36, (255, 255, 255))
     return surface
 
 
-def _cloud(surface: pygame.Surface, center, r: float, colour) -> None:
+def draw_cloud(surface: pygame.Surface, center, r: float, colour) -> None:
     cx, cy = center
     for dx, dy, k in ((-0.55, 0.15, 0.5), (0.0, -0.15, 0.65), (0.55, 0.15, 0.5)):
         pygame.draw.circle(surface, colour, (cx + dx * r, cy + dy * r), max(1, k * r))
@@ -142,13 +142,13 @@ def role_surface(role: str, px: int) -> pygame.Surface:
         moon_c = (c[0] - r * 0.12, c[1] - r * 0.12)
         pygame.draw.circle(s, MOON, moon_c, r * 0.52)
         pygame.draw.circle(s, (255, 255, 255), (moon_c[0] + r * 0.26, moon_c[1] - r * 0.16), r * 0.44)
-        _cloud(s, (c[0] + r * 0.1, c[1] + r * 0.32), r * 0.42, th.INK_SOFT)
+        draw_cloud(s, (c[0] + r * 0.1, c[1] + r * 0.32), r * 0.42, th.INK_SOFT)
     elif role == "chooser":
         card = pygame.Rect(0, 0, round(r * 0.95), round(r * 1.35))
         card.center = (round(c[0]), round(c[1]))
         pygame.draw.rect(s, th.INK, card, border_radius=max(2, px // 16))
         pygame.draw.rect(s, CARD_BACK, card.inflate(-line * 2, -line * 2), border_radius=max(1, px // 20))
-        _star(s, card.center, card.w * 0.36, STAR)
+        draw_star(s, card.center, card.w * 0.36, STAR)
     else:
         eye = pygame.Rect(0, 0, round(r * 1.5), round(r * 0.9))
         eye.center = (round(c[0]), round(c[1]))
@@ -166,7 +166,7 @@ def role_surface(role: str, px: int) -> pygame.Surface:
     return s
 
 
-def _star(surface: pygame.Surface, center, r: float, colour) -> None:
+def draw_star(surface: pygame.Surface, center, r: float, colour) -> None:
     points = [(center[0] + (r if k % 2 == 0 else r * 0.45) * math.cos(-math.pi / 2 + k * math.pi / 5),
                center[1] + (r if k % 2 == 0 else r * 0.45) * math.sin(-math.pi / 2 + k * math.pi / 5))
               for k in range(10)]

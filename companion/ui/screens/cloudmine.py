@@ -71,7 +71,9 @@ class CloudMineScreen(GameScreen):
     def build(self, f, t):
         board_rect, step = self.board_and_step(f, 0.4 if f.portrait else 0.37)
         self._step_rect = step
-        return self.ring(f, board_rect) + self.step_panel(f, step)
+        out = self.ring(f, board_rect) + self.step_panel(f, step)
+        self._take_off()
+        return out
 
     # --- the board: the table, who sits where with which role, how many cards each has -------
     def role_key(self, name: str) -> str:
@@ -158,11 +160,16 @@ class CloudMineScreen(GameScreen):
     def on_game_change(self, before, after, action) -> None:
         before_view = self._view if self._view_for is before else before.view
         super().on_game_change(before, after, action)
-        if action.get("act") == "guess" and self._seats and self._middle is not None:
-            self._flights = flights(before_view, after.view, action, self._seats, self._middle.center)
-            if self._flights:
-                self._flights_from = self.app.now()
-                self.app.animate(board.FLIGHT_S)
+        if action.get("act") == "guess" and self.app.screen is self:
+            # the flights end where the next build puts each pile (a role can move it)
+            self._pending = (before_view, after.view, action)
+            self._flights_from = self.app.now()
+            self.app.animate(board.FLIGHT_S)
+
+    def _take_off(self) -> None:
+        pending, self._pending = getattr(self, "_pending", None), None
+        if pending is not None and self._seats and self._middle is not None:
+            self._flights = flights(*pending, self._seats, self._middle.center)
 
     def draw_above(self, surface, ctx) -> None:
         if self._flights:
@@ -176,12 +183,12 @@ class CloudMineScreen(GameScreen):
         area = super().card_area(f, board_rect, below, moment)
         keys = set(self.card_keeps_clear(moment))
         about = [w.rect for w in below if w.key in keys]
-        if not any(area.colliderect(r) for r in about):
-            return area
-        # no room on the board: over the step's words, above its buttons (the ring stays seen)
         step = getattr(self, "_step_rect", None)
         if step is None:
             return area
+        if not any(area.colliderect(r) for r in about):
+            return area
+        # no room on the board clear of the takers: over the step's words, above its buttons
         taken = [w.rect for w in below if w.accepts_tap() and w.rect.colliderect(step)]
         return free_band(step, taken, f.u(GAP))
 
