@@ -192,3 +192,50 @@ def test_how_to_play_is_pictures_with_one_short_line_each_and_fits(size):
     i18n.set_language("en")
     assert not problems, problems
     assert len(set(help_pictures.PICTURES)) == sum(len(steps) for _goal, steps in HELP.values())
+
+
+def test_a_wrap_does_not_trade_a_lone_last_word_for_a_lone_word_above_it():
+    """"Wer im Korb" / "ist," / "bekommt nichts.": the last word was given a partner by leaving
+    another alone; a slightly narrower wrap ends on two words with no lone word at all."""
+    from companion.ui.kit import theme as th
+    from companion.ui.kit.widgets import wrap_lines
+
+    Harness()
+    text, px, width = "Ohne sie sinkt der Ballon: Wer im Korb ist, bekommt nichts.", 42, 395
+    lines = wrap_lines(text, px, width)
+    assert all(" " in line for line in lines), lines
+    assert all(th.font(px).size(line)[0] <= width for line in lines)
+
+
+@given(words=st.lists(st.sampled_from(["a", "Anna", "Bartholomäus", "lapot", "rossz", "ist,", "Würfel", "im"]),
+                      min_size=2, max_size=14), width=st.integers(60, 500))
+@settings(max_examples=80, deadline=None)
+def test_wrapping_keeps_every_word_and_the_width(words, width):
+    from companion.ui.kit import theme as th
+    from companion.ui.kit.widgets import wrap_lines
+
+    pygame.font.init()
+    text = " ".join(words)
+    lines = wrap_lines(text, 20, width)
+    assert " ".join(lines).split() == text.split()
+    font = th.font(20)
+    assert all(font.size(line)[0] <= width or " " not in line for line in lines)
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["landscape", "portrait"])
+def test_a_refusal_s_rule_follows_its_notice_at_one_spacing_however_long_the_notice(size):
+    from companion.ui.loop.app import toast_widgets
+
+    h = Harness(size)
+    f, theme = h.app.frame, h.app.theme
+    area = pygame.Rect(f.u(16), f.u(100), f.width - f.u(32), f.u(120))
+    gaps = []
+    for text in ("Nem szabályos: Ann az Álmodozó",
+                 "Nem szabályos: Maximilian-Alexander az Álmodozó, ő nem találgat; most Ben következik",
+                 "Nem szabályos: Maximilian-Alexander az Álmodozó, ő nem találgat; most Szentgyörgyi Boglárka "
+                 "következik, és utána Bartholomäus"):
+        widgets = {w.key: w for w in toast_widgets(text, f, "Szabály: A játék menete, 4. lépés", area)}
+        notice, rule = widgets["toast-text"], widgets["toast-rule"]
+        assert not notice.overflow(theme) and not notice.clipped(theme) and not rule.clipped(theme)
+        gaps.append(rule.ink(theme)[0].top - notice.ink(theme)[-1].bottom)
+    assert max(gaps) - min(gaps) <= f.u(6) and max(gaps) <= f.u(20), gaps

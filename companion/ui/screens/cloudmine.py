@@ -251,7 +251,8 @@ def centre_clear_of(middle: pygame.Rect, cells: list[pygame.Rect], gap: int) -> 
 
 def breakable(name: str, width: int, f) -> str:
     """A name as its label shows it: a long double name may break after its hyphen
-    ("Maximilian-" / "Alexander"), where it would not fit on one line."""
+    ("Maximilian-" / "Alexander"), where it would not fit on one line (a name with a space
+    wraps there instead)."""
     head, dash, tail = name.partition("-")
     if not dash or " " in name or th.font(f.u(th.SIZES["min"])).size(name)[0] <= width:
         return name
