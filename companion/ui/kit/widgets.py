@@ -49,23 +49,42 @@ def _words(paragraph: str) -> list[str]:
     return words
 
 
+def _greedy(words: list[str], font, width: int) -> list[str]:
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        trial = f"{line} {word}" if line else word
+        if font.size(trial)[0] <= width or not line:
+            line = trial
+        else:
+            lines.append(line)
+            line = word
+    return lines + [line]
+
+
+def _lone(lines: list[str]) -> int:
+    return sum(" " not in line for line in lines)
+
+
 def wrap_lines(text: str, px: int, width: int, weight: str = "bold") -> list[str]:
     """Greedy word wrap; a single word wider than `width` stays whole (and will not fit). A
-    paragraph's last line is never a lone word when the line above can spare one ("1 rossz" /
-    "lapot" becomes "1" / "rossz lapot")."""
+    paragraph's last line is never a lone word when the lines above can spare one: the lines
+    are wrapped a little narrower until they end on two words without more lone-word lines
+    ("Wer im Korb" / "ist," / "bekommt nichts." becomes "im Korb ist," / "bekommt nichts."),
+    else the line above gives its last word ("1 rossz" / "lapot" becomes "1" / "rossz lapot")."""
     font = th.font(px, weight)
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        mine: list[str] = []
-        line = ""
-        for word in _words(paragraph):
-            trial = f"{line} {word}" if line else word
-            if font.size(trial)[0] <= width or not line:
-                line = trial
-            else:
-                mine.append(line)
-                line = word
-        mine.append(line)
+        words = _words(paragraph)
+        mine = _greedy(words, font, width)
+        if len(mine) >= 2 and " " not in mine[-1]:
+            for step in range(1, 13):
+                narrower = _greedy(words, font, round(width * (1 - 0.04 * step)))
+                if len(narrower) != len(mine):
+                    break
+                if " " in narrower[-1] and _lone(narrower) < _lone(mine):
+                    mine = narrower
+                    break
         if len(mine) >= 2 and " " not in mine[-1] and " " in mine[-2]:
             head, _space, moved = mine[-2].rpartition(" ")
             if font.size(f"{moved} {mine[-1]}")[0] <= width:

@@ -584,13 +584,29 @@ def dialog_widgets(dialog: Dialog, frame: Frame, theme: th.Theme) -> list[Widget
     return out
 
 
+def _toast_parts(text: str, detail: str, inner: pygame.Rect, u) -> tuple[pygame.Rect, pygame.Rect]:
+    """The notice and its rule, each as tall as its lines, together in the middle of the box:
+    the rule follows the notice at a line's distance however many lines the notice takes."""
+    from ..kit.widgets import fit_text
+
+    def height(words: str, room: int, role: str) -> int:
+        px, weight = max(1, u(th.SIZES[role])), th.weight_of(role)
+        fitted = fit_text(words, inner.w, room, px, max(1, u(th.SIZES["min"])), True, weight)
+        return th.font(fitted.px, weight).block_height(len(fitted.lines)) + u(4)
+
+    rule_h = min(inner.h // 2, height(detail, inner.h // 2, "min"))
+    main_h = min(inner.h - rule_h, height(text, inner.h - rule_h, "body"))
+    top = inner.y + (inner.h - main_h - rule_h) // 2
+    return pygame.Rect(inner.x, top, inner.w, main_h), pygame.Rect(inner.x, top + main_h, inner.w, rule_h)
+
+
 def toast_widgets(text: str, frame: Frame, detail: str | None = None, area: pygame.Rect | None = None) -> list[Widget]:
     u = frame.u
     box = area or pygame.Rect(u(MARGIN), frame.height - u(MARGIN) - u(88), frame.width - 2 * u(MARGIN), u(88))
     inner = box.inflate(-u(24), -u(10))
     out: list[Widget] = [Panel(box, colour=th.TOAST, border=None, key="toast")]
     if detail:
-        main, small = rows(inner, [2.2, 1])
+        main, small = _toast_parts(text, detail, inner, u)
         return out + [Label(main, text, "body", colour=(255, 255, 255), wrap=True, key="toast-text"),
                       Label(small, detail, "min", colour=(214, 206, 210), wrap=True, key="toast-rule")]
     return out + [Label(inner, text, "body", colour=(255, 255, 255), wrap=True, key="toast-text")]

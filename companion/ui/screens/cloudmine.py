@@ -3,15 +3,15 @@ right / wrong for the Dreamer, cards per player and the deck (ui-guide, "Game sc
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 import pygame
 
 from ...i18n import translator
 from ..kit import theme as th
-from ..kit.layout import GAP, grid, inset, rows
-from ..kit.widgets import Label, Panel, PlayerToken, Widget
+from ..boards import cloudmine as board
+from ..kit.layout import GAP, cols, free_band, grid, inset, rows
+from ..kit.widgets import Label, Panel, Picture, PlayerToken, Widget
 from .base import GameScreen
 
 _ = translator("cloudmine")
@@ -20,55 +20,70 @@ _ = translator("cloudmine")
 PERIMETER = ((0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0))
 
 
+# round the table on a 3x3 grid with the deck in the middle cell: how many places the top row,
+# each side and the bottom row hold (a row of two sits at 0.3 and 0.7 of the width, evenly round)
+RING_ROWS = {3: (1, 0, 2), 4: (1, 1, 1), 5: (1, 1, 2), 6: (2, 1, 2), 7: (3, 1, 2), 8: (3, 1, 3)}
+ROW_SPOTS = {1: (0.5,), 2: (0.3, 0.7), 3: (1 / 6, 0.5, 5 / 6)}
+
+
 def ring_cells(area: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
-    """`count` equal cards evenly round an ellipse in `area`, clockwise from the top (the order
-    round the table), as large as they can be without touching: a ring with no holes."""
+    """`count` equal places round the table in `area`, clockwise from the top (the order round
+    the table), each a cell of a 3x3 grid (the deck takes the middle one): no two touch and
+    the ring has no hole."""
     return [pygame.Rect(cell) for cell in _ring_cells(tuple(area), count, gap)]
 
 
 @lru_cache(maxsize=32)
 def _ring_cells(area_box: tuple[int, int, int, int], count: int, gap: int) -> tuple[tuple[int, int, int, int], ...]:
     """ring_cells, found once per board size and player count (each build asks again)."""
-    return tuple(tuple(cell) for cell in _find_ring(pygame.Rect(area_box), count, gap))
+    area = pygame.Rect(area_box)
+    top, sides, bottom = RING_ROWS[max(3, min(8, count))]
+    cells = grid(area, 9, 3, gap)
+    w, h = cells[0].size
 
-
-def _find_ring(area: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
-    if count >= len(PERIMETER):  # eight: every cell round the edge of a 3x3 grid, the deck inside
-        cells = grid(area, 9, 3, gap)
-        return [cells[row * 3 + col] for row, col in PERIMETER][:count]
-    # lower cards first (the words need the width), then narrower ones, until none touch
-    for w_share in (1 / 3, 0.31, 0.29, 0.27, 0.25, 0.23, 0.21):
-        for h_share in (1 / 3, 0.3, 0.27, 0.24, 0.21):
-            for turn in (0.0, 0.5):  # the first card at the top, or half a step on (top left)
-                cells = _ellipse(area, count, round(area.w * w_share) - gap, round(area.h * h_share) - gap, turn)
-                if all(not a.inflate(gap, gap).colliderect(b) for i, a in enumerate(cells) for b in cells[i + 1:]):
-                    return cells
-    return cells
-
-
-def _ellipse(area: pygame.Rect, count: int, w: int, h: int, turn: float) -> list[pygame.Rect]:
-    rx, ry = (area.w - w) / 2, (area.h - h) / 2
-    cells = []
-    for i in range(count):
-        angle = -math.pi / 2 + 2 * math.pi * (i - turn) / count
+    def at(fraction: float, row: int) -> pygame.Rect:
         cell = pygame.Rect(0, 0, w, h)
-        cell.center = (round(area.centerx + rx * math.cos(angle)), round(area.centery + ry * math.sin(angle)))
-        cells.append(cell.clamp(area))  # rounding never pushes a card off the board
-    return cells
+        cell.center = (round(area.x + area.w * fraction), cells[row * 3].centery)
+        return cell.clamp(area)
+
+    ring = [at(x, 0) for x in ROW_SPOTS[top]]
+    ring += [pygame.Rect(cells[5])] * sides                        # the right side, going down
+    ring += [at(x, 2) for x in reversed(ROW_SPOTS[bottom])]       # the bottom row, right to left
+    ring += [pygame.Rect(cells[3])] * sides                        # the left side, going up
+    return tuple(tuple(cell) for cell in ring)
 
 
 class CloudMineScreen(GameScreen):
     game = "cloudmine"
     domain = "cloudmine"
 
+    def __init__(self, app, controller=None, players=None):
+        super().__init__(app, controller, players)
+        self._seats: dict[str, dict[str, pygame.Rect]] = {}  # where each seat's parts are (for the flights)
+        self._middle: pygame.Rect | None = None                # the deck and the cards on the table
+        self._flights: list[board.Flight] = []
+        self._flights_from = 0.0
+        self._card_h = 0
+
     def subtitle(self) -> str:
         return _("Round {number}").format(number=self.view["round"])
 
     def build(self, f, t):
-        board, step = self.board_and_step(f, 0.4 if f.portrait else 0.38)
-        return self.ring(f, board) + self.step_panel(f, step)
+        board_rect, step = self.board_and_step(f, 0.4 if f.portrait else 0.37)
+        self._step_rect = step
+        out = self.ring(f, board_rect) + self.step_panel(f, step)
+        self._take_off()
+        return out
 
-    # --- the board: who is who, and how many cards each has ----------------------------------
+    # --- the board: the table, who sits where with which role, how many cards each has -------
+    def role_key(self, name: str) -> str:
+        v = self.view
+        if name == v["dreamer"]:
+            return "dreamer"
+        if name == v["chooser"]:
+            return "chooser"
+        return "observer" if name in v["guess_order"] else "guessed"
+
     def role_of(self, name: str) -> str:
         v = self.view
         if name == v["dreamer"]:
@@ -82,17 +97,27 @@ class CloudMineScreen(GameScreen):
             return _("Guesses now") if place == 0 else _("Guesses next") if place == 1 else _("Observer")
         return _("Has guessed")
 
-    def ring(self, f, board: pygame.Rect) -> list[Widget]:
+    def ring(self, f, area: pygame.Rect) -> list[Widget]:
         v = self.view
         gap = f.u(GAP)
-        out: list[Widget] = []
-        for name, cell in zip(v["players"], ring_cells(board, len(v["players"]), gap)):
+        cells = ring_cells(area, len(v["players"]), gap)
+        # the table under the ring: its rim runs through the middle of the players' places
+        w, h = cells[0].size
+        table = area.inflate(-w, -h).inflate(f.u(24), f.u(24)).clip(area)
+        out: list[Widget] = [Picture(table, board.paint_table, key="table")]
+        self._seats = {}
+        for name, cell in zip(v["players"], cells):
             out += self.player_card(f, cell, name)
-        middle = inset(grid(board, 9, 3, gap)[4], f.u(4))
-        number, caption = rows(middle, [1.4, 1])
+        middle = centre_clear_of(inset(grid(area, 9, 3, gap)[4], f.u(4)), cells, gap + f.u(4))
+        self._middle = middle
+        self._card_h = max(f.u(24), min(f.u(44), middle.h // 3))
+        top, caption = rows(middle, [1.4, 1])
+        pile, number = cols(top, [1, 1.3], f.u(4))
         # numbers in large type, below the prompt's (landscape has little room for both)
-        out += [Label(number, str(v["deck"]), "prompt" if f.portrait else "title", key="deck"),
-                Label(caption, _("cards in the deck"), "small", wrap=True, colour=th.INK_SOFT)]
+        out += [Panel(middle.inflate(f.u(4), f.u(4)), colour=th.CARD, key="middle"),
+                Picture(pile, lambda s, r, n=v["deck"]: board.paint_pile(s, r, n), key="deck-pile"),
+                Label(number, str(v["deck"]), "prompt" if f.portrait else "title", key="deck"),
+                Label(caption, _("cards in the deck"), "small", wrap=True, colour=th.INK, key="deck-caption")]
         return out
 
     def player_card(self, f, cell: pygame.Rect, name: str) -> list[Widget]:
@@ -101,18 +126,71 @@ class CloudMineScreen(GameScreen):
         guessing = name == v["to_guess"]
         card = Panel(cell, stripe=th.COLOURS[player.colour].rgb, highlight=th.FOCUS if guessing else None,
                      key=f"player:{name}")
-        inner = pygame.Rect(cell.x + f.u(14), cell.y + f.u(4), cell.w - f.u(18), cell.h - f.u(8))
-        top, middle, bottom = rows(inner, [1, 1.3, 0.9])
-        side = min(middle.h, f.u(44))
+        inner = pygame.Rect(cell.x + f.u(12), cell.y + f.u(4), cell.w - f.u(16), cell.h - f.u(8))
+        top, middle, bottom = rows(inner, [1.5, 1.25, 0.75])
+        side = min(middle.h, f.u(44), middle.w // 4)
         token = pygame.Rect(middle.x, middle.centery - side // 2, side, side)
-        # the cards this player has collected: the big number beside their token
-        score_rect = pygame.Rect(token.right, middle.y, middle.right - token.right - token.w, middle.h)
-        return [card, Label(top, name, "body", key=f"name:{name}"), PlayerToken(token, name, player.colour, mark=self.mark(name)),
-                Label(score_rect, str(v["scores"][name]), "prompt" if f.portrait else "title", key=f"score:{name}"),
-                # the role ("Wolkenspäher") may use the card's whole width, its stripe aside
-                Label(pygame.Rect(cell.x + f.u(10), bottom.y, cell.w - f.u(12), bottom.h), self.role_of(name),
-                      "small", colour=th.PRIMARY if guessing else th.INK_SOFT,
-                      key=f"role:{name}")]
+        piece = side * 7 // 8
+        role = pygame.Rect(token.right + f.u(3), token.centery - piece // 2, piece, piece)
+        parts = [card, Label(top, breakable(name, top.w, f), "body", wrap=True, key=f"name:{name}"),
+                 PlayerToken(token, name, player.colour, mark=self.mark(name)),
+                 Picture(role, lambda s, r, k=self.role_key(name): board.paint_role(s, r, k), key=f"piece:{name}")]
+        x = role.right + f.u(3)
+        order = v["guess_order"]
+        if name in order:  # the guessing order on the ring: 1 guesses now, 2 next...
+            d = max(f.u(22), side * 5 // 8)
+            disc = pygame.Rect(x, token.centery - d // 2, d, d)
+            parts += [Picture(disc, lambda s, r, now=guessing: board.paint_order_disc(s, r, now), key=f"disc:{name}"),
+                      Label(disc.inflate(-f.u(4), -f.u(4)), str(order.index(name) + 1), "small", key=f"order:{name}")]
+            x = disc.right + f.u(3)
+        # the cards this player has collected: the big number, and their pile where there is room
+        room = middle.right - x
+        pile_w = side * 2 // 3 if room >= side * 2 else 0
+        pile = pygame.Rect(middle.right - pile_w, middle.y, pile_w, middle.h)
+        score_rect = pygame.Rect(x, middle.y, pile.x - x - f.u(2) * bool(pile_w), middle.h)
+        parts += [Picture(pile, lambda s, r, n=v["scores"][name]: board.paint_pile(s, r, n), key=f"pile:{name}"),
+                  Label(score_rect, str(v["scores"][name]), "prompt" if f.portrait else "title", key=f"score:{name}"),
+                  # the role ("Kiválasztó") may use the card's whole width, its stripe aside
+                  Label(pygame.Rect(cell.x + f.u(10), bottom.y, cell.w - f.u(12), bottom.h), self.role_of(name),
+                        "small", colour=th.PRIMARY if guessing else th.INK_SOFT, key=f"role:{name}")]
+        self._seats[name] = {"card": cell, "token": token, "pile": pile}
+        return parts
+
+    # --- the settlement: the cards go to whoever takes them ----------------------------------
+    def on_game_change(self, before, after, action) -> None:
+        before_view = self._view if self._view_for is before else before.view
+        super().on_game_change(before, after, action)
+        if action.get("act") == "guess" and self.app.screen is self:
+            # the flights end where the next build puts each pile (a role can move it)
+            self._pending = (before_view, after.view, action)
+            self._flights_from = self.app.now()
+            self.app.animate(board.FLIGHT_S)
+
+    def _take_off(self) -> None:
+        pending, self._pending = getattr(self, "_pending", None), None
+        if pending is not None and self._seats and self._middle is not None:
+            self._flights = flights(*pending, self._seats, self._middle.center)
+
+    def draw_above(self, surface, ctx) -> None:
+        if self._flights:
+            board.paint_flights(surface, self._flights, ctx.now - self._flights_from, self._card_h)
+
+    def card_keeps_clear(self, moment):
+        # a settlement's card leaves in sight everyone it gives cards to
+        return tuple(f"player:{name}" for name in moment.players) if moment.kind == "settle" else ()
+
+    def card_area(self, f, board_rect, below, moment):
+        area = super().card_area(f, board_rect, below, moment)
+        keys = set(self.card_keeps_clear(moment))
+        about = [w.rect for w in below if w.key in keys]
+        step = getattr(self, "_step_rect", None)
+        if step is None:
+            return area
+        if not any(area.colliderect(r) for r in about):
+            return area
+        # no room on the board clear of the takers: over the step's words, above its buttons
+        taken = [w.rect for w in below if w.accepts_tap() and w.rect.colliderect(step)]
+        return free_band(step, taken, f.u(GAP))
 
     # --- the step: what happens now --------------------------------------------------------
     def step_panel(self, f, step: pygame.Rect) -> list[Widget]:
@@ -160,6 +238,48 @@ class CloudMineScreen(GameScreen):
         if after.view["over"]:
             return ["won"]
         return ["right" if action["correct"] else "wrong"]
+
+
+def centre_clear_of(middle: pygame.Rect, cells: list[pygame.Rect], gap: int) -> pygame.Rect:
+    """The middle of the table (the deck) shrunk about its centre until no player's place
+    reaches into it (a ring of three or five leaves less room in the middle than eight)."""
+    box = pygame.Rect(middle)
+    while box.w > 8 and box.h > 8 and any(box.colliderect(c.inflate(gap, gap)) for c in cells):
+        box = box.inflate(-max(2, box.w // 20), -max(2, box.h // 20))
+    return box
+
+
+def breakable(name: str, width: int, f) -> str:
+    """A name as its label shows it: a long double name may break after its hyphen
+    ("Maximilian-" / "Alexander"), where it would not fit on one line (a name with a space
+    wraps there instead)."""
+    head, dash, tail = name.partition("-")
+    if not dash or " " in name or th.font(f.u(th.SIZES["min"])).size(name)[0] <= width:
+        return name
+    return f"{head}-\n{tail}"
+
+
+def flights(before: dict, after: dict, action: dict, seats: dict, middle: tuple[int, int]) -> list[board.Flight]:
+    """The cards a guess moves: a wrong guess, one card from the table to the Dreamer; a
+    settlement, the table's cards to whoever takes them (the finder, or the Chooser), and the
+    Dreamer's wrong guesses from the Dreamer to their pile (or on to the Chooser)."""
+    from ..story.moments import gains
+
+    dreamer = before["dreamer"]
+    if after["round"] == before["round"] and not after["over"]:  # a wrong guess, the round goes on
+        return [board.Flight(middle, seats[dreamer]["token"].center, 1)] if dreamer in seats else []
+    out = []
+    held = before["dreamer_pile"]
+    for who, cards in gains(before, after).items():
+        if who not in seats:
+            continue
+        end = seats[who]["pile"].center
+        from_dreamer = min(cards, held) if who in (dreamer, before["chooser"]) else 0
+        if from_dreamer and dreamer in seats:
+            out.append(board.Flight(seats[dreamer]["token"].center, end, from_dreamer))
+        if cards - from_dreamer:
+            out.append(board.Flight(middle, end, cards - from_dreamer))
+    return out
 
 
 def demo_game() -> tuple[dict, list[dict]]:
