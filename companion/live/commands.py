@@ -31,6 +31,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     live.add_argument("--port", type=_port, help="the port (default: the settings' live_port, 8019)")
     live.add_argument("--always", action="store_true",
                       help="serve even while the settings' live switch is off")
+    # shorter limits, for the tests of slow and silent clients
+    live.add_argument("--head-timeout", type=float, help=argparse.SUPPRESS)
+    live.add_argument("--write-timeout", type=float, help=argparse.SUPPRESS)
     live.set_defaults(func=cmd_live)
 
 
@@ -44,6 +47,10 @@ def cmd_live(args: argparse.Namespace) -> int:
         return fail(f"{db} is a folder, not a journal file")
     options = Options(db=db, config=(args.config or settings.default_path()).absolute(),
                       host=args.host, port=args.port, always=args.always)
+    if args.head_timeout:
+        options.head_timeout = args.head_timeout
+    if args.write_timeout:
+        options.write_timeout = args.write_timeout
 
     try:
         asyncio.run(serve(options))

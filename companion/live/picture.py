@@ -136,7 +136,7 @@ class Painter:
                      and before.game.id == look.game.id and self.controller.match is not None
                      and before.actions == look.actions[:len(before.actions)])
         new = look.actions[len(before.actions):] if same_game else ()
-        if not same_game:
+        if not same_game or len(new) > 1:  # a burst (the page was behind): only the last one played
             # all but the last action rebuilt, the last one played: its moment shows
             start = list(look.actions[:-1])
             self.controller.adopt(rebuild(look.setup, start, look.game.id), None)

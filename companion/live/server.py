@@ -55,11 +55,20 @@ BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nConten
 
 
 class _Busy(asyncio.Protocol):
-    """A connection over the cap: told so at once and closed (no parser, no buffer)."""
+    """A connection over the cap: told so at once and closed (no parser, no buffer). What it
+    sent is read and dropped for a moment first: closing with unread data would reset the
+    connection, and the client might never see the answer."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         transport.write(BUSY)  # type: ignore[attr-defined]
-        transport.close()
+        transport.write_eof()  # type: ignore[attr-defined]
+        asyncio.get_running_loop().call_later(1.0, transport.abort)  # type: ignore[attr-defined]
+
+    def data_received(self, data: bytes) -> None:
+        pass
+
+    def eof_received(self) -> bool:
+        return False  # the client is done too: close now
 
 
 @dataclass
@@ -69,6 +78,8 @@ class Options:
     host: str | None = None      # None: loopback and the home-network addresses
     port: int | None = None      # None: the settings' live_port
     always: bool = False         # serve whatever the settings say (tests, a desktop try-out)
+    head_timeout: float = HEAD_TIMEOUT_S
+    write_timeout: float = WRITE_TIMEOUT_S
 
 
 class LiveServer:
@@ -89,6 +100,9 @@ class LiveServer:
         self._served: set = set()
         self._refreshing: asyncio.Task | None = None
         self._again = False
+        self._started = self._missed = False
+        self.watch: FolderWatch | None = None
+        self._rescan: asyncio.TimerHandle | None = None
         self.stopped = asyncio.Event()
         self.app = self._make_app()
         self.runner = web.AppRunner(self.app, handle_signals=False, access_log=None,
@@ -120,6 +134,9 @@ class LiveServer:
     # --- hearing of changes ------------------------------------------------------------------
     def changed(self) -> None:
         """The journal's or the settings' folder changed (debounced): read again."""
+        if not self._started:
+            self._missed = True  # heard while starting: read again once started
+            return
         if self._refreshing is not None and not self._refreshing.done():
             self._again = True
             return
@@ -130,19 +147,22 @@ class LiveServer:
             self._again = False
             try:
                 await self._apply_settings()
-                look = await asyncio.get_running_loop().run_in_executor(self.pool, self.journal.look)
-                if look.key != self.look.key:
-                    await self._draw(lambda painter: painter.show(look))
-                    self.look = look
-                    self.number += 1
-                    self._cache.clear()
-                    self.hub.publish(event(self.version))
+                await self._read_journal()
             except CannotListen as exc:
                 log.warning("%s", exc)
             except Exception:  # never the end of the page: said in the log, tried again next change
                 log.exception("the live page could not read the journal")
             if not self._again:
                 return
+
+    async def _read_journal(self) -> None:
+        look = await asyncio.get_running_loop().run_in_executor(self.pool, self.journal.look)
+        if look.key != self.look.key or self.number == 0:
+            await self._draw(lambda painter: painter.show(look))
+            self.look = look
+            self.number += 1
+            self._cache.clear()
+            self.hub.publish(event(self.version))
 
     async def _apply_settings(self) -> None:
         path = self.options.config
@@ -165,7 +185,7 @@ class LiveServer:
         if server is None or len(server.connections) >= MAX_CONNECTIONS:
             return _Busy()
         handler = server()
-        asyncio.get_running_loop().call_later(HEAD_TIMEOUT_S, self._silent_check, handler)
+        asyncio.get_running_loop().call_later(self.options.head_timeout, self._silent_check, handler)
         return handler
 
     def _silent_check(self, handler) -> None:
@@ -206,9 +226,11 @@ class LiveServer:
         loop = asyncio.get_running_loop()
         files = [self.options.db] + ([self.options.config] if self.options.config else [])
         self.watch = FolderWatch(loop, files, self.changed)
+        await self._read_journal()  # the game is ready before the first viewer comes
         await self._apply_settings()  # a port already taken ends the start, in one line
-        self.changed()
-        await self._refreshing
+        self._started = True
+        if self._missed:
+            self.changed()
         if self.bound is None and not self.options.always and not self.config.live:
             log.warning("the live page is switched off in the settings: it starts when it is switched on")
         self._rescan = loop.call_later(RESCAN_S, self._rescan_addresses)
@@ -220,8 +242,10 @@ class LiveServer:
         self._rescan = asyncio.get_running_loop().call_later(RESCAN_S, self._rescan_addresses)
 
     async def close(self) -> None:
-        self._rescan.cancel()
-        self.watch.close()
+        if self._rescan is not None:
+            self._rescan.cancel()
+        if self.watch is not None:
+            self.watch.close()
         await self._stop_listening()
         await self.runner.cleanup()
         self.pool.shutdown(wait=True)
@@ -235,8 +259,8 @@ class LiveServer:
         app.router.add_get("/records", self.records)
         app.router.add_get("/events", self.events)
         app.router.add_get(r"/picture/{version:[0-9a-f]+-[0-9]+}/{orientation:landscape|portrait}.png", self.picture)
-        app.router.add_get("/style.css", lambda r: self._text(page.STYLE, "text/css"))
-        app.router.add_get("/live.js", lambda r: self._text(page.SCRIPT, "text/javascript"))
+        app.router.add_get("/style.css", self.style)
+        app.router.add_get("/live.js", self.script)
         return app
 
     @web.middleware
@@ -250,6 +274,9 @@ class LiveServer:
         if request.method not in ("GET", "HEAD"):
             return self._headers(web.Response(status=405, text="this page can only be looked at\n",
                                               headers={"Allow": "GET, HEAD"}))
+        if request.body_exists:  # a look carries nothing; its body is never read
+            return self._headers(web.Response(status=413, text="a request to this page has no body\n",
+                                              headers={"Connection": "close"}))
         try:
             response = await handler(request)
         except web.HTTPException as exc:
@@ -265,6 +292,12 @@ class LiveServer:
     @staticmethod
     def _text(text: str, kind: str) -> web.Response:
         return web.Response(text=text, content_type=kind, headers={"Cache-Control": "max-age=300"})
+
+    async def style(self, request: web.Request) -> web.Response:
+        return self._text(page.STYLE, "text/css")
+
+    async def script(self, request: web.Request) -> web.Response:
+        return self._text(page.SCRIPT, "text/javascript")
 
     def _language(self, request: web.Request) -> str:
         asked = request.query.get("lang", "")
@@ -326,7 +359,7 @@ class LiveServer:
         if request.method == "HEAD":
             return response
         for start in range(0, len(png), CHUNK):
-            if not await _write(request, response, png[start:start + CHUNK]):
+            if not await _write(request, response, self.options.write_timeout, png[start:start + CHUNK]):
                 return response
         await response.write_eof()
         return response
@@ -340,14 +373,14 @@ class LiveServer:
         self._headers(response)
         try:
             await response.prepare(request)
-            if not await _write(request, response, b"retry: 2000\n" + event(self.version)):
+            if not await _write(request, response, self.options.write_timeout, b"retry: 2000\n" + event(self.version)):
                 return response
             while not viewer.dropped.is_set():
                 try:
                     message = await asyncio.wait_for(viewer.queue.get(), HEARTBEAT_S)
                 except asyncio.TimeoutError:
                     message = b": still here\n\n"
-                if not await _write(request, response, message):
+                if not await _write(request, response, self.options.write_timeout, message):
                     break
         except ConnectionError:
             pass
@@ -364,10 +397,10 @@ def _in(language: str, fn, *args):
     return fn(*args)
 
 
-async def _write(request: web.Request, response: web.StreamResponse, data: bytes) -> bool:
-    """One write, within WRITE_TIMEOUT_S; False (and the connection cut) when it did not go."""
+async def _write(request: web.Request, response: web.StreamResponse, timeout: float, data: bytes) -> bool:
+    """One write, within `timeout` seconds; False (and the connection cut) when it did not go."""
     try:
-        await asyncio.wait_for(response.write(data), WRITE_TIMEOUT_S)
+        await asyncio.wait_for(response.write(data), timeout)
         return True
     except (asyncio.TimeoutError, ConnectionError, RuntimeError):
         if request.transport is not None:
