@@ -122,6 +122,10 @@ class Hub:
             self.dropped_count += 1
         self.viewers.discard(viewer)
         viewer.dropped.set()
+        try:
+            viewer.queue.put_nowait(b"")  # wakes its stream, which then ends (a full queue wakes it anyway)
+        except asyncio.QueueFull:
+            pass
         if viewer.on_drop is not None:
             viewer.on_drop()
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..journal.errors import JournalError
+from ..journal.errors import JournalError, NotUpgraded
 from ..journal.history import GameSummary
 from ..journal.journal import rebuild
 from ..journal.store import Store, connect, is_damage
@@ -86,6 +86,8 @@ class ReadOnlyJournal:
 
         try:
             found = self._with(read)
+        except NotUpgraded:  # a journal being made (its tables not all there yet), or one the app upgrades at its start
+            return Look()
         except JournalError as exc:
             return Look(problem=str(exc))
         found = found or Look()

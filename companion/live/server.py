@@ -18,6 +18,7 @@ import logging
 import os
 import secrets
 import signal
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,6 +99,7 @@ class LiveServer:
         self._painter = None
         self._cache: dict[tuple, asyncio.Future] = {}
         self._served: set = set()
+        self._arriving: list[tuple[Any, float]] = []
         self._refreshing: asyncio.Task | None = None
         self._again = False
         self._started = self._missed = False
@@ -182,9 +184,17 @@ class LiveServer:
     # --- listening ----------------------------------------------------------------------------
     def _factory(self) -> asyncio.Protocol:
         server = self.runner.server
-        if server is None or len(server.connections) >= MAX_CONNECTIONS:
+        if server is None:
+            return _Busy()
+        # asyncio makes the protocols of a burst of connections before any of them is
+        # connected: those made but not yet among the server's connections count too
+        now = time.monotonic()
+        connected = set(server.connections)
+        self._arriving = [(h, at) for h, at in self._arriving if h not in connected and now - at < 2.0]
+        if len(connected) + len(self._arriving) >= MAX_CONNECTIONS:
             return _Busy()
         handler = server()
+        self._arriving.append((handler, now))
         asyncio.get_running_loop().call_later(self.options.head_timeout, self._silent_check, handler)
         return handler
 
@@ -380,6 +390,8 @@ class LiveServer:
                     message = await asyncio.wait_for(viewer.queue.get(), HEARTBEAT_S)
                 except asyncio.TimeoutError:
                     message = b": still here\n\n"
+                if not message or viewer.dropped.is_set():
+                    break
                 if not await _write(request, response, self.options.write_timeout, message):
                     break
         except ConnectionError:
