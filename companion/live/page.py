@@ -132,8 +132,8 @@ def records_page(language: str, sections: list[tuple[str, list[str]]], problem: 
 STYLE = """\
 :root { --sky: #dcecfb; --ink: #14213d; --soft: #51607a; --card: #ffffff; --line: #b9cde6; --turn: #f5a300; }
 * { box-sizing: border-box; }
-html, body { margin: 0; background: linear-gradient(#9cc6ef, var(--sky)); color: var(--ink);
-  font-family: system-ui, "DejaVu Sans", sans-serif; min-height: 100%; }
+html { background: linear-gradient(#9cc6ef, var(--sky)) fixed; min-height: 100%; }
+body { margin: 0; color: var(--ink); font-family: system-ui, "DejaVu Sans", sans-serif; }
 body { font-size: clamp(16px, 1.1vw + 0.6vh, 30px); }
 header { display: flex; flex-wrap: wrap; gap: .5em 1.2em; align-items: center; padding: .4em .8em;
   background: var(--card); border-bottom: 2px solid var(--line); }
