@@ -448,10 +448,18 @@ class GameScreen(Screen):
             from .practice import PracticeScreen
             app.show(PracticeScreen(app))
 
+        def live_page():
+            app.close_dialog()
+            from .live_code import LiveCodeScreen
+            app.show(LiveCodeScreen(app))
+
         extra = []
         if self.game == "cloudship":
             from .practice import _ as ship_
             extra = [DialogButton(ship_("Practice flight"), practice, "secondary")]
+        if app.config.live:  # the page for the TV and phones is on: its QR code one tap away
+            from .live_code import caption
+            extra.append(DialogButton(caption(), live_page, "secondary"))
         app.ask(Dialog(_("Menu"), self.title(), [
             DialogButton(_("Back to the game"), app.close_dialog, "secondary"),
             DialogButton(_("How to play"), rules, "secondary"), *extra,
