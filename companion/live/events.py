@@ -20,13 +20,15 @@ from inotify_simple import INotify, flags
 
 DEBOUNCE_S = 0.05
 QUEUE_SIZE = 4      # messages a viewer may fall behind before it is dropped
-WATCHED = (flags.MODIFY | flags.CLOSE_WRITE | flags.CREATE | flags.DELETE | flags.MOVED_TO
-           | flags.MOVED_FROM | flags.DELETE_SELF | flags.MOVE_SELF)
+# MODIFY, not CLOSE_WRITE: a reader's SQLite opens the -wal file read-write and closes it again
+# (this page's own reads would wake it); only a writer modifies it
+WATCHED = (flags.MODIFY | flags.CREATE | flags.DELETE | flags.MOVED_TO | flags.MOVED_FROM
+           | flags.DELETE_SELF | flags.MOVE_SELF)
 
 
 class FolderWatch:
-    """Calls `changed()` (on the loop, debounced) when a file named in `names` changes in its
-    folder. A folder that does not exist yet is waited for from its nearest existing parent."""
+    """Calls `changed()` (on the loop, debounced) when one of `files` (or its -wal) changes in
+    its folder. A folder that does not exist yet is waited for from its nearest existing parent."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, files: Iterable[Path], changed: Callable[[], None],
                  debounce: float = DEBOUNCE_S):
@@ -54,8 +56,9 @@ class FolderWatch:
                 continue  # a folder we may not look into: nothing to hear from it
 
     def _readable(self) -> None:
-        names = {f.name for f in self.files}
-        suffixed = tuple(names)
+        # the files themselves and a journal's write-ahead log (a commit appends to it); never
+        # its -shm index, which every reader (this page included) writes: that would loop
+        names = {f.name for f in self.files} | {f"{f.name}-wal" for f in self.files}
         relevant = rearm = False
         for event in self.inotify.read(timeout=0):
             folder = self._watches.get(event.wd)
@@ -64,7 +67,7 @@ class FolderWatch:
                 continue
             if folder is not None and event.mask & flags.ISDIR:
                 rearm = True  # a folder on the way to a missing one was made
-            if event.name.startswith(suffixed):
+            if event.name in names:
                 relevant = True
         if rearm:
             self._arm()
