@@ -414,3 +414,16 @@ def test_fifty_viewers_at_once_get_every_change_and_memory_stays_flat(game):
     finally:
         for viewer in viewers:
             viewer.close()
+
+
+def test_a_folder_for_a_journal_is_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "companion", "live", "--db", str(tmp_path), "--port", "1"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and done.stderr.strip() == f"cloud-companion: {tmp_path} is a folder, not a journal file"
+    wrong = subprocess.run([sys.executable, "-m", "companion", "live", "--port", "http"],
+                           capture_output=True, text=True, timeout=60)
+    assert wrong.returncode == 2 and len(wrong.stderr.strip().splitlines()) == 1
+    assert wrong.stderr.startswith("cloud-companion")

@@ -157,9 +157,13 @@ class LiveServer:
             if not self._again:
                 return
 
-    async def _read_journal(self) -> None:
+    async def _read_journal(self, force: bool = False) -> None:
+        """Read the journal and draw what changed: only while serving (switched off, nothing is
+        read and pygame is not even loaded), or before serving starts (`force`)."""
+        if self.bound is None and not force:
+            return
         look = await asyncio.get_running_loop().run_in_executor(self.pool, self.journal.look)
-        if look.key != self.look.key or self.number == 0:
+        if look.key != self.look.key or self.number == 0 or force:
             await self._draw(lambda painter: painter.show(look))
             self.look = look
             self.number += 1
@@ -176,6 +180,7 @@ class LiveServer:
         hosts = address.hosts_to_bind(self.options.host)
         if wanted and self.bound != (hosts, port):
             await self._stop_listening()
+            await self._read_journal(force=True)  # the game is ready before the first viewer comes
             await self._listen(hosts, port)
         elif not wanted and self.bound is not None:
             await self._stop_listening()
@@ -236,7 +241,6 @@ class LiveServer:
         loop = asyncio.get_running_loop()
         files = [self.options.db] + ([self.options.config] if self.options.config else [])
         self.watch = FolderWatch(loop, files, self.changed)
-        await self._read_journal()  # the game is ready before the first viewer comes
         await self._apply_settings()  # a port already taken ends the start, in one line
         self._started = True
         if self._missed:
