@@ -15,7 +15,8 @@ from importlib import import_module
 BENCH_MODULES: tuple[str, ...] = ("companion.rules.bench", "companion.devices.bench",
                                   "companion.journal.bench", "companion.ui.tools.bench",
                                   "companion.speech_bench", "companion.insights.bench",
-                                  "companion.appliance.bench", "companion.ship.bench")
+                                  "companion.appliance.bench", "companion.ship.bench",
+                                  "companion.live.bench")
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,11 @@ AIMS: dict[str, Aim] = {
     "odds.cloud9_query_ms": Aim(most=2, why="the risk meter is recomputed within a frame"),
     "simulate.cloud9_games_per_s": Aim(least=2_000, why="thousands of games in a few seconds"),
     "insights.records_10k_ms": Aim(most=200, why="years of games: the table's records at once"),
+    "live.action_to_update_p99_ms": Aim(most=1000, why="the TV and the phones follow within a second"),
+    "live.rss_mb_*_viewer*": Aim(most=120, why="the page beside the app on a Pi Zero 2's 512 MiB"),
+    "live.idle_cpu_percent": Aim(most=0.5, why="a page left open all evening costs next to nothing"),
+    "live.start_s": Aim(most=2, why="the page is there soon after the Pi boots"),
+    "live.press_to_frame_p99_ms_*": Aim(most=16.7, why="fifty viewers never slow the table's own screen"),
 }
 
 

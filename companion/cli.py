@@ -18,7 +18,8 @@ from .replay import NotAGame, replay_file
 # modules with a register(subparsers) function, each adding its own subcommands
 COMMAND_MODULES: tuple[str, ...] = ("companion.journal.commands", "companion.ui.tools.commands",
                                      "companion.appliance.commands",
-                                     "companion.insights.commands", "companion.ship.commands")
+                                     "companion.insights.commands", "companion.ship.commands",
+                                     "companion.live.commands")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

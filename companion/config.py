@@ -97,6 +97,8 @@ class Config:
     ship_beds: bool = True  # bed detectors fitted; without them each ball asks "where did it land?"
     flight_logs: int = 100  # flights kept for `cloud-companion judge`, at most 1 MB each
     judge: JudgeTimings = JudgeTimings()
+    live: bool = False  # the live page for the TV and phones on the home network (`cloud-companion live`)
+    live_port: int = 8019
 
     def with_changes(self, **changes: Any) -> "Config":
         return validate(replace(self, **changes))
@@ -196,6 +198,8 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Any], Any]]] = {
     "muted": (("muted",), _boolean),
     "speech": (("speech",), _boolean),
     "show_odds": (("show_odds",), _boolean),
+    "live": (("live",), _boolean),
+    "live_port": (("live_port",), _whole(1024, 65535)),
     "log_level": (("log_level",), _choice(LOG_LEVELS)),
     "rotate": (("rotate",), _choice(ROTATIONS)),
     "size": (("size",), _size),
@@ -313,6 +317,7 @@ def to_dict(config: Config) -> dict[str, Any]:
     """The TOML layout of config.example.toml (tables last, as TOML needs)."""
     data: dict[str, Any] = {"language": config.language, "volume": config.volume, "muted": config.muted,
                             "speech": config.speech, "show_odds": config.show_odds,
+                            "live": config.live, "live_port": config.live_port,
                             "log_level": config.log_level,
                             "rotate": config.rotate,
                             "size": "auto" if config.size is None else f"{config.size[0]}x{config.size[1]}",

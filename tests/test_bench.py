@@ -16,7 +16,7 @@ def test_every_area_is_in_the_bench():
     assert set(BENCH_MODULES) == {"companion.rules.bench", "companion.journal.bench",
                                   "companion.devices.bench", "companion.ui.tools.bench", "companion.speech_bench",
                                   "companion.insights.bench", "companion.appliance.bench",
-                                  "companion.ship.bench"}
+                                  "companion.ship.bench", "companion.live.bench"}
 
 
 def test_rules_bench_reports_replay_speed_for_every_game():
@@ -74,3 +74,13 @@ def test_every_figure_with_a_unit_of_time_memory_or_speed_has_an_aim():
     assert all(aim_for(name) is not None for name in names)
     assert aim_for("ui.idle_cloud9_cpu_percent_of_core").met(0.19)
     assert not aim_for("ui.idle_cloud9_cpu_percent_of_core").met(0.5)
+
+
+def test_the_live_pages_figures_are_measured_from_outside():
+    from companion.live.bench import bench as live_bench
+
+    figures = live_bench(actions=4, idle=0.5, presses=20, crowd=5)
+    for name in ("live.action_to_update_p99_ms", "live.rss_mb_1_viewer", "live.rss_mb_50_viewers",
+                 "live.idle_cpu_percent", "live.start_s", "live.press_to_frame_p99_ms_50_viewers"):
+        assert figures[name] > 0 or name == "live.idle_cpu_percent", name
+    assert 10 < figures["live.rss_mb_1_viewer"] < 1000

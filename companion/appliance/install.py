@@ -41,6 +41,9 @@ PREFIX = Path("/opt/cloud-companion")
 CONFIG_DIR = Path("/etc/cloud-companion")
 STATE_DIR = Path("/var/lib/cloud-companion")
 UNIT_NAME = "cloud-companion.service"
+# the live page for the TV and phones: its own sandboxed unit, always running, listening nowhere
+# until the Settings screen switches it on
+LIVE_UNIT_NAME = "cloud-companion-live.service"
 POLKIT_NAME = "50-cloud-companion-poweroff.rules"
 UDEV_NAME = "90-cloud-companion-usb.rules"
 COMMAND = Path("/usr/local/bin/cloud-companion")
@@ -245,6 +248,8 @@ def unit_steps(source: Path) -> list[Step]:
     return [
         write_step("the systemd unit", Path("/etc/systemd/system") / UNIT_NAME,
                    (source / "systemd" / UNIT_NAME).read_text()),
+        write_step("the live page's systemd unit (read-only, home network only, off until switched on)",
+                   Path("/etc/systemd/system") / LIVE_UNIT_NAME, (source / "systemd" / LIVE_UNIT_NAME).read_text()),
         write_step("the polkit rule: the service user may power off, nothing else",
                    Path("/etc/polkit-1/rules.d") / POLKIT_NAME, (source / "systemd" / POLKIT_NAME).read_text()),
         write_step("the udev rule that mounts a USB stick for backups", Path("/etc/udev/rules.d") / UDEV_NAME,
@@ -310,6 +315,10 @@ def install_plan(source: Path, display: str, rotate: int) -> list[Step]:
         command_step("start the app at boot", "systemctl", "enable", UNIT_NAME,
                      done=lambda: systemctl_says("is-enabled", UNIT_NAME) == "enabled"),
         command_step("start (or restart) it now", "systemctl", "restart", UNIT_NAME),
+        command_step("the live page's service at boot (it listens only once switched on in Settings)",
+                     "systemctl", "enable", LIVE_UNIT_NAME,
+                     done=lambda: systemctl_says("is-enabled", LIVE_UNIT_NAME) == "enabled"),
+        command_step("start (or restart) the live page's service now", "systemctl", "restart", LIVE_UNIT_NAME),
     ]
     return steps
 
@@ -344,18 +353,22 @@ def flight_logs_step(state_dir: Path = STATE_DIR) -> Step:
 
 def update_plan(source: Path) -> list[Step]:
     return [packages_step(), *app_steps(source), *unit_steps(source), flight_logs_step(),
-            command_step("restart the app (the journal resumes any game)", "systemctl", "restart", UNIT_NAME)]
+            command_step("restart the app (the journal resumes any game)", "systemctl", "restart", UNIT_NAME),
+            command_step("restart the live page's service", "systemctl", "restart", LIVE_UNIT_NAME)]
 
 
 def uninstall_plan(purge: bool) -> list[Step]:
     unit, rule = Path("/etc/systemd/system") / UNIT_NAME, Path("/etc/polkit-1/rules.d") / POLKIT_NAME
     udev = Path("/etc/udev/rules.d") / UDEV_NAME
+    live = Path("/etc/systemd/system") / LIVE_UNIT_NAME
     steps = [
         command_step("stop the app and no longer start it at boot", "systemctl", "disable", "--now", UNIT_NAME,
                      done=lambda: not unit.exists()),
-        Step(f"remove {unit}, {rule} and {udev}",
-             lambda: [p.unlink(missing_ok=True) for p in (unit, rule, udev)] and None,
-             lambda: not unit.exists() and not rule.exists() and not udev.exists(), [f"rm {unit} {rule} {udev}"]),
+        command_step("stop the live page and no longer start it at boot", "systemctl", "disable", "--now",
+                     LIVE_UNIT_NAME, done=lambda: not live.exists()),
+        Step(f"remove {unit}, {live}, {rule} and {udev}",
+             lambda: [p.unlink(missing_ok=True) for p in (unit, live, rule, udev)] and None,
+             lambda: not any(p.exists() for p in (unit, live, rule, udev)), [f"rm {unit} {live} {rule} {udev}"]),
         command_step("systemd forgets the unit", "systemctl", "daemon-reload"),
         Step(f"remove the app ({PREFIX}) and its command", lambda: (shutil.rmtree(PREFIX, ignore_errors=True),
                                                                    COMMAND.unlink(missing_ok=True)) and None,

@@ -26,13 +26,16 @@ GAP_S = 0.035     # between presses: longer than the debounce window, as two rea
 DEADLINE_S = 120  # the whole run; a lost press must not hang the bench
 
 
-def bench(presses: int = 250, seed: int = 1) -> dict[str, float]:
+def bench(presses: int = 250, seed: int = 1, journal=None) -> dict[str, float]:
+    """`journal`: each press saved there too, as the app does (the live page's bench watches it)."""
     from gpiozero.pins.mock import MockFactory
 
+    from ..controller import GameController
     from ..ui.loop.hardware import SeatHardware
     from ..ui.tools.harness import Harness  # sets SDL's dummy drivers before pygame starts
 
-    harness = Harness((800, 480))
+    harness = (Harness((800, 480)) if journal is None else
+               Harness((800, 480), controller=GameController(journal), journal=journal))
     app = harness.app
     seat_input = SeatInput(DEFAULT_SEATS[:len(PLAYERS)], pin_factory=MockFactory(), wake=app.wake)
     table = SeatTable(seat_input)

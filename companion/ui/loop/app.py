@@ -130,6 +130,12 @@ class App:
 
         return ROUTES[name](self, *args, **kwargs)
 
+    def menu_entries(self):
+        """What every game's menu offers besides the game's own entries (screens/routes.py)."""
+        from ..screens.routes import menu_entries
+
+        return menu_entries(self)
+
     def replace(self, screen) -> None:
         self.show(screen, remember=False)
 

@@ -424,7 +424,7 @@ class GameScreen(Screen):
             app.show(app.make("help", self.game))
 
         extra = [DialogButton(text, lambda open_=open_: (app.close_dialog(), open_()), "secondary")
-                 for text, open_ in self.menu_extras()]
+                 for text, open_ in [*self.menu_extras(), *app.menu_entries()]]
         app.ask(Dialog(_("Menu"), self.title(), [
             DialogButton(_("Back to the game"), app.close_dialog, "secondary"),
             DialogButton(_("How to play"), rules, "secondary"), *extra,

@@ -1,0 +1,123 @@
+"""Where the live page listens and how a phone finds it: the home network only.
+
+The server binds to loopback and to this machine's private (home network) IPv4 addresses; it
+refuses any client whose address is not private, loopback or link-local. The URL it serves is
+written to a small file the app reads for its QR code (the app itself runs without a network:
+it cannot see the addresses).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import ipaddress
+import os
+import socket
+import struct
+import warnings
+from pathlib import Path
+
+import platformdirs
+
+from ..config import APP_NAME
+
+URL_FILE_ENV = "CLOUD_COMPANION_LIVE_URL_FILE"
+SIOCGIFADDR = 0x8915  # linux/sockios.h: an interface's IPv4 address
+
+
+def url_file() -> Path:
+    """The file the live server writes its URL to (its unit sets the path for both services)."""
+    given = os.environ.get(URL_FILE_ENV)
+    if given:
+        return Path(given)
+    with warnings.catch_warnings():  # no XDG_RUNTIME_DIR (a service, a container): its fallback is fine
+        warnings.simplefilter("ignore")
+        return Path(platformdirs.user_runtime_dir(APP_NAME)) / "live-url"
+
+
+def allowed_client(host: str | None) -> bool:
+    """A client on the home network: loopback, link-local or a private range. Anything else
+    (a public address, a forwarded port) is refused."""
+    if not host:
+        return False
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    if address.is_loopback or address.is_link_local:
+        return True
+    # is_private also holds for 0.0.0.0/8, documentation and reserved ranges: only the real
+    # home-network ranges count
+    networks = ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")
+    return any(address in ipaddress.ip_network(n) for n in networks)
+
+
+def lan_addresses() -> list[str]:
+    """This machine's private IPv4 addresses, one per interface that has one (no packet is sent:
+    each interface's address is asked of the kernel)."""
+    found: list[str] = []
+    try:
+        interfaces = [name for _index, name in socket.if_nameindex()]
+    except OSError:
+        return found
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for name in interfaces:
+            try:
+                packed = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, struct.pack("256s", name.encode()[:15]))
+            except OSError:  # no IPv4 address on it (down, or IPv6 only)
+                continue
+            address = socket.inet_ntoa(packed[20:24])
+            if address not in found and allowed_client(address) and not ipaddress.ip_address(address).is_loopback:
+                found.append(address)
+    return found
+
+
+def hosts_to_bind(given: str | None) -> list[str]:
+    """`--host H` as given; by default loopback and every home-network address."""
+    if given:
+        return [given]
+    return ["127.0.0.1", *lan_addresses()]
+
+
+def page_url(hosts: list[str], port: int) -> str:
+    """The URL to show: a home-network address when there is one, else loopback."""
+    lan = [h for h in hosts if h not in ("127.0.0.1", "::1", "localhost")]
+    host = (lan or hosts or ["127.0.0.1"])[0]
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
+def publish(url: str | None, path: Path | None = None) -> None:
+    """Write (or, with None, remove) the URL the app shows; a place it cannot write is skipped:
+    the app then shows the name-based URL (fallback_url)."""
+    path = path or url_file()
+    try:
+        if url is None:
+            path.unlink(missing_ok=True)
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(url + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def published_url(path: Path | None = None) -> str | None:
+    try:
+        text = (path or url_file()).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if text.startswith("http://") and len(text) < 200 else None
+
+
+def fallback_url(port: int) -> str:
+    """The page by the machine's name (mDNS, which Raspberry Pi OS answers): for the QR code
+    before the live server has said where it listens."""
+    return f"http://{socket.gethostname()}.local:{port}/"
+
+
+def shown_url(port: int) -> str:
+    return published_url() or fallback_url(port)

@@ -1,0 +1,216 @@
+"""The live page's figures for `cloud-companion bench`, measured from outside, on loopback:
+`cloud-companion live` in its own process, a journal written as the app writes it, and viewers
+in a process of their own (an aiohttp client: event streams, each change fetched as a browser
+does it, the page's part and its picture).
+
+- action_to_update_p99_ms: from an action saved in the journal to a viewer holding the new
+  page part and picture (inotify, the read, the drawing, the event, both fetches);
+- rss_mb_1_viewer, rss_mb_50_viewers: the server's resident memory, once warm;
+- idle_cpu_percent: % of one core while one viewer watches and nothing happens;
+- cpu_ms_per_action_1_viewer, cpu_ms_per_viewer_per_action: the server's CPU for each action
+  with one viewer, and what each further viewer adds (fifty of them measured);
+- start_s: from starting the process to serving the first page;
+- press_to_frame_p99_ms_50_viewers: the app's own seat press to frame (devices/bench.py), its
+  journal watched by the page and fifty viewers fetching every change meanwhile (all on this
+  machine: on the Pi the viewers are phones); _no_page: the same with no page, to compare.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ACTIONS = 60
+GAP_S = 0.25       # between two actions: one change at a time
+IDLE_S = 8.0
+HOST = "127.0.0.1"
+
+VIEWERS_SCRIPT = r"""
+import asyncio, json, re, sys, time
+import aiohttp
+
+async def viewer(session, url, report):
+    async with session.get(url + "/events", timeout=aiohttp.ClientTimeout(total=None)) as stream:
+        async for line in stream.content:
+            if line.startswith(b"data: "):
+                version = json.loads(line[6:])["version"]
+                async with session.get(url + "/fragment") as part:
+                    html = await part.text()
+                shown = re.search(r'/picture/([^/]+)/landscape', html)
+                if shown:
+                    async with session.get(f"{url}/picture/{shown.group(1)}/landscape.png") as png:
+                        await png.read()
+                if report:
+                    print(json.dumps({"version": version, "at": time.monotonic()}), flush=True)
+
+async def main(url, count):
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        await asyncio.gather(*(viewer(session, url, n == 0) for n in range(count)))
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def _rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class _Server:
+    def __init__(self, scratch: Path, db: Path):
+        self.port = _free_port()
+        config = scratch / "config.toml"
+        config.write_text("live = true\n")
+        env = dict(os.environ, CLOUD_COMPANION_LIVE_URL_FILE=str(scratch / "live-url"))
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen([sys.executable, "-m", "companion", "live", "--db", str(db), "--config",
+                                         str(config), "--host", HOST, "--port", str(self.port)],
+                                        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.start_s = self._first_page()
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    def _first_page(self) -> float:
+        import urllib.request
+
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.url + "/", timeout=5) as answer:
+                    answer.read()
+                return time.perf_counter() - self.started
+            except OSError:
+                time.sleep(0.02)
+        raise RuntimeError("the live page never answered")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+
+class _Viewers:
+    def __init__(self, url: str, count: int):
+        self.process = subprocess.Popen([sys.executable, "-c", VIEWERS_SCRIPT, url, str(count)],
+                                        stdout=subprocess.PIPE, text=True)
+        self.next_change()  # the version shown when it connected
+
+    def next_change(self) -> tuple[str, float]:
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("the viewers ended")
+        seen = json.loads(line)
+        return seen["version"], seen["at"]
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+def _cpu_seconds(pid: int) -> float:
+    from ..ui.tools.bench import cpu_seconds
+
+    return cpu_seconds(pid)
+
+
+def bench(actions: int = ACTIONS, idle: float = IDLE_S, presses: int = 150, crowd: int = 50) -> dict[str, float]:
+    from ..controller import GameController
+    from ..journal import Journal
+    from ..rules.simulate import random_game
+
+    setup = {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]}
+    played = random_game(setup, seed=3)[:actions]
+    figures: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        scratch = Path(folder)
+        db = scratch / "journal.sqlite3"
+        journal = Journal.open(db)
+        controller = GameController(journal)
+        controller.new_game(setup)
+        server = _Server(scratch, db)
+        try:
+            figures["live.start_s"] = round(server.start_s, 3)
+            one = _Viewers(server.url, 1)
+            latencies = []
+            cpu_before = _cpu_seconds(server.process.pid)
+            for action in played:
+                controller.submit(action)  # durable when it returns
+                saved = time.monotonic()
+                _version, at = one.next_change()
+                latencies.append((at - saved) * 1000)
+                time.sleep(GAP_S)
+            one_viewer_ms = 1000 * (_cpu_seconds(server.process.pid) - cpu_before) / len(played)
+            figures["live.action_to_update_median_ms"] = round(statistics.median(latencies), 1)
+            figures["live.action_to_update_p99_ms"] = round(statistics.quantiles(latencies, n=100)[98], 1)
+            figures["live.rss_mb_1_viewer"] = round(_rss_mb(server.process.pid), 1)
+            time.sleep(1.0)
+            before = _cpu_seconds(server.process.pid)
+            began = time.monotonic()
+            time.sleep(idle)
+            figures["live.idle_cpu_percent"] = round(100 * (_cpu_seconds(server.process.pid) - before)
+                                                     / (time.monotonic() - began), 3)
+            one.stop()
+            many = _Viewers(server.url, crowd)
+            controller.new_game(setup)
+            many.next_change()
+            crowd_actions = random_game(setup, seed=4)[:10]
+            cpu_before = _cpu_seconds(server.process.pid)
+            for action in crowd_actions:
+                controller.submit(action)
+                many.next_change()
+                time.sleep(GAP_S)
+            crowd_ms = 1000 * (_cpu_seconds(server.process.pid) - cpu_before) / len(crowd_actions)
+            # what one more viewer costs the server for each action (its fetches and its events)
+            figures["live.cpu_ms_per_action_1_viewer"] = round(one_viewer_ms, 2)
+            figures["live.cpu_ms_per_viewer_per_action"] = round(max(0.0, crowd_ms - one_viewer_ms) / (crowd - 1), 2)
+            figures["live.rss_mb_50_viewers"] = round(_rss_mb(server.process.pid), 1)
+            # the app's own loop meanwhile: seat presses saved to the journal the page watches
+            from ..devices.bench import bench as seats_bench
+
+            journal.close()
+            app_journal = Journal.open(db)
+            try:
+                pressed = seats_bench(presses=presses, journal=app_journal)
+            finally:
+                app_journal.close()
+            figures["live.press_to_frame_p99_ms_50_viewers"] = pressed["seats.press_to_frame_p99_ms"]
+            many.stop()
+            server.stop()
+            # the same presses with no page and no viewers, at the same moment, to compare
+            app_journal = Journal.open(db)
+            try:
+                alone = seats_bench(presses=presses, journal=app_journal)
+            finally:
+                app_journal.close()
+            figures["live.press_to_frame_p99_ms_no_page"] = alone["seats.press_to_frame_p99_ms"]
+        finally:
+            server.stop()
+            if journal is not None:
+                journal.close()
+    return figures
+
+
+if __name__ == "__main__":
+    for name, value in bench().items():
+        print(f"{name:44s} {value}")

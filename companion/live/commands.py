@@ -1,0 +1,59 @@
+"""`cloud-companion live`: the live page for the TV and phones, in the foreground (what its
+systemd unit runs)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+from ..console import fail
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the port must be a whole number, not {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"the port must be from 1 to 65535, not {port}")
+    return port
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from ..journal.journal import default_path
+
+    live = sub.add_parser("live", help="serve the live page of the game for the TV and phones on the home network")
+    live.add_argument("--db", type=Path, default=None, help=f"the journal file, read-only (default: {default_path()})")
+    live.add_argument("--config", type=Path, default=None,
+                      help="the settings file: its live switch turns the page on and off (default: the user's)")
+    live.add_argument("--host", help="the address to listen on (default: loopback and the home network's)")
+    live.add_argument("--port", type=_port, help="the port (default: the settings' live_port, 8019)")
+    live.add_argument("--always", action="store_true",
+                      help="serve even while the settings' live switch is off")
+    # shorter limits, for the tests of slow and silent clients
+    live.add_argument("--head-timeout", type=float, help=argparse.SUPPRESS)
+    live.add_argument("--write-timeout", type=float, help=argparse.SUPPRESS)
+    live.set_defaults(func=cmd_live)
+
+
+def cmd_live(args: argparse.Namespace) -> int:
+    from .. import config as settings
+    from ..journal.journal import default_path
+    from .server import CannotListen, Options, serve
+
+    db = (args.db or default_path()).absolute()
+    if db.is_dir():
+        return fail(f"{db} is a folder, not a journal file")
+    options = Options(db=db, config=(args.config or settings.default_path()).absolute(),
+                      host=args.host, port=args.port, always=args.always)
+    if args.head_timeout:
+        options.head_timeout = args.head_timeout
+    if args.write_timeout:
+        options.write_timeout = args.write_timeout
+
+    try:
+        asyncio.run(serve(options))
+    except CannotListen as exc:
+        return fail(str(exc))
+    return 0
