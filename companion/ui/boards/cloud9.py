@@ -21,7 +21,7 @@ from ...rules.cloud9 import DICE, POINTS, TOP_CLOUD, TOP_POINTS
 from ..kit import theme as th
 from ..kit.layout import Frame, cols, inset, rows
 from ..kit.shapes import draw_shape, draw_token
-from ..kit.widgets import Label, PlayerToken, Widget
+from ..kit.widgets import Label, PlayerToken, Widget, fit_text
 
 BASKET = (222, 178, 112)       # wicker, behind the pieces aboard
 BASKET_DARK = (150, 104, 52)   # its weave and rim
@@ -337,7 +337,7 @@ def cloud_widgets(f: Frame, rect: pygame.Rect, cloud: int, passed: bool) -> list
     rest = pygame.Rect(disc.right + f.u(6), rect.y + f.u(1), rect.right - round(rect.w * 0.06) - disc.right - f.u(6),
                        rect.h - f.u(1))
     points, extra = cols(rest, [1, 1.2], f.u(4))
-    out.append(Label(points, str(TOP_POINTS if top else POINTS[cloud]), 26, align="left",
+    out.append(Label(points, str(TOP_POINTS if top else POINTS[cloud]), 24, align="left",
                      colour=th.INK_SOFT if passed else th.INK, key=f"points:{cloud}"))
     if top:
         side = min(extra.h, extra.w)
@@ -360,7 +360,7 @@ def basket_cloud(f: Frame, rect: pygame.Rect, view, aboard: list[str], colour_of
     points, dice = cols(pygame.Rect(disc.right + f.u(6), head.y, head.right - disc.right - f.u(6), head.h), [1, 1.1], f.u(4))
     out += [Disc(disc, key=f"cloud-number:{cloud}"),
             Label(disc, str(cloud), "small", colour=(255, 255, 255), key=f"cloud-no:{cloud}"),
-            Label(points, str(POINTS[cloud]), "title", align="left", key="points-here"),
+            Label(points, str(POINTS[cloud]), 26, align="left", key="points-here"),
             Cubes(dice.inflate(0, -max(2, dice.h // 4)), DICE[cloud], align="right", key="dice-here")]
     place = pygame.Rect(rect.x + round(rect.w * 0.05), head.bottom + f.u(2), rect.w - round(rect.w * 0.10),
                         rect.bottom - head.bottom - f.u(2) - round(rect.h * 0.04))
@@ -436,7 +436,7 @@ class Fall(Moment):
     seconds = FALL_S
 
     def __init__(self, started: float, area: pygame.Rect, basket: pygame.Rect,
-                 pieces: list[tuple[pygame.Rect, str, str]], caption: pygame.Surface, seed: int = 9):
+                 pieces: list[tuple[pygame.Rect, str, str]], caption: list[pygame.Surface], seed: int = 9):
         super().__init__(started)
         self.area, self.basket, self.pieces, self.caption = area, basket, pieces, caption
         rng = random.Random(seed)
@@ -460,12 +460,17 @@ class Fall(Moment):
             surface.blit(image, image.get_rect(center=(rect.centerx + dx, rect.centery + dy)))
         surface.set_clip(clip)
         # the pilot's name, where the basket was, for the whole moment
-        box = self.caption.get_rect(midbottom=(self.basket.centerx, self.basket.y - theme.px(4)))
-        box.clamp_ip(self.area)
         pad = theme.px(6)
-        plate = box.inflate(pad * 2, pad)
+        high = sum(image.get_height() for image in self.caption)
+        wide = max(image.get_width() for image in self.caption)
+        plate = pygame.Rect(0, 0, wide + 2 * pad, high + pad)
+        plate.midbottom = (self.basket.centerx, self.basket.y)
+        plate.clamp_ip(self.area)
         pygame.draw.rect(surface, th.DANGER, plate, border_radius=theme.px(8))
-        surface.blit(self.caption, box)
+        y = plate.y + pad // 2
+        for image in self.caption:
+            surface.blit(image, image.get_rect(midtop=(plate.centerx, y)))
+            y += image.get_height()
 
 
 class Jump(Moment):
@@ -496,6 +501,12 @@ class Jump(Moment):
         box = self.where(now)
         if box is not None:
             surface.blit(pawn_image(box, self.colour, self.mark, theme), box)
+
+
+def caption_lines(text: str, width: int, theme: th.Theme) -> list[pygame.Surface]:
+    """A moment's words in white, as large as fit `width` (wrapped if need be), drawn once."""
+    fit = fit_text(text, width, theme.px(120), theme.size("body"), theme.size("min"), True)
+    return [theme.text(line, fit.px, (255, 255, 255)) for line in fit.lines]
 
 
 def hand_icon(surface: pygame.Surface, box: pygame.Rect, theme: th.Theme) -> None:

@@ -25,7 +25,7 @@ from ..boards.cloud9 import Pawn, draw_die
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, inset, rows
 from ..kit.shapes import draw_token
-from ..kit.widgets import Button, Label, Panel, PlayerToken, Widget, chevron_left
+from ..kit.widgets import Button, Label, Panel, PlayerToken, Widget, chevron_left, fit_text
 from ..story.moments import colour_word
 from .base import GameScreen
 
@@ -107,6 +107,8 @@ class DiceRow(Widget):
 class Hand(Widget):
     """The cards-in-hand sign next to a hand size."""
 
+    paints = True  # the fit checks see a name that runs into it
+
     def draw(self, surface, ctx):
         draw_hand(surface, self.rect, ctx.theme)
 
@@ -136,6 +138,23 @@ class Bar(Widget):
         edge = max(2, ctx.theme.px(4))
         pygame.draw.rect(surface, self.colour, (filled.x, filled.bottom - edge, filled.w, edge))
         pygame.draw.rect(surface, th.INK, (filled.x, filled.bottom - edge, filled.w, edge), 1)
+
+
+class PromptLabel(Label):
+    """The prompt, which may also break a hyphenated name after its hyphen ("Maximilian-" /
+    "Alexander: jump or stay?"), where that lets it stand larger."""
+
+    def __init__(self, rect, text: str, *args, name: str = "", **kwargs):
+        super().__init__(rect, text, *args, **kwargs)
+        self.name = name
+
+    def fitted(self, theme):
+        plain = super().fitted(theme)
+        if "-" not in self.name or self.name not in self.text:
+            return plain
+        broken = fit_text(self.text.replace(self.name, self.name.replace("-", "-\n"), 1), self.rect.w, self.rect.h,
+                          theme.size(self.size), theme.size(self.min_size), self.wrap, self.weight)
+        return broken if broken.px > plain.px and not broken.overflow else plain
 
 
 class Balloon(Widget):
@@ -275,8 +294,9 @@ class Cloud9Screen(GameScreen):
             self.app.animate(LIFT_S)
         elif act == "fall":
             pieces = [(w.rect.copy(), w.colour, w.mark or w.name) for w in self._basket if isinstance(w, Pawn)]
-            caption = self.app.theme.text(_("{name} let it fall").format(name=before.view["pilot"]),
-                                          self.app.theme.size("body"), (255, 255, 255))
+            theme = self.app.theme
+            caption = board.caption_lines(_("{name} let it fall").format(name=before.view["pilot"]),
+                                          self._ladder.w - theme.px(12), theme)
             self._moment = board.Fall(now, self._ladder.copy(), basket.rect.copy(), pieces, caption)
             self.app.animate(FALL_S)
         elif act == "jump":
@@ -299,7 +319,7 @@ class Cloud9Screen(GameScreen):
     def build(self, f, t):
         v = self.view
         # portrait: the board needs the height more than the step does
-        area, step = self.board_and_step(f, 0.44 if f.portrait else 0.36)
+        area, step = self.board_and_step(f, 0.44 if f.portrait else 0.38)
         ladder, scores = cols(area, [1.1, 2.4] if f.portrait else [1.1, 1.75], f.u(GAP * 2))
         self._dice_rect, self._ladder = None, ladder
         still, self._basket = board.path_widgets(f, ladder, v, lambda name: self.player(name).colour, self.mark)
@@ -360,7 +380,7 @@ class Cloud9Screen(GameScreen):
         # points toward 50: the row itself fills up (never left out, however short the row)
         out.append(Bar(fill, v["scores"][name], WINNING_SCORE, rgb, key=f"bar:{name}"))
         inner = pygame.Rect(row.x + f.u(14), row.y + f.u(3), row.w - f.u(20), row.h - f.u(8))
-        pawn_h = min(inner.h, f.u(52))
+        pawn_h = min(inner.h, f.u(46))
         pawn = pygame.Rect(inner.x, inner.centery - pawn_h // 2, round(pawn_h * 0.82), pawn_h)
         self._tokens[name] = pawn
         rest = pygame.Rect(pawn.right + f.u(8), inner.y, inner.right - pawn.right - f.u(8), inner.h)
@@ -371,7 +391,7 @@ class Cloud9Screen(GameScreen):
         points_w = f.u(58 if tall and rest.w >= f.u(280) else 40)
         points = pygame.Rect(lower.right - points_w, lower.y - f.u(2), points_w, lower.h + f.u(4))
         lower = pygame.Rect(lower.x, lower.y, lower.w - points_w, lower.h)
-        hand_w = f.u(50)
+        hand_w = f.u(46)
         hand = pygame.Rect(lower.right - hand_w - f.u(4), lower.y, hand_w, lower.h)
         role_rect = pygame.Rect(lower.x, lower.y, hand.x - lower.x - f.u(4), lower.h)
         card_h = min(hand.h - f.u(2), f.u(24))
@@ -384,14 +404,14 @@ class Cloud9Screen(GameScreen):
                 Hand(card),
                 Label(pygame.Rect(card.right + f.u(3), hand.y, hand.right - card.right - f.u(3), hand.h),
                       str(v["hands"][name]), "body", align="left", key=f"hand:{name}"),
-                Label(points, str(v["scores"][name]), "big" if tall else "title", align="right",
+                Label(points, str(v["scores"][name]), "big" if tall else 26, align="right",
                       key=f"score:{name}")]
         return out
 
     # --- the step: what happens now ----------------------------------------------------------
     def step_panel(self, f, step: pygame.Rect, v) -> list[Widget]:
         out: list[Widget] = [Panel(step, key="step")]
-        inner = inset(step, f.u(12))
+        inner = inset(step, f.u(10))
         phase = v["phase"]
         if phase == "over":
             winners = ", ".join(v["winners"])
@@ -420,9 +440,9 @@ class Cloud9Screen(GameScreen):
                     Pawn(piece, name, colour, key=f"prompt-piece:{name}", mark=self.mark(name))]
             left = badge.right + f.u(8)
         else:  # a narrow step (landscape): the words take it all, in the player's colour
-            left = rect.x + f.u(8)
-        text_rect = pygame.Rect(left, rect.y + f.u(2), rect.right - left - f.u(8), rect.h - f.u(4))
-        return out + [Label(text_rect, text, "big", colour=th.text_on(rgb), wrap=True, key="prompt")]
+            left = rect.x + f.u(5)
+        text_rect = pygame.Rect(left, rect.y + f.u(2), rect.right - left - f.u(5), rect.h - f.u(4))
+        return out + [PromptLabel(text_rect, text, "big", colour=th.text_on(rgb), wrap=True, key="prompt", name=name)]
 
     def roll_line(self, f, rect: pygame.Rect, v) -> list[Widget]:
         """The roll being resolved, and how many cards the pilot holds."""
@@ -497,7 +517,7 @@ class Cloud9Screen(GameScreen):
         if f.portrait:  # the answers side by side: the roll gets the height
             weights = [1.6, 1.2, 0.6, 2.0, 0.4] if meter else [1.7, 1.4, 2.0, 0.4]
         else:
-            weights = [2.1, 0.8, 0.85, 2.6, 0.5] if meter else [2.2, 1.0, 2.6, 0.5]
+            weights = [2.4, 0.7, 0.85, 2.9, 0.45] if meter else [2.5, 0.9, 2.9, 0.45]
         parts = rows(inner, weights, f.u(GAP))
         prompt, roll, choices, after = parts[:2] + parts[-2:]
         jump = {"act": "jump", "player": who}
