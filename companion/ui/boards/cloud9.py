@@ -51,7 +51,7 @@ def pawn_polygon(rect: pygame.Rect) -> list[tuple[float, float]]:
 def mark_px(rect: pygame.Rect, mark: str) -> int:
     """The size of the letters on a piece's body: as large as its body holds."""
     body_h = rect.h * 0.64
-    return max(8, round(min(body_h * 0.78, rect.w * (0.78 if len(mark) == 1 else 0.50))))
+    return max(8, round(min(body_h * 0.78, rect.w * (0.78 if len(mark) == 1 else 0.58))))
 
 
 def draw_pawn(surface: pygame.Surface, rect: pygame.Rect, colour: str, mark: str, theme: th.Theme) -> None:
@@ -121,8 +121,9 @@ def draw_cloud(surface: pygame.Surface, rect: pygame.Rect, fill, line, width: in
 
 @lru_cache(maxsize=32)
 def _cloud_image(w: int, h: int, fill, line, width: int) -> pygame.Surface:
-    image = pygame.Surface((w + 2 * width, h + 2 * width), pygame.SRCALPHA)
-    draw_cloud(image, pygame.Rect(width, width, w, h), fill, line, width)
+    """The cloud with its outline inside `w` x `h` (nothing drawn outside its rect)."""
+    image = pygame.Surface((w, h), pygame.SRCALPHA)
+    draw_cloud(image, pygame.Rect(width, width, w - 2 * width, h - 2 * width), fill, line, width)
     return image
 
 
@@ -136,9 +137,8 @@ class Cloud(Widget):
         self.fill, self.line = fill, line
 
     def draw(self, surface, ctx):
-        width = max(1, ctx.theme.px(1.5))
-        surface.blit(_cloud_image(self.rect.w, self.rect.h, self.fill, self.line, width),
-                     (self.rect.x - width, self.rect.y - width))
+        width = max(1, ctx.theme.px(1.5 if self.line == CLOUD_LINE else 3))
+        surface.blit(_cloud_image(self.rect.w, self.rect.h, self.fill, self.line, width), self.rect)
 
 
 class PathLine(Widget):
@@ -209,7 +209,7 @@ class Star(Widget):
     """Cloud 9, the top: a gold star."""
 
     def draw(self, surface, ctx):
-        draw_shape(surface, "star", self.rect.center, min(self.rect.w, self.rect.h) / 2, GOLD)
+        draw_shape(surface, "star", self.rect.center, min(self.rect.w, self.rect.h) / 2 * 0.88, GOLD)
 
 
 def draw_basket(surface: pygame.Surface, rect: pygame.Rect, theme: th.Theme) -> None:
@@ -308,7 +308,7 @@ def path_widgets(f: Frame, area: pygame.Rect, view, colour_of: Callable[[str], s
     here = None if over else view["cloud"]
     aboard = [] if over else list(view["basket"])
     # the basket's cloud holds the pieces: six of them stand in two rows
-    weight = (5.6 if len(aboard) > 3 else 4.4) if not f.portrait else (4.6 if len(aboard) > 3 else 3.8)
+    weight = (5.6 if len(aboard) > 3 else 4.4) if not f.portrait else (6.0 if len(aboard) > 3 else 4.4)
     rects = path_rects(area, here, f.u(4), weight if here else 1)
     still: list[Widget] = [Widget(area, key="ladder"),
                            PathLine([rects[c].center for c in range(1, TOP_CLOUD + 1)], key="path-line")]
@@ -525,15 +525,14 @@ def hand_icon(surface: pygame.Surface, box: pygame.Rect, theme: th.Theme) -> Non
 # --- the symbols on the main buttons -----------------------------------------------------------
 
 def jump_icon(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:
-    """Jump out: an arrow leaping up and out of a basket."""
+    """Jump out: an arrow leaving the basket, up and away."""
     w = max(2, rect.w // 10)
     x, y, s = rect.x, rect.y, rect.w
-    pygame.draw.lines(surface, colour, False, [(x + s * 0.08, y + s * 0.55), (x + s * 0.16, y + s * 0.92),
-                                                (x + s * 0.56, y + s * 0.92), (x + s * 0.64, y + s * 0.55)], w)
-    pygame.draw.arc(surface, colour, (x + s * 0.30, y + s * 0.18, s * 0.62, s * 0.9), math.pi * 0.5, math.pi * 0.98, w)
-    tip = (x + s * 0.92, y + s * 0.52)
-    pygame.draw.polygon(surface, colour, [(tip[0] - s * 0.16, tip[1] - s * 0.12), (tip[0] + s * 0.12, tip[1] - s * 0.14),
-                                          (tip[0] - s * 0.02, tip[1] + s * 0.14)])
+    pygame.draw.lines(surface, colour, False, [(x + s * 0.06, y + s * 0.55), (x + s * 0.14, y + s * 0.92),
+                                                (x + s * 0.58, y + s * 0.92), (x + s * 0.66, y + s * 0.55)], w)
+    start, tip = (x + s * 0.36, y + s * 0.72), (x + s * 0.90, y + s * 0.14)
+    pygame.draw.line(surface, colour, start, (x + s * 0.80, y + s * 0.25), max(3, rect.w // 8))
+    pygame.draw.polygon(surface, colour, [tip, (x + s * 0.56, y + s * 0.20), (x + s * 0.86, y + s * 0.48)])
 
 
 def stay_icon(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:

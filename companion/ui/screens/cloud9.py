@@ -87,8 +87,11 @@ class Snapshot(Widget):
         if self._image is not None:
             surface.blit(self._image, self.rect)
             return
+        clip = surface.get_clip()
+        surface.set_clip(self.rect.clip(clip))  # what the picture keeps is all that is drawn
         for child in self.children:
             child.draw(surface, ctx)
+        surface.set_clip(clip)
         self._image = surface.subsurface(self.rect).copy()
 
 
@@ -320,7 +323,7 @@ class Cloud9Screen(GameScreen):
         v = self.view
         # portrait: the board needs the height more than the step does
         area, step = self.board_and_step(f, 0.44 if f.portrait else 0.38)
-        ladder, scores = cols(area, [1.1, 2.4] if f.portrait else [1.1, 1.75], f.u(GAP * 2))
+        ladder, scores = cols(area, [1.25, 2.4] if f.portrait else [1.1, 1.75], f.u(GAP * 2))
         self._dice_rect, self._ladder = None, ladder
         still, self._basket = board.path_widgets(f, ladder, v, lambda name: self.player(name).colour, self.mark)
         self._tokens = {}
@@ -465,8 +468,10 @@ class Cloud9Screen(GameScreen):
         return (self.prompt_card(f, prompt, pilot, _("{name} flies solo: jump or stay?").format(name=pilot))
                 + [Label(note, _("Jump out now: +{points} points").format(points=v["points_here"]), "small",
                          wrap=True, key="note"),
-                   self.action_button(jump, _("Jump out"), {"act": "jump", "player": pilot}, key="jump", size="title"),
-                   Button(stay, _("Stay in and roll"), self.stay_solo, kind="good", key="stay", size="title")])
+                   self.action_button(jump, _("Jump out"), {"act": "jump", "player": pilot}, key="jump", size="title",
+                                      icon=board.jump_icon),
+                   Button(stay, _("Stay in and roll"), self.stay_solo, kind="good", key="stay", size="title",
+                          icon=board.stay_icon)])
 
     def roll_entry(self, f, inner: pygame.Rect, v) -> list[Widget]:
         pilot, count, solo = v["pilot"], v["dice_here"], v["solo"]
@@ -527,8 +532,9 @@ class Cloud9Screen(GameScreen):
         out += risk_meter.widgets(parts[2], self.match, f) if meter else []
         jump_rect, stay_rect = rows(choices, 2, f.u(GAP)) if not f.portrait else cols(choices, 2, f.u(GAP))
         out += [self.action_button(jump_rect, _("Jump out: +{points}").format(points=v["points_here"]), jump,
-                                   key="jump", size="title"),
-                self.action_button(stay_rect, _("Stay in"), stay, kind="good", key="stay", size="title")]
+                                   key="jump", size="title", icon=board.jump_icon),
+                self.action_button(stay_rect, _("Stay in"), stay, kind="good", key="stay", size="title",
+                                   icon=board.stay_icon)]
         if later:  # who decides after: their tokens, as names would not fit six players
             word = pygame.Rect(after.x, after.y, min(after.w // 3, f.u(80)), after.h)
             out.append(Label(word, _("Then:"), "min", colour=th.INK_SOFT, align="right", key="then"))
@@ -562,7 +568,8 @@ class Cloud9Screen(GameScreen):
             spend = _("Rise: {count} cards").format(count=len(needed))
         return out + [self.rise_button(with_colours, spend, needed, key="rise", shown=in_dice_order),
                       self.rise_button(with_wild, _("Rise, play the wild card"), [WILD], key="rise-wild"),
-                      self.action_button(fall, _("Fall"), {"act": "fall"}, kind="danger", key="fall", size="title")]
+                      self.action_button(fall, _("Fall"), {"act": "fall"}, kind="danger", key="fall", size="title",
+                                         icon=board.fall_icon)]
 
     def rise_button(self, rect: pygame.Rect, text: str, cards: list[str], key: str = "rise",
                     shown: list[str] | None = None) -> Button:
