@@ -308,8 +308,8 @@ def path_widgets(f: Frame, area: pygame.Rect, view, colour_of: Callable[[str], s
     here = None if over else view["cloud"]
     aboard = [] if over else list(view["basket"])
     # the basket's cloud holds the pieces: six of them stand in two rows
-    weight = (5.6 if len(aboard) > 3 else 4.4) if not f.portrait else (6.0 if len(aboard) > 3 else 4.4)
-    rects = path_rects(area, here, f.u(4), weight if here else 1)
+    weight = (5.2 if len(aboard) > 3 else 4.4) if not f.portrait else (6.0 if len(aboard) > 3 else 4.4)
+    rects = path_rects(area, here, f.u(3), weight if here else 1)
     still: list[Widget] = [Widget(area, key="ladder"),
                            PathLine([rects[c].center for c in range(1, TOP_CLOUD + 1)], key="path-line")]
     balloon: list[Widget] = []
@@ -330,8 +330,8 @@ def cloud_widgets(f: Frame, rect: pygame.Rect, cloud: int, passed: bool) -> list
     fill = TOP_CLOUD_FILL if top else PASSED_CLOUD if passed else CLOUD
     out: list[Widget] = [Cloud(rect, fill, key=f"cloud:{cloud}")]
     # the number's disc as tall as the cloud allows (its digit at least the smallest type)
-    side = max(min(rect.h - f.u(2), f.u(32)), f.u(24))
-    disc = pygame.Rect(rect.x + round(rect.w * 0.06), rect.centery - side // 2 + f.u(1), side, side)
+    side = min(rect.h, f.u(32))
+    disc = pygame.Rect(rect.x + round(rect.w * 0.06), rect.centery - side // 2, side, side)
     out += [Disc(disc, key=f"cloud-number:{cloud}"),
             Label(disc, str(cloud), "min", colour=(255, 255, 255), key=f"cloud-no:{cloud}")]
     rest = pygame.Rect(disc.right + f.u(6), rect.y + f.u(1), rect.right - round(rect.w * 0.06) - disc.right - f.u(6),

@@ -35,6 +35,9 @@ TUMBLE_S = 0.3           # the app's own roll: the dice tumble this long before 
 LIFT_S = board.RISE_S    # a rise: the basket floats up from the cloud it left
 FALL_S = board.FALL_S    # a fall: the basket drops, its passengers tumble out
 JUMP_S = board.JUMP_S    # a jump: the piece flies from the basket to its player's score
+# the prompt's largest type (ui-guide: 32-40); from 40 a label shrinks through 30 and 28, so a
+# long name in a narrow step still stands above the 28 px of everything else
+PROMPT_PX = 40
 
 
 # --- drawing dice and cards (the dice themselves are the board's: boards/cloud9.py) -----------
@@ -445,7 +448,8 @@ class Cloud9Screen(GameScreen):
         else:  # a narrow step (landscape): the words take it all, in the player's colour
             left = rect.x + f.u(5)
         text_rect = pygame.Rect(left, rect.y + f.u(2), rect.right - left - f.u(5), rect.h - f.u(4))
-        return out + [PromptLabel(text_rect, text, "big", colour=th.text_on(rgb), wrap=True, key="prompt", name=name)]
+        return out + [PromptLabel(text_rect, text, PROMPT_PX, colour=th.text_on(rgb), wrap=True, key="prompt",
+                                  name=name)]
 
     def roll_line(self, f, rect: pygame.Rect, v) -> list[Widget]:
         """The roll being resolved, and how many cards the pilot holds."""
@@ -522,18 +526,19 @@ class Cloud9Screen(GameScreen):
         if f.portrait:  # the answers side by side: the roll gets the height
             weights = [1.6, 1.2, 0.6, 2.0, 0.4] if meter else [1.7, 1.4, 2.0, 0.4]
         else:
-            weights = [2.4, 0.7, 0.85, 2.9, 0.45] if meter else [2.5, 0.9, 2.9, 0.45]
-        parts = rows(inner, weights, f.u(GAP))
+            weights = [2.6, 0.7, 0.85, 2.9, 0.42] if meter else [2.7, 0.9, 2.9, 0.42]
+        parts = rows(inner, weights, f.u(GAP if f.portrait else 6))
         prompt, roll, choices, after = parts[:2] + parts[-2:]
         jump = {"act": "jump", "player": who}
         stay = {"act": "stay", "player": who}
         out = self.prompt_card(f, prompt, who, _("{name}: jump or stay?").format(name=who))
+        answer_px = "title" if f.portrait else 26  # the answers never outgrow the question
         out += self.roll_line(f, roll, v)
         out += risk_meter.widgets(parts[2], self.match, f) if meter else []
         jump_rect, stay_rect = rows(choices, 2, f.u(GAP)) if not f.portrait else cols(choices, 2, f.u(GAP))
         out += [self.action_button(jump_rect, _("Jump out: +{points}").format(points=v["points_here"]), jump,
-                                   key="jump", size="title", icon=board.jump_icon),
-                self.action_button(stay_rect, _("Stay in"), stay, kind="good", key="stay", size="title",
+                                   key="jump", size=answer_px, icon=board.jump_icon),
+                self.action_button(stay_rect, _("Stay in"), stay, kind="good", key="stay", size=answer_px,
                                    icon=board.stay_icon)]
         if later:  # who decides after: their tokens, as names would not fit six players
             word = pygame.Rect(after.x, after.y, min(after.w // 3, f.u(80)), after.h)
