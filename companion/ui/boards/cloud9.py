@@ -232,34 +232,6 @@ class Basket(Widget):
         draw_basket(surface, self.rect, ctx.theme)
 
 
-class Envelope(Widget):
-    """The balloon over the basket, in red and white gores, with its ropes down to the basket."""
-
-    def __init__(self, rect, basket: pygame.Rect, key: str | None = None):
-        super().__init__(rect, key)
-        self.basket = basket
-
-    def draw(self, surface, ctx):
-        draw_envelope(surface, self.rect, self.basket, ctx.theme)
-
-
-def draw_envelope(surface: pygame.Surface, rect: pygame.Rect, basket: pygame.Rect, theme: th.Theme) -> None:
-    line = max(1, theme.px(1.5))
-    for x in (basket.x + basket.w * 0.12, basket.right - basket.w * 0.12):
-        pygame.draw.line(surface, BASKET_DARK, (x, basket.y), (rect.centerx + (x - basket.centerx) * 0.7, rect.bottom - line), line)
-    shape = pygame.Rect(rect)
-    pygame.draw.ellipse(surface, th.CARD, shape)
-    gores = 5
-    for i in range(gores):
-        if i % 2 == 0:
-            gore = pygame.Rect(shape.x + shape.w * i / gores, shape.y, shape.w / gores + 1, shape.h)
-            clip = surface.get_clip()
-            surface.set_clip(gore.clip(clip) if clip else gore)
-            pygame.draw.ellipse(surface, th.DANGER, shape)
-            surface.set_clip(clip)
-    pygame.draw.ellipse(surface, th.INK, shape, line + 1)
-
-
 # --- the board laid out ------------------------------------------------------------------------
 
 def basket_slots(rect: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
@@ -544,14 +516,6 @@ def stay_icon(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:
                                           (x + s * 0.70, y + s * 0.70), (x + s * 0.30, y + s * 0.70)])
     pygame.draw.lines(surface, colour, False, [(x + s * 0.12, y + s * 0.55), (x + s * 0.2, y + s * 0.92),
                                                 (x + s * 0.8, y + s * 0.92), (x + s * 0.88, y + s * 0.55)], w)
-
-
-def rise_icon(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:
-    w = max(3, rect.w // 8)
-    cx = rect.centerx
-    pygame.draw.line(surface, colour, (cx, rect.y + rect.h * 0.85), (cx, rect.y + rect.h * 0.3), w)
-    pygame.draw.polygon(surface, colour, [(cx - rect.w * 0.3, rect.y + rect.h * 0.42), (cx + rect.w * 0.3, rect.y + rect.h * 0.42),
-                                          (cx, rect.y + rect.h * 0.1)])
 
 
 def fall_icon(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:

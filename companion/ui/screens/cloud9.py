@@ -1,6 +1,8 @@
-"""Cloud 9: the ladder of nine clouds with the basket and who is aboard, the scoreboard toward
-50 with hand sizes, and the step: enter the roll, each passenger's jump or stay, then the
-pilot's rise (which cards) or fall (ui-guide, "Game screens").
+"""Cloud 9: the board's path of nine clouds with the basket and the pieces aboard (drawn by
+boards/cloud9.py), the scoreboard toward 50 with hand sizes, and the step: enter the roll,
+each passenger's jump or stay, then the pilot's rise (which cards) or fall (ui-guide, "Game
+screens"). This module lays them out and takes the input; the moments (a rise, a fall, a
+jump) are started here and drawn by the board.
 
 The roll is entered in several taps (one per die), so the faces tapped so far are kept on the
 screen object, for the current state only: any change of the game (an action, an undo) starts
@@ -10,22 +12,20 @@ the entry afresh. The same holds for a solo pilot's "stay in", which is no actio
 
 from __future__ import annotations
 
-import math
 import random
-from functools import lru_cache
 from typing import Any
 
 import pygame
 
 from ...i18n import translator
-from ...rules.cloud9 import BLANK, DICE, FACES, POINTS, TOP_CLOUD, TOP_POINTS, WILD, WINNING_SCORE
+from ...rules.cloud9 import FACES, WILD, WINNING_SCORE
 from ..boards import cloud9 as board
 from ..boards import risk_meter
 from ..boards.cloud9 import Pawn, draw_die
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, inset, rows
 from ..kit.shapes import draw_token
-from ..kit.widgets import Button, Label, Panel, PlayerToken, Widget, chevron_left, fit_text
+from ..kit.widgets import Button, Label, Panel, Widget, chevron_left, fit_text
 from ..story.moments import colour_word
 from .base import GameScreen
 
