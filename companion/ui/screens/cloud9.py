@@ -524,7 +524,7 @@ class Cloud9Screen(GameScreen):
         meter = risk_meter.shown(self.app)  # the risk meter takes a row of its own when on
         # the question is the biggest thing on the screen; the answers at least 64 px high
         if f.portrait:  # the answers side by side: the roll gets the height
-            weights = [1.6, 1.2, 0.6, 2.0, 0.4] if meter else [1.7, 1.4, 2.0, 0.4]
+            weights = [1.6, 1.15, 0.6, 1.9, 0.55] if meter else [1.7, 1.35, 1.95, 0.55]
         else:
             weights = [2.6, 0.7, 0.85, 2.9, 0.42] if meter else [2.7, 0.9, 2.9, 0.42]
         parts = rows(inner, weights, f.u(GAP if f.portrait else 6))
