@@ -50,9 +50,10 @@ def test_cloud9_fall_names_everyone_aboard_and_what_they_missed():
     assert fall.headline == "The balloon fell from cloud 2"
     assert fall.text == "The balloon fell from cloud 2: Ben and Ann score nothing this trip" or \
         fall.text == "The balloon fell from cloud 2: Ann and Ben score nothing this trip"
-    assert [who for who, _line in fall.details] == list(fall.players)
-    assert "2" in fall.lead  # jumping out on cloud 2 paid 2: said once for all aboard
-    assert [line for _who, line in fall.details] == list(fall.players)
+    # the card says it once: the pilot who let it fall, everyone aboard, what jumping out paid
+    assert fall.details == []
+    assert fall.card_text in ("Ben let it fall: Ben and Ann score nothing this trip (jumping out paid 2)",
+                              "Ben let it fall: Ann and Ben score nothing this trip (jumping out paid 2)")
     assert after.view["trip"] == 2
 
 

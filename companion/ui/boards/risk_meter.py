@@ -94,7 +94,8 @@ def widgets(rect: pygame.Rect, match, f) -> list[Widget]:
     chance = _chance_for(match)
     if chance is None:
         return []
-    meter, words = cols(rect, [1, 1.35], f.u(6))
+    # a narrow step (landscape) gives the meter the width and the words what they need
+    meter, words = cols(rect, [1, 1.35] if rect.w >= f.u(320) else [1.25, 1], f.u(6))
     text = _("Rise: {percent}%").format(percent=round(chance * 100))
     return [RiskMeter(meter, chance),
             Label(words, text, "small", align="left", colour=th.INK, wrap=True, key="risk-words")]

@@ -1,6 +1,8 @@
-"""Cloud 9: the ladder of nine clouds with the basket and who is aboard, the scoreboard toward
-50 with hand sizes, and the step: enter the roll, each passenger's jump or stay, then the
-pilot's rise (which cards) or fall (ui-guide, "Game screens").
+"""Cloud 9: the board's path of nine clouds with the basket and the pieces aboard (drawn by
+boards/cloud9.py), the scoreboard toward 50 with hand sizes, and the step: enter the roll,
+each passenger's jump or stay, then the pilot's rise (which cards) or fall (ui-guide, "Game
+screens"). This module lays them out and takes the input; the moments (a rise, a fall, a
+jump) are started here and drawn by the board.
 
 The roll is entered in several taps (one per die), so the faces tapped so far are kept on the
 screen object, for the current state only: any change of the game (an action, an undo) starts
@@ -10,68 +12,38 @@ the entry afresh. The same holds for a solo pilot's "stay in", which is no actio
 
 from __future__ import annotations
 
-import math
 import random
-from functools import lru_cache
 from typing import Any
 
 import pygame
 
 from ...i18n import translator
-from ...rules.cloud9 import BLANK, DICE, FACES, POINTS, TOP_CLOUD, TOP_POINTS, WILD, WINNING_SCORE
+from ...rules.cloud9 import FACES, WILD, WINNING_SCORE
+from ..boards import cloud9 as board
 from ..boards import risk_meter
+from ..boards.cloud9 import Pawn, draw_die
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, inset, rows
-from ..kit.shapes import draw_shape, draw_token
-from ..kit.widgets import Button, Label, Panel, PlayerToken, Widget, chevron_left
+from ..kit.shapes import draw_token
+from ..kit.widgets import Button, Label, Panel, Widget, chevron_left, fit_text
 from ..story.moments import colour_word
 from .base import GameScreen
 
 _ = translator("cloud9")
 
 TUMBLE_S = 0.3           # the app's own roll: the dice tumble this long before they settle
-LIFT_S = 0.3             # a rise: the basket glides up from the cloud it left
-BASKET = (236, 205, 158)  # wicker, behind the tokens aboard
-BASKET_LINE = (150, 104, 52)
-TOP_CLOUD_FILL = (255, 246, 214)
-PASSED_CLOUD = (238, 244, 250)
-GOLD = (247, 190, 40)
+LIFT_S = board.RISE_S    # a rise: the basket floats up from the cloud it left
+FALL_S = board.FALL_S    # a fall: the basket drops, its passengers tumble out
+JUMP_S = board.JUMP_S    # a jump: the piece flies from the basket to its player's score
+# the prompt's largest type (ui-guide: 32-40); from 40 a label shrinks through 30 and 28, so a
+# long name in a narrow step still stands above the 28 px of everything else
+PROMPT_PX = 40
 
 
-# --- drawing dice and cards ------------------------------------------------------------------
+# --- drawing dice and cards (the dice themselves are the board's: boards/cloud9.py) -----------
 
-def draw_die(surface: pygame.Surface, box: pygame.Rect, face: str | None, theme: th.Theme) -> None:
-    """A white die showing `face` as its colour's shape; blank shows nothing; None is a die seen
-    from above and aside, a cube with no face up (the ladder's "dice rolled here": never read
-    as a roll of one)."""
-    if face is None:
-        draw_cube(surface, box, theme)
-        return
-    radius = max(2, box.w // 5)
-    pygame.draw.rect(surface, th.CARD, box, border_radius=radius)
-    pygame.draw.rect(surface, th.INK, box, max(1, theme.px(2) if box.w > theme.px(24) else 1), border_radius=radius)
-    if face != BLANK:
-        draw_token(surface, face, box.center, box.w * 0.32)
-
-
-def draw_cube(surface: pygame.Surface, box: pygame.Rect, theme: th.Theme) -> None:
-    """A small die drawn as a cube: front, top and side faces in greys, outlined."""
-    surface.blit(_cube(box.w, box.h, max(1, theme.px(1.5))), box)
-
-
-@lru_cache(maxsize=16)
-def _cube(width: int, height: int, line: int) -> pygame.Surface:
-    """The cube's picture, made once per size (the ladder shows some twenty of them)."""
-    image = pygame.Surface((width, height), pygame.SRCALPHA)
-    d = width * 0.28  # depth of the top and side faces
-    x, y, w, h = 0, d, width - d - 1, height - d - 1
-    front = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
-    top = [(x, y), (x + d, y - d), (x + w + d, y - d), (x + w, y)]
-    side = [(x + w, y), (x + w + d, y - d), (x + w + d, y + h - d), (x + w, y + h)]
-    for face, fill in ((front, th.CARD), (top, (226, 232, 240)), (side, (196, 204, 216))):
-        pygame.draw.polygon(image, fill, face)
-        pygame.draw.polygon(image, th.INK, face, line)
-    return image
+def draw_hand(surface: pygame.Surface, box: pygame.Rect, theme: th.Theme) -> None:
+    board.hand_icon(surface, box, theme)
 
 
 def draw_card(surface: pygame.Surface, box: pygame.Rect, card: str, theme: th.Theme) -> None:
@@ -79,19 +51,6 @@ def draw_card(surface: pygame.Surface, box: pygame.Rect, card: str, theme: th.Th
     pygame.draw.rect(surface, th.CARD, box, border_radius=max(2, box.w // 6))
     pygame.draw.rect(surface, th.INK, box, max(1, theme.px(1.5)), border_radius=max(2, box.w // 6))
     draw_token(surface, card, box.center, box.w * 0.36)
-
-
-def draw_hand(surface: pygame.Surface, box: pygame.Rect, theme: th.Theme) -> None:
-    """A hand of cards: two card backs fanned out (reads as "cards", not as a digit)."""
-    w, h = box.w * 0.62, box.h * 0.86
-    line = max(1, theme.px(1.5))
-    for angle, dx in ((14, box.w * 0.16), (-10, -box.w * 0.12)):
-        cx, cy = box.centerx + dx, box.centery
-        turn = math.radians(angle)
-        corners = [(cx + x * math.cos(turn) - y * math.sin(turn), cy + x * math.sin(turn) + y * math.cos(turn))
-                   for x, y in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2))]
-        pygame.draw.polygon(surface, th.PRIMARY, corners)
-        pygame.draw.polygon(surface, th.INK, corners, line)
 
 
 def _strip(rect: pygame.Rect, count: int, aspect: float, gap: int, align: str = "center") -> list[pygame.Rect]:
@@ -105,17 +64,6 @@ def _strip(rect: pygame.Rect, count: int, aspect: float, gap: int, align: str = 
     w, h = int(w), int(h)  # whole pixels, rounded down, so that every box stays inside `rect`
     y = rect.y + (rect.h - h) // 2
     return [pygame.Rect(int(x + i * (w + gap)), y, w, h) for i in range(count)]
-
-
-def token_slots(rect: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
-    """Square places for `count` tokens in one row, or in two when that makes them larger."""
-    if count <= 0:
-        return []
-    one = _strip(rect, count, 1.0, gap)
-    top_count = -(-count // 2)
-    top, bottom = rows(rect, 2, gap)
-    two = _strip(top, top_count, 1.0, gap) + _strip(bottom, count - top_count, 1.0, gap)
-    return two if count > 1 and two[0].w > one[0].w * 1.15 else one
 
 
 class Snapshot(Widget):
@@ -142,8 +90,11 @@ class Snapshot(Widget):
         if self._image is not None:
             surface.blit(self._image, self.rect)
             return
+        clip = surface.get_clip()
+        surface.set_clip(self.rect.clip(clip))  # what the picture keeps is all that is drawn
         for child in self.children:
             child.draw(surface, ctx)
+        surface.set_clip(clip)
         self._image = surface.subsurface(self.rect).copy()
 
 
@@ -162,32 +113,76 @@ class DiceRow(Widget):
 class Hand(Widget):
     """The cards-in-hand sign next to a hand size."""
 
+    paints = True  # the fit checks see a name that runs into it
+
     def draw(self, surface, ctx):
         draw_hand(surface, self.rect, ctx.theme)
 
 
-class Star(Widget):
-    """Cloud 9, the top of the ladder."""
-
-    def draw(self, surface, ctx):
-        draw_shape(surface, "star", self.rect.center, min(self.rect.w, self.rect.h) / 2, GOLD)
-
-
 class Bar(Widget):
-    """Points toward 50: a track filled in the player's colour, outlined so yellow shows too."""
+    """Points toward 50, behind the player's row: the row fills in a pale shade of the player's
+    colour up to their score, edged below in the colour itself, so that it never takes room
+    from the words (six players, long names) and yellow and white still show."""
+
+    paints = False  # a background: the words on it are meant to be read over it
 
     def __init__(self, rect, value: int, total: int, colour: tuple[int, int, int], key: str | None = None):
         super().__init__(rect, key)
         self.value, self.total, self.colour = value, total, colour
 
+    @property
+    def filled(self) -> pygame.Rect:
+        share = max(0.0, min(1.0, self.value / self.total))
+        return pygame.Rect(self.rect.x, self.rect.y, round(self.rect.w * share), self.rect.h)
+
     def draw(self, surface, ctx):
-        radius = self.rect.h // 2
-        pygame.draw.rect(surface, th.SECONDARY, self.rect, border_radius=radius)
-        share = min(1.0, self.value / self.total)
-        if share > 0:
-            filled = pygame.Rect(self.rect.x, self.rect.y, max(self.rect.h, round(self.rect.w * share)), self.rect.h)
-            pygame.draw.rect(surface, self.colour, filled, border_radius=radius)
-        pygame.draw.rect(surface, th.INK_SOFT, self.rect, max(1, ctx.theme.px(1)), border_radius=radius)
+        filled = self.filled
+        if filled.w <= 0:
+            return
+        pale = tuple(round(c + (255 - c) * 0.8) for c in self.colour)
+        pygame.draw.rect(surface, pale, filled)
+        edge = max(2, ctx.theme.px(4))
+        pygame.draw.rect(surface, self.colour, (filled.x, filled.bottom - edge, filled.w, edge))
+        pygame.draw.rect(surface, th.INK, (filled.x, filled.bottom - edge, filled.w, edge), 1)
+
+
+class PromptLabel(Label):
+    """The prompt, which may also break a hyphenated name after its hyphen ("Maximilian-" /
+    "Alexander: jump or stay?"), where that lets it stand larger."""
+
+    def __init__(self, rect, text: str, *args, name: str = "", **kwargs):
+        super().__init__(rect, text, *args, **kwargs)
+        self.name = name
+
+    def fitted(self, theme):
+        plain = super().fitted(theme)
+        if "-" not in self.name or self.name not in self.text:
+            return plain
+        broken = fit_text(self.text.replace(self.name, self.name.replace("-", "-\n"), 1), self.rect.w, self.rect.h,
+                          theme.size(self.size), theme.size(self.min_size), self.wrap, self.weight)
+        return broken if broken.px > plain.px and not broken.overflow else plain
+
+
+class Balloon(Widget):
+    """The basket on its cloud with the pieces aboard, drawn over the board's picture: a moment
+    moves it (a rise) or hides it (a fall) without redrawing the board."""
+
+    def __init__(self, rect, children: list[Widget], screen, key: str | None = None):
+        super().__init__(rect, key)
+        self.children, self.screen = children, screen
+
+    def draw(self, surface, ctx):
+        if not self.children:
+            return
+        shift = self.screen.balloon_offset(ctx.now, self.children[0].rect.y)
+        if shift is None:
+            return
+        for part in self.children:
+            part.rect.move_ip(0, shift)
+            try:
+                part.draw(surface, ctx)
+            finally:
+                part.rect.move_ip(0, -shift)
 
 
 class FaceButton(Button):
@@ -245,7 +240,9 @@ class Cloud9Screen(GameScreen):
         self._dice_rect: pygame.Rect | None = None  # where the roll is shown (for the tumble)
         self._tumble: tuple[float, int] | None = None
         self._basket: list[Widget] = []  # the basket and the tokens aboard, as last laid out
-        self._lift: tuple[float, int] | None = None  # (start, the basket's height on screen before)
+        self._ladder: pygame.Rect | None = None   # the path of clouds, as last laid out
+        self._tokens: dict[str, pygame.Rect] = {}  # each player's piece on the scores
+        self._moment: board.Moment | None = None  # the moment being drawn (a rise, a fall, a jump)
 
     def subtitle(self) -> str:
         return _("Trip {number}").format(number=self.view["trip"])
@@ -293,10 +290,27 @@ class Cloud9Screen(GameScreen):
 
     def on_game_change(self, before, after, action):
         super().on_game_change(before, after, action)
-        risen = action.get("act") == "rise" and after.view["trip"] == before.view["trip"]
-        if risen and self._basket:
-            self._lift = (self.app.now(), self._basket[0].rect.y)
+        act, now = action.get("act"), self.app.now()
+        was = {w.key: w for w in self._basket}  # the balloon as it stood before the action
+        basket = was.get("basket")
+        if basket is None or self._ladder is None:
+            return
+        if act == "rise" and after.view["trip"] == before.view["trip"]:
+            self._moment = board.Rise(now, basket.rect.y)
             self.app.animate(LIFT_S)
+        elif act == "fall":
+            pieces = [(w.rect.copy(), w.colour, w.mark or w.name) for w in self._basket if isinstance(w, Pawn)]
+            theme = self.app.theme
+            caption = board.caption_lines(_("{name} let it fall").format(name=before.view["pilot"]),
+                                          self._ladder.w - theme.px(12), theme)
+            self._moment = board.Fall(now, self._ladder.copy(), basket.rect.copy(), pieces, caption)
+            self.app.animate(FALL_S)
+        elif act == "jump":
+            name = action.get("player")
+            piece = was.get(f"aboard:{name}")
+            if piece is not None:
+                self._moment = board.Jump(now, piece.rect.copy(), piece.colour, piece.mark or name, name)
+                self.app.animate(JUMP_S)
 
     def on_seat_outcome(self, outcome) -> bool:
         # a solo pilot's "stay" press is a note for the screen: open the roll entry
@@ -311,73 +325,15 @@ class Cloud9Screen(GameScreen):
     def build(self, f, t):
         v = self.view
         # portrait: the board needs the height more than the step does
-        board, step = self.board_and_step(f, 0.44 if f.portrait else 0.36)
-        ladder, scores = cols(board, [1, 2.4 if f.portrait else 2.0], f.u(GAP * 2))
-        self._dice_rect, self._basket = None, []
-        board_widgets = self.ladder(f, ladder, v) + self.scoreboard(f, scores, v)
-        return [Snapshot(board, board_widgets, key="board")] + self.step_panel(f, step, v)
-
-    # the ladder: cloud 9 on top, the basket's cloud drawn larger with the tokens aboard
-    def ladder(self, f, area: pygame.Rect, v) -> list[Widget]:
-        basket_cloud = None if v["over"] else v["cloud"]
-        clouds = list(range(TOP_CLOUD, 0, -1))
-        weights = [6 if c == basket_cloud else 1 for c in clouds]
-        out: list[Widget] = [Widget(area, key="ladder")]  # where it is (a result card leaves it be)
-        for cloud, rect in zip(clouds, rows(area, weights, f.u(4))):
-            if cloud == basket_cloud:
-                out += self.basket_cloud(f, rect, v)
-            else:
-                out += self.cloud_row(f, rect, cloud, passed=basket_cloud is not None and cloud < basket_cloud)
-        return out
-
-    def cloud_row(self, f, rect: pygame.Rect, cloud: int, passed: bool) -> list[Widget]:
-        top = cloud == TOP_CLOUD
-        fill = TOP_CLOUD_FILL if top else PASSED_CLOUD if passed else th.CARD
-        out: list[Widget] = [Panel(rect, colour=fill, radius=rect.h / 2 / max(f.scale, 0.01), key=f"cloud:{cloud}")]
-        inner = pygame.Rect(rect.x + f.u(6), rect.y, rect.w - f.u(16), rect.h)
-        number, inner = self.cloud_number(f, inner, cloud, passed)
-        out += number
-        points, rest = cols(inner, [1, 2.0])
-        out.append(Label(points.inflate(0, -f.u(2)), str(TOP_POINTS if top else POINTS[cloud]), 26,
-                         align="left", colour=th.INK_SOFT if passed else th.INK, key=f"points:{cloud}"))
-        if top:  # the goal: a gold star
-            out.append(Star(pygame.Rect(rest.right - rest.h, rest.y, rest.h, rest.h).inflate(-f.u(6), -f.u(6)),
-                            key="top-cloud"))
-        else:
-            out.append(DiceRow(rest.inflate(0, -f.u(10)), [None] * DICE[cloud], align="right", key=f"dice:{cloud}"))
-        return out
-
-    def cloud_number(self, f, row: pygame.Rect, cloud: int, passed: bool = False,
-                     px: str = "min") -> tuple[list[Widget], pygame.Rect]:
-        """The cloud's number (the cards and the story name clouds by it) in a small grey disc at
-        the row's left, and what is left of the row."""
-        side = min(row.h - f.u(4), f.u(30))
-        disc = pygame.Rect(row.x, row.centery - side // 2, side, side)
-        widgets = [Panel(disc, colour=th.SECONDARY if passed else (214, 228, 242), border=None,
-                         radius=side / 2 / max(f.scale, 0.01), key=f"cloud-number:{cloud}"),
-                   Label(disc, str(cloud), px, colour=th.INK_SOFT if passed else th.INK, key=f"cloud-no:{cloud}")]
-        rest = pygame.Rect(disc.right + f.u(6), row.y, row.right - disc.right - f.u(6), row.h)
-        return widgets, rest
-
-    def basket_cloud(self, f, rect: pygame.Rect, v) -> list[Widget]:
-        cloud = v["cloud"]
-        out: list[Widget] = [Panel(rect, highlight=th.FOCUS, key="basket-cloud")]
-        inner = pygame.Rect(rect.x + f.u(10), rect.y + f.u(6), rect.w - f.u(18), rect.h - f.u(12))
-        head, basket = rows(inner, [1, 2.2], f.u(4))
-        number, head = self.cloud_number(f, head, cloud, px="small")
-        out += number
-        points, dice = cols(head, [1.3, 2], f.u(4))
-        out += [Label(points, str(POINTS[cloud]), "title", align="left", key="points-here"),
-                DiceRow(dice.inflate(0, -f.u(10)), [None] * DICE[cloud], align="right", key="dice-here")]
-        self._basket = [Panel(basket, colour=BASKET, border=BASKET_LINE, radius=8, key="basket")]
-        aboard = v["basket"]
-        slots = token_slots(inset(basket, f.u(4)), len(aboard), f.u(4))
-        for name, slot in zip(aboard, slots):
-            if name == v["pilot"]:
-                self._basket.append(Panel(slot, colour=th.CARD, border=th.INK, radius=6, key="pilot-mark"))
-            self._basket.append(PlayerToken(slot.inflate(-f.u(4), -f.u(4)), name, self.player(name).colour,
-                                            key=f"aboard:{name}", mark=self.mark(name)))
-        return out + self._basket
+        area, step = self.board_and_step(f, 0.44 if f.portrait else 0.38)
+        ladder, scores = cols(area, [1.25, 2.4] if f.portrait else [1.1, 1.75], f.u(GAP * 2))
+        self._dice_rect, self._ladder = None, ladder
+        still, self._basket = board.path_widgets(f, ladder, v, lambda name: self.player(name).colour, self.mark)
+        self._tokens = {}
+        board_widgets = still + self.scoreboard(f, scores, v)
+        return ([Snapshot(area, board_widgets, key="board"),
+                 Balloon(ladder, self._basket, self, key="balloon")]
+                + self.step_panel(f, step, v))
 
     # the scoreboard: points toward 50, cards in hand, and each player's part in this trip
     def role(self, name: str, v) -> str:
@@ -425,46 +381,43 @@ class Cloud9Screen(GameScreen):
         acting = name == self.acting(v)
         aboard = name in v["basket"] or v["over"]
         out: list[Widget] = [Panel(row, stripe=rgb, highlight=th.FOCUS if acting else None, key=f"player:{name}")]
-        inner = pygame.Rect(row.x + f.u(16), row.y + f.u(3), row.w - f.u(24), row.h - f.u(6))
-        # a short row (many players, little height) leaves out the track: the number says it
-        track_h = f.u(12) if row.h >= f.u(60) else 0
-        body = pygame.Rect(inner.x, inner.y, inner.w, inner.h - track_h - (f.u(2) if track_h else 0))
-        track = pygame.Rect(inner.x, inner.bottom - track_h, inner.w, track_h)
-        token_side = min(body.h, f.u(40))
-        token = pygame.Rect(body.x, body.centery - token_side // 2, token_side, token_side)
-        rest = pygame.Rect(token.right + f.u(8), body.y, body.right - token.right - f.u(8), body.h)
-        points_w, hand_w = f.u(52), f.u(54)
-        words = pygame.Rect(rest.x, rest.y, rest.w - points_w - f.u(6), rest.h)
-        points = pygame.Rect(rest.right - points_w, rest.y, points_w, rest.h)
-        # the name has its line to itself (long names); the hand shares the role's line
-        name_rect, role_line = rows(words, [1.2, 1])
-        hand = pygame.Rect(role_line.right - hand_w, role_line.y, hand_w, role_line.h)
-        role_rect = pygame.Rect(role_line.x, role_line.y, hand.x - role_line.x - f.u(4), role_line.h)
-        card_h = min(hand.h - f.u(2), f.u(30))
+        edge = f.u(4) if acting else f.u(2)  # inside the frame (the acting player's is thicker)
+        fill = pygame.Rect(row.x + f.u(10), row.y + edge, row.w - f.u(10) - edge, row.h - 2 * edge)
+        # points toward 50: the row itself fills up (never left out, however short the row)
+        out.append(Bar(fill, v["scores"][name], WINNING_SCORE, rgb, key=f"bar:{name}"))
+        inner = pygame.Rect(row.x + f.u(14), row.y + f.u(3), row.w - f.u(20), row.h - f.u(8))
+        pawn_h = min(inner.h, f.u(46))
+        pawn = pygame.Rect(inner.x, inner.centery - pawn_h // 2, round(pawn_h * 0.82), pawn_h)
+        self._tokens[name] = pawn
+        rest = pygame.Rect(pawn.right + f.u(8), inner.y, inner.right - pawn.right - f.u(8), inner.h)
+        # the name has the whole top line (long names); role, hand and score share the lower one
+        # (a tall row gives it the more room, for a larger score)
+        tall = row.h >= f.u(72)
+        name_rect, lower = rows(rest, [1, 1.25] if tall else [1.1, 1])
+        points_w = f.u(58 if tall and rest.w >= f.u(280) else 40)
+        points = pygame.Rect(lower.right - points_w, lower.y - f.u(2), points_w, lower.h + f.u(4))
+        lower = pygame.Rect(lower.x, lower.y, lower.w - points_w, lower.h)
+        hand_w = f.u(46)
+        hand = pygame.Rect(lower.right - hand_w - f.u(4), lower.y, hand_w, lower.h)
+        role_rect = pygame.Rect(lower.x, lower.y, hand.x - lower.x - f.u(4), lower.h)
+        card_h = min(hand.h - f.u(2), f.u(24))
         card = pygame.Rect(hand.x, hand.centery - card_h // 2, card_h, card_h)
-        # the goal's number beside the bar, where the row has the height for it
-        goal_w = f.u(26) if row.h >= f.u(72) else 0
-        bar = pygame.Rect(track.x, track.centery - f.u(4), track.w - goal_w - (f.u(4) if goal_w else 0), f.u(8))
-        goal = pygame.Rect(bar.right + f.u(4), track.centery - f.u(11), goal_w, f.u(22))
-        out += [PlayerToken(token, name, player.colour, key=f"token:{name}", mark=self.mark(name)),
+        out += [Pawn(pawn, name, player.colour, key=f"token:{name}", mark=self.mark(name)),
                 Label(name_rect, name, "body", align="left", colour=th.INK if aboard else th.INK_SOFT,
                       key=f"name:{name}"),
                 Label(role_rect, self.role(name, v), "small", align="left",
                       colour=th.PRIMARY if acting else th.INK_SOFT, key=f"role:{name}"),
                 Hand(card),
-                Label(pygame.Rect(card.right + f.u(4), hand.y, hand.right - card.right - f.u(4), hand.h),
+                Label(pygame.Rect(card.right + f.u(3), hand.y, hand.right - card.right - f.u(3), hand.h),
                       str(v["hands"][name]), "body", align="left", key=f"hand:{name}"),
-                Label(points, str(v["scores"][name]), "title", align="right", key=f"score:{name}")]
-        if track_h:
-            out.append(Bar(bar, v["scores"][name], WINNING_SCORE, rgb, key=f"bar:{name}"))
-        if goal_w and track_h:
-            out.append(Label(goal, str(WINNING_SCORE), "min", colour=th.INK_SOFT, align="right"))
+                Label(points, str(v["scores"][name]), "big" if tall else 26, align="right",
+                      key=f"score:{name}")]
         return out
 
     # --- the step: what happens now ----------------------------------------------------------
     def step_panel(self, f, step: pygame.Rect, v) -> list[Widget]:
         out: list[Widget] = [Panel(step, key="step")]
-        inner = inset(step, f.u(12))
+        inner = inset(step, f.u(10))
         phase = v["phase"]
         if phase == "over":
             winners = ", ".join(v["winners"])
@@ -487,13 +440,16 @@ class Cloud9Screen(GameScreen):
         if rect.w >= f.u(320):  # the player's token beside the words, where the width allows
             side = min(rect.h - f.u(12), f.u(56))
             badge = pygame.Rect(rect.x + f.u(6), rect.centery - side // 2, side, side)
+            piece = badge.inflate(-f.u(6), -f.u(6))
+            piece = pygame.Rect(piece.centerx - round(piece.h * 0.41), piece.y, round(piece.h * 0.82), piece.h)
             out += [Panel(badge, border=None, radius=10),
-                    PlayerToken(badge.inflate(-f.u(6), -f.u(6)), name, colour, mark=self.mark(name))]
+                    Pawn(piece, name, colour, key=f"prompt-piece:{name}", mark=self.mark(name))]
             left = badge.right + f.u(8)
         else:  # a narrow step (landscape): the words take it all, in the player's colour
-            left = rect.x + f.u(8)
-        text_rect = pygame.Rect(left, rect.y + f.u(2), rect.right - left - f.u(8), rect.h - f.u(4))
-        return out + [Label(text_rect, text, "big", colour=th.text_on(rgb), wrap=True, key="prompt")]
+            left = rect.x + f.u(5)
+        text_rect = pygame.Rect(left, rect.y + f.u(2), rect.right - left - f.u(5), rect.h - f.u(4))
+        return out + [PromptLabel(text_rect, text, PROMPT_PX, colour=th.text_on(rgb), wrap=True, key="prompt",
+                                  name=name)]
 
     def roll_line(self, f, rect: pygame.Rect, v) -> list[Widget]:
         """The roll being resolved, and how many cards the pilot holds."""
@@ -516,8 +472,10 @@ class Cloud9Screen(GameScreen):
         return (self.prompt_card(f, prompt, pilot, _("{name} flies solo: jump or stay?").format(name=pilot))
                 + [Label(note, _("Jump out now: +{points} points").format(points=v["points_here"]), "small",
                          wrap=True, key="note"),
-                   self.action_button(jump, _("Jump out"), {"act": "jump", "player": pilot}, key="jump", size="title"),
-                   Button(stay, _("Stay in and roll"), self.stay_solo, kind="good", key="stay", size="title")])
+                   self.action_button(jump, _("Jump out"), {"act": "jump", "player": pilot}, key="jump", size="title",
+                                      icon=board.jump_icon),
+                   Button(stay, _("Stay in and roll"), self.stay_solo, kind="good", key="stay", size="title",
+                          icon=board.stay_icon)])
 
     def roll_entry(self, f, inner: pygame.Rect, v) -> list[Widget]:
         pilot, count, solo = v["pilot"], v["dice_here"], v["solo"]
@@ -566,26 +524,28 @@ class Cloud9Screen(GameScreen):
         meter = risk_meter.shown(self.app)  # the risk meter takes a row of its own when on
         # the question is the biggest thing on the screen; the answers at least 64 px high
         if f.portrait:  # the answers side by side: the roll gets the height
-            weights = [1.6, 1.2, 0.6, 2.0, 0.4] if meter else [1.7, 1.4, 2.0, 0.4]
+            weights = [1.6, 1.15, 0.6, 1.9, 0.55] if meter else [1.7, 1.35, 1.95, 0.55]
         else:
-            weights = [2.1, 0.8, 0.6, 2.75, 0.4] if meter else [2.2, 1.0, 2.6, 0.4]
-        parts = rows(inner, weights, f.u(GAP))
+            weights = [2.6, 0.7, 0.85, 2.9, 0.42] if meter else [2.7, 0.9, 2.9, 0.42]
+        parts = rows(inner, weights, f.u(GAP if f.portrait else 6))
         prompt, roll, choices, after = parts[:2] + parts[-2:]
         jump = {"act": "jump", "player": who}
         stay = {"act": "stay", "player": who}
         out = self.prompt_card(f, prompt, who, _("{name}: jump or stay?").format(name=who))
+        answer_px = "title" if f.portrait else 26  # the answers never outgrow the question
         out += self.roll_line(f, roll, v)
         out += risk_meter.widgets(parts[2], self.match, f) if meter else []
         jump_rect, stay_rect = rows(choices, 2, f.u(GAP)) if not f.portrait else cols(choices, 2, f.u(GAP))
         out += [self.action_button(jump_rect, _("Jump out: +{points}").format(points=v["points_here"]), jump,
-                                   key="jump", size="title"),
-                self.action_button(stay_rect, _("Stay in"), stay, kind="good", key="stay", size="title")]
+                                   key="jump", size=answer_px, icon=board.jump_icon),
+                self.action_button(stay_rect, _("Stay in"), stay, kind="good", key="stay", size=answer_px,
+                                   icon=board.stay_icon)]
         if later:  # who decides after: their tokens, as names would not fit six players
             word = pygame.Rect(after.x, after.y, min(after.w // 3, f.u(80)), after.h)
             out.append(Label(word, _("Then:"), "min", colour=th.INK_SOFT, align="right", key="then"))
             tokens = pygame.Rect(word.right + f.u(6), after.y, after.right - word.right - f.u(6), after.h)
-            for name, box in zip(later, _strip(tokens, len(later), 1.0, f.u(6), "left")):
-                out.append(PlayerToken(box, name, self.player(name).colour, key=f"then:{name}", mark=self.mark(name)))
+            for name, box in zip(later, _strip(tokens, len(later), 0.82, f.u(6), "left")):
+                out.append(Pawn(box, name, self.player(name).colour, key=f"then:{name}", mark=self.mark(name)))
         return out
 
     def rise_or_fall(self, f, inner: pygame.Rect, v) -> list[Widget]:
@@ -613,7 +573,8 @@ class Cloud9Screen(GameScreen):
             spend = _("Rise: {count} cards").format(count=len(needed))
         return out + [self.rise_button(with_colours, spend, needed, key="rise", shown=in_dice_order),
                       self.rise_button(with_wild, _("Rise, play the wild card"), [WILD], key="rise-wild"),
-                      self.action_button(fall, _("Fall"), {"act": "fall"}, kind="danger", key="fall", size="title")]
+                      self.action_button(fall, _("Fall"), {"act": "fall"}, kind="danger", key="fall", size="title",
+                                         icon=board.fall_icon)]
 
     def rise_button(self, rect: pygame.Rect, text: str, cards: list[str], key: str = "rise",
                     shown: list[str] | None = None) -> Button:
@@ -623,7 +584,7 @@ class Cloud9Screen(GameScreen):
     # --- short transitions: the app's roll tumbles, a rising basket glides up ----------------
     def draw_above(self, surface, ctx):
         self._draw_tumble(surface, ctx)
-        self._draw_lift(surface, ctx)
+        self._draw_moment(surface, ctx)
 
     def _draw_tumble(self, surface, ctx):
         if self._tumble is None or self._dice_rect is None:
@@ -643,26 +604,28 @@ class Cloud9Screen(GameScreen):
             box = box.move(rng.randint(-jitter, jitter), rng.randint(-jitter, jitter))
             draw_die(surface, box, rng.choice(FACES), ctx.theme)
 
-    def _draw_lift(self, surface, ctx):
-        if self._lift is None or not self._basket or self.card is not None:  # not over a result card
+    def _draw_moment(self, surface, ctx):
+        moment = self._moment
+        if moment is None:
             return
-        started, source_y = self._lift
-        elapsed = ctx.now - started
-        if not 0 <= elapsed < LIFT_S:
-            self._lift = None
+        if moment.t(ctx.now) is None:
+            self._moment = None
             return
-        # the basket is drawn on its way up from where it was: its place in the new cloud is
-        # left empty, and the basket itself (with the tokens aboard) drawn lower, easing in
-        left = (1 - elapsed / LIFT_S) ** 2
-        basket = self._basket[0].rect
-        pygame.draw.rect(surface, th.CARD, basket)
-        shift = round((source_y - basket.y) * left)
-        for part in self._basket:
-            part.rect.move_ip(0, shift)
-            try:
-                part.draw(surface, ctx)
-            finally:
-                part.rect.move_ip(0, -shift)
+        if isinstance(moment, board.Fall):
+            moment.draw(surface, ctx.theme, ctx.now)
+        elif isinstance(moment, board.Jump):
+            moment.end = self._tokens.get(moment.name, moment.start)
+            moment.draw(surface, ctx.theme, ctx.now)
+
+    def balloon_offset(self, now: float, to_y: int) -> int | None:
+        """Where the balloon is drawn now: None while a fall hides it, else how far below its
+        place (a rise floats it up from the cloud it left)."""
+        moment = self._moment
+        if moment is None or moment.t(now) is None:
+            return 0
+        if moment.hides_balloon():
+            return None
+        return moment.offset(now, to_y) if isinstance(moment, board.Rise) else 0
 
     # --- sounds --------------------------------------------------------------------------------
     def sounds_for(self, before, after, action):

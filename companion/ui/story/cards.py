@@ -120,14 +120,17 @@ def card_widgets(f: Frame, area: pygame.Rect, moment: Moment, colour_of: Callabl
     columns = 2 if n > 3 and box.w > f.u(420) else 1
     detail_rows = -(-n // columns) if n else 0
     body = moment.card_text or moment.lead
-    weights = [1.2] + ([1.6 if moment.card_text else 1.2 if columns > 1 else 1.5] if body else []) + ([min(0.9 * detail_rows, 3.4)] if n else []) + [0.55]
+    # a long sentence (six names) takes the room from the headline, in the lighter weight
+    long_body = len(body) > 90 and not n
+    weights = [0.9 if long_body else 1.2] + ([2.6 if long_body else 1.6 if moment.card_text else 1.2 if columns > 1 else 1.5] if body else []) + ([min(0.9 * detail_rows, 3.4)] if n else []) + [0.45 if long_body else 0.55]
     parts = rows(inset(box, f.u(4)), weights, f.u(GAP))
     head, hint = parts[0], parts[-1]
     out += [Panel(head, colour=band_colour, border=None, key="story-band"),
             Label(inset(head, f.u(8)), moment.headline, "prompt", colour=th.text_on(band_colour), wrap=True,
                   key="story-headline")]
     if body:
-        out.append(Label(inset(parts[1], f.u(8)), body, "title", wrap=True, key="story-text"))
+        out.append(Label(inset(parts[1], f.u(8)), body, "body" if long_body else "title", wrap=True,
+                         key="story-text"))
     if n:
         cells = grid(inset(parts[-2], f.u(4)), n, columns, f.u(4))
         for cell, (who, line) in zip(cells, details):

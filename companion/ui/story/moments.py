@@ -74,6 +74,7 @@ class Moment:
     _details: Callable[[], list[tuple[str | None, str]]] = field(default=list, repr=False, compare=False)
     _lead: Callable[[], str] = field(default=lambda: "", repr=False, compare=False)
     faces: tuple[str, ...] = ()                      # the dice a roll showed (the strip draws them)
+    _card: Callable[[], str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def big(self) -> bool:
@@ -95,7 +96,10 @@ class Moment:
 
     @property
     def card_text(self) -> str:
-        """The card's line under the headline: the sentence, unless the details say it all."""
+        """The card's line under the headline: its own sentence where it has one (said once
+        for everyone it names), else the sentence, unless the details say it all."""
+        if self._card is not None:
+            return self._card()
         return "" if self.details else self.text
 
     @property
@@ -170,16 +174,17 @@ def _cloud9(before: View, after: View, action) -> list[Moment]:
                        lambda: _("{name} stays in").format(name=name))]
     if act == "fall":
         aboard, cloud, points = tuple(before["basket"]), before["cloud"], before["points_here"]
+        pilot = before["pilot"]
+        # the card says it once, naming everyone aboard and the pilot who let it fall
         return [Moment(
             "fall", aboard,
             lambda: _("The balloon fell from cloud {cloud}").format(cloud=cloud),
             lambda: _.ngettext("The balloon fell from cloud {cloud}: {names} scores nothing this trip",
                                "The balloon fell from cloud {cloud}: {names} score nothing this trip",
                                len(aboard)).format(cloud=cloud, names=names_text(aboard)),
-            lambda: [(name, name) for name in aboard],
-            lambda: _.ngettext("No points this trip (jumping out paid {points})",
-                               "No points this trip (jumping out paid {points})",
-                               len(aboard)).format(points=points))]
+            _card=lambda: _.ngettext("{pilot} let it fall: {names} scores nothing this trip (jumping out paid {points})",
+                                     "{pilot} let it fall: {names} score nothing this trip (jumping out paid {points})",
+                                     len(aboard)).format(pilot=pilot, names=names_text(aboard), points=points))]
     if act == "rise":
         pilot, cards = before["pilot"], list(action.get("cards") or [])
         if after["trip"] > before["trip"] or (after["over"] and not before["over"]):
@@ -191,8 +196,9 @@ def _cloud9(before: View, after: View, action) -> list[Moment]:
                 lambda: _.ngettext("Cloud 9 reached: {names} scores {points} points",
                                    "Cloud 9 reached: {names} score {points} points each",
                                    len(aboard)).format(names=names_text(aboard), points=next(iter(won.values()), 0)),
+                # a row each where they fit; more (six aboard, long names) and the sentence names them once
                 lambda: [(name, _("{name}: now {total}").format(name=name, total=after["scores"][name]))
-                         for name in aboard],
+                         for name in aboard] if len(aboard) <= 3 else [],
                 lambda: _.ngettext("+{points} points", "+{points} points each", len(aboard)).format(
                     points=next(iter(won.values()), 0)))]
         cloud = after["cloud"]

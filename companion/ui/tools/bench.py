@@ -104,28 +104,41 @@ def render_ms(rounds: int = 200) -> tuple[float, float]:
 
 
 def animation_frame_ms(rounds: int = 200) -> float:
-    """Median ms of one frame of the short transitions at 800x480 (Cloud 9's tumbling dice
-    and its basket rising to the next cloud; six players), the slower of the two: each frame
-    is drawn whole while the transition runs, with nothing rebuilt."""
+    """Median ms of one frame of the short transitions at 800x480 (Cloud 9's tumbling dice,
+    its basket rising to the next cloud, falling with its passengers tumbling out, a piece
+    jumping out to its score; six players), the slowest of them: each frame is drawn whole
+    while the transition runs, with nothing rebuilt."""
     from .demo import _StepClock
     from .harness import Harness
-    from ..screens.cloud9 import LIFT_S, TUMBLE_S
+    from ..screens.cloud9 import FALL_S, JUMP_S, LIFT_S, TUMBLE_S
 
     worst = 0.0
-    for kind in ("tumble", "lift"):
+    for kind in ("tumble", "lift", "fall", "jump"):
         clock = _StepClock()
         h = Harness((800, 480), clock=clock)
         screen = h.start_game({"game": "cloud9", "players": EIGHT[:6], "first_pilot": EIGHT[0]})
         if kind == "tumble":
             screen.roll_for_me()
             seconds = TUMBLE_S
-        else:
+        elif kind == "lift":
             screen.submit({"act": "roll", "dice": ["blank", "blank"]})
             for name in EIGHT[1:6]:
                 screen.submit({"act": "stay", "player": name})
             h.app.pump()
             screen.submit({"act": "rise", "cards": []})
             seconds = LIFT_S
+        elif kind == "fall":
+            screen.submit({"act": "roll", "dice": ["red", "green"]})
+            for name in EIGHT[1:6]:
+                screen.submit({"act": "stay", "player": name})
+            h.app.pump()
+            screen.submit({"act": "fall"})
+            seconds = FALL_S
+        else:
+            screen.submit({"act": "roll", "dice": ["red", "green"]})
+            h.app.pump()
+            screen.submit({"act": "jump", "player": EIGHT[1]})
+            seconds = JUMP_S
         h.app.pump()  # the first frame builds the screen; the ones after only draw
         clock.advance(seconds / 2)
         times = []

@@ -59,6 +59,8 @@ def _painted(widget: Widget, theme) -> list[pygame.Rect]:
             side = round(min(widget.rect.w, widget.rect.h) * 0.7)
             return [pygame.Rect(0, 0, side, side).move(widget.rect.centerx - side // 2, widget.rect.centery - side // 2)]
         return [widget.rect]
+    if getattr(widget, "paints", False) and widget.rect.w and widget.rect.h:  # a drawn part that declares its box
+        return [widget.rect]
     return []
 
 

@@ -1,0 +1,539 @@
+"""Cloud 9, drawn like the printed board: the path of nine clouds from the ground up, each with
+its number and the points for jumping out there, the balloon's basket on its cloud with the
+passengers aboard as wooden pieces, and the moments that move them (the basket rising, falling
+with its passengers tumbling out, a piece jumping out to its player's score).
+
+Pure drawing: functions and widgets of the contract's view, a rect and a time. The still parts
+are drawn once per size and blitted (`_cloud_image`, `_pawn_image`); a moment draws only what
+moves, over them.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from functools import lru_cache
+from typing import Callable
+
+import pygame
+
+from ...rules.cloud9 import DICE, POINTS, TOP_CLOUD, TOP_POINTS
+from ..kit import theme as th
+from ..kit.layout import Frame, cols, inset, rows
+from ..kit.shapes import draw_shape, draw_token
+from ..kit.widgets import Label, PlayerToken, Widget, fit_text
+
+BASKET = (222, 178, 112)       # wicker, behind the pieces aboard
+BASKET_DARK = (150, 104, 52)   # its weave and rim
+CLOUD = (255, 255, 255)
+CLOUD_LINE = (176, 198, 222)
+PASSED_CLOUD = (232, 240, 248)  # clouds below the basket: already flown past
+TOP_CLOUD_FILL = (255, 242, 196)
+NUMBER_DISC = (40, 70, 120)     # the cloud's number, white on dark blue as on the board
+PATH_LINE = (255, 255, 255)
+GOLD = (247, 190, 40)
+
+RISE_S = 0.45   # a rise: the basket floats up from the cloud it left
+FALL_S = 0.8    # a fall: the basket drops, its passengers tumble out
+JUMP_S = 0.6    # a jump: the piece leaves the basket for its player's score
+
+
+# --- the pieces ------------------------------------------------------------------------------
+
+def pawn_polygon(rect: pygame.Rect) -> list[tuple[float, float]]:
+    """A wooden piece's body: a bell from the shoulders to a wide foot."""
+    x, y, w, h = rect.x, rect.y, rect.w, rect.h
+    top = y + h * 0.36
+    return [(x + w * 0.30, top), (x + w * 0.70, top), (x + w * 0.86, y + h * 0.80), (x + w * 0.97, y + h * 0.90),
+            (x + w * 0.97, y + h), (x + w * 0.03, y + h), (x + w * 0.03, y + h * 0.90), (x + w * 0.14, y + h * 0.80)]
+
+
+def mark_px(rect: pygame.Rect, mark: str) -> int:
+    """The size of the letters on a piece's body: as large as its body holds."""
+    body_h = rect.h * 0.64
+    return max(8, round(min(body_h * 0.78, rect.w * (0.78 if len(mark) == 1 else 0.58))))
+
+
+def draw_pawn(surface: pygame.Surface, rect: pygame.Rect, colour: str, mark: str, theme: th.Theme) -> None:
+    """A wooden piece in the player's colour: its head is the colour's shape (colour-blind
+    safe: black a hexagon, orange a pentagon...), its body carries the player's letters."""
+    game = th.COLOURS[colour] if colour in th.COLOURS else th.COLOURS["white"]
+    line = max(1, round(rect.h / 22))
+    body = pawn_polygon(rect)
+    pygame.draw.polygon(surface, game.rgb, body)
+    pygame.draw.polygon(surface, th.INK, body, line + 1)
+    head_r = min(rect.w * 0.27, rect.h * 0.19)
+    draw_shape(surface, game.shape, (rect.centerx, rect.y + head_r * 1.05), head_r, game.rgb, th.INK)
+    px = mark_px(rect, mark)
+    image = theme.text(mark, px, th.text_on(game.rgb))
+    centre = (rect.centerx, rect.y + rect.h * 0.68)
+    surface.blit(image, image.get_rect(center=centre))
+
+
+@lru_cache(maxsize=64)
+def _pawn_image(w: int, h: int, colour: str, mark: str, scale: float) -> pygame.Surface:
+    image = pygame.Surface((w, h), pygame.SRCALPHA)
+    draw_pawn(image, pygame.Rect(0, 0, w, h), colour, mark, th.Theme(scale))
+    return image
+
+
+def pawn_image(rect: pygame.Rect, colour: str, mark: str, theme: th.Theme) -> pygame.Surface:
+    """The piece drawn once per size and kept (the basket, the scores and the moments blit it)."""
+    return _pawn_image(rect.w, rect.h, colour, mark, theme.scale)
+
+
+class Pawn(PlayerToken):
+    """A player's wooden piece (a token for the fit checks: its name counts as shown)."""
+
+    def draw(self, surface, ctx):
+        surface.blit(pawn_image(self.rect, self.colour, self.mark or self.name, ctx.theme), self.rect)
+
+
+def pawn_box(slot: pygame.Rect) -> pygame.Rect:
+    """A piece standing in a square-ish slot: a little taller than wide."""
+    h = slot.h
+    w = min(slot.w, round(h * 0.82))
+    return pygame.Rect(slot.centerx - w // 2, slot.bottom - h, w, h)
+
+
+# --- clouds ----------------------------------------------------------------------------------
+
+def cloud_parts(rect: pygame.Rect) -> tuple[pygame.Rect, list[tuple[tuple[float, float], float]]]:
+    """A cloud in `rect`: a flat-bottomed pill and the puffs on its top."""
+    h = rect.h
+    base = pygame.Rect(rect.x, rect.y + round(h * 0.22), rect.w, h - round(h * 0.22))
+    r = h * 0.36
+    puffs = [((rect.x + rect.w * f, rect.y + r + h * dy), r * s)
+             for f, dy, s in ((0.30, 0.02, 1.0), (0.52, -0.01, 1.05), (0.74, 0.06, 0.9))]
+    return base, puffs
+
+
+def draw_cloud(surface: pygame.Surface, rect: pygame.Rect, fill, line, width: int) -> None:
+    base, puffs = cloud_parts(rect)
+    # the outline first, a little larger, then the fill over it: one outline round the union
+    pygame.draw.rect(surface, line, base.inflate(width * 2, width * 2), border_radius=base.h // 2 + width)
+    for centre, r in puffs:
+        pygame.draw.circle(surface, line, centre, r + width)
+    pygame.draw.rect(surface, fill, base, border_radius=base.h // 2)
+    for centre, r in puffs:
+        pygame.draw.circle(surface, fill, centre, r)
+
+
+@lru_cache(maxsize=32)
+def _cloud_image(w: int, h: int, fill, line, width: int) -> pygame.Surface:
+    """The cloud with its outline inside `w` x `h` (nothing drawn outside its rect)."""
+    image = pygame.Surface((w, h), pygame.SRCALPHA)
+    draw_cloud(image, pygame.Rect(width, width, w - 2 * width, h - 2 * width), fill, line, width)
+    return image
+
+
+class Cloud(Widget):
+    """One cloud of the path, drawn as a cloud."""
+
+    paints = True
+
+    def __init__(self, rect, fill=CLOUD, line=CLOUD_LINE, key: str | None = None):
+        super().__init__(rect, key)
+        self.fill, self.line = fill, line
+
+    def draw(self, surface, ctx):
+        width = max(1, ctx.theme.px(1.5 if self.line == CLOUD_LINE else 3))
+        surface.blit(_cloud_image(self.rect.w, self.rect.h, self.fill, self.line, width), self.rect)
+
+
+class PathLine(Widget):
+    """The dotted way up from cloud to cloud, behind them."""
+
+    def __init__(self, points: list[tuple[int, int]], key: str | None = None):
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        super().__init__(pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1), key)
+        self.points = points
+
+    def draw(self, surface, ctx):
+        r = max(2, ctx.theme.px(3))
+        step = ctx.theme.px(11)
+        for (x0, y0), (x1, y1) in zip(self.points, self.points[1:]):
+            length = math.hypot(x1 - x0, y1 - y0)
+            for i in range(int(length // step) + 1):
+                t = i * step / length if length else 0
+                pygame.draw.circle(surface, PATH_LINE, (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t), r)
+
+
+class Disc(Widget):
+    """The cloud's number sits in a dark disc, as printed on the board."""
+
+    paints = True
+
+    def __init__(self, rect, fill=NUMBER_DISC, key: str | None = None):
+        super().__init__(rect, key)
+        self.fill = fill
+
+    def draw(self, surface, ctx):
+        pygame.draw.circle(surface, self.fill, self.rect.center, min(self.rect.w, self.rect.h) / 2)
+
+
+class Cubes(Widget):
+    """How many dice the pilot rolls on this cloud: small cubes (never read as a roll)."""
+
+    def __init__(self, rect, count: int, align: str = "right", key: str | None = None):
+        super().__init__(rect, key)
+        self.count, self.align = count, align
+        self.faces = [None] * count
+
+    def draw(self, surface, ctx):
+        gap = ctx.theme.px(3)
+        side = int(min(self.rect.h, (self.rect.w - gap * (self.count - 1)) / max(1, self.count)))
+        total = self.count * side + gap * (self.count - 1)
+        x = self.rect.right - total if self.align == "right" else self.rect.x
+        for i in range(self.count):
+            box = pygame.Rect(x + i * (side + gap), self.rect.centery - side // 2, side, side)
+            surface.blit(_cube(side, side, max(1, ctx.theme.px(1.2))), box)
+
+
+@lru_cache(maxsize=16)
+def _cube(width: int, height: int, line: int) -> pygame.Surface:
+    """A small die seen from above and aside: front, top and side faces in greys."""
+    image = pygame.Surface((width, height), pygame.SRCALPHA)
+    d = width * 0.28
+    x, y, w, h = 0, d, width - d - 1, height - d - 1
+    front = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+    top = [(x, y), (x + d, y - d), (x + w + d, y - d), (x + w, y)]
+    side = [(x + w, y), (x + w + d, y - d), (x + w + d, y + h - d), (x + w, y + h)]
+    for face, fill in ((front, th.CARD), (top, (226, 232, 240)), (side, (196, 204, 216))):
+        pygame.draw.polygon(image, fill, face)
+        pygame.draw.polygon(image, th.INK, face, line)
+    return image
+
+
+class Star(Widget):
+    """Cloud 9, the top: a gold star."""
+
+    def draw(self, surface, ctx):
+        draw_shape(surface, "star", self.rect.center, min(self.rect.w, self.rect.h) / 2 * 0.88, GOLD)
+
+
+def draw_basket(surface: pygame.Surface, rect: pygame.Rect, theme: th.Theme) -> None:
+    """The balloon's wicker basket: ropes up to the envelope, a woven body, a rim."""
+    line = max(1, theme.px(1.5))
+    rim_h = max(3, rect.h // 9)
+    body = pygame.Rect(rect.x, rect.y + rim_h // 2, rect.w, rect.h - rim_h // 2)
+    pygame.draw.rect(surface, BASKET, body, border_radius=max(3, rect.h // 10))
+    step = max(4, theme.px(7))
+    for y in range(body.y + step, body.bottom - 2, step):
+        pygame.draw.line(surface, BASKET_DARK, (body.x + line, y), (body.right - line - 1, y), max(1, line // 2 + 1))
+    pygame.draw.rect(surface, BASKET_DARK, body, line + 1, border_radius=max(3, rect.h // 10))
+    pygame.draw.rect(surface, BASKET_DARK, (rect.x - line, rect.y, rect.w + 2 * line, rim_h), border_radius=rim_h // 2)
+
+
+class Basket(Widget):
+    paints = True
+
+    def draw(self, surface, ctx):
+        draw_basket(surface, self.rect, ctx.theme)
+
+
+# --- the board laid out ------------------------------------------------------------------------
+
+def basket_slots(rect: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
+    """Places for `count` pieces standing in the basket: in one row, or in two (three to a
+    row at six) when that makes them larger."""
+    if count <= 0:
+        return []
+    best: list[pygame.Rect] = []
+    for lines in (1, 2):
+        per = -(-count // lines)
+        h = min((rect.h - gap * (lines - 1)) / lines, (rect.w - gap * (per - 1)) / per / 0.82)
+        w = h * 0.82
+        slots = []
+        for index in range(count):
+            line, at = divmod(index, per)
+            in_line = min(per, count - line * per)
+            x = rect.centerx - (in_line * w + (in_line - 1) * gap) / 2 + at * (w + gap)
+            y = rect.centery - (lines * h + (lines - 1) * gap) / 2 + line * (h + gap)
+            slots.append(pygame.Rect(int(x), int(y), int(w), int(h)))
+        if not best or slots[0].h > best[0].h:
+            best = slots
+    return best
+
+
+def path_rects(area: pygame.Rect, basket_cloud: int | None, gap: int, weight: float) -> dict[int, pygame.Rect]:
+    """Where each cloud is: a winding path from cloud 1 at the bottom to cloud 9 at the top,
+    the basket's cloud wide and tall enough to hold the basket and its passengers."""
+    clouds = list(range(TOP_CLOUD, 0, -1))
+    heights = rows(area, [weight if c == basket_cloud else 1 for c in clouds], gap)
+    out = {}
+    for cloud, row in zip(clouds, heights):
+        if cloud == basket_cloud:
+            out[cloud] = row
+            continue
+        w = round(area.w * 0.84)
+        x = area.x if cloud % 2 else area.right - w  # the path winds left and right
+        out[cloud] = pygame.Rect(x, row.y, w, row.h)
+    return out
+
+
+def path_widgets(f: Frame, area: pygame.Rect, view, colour_of: Callable[[str], str],
+                 mark_of: Callable[[str], str]) -> tuple[list[Widget], list[Widget]]:
+    """The path (still: drawn into the board's picture) and the balloon on it (the basket, the
+    pieces aboard, the pilot's mark: moved by the moments)."""
+    over = view["over"]
+    here = None if over else view["cloud"]
+    aboard = [] if over else list(view["basket"])
+    # the basket's cloud holds the pieces: six of them stand in two rows
+    weight = (5.2 if len(aboard) > 3 else 4.4) if not f.portrait else (6.0 if len(aboard) > 3 else 4.4)
+    rects = path_rects(area, here, f.u(3), weight if here else 1)
+    still: list[Widget] = [Widget(area, key="ladder"),
+                           PathLine([rects[c].center for c in range(1, TOP_CLOUD + 1)], key="path-line")]
+    balloon: list[Widget] = []
+    for cloud in range(TOP_CLOUD, 0, -1):
+        rect = rects[cloud]
+        passed = here is not None and cloud < here
+        if cloud == here:
+            parts, balloon = basket_cloud(f, rect, view, aboard, colour_of, mark_of)
+            still += parts
+        else:
+            still += cloud_widgets(f, rect, cloud, passed)
+    return still, balloon
+
+
+def cloud_widgets(f: Frame, rect: pygame.Rect, cloud: int, passed: bool) -> list[Widget]:
+    """A cloud of the path: its number in a disc, the points for jumping out, the dice rolled."""
+    top = cloud == TOP_CLOUD
+    fill = TOP_CLOUD_FILL if top else PASSED_CLOUD if passed else CLOUD
+    out: list[Widget] = [Cloud(rect, fill, key=f"cloud:{cloud}")]
+    # the number's disc as tall as the cloud allows (its digit at least the smallest type)
+    side = min(rect.h, f.u(32))
+    disc = pygame.Rect(rect.x + round(rect.w * 0.06), rect.centery - side // 2, side, side)
+    out += [Disc(disc, key=f"cloud-number:{cloud}"),
+            Label(disc, str(cloud), "min", colour=(255, 255, 255), key=f"cloud-no:{cloud}")]
+    rest = pygame.Rect(disc.right + f.u(6), rect.y + f.u(1), rect.right - round(rect.w * 0.06) - disc.right - f.u(6),
+                       rect.h - f.u(1))
+    points, extra = cols(rest, [1, 1.2], f.u(4))
+    out.append(Label(points, str(TOP_POINTS if top else POINTS[cloud]), 24, align="left",
+                     colour=th.INK_SOFT if passed else th.INK, key=f"points:{cloud}"))
+    if top:
+        side = min(extra.h, extra.w)
+        out.append(Star(pygame.Rect(extra.right - side, extra.centery - side // 2, side, side), key="top-cloud"))
+    else:
+        out.append(Cubes(extra.inflate(0, -max(2, extra.h // 5)), DICE[cloud], key=f"dice:{cloud}"))
+    return out
+
+
+def basket_cloud(f: Frame, rect: pygame.Rect, view, aboard: list[str], colour_of, mark_of
+                 ) -> tuple[list[Widget], list[Widget]]:
+    """The basket's cloud: number, points and dice at its left, the balloon on the rest."""
+    cloud = view["cloud"]
+    out: list[Widget] = [Cloud(rect, TOP_CLOUD_FILL if cloud == TOP_CLOUD else CLOUD, th.FOCUS, key="basket-cloud")]
+    # number, points and dice along the cloud's top (among its puffs), the basket below
+    head_h = max(f.u(30), min(round(rect.h * 0.26), f.u(44)))
+    head = pygame.Rect(rect.x + round(rect.w * 0.08), rect.y + round(rect.h * 0.05), rect.w - round(rect.w * 0.16), head_h)
+    side = min(head.h, f.u(34))
+    disc = pygame.Rect(head.x, head.centery - side // 2, side, side)
+    points, dice = cols(pygame.Rect(disc.right + f.u(6), head.y, head.right - disc.right - f.u(6), head.h), [1, 1.1], f.u(4))
+    out += [Disc(disc, key=f"cloud-number:{cloud}"),
+            Label(disc, str(cloud), "small", colour=(255, 255, 255), key=f"cloud-no:{cloud}"),
+            Label(points, str(POINTS[cloud]), 26, align="left", key="points-here"),
+            Cubes(dice.inflate(0, -max(2, dice.h // 4)), DICE[cloud], align="right", key="dice-here")]
+    place = pygame.Rect(rect.x + round(rect.w * 0.05), head.bottom + f.u(2), rect.w - round(rect.w * 0.10),
+                        rect.bottom - head.bottom - f.u(2) - round(rect.h * 0.04))
+    # the basket: ropes up past the cloud's top, to the balloon above it
+    basket = place
+    balloon: list[Widget] = [Basket(basket, key="basket")]
+    gap = f.u(4)
+    for name, slot in zip(aboard, basket_slots(inset(basket, f.u(5)), len(aboard), gap)):
+        box = pawn_box(slot)
+        if name == view["pilot"]:  # the pilot's piece stands on a white plate
+            balloon.append(PilotMark(box.inflate(f.u(4), f.u(2)), key="pilot-mark"))
+        balloon.append(Pawn(box, name, colour_of(name), key=f"aboard:{name}", mark=mark_of(name)))
+    return out, balloon
+
+
+class PilotMark(Widget):
+    paints = True
+
+    def draw(self, surface, ctx):
+        pygame.draw.rect(surface, th.CARD, self.rect, border_radius=ctx.theme.px(6))
+        pygame.draw.rect(surface, th.INK, self.rect, max(1, ctx.theme.px(2)), border_radius=ctx.theme.px(6))
+
+
+# --- the moments -------------------------------------------------------------------------------
+
+def ease_out(t: float) -> float:
+    return 1 - (1 - t) ** 2
+
+
+def progress(now: float, started: float, seconds: float) -> float | None:
+    """How far a moment is (0..1), None once it is over."""
+    t = (now - started) / seconds
+    return t if 0 <= t < 1 else None
+
+
+class Moment:
+    """A moment being drawn: what moved, from where, since when. `draw` paints one frame."""
+
+    seconds = 0.5
+
+    def __init__(self, started: float):
+        self.started = started
+
+    def t(self, now: float) -> float | None:
+        return progress(now, self.started, self.seconds)
+
+    def hides_balloon(self) -> bool:
+        return True
+
+
+class Rise(Moment):
+    """The basket (with everyone aboard) floats up from the cloud it left to its new cloud."""
+
+    seconds = RISE_S
+
+    def __init__(self, started: float, from_y: int):
+        super().__init__(started)
+        self.from_y = from_y  # where the basket's top was, on the cloud it left
+
+    def hides_balloon(self) -> bool:
+        return False
+
+    def offset(self, now: float, to_y: int) -> int:
+        """How far below its new place the basket is drawn now."""
+        t = self.t(now)
+        return 0 if t is None else round((self.from_y - to_y) * (1 - ease_out(t)))
+
+
+class Fall(Moment):
+    """The basket drops from its cloud out of the bottom of the path; its passengers tumble
+    out, turning, and the pilot who let it fall is named above where it was."""
+
+    seconds = FALL_S
+
+    def __init__(self, started: float, area: pygame.Rect, basket: pygame.Rect,
+                 pieces: list[tuple[pygame.Rect, str, str]], caption: list[pygame.Surface], seed: int = 9):
+        super().__init__(started)
+        self.area, self.basket, self.pieces, self.caption = area, basket, pieces, caption
+        rng = random.Random(seed)
+        # each piece: its push sideways and up, and its spin
+        self.throws = [(rng.uniform(-1, 1), rng.uniform(0.6, 1.2), rng.choice((-1, 1)) * rng.uniform(200, 420))
+                       for _ in pieces]
+
+    def draw(self, surface: pygame.Surface, theme: th.Theme, now: float) -> None:
+        t = self.t(now)
+        if t is None:
+            return
+        clip = surface.get_clip()
+        surface.set_clip(self.area)
+        drop = (self.area.bottom - self.basket.y + self.basket.h) * t * t
+        draw_basket(surface, self.basket.move(0, round(drop)), theme)
+        height = self.area.h
+        for (rect, colour, mark), (side, up, spin) in zip(self.pieces, self.throws):
+            dx = side * rect.w * 2.2 * t
+            dy = -up * rect.h * 1.6 * t + height * 1.3 * t * t
+            image = pygame.transform.rotate(pawn_image(rect, colour, mark, theme), spin * t)
+            surface.blit(image, image.get_rect(center=(rect.centerx + dx, rect.centery + dy)))
+        surface.set_clip(clip)
+        # the pilot's name, where the basket was, for the whole moment
+        pad = theme.px(6)
+        high = sum(image.get_height() for image in self.caption)
+        wide = max(image.get_width() for image in self.caption)
+        plate = pygame.Rect(0, 0, wide + 2 * pad, high + pad)
+        plate.midbottom = (self.basket.centerx, self.basket.y)
+        plate.clamp_ip(self.area)
+        pygame.draw.rect(surface, th.DANGER, plate, border_radius=theme.px(8))
+        y = plate.y + pad // 2
+        for image in self.caption:
+            surface.blit(image, image.get_rect(midtop=(plate.centerx, y)))
+            y += image.get_height()
+
+
+class Jump(Moment):
+    """A piece leaves the basket in an arc and lands on its player's row of the scores."""
+
+    seconds = JUMP_S
+
+    def __init__(self, started: float, start: pygame.Rect, colour: str, mark: str, name: str):
+        super().__init__(started)
+        self.start, self.colour, self.mark, self.name = start, colour, mark, name
+        self.end = start  # the piece's place on the scores, once the screen has laid them out
+
+    def hides_balloon(self) -> bool:
+        return False
+
+    def where(self, now: float) -> pygame.Rect | None:
+        t = self.t(now)
+        if t is None:
+            return None
+        e = ease_out(t)
+        w = round(self.start.w + (self.end.w - self.start.w) * e)
+        h = round(self.start.h + (self.end.h - self.start.h) * e)
+        x = self.start.centerx + (self.end.centerx - self.start.centerx) * e
+        y = self.start.centery + (self.end.centery - self.start.centery) * e - math.sin(math.pi * t) * self.start.h * 1.2
+        return pygame.Rect(round(x - w / 2), round(y - h / 2), w, h)
+
+    def draw(self, surface: pygame.Surface, theme: th.Theme, now: float) -> None:
+        box = self.where(now)
+        if box is not None:
+            surface.blit(pawn_image(box, self.colour, self.mark, theme), box)
+
+
+def caption_lines(text: str, width: int, theme: th.Theme) -> list[pygame.Surface]:
+    """A moment's words in white, as large as fit `width` (wrapped if need be), drawn once."""
+    fit = fit_text(text, width, theme.px(120), theme.size("body"), theme.size("min"), True)
+    return [theme.text(line, fit.px, (255, 255, 255)) for line in fit.lines]
+
+
+def hand_icon(surface: pygame.Surface, box: pygame.Rect, theme: th.Theme) -> None:
+    """A hand of cards: two card backs fanned out (reads as "cards", not as a digit)."""
+    w, h = box.w * 0.62, box.h * 0.86
+    line = max(1, theme.px(1.5))
+    for angle, dx in ((14, box.w * 0.16), (-10, -box.w * 0.12)):
+        cx, cy = box.centerx + dx, box.centery
+        turn = math.radians(angle)
+        corners = [(cx + x * math.cos(turn) - y * math.sin(turn), cy + x * math.sin(turn) + y * math.cos(turn))
+                   for x, y in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2))]
+        pygame.draw.polygon(surface, th.PRIMARY, corners)
+        pygame.draw.polygon(surface, th.INK, corners, line)
+
+
+# --- the symbols on the main buttons -----------------------------------------------------------
+
+def jump_icon(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:
+    """Jump out: an arrow leaving the basket, up and away."""
+    w = max(2, rect.w // 10)
+    x, y, s = rect.x, rect.y, rect.w
+    pygame.draw.lines(surface, colour, False, [(x + s * 0.06, y + s * 0.55), (x + s * 0.14, y + s * 0.92),
+                                                (x + s * 0.58, y + s * 0.92), (x + s * 0.66, y + s * 0.55)], w)
+    start, tip = (x + s * 0.36, y + s * 0.72), (x + s * 0.90, y + s * 0.14)
+    pygame.draw.line(surface, colour, start, (x + s * 0.80, y + s * 0.25), max(3, rect.w // 8))
+    pygame.draw.polygon(surface, colour, [tip, (x + s * 0.56, y + s * 0.20), (x + s * 0.86, y + s * 0.48)])
+
+
+def stay_icon(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:
+    """Stay in: a piece inside the basket."""
+    w = max(2, rect.w // 10)
+    x, y, s = rect.x, rect.y, rect.w
+    pygame.draw.circle(surface, colour, (x + s * 0.5, y + s * 0.26), s * 0.13)
+    pygame.draw.polygon(surface, colour, [(x + s * 0.38, y + s * 0.40), (x + s * 0.62, y + s * 0.40),
+                                          (x + s * 0.70, y + s * 0.70), (x + s * 0.30, y + s * 0.70)])
+    pygame.draw.lines(surface, colour, False, [(x + s * 0.12, y + s * 0.55), (x + s * 0.2, y + s * 0.92),
+                                                (x + s * 0.8, y + s * 0.92), (x + s * 0.88, y + s * 0.55)], w)
+
+
+def fall_icon(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:
+    w = max(3, rect.w // 8)
+    cx = rect.centerx
+    pygame.draw.line(surface, colour, (cx, rect.y + rect.h * 0.15), (cx, rect.y + rect.h * 0.7), w)
+    pygame.draw.polygon(surface, colour, [(cx - rect.w * 0.3, rect.y + rect.h * 0.58), (cx + rect.w * 0.3, rect.y + rect.h * 0.58),
+                                          (cx, rect.y + rect.h * 0.9)])
+
+
+def draw_die(surface: pygame.Surface, box: pygame.Rect, face: str | None, theme: th.Theme) -> None:
+    """A white die showing `face` as its colour's shape; blank shows nothing; None is a cube
+    with no face up (the path's "dice rolled here": never read as a roll of one)."""
+    if face is None:
+        surface.blit(_cube(box.w, box.h, max(1, theme.px(1.5))), box)
+        return
+    radius = max(2, box.w // 5)
+    pygame.draw.rect(surface, th.CARD, box, border_radius=radius)
+    pygame.draw.rect(surface, th.INK, box, max(1, theme.px(2) if box.w > theme.px(24) else 1), border_radius=radius)
+    if face != "blank":
+        draw_token(surface, face, box.center, box.w * 0.32)
