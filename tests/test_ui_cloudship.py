@@ -475,3 +475,104 @@ def test_long_random_games_never_overflow_in_german_or_hungarian(language):
                 assert h.overflows() == [], (seed, action, h.app.controller.match.view["phase"])
     finally:
         h.app.change_config(language="en")
+
+
+# --- the board drawn like the box, and its moments ---------------------------------------------
+
+def stepped(size=(800, 480), rotate=0):
+    now = [100.0]
+    h = Harness(size, rotate=rotate, clock=lambda: now[0])
+    return h, h.start_game(SETUP), now
+
+
+def test_the_storm_cloud_slides_one_square_per_storm_then_stands_still():
+    h, screen, now = stepped()
+    for action in ACTIONS[:6]:  # round 2: the storm one square on
+        screen.submit(action)
+    now[0] += 1
+    h.render()
+    assert view(h)["storm"] == 1
+    bar = h.find("weather-bar").rect
+    square = bar.w / (view(h)["storm_end"] + 1)
+    start = screen._cloud_rect.centerx
+    tap_action(h, {"act": "roll", "dice": ["yellow", "purple", STORM]})
+    assert screen.moment("slide", SLIDE_S) is not None and h.app.animating
+    now[0] += SLIDE_S / 2
+    h.app.pump()
+    assert start < screen._cloud_rect.centerx < start + square  # on its way
+    now[0] += SLIDE_S / 2
+    h.app.pump()  # the last frame: the cloud on its new square
+    assert abs(screen._cloud_rect.centerx - (start + square)) <= 1 and not h.app.animating
+    frames = h.app.frames_drawn
+    h.app.pump()
+    assert h.app.frames_drawn == frames  # nothing moves while nothing happens
+
+
+def test_a_hail_tile_flips_on_its_space_and_its_stone_joins_the_load():
+    h, screen, now = stepped()
+    for action in ACTIONS[:4]:
+        tap_action(h, action)
+    assert view(h)["reveal_space"] == 1 and not h.shows("hail-visible")
+    tap_action(h, {"act": "reveal", "hail": True})
+    assert screen.moment("flip", FLIP_S)[1] == 1 and h.shows("hail-visible")
+    frames = h.app.frames_drawn
+    for step in range(4):
+        now[0] += FLIP_S / 4 + (0.01 if step == 3 else 0)
+        h.app.pump()
+    assert h.app.frames_drawn == frames + 4 and screen.moment("flip", FLIP_S) is None
+    assert not h.app.animating
+    h.app.pump()
+    assert h.app.frames_drawn == frames + 4
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 120))
+def test_the_garden_draws_exactly_the_flowers_planted(shared_harness, seed, steps):
+    from companion.ui.screens.cloudship import Flowerbed
+
+    setup = {"game": "cloudship", "players": ["Ann", "Ben"]}
+    h = shared_harness
+    screen = h.start_game(setup)
+    for _, action in random_actions(setup, seed, limit=steps):
+        screen.submit(action)
+    if h.app.screen is not screen:
+        h.app.replace(screen)
+    h.app.pump()
+    beds = [w for w in h.widgets() if isinstance(w, Flowerbed)]
+    assert sorted(w.colour for w in beds) == sorted(view(h)["beds"])
+    assert sum(w.flowers_drawn() for w in beds) == sum(view(h)["beds"].values())
+    assert all(w.flowers_drawn() == view(h)["beds"][w.colour] for w in beds)
+
+
+def card_stops():
+    """(kind, what it must leave in sight, actions) for each result card of the board."""
+    yield "storm", ("weather", "bed:yellow", "bed:purple", "bed:white", "bed:blue"), \
+        [{"act": "roll", "dice": ["white", STORM, STORM]}]  # a flight with the storm card up
+    yield "storm", ("weather",), ACTIONS[:6] + [{"act": "roll", "dice": [STORM, STORM, "blue"]}]
+    hail_at = next(i for i, a in enumerate(ACTIONS) if a == {"act": "reveal", "hail": True})
+    yield "hail", ("engine",), ACTIONS[:hail_at + 1]
+
+
+@pytest.mark.parametrize("size,rotate", LAYOUTS, ids=[f"{w}x{h}-{r}" for (w, h), r in LAYOUTS])
+def test_no_result_card_covers_what_it_is_about(size, rotate):
+    for kind, about, actions in card_stops():
+        h, screen, now = stepped(size, rotate)
+        for action in actions:
+            assert screen.submit(action)
+        h.app.pump()
+        assert screen.card is not None and screen.card.kind == kind
+        card = h.find("story-card").rect
+        for key in about:
+            part = next(w for w in h.widgets() if w.key == key)
+            assert not card.colliderect(part.rect), (kind, key, card, part.rect)
+
+
+def test_the_forecast_is_for_grown_ups_off_by_default():
+    from companion.config import Config
+
+    h, screen = start()
+    assert not h.shows("forecast-win") and getattr(screen, "_forecaster", None) is None
+    h, screen = start(config=Config(show_forecast=True))
+    screen._forecaster.wait()
+    h.app.pump()
+    assert h.shows("forecast-win")

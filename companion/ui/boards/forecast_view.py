@@ -141,7 +141,7 @@ def settings_buttons(body: pygame.Rect, app, gap: int) -> list[Widget]:
 
 
 def settings_caption() -> str:
-    return _("Cloudship forecast")
+    return _("Forecast")
 
 
 def forecaster_for(screen) -> Forecaster:
