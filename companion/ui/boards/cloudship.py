@@ -39,7 +39,7 @@ PLATE = (214, 222, 232)           # an engine section's plate
 PLATE_LINE = (150, 162, 180)
 GOLD = (250, 204, 21)
 
-LAYER_CACHE = 64
+LAYER_CACHE = 24  # a few states of each part at one size (a 1920x1080 bed is under 0.5 MB)
 
 
 def ease(t: float) -> float:
@@ -159,10 +159,10 @@ def bed_parts(rect: pygame.Rect) -> tuple[tuple[float, float], float, list[tuple
     in a tall bed the shape above and the holes in a row below it, in a wide one the shape on
     the left and the holes to its right."""
     if rect.h >= rect.w * 0.6:
-        shape_r = min(rect.w * 0.34, rect.h * 0.24)
-        centre = (rect.centerx, rect.y + rect.h * 0.33)
-        r = min(rect.w / BED_CAPACITY * 0.4, rect.h * 0.13)
-        y = rect.y + rect.h * 0.77
+        shape_r = min(rect.w * 0.34, rect.h * 0.22)
+        centre = (rect.centerx, rect.y + rect.h * 0.3)
+        r = min(rect.w / BED_CAPACITY * 0.4, rect.h * 0.16)
+        y = rect.y + rect.h * 0.76
         holes = [(rect.x + rect.w * (i + 0.5) / BED_CAPACITY, y, r) for i in range(BED_CAPACITY)]
     else:
         shape_r = min(rect.h * 0.4, rect.w * 0.17)
@@ -223,7 +223,8 @@ def bed_layer(size: tuple[int, int], colour: str, flowers: int, shown_flowers: i
             pygame.draw.line(layer, (255, 110, 110), (x - d, y - d), (x + d, y + d), width)
             pygame.draw.line(layer, (255, 110, 110), (x - d, y + d), (x + d, y - d), width)
     if flowers >= BED_CAPACITY:
-        blit_icon(layer, "token:wild", (inner.right - inner.w * 0.2, inner.y + inner.h * 0.18), inner.w * 0.34)
+        side = min(inner.w * 0.4, inner.h * 0.3)
+        blit_icon(layer, "token:wild", (inner.right - side * 0.6, inner.y + side * 0.55), side)
     pygame.draw.rect(layer, SOIL_DARK, rect, max(1, rim // 2), border_radius=radius)
     return layer
 

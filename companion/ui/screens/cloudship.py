@@ -235,8 +235,9 @@ class CloudshipScreen(GameScreen):
     def paint_hail_column(count: int):
         def paint(surface: pygame.Surface, rect: pygame.Rect) -> None:
             px = min(rect.w, rect.h / count)
+            top = rect.centery - px * count / 2
             for i in range(count):
-                blit_icon(surface, "hail", (rect.centerx, rect.y + px * (i + 0.5)), px * 0.9)
+                blit_icon(surface, "hail", (rect.centerx, top + px * (i + 0.5)), px * 0.9)
         return paint
 
     pipe_spaces = staticmethod(drawn.pipe_spaces)
