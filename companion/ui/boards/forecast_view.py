@@ -134,9 +134,9 @@ def settings_buttons(body: pygame.Rect, app, gap: int) -> list[Widget]:
     """The Settings controls that show and hide the storm forecast."""
     on = shown(app)
     show, hide = cols(body, 2, gap)
-    return [Button(show, _("Show the forecast"), lambda: app.change_config(show_forecast=True), kind="choice",
+    return [Button(show, _("Show"), lambda: app.change_config(show_forecast=True), kind="choice",
                    selected=on, key="forecast:on"),
-            Button(hide, _("Hide the forecast"), lambda: app.change_config(show_forecast=False), kind="choice",
+            Button(hide, _("Hide"), lambda: app.change_config(show_forecast=False), kind="choice",
                    selected=not on, key="forecast:off")]
 
 
