@@ -576,3 +576,26 @@ def test_the_forecast_is_for_grown_ups_off_by_default():
     screen._forecaster.wait()
     h.app.pump()
     assert h.shows("forecast-win")
+
+
+@pytest.mark.parametrize("size,rotate", LAYOUTS, ids=[f"{w}x{h}-{r}" for (w, h), r in LAYOUTS])
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_the_load_is_the_flight_s_headline(size, rotate, lang, language):
+    """What to load is the biggest text of the step, never fine print; the engine room's spaces
+    stay large enough to see the tiles (no specks)."""
+    from companion.ui.kit.widgets import Label
+
+    h = Harness(size, rotate=rotate)
+    h.app.change_config(language=lang)
+    screen = h.start_game(SETUP)
+    for action in ACTIONS[:10]:  # a flight with rain and hail
+        screen.submit(action)
+    h.app.pump()
+    theme = h.app.theme
+    step = h.find("step").rect
+    load = h.find("load")
+    others = [w for w in h.widgets() if isinstance(w, Label) and step.contains(w.rect) and w is not load]
+    assert load.fitted(theme).px >= max(w.fitted(theme).px for w in others)
+    assert load.fitted(theme).px >= theme.px(28)
+    radius = screen.pipe_spaces(h.find("pipe").rect)[0][2]
+    assert radius >= theme.px(11), radius

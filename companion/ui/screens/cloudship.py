@@ -355,7 +355,7 @@ class CloudshipScreen(GameScreen):
         dropped = Counter(d["ball"] for d in v["drops"])
         # the headline is what to load ("2 raindrops, 1 hailstone"), the balls aboard the ship
         # drawn large under it, how to catch them below
-        heights = [0.55, 1.3, 1.05, 1.1, 1.05] if not f.portrait else [0.5, 0.8, 0.75, 0.7, 1.0]
+        heights = [0.5, 1.65, 0.8, 1.1, 1.0] if not f.portrait else [0.45, 1.25, 0.7, 0.65, 0.9]
         dice_row, load_row, ship_row, hint_row, land_row = rows(inner, heights, f.u(GAP))
         storms = v["dice"].count(STORM)
         dice_kinds = [f"die:{face}" for face in v["dice"]]
