@@ -92,7 +92,8 @@ class Config:
     size: tuple[int, int] | None = None  # None: the whole screen
     seats: tuple[SeatPins, ...] = DEFAULT_SEATS
     beds: BedPins = BedPins()
-    show_odds: bool = True  # the Cloud 9 risk meter and the Cloudship forecast on the game screens
+    show_odds: bool = True  # the Cloud 9 risk meter on its game screen
+    show_forecast: bool = False  # the Cloudship storm forecast's percentages (for grown-ups)
     ship_port: str = "auto"  # "auto", "off", "sim", a device such as /dev/rfcomm0, or a pyserial URL
     ship_beds: bool = True  # bed detectors fitted; without them each ball asks "where did it land?"
     flight_logs: int = 100  # flights kept for `cloud-companion judge`, at most 1 MB each
@@ -198,6 +199,7 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Any], Any]]] = {
     "muted": (("muted",), _boolean),
     "speech": (("speech",), _boolean),
     "show_odds": (("show_odds",), _boolean),
+    "show_forecast": (("show_forecast",), _boolean),
     "live": (("live",), _boolean),
     "live_port": (("live_port",), _whole(1024, 65535)),
     "log_level": (("log_level",), _choice(LOG_LEVELS)),
@@ -317,6 +319,7 @@ def to_dict(config: Config) -> dict[str, Any]:
     """The TOML layout of config.example.toml (tables last, as TOML needs)."""
     data: dict[str, Any] = {"language": config.language, "volume": config.volume, "muted": config.muted,
                             "speech": config.speech, "show_odds": config.show_odds,
+                            "show_forecast": config.show_forecast,
                             "live": config.live, "live_port": config.live_port,
                             "log_level": config.log_level,
                             "rotate": config.rotate,

@@ -75,6 +75,23 @@ def test_settings_switch_the_odds_off_and_on(tmp_path):
     assert keyed(h, "risk-meter")
 
 
+def test_settings_switch_the_forecast_on_and_off(tmp_path):
+    path = tmp_path / "config.toml"
+    h = Harness((800, 480), config_path=path)
+    assert h.app.config.show_forecast is False
+    h.start_game({"game": "cloudship", "players": ["Anna", "Benedikt"]})
+    assert not keyed(h, "forecast-win")
+    h.app.show(SettingsScreen(h.app))
+    h.app.pump()
+    h.tap("forecast:on")
+    assert h.app.config.show_forecast is True and cfg.load(path)[0].show_forecast is True  # saved
+    forecast_on_screen(h)
+    assert keyed(h, "forecast-win")
+    h.app.change_config(show_forecast=False)
+    h.app.pump()
+    assert not keyed(h, "forecast-win")
+
+
 def test_a_bad_show_odds_setting_is_refused(tmp_path):
     config, problems = cfg.from_dict({"show_odds": "yes"})
     assert config.show_odds is True and problems == ["show_odds: must be true or false, not 'yes'; using the default"]
@@ -128,15 +145,15 @@ def forecast_on_screen(h: Harness, mode="sunny"):
 
 
 def test_the_forecast_appears_without_making_the_table_wait():
-    h = harness()
+    h = harness(show_forecast=True)
     forecast_on_screen(h)
     [win] = keyed(h, "forecast-win")
     assert win.text.endswith("% win")
     assert keyed(h, "forecast-storm")[0].text == "~14 rounds"  # storm_rounds(0) = 14.35
 
 
-def test_no_forecast_when_the_odds_are_off():
-    h = harness(show_odds=False)
+def test_no_forecast_unless_it_is_switched_on():
+    h = harness()  # the forecast's percentages are for grown-ups: off by default
     h.start_game({"game": "cloudship", "players": ["Anna", "Benedikt"], "mode": "sunny"})
     assert not keyed(h, "forecast-win") and getattr(h.app.screen, "_forecaster", None) is None
 
@@ -144,7 +161,7 @@ def test_no_forecast_when_the_odds_are_off():
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_meter_forecast_and_settings_fit_at_every_size_in_every_language(size):
     for language in i18n.LANGUAGES:
-        h = harness(size, language)
+        h = harness(size, language, show_forecast=True)
         deciding(h)
         assert keyed(h, "risk-meter") and h.overflows() == [] and h.off_canvas() == []
         h.save(SHOTS / f"cloud9-{size[0]}x{size[1]}-{language}.png")

@@ -486,8 +486,12 @@ def test_the_cloud_mine_end_screen_says_the_deck_ended_it():
 def test_cloudship_s_win_is_a_full_garden_in_colour():
     from companion.ui.kit import theme as th
 
-    h = Harness()
+    from companion.ui.boards.cloudship import CELEBRATE_S
+
+    now = [100.0]
+    h = Harness(clock=lambda: now[0])
     play_demo(h, "cloudship")
+    now[0] += CELEBRATE_S  # the garden's celebration on the board, then the end screen
     h.app.pump()
     assert h.app.controller.match.view["result"] == "won"
     assert h.shows("garden")

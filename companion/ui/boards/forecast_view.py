@@ -18,9 +18,9 @@ from ...i18n import translator
 from ...insights.forecast import NEUTRAL_SKILL, Forecast, forecast, journal_skill
 from ..kit import theme as th
 from ..kit.layout import cols
-from .risk_meter import draw_face, shown
+from .risk_meter import draw_face
 from ..kit.shapes import draw_token
-from ..kit.widgets import Label, Widget
+from ..kit.widgets import Button, Label, Widget
 
 _ = translator("insights")
 
@@ -123,6 +123,25 @@ def storm_text(rect: pygame.Rect, rounds: int, f) -> str:
     """"~14 rounds" beside the storm symbol, or just "~14" where a narrow screen has no room."""
     text = _.ngettext("~{count} round", "~{count} rounds", rounds).format(count=rounds)
     return text if th.font(f.u(th.SIZES["min"])).size(text)[0] <= rect.w else f"~{rounds}"
+
+
+def shown(app) -> bool:
+    """The forecast's percentages are for grown-ups: off unless Settings switch them on."""
+    return getattr(app.config, "show_forecast", False)
+
+
+def settings_buttons(body: pygame.Rect, app, gap: int) -> list[Widget]:
+    """The Settings controls that show and hide the storm forecast."""
+    on = shown(app)
+    show, hide = cols(body, 2, gap)
+    return [Button(show, _("Show"), lambda: app.change_config(show_forecast=True), kind="choice",
+                   selected=on, key="forecast:on"),
+            Button(hide, _("Hide"), lambda: app.change_config(show_forecast=False), kind="choice",
+                   selected=not on, key="forecast:off")]
+
+
+def settings_caption() -> str:
+    return _("Forecast")
 
 
 def forecaster_for(screen) -> Forecaster:

@@ -84,6 +84,17 @@ def _tile(face: str) -> Callable[[pygame.Surface, float, tuple[float, float]], N
     return paint
 
 
+def _die(face: str) -> Callable[[pygame.Surface, float, tuple[float, float]], None]:
+    """A Cloudship die showing `face`: a white cube face with the colour's shape (or the storm)."""
+    def paint(surface, r, c):
+        box = pygame.Rect(0, 0, r * 1.8, r * 1.8)
+        box.center = (round(c[0]), round(c[1]))
+        pygame.draw.rect(surface, (255, 255, 255), box, border_radius=max(2, round(r / 3)))
+        pygame.draw.rect(surface, th.INK, box, max(2, round(r / 9)), border_radius=max(2, round(r / 3)))
+        draw_token(surface, face, c, r * 0.62)
+    return paint
+
+
 def _token(colour: str) -> Callable[[pygame.Surface, float, tuple[float, float]], None]:
     return lambda surface, r, c: draw_token(surface, colour, c, r * 0.92)
 
@@ -92,6 +103,7 @@ PAINTERS: dict[str, Callable[[pygame.Surface, float, tuple[float, float]], None]
     "flower": _flower, "rain": _raindrop, "hail": _hailstone,
     **{f"tile:{face}": _tile(face) for face in ("face_down", "blank", "hail")},
     **{f"token:{colour}": _token(colour) for colour in th.COLOURS},
+    **{f"die:{face}": _die(face) for face in ("yellow", "purple", "white", "blue", "storm")},
 }
 
 

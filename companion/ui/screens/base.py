@@ -379,7 +379,11 @@ class GameScreen(Screen):
         for name in self.sounds_for(before, after, action):
             self.app.sounds.play(name)
         if after.view["over"] and not before.view["over"] and self.app.screen is self:
-            self.app.replace(self.app.make("end", self))
+            self.show_end()
+
+    def show_end(self) -> None:
+        """The game has just ended: its end screen (a game may celebrate on its board first)."""
+        self.app.replace(self.app.make("end", self))
 
     def seat_mode(self) -> str:
         return "play"

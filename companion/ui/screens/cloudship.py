@@ -18,24 +18,48 @@ import pygame
 
 from ...i18n import translator
 from ...rules.cloudship import BED_CAPACITY, BEDS, DICE, ENGINE_SPACES, FACE_WEIGHTS, FACES, SECTION_SIZE, STORM
-from ..boards import forecast_view, ship_flight
+from ..boards import cloudship as drawn, forecast_view, ship_flight
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows
-from ..kit.widgets import Button, Label, Panel, Picture, PlayerToken, Widget, fit_text
-from ..boards.ship_icons import (
-    HAIL_ALERT, HULL, PASSED_SQUARE, PIPE, SKY_SQUARE, SOIL, STORM_SQUARE, blit_icon, icon_painter, icons_in_row, token,
-)
+from ..kit.widgets import Button, Label, Panel, Picture, PlayerToken, Widget
+from ..boards.ship_icons import HAIL_ALERT, HULL, blit_icon, icon_painter, icons_in_row
 from .base import GameScreen
 from .practice import _ as ship_
 
 _ = translator("cloudship")
 
-GROW_S = 0.3  # a new flower or ball grows to full size in this long
+GROW_S = 0.3  # a ball that came to rest grows to full size in this long
+ROLL_ICONS = ("die:yellow", "die:storm", "die:blue")  # "roll the three dice", as a picture
 
 
 def random_roll(rng: random.Random) -> list[str]:
     """Three dice with their true weights: each colour on one face, the storm on two."""
     return rng.choices(FACES, weights=[FACE_WEIGHTS[face] for face in FACES], k=DICE)
+
+
+class Flowerbed(Widget):
+    """One flowerbed drawn as in the box (boards/cloudship.py); flowers just planted drop in."""
+
+    def __init__(self, rect, screen, colour: str, flowers: int, new: int, lost: int, *, target: bool = False,
+                 bed: pygame.Rect | None = None, pad: tuple[int, int, int] = (0, 0, 0), key: str | None = None):
+        super().__init__(rect, key)
+        self.screen, self.colour, self.flowers, self.new, self.lost = screen, colour, flowers, new, lost
+        self.target = target
+        self.bed = bed or rect  # the coloured bed; the rest of the rect is plain soil
+        self.pad = pad  # room kept free round the shape and holes (the flight's marks)
+
+    def draw(self, surface, ctx):
+        if self.bed != self.rect:
+            drawn.paint_ground(surface, self.rect)
+        planting = self.screen.moment("plant", drawn.PLANT_S)
+        dropping, t = (planting[1].get(self.colour, 0), planting[0]) if planting else (0, 1.0)
+        drawn.paint_bed(surface, self.bed, self.colour, self.flowers, dropping, t, self.new, self.lost, self.pad)
+        if self.target:  # a bed the dice name: the balls should land here
+            pygame.draw.rect(surface, th.FOCUS, self.rect, max(3, ctx.theme.px(4)),
+                             border_radius=max(4, min(self.rect.w, self.rect.h) // 10))
+
+    def flowers_drawn(self) -> int:
+        return len(drawn.flowers_drawn(self.bed, self.flowers, self.pad))
 
 
 # --- the screen -------------------------------------------------------------------------------
@@ -50,6 +74,9 @@ class CloudshipScreen(GameScreen):
         self.rng = random.Random()       # "roll for me"
         self._growing: dict[str, int] = {}  # what the last action added, growing in for GROW_S
         self._grown_at = 0.0
+        self._moments: dict[str, tuple[float, object]] = {}  # see moment()
+        self._cloud_rect: pygame.Rect | None = None
+        self._pipe_rect: pygame.Rect | None = None
 
     def menu_extras(self):
         return [(ship_("Practice flight"), lambda: self.app.show(self.app.make("practice")))]
@@ -79,6 +106,11 @@ class CloudshipScreen(GameScreen):
 
     def draw_above(self, surface: pygame.Surface, ctx) -> None:
         ship_flight.draw_above(self, surface, ctx)  # balls falling and striking the beds
+        party = self.moment("celebrate", drawn.CELEBRATE_S)
+        if party is not None:
+            beds = [w.rect for w in self.app.widgets if isinstance(w, Flowerbed)]
+            if beds:
+                drawn.paint_celebration(surface, beds[0].unionall(beds[1:]), party[0])
 
     def card_keeps_clear(self, moment):
         # the storm card leaves the weather bar and the beds in sight, the hail card the engine room
@@ -89,54 +121,45 @@ class CloudshipScreen(GameScreen):
     def board(self, f, area: pygame.Rect) -> list[Widget]:
         flying = self.view["phase"] == "flight"  # the beds take the balls: they get the room
         if f.portrait:
-            weights = [1.0, 2.7, 1.3] if flying else [0.9, 2.35, 1.6]
+            weights = [0.8, 2.7, 1.2] if flying else [0.8, 2.35, 1.4]
         else:
-            weights = [1.0, 2.7, 1.15] if flying else [1.0, 2.4, 1.05]
+            weights = [0.85, 2.5, 1.15] if flying else [0.85, 2.3, 1.05]
         weather, beds, engine = rows(area, weights, f.u(GAP))
         return self.weather_bar(f, weather) + self.beds(f, beds) + self.engine_room(f, engine)
 
+    # the moments drawn where they happen: (kind, when it began, what it needs)
+    def moment(self, kind: str, seconds: float) -> tuple[float, object] | None:
+        """How far the moment `kind` has got (0-1) and its data, while it runs; else None."""
+        found = self._moments.get(kind)
+        if found is None:
+            return None
+        started, data = found
+        t = (self.app.now() - started) / seconds
+        return (t, data) if t < 1.0 else None
+
     def weather_bar(self, f, card: pygame.Rect) -> list[Widget]:
+        """The storm cloud on its square and the ship on the end square: the distance between
+        them is the squares left (drawn; the number beside it for the grown-ups)."""
         v = self.view
         left = v["storm_end"] - v["storm"]
-        inner = inset(card, f.u(8))
-        number_w = f.u(72)
-        words = _.ngettext("square left before the storm", "squares left before the storm", left)
-        # the words as narrow as they fit the card's height: the bar (and the forecast) get the rest
-        for caption_w in (f.u(w) for w in (100, 115, 130, 150, 170, 190)):
-            if not fit_text(words, caption_w, inner.h, self.app.theme.size("small"),
-                            self.app.theme.size("min"), True, th.weight_of("small")).overflow:
-                break
-        number = pygame.Rect(inner.x, inner.y, number_w, inner.h)
-        caption = pygame.Rect(number.right, inner.y, caption_w, inner.h)
-        bar = pygame.Rect(caption.right + f.u(GAP), inner.y, inner.right - caption.right - f.u(GAP), inner.h)
-        danger = left <= 3
-        ahead = []  # the storm forecast, under the bar when the odds are shown
+        inner = inset(card, f.u(6))
+        number_w = min(f.u(64), inner.w // 6)
+        number = pygame.Rect(inner.right - number_w, inner.y, number_w, inner.h)
+        bar = pygame.Rect(inner.x, inner.y, inner.w - number_w - f.u(GAP), inner.h)
+        ahead = []  # the storm forecast under the bar, for grown-ups who switched it on
         if forecast_view.shown(self.app):
             bar, below = rows(bar, [1, 0.85], f.u(2))
             ahead = forecast_view.widgets(below, forecast_view.forecaster_for(self), f)
         return [Panel(card, key="weather"),
-                Label(number, str(left), "display", colour=th.DANGER if danger else th.INK, key="storm-left"),
-                Label(caption, words, "small", wrap=True, align="left", colour=th.DANGER if danger else th.INK_SOFT),
-                Picture(bar, self.paint_weather, key="weather-bar")] + ahead
+                Picture(bar, self.paint_weather, key="weather-bar"),
+                Label(number, str(left), "title", colour=th.DANGER if left <= 3 else th.INK_SOFT,
+                      key="storm-left")] + ahead
 
     def paint_weather(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         v = self.view
-        squares = v["storm_end"] + 1  # the start square, then 1 to the end square
-        step = rect.w / squares
-        side, tall = step - max(2, step / 10), rect.h * 0.6
-        y = rect.centery - tall / 2
-        for i in range(squares):
-            box = pygame.Rect(round(rect.x + i * step + (step - side) / 2), round(y), round(side), round(tall))
-            fill = STORM_SQUARE if i == squares - 1 else PASSED_SQUARE if i < v["storm"] else SKY_SQUARE
-            pygame.draw.rect(surface, fill, box, border_radius=max(2, round(side / 6)))
-            pygame.draw.rect(surface, th.INK_SOFT, box, 1, border_radius=max(2, round(side / 6)))
-            if i == squares - 1:
-                blit_icon(surface, "token:storm", box.center, side * 0.8)
-        marker = (rect.x + (v["storm"] + 0.5) * step, rect.centery)
-        radius = min(step * 0.75, rect.h / 2)
-        pygame.draw.circle(surface, th.CARD, marker, radius)
-        pygame.draw.circle(surface, th.FOCUS, marker, radius, max(2, round(radius / 6)))
-        blit_icon(surface, "token:storm", marker, radius * 1.5)
+        sliding = self.moment("slide", drawn.SLIDE_S)
+        came_from, t = (sliding[1], sliding[0]) if sliding else (None, 1.0)
+        self._cloud_rect = drawn.paint_weather(surface, rect, v["storm_end"], v["storm"], came_from, t)
 
     def beds(self, f, area: pygame.Rect) -> list[Widget]:
         out: list[Widget] = []
@@ -145,82 +168,38 @@ class CloudshipScreen(GameScreen):
         return out
 
     def bed_card(self, f, cell: pygame.Rect, colour: str) -> list[Widget]:
+        """The flowerbed itself (its colour, its shape in the soil, the flowers in their holes);
+        during the flight the dice of its colour, the balls that came to rest in it and the
+        buttons to say where a ball landed sit on it."""
         v = self.view
         flying = v["phase"] == "flight"
         dice = Counter(v["dice"] or [])
         target = flying and dice[colour] > 0
         flowers = v["beds"][colour]
-        out: list[Widget] = [Panel(cell, highlight=th.FOCUS if target else None, key=f"bed:{colour}")]
-        inner = inset(cell, f.u(6))
-        if flying:  # the drop buttons first: at least 48 px each, whatever is left above them
-            kinds = 2 if v["load"]["hail"] else 1
-            # rain and hail side by side where the bed is wide enough, else one above the other
-            stacked = kinds if inner.w < 2 * f.u(48) + f.u(GAP) else 1
-            buttons_h = min(round(inner.h * 0.6), stacked * f.u(56) + (stacked - 1) * f.u(GAP))
-            buttons = pygame.Rect(inner.x, inner.bottom - buttons_h, inner.w, buttons_h)
-            top = pygame.Rect(inner.x, inner.y, inner.w, inner.h - buttons_h - f.u(4))
-            head, plants, landed = rows(top, [1.0, 0.8, 1.2], f.u(2))
-        else:
-            head, plants, landed = rows(inner, [1.0, 2.6, 0.8], f.u(4))
-            buttons = None
-        token_side = min(head.h, f.u(44))
-        out.append(token(pygame.Rect(head.x, head.y, token_side, head.h), colour, key=f"bed-token:{colour}"))
-        note = pygame.Rect(head.x + token_side + f.u(4), head.y, head.w - token_side - f.u(4), head.h)
-        # the flower count always; during the flight the dice of this colour beside the balls
-        out.append(Label(note, "{count}/{most}".format(count=flowers, most=BED_CAPACITY), "title",
-                         key=f"flowers:{colour}"))
         new = v["planted"].count(colour) if not flying else 0
         lost = min(v["removed"].count(colour), BED_CAPACITY - flowers) if not flying else 0
-        out.append(Picture(plants, self.paint_bed(colour, flowers, new, lost), key=f"plants:{colour}"))
-        if flying:
-            balls = [d["ball"] for d in v["drops"] if d["bed"] == colour]
-            if target:
-                mark_w = min(landed.w // 3, f.u(40))
-                out.append(Label(pygame.Rect(landed.x, landed.y, mark_w, landed.h), "×{count}".format(
-                    count=dice[colour]), "body", colour=th.PRIMARY, key=f"target:{colour}"))
-                landed = pygame.Rect(landed.x + mark_w, landed.y, landed.w - mark_w, landed.h)
-            out.append(Picture(landed, icons_in_row(balls, f.u(44), growing=lambda: self.growth(f"drop:{colour}")),
-                               key=f"landed:{colour}"))
-            out += self.drop_buttons(f, buttons, colour)
-        elif flowers == BED_CAPACITY:
-            # a full bed: its next flower is a wild one, drawn as the wild card's rainbow
-            out.append(Picture(landed, icons_in_row(["token:wild"], f.u(40)), key=f"full:{colour}"))
-        elif new or lost:
-            parts = []
-            if new:
-                parts.append("+{n}".format(n=new))
-            if lost:
-                parts.append("–{n}".format(n=lost))
-            out.append(Label(landed, " ".join(parts), "body", colour=th.GOOD if not lost else th.DANGER,
-                             key=f"change:{colour}"))
-        return out
-
-    def paint_bed(self, colour: str, flowers: int, new: int, lost: int):
-        def slots(rect: pygame.Rect) -> tuple[float, list[tuple[float, float]]]:
-            """A row of three, or (given the height) two with one above, like a little bed."""
-            row = min(rect.w / BED_CAPACITY, rect.h)
-            mound = min(rect.w / 2, rect.h / 1.9)
-            if mound > row * 1.15:
-                cx, cy = rect.centerx, rect.centery
-                return mound, [(cx - mound / 2, cy + mound * 0.45), (cx + mound / 2, cy + mound * 0.45),
-                               (cx, cy - mound * 0.45)]
-            x = rect.centerx - row * BED_CAPACITY / 2
-            return row, [(x + row * (slot + 0.5), rect.centery) for slot in range(BED_CAPACITY)]
-
-        def paint(surface: pygame.Surface, rect: pygame.Rect) -> None:
-            side, centres = slots(rect)
-            growing, scale = self.growth(colour)
-            for slot, centre in enumerate(centres):
-                pygame.draw.circle(surface, SOIL, centre, side * 0.46)
-                if slot < flowers:
-                    if slot >= flowers - new:  # grown this round
-                        pygame.draw.circle(surface, th.GOOD, centre, side * 0.46, max(2, round(side / 14)))
-                    blit_icon(surface, "flower", centre, side * 0.86, scale if slot >= flowers - growing else 1.0)
-                elif slot < flowers + lost:  # taken by hail this round
-                    (x, y), d, width = centre, side * 0.2, max(2, round(side / 12))
-                    pygame.draw.line(surface, HAIL_ALERT, (x - d, y - d), (x + d, y + d), width)
-                    pygame.draw.line(surface, HAIL_ALERT, (x - d, y + d), (x + d, y - d), width)
-        return paint
+        if not flying:
+            return [Flowerbed(cell, self, colour, flowers, new, lost, key=f"bed:{colour}")]
+        inner = inset(cell, f.u(4))
+        kinds = 2 if v["load"]["hail"] else 1
+        # rain and hail side by side where the bed is wide enough, else one above the other
+        stacked = kinds if inner.w < 2 * f.u(48) + f.u(GAP) else 1
+        buttons_h = min(round(inner.h * 0.55), stacked * f.u(56) + (stacked - 1) * f.u(GAP))
+        buttons = pygame.Rect(inner.x, inner.bottom - buttons_h, inner.w, buttons_h)
+        bed = pygame.Rect(cell.x, cell.y, cell.w, buttons.y - f.u(4) - cell.y)
+        bed_inner = inset(bed, max(3, min(cell.w, cell.h) // 14))
+        mark_h = max(f.u(18), min(f.u(32), bed_inner.h // 4))
+        out: list[Widget] = [Flowerbed(cell, self, colour, flowers, 0, 0, target=target, bed=bed,
+                                       pad=(0, mark_h // 2 + 1, 0), key=f"bed:{colour}")]
+        if target:  # the dice of this colour: one die each
+            out.append(Picture(pygame.Rect(bed_inner.x, bed_inner.y, bed_inner.w, mark_h),
+                               icons_in_row([f"die:{colour}"] * dice[colour], mark_h, align="left"),
+                               key=f"target:{colour}"))
+        balls = [d["ball"] for d in v["drops"] if d["bed"] == colour]
+        landed = pygame.Rect(bed_inner.x, bed_inner.bottom - mark_h, bed_inner.w, mark_h)
+        out.append(Picture(landed, icons_in_row(balls, mark_h, growing=lambda: self.growth(f"drop:{colour}")),
+                           key=f"landed:{colour}"))
+        return out + self.drop_buttons(f, buttons, colour)
 
     def drop_buttons(self, f, area: pygame.Rect, colour: str) -> list[Widget]:
         """A raindrop and (when hail flies) a hailstone to tap when one comes to rest in this bed;
@@ -234,68 +213,41 @@ class CloudshipScreen(GameScreen):
                 for rect, ball in zip(cells, balls)]
 
     def engine_room(self, f, card: pygame.Rect) -> list[Widget]:
+        """The pipe of twelve spaces as in the box; at its end the hail the crew must load, as
+        hailstones (no words)."""
         v = self.view
-        inner = inset(card, f.u(8))
-        # the words need one line of small type whatever the card's height; the pipe the rest
-        head_h = max(f.u(24), round(inner.h * (0.55 if f.portrait else 0.8) / 2.4))
-        head = pygame.Rect(inner.x, inner.y, inner.w, head_h)
-        pipe = pygame.Rect(inner.x, head.bottom + f.u(2), inner.w, inner.h - head_h - f.u(2))
-        title, hail = cols(head, [1.5, 1], f.u(GAP))
-        hail_text = _("Hail visible: {count}").format(count=v["hail_visible"])
-        return [Panel(card, key="engine"),
-                Label(title, _.ngettext("Engine room: {count} flower", "Engine room: {count} flowers",
-                                        v["engine_room"]).format(count=v["engine_room"]), "small",
-                      align="left", key="engine-flowers"),
-                Label(hail, hail_text, "small", align="right",
-                      colour=HAIL_ALERT if v["hail_visible"] else th.INK_SOFT, key="hail-visible"),
-                Picture(pipe, self.paint_pipe, key="pipe")]
+        inner = inset(card, f.u(6))
+        hail = v["hail_visible"]
+        out: list[Widget] = [Panel(card, key="engine")]
+        if hail:
+            side = min(inner.h, f.u(40))
+            across = hail if inner.w > inner.h * 6 else 1
+            count_w = side * across if across > 1 else side
+            box = pygame.Rect(inner.right - count_w, inner.y, count_w, inner.h)
+            kinds = ["hail"] * hail
+            out.append(Picture(box, icons_in_row(kinds, side) if across > 1 else self.paint_hail_column(hail),
+                               key="hail-visible"))
+            inner = pygame.Rect(inner.x, inner.y, box.x - f.u(GAP) - inner.x, inner.h)
+        self._pipe_rect = inner
+        return out + [Picture(inner, self.paint_pipe, key="pipe")]
 
     @staticmethod
-    def pipe_spaces(rect: pygame.Rect) -> list[tuple[float, float, float]]:
-        """(x, y, radius) of each engine space: four sections of three along one pipe, in one
-        row, or where the card is tall enough in two (the pipe turns back at the right)."""
-        arrow = min(rect.h * 0.35, rect.w * 0.05)
-        sections = ENGINE_SPACES // SECTION_SIZE
-        lines = 2 if rect.h >= rect.w * 0.18 else 1
-        per_line = ENGINE_SPACES // lines
-        gap = rect.w * 0.025
-        step = (rect.w - arrow - gap * (sections // lines - 1)) / per_line
-        line_h = rect.h / lines
-        radius = min(step * 0.46, line_h * 0.42)
-        out = []
-        for i in range(ENGINE_SPACES):
-            line, place = divmod(i, per_line)
-            if line % 2:  # the way back runs right to left
-                place = per_line - 1 - place
-            x = rect.x + arrow + (place // SECTION_SIZE) * gap + step * (place + 0.5)
-            out.append((x, rect.y + line_h * (line + 0.5), radius))
-        return out
+    def paint_hail_column(count: int):
+        def paint(surface: pygame.Surface, rect: pygame.Rect) -> None:
+            px = min(rect.w, rect.h / count)
+            top = rect.centery - px * count / 2
+            for i in range(count):
+                blit_icon(surface, "hail", (rect.centerx, top + px * (i + 0.5)), px * 0.9)
+        return paint
+
+    pipe_spaces = staticmethod(drawn.pipe_spaces)
 
     def paint_pipe(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         v = self.view
-        spaces = self.pipe_spaces(rect)
-        first = spaces[0]
-        width = max(3, round(first[2] * 0.5))
-        path = [(rect.x, first[1])] + [(x, y) for x, y, _ in spaces]
-        pygame.draw.lines(surface, PIPE, False, path, width)
-        half = first[2] * 0.6
-        tip = first[0] - first[2] - 2
-        pygame.draw.polygon(surface, HAIL_ALERT, [(tip - half * 1.2, first[1] - half), (tip, first[1]),
-                                                  (tip - half * 1.2, first[1] + half)])
-        reveal = v["reveal_space"]
-        for (x, y, radius), space in zip(spaces, v["engine"]):
-            centre = (x, y)
-            pygame.draw.circle(surface, th.CARD, centre, radius)
-            pygame.draw.circle(surface, th.INK_SOFT, centre, radius, max(1, round(radius / 10)))
-            tile = space["tile"]
-            if space["flower"]:
-                if tile is not None:  # a tile lies beneath: its corner peeks out
-                    blit_icon(surface, f"tile:{tile}", (x + radius * 0.45, y + radius * 0.45), radius * 0.9)
-                blit_icon(surface, "flower", centre, radius * 1.7)
-            elif tile is not None:
-                blit_icon(surface, f"tile:{tile}", centre, radius * 2.1)
-            if space["space"] == reveal:
-                pygame.draw.circle(surface, th.FOCUS, centre, radius + max(2, radius / 5), max(3, round(radius / 4)))
+        flipping = self.moment("flip", drawn.FLIP_S)
+        space, t = (flipping[1], flipping[0]) if flipping else (None, 1.0)
+        load = next((w.rect.center for w in self.app.widgets if w.key == "hail-visible"), None)
+        drawn.paint_engine(surface, rect, drawn.engine_key(v), v["reveal_space"], space, t, load)
 
     # --- the step ---------------------------------------------------------------------------
     def step_panel(self, f, step: pygame.Rect) -> list[Widget]:
@@ -306,10 +258,23 @@ class CloudshipScreen(GameScreen):
                    "reveal": self.reveal_step}.get(phase, self.over_step)
         return out + builder(f, inner)
 
-    def prompt(self, f, rect: pygame.Rect, text: str, who: str | None = None, key: str = "prompt") -> list[Widget]:
-        """The next thing to do, in the largest type on the screen (with the commander's shape)."""
+    def prompt(self, f, rect: pygame.Rect, text: str, who: str | None = None, key: str = "prompt",
+               icons: tuple[str, ...] = ()) -> list[Widget]:
+        """The next thing to do, in the largest type on the screen; above it, where given, the
+        same as a picture for those who cannot read yet (the commander's disc and three dice:
+        "roll!"), the commander's disc beside it otherwise."""
         out: list[Widget] = []
-        if who is not None:
+        if icons:
+            pictures, rect = rows(rect, [0.8, 1.2], f.u(2))
+            side = min(pictures.h, f.u(48))
+            row = pygame.Rect(0, 0, min(pictures.w, side * (len(icons) + (1.2 if who else 0))), side)
+            row.center = pictures.center
+            if who is not None:
+                box = pygame.Rect(row.x, row.y, side, side)
+                out.append(PlayerToken(box, who, self.player(who).colour, key="commander", mark=self.mark(who)))
+                row = pygame.Rect(box.right + side // 5, row.y, row.right - box.right - side // 5, side)
+            out.append(Picture(row, icons_in_row(list(icons), side), key=f"{key}-picture"))
+        elif who is not None:
             side = min(rect.h, f.u(48))
             box = pygame.Rect(rect.x, rect.y + (rect.h - side) // 2, side, side)
             out.append(PlayerToken(box, who, self.player(who).colour, key="commander", mark=self.mark(who)))
@@ -322,13 +287,14 @@ class CloudshipScreen(GameScreen):
         summary = [] if notice else self.resolution_lines()
         out: list[Widget] = []
         if f.portrait:  # the slots and "roll for me" side by side, the faces in one row
-            prompt, info, slots, faces = rows(inner, [1.0, 0.75, 1.0, 1.35], f.u(GAP))
+            prompt, info, slots, faces = rows(inner, [1.3, 0.85, 0.95, 1.3], f.u(GAP))
             slot_area, helper = cols(slots, [1.4, 1], f.u(GAP))
             out += self.face_buttons(f, faces, len(FACES))
         else:
-            prompt, info, slot_area, faces, helper = rows(inner, [1.1, 0.82, 0.95, 2.2, 0.95], f.u(GAP))
+            prompt, info, slot_area, faces, helper = rows(inner, [1.6, 0.8, 0.85, 1.95, 0.9], f.u(GAP))
             out += self.face_buttons(f, faces, 3)
-        out += self.prompt(f, prompt, _("{name}: roll the dice!").format(name=v["commander"]), v["commander"])
+        out += self.prompt(f, prompt, _("{name}: roll the dice!").format(name=v["commander"]), v["commander"],
+                           icons=ROLL_ICONS)
         if summary:
             out += self.resolution(f, info, summary)
         else:
@@ -387,11 +353,12 @@ class CloudshipScreen(GameScreen):
         v = self.view
         rain, hail = v["load"]["rain"], v["load"]["hail"]
         dropped = Counter(d["ball"] for d in v["drops"])
-        # the headline is what to load ("2 raindrops, 1 hailstone"), how to catch them below it
-        heights = [0.75, 1.3, 1.0, 0.95, 1.25] if not f.portrait else [0.55, 0.85, 0.7, 0.55, 1.15]
-        dice_row, load_row, hint_row, ship_row, land_row = rows(inner, heights, f.u(GAP))
+        # the headline is what to load ("2 raindrops, 1 hailstone"), the balls aboard the ship
+        # drawn large under it, how to catch them below
+        heights = [0.5, 1.65, 0.8, 1.1, 1.0] if not f.portrait else [0.45, 1.25, 0.7, 0.65, 0.9]
+        dice_row, load_row, ship_row, hint_row, land_row = rows(inner, heights, f.u(GAP))
         storms = v["dice"].count(STORM)
-        dice_kinds = [f"token:{face}" for face in v["dice"]]
+        dice_kinds = [f"die:{face}" for face in v["dice"]]
         dice_area, storm_area = cols(dice_row, [1.3, 1], f.u(GAP))
         out: list[Widget] = [Picture(dice_area, icons_in_row(dice_kinds, f.u(44)), key="rolled"),
                              Label(storm_area, _("storm +{count}").format(count=storms)
@@ -406,7 +373,7 @@ class CloudshipScreen(GameScreen):
         out.append(Picture(ship_row, self.paint_ship(aboard), key="ship"))
         hint = _("Fly! Tap the ball on the bed where it lands.") if aboard else _("Every ball is down: land.")
         hint = (ship_flight.flight_hint(self) if aboard else None) or hint  # the ship judges the drops
-        out.append(Label(hint_row, hint, "body", wrap=True, colour=th.INK_SOFT, key="fly-hint"))
+        out.append(Label(hint_row, hint, "small", wrap=True, colour=th.INK_SOFT, key="fly-hint"))
         out.append(self.action_button(land_row, _("We have landed"), {"act": "land"}, kind="primary",
                                       key="land", size="title"))
         return out
@@ -471,9 +438,10 @@ class CloudshipScreen(GameScreen):
         return out
 
     def plant_step(self, f, inner: pygame.Rect) -> list[Widget]:
-        heights = [1.3, 0.7, 3.0, 0.9] if not f.portrait else [1.0, 0.5, 1.6, 0.8]
+        heights = [1.6, 0.75, 2.7, 0.9] if not f.portrait else [1.3, 0.5, 1.5, 0.75]
         prompt, hint, choice, summary = rows(inner, heights, f.u(GAP))
-        out = self.prompt(f, prompt, _("A wild flower! Which bed gets it?"))  # one at a time
+        out = self.prompt(f, prompt, _("A wild flower! Which bed gets it?"),  # one at a time
+                          icons=("token:wild", "flower"))
         out.append(Label(hint, _("Any bed that is not full."), "small", wrap=True, colour=th.INK_SOFT,
                          key="plant-hint"))
         for colour, cell in zip(BEDS, grid(choice, len(BEDS), 2 if not f.portrait else 4, f.u(GAP))):
@@ -484,9 +452,10 @@ class CloudshipScreen(GameScreen):
 
     def reveal_step(self, f, inner: pygame.Rect) -> list[Widget]:
         v = self.view
-        heights = [1.5, 0.8, 2.4, 0.9] if not f.portrait else [1.0, 0.5, 1.4, 0.8]
+        heights = [1.9, 0.7, 2.2, 0.9] if not f.portrait else [1.3, 0.45, 1.3, 0.75]
         prompt, hint, buttons, summary = rows(inner, heights, f.u(GAP))
-        out = self.prompt(f, prompt, _("Turn over the tile on space {space}: hail?").format(space=v["reveal_space"]))
+        out = self.prompt(f, prompt, _("Turn over the tile on space {space}: hail?").format(space=v["reveal_space"]),
+                          icons=("tile:face_down",))
         out.append(Label(hint, _("It lay under the flower just planted."), "small", wrap=True, colour=th.INK_SOFT,
                          key="reveal-hint"))
         hail_rect, blank_rect = rows(buttons, 2, f.u(GAP)) if not f.portrait else cols(buttons, 2, f.u(GAP))
@@ -507,11 +476,39 @@ class CloudshipScreen(GameScreen):
     # --- feedback -------------------------------------------------------------------------
     def on_game_change(self, before, after, action) -> None:
         self.picked = []
-        self._growing = self.grown_by(before.view, after.view, action)
-        if self._growing:  # new flowers and a ball that just landed grow in (ui-guide: <= 300 ms)
-            self._grown_at = self.app.now()
+        b, a, act = before.view, after.view, action.get("act")
+        now = self.app.now()
+        grown = self.grown_by(b, a, action)
+        self._growing = {key: n for key, n in grown.items() if key.startswith("drop:")}
+        if self._growing:  # a ball that just landed grows in
+            self._grown_at = now
             self.app.animate(GROW_S)
+        self._moments = {}
+        flowers = {key: n for key, n in grown.items() if not key.startswith("drop:")}
+        if flowers:  # each new flower drops into its bed
+            self.start_moment("plant", flowers, drawn.PLANT_S)
+        if act == "roll" and a["storm"] > b["storm"]:  # the storm cloud slides on
+            self.start_moment("slide", b["storm"], drawn.SLIDE_S)
+        if act == "reveal" and action.get("hail"):  # the tile flips, its hailstone joins the load
+            self.start_moment("flip", b["reveal_space"], drawn.FLIP_S)
+        if a["over"] and not b["over"] and a["result"] == "won":  # the twelfth flower
+            self.start_moment("celebrate", None, drawn.CELEBRATE_S)
         super().on_game_change(before, after, action)
+
+    def start_moment(self, kind: str, data, seconds: float) -> None:
+        self._moments[kind] = (self.app.now(), data)
+        self.app.animate(seconds)
+
+    def show_end(self) -> None:
+        """A won game celebrates on the board first, then shows its end screen."""
+        if "celebrate" not in self._moments:
+            super().show_end()
+            return
+
+        def then():
+            if self.app.screen is self and self.match.view["over"]:
+                super(CloudshipScreen, self).show_end()
+        self.app.after(drawn.CELEBRATE_S, then)
 
     @staticmethod
     def grown_by(before: dict, after: dict, action) -> dict[str, int]:

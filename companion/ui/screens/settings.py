@@ -6,7 +6,7 @@ from __future__ import annotations
 from ... import i18n
 from ...appliance import power
 from ...config import ROTATIONS
-from ..boards import risk_meter
+from ..boards import forecast_view, risk_meter
 from ..kit.layout import GAP, cols, rows
 from ..kit.widgets import Button, Label, Widget
 from .base import Screen, sensor_text
@@ -27,7 +27,7 @@ class SettingsScreen(Screen):
         gap = f.u(GAP)
         config = self.app.config
         can_power_off = power.available()
-        n_rows = 10 if can_power_off else 9
+        n_rows = 11 if can_power_off else 10
         if f.portrait:  # one column, each caption left of its controls
             lines = rows(c, n_rows, gap)
         else:  # two columns, each caption above its controls: every target stays large
@@ -87,9 +87,10 @@ class SettingsScreen(Screen):
         out.append(Label(sensor, sensor_text(status) if status else _("none connected"), "body", align="left",
                          key="sensor"))
         out += risk_meter.settings_buttons(row(lines[7], risk_meter.settings_caption()), self.app, gap)
-        out += live_code.settings_buttons(row(lines[8], live_code.caption()), self.app, gap)
+        out += forecast_view.settings_buttons(row(lines[8], forecast_view.settings_caption()), self.app, gap)
+        out += live_code.settings_buttons(row(lines[9], live_code.caption()), self.app, gap)
         if can_power_off:  # the Pi, running as the service: switch it off safely
-            off = row(lines[9], _("Power"))
+            off = row(lines[10], _("Power"))
             off = off if f.portrait else cols(off, [1, 1.3], gap)[0]
             out.append(Button(off, _("Shut down"), self.ask_shut_down, kind="secondary", key="shut-down"))
         return out
