@@ -12,6 +12,10 @@ def test_cpu_at_link_rate_is_measured_against_the_real_simulator():
     assert 0 <= bench.cpu_percent_at_link_rate(seconds=1.0) < 100
 
 
+def test_reads_per_line_at_the_picos_pace_are_counted():
+    assert 1 <= bench.reads_per_line_at_pico_pace(seconds=0.5) <= 6
+
+
 def test_line_to_frame_is_measured_for_every_ball():
     assert 0 < bench.line_to_frame_p99_ms(balls=3) < 10_000
 

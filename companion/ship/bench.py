@@ -6,6 +6,9 @@
   `cloud-companion ship-sim` streams at the real board's pace (20 TILT + 1 BEAT a second, one
   line at a time), in % of a core. As in the app, the judge runs on the reader's thread and the
   main thread is woken only for the judge's word.
+- ship.reads_per_line_at_pico_pace: how many times the link's reader wakes and reads for each
+  line when the lines come as the Pico's USB port hands them over (the firmware writes 8 bytes
+  a millisecond, so a line arrives in pieces), at the board's 21 lines a second.
 - ship.line_to_frame_p99_ms: from a BALL line written into the pty to the first frame that
   shows the ball falling (the app's own loop, dummy video driver).
 - ship.judge_ball_flood_lines_per_s: the judge alone (parse and judge) on a flood of BALL lines
@@ -113,6 +116,36 @@ def cpu_percent_at_link_rate(seconds: float = IDLE_S) -> float:
             sim.stdin.close()
             sim.wait(10)
     return round(cpu / wall * 100, 3)
+
+
+PICO_PIECE = 8  # bytes the firmware hands its USB port per loop step (hardware/ship/main.py)
+
+
+def reads_per_line_at_pico_pace(seconds: float = 5.0) -> float:
+    master, slave, path = _pty()
+    session = ShipSession(queue.Queue(), clock=clock_ms)
+    link = ShipLink(path, session.inlet(lambda: None), retry_s=0.01)
+    link.start()
+    opening = time.perf_counter() + 10
+    while link._reader is None or not link._reader.alive:
+        if time.perf_counter() > opening:
+            raise RuntimeError("the link did not open its pty")
+        time.sleep(0.01)
+    reader = link._reader
+    count = int(seconds * 20)
+    for seq in range(count):
+        line = (encode("TILT", seq, seq * 50, [seq % 300 - 150, 12, 4]) + "\r\n").encode("ascii")
+        for at in range(0, len(line), PICO_PIECE):
+            os.write(master, line[at:at + PICO_PIECE])
+            time.sleep(0.001)
+        time.sleep(0.05 - 0.001 * (len(line) // PICO_PIECE + 1))
+    time.sleep(0.2)
+    reads, lines = reader.reads, session.lines
+    link.stop()
+    os.close(master)
+    os.close(slave)
+    assert lines == count, (lines, count)
+    return round(reads / lines, 2)
 
 
 def line_to_frame_p99_ms(balls: int = BALLS) -> float:
@@ -239,6 +272,7 @@ def twin_beam_to_frame_ms(balls: int = TWIN_BALLS) -> tuple[float, float]:
 def bench() -> dict[str, float]:
     return {"ship.lines_per_s": lines_per_s(),
             "ship.cpu_percent_at_link_rate": cpu_percent_at_link_rate(),
+            "ship.reads_per_line_at_pico_pace": reads_per_line_at_pico_pace(),
             "ship.line_to_frame_p99_ms": line_to_frame_p99_ms(),
             "ship.judge_ball_flood_lines_per_s": judge_ball_flood_lines_per_s(),
             **dict(zip(("ship.twin_beam_to_frame_p50_ms", "ship.twin_beam_to_frame_p99_ms"), twin_beam_to_frame_ms())),

@@ -72,10 +72,10 @@ def start_board(name: str, compiled: bool = False) -> Board:
 
     if compiled and name == "micropython" and mpy_cross() is not None:
         try:
-            return Board(name, compiled=True)
+            return Board(name, compiled=True, readers=False)
         except (OSError, subprocess.CalledProcessError):
             pass  # mpy-cross failed here: the sources will do
-    return Board(name)
+    return Board(name, readers=False)  # the runner takes the board's lines when it wakes
 
 
 class TwinShip:
