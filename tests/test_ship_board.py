@@ -42,6 +42,20 @@ def test_the_board_host_runs_the_firmware_under_cpython():
     assert judged(run.usb) == []
 
 
+def test_a_board_without_port_threads_gives_its_usb_lines_when_asked():
+    samples = busy_flight()
+    whole = Board.run(samples, "cpython")
+    board = Board("cpython", readers=False)
+    seen = []
+    for at in range(0, len(samples), 500):  # a host that looks now and then, as the twin does
+        board.feed(*samples[at:at + 500])
+        time.sleep(0.01)
+        seen += board.usb_lines()
+    board.close()
+    seen += board.usb_lines()
+    assert seen == whole.usb and board.uart_lines() == []  # no Bluetooth module wired
+
+
 def test_a_sensor_that_does_not_answer_at_start_is_reported():
     samples = [Sample(t, imu=False) for t in range(300)]
     run = Board.run(samples, "cpython")
