@@ -257,6 +257,13 @@ class Board:
             self._take_usb()
         return self._drain(self._usb)
 
+    def wait_usb(self, timeout: float) -> bool:
+        """readers=False: wait up to `timeout` seconds for the board to write on USB."""
+        if self._proc.poll() is not None:  # stopped: nothing more will come
+            time.sleep(timeout)
+            return False
+        return bool(select.select([self._proc.stdout], [], [], timeout)[0])
+
     def _take_usb(self) -> None:
         """readers=False: the complete lines the USB pipe holds now, onto the queue."""
         fd = self._proc.stdout.fileno()

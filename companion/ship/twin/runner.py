@@ -42,6 +42,7 @@ from .pilot import TICK_MS, Pilot
 REST_WAKE_S = 0.5  # a resting ship's lines go out twice a second, ten at a time
 FLYING_WAKE_S = 0.02
 TILT_STEP = 5.0  # degrees a key tilts the ship
+EXPECT_MS = 50  # a ball's BALL line follows its beam clearing within a few ms (8 bytes a ms)
 
 
 PULSE_MS = 10  # a piezo's comparator holds its output low this long per ring
@@ -108,6 +109,8 @@ class TwinShip:
         self.firmware_started = 0  # the board ms main.py started at (the lines' T count from it)
         self._started = 0.0
         self._balls_written = 0
+        self._clears_seen = 0
+        self._expect_until = 0
         self._ball_written: dict[int, int] = {}  # ball id -> board ms its BALL line went out
         self._next_tick = 0
         self._stop = threading.Event()
@@ -259,7 +262,12 @@ class TwinShip:
                 self.core.strikes.clear()
                 beam_due = self.core.beam_due()
                 quiet = self.model.quiet() and not self.pilot.busy and not self.model.flying
-                expecting = self.core.beam_clears > self._balls_written
+                if self.core.beam_clears != self._clears_seen:  # a break ended: a ball's?
+                    self._clears_seen = self.core.beam_clears
+                    self._expect_until = self.core.t + EXPECT_MS
+                # a ball's body has passed and its BALL line is not read yet (a flicker's break
+                # gives none, and a ball the firmware missed gives none for long)
+                expecting = bool(self.model.cleared) and self.core.t < self._expect_until
             self._write_lines()
             now = self.board_ms()
             due = [s for s in pending if self._strike_at(s[0], s[2]) <= now]
@@ -275,7 +283,10 @@ class TwinShip:
             if pending:
                 wake_at = min(wake_at, min(self._strike_at(s[0], s[2]) for s in pending))
             if expecting:
-                wake_at = min(wake_at, now + 1)  # the board is writing its BALL line
+                # the board is writing its BALL line, a few bytes a millisecond: its next sample
+                # is due in a millisecond, and its bytes are taken the moment they come
+                self._board.wait_usb(max(0.0, (now + 1 - self.board_ms()) / 1000))
+                continue
             self._nudge.wait(max(0.0, (wake_at - self.board_ms()) / 1000))
 
     def _write_lines(self) -> None:
@@ -308,7 +319,7 @@ class TwinShip:
         """A soft reset of the board: the firmware starts again, the clock running on."""
         with self.lock:
             old, self._board = self._board, None
-            self._balls_written = self.core.beam_clears
+            self._balls_written = self._clears_seen = self.core.beam_clears
             self.model.cleared.clear()
             self.core.t = self.core.model.t - 1  # the new board's first sample is now
             self._board = start_board(self.interpreter, self.compiled)
