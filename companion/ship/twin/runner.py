@@ -27,15 +27,18 @@ the gap), as a real link would drop them.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import tempfile
 import threading
 import time
 import tty
+from pathlib import Path
 from typing import Callable
 
 from ..board import Board
 from ..sim import write_or_drop
-from .core import TwinCore
+from .core import TwinCore, TwinSample
 from .physics import BED_CENTRES, ShipModel
 from .pilot import TICK_MS, Pilot
 
@@ -65,18 +68,39 @@ def interpreter() -> str:
     return "micropython" if Board.available("micropython") is None else "cpython"
 
 
-def start_board(name: str, compiled: bool = False) -> Board:
-    """The board host with the firmware: its sources (MicroPython compiles them as it imports,
-    in the board's own process), or compiled .mpy files as flash.sh ships them where mpy-cross is
-    at hand (a dozen mpy-cross runs first: the calibration run's choice, not the app's start)."""
-    from ..board import mpy_cross
+LEVEL_MS = 2600  # calibrate.level() takes two seconds of the ship standing level
 
-    if compiled and name == "micropython" and mpy_cross() is not None:
+
+def levelled_flash(name: str, folder, compiled: bool = False, model: ShipModel | None = None) -> Path:
+    """The board's flash in `folder`: the firmware's sources (MicroPython compiles them as it
+    imports, in the board's own process), or compiled .mpy files as flash.sh ships them where
+    mpy-cross is at hand (a dozen mpy-cross runs first: the calibration run's choice, not the
+    app's start). With a model, the board is levelled on the table as a maker does it: the real
+    `calibrate.level()`, shown the model standing level, writes calibration.json with the
+    board's own tilt zero and 1 g. Made once: a soft reset starts the board on it again."""
+    from ..board import make_flash, mpy_cross
+
+    flash = Path(folder) / "flash"
+    built = (flash / "main.py").exists()
+    if not built and compiled and name == "micropython" and mpy_cross() is not None:
         try:
-            return Board(name, compiled=True, readers=False)
+            make_flash(flash, compiled=True)
+            built = True
         except (OSError, subprocess.CalledProcessError):
-            pass  # mpy-cross failed here: the sources will do
-    return Board(name, readers=False)  # the runner takes the board's lines when it wakes
+            shutil.rmtree(flash, ignore_errors=True)  # mpy-cross failed here: the sources will do
+    if not built:
+        make_flash(flash)
+    if model is not None and not (flash / "calibration.json").exists():
+        standing = [TwinSample(t, model.standing_level(t // 5), model.colour(), 0)
+                    for t in range(0, LEVEL_MS, 5)]
+        Board.run(standing, name, flash=flash, run="import calibrate; calibrate.level()")
+    return flash
+
+
+def start_board(name: str, folder, compiled: bool = False, model: ShipModel | None = None) -> Board:
+    """The board host on the flash in `folder` (levelled_flash)."""
+    flash = levelled_flash(name, folder, compiled, model)
+    return Board(name, flash=flash, readers=False)  # the runner takes the board's lines when it wakes
 
 
 class TwinShip:
@@ -116,6 +140,7 @@ class TwinShip:
         self._stop = threading.Event()
         self._nudge = threading.Event()
         self._thread = threading.Thread(target=self._run, name="ship-twin", daemon=True)
+        self._flash = tempfile.TemporaryDirectory(prefix="twin-")  # the board's flash, levelled once
 
     # -- what the crew does -----------------------------------------------------------------------
 
@@ -243,7 +268,7 @@ class TwinShip:
         pending: list[tuple[int, str, object]] = []  # bed impacts due (board ms, bed, ball)
         if self.boot_s and self._stop.wait(self.boot_s):
             return
-        board = start_board(self.interpreter, self.compiled)
+        board = start_board(self.interpreter, self._flash.name, self.compiled, self.model)
         with self.lock:
             if self._stop.is_set():
                 _close_board(board)
@@ -322,7 +347,7 @@ class TwinShip:
             self._balls_written = self._clears_seen = self.core.beam_clears
             self.model.cleared.clear()
             self.core.t = self.core.model.t - 1  # the new board's first sample is now
-            self._board = start_board(self.interpreter, self.compiled)
+            self._board = start_board(self.interpreter, self._flash.name, self.compiled)
             self.firmware_started = self.core.t + 1
             self._catch_up()
         if old is not None:
@@ -381,6 +406,7 @@ class TwinShip:
         board, self._board = self._board, None
         if board is not None:
             _close_board(board)
+        self._flash.cleanup()
         fds, self.master, self.slave = (self.master, self.slave), -1, -1
         for fd in fds:
             if fd >= 0:
