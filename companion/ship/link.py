@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 BAUD = 115200
 PICO_VID = 0x2E8A  # Raspberry Pi (the RP2040's USB vendor id)
 RETRY_S = 1.0
+PIECE = 82  # a read shorter than the longest line (80 characters and \r\n) is a piece of one
 LONGEST = 200  # a line this long is no message: cut, passed on (the judge says too_long), skipped
 
 Clock = Callable[[], int]
@@ -118,8 +119,9 @@ class PortReader(serial.threaded.ReaderThread):
     ReaderThread's own loop.
 
     The Pico hands its USB port a few bytes a millisecond, so a line reaches the Pi in pieces,
-    each of which would wake the thread. When a read ends inside a line, the thread lets the
-    rest of it arrive for `PIECE_S` before it reads again: the line is complete only with its
+    each of which would wake the thread. When a read shorter than a line ends inside a line,
+    the thread lets the rest of it arrive for `PIECE_S` before it reads again (a longer read is
+    a burst or a flood, read on at once): the line is complete only with its
     last byte anyway, so a ball's line comes no later than that pause after it (`reads` counts
     the reads, for the bench).
     """
@@ -151,8 +153,8 @@ class PortReader(serial.threaded.ReaderThread):
                 if data:
                     self.reads += 1
                     self.protocol.data_received(data)
-                    if not data.endswith(b"\n"):
-                        time.sleep(self.PIECE_S)  # the rest of the line is on its way
+                    if len(data) < PIECE and not data.endswith(b"\n"):
+                        time.sleep(self.PIECE_S)  # a piece of a line: the rest is on its way
         except Exception as exc:  # the port failed (unplugged) or the protocol did: the end
             error = exc
         self.alive = False
