@@ -310,8 +310,11 @@ class TwinShip:
             if expecting:
                 # the board is writing its BALL line, a few bytes a millisecond: its next sample
                 # is due in a millisecond, and its bytes are taken the moment they come
-                self._board.wait_usb(max(0.0, (now + 1 - self.board_ms()) / 1000))
-                continue
+                board, wait_s = self._board, max(0.0, (now + 1 - self.board_ms()) / 1000)
+                if board is not None:  # (a soft reset swaps the board meanwhile)
+                    board.wait_usb(wait_s)
+                    continue
+                wake_at = now + 1
             self._nudge.wait(max(0.0, (wake_at - self.board_ms()) / 1000))
 
     def _write_lines(self) -> None:
