@@ -58,6 +58,10 @@ AIMS: dict[str, Aim] = {
     "ship.twin_beam_to_frame_p50_ms": Aim(most=16.7, why="a ball through the beam shows within a frame"),
     "ship.twin_beam_to_frame_p99_ms": Aim(most=33.4, why="a ball through the beam shows within two frames, "
                                                          "board, link and judge included"),
+    "ship.twin_drop_after_settle_p99_ms": Aim(most=33.4, why="a judged drop is on the screen within two frames of "
+                                                            "the contract's settle"),
+    "ship.reads_per_line_at_pico_pace": Aim(most=2, why="a line the Pico hands over in pieces wakes the reader "
+                                                        "once and once more for its rest"),
     "speech.say_us": Aim(most=100, why="asking for a prompt never delays a frame"),
     "speech.prompt_us": Aim(most=100, why="making the sentence never delays a frame"),
     "odds.cloud9_query_ms": Aim(most=2, why="the risk meter is recomputed within a frame"),

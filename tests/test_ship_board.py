@@ -42,6 +42,20 @@ def test_the_board_host_runs_the_firmware_under_cpython():
     assert judged(run.usb) == []
 
 
+def test_a_board_without_port_threads_gives_its_usb_lines_when_asked():
+    samples = busy_flight()
+    whole = Board.run(samples, "cpython")
+    board = Board("cpython", readers=False)
+    seen = []
+    for at in range(0, len(samples), 500):  # a host that looks now and then, as the twin does
+        board.feed(*samples[at:at + 500])
+        time.sleep(0.01)
+        seen += board.usb_lines()
+    board.close()
+    seen += board.usb_lines()
+    assert seen == whole.usb and board.uart_lines() == []  # no Bluetooth module wired
+
+
 def test_a_sensor_that_does_not_answer_at_start_is_reported():
     samples = [Sample(t, imu=False) for t in range(300)]
     run = Board.run(samples, "cpython")
@@ -224,6 +238,50 @@ def test_calibrating_the_level_zeroes_the_tilt(tmp_path):
     assert done.returncode == 0 and "taken as zero" in "".join(done.usb), done.stderr
     msgs = messages_of(micropython_lines(standing, flash=flash).usb)
     assert [m[3][:2] for m in msgs if m[0] == "TILT"][-1] == [0, 0]
+
+
+@needs_micropython
+def test_calibrating_the_level_learns_the_accelerometers_one_g(tmp_path):
+    # a chip whose Z reads 5 % high (within the MPU-6050's factory tolerance): at rest it reads
+    # 50 mg of MOTION, so the judge's rest (under 10 mg) never comes, until it is levelled
+    def standing(start=0):
+        return [Sample(start + t, accel=(0.002 * (t // 5 % 3 - 1), 0.0, 1.05 + 0.002 * (t // 5 % 5 - 2)))
+                for t in range(3000)]
+    flash = make_flash(tmp_path / "flash")
+    before = micropython_lines(standing(), flash=flash).usb
+    assert max(int(m[3][2]) for m in messages_of(before)[10:] if m[0] == "TILT") >= 45
+    done = Board.run(standing(), "micropython", flash=flash, run="import calibrate; calibrate.level()")
+    assert done.returncode == 0 and "1 g reads 1.05" in "".join(done.usb), done.stderr
+    mp = micropython_lines(standing(), flash=flash).usb
+    cp = Board.run(standing(), "cpython", flash=flash).usb
+    assert mp == cp
+    assert max(int(m[3][2]) for m in messages_of(mp)[10:] if m[0] == "TILT") < 5
+
+
+@pytest.mark.parametrize("interpreter", ["micropython", "cpython"])
+def test_a_beam_broken_without_a_balls_colour_gives_no_ball_line(interpreter):
+    if interpreter == "micropython" and MICROPYTHON is not None:
+        pytest.skip(MICROPYTHON)
+    wall = (20, 20, 20, 60)
+    samples = []
+    for t in range(2000):
+        string = 300 <= t < 330  # a string across the hole: the sensor sees the wall through it
+        glints = t in (600, 601, 603, 604)  # two glints close together: one 5 ms break to the loop
+        ball = 1200 <= t < 1230
+        samples.append(Sample(t, beam=string or glints or ball, rgbc=RAIN if ball else wall))
+    run = Board.run(samples, interpreter)
+    balls = [protocol.decode(line) for line in run.usb if line.startswith("$BALL")]
+    assert [(m[2], m[3]) for m in balls] == [(1230, ["rain"])], run.stderr
+
+
+@needs_micropython
+def test_breaks_without_a_balls_colour_give_the_same_bytes_on_both_interpreters():
+    wall = (20, 20, 20, 60)
+    samples = [Sample(t, beam=(t // 40) % 3 == 0 and t % 40 < 5 + t % 7, rgbc=(HAIL if t > 1500 else wall))
+               for t in range(3000)]
+    mp, cp = Board.run(samples, "micropython"), Board.run(samples, "cpython")
+    assert mp.usb == cp.usb and any(line.startswith("$BALL") for line in mp.usb)
+    assert not any(line.startswith("$BALL") and int(line.split(",")[2]) < 1500 for line in mp.usb)
 
 
 @needs_micropython

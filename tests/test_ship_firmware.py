@@ -150,6 +150,37 @@ def test_a_flicker_is_not_a_ball_and_a_blocked_beam_is_reported_once():
     assert d.poll(1500, False, lambda: RAIN) is None and d.state == balls.CLEAR
 
 
+WALL = (20, 20, 20, 60)  # the sensor looking across an empty hole
+
+
+def test_a_break_the_sensor_saw_only_the_wall_through_is_no_ball():
+    d = detector()
+    # a string across the hole for 30 ms, then two glints with a gap too short for a look
+    seen = [d.poll(t, 10 <= t < 40 or t in (50, 51, 52, 53), lambda: WALL) for t in range(70)]
+    assert [s for s in seen if s] == []
+    seen = [d.poll(t, 80 <= t < 86, lambda: RAIN) for t in range(70, 100)]
+    assert [s for s in seen if s] == [("ball", "rain")]  # a ball after it is seen as ever
+
+
+def test_a_ball_is_a_reading_as_bright_as_a_share_of_the_dimmer_taught_ball():
+    dim = min(calibration.DEFAULTS["rain"][3], calibration.DEFAULTS["hail"][3])
+    threshold = calibration.BALL_LIGHT * dim
+    assert calibration.classify(calibration.DEFAULTS, (0.22 * threshold, 0.32 * threshold, 0.46 * threshold,
+                                                       int(threshold) + 1)) == "rain"
+    assert calibration.classify(calibration.DEFAULTS, (30, 30, 30, int(threshold) - 1)) is None
+    assert calibration.classify(calibration.DEFAULTS, WALL) is None
+
+
+def test_motion_is_measured_from_the_accelerometers_own_one_g():
+    # a chip that reads gravity 4 % high: at rest it would read 40 mg of MOTION against 1 g
+    raw = motion.MotionMeter()
+    own = motion.MotionMeter(one_g=round(1.04 * motion.ONE_G))
+    for t in range(0, 100, 5):
+        raw.add(t, *counts((0.0, 0.0, 1.04))[:3])
+        own.add(t, *counts((0.0, 0.0, 1.04))[:3])
+    assert raw.milli_g() == 40 and own.milli_g() == 0
+
+
 def test_a_colour_sensor_that_fails_during_a_pass():
     def broken():
         raise OSError("no answer")

@@ -185,6 +185,25 @@ def test_the_reader_takes_each_line_in_one_read_and_stops_when_asked(board):
     assert chunks.ended.get(timeout=1) is None  # stopped, not failed
 
 
+def test_the_rest_of_a_line_that_arrives_in_pieces_is_taken_in_one_read(board):
+    # the Pico hands its USB port a few bytes a millisecond: after the first piece of a line the
+    # reader waits for the rest instead of waking for every piece
+    port = open_port(board.path)
+    reader = PortReader(port, lambda: chunks)
+    reader.PIECE_S = 0.5  # long enough for this busy machine to write the rest meanwhile
+    chunks = Chunks()
+    reader.start()
+    line = b"$BALL,1,2,rain*0B\r\n"
+    board.write_raw(line[:8])
+    assert chunks.chunks.get(timeout=2) == line[:8]
+    board.write_raw(line[8:16])
+    board.write_raw(line[16:])
+    assert chunks.chunks.get(timeout=2) == line[8:]
+    assert reader.reads == 2
+    reader.stop()
+    reader.serial.close()
+
+
 def test_the_reader_reports_an_unplug_as_a_serial_error(board):
     reader, chunks = start_reader(open_port(board.path))
     board.write_raw(b"$BALL,1,2,rain*0B\n")

@@ -17,6 +17,7 @@ from companion.ship.twin.calibrate import CalibrationRun
 from companion.ship.twin.core import TwinCore
 from companion.ship.twin.physics import (BALL_R, BEAM_DEPTH, BED_CENTRES, G, ShipModel, bed_at)
 from companion.ship.twin.pilot import Pilot
+from companion.ship.twin.runner import levelled_flash
 
 
 def flight(seed: int, balls=(("rain", "purple"), ("hail", "white"))):
@@ -90,12 +91,13 @@ def test_a_ball_over_the_hole_breaks_the_beam_while_its_body_passes_and_lands_un
 
 
 @pytest.mark.parametrize("interpreter", ["micropython", "cpython"])
-def test_the_real_firmware_sees_the_twins_balls_with_their_colours_and_its_tilt(interpreter):
+def test_the_real_firmware_sees_the_twins_balls_with_their_colours_and_its_tilt(interpreter, tmp_path):
     why = Board.available(interpreter)
     if why:
         pytest.skip(why)
     core, samples = flight(7)
-    run = Board.run([s for s in samples], interpreter)
+    # levelled at the table first, as SHIP.md has the maker do: its own 1 g and tilt zero
+    run = Board.run([s for s in samples], interpreter, flash=levelled_flash(interpreter, tmp_path, model=core.model))
     messages = [decode(line) for line in run.usb]
     balls = [(m[2], m[3][0]) for m in messages if m[0] == "BALL"]
     assert [kind for _t, kind in balls] == ["rain", "hail"]
@@ -108,22 +110,59 @@ def test_the_real_firmware_sees_the_twins_balls_with_their_colours_and_its_tilt(
     assert len(tilts) == pytest.approx(seconds * 20, abs=2)  # 20 a second
 
 
-def test_the_firmware_reports_the_twins_tilt_with_the_signs_of_the_contract():
+def test_the_firmware_reports_the_twins_tilt_with_the_signs_of_the_contract(tmp_path):
     """Nose up is positive pitch, right side down positive roll (hardware/SHIP.md's mounting,
-    tilt.py's words): the twin's hull held so, the real firmware's TILT lines say so."""
+    tilt.py's words): the twin's hull held so, the real (levelled) firmware's TILT lines say so."""
     core = TwinCore(8)
     samples = core.samples_to(500)
     core.model.hold(pitch=10.0, roll=-6.0)
     samples += core.samples_to(4000)
-    run = Board.run(samples, "micropython" if Board.available("micropython") is None else "cpython")
+    name = "micropython" if Board.available("micropython") is None else "cpython"
+    run = Board.run(samples, name, flash=levelled_flash(name, tmp_path, model=core.model))
     last = [decode(line) for line in run.usb if line.startswith("$TILT")][-1]
     pitch, roll = int(last[3][0]), int(last[3][1])
     assert abs(pitch - 100) <= 5 and abs(roll + 60) <= 5, (pitch, roll)
 
 
-def test_a_calibration_run_judges_every_ball_right_within_the_thresholds():
+def test_an_unlevelled_board_with_the_chips_factory_offset_never_rests_and_a_levelled_one_does(tmp_path):
+    """The twin's MPU-6050 reads gravity off by its zero-g offset (seed 1: 66 mg low on Z, within
+    the datasheet's ±80 mg): MOTION against a nominal 1 g would never fall under REST_MOTION.
+    Levelled at the table (calibrate.level()), the board measures from its own 1 g."""
+    core = TwinCore(1)
+    samples = core.samples_to(3000)
+    raw = Board.run(samples, "cpython")
+    levelled = Board.run(samples, "cpython", flash=levelled_flash("cpython", tmp_path, model=core.model))
+
+    def resting(run):
+        return [int(decode(line)[3][2]) for line in run.usb if line.startswith("$TILT")][2:]
+    assert min(resting(raw)) > 3 * Timings().rest_motion
+    assert max(resting(levelled)) < Timings().rest_motion
+
+
+MARGINS = ("fall_margin_ms", "bounce_margin_ms", "ring_again_margin_ms", "rest_motion_margin_mg",
+           "move_motion_margin_mg", "rest_time_margin_ms", "silent_margin_ms")
+
+
+def report_margins(record_property, name, margins):
+    """Each threshold's margin, in the test report (and shown with pytest -s)."""
+    shown = {key: margins[key] for key in MARGINS + ("flight_moving_share", "lift_to_flown_ms", "landing_to_land_ms")}
+    record_property(name, json.dumps(shown))
+    print(name, json.dumps(shown))
+
+
+def positive(margin):
+    values = margin if isinstance(margin, list) else [margin]
+    return all(v is None or v > 0 for v in values)
+
+
+def test_a_calibration_run_judges_every_ball_right_within_the_thresholds(record_property):
     report = CalibrationRun(10, seed=3).fly()
     summary = report["summary"]
+    margins = summary["margins"]
+    report_margins(record_property, "calibration_margins", margins)
+    assert all(positive(margins[key]) for key in MARGINS), margins
+    assert margins["rest_motion_margin_mg"] >= 3  # the levelled board rests with the sensor's noise
+    assert margins["rest_time_margin_ms"] > 1000 and margins["silent_margin_ms"] > 1500
     assert summary["drops"] + summary["given_up"] == 10 and summary["drops"] >= 8
     assert summary["phantoms"] == 0 and summary["missed"] == 0
     assert summary["judged_right"] == summary["drops"], [r for r in report["drops"] if not r["right"]]
@@ -131,12 +170,12 @@ def test_a_calibration_run_judges_every_ball_right_within_the_thresholds():
     low, high = margins["fall_margin_ms"]
     assert low > 30 and high > 300  # every fall well inside MIN_FALL .. MAX_FALL
     assert margins["rest_motion_margin_mg"] > 0  # the resting ship reads under REST_MOTION
-    assert margins["lift_to_flown_ms"] < 4000 and margins["landing_to_land_ms"] < 6000
+    assert margins["lift_to_flown_ms"] < 5000 and margins["landing_to_land_ms"] < 6000
     tm = Timings()
     assert tm.settle < summary["latency_p50_ms"] < tm.settle + tm.max_fall
 
 
-def test_hard_swinging_and_tilting_make_no_phantom_drop():
+def test_hard_swinging_and_tilting_make_no_phantom_drop(record_property):
     """A wild crew swings the empty ship about over the box and tips it to 25 degrees while the
     beam flickers (a string, sunlight through the hole): the firmware's flicker filter and the
     judge give no ball, no drop and no notice, and the flight is still seen and landed."""
@@ -153,9 +192,14 @@ def test_hard_swinging_and_tilting_make_no_phantom_drop():
     run = CalibrationRun(0, seed=11)
     report = run.fly(flight=wild)
     summary = report["summary"]
+    report_margins(record_property, "swinging_margins", summary["margins"])
     assert summary["drops"] == 0 and summary["phantoms"] == 0
+    assert positive(summary["margins"]["rest_time_margin_ms"])  # no landing in mid-swing
+    assert positive(summary["margins"]["move_motion_margin_mg"])
     assert not any("notice" in n or "x_ball" in n for n in run.news)
-    assert summary["margins"]["lift_to_flown_ms"] < 4000  # the flight was seen ...
+    # the flight was seen (a calm crew's MOTION is about MOVE_MOTION half the time: 20 moving
+    # samples take two to four seconds, and the run looks at the judge twice a second) ...
+    assert summary["margins"]["lift_to_flown_ms"] < 5000
     assert summary["margins"]["landing_to_land_ms"] < 8000  # ... and its landing
 
 
@@ -183,6 +227,17 @@ def test_a_wild_crew_with_balls_aboard_makes_no_phantom_beyond_what_no_judge_can
     assert summary["missed"] <= summary["ambiguous"], rows
     if summary["ambiguous"] == 0:
         assert summary["judged_right"] == summary["drops"], rows
+
+
+def test_a_ball_over_the_rim_landing_while_a_ball_from_the_hole_falls_outside_is_counted_ambiguous():
+    """A ball leaves the hole and falls beside the box; meanwhile a ball thrown over the rim
+    strikes yellow: the judge takes that impact for the falling ball's landing (any judge of
+    these sensors would), so the run counts the moment as ambiguous."""
+    stories = [{"id": 1, "through": "hole", "bed": None, "ball": "rain"},
+               {"id": 2, "through": "rim", "bed": "yellow", "ball": "hail"}]
+    run = CalibrationRun(0)
+    assert run._ambiguous(stories, {2: [(1150, "yellow")]}, {1: 1000}) == 1
+    assert run._ambiguous(stories, {2: [(1900, "yellow")]}, {1: 1000}) == 0  # past max_fall: no ball falls
 
 
 def test_a_ball_over_the_rim_into_the_next_bed_is_taken_for_a_fresh_drops_bounce():

@@ -6,6 +6,9 @@
   `cloud-companion ship-sim` streams at the real board's pace (20 TILT + 1 BEAT a second, one
   line at a time), in % of a core. As in the app, the judge runs on the reader's thread and the
   main thread is woken only for the judge's word.
+- ship.reads_per_line_at_pico_pace: how many times the link's reader wakes and reads for each
+  line when the lines come as the Pico's USB port hands them over (the firmware writes 8 bytes
+  a millisecond, so a line arrives in pieces), at the board's 21 lines a second.
 - ship.line_to_frame_p99_ms: from a BALL line written into the pty to the first frame that
   shows the ball falling (the app's own loop, dummy video driver).
 - ship.judge_ball_flood_lines_per_s: the judge alone (parse and judge) on a flood of BALL lines
@@ -15,6 +18,10 @@
   the moment a ball's body clears the beam (the firmware, on the board host, writes its BALL
   line then) through the board host, the pty, the link and the judge to the first frame that
   shows the ball falling.
+- ship.twin_beam_to_judged_drop_p50/p99_ms: from the beam to the controller taking the ball's
+  judged drop: the fall, then the contract's `settle` (300 ms) after the last impact, waiting
+  for a bounce, then the chain; ship.twin_drop_after_settle_p50/p99_ms is the chain's share
+  (from the drop falling due to the controller having it).
 - ship.firmware_*: the board's own loop (hardware/ship, compiled as flashed) under MicroPython's
   unix port here, through 10 s at rest and 10 s of flight: a step's mean, median and 99th
   percentile in microseconds; on a Pico (at PICO_SLOWER, an estimate) the share of its time the loop's
@@ -115,6 +122,36 @@ def cpu_percent_at_link_rate(seconds: float = IDLE_S) -> float:
     return round(cpu / wall * 100, 3)
 
 
+PICO_PIECE = 8  # bytes the firmware hands its USB port per loop step (hardware/ship/main.py)
+
+
+def reads_per_line_at_pico_pace(seconds: float = 5.0) -> float:
+    master, slave, path = _pty()
+    session = ShipSession(queue.Queue(), clock=clock_ms)
+    link = ShipLink(path, session.inlet(lambda: None), retry_s=0.01)
+    link.start()
+    opening = time.perf_counter() + 10
+    while link._reader is None or not link._reader.alive:
+        if time.perf_counter() > opening:
+            raise RuntimeError("the link did not open its pty")
+        time.sleep(0.01)
+    reader = link._reader
+    count = int(seconds * 20)
+    for seq in range(count):
+        line = (encode("TILT", seq, seq * 50, [seq % 300 - 150, 12, 4]) + "\r\n").encode("ascii")
+        for at in range(0, len(line), PICO_PIECE):
+            os.write(master, line[at:at + PICO_PIECE])
+            time.sleep(0.001)
+        time.sleep(0.05 - 0.001 * (len(line) // PICO_PIECE + 1))
+    time.sleep(0.2)
+    reads, lines = reader.reads, session.lines
+    link.stop()
+    os.close(master)
+    os.close(slave)
+    assert lines == count, (lines, count)
+    return round(reads / lines, 2)
+
+
 def line_to_frame_p99_ms(balls: int = BALLS) -> float:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -185,8 +222,21 @@ def judge_ball_flood_lines_per_s(count: int = FLOOD_BALLS, rounds: int = 3) -> f
 TWIN_BALLS = 30
 
 
-def twin_beam_to_frame_ms(balls: int = TWIN_BALLS) -> tuple[float, float]:
-    """p50 and p99 of the twin's beam-to-frame delay, in ms."""
+def percentiles(values: list[float]) -> tuple[float, float]:
+    ordered = sorted(values)
+    return (round(ordered[len(ordered) // 2], 2),
+            round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 2))
+
+
+def twin_latencies(balls: int = TWIN_BALLS) -> dict[str, tuple[float, float]]:
+    """p50 and p99 (ms) of the twin's balls, each through the whole chain into one bed:
+
+    - "frame": from its beam clearing to the first frame that shows it falling;
+    - "drop": from its beam clearing to the controller taking its judged drop (the fall, the
+      contract's `settle` after its last impact waiting for a bounce, then the chain);
+    - "after_settle": from the moment the contract has the drop due (last impact + settle) to
+      the controller taking it: the chain's own share of "drop".
+    """
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from gpiozero.pins.mock import MockFactory
@@ -206,8 +256,9 @@ def twin_beam_to_frame_ms(balls: int = TWIN_BALLS) -> tuple[float, float]:
     setup, _ = demo_game()
     h.start_game(setup)
     app.controller.submit({"act": "roll", "dice": ["yellow", "purple", "white"]})
-    shown: dict[int, float] = {}  # judge's ball order -> when a frame first showed it falling
-    draw = app.draw
+    shown: dict[int, float] = {}  # judge's ball order (its BALL line's) -> first frame showing it
+    dropped: list[float] = []  # when the controller took each judged drop
+    draw, submit = app.draw, app.controller.submit
 
     def draw_and_note():
         draw()
@@ -215,34 +266,66 @@ def twin_beam_to_frame_ms(balls: int = TWIN_BALLS) -> tuple[float, float]:
         for ball in session.judge.balls:
             if ball.bed is None and ball.order not in shown:
                 shown[ball.order] = now
-    app.draw = draw_and_note
+
+    def submit_and_note(action, *args, **kwargs):
+        if action.get("act") == "drop":
+            dropped.append(time.monotonic())
+        return submit(action, *args, **kwargs)
+    app.draw, app.controller.submit = draw_and_note, submit_and_note
     try:
         twin.over("yellow")
         for _ in range(balls):
             twin.release("rain", "yellow")
         end = time.monotonic() + 8 * balls
-        while len(shown) < balls and time.monotonic() < end:
+        while (len(shown) < balls or len(dropped) < balls) and time.monotonic() < end:
             app.pump()
             app.wait()
         with twin.lock:
-            clears = sorted(s["beam_clear"] for s in twin.model.truth if s["through"] == "hole")
+            stories = {s["id"]: s for s in twin.model.truth if s["through"] == "hole"}
+            lines = [ball_id for _t, ball_id in twin.beams]  # the BALL lines in the order written
+            struck = list(twin.struck)
     finally:
         panel.close()
-    beams = [twin._started + ms / 1000 for ms in clears]
-    orders = sorted(shown)
-    delays = sorted((shown[o] - b) * 1000 for o, b in zip(orders, beams))
-    if len(delays) < balls:
-        return float("inf"), float("inf")
-    return round(delays[len(delays) // 2], 2), round(delays[min(len(delays) - 1, int(len(delays) * 0.99))], 2)
+    board_s = twin._started  # board ms 0, on the monotonic clock
+    frame, drop, after = [], [], []
+    for order, ball_id in enumerate(lines):
+        story = stories.get(ball_id)
+        if story is None or order not in shown:
+            continue
+        beam = board_s + story["beam_clear"] / 1000
+        frame.append((shown[order] - beam) * 1000)
+        if order < len(dropped):  # one bed, one ball at a time: drops in the order of the lines
+            drop.append((dropped[order] - beam) * 1000)
+            impacts = [t for t, _bed, b in struck if b == ball_id]
+            if impacts:  # struck is stamped on the Pi's clock (ms of time.monotonic)
+                after.append(dropped[order] * 1000 - (max(impacts) + session.judge.timings.settle))
+    if len(frame) < balls or len(drop) < balls:
+        return {"frame": (float("inf"),) * 2, "drop": (float("inf"),) * 2, "after_settle": (float("inf"),) * 2}
+    return {"frame": percentiles(frame), "drop": percentiles(drop), "after_settle": percentiles(after)}
+
+
+def twin_beam_to_frame_ms(balls: int = TWIN_BALLS) -> tuple[float, float]:
+    """p50 and p99 of the twin's beam-to-frame delay, in ms."""
+    return twin_latencies(balls)["frame"]
 
 
 def bench() -> dict[str, float]:
     return {"ship.lines_per_s": lines_per_s(),
             "ship.cpu_percent_at_link_rate": cpu_percent_at_link_rate(),
+            "ship.reads_per_line_at_pico_pace": reads_per_line_at_pico_pace(),
             "ship.line_to_frame_p99_ms": line_to_frame_p99_ms(),
             "ship.judge_ball_flood_lines_per_s": judge_ball_flood_lines_per_s(),
-            **dict(zip(("ship.twin_beam_to_frame_p50_ms", "ship.twin_beam_to_frame_p99_ms"), twin_beam_to_frame_ms())),
+            **twin_figures(),
             **firmware_figures()}
+
+
+def twin_figures() -> dict[str, float]:
+    figures = {}
+    for name, (p50, p99) in twin_latencies().items():
+        stem = {"frame": "beam_to_frame", "drop": "beam_to_judged_drop", "after_settle": "drop_after_settle"}[name]
+        figures[f"ship.twin_{stem}_p50_ms"] = p50
+        figures[f"ship.twin_{stem}_p99_ms"] = p99
+    return figures
 
 
 # -- the firmware's loop, on MicroPython ----------------------------------------------------------

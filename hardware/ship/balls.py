@@ -9,9 +9,11 @@ The state machine, polled about once a millisecond:
                                                                    |
                                          beam clear again <--------+
 
-A break shorter than MIN_MS is a flicker (a string, a finger), not a ball. While the beam is
-broken the colour sensor is read and the brightest reading is kept: the moment the ball sits
-square in front of it. The kind is the nearest taught colour (calibration.classify).
+While the beam is broken the colour sensor is read and the brightest reading is kept: the
+moment the ball sits square in front of it. The kind is the nearest taught colour
+(calibration.classify). A break is a ball only when it lasts MIN_MS and its brightest reading
+is a ball's colour: a shorter break, or one the sensor saw only the wall through (a string, a
+finger, two glints close together), is a flicker and gives nothing.
 """
 
 from clock import since
@@ -23,7 +25,7 @@ STUCK_MS = 400
 
 class BallDetector:
     def __init__(self, classify, min_ms=MIN_MS, stuck_ms=STUCK_MS):
-        self.classify = classify  # (r, g, b, clear) -> "rain" | "hail"
+        self.classify = classify  # (r, g, b, clear) -> "rain" | "hail" | None (no ball's colour)
         self.min_ms = min_ms
         self.stuck_ms = stuck_ms
         self.state = CLEAR
@@ -51,7 +53,10 @@ class BallDetector:
                 return None  # a flicker
             if self._best is None:
                 return ("colour_failed", None)
-            return ("ball", self.classify(self._best))
+            kind = self.classify(self._best)
+            if kind is None:
+                return None  # the wall's colour: something broke the beam, no ball passed
+            return ("ball", kind)
         if not beam_broken:  # BLOCKED: wait for the beam to clear
             self.state = CLEAR
         return None

@@ -12,7 +12,7 @@ import time
 import machine
 
 import calibration
-from mpu6050 import MPU6050
+from mpu6050 import ACCEL_LSB_PER_G, MPU6050
 from tcs34725 import TCS34725
 from tilt import UNIT, TiltFilter
 
@@ -22,17 +22,19 @@ i2c = machine.I2C(0, sda=machine.Pin(4), scl=machine.Pin(5), freq=400000)
 def level(seconds=2):
     imu, tilt = MPU6050(i2c), TiltFilter(gyro_share=0)  # the accelerometer alone: the ship stands still
     end = time.ticks_add(time.ticks_ms(), seconds * 1000)
-    pitch = roll = 0.0
+    pitch = roll = g = 0.0
     n = 0
     while time.ticks_diff(end, time.ticks_ms()) > 0:
         imu.sample()
         tilt.update(imu.ax, imu.ay, imu.az, imu.gx, imu.gy, 5)
         pitch, roll, n = pitch + tilt.pitch / UNIT, roll + tilt.roll / UNIT, n + 1
+        g += (imu.ax * imu.ax + imu.ay * imu.ay + imu.az * imu.az) ** 0.5 / ACCEL_LSB_PER_G
         time.sleep_ms(5)
     data = calibration.load()
-    data["zero_pitch"], data["zero_roll"] = pitch / n, roll / n
+    data["zero_pitch"], data["zero_roll"], data["one_g"] = pitch / n, roll / n, g / n
     calibration.save(data)
-    print("level: pitch %.1f, roll %.1f degrees taken as zero" % (data["zero_pitch"], data["zero_roll"]))
+    print("level: pitch %.1f, roll %.1f degrees taken as zero, 1 g reads %.4f g"
+          % (data["zero_pitch"], data["zero_roll"], data["one_g"]))
 
 
 def colour(kind, samples=5):

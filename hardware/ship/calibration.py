@@ -1,13 +1,17 @@
 """What the board learns at the table, kept in `calibration.json` on the board's flash
 (MicroPython and CPython): the colour of each kind of ball as the sensor sees it at the hole,
-and the tilt of the ship standing level."""
+and the ship standing level: its tilt, and the accelerometer's own reading of 1 g (an
+MPU-6050 reads gravity up to a few per cent off; MOTION measures from what it reads at rest)."""
 
 import json
 
 FILE = "calibration.json"
 # a sensible start before teaching: a white hailstone is bright and grey, a raindrop blue
 DEFAULTS = {"rain": [0.22, 0.32, 0.46, 900], "hail": [0.33, 0.34, 0.33, 2400],
-            "zero_pitch": 0.0, "zero_roll": 0.0}
+            "zero_pitch": 0.0, "zero_roll": 0.0, "one_g": 1.0}
+# a reading is a ball's only when at least this bright, as a share of the dimmer taught ball:
+# the wall across an empty hole (a string, a finger, a glint that broke the beam) is far darker
+BALL_LIGHT = 0.4
 
 
 def load(path=FILE):
@@ -42,8 +46,11 @@ def chroma(reading):
 
 
 def classify(data, reading):
-    """The taught kind nearest to a reading: colour first, brightness a little."""
+    """The taught kind nearest to a reading (colour first, brightness a little), or None when
+    it is no ball's colour: darker than BALL_LIGHT of the dimmer taught ball."""
     seen = chroma(reading)
+    if seen[3] < BALL_LIGHT * min(data["rain"][3], data["hail"][3]):
+        return None
     best, best_d = None, None
     for kind in ("rain", "hail"):
         ref = data[kind]

@@ -10,7 +10,7 @@ port's queue is dropped there and counted: the Pi sees the gap in SEQ.
 import protocol
 
 DEVICE_PREFIX = "CS-"
-FIRMWARE = "0.4.0"
+FIRMWARE = "0.5.0"
 LINE_BYTES = protocol.MAX_LINE + 2  # with "\r\n"
 QUEUE_BYTES = 512  # a port's queue: a dozen lines, half a second of them
 STEP_BYTES = 128   # at most this much to a port in one loop step (two lines)

@@ -23,8 +23,10 @@ def isqrt(n, guess):
 
 
 class MotionMeter:
-    def __init__(self, window_ms=WINDOW_MS):
+    def __init__(self, window_ms=WINDOW_MS, one_g=ONE_G):
+        """`one_g`: what this accelerometer reads for 1 g at rest (calibration), in ONE_G's units."""
         self.window_ms = window_ms
+        self.one_g = one_g
         self._t = [0] * SLOTS
         self._square = [0] * SLOTS
         self._next = 0
@@ -36,7 +38,7 @@ class MotionMeter:
         """The MPU-6050's raw counts (16384 a g)."""
         ax, ay, az = ax >> 1, ay >> 1, az >> 1
         self._root = isqrt(ax * ax + ay * ay + az * az, self._root or ONE_G)
-        deviation = self._root - ONE_G
+        deviation = self._root - self.one_g
         i = self._next
         self._t[i] = t_ms
         self._square[i] = deviation * deviation

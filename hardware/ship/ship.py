@@ -11,7 +11,7 @@ the ports what they take (messages.Port): no write waits.
 
 from balls import BallDetector
 from clock import due, later, since
-from motion import MotionMeter
+from motion import ONE_G, MotionMeter
 from tilt import TiltFilter, UNIT
 import calibration
 
@@ -29,7 +29,7 @@ class Ship:
         self.tilt = TiltFilter()
         self.tilt.zero_pitch = int(round(self.calib["zero_pitch"] * UNIT))
         self.tilt.zero_roll = int(round(self.calib["zero_roll"] * UNIT))
-        self.motion = MotionMeter()
+        self.motion = MotionMeter(one_g=int(round(self.calib["one_g"] * ONE_G)))
         self.balls = BallDetector(lambda reading: calibration.classify(self.calib, reading))
         self._next_tilt = self._next_beat = self._next_imu = 0
         self._last_imu = -1

@@ -55,6 +55,11 @@ above), `allocated` and `measured_ms` (bytes allocated over the measured span), 
 open without reading): the pipe fills and stays full. It holds `usb_pipe_bytes` (1 MB, so that
 a host busy feeding never makes the board drop a line; 4096, the least Linux allows, for a
 test of a host that does not read).
+
+`readers=False` is for a host that looks at the board now and then (the twin, all evening): no
+thread waits on the board's ports (each would wake for every few bytes the firmware writes),
+`usb_lines()` takes what the USB pipe holds when asked, and the Bluetooth module is not wired
+(its lines go nowhere; `uart_lines()` is empty).
 """
 
 from __future__ import annotations
@@ -62,12 +67,14 @@ from __future__ import annotations
 import fcntl
 import os
 import queue
+import select
 import shutil
 import struct
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -159,8 +166,9 @@ class Board:
 
     def __init__(self, interpreter: str = "micropython", flash: Path | None = None,
                  heap: str | None = None, compiled: bool = False, run: str | None = None,
-                 usb_pipe_bytes: int = 1 << 20):
+                 usb_pipe_bytes: int = 1 << 20, readers: bool = True):
         self.interpreter = interpreter
+        self.readers = readers
         self._folder = tempfile.TemporaryDirectory(prefix="board-")
         self.flash = flash or make_flash(Path(self._folder.name) / "flash", compiled)
         if interpreter == "micropython":
@@ -172,12 +180,13 @@ class Board:
             command = [sys.executable, "-u", str(LAUNCH)]
         else:
             raise ValueError("interpreter: micropython or cpython")
-        uart_read, uart_write = os.pipe()
+        uart_read, uart_write = os.pipe() if readers else (-1, -1)
         self._proc = subprocess.Popen(command + [str(self.flash), str(uart_write)] + ([run] if run else []),
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, cwd=str(self.flash),
-                                      pass_fds=(uart_write,))
-        os.close(uart_write)
+                                      pass_fds=(uart_write,) if readers else ())
+        if readers:
+            os.close(uart_write)
         try:
             fcntl.fcntl(self._proc.stdout.fileno(), F_SETPIPE_SZ, usb_pipe_bytes)
         except OSError:
@@ -187,10 +196,15 @@ class Board:
         self._reading = threading.Event()
         self._reading.set()
         self._stderr: list[bytes] = []
-        self._threads = [
-            threading.Thread(target=self._read, args=(self._proc.stdout, self._usb, self._reading), daemon=True),
-            threading.Thread(target=self._read, args=(os.fdopen(uart_read, "rb", 0), self._uart, None), daemon=True),
-            threading.Thread(target=lambda: self._stderr.append(self._proc.stderr.read()), daemon=True)]
+        self._pending = b""  # readers=False: the start of a line not yet complete
+        self._threads = [threading.Thread(target=lambda: self._stderr.append(self._proc.stderr.read()), daemon=True)]
+        if readers:
+            self._threads += [
+                threading.Thread(target=self._read, args=(self._proc.stdout, self._usb, self._reading), daemon=True),
+                threading.Thread(target=self._read, args=(os.fdopen(uart_read, "rb", 0), self._uart, None),
+                                 daemon=True)]
+        else:
+            os.set_blocking(self._proc.stdout.fileno(), False)
         for thread in self._threads:
             thread.start()
         self.report: dict = {}
@@ -239,7 +253,32 @@ class Board:
                 return out
 
     def usb_lines(self) -> list:
+        if not self.readers:
+            self._take_usb()
         return self._drain(self._usb)
+
+    def wait_usb(self, timeout: float) -> bool:
+        """readers=False: wait up to `timeout` seconds for the board to write on USB."""
+        if self._proc.poll() is not None:  # stopped: nothing more will come
+            time.sleep(timeout)
+            return False
+        return bool(select.select([self._proc.stdout], [], [], timeout)[0])
+
+    def _take_usb(self) -> None:
+        """readers=False: the complete lines the USB pipe holds now, onto the queue."""
+        fd = self._proc.stdout.fileno()
+        chunks = [self._pending]
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        *complete, self._pending = b"".join(chunks).split(b"\n")
+        for line in complete:
+            self._usb.put(line.rstrip(b"\r").decode("ascii", "replace"))
 
     def uart_lines(self) -> list:
         return self._drain(self._uart)
@@ -251,6 +290,12 @@ class Board:
             self._proc.stdin.close()
         except BrokenPipeError:
             pass
+        if not self.readers:  # nobody else empties the USB pipe: the board must not wait on it
+            deadline = time.monotonic() + timeout
+            while self._proc.poll() is None and time.monotonic() < deadline:
+                select.select([self._proc.stdout], [], [], 0.05)
+                self._take_usb()
+            self._take_usb()
         self.returncode = self._proc.wait(timeout)
         for thread in self._threads:
             thread.join(10)

@@ -49,6 +49,12 @@ class JudgedSession(ShipSession):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.judged: list[dict] = []
+        self.arrivals: list[int] = []  # when each ship line reached the judge (the Pi's ms)
+
+    def _judge(self, t, key, value) -> None:
+        if key == "ship":
+            self.arrivals.append(t)
+        super()._judge(t, key, value)
 
     def _act(self, records, controller, news) -> None:
         self.judged += [dict(r) for r in records if r.get("act") == "drop"]
@@ -272,7 +278,8 @@ class CalibrationRun:
             "latency_p50_ms": percentile(latencies, 0.5),
             "latency_p99_ms": percentile(latencies, 0.99),
             "link_faults": dict(session.judge.counts),
-            "margins": self._margins(twin, rows, strikes, written, rest_until, flown_ms, landing, landed_at),
+            "margins": self._margins(twin, rows, strikes, written, rest_until, flown_ms, landing, landed_at,
+                                     session.arrivals),
             "seed": self.seed,
             "timings": asdict(self.timings),
             "firmware_on": twin.interpreter + (" (.mpy)" if twin.compiled and twin.interpreter == "micropython" else ""),
@@ -282,9 +289,10 @@ class CalibrationRun:
     def _ambiguous(self, stories, strikes, written) -> int:
         """Moments no judge of these sensors can tell apart, each of which may cost a phantom
         (and a miss): a ball over the rim striking another bed `bounce_min`..`settle` after a
-        ball from the hole struck its own (the bounce rule takes it for that ball's bounce),
-        and a ball through the hole that lands outside while another ball from the hole is in
-        the air (the earliest falling ball takes the first impact)."""
+        ball from the hole struck its own (the bounce rule takes it for that ball's bounce), a
+        ball over the rim striking a bed while a ball from the hole is still falling (it is taken
+        for that ball's landing), and a ball through the hole that lands outside while another
+        ball from the hole is in the air (the earliest falling ball takes the first impact)."""
         tm = self.timings
         hole = [s for s in stories if s["through"] == "hole"]
         last_of = {}
@@ -299,6 +307,9 @@ class CalibrationRun:
                 t, bed = hits[0]
                 if any(bed != b and tm.bounce_min <= t - last <= tm.settle for last, b in last_of.values()):
                     count += 1
+                elif any(other["id"] in written and tm.min_fall <= t - written[other["id"]] <= tm.max_fall
+                         and not any(hit <= t for hit, _b in strikes.get(other["id"], [])) for other in hole):
+                    count += 1
             elif story["through"] == "hole" and story["bed"] is None and story["id"] in written:
                 opened = written[story["id"]]
                 if any(other["id"] != story["id"] and other["id"] in written
@@ -306,8 +317,9 @@ class CalibrationRun:
                     count += 1
         return count
 
-    def _margins(self, twin, rows, strikes, written, rest_until, flown_ms, landing, landed_at) -> dict:
-        """How far the twin's flight stayed from each threshold of the judge (ms, milli-g)."""
+    def _margins(self, twin, rows, strikes, written, rest_until, flown_ms, landing, landed_at, arrivals) -> dict:
+        """How far the twin's flight stayed from each threshold of the judge (ms, milli-g); each
+        `*_margin_*` is positive while the flight stayed on the right side of it."""
         tm = self.timings
         falls = [r["twin"]["seen_fall_ms"] for r in rows if r["twin"].get("seen_fall_ms") is not None]
         bounces, rings = [], []
@@ -315,6 +327,7 @@ class CalibrationRun:
             for (t0, b0), (t1, b1) in zip(hits, hits[1:]):
                 (rings if b0 == b1 else bounces).append(t1 - t0)
         resting, flying = [], []
+        still_ms, still_from = 0, None  # the longest stretch of the flight under rest_motion
         for line in twin.lines:
             try:
                 kind, _seq, t, fields = decode(line)
@@ -328,18 +341,36 @@ class CalibrationRun:
                 resting.append(motion)
             elif rest_until + 1500 < t < landing:
                 flying.append(motion)
+                if motion < tm.rest_motion:
+                    still_from = t if still_from is None else still_from
+                    still_ms = max(still_ms, t - still_from)
+                else:
+                    still_from = None
+        gaps = [b - a for a, b in zip(arrivals, arrivals[1:])]
         out = {
             "fall_ms": [min(falls), max(falls)] if falls else None,
             "fall_margin_ms": [min(falls) - tm.min_fall, tm.max_fall - max(falls)] if falls else None,
             "bounce_ms": [min(bounces), max(bounces)] if bounces else None,
             "bounce_margin_ms": [min(bounces) - tm.bounce_min, tm.settle - max(bounces)] if bounces else None,
             "ring_again_ms": [min(rings), max(rings)] if rings else None,
+            # a detector ringing again in its bed must do so within settle, or it is a new impact
+            "ring_again_margin_ms": tm.settle - max(rings) if rings else None,
             "rest_motion_max_mg": max(resting) if resting else None,
             "rest_motion_margin_mg": tm.rest_motion - max(resting) if resting else None,
+            # a resting ship never counts as moving (a flying one need only lift_samples in all:
+            # flight_moving_share says how many of its samples do)
+            "move_motion_margin_mg": tm.move_motion - max(resting) if resting else None,
             "flight_motion_p10_mg": percentile(flying, 0.1),
             "flight_moving_share": round(sum(1 for m in flying if m >= tm.move_motion) / len(flying), 3) if flying else None,
+            # the lift is seen after lift_samples moving samples: a second at 20 a second at best
             "lift_to_flown_ms": flown_ms,
+            # no stretch of the flight is still for rest_time (a landing the crew did not make)
+            "flight_still_max_ms": still_ms,
+            "rest_time_margin_ms": tm.rest_time - still_ms,
             "landing_to_land_ms": landed_at - landing,
+            # the longest wait between two lines at the judge, against silent
+            "line_gap_max_ms": max(gaps) if gaps else None,
+            "silent_margin_ms": tm.silent - max(gaps) if gaps else None,
         }
         return out
 

@@ -17,6 +17,7 @@ from .physics import ShipModel
 
 
 IMU_MS = 5  # the firmware reads its IMU every 5 ms (hardware/ship/ship.py)
+LINE_MS = 5  # a BALL line of up to 40 bytes goes out on USB 8 bytes a loop step (hardware/ship/main.py)
 BATTERY_MV = 3900
 
 
@@ -79,6 +80,7 @@ class TwinCore:
         self.strikes: list[tuple[int, str, object]] = []  # bed impacts not yet taken (board ms, bed, ball)
         self.beam_clears = 0  # beam breaks that ended (a BALL line follows each)
         self._broken = False
+        self._line_until = -1  # board ms until which the firmware may be writing a BALL line
         self.failing: dict[str, int] = {}  # "imu" / "colour" -> board ms until it answers again
         # the ship at rest gives the same reading but for its noise: a bank of packed samples
         # for its pose, so a resting evening costs a few operations a sample
@@ -114,6 +116,7 @@ class TwinCore:
             out.append(TwinSample(nxt, accel_gyro, model.colour(), flags))
             if self._broken and not broken:
                 self.beam_clears += 1
+                self._line_until = nxt + LINE_MS
             self._broken = broken
         self._expire()
         for when, what, detail in model.events:
@@ -160,7 +163,8 @@ class TwinCore:
         model = self.model
         if model.flicker_rate:
             return True
-        return any(start - 2 <= t <= clear + 2 for start, clear, _b in model._beam)
+        # and after a break while the firmware writes its BALL line, 8 bytes a millisecond
+        return t <= self._line_until or any(start - 2 <= t <= clear + 2 for start, clear, _b in model._beam)
 
     def beam_due(self) -> int | None:
         """When the beam next clears after a ball (its BALL line is written then), if one is on

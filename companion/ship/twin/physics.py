@@ -65,10 +65,12 @@ BED_CENTRES = {"yellow": (-BOX / 2, BOX / 2), "purple": (BOX / 2, BOX / 2),
 COLOURS = {"rain": (0.22, 0.32, 0.46, 900), "hail": (0.33, 0.34, 0.33, 2400)}
 WALL = (0.34, 0.33, 0.33, 60)
 
-# the MPU-6050 at ±2 g, ±250 °/s, its 44 Hz filter: noise per sample; bias drawn once a twin
+# the MPU-6050 at ±2 g, ±250 °/s, its 44 Hz filter: noise per sample (the datasheet's 400 µg/√Hz
+# over the filter's noise bandwidth, 44 Hz × π/2: 3.3 mg), and its zero-g offset drawn once a
+# twin (the datasheet's factory tolerance is ±50 mg on X and Y, ±80 mg on Z: these are its 2σ)
 ACCEL_NOISE_G = 0.0033
 GYRO_NOISE_DPS = 0.05
-ACCEL_BIAS_G = 0.003
+ACCEL_BIAS_G = (0.025, 0.025, 0.04)
 GYRO_BIAS_DPS = 1.0
 NOISE_TABLE = 7919  # standard normal draws made once per twin (prime: each sample a new six)
 
@@ -147,7 +149,8 @@ class ShipModel:
                          ("z", 0.0009, (0.8, 2.5, 7.0)))}
         self._hull_at = -1
         self._hull: dict = {}
-        self.accel_bias = [rng.gauss(0, accel_bias_g) for _ in range(3)]
+        spreads = accel_bias_g if isinstance(accel_bias_g, tuple) else (accel_bias_g,) * 3
+        self.accel_bias = [rng.gauss(0, spread) for spread in spreads]
         self.gyro_bias = [rng.gauss(0, gyro_bias_dps) for _ in range(3)]
         self.light = light if light is not None else rng.uniform(0.85, 1.15)  # the room's lamp
         self.balls: list[Ball] = []
@@ -419,6 +422,15 @@ class ShipModel:
         gz = rate_pitch * sp
         ab, gb = self.accel_bias, self.gyro_bias
         return bx + ab[0], by + ab[1], bz + ab[2], gx + gb[0], gy + gb[1], gz + gb[2]
+
+    def standing_level(self, i: int) -> tuple[float, float, float, float, float, float]:
+        """The IMU's `i`-th reading of this ship standing level and still on the table (its
+        offsets in, the noise of the sensor's own table): what `calibrate.level()` is shown."""
+        ab, gb, z = self.accel_bias, self.gyro_bias, self._noise
+        j = (6 * i) % NOISE_TABLE
+        g, d = ACCEL_NOISE_G, GYRO_NOISE_DPS
+        return (ab[0] + g * z[j], ab[1] + g * z[j + 1], 1.0 + ab[2] + g * z[j + 2],
+                gb[0] + d * z[j + 3], gb[1] + d * z[j + 4], gb[2] + d * z[j + 5])
 
     def beam(self) -> bool:
         """True while a ball's body (or a flicker) breaks the beam."""

@@ -27,21 +27,25 @@ the gap), as a real link would drop them.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import tempfile
 import threading
 import time
 import tty
+from pathlib import Path
 from typing import Callable
 
 from ..board import Board
 from ..sim import write_or_drop
-from .core import TwinCore
+from .core import TwinCore, TwinSample
 from .physics import BED_CENTRES, ShipModel
 from .pilot import TICK_MS, Pilot
 
 REST_WAKE_S = 0.5  # a resting ship's lines go out twice a second, ten at a time
 FLYING_WAKE_S = 0.02
 TILT_STEP = 5.0  # degrees a key tilts the ship
+EXPECT_MS = 50  # a ball's BALL line follows its beam clearing within a few ms (8 bytes a ms)
 
 
 PULSE_MS = 10  # a piezo's comparator holds its output low this long per ring
@@ -64,18 +68,39 @@ def interpreter() -> str:
     return "micropython" if Board.available("micropython") is None else "cpython"
 
 
-def start_board(name: str, compiled: bool = False) -> Board:
-    """The board host with the firmware: its sources (MicroPython compiles them as it imports,
-    in the board's own process), or compiled .mpy files as flash.sh ships them where mpy-cross is
-    at hand (a dozen mpy-cross runs first: the calibration run's choice, not the app's start)."""
-    from ..board import mpy_cross
+LEVEL_MS = 2600  # calibrate.level() takes two seconds of the ship standing level
 
-    if compiled and name == "micropython" and mpy_cross() is not None:
+
+def levelled_flash(name: str, folder, compiled: bool = False, model: ShipModel | None = None) -> Path:
+    """The board's flash in `folder`: the firmware's sources (MicroPython compiles them as it
+    imports, in the board's own process), or compiled .mpy files as flash.sh ships them where
+    mpy-cross is at hand (a dozen mpy-cross runs first: the calibration run's choice, not the
+    app's start). With a model, the board is levelled on the table as a maker does it: the real
+    `calibrate.level()`, shown the model standing level, writes calibration.json with the
+    board's own tilt zero and 1 g. Made once: a soft reset starts the board on it again."""
+    from ..board import make_flash, mpy_cross
+
+    flash = Path(folder) / "flash"
+    built = (flash / "main.py").exists()
+    if not built and compiled and name == "micropython" and mpy_cross() is not None:
         try:
-            return Board(name, compiled=True)
+            make_flash(flash, compiled=True)
+            built = True
         except (OSError, subprocess.CalledProcessError):
-            pass  # mpy-cross failed here: the sources will do
-    return Board(name)
+            shutil.rmtree(flash, ignore_errors=True)  # mpy-cross failed here: the sources will do
+    if not built:
+        make_flash(flash)
+    if model is not None and not (flash / "calibration.json").exists():
+        standing = [TwinSample(t, model.standing_level(t // 5), model.colour(), 0)
+                    for t in range(0, LEVEL_MS, 5)]
+        Board.run(standing, name, flash=flash, run="import calibrate; calibrate.level()")
+    return flash
+
+
+def start_board(name: str, folder, compiled: bool = False, model: ShipModel | None = None) -> Board:
+    """The board host on the flash in `folder` (levelled_flash)."""
+    flash = levelled_flash(name, folder, compiled, model)
+    return Board(name, flash=flash, readers=False)  # the runner takes the board's lines when it wakes
 
 
 class TwinShip:
@@ -108,11 +133,14 @@ class TwinShip:
         self.firmware_started = 0  # the board ms main.py started at (the lines' T count from it)
         self._started = 0.0
         self._balls_written = 0
+        self._clears_seen = 0
+        self._expect_until = 0
         self._ball_written: dict[int, int] = {}  # ball id -> board ms its BALL line went out
         self._next_tick = 0
         self._stop = threading.Event()
         self._nudge = threading.Event()
         self._thread = threading.Thread(target=self._run, name="ship-twin", daemon=True)
+        self._flash = tempfile.TemporaryDirectory(prefix="twin-")  # the board's flash, levelled once
 
     # -- what the crew does -----------------------------------------------------------------------
 
@@ -240,7 +268,7 @@ class TwinShip:
         pending: list[tuple[int, str, object]] = []  # bed impacts due (board ms, bed, ball)
         if self.boot_s and self._stop.wait(self.boot_s):
             return
-        board = start_board(self.interpreter, self.compiled)
+        board = start_board(self.interpreter, self._flash.name, self.compiled, self.model)
         with self.lock:
             if self._stop.is_set():
                 _close_board(board)
@@ -259,7 +287,12 @@ class TwinShip:
                 self.core.strikes.clear()
                 beam_due = self.core.beam_due()
                 quiet = self.model.quiet() and not self.pilot.busy and not self.model.flying
-                expecting = self.core.beam_clears > self._balls_written
+                if self.core.beam_clears != self._clears_seen:  # a break ended: a ball's?
+                    self._clears_seen = self.core.beam_clears
+                    self._expect_until = self.core.t + EXPECT_MS
+                # a ball's body has passed and its BALL line is not read yet (a flicker's break
+                # gives none, and a ball the firmware missed gives none for long)
+                expecting = bool(self.model.cleared) and self.core.t < self._expect_until
             self._write_lines()
             now = self.board_ms()
             due = [s for s in pending if self._strike_at(s[0], s[2]) <= now]
@@ -275,7 +308,13 @@ class TwinShip:
             if pending:
                 wake_at = min(wake_at, min(self._strike_at(s[0], s[2]) for s in pending))
             if expecting:
-                wake_at = min(wake_at, now + 1)  # the board is writing its BALL line
+                # the board is writing its BALL line, a few bytes a millisecond: its next sample
+                # is due in a millisecond, and its bytes are taken the moment they come
+                board, wait_s = self._board, max(0.0, (now + 1 - self.board_ms()) / 1000)
+                if board is not None:  # (a soft reset swaps the board meanwhile)
+                    board.wait_usb(wait_s)
+                    continue
+                wake_at = now + 1
             self._nudge.wait(max(0.0, (wake_at - self.board_ms()) / 1000))
 
     def _write_lines(self) -> None:
@@ -308,10 +347,10 @@ class TwinShip:
         """A soft reset of the board: the firmware starts again, the clock running on."""
         with self.lock:
             old, self._board = self._board, None
-            self._balls_written = self.core.beam_clears
+            self._balls_written = self._clears_seen = self.core.beam_clears
             self.model.cleared.clear()
             self.core.t = self.core.model.t - 1  # the new board's first sample is now
-            self._board = start_board(self.interpreter, self.compiled)
+            self._board = start_board(self.interpreter, self._flash.name, self.compiled)
             self.firmware_started = self.core.t + 1
             self._catch_up()
         if old is not None:
@@ -370,6 +409,7 @@ class TwinShip:
         board, self._board = self._board, None
         if board is not None:
             _close_board(board)
+        self._flash.cleanup()
         fds, self.master, self.slave = (self.master, self.slave), -1, -1
         for fd in fds:
             if fd >= 0:
