@@ -478,7 +478,8 @@ def test_the_cloud_mine_end_screen_says_the_deck_ended_it():
     h.start_game({"game": "cloudmine", "players": EIGHT[:4]})
     play_out(h)
     h.app.pump()
-    assert h.find("how-it-ended").texts() == ["Too few cards left in the deck for another round."]
+    left = h.app.controller.match.view["deck"]
+    assert h.find("how-it-ended").texts() == [f"The deck ran out: {left} cards left, a round needs 6."]
 
 
 def test_cloudship_s_win_is_a_full_garden_in_colour():

@@ -70,6 +70,23 @@ def award_line(award: told.Award) -> str:
     return who
 
 
+def award_short(award: told.Award, few: bool = False) -> str:
+    """The award's line for a narrow place: the names and the number (`few`: the first name
+    and how many more, "Anna +1")."""
+    who, n = names(award.players), award.value
+    if few and len(award.players) > 1:
+        who = f"{award.players[0]} +{len(award.players) - 1}"
+    if award.kind in ("boldest_stay", "highest_flight"):
+        return _("{names}: cloud {cloud}").format(names=who, cloud=n)
+    if award.kind == "best_trip":
+        return _("{names}: {points} points").format(names=who, points=n)
+    if award.kind == "best_commander":
+        return _.ngettext("{names}: {count} flower", "{names}: {count} flowers", n).format(names=who, count=n)
+    if award.kind == "sharpest_guesser":
+        return _.ngettext("{names}: {count} right", "{names}: {count} right", n).format(names=who, count=n)
+    return _.ngettext("{names}: {count} card", "{names}: {count} cards", n).format(names=who, count=n)
+
+
 def deck_line(match: Match) -> str | None:
     """The Cloud Mine: how the deck ended the game ("2 cards left, a round needs 6")."""
     out = told.deck_ran_out(match)
@@ -160,7 +177,7 @@ class _Recap:
              width: int | None = None, anchor: str = "topleft") -> pygame.Rect:
         px = self.t.size(role)
         weight = weight or th.weight_of(role)
-        while width is not None and px > self.t.size("min") * 0.8 and self.t.measure(text, px, weight)[0] > width:
+        while width is not None and px > self.t.size("min") and self.t.measure(text, px, weight)[0] > width:
             px -= 1
         image = self.t.text(text, px, colour, weight)
         rect = image.get_rect(**{anchor: pos})
@@ -263,30 +280,8 @@ class _Recap:
         self.text(text, "title", rect.topleft, width=rect.w)
         return pygame.Rect(rect.x, rect.y + self.u(40), rect.w, rect.h - self.u(40))
 
-    def bars(self, rect: pygame.Rect, values: list[list[tuple[int, tuple[int, int, int]]]], top: int,
-             labels: bool = True) -> None:
-        """Bars side by side, each a stack of (value, colour) from the bottom; a light baseline."""
-        count = max(1, len(values))
-        slot = rect.w / count
-        width = max(2, int(slot * 0.7))
-        base = rect.bottom
-        pygame.draw.line(self.s, th.CARD_LINE, (rect.x, base), (rect.right, base), 2)
-        px = self.t.size("min") * 0.8
-        for i, stack in enumerate(values):
-            x = int(rect.x + i * slot + (slot - width) / 2)
-            y = base
-            total = 0
-            for value, colour in stack:
-                if value <= 0:
-                    continue
-                height = max(2, round((rect.h - px - self.u(4)) * value / max(1, top)))
-                pygame.draw.rect(self.s, colour, (x, y - height, width, height))
-                pygame.draw.rect(self.s, th.INK, (x, y - height, width, height), 1)
-                y -= height
-                total += value
-            if labels and total and self.t.measure(str(total), int(px), "regular")[0] <= slot:
-                self.text(str(total), px, (x + width // 2, y - self.u(2)), colour=th.INK_SOFT, weight="regular",
-                          anchor="midbottom")
+    def bars(self, rect: pygame.Rect, values, top: int, labels: bool = True) -> None:
+        draw_bars(self.s, rect, values, top, self.t, labels)
 
     def player_rows(self, rect: pygame.Rect, series: dict[str, list[list[tuple[int, tuple[int, int, int]]]]],
                     top: int, right_text) -> None:
@@ -314,29 +309,13 @@ class _Recap:
             count=hands[p]))
 
     def cloudship(self, rect: pygame.Rect) -> None:
-        rounds = told.cloudship_rounds(self.m)
         area = self.caption(rect, _("Round by round: storm, flowers, hail"))
-        legend = pygame.Rect(area.x, area.y, area.w, self.u(32))
-        x = legend.x
-        for label, colour in ((_("storm squares"), th.COLOURS["storm"].rgb), (_("flowers planted"), FLOWER),
-                              (_("flowers hail took"), HAIL)):
-            pygame.draw.rect(self.s, colour, (x, legend.centery - self.u(8), self.u(16), self.u(16)))
-            x = self.text(label, "small", (x + self.u(22), legend.centery), anchor="midleft", weight="regular").right
-            x += self.u(20)
-        chart = pygame.Rect(area.x, legend.bottom + self.u(12), area.w, area.h - legend.h - self.u(96))
-        groups = len(rounds) or 1
-        slot = chart.w / groups
-        top = max([1] + [max(r.storm_moved, r.planted, r.hail_took) for r in rounds])
-        for i, r in enumerate(rounds):
-            cell = pygame.Rect(int(chart.x + i * slot), chart.y, int(slot), chart.h)
-            self.bars(cell, [[(r.storm_moved, th.COLOURS["storm"].rgb)], [(r.planted, FLOWER)], [(r.hail_took, HAIL)]],
-                      top)
-            self.text(_("round {number}").format(number=r.number) if slot > self.u(110) else str(r.number), "small",
-                      (cell.centerx, chart.bottom + self.u(6)), anchor="midtop", weight="regular", colour=th.INK_SOFT)
         planted = sum(self.v["beds"].values())
-        self.text(_("{planted} of 12 flowers planted, the storm {left} squares away").format(
-            planted=planted, left=max(0, self.v["storm_end"] - self.v["storm"])), "small",
-            (area.x, area.bottom), anchor="bottomleft", width=area.w)
+        summary = _("{planted} of 12 flowers planted, the storm {left} squares away").format(
+            planted=planted, left=max(0, self.v["storm_end"] - self.v["storm"]))
+        self.text(summary, "small", (area.x, area.bottom), anchor="bottomleft", width=area.w)
+        draw_rounds(self.s, pygame.Rect(area.x, area.y, area.w, area.h - self.u(40)), told.cloudship_rounds(self.m),
+                    self.t)
 
     def cloudmine(self, rect: pygame.Rect) -> None:
         rounds = told.cloudmine_rounds(self.m)
@@ -373,6 +352,61 @@ class _Recap:
             self.text(award_line(award), "small", (x, title.bottom), weight="regular", colour=th.INK_SOFT,
                       width=inner.right - x)
             y += self.u(66)
+
+
+def draw_bars(surface: pygame.Surface, rect: pygame.Rect, values: list[list[tuple[int, tuple[int, int, int]]]],
+              top: int, theme: th.Theme, labels: bool = True) -> None:
+    """Bars side by side, each a stack of (value, colour) from the bottom, on a light baseline;
+    each bar's total above it where it can be read (at least the smallest type size)."""
+    count = max(1, len(values))
+    slot = rect.w / count
+    width = max(2, int(slot * 0.7))
+    base = rect.bottom
+    pygame.draw.line(surface, th.CARD_LINE, (rect.x, base), (rect.right, base), max(1, theme.px(1.5)))
+    px = theme.size("min")
+    room = rect.h - (px + theme.px(2) if labels and rect.h > 2.5 * px else 0)
+    readable = labels and rect.h > 2.5 * px and theme.measure("88", px, "regular")[0] <= slot
+    for i, stack in enumerate(values):
+        x = int(rect.x + i * slot + (slot - width) / 2)
+        y, total = base, 0
+        for value, colour in stack:
+            if value <= 0:
+                continue
+            height = max(2, round(room * value / max(1, top)))
+            pygame.draw.rect(surface, colour, (x, y - height, width, height))
+            if width >= theme.px(6):  # an outline on thin bars would hide their colour
+                pygame.draw.rect(surface, th.INK, (x, y - height, width, height), 1)
+            y -= height
+            total += value
+        if readable and total:
+            image = theme.text(str(total), px, th.INK_SOFT, "regular")
+            surface.blit(image, image.get_rect(midbottom=(x + width // 2, y - theme.px(1))))
+
+
+def draw_rounds(surface: pygame.Surface, rect: pygame.Rect, rounds: list[told.ShipRound], theme: th.Theme) -> None:
+    """Cloudship round by round: the storm's squares, the flowers planted, the flowers hail took,
+    side by side per round, with a legend above and the round's number below."""
+    px = theme.size("min")
+    x = rect.x
+    storm = th.COLOURS["storm"].rgb
+    for label, colour in ((_("storm squares"), storm), (_("flowers planted"), FLOWER), (_("flowers hail took"), HAIL)):
+        image = theme.text(label, px, th.INK, "regular")
+        if x + theme.px(22) + image.get_width() > rect.right:
+            break
+        pygame.draw.rect(surface, colour, (x, rect.y + (px - theme.px(14)) // 2, theme.px(14), theme.px(14)))
+        surface.blit(image, (x + theme.px(20), rect.y))
+        x += theme.px(20) + image.get_width() + theme.px(16)
+    chart = pygame.Rect(rect.x, rect.y + px + theme.px(10), rect.w, rect.h - 2 * px - theme.px(18))
+    slot = chart.w / max(1, len(rounds))
+    top = max([1] + [max(r.storm_moved, r.planted, r.hail_took) for r in rounds])
+    for i, r in enumerate(rounds):
+        cell = pygame.Rect(int(chart.x + i * slot), chart.y, int(slot), chart.h)
+        draw_bars(surface, cell, [[(r.storm_moved, storm)], [(r.planted, FLOWER)], [(r.hail_took, HAIL)]], top, theme)
+        number = _("round {number}").format(number=r.number)
+        if theme.measure(number, px, "regular")[0] > slot:
+            number = str(r.number)
+        image = theme.text(number, px, th.INK_SOFT, "regular")
+        surface.blit(image, image.get_rect(midtop=(cell.centerx, chart.bottom + theme.px(4))))
 
 
 def players_of(match: Match) -> list[Player]:
