@@ -6,6 +6,9 @@ rounds: storm, flowers, hail) and its awards, and the ways on: play again with t
 
 from __future__ import annotations
 
+import logging
+import threading
+
 import pygame
 
 from ... import i18n
@@ -19,6 +22,7 @@ from ..kit.widgets import Button, Label, Panel, Picture, PlayerToken, Widget, wr
 from .base import Screen, game_title
 
 _ = i18n.translator("app")
+log = logging.getLogger(__name__)
 
 GOLD = (247, 190, 40)
 FLOWERS = 12  # Cloudship: the four beds of three
@@ -50,6 +54,13 @@ def tie_break(view) -> tuple[list[str], int] | None:
     if len(level) > 1 and len(view["winners"]) < len(level):
         return level, best
     return None
+
+
+def _write_quietly(picture: recap.Pixels, path) -> None:
+    try:
+        recap.write_pixels(picture, path)
+    except OSError as exc:  # a full or read-only disk: the game itself is safe
+        log.warning("the recap picture could not be saved in %s: %s", path, exc)
 
 
 def _fits(theme, text: str, rect: pygame.Rect, lines: int) -> bool:
@@ -85,6 +96,27 @@ class EndScreen(Screen):
     def on_enter(self) -> None:
         if not self.ended_early:
             self.app.sounds.play("won" if self.view.get("result") != "lost" else "lost")
+            self.keep_recap()
+
+    def keep_recap(self) -> None:
+        """Save the finished game's recap picture beside the journal's exports, once. It is drawn
+        on the loop (about 10 ms here; fonts are not for other threads); the PNG is packed and
+        written on a thread of its own, so the loop never waits for zlib or the disk."""
+        journal, ref = self.app.journal, getattr(self.app.controller, "game_id", None)
+        game_id = getattr(ref, "id", None)
+        if journal is None or game_id is None or not self.view["over"]:
+            return
+        path = recap.recap_path(journal.path, game_id, self.game_screen.game)
+        if path.exists():
+            return
+        try:
+            summary = journal.game(game_id)
+        except Exception:  # a journal that cannot be read now: the picture waits for `history --recap`
+            summary = None
+        picture = recap.pixels_of(recap.render_recap(self.game_screen.match, getattr(summary, "started_at", None)))
+        self.recap_saving = threading.Thread(target=_write_quietly, args=(picture, path), daemon=True,
+                                             name="recap-png")
+        self.recap_saving.start()
 
     def last_moment(self) -> story.Moment | None:
         """The big moment that ended the game (the last fall, top cloud, settlement, ...)."""

@@ -13,7 +13,9 @@
 from __future__ import annotations
 
 import os
+import struct
 import tempfile
+import zlib
 from datetime import datetime
 from pathlib import Path
 from typing import Iterable
@@ -146,13 +148,42 @@ def save_recap(match: Match, path: str | Path, started_at: str | None = None,
 
 
 def write_png(surface: pygame.Surface, path: str | Path) -> Path:
-    """The PNG whole or not at all: written under a temporary name beside it, then renamed."""
+    return write_pixels(pixels_of(surface), path)
+
+
+Pixels = tuple[int, int, bytes]  # width, height, RGB rows top to bottom
+
+
+def pixels_of(surface: pygame.Surface) -> Pixels:
+    """The picture's RGB bytes: a copy, quick to take on the loop (a few milliseconds)."""
+    return surface.get_width(), surface.get_height(), pygame.image.tobytes(surface, "RGB")
+
+
+def png_bytes(pixels: Pixels) -> bytes:
+    """A PNG (8-bit RGB, no row filter) of `pixels`. pygame's own encoder holds the
+    interpreter's lock for the whole picture (50 ms here, several times that on a Pi), which
+    would stop the app's loop even from another thread; zlib lets go of it while it packs."""
+    width, height, data = pixels
+    stride = 3 * width
+    raw = b"".join(b"\x00" + data[row * stride:(row + 1) * stride] for row in range(height))
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
+
+
+def write_pixels(pixels: Pixels, path: str | Path) -> Path:
+    """The PNG whole or not at all: written under a temporary name beside it, synced, renamed."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".png", dir=path.parent)
-    os.close(handle)
     try:
-        pygame.image.save(surface, temporary)
+        with os.fdopen(handle, "wb") as out:
+            out.write(png_bytes(pixels))
+            out.flush()
+            os.fsync(out.fileno())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
