@@ -33,6 +33,21 @@ class Crown(Widget):
         draw_crown(surface, self.rect, GOLD)
 
 
+class Bars(Widget):
+    """One player's story as small bars: `values` holds a stack of (value, colour) per trip or
+    round, all drawn to the scale of `top`."""
+
+    def __init__(self, rect, values, top: int, key: str | None = None):
+        super().__init__(rect, key)
+        self.values, self.top = values, top
+
+    def totals(self) -> list[int]:
+        return [sum(value for value, _colour in stack) for stack in self.values]
+
+    def draw(self, surface, ctx):
+        recap.draw_bars(surface, self.rect, self.values, self.top, ctx.theme)
+
+
 def standings(view) -> list[tuple[int, str]]:
     """(rank, name) best first; equal results share a rank. Cloud 9 breaks a tie on points by
     the larger hand (its rules' tie-break), so its ranks follow both."""
@@ -104,7 +119,7 @@ class EndScreen(Screen):
         written on a thread of its own, so the loop never waits for zlib or the disk."""
         journal, ref = self.app.journal, getattr(self.app.controller, "game_id", None)
         game_id = getattr(ref, "id", None)
-        if journal is None or game_id is None or not self.view["over"]:
+        if journal is None or game_id is None or not self.view["over"] or hasattr(self, "recap_saving"):
             return
         path = recap.recap_path(journal.path, game_id, self.game_screen.game)
         if path.exists():
@@ -278,8 +293,7 @@ class EndScreen(Screen):
                     PlayerToken(token.inflate(-f.u(4), -f.u(4)), name, self.game_screen.player(name).colour,
                                 key=f"token:{name}", mark=self.game_screen.mark(name)),
                     Label(name_rect, name, "title", align="left", wrap=not two_lines, key=f"name:{name}"),
-                    Picture(bars, lambda surface, rect, stacks=series[name]: recap.draw_bars(
-                        surface, rect, stacks, top, theme), key=f"story:{name}"),
+                    Bars(bars, series[name], top, key=f"story:{name}"),
                     Label(pygame.Rect(row.right - score_w, row.y, score_w, row.h), str(v["scores"][name]),
                           "big", align="right", key=f"final:{name}")]
             if won:
