@@ -266,6 +266,8 @@ class EndScreen(Screen):
         caption_w = (bars_x + bars_w - inner.x if game == "cloud9" else inner.w if stacked
                      else inner.w - self.legend_width(f) - f.u(8))
         caption_rect = pygame.Rect(inner.x, header.y, caption_w, header.h // (2 if stacked else 1))
+        if game == "cloudmine" and not _fits(theme, caption, caption_rect, 1):
+            caption = _("Cards")  # the legend beside it says the rest
         out.append(Label(caption_rect, caption, "small", align="left",
                          colour=th.INK_SOFT, key="caption:story", weight="regular"))
         if game == "cloud9":
