@@ -209,3 +209,26 @@ def test_history_recap_refuses_in_one_line(journal_path, args, message):
     assert done.returncode == 1 and message in done.stderr, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("cloud-companion:")
+
+
+def test_a_cloudship_win_is_celebrated_for_a_moment_then_still():
+    from companion.ui.tools.demo import _StepClock
+
+    clock = _StepClock()
+    h = Harness(clock=clock)
+    play(h, "cloudship-won.jsonl")
+    assert h.find("celebration").texts() == ["All 12 flowers planted!"]
+    assert h.find("outcome").highlight == th.GOOD
+    assert h.app.animating  # petals fly up from the full garden ...
+    clock.advance(1.0)
+    h.app.pump()
+    assert not h.app.animating  # ... and then nothing moves
+
+
+def test_a_lost_cloudship_game_is_not_celebrated_and_tells_its_rounds():
+    h = Harness((720, 1280))
+    play(h, "cloudship-lost.jsonl")
+    assert not h.shows("celebration") and not h.app.animating
+    rounds = h.screen.rounds_told
+    assert [r.number for r in rounds] == list(range(1, 9)) and rounds[-1].result == "lost"
+    assert h.shows("rounds")

@@ -26,6 +26,25 @@ log = logging.getLogger(__name__)
 
 GOLD = (247, 190, 40)
 FLOWERS = 12  # Cloudship: the four beds of three
+CELEBRATION_S = 0.8  # petals over a full garden, then stillness
+PETALS = [(214, 62, 120), (244, 194, 13), (123, 63, 160), (31, 111, 209), (250, 250, 250), (46, 158, 79)]
+
+
+def draw_petals(surface: pygame.Surface, garden: pygame.Rect, progress: float, theme) -> None:
+    """Petals thrown up from across the garden, falling back as they fade; `progress` 0..1."""
+    import math
+
+    count = 24
+    radius = theme.px(7)
+    for i in range(count):
+        x0 = garden.x + garden.w * (i + 0.5) / count
+        lift = garden.h * 2.2 * (0.6 + 0.4 * ((i * 7) % 5) / 4)
+        drift = theme.px(40) * math.sin(i * 2.4)
+        x = x0 + drift * progress
+        y = garden.centery - lift * 4 * progress * (1 - progress)
+        size = max(2, round(radius * (1 - 0.5 * progress)))
+        pygame.draw.circle(surface, PETALS[i % len(PETALS)], (round(x), round(y)), size)
+        pygame.draw.circle(surface, th.INK, (round(x), round(y)), size, 1)
 
 
 class Crown(Widget):
@@ -112,6 +131,18 @@ class EndScreen(Screen):
         if not self.ended_early:
             self.app.sounds.play("won" if self.view.get("result") != "lost" else "lost")
             self.keep_recap()
+            if self.view.get("result") == "won":  # the twelfth flower: petals fly up from the garden
+                self.celebrated_at = self.app.now()
+                self.app.animate(CELEBRATION_S)
+
+    def draw_above(self, surface, ctx) -> None:
+        start, garden = getattr(self, "celebrated_at", None), getattr(self, "garden_rect", None)
+        if start is None or garden is None:
+            return
+        progress = (self.app.now() - start) / CELEBRATION_S
+        if not 0 <= progress < 1:
+            return
+        draw_petals(surface, garden, progress, ctx.theme)
 
     def keep_recap(self) -> None:
         """Save the finished game's recap picture beside the journal's exports, once. It is drawn
@@ -177,7 +208,9 @@ class EndScreen(Screen):
         found = self.awards()
         note_lines = len(wrap_lines(note, t.size("small"), c.w, "bold")) if note else 0
         heights = [f.u(60 if f.portrait else 52)] + ([f.u(8) + note_lines * f.u(26)] if note else [])
-        awards_h = len(found) * f.u(64) + (len(found) - 1) * gap if found and f.portrait else 0
+        # the awards: under the story in portrait, and for Cloudship's one award; else beside it
+        beside = bool(found) and not f.portrait and self.game_screen.game != "cloudship"
+        awards_h = len(found) * f.u(64 if f.portrait else 56) + (len(found) - 1) * gap if found and not beside else 0
         buttons_h = f.u(88 if f.portrait else 64)
         body_h = c.h - sum(heights) - awards_h - buttons_h - gap * (len(heights) + (1 if awards_h else 0))
         parts = rows(c, heights + [body_h] + ([awards_h] if awards_h else []) + [buttons_h], gap)
@@ -186,7 +219,7 @@ class EndScreen(Screen):
         if note:
             out.append(Label(parts[1], note, "small", wrap=True, colour=th.INK_SOFT, key="how-it-ended"))
         chips = parts[-2] if awards_h else None
-        if found and not f.portrait:  # landscape: the awards stand beside the story
+        if beside:
             body, chips = cols(body, [2.7, 1.25], gap)
         out += self.outcome(f, body) if self.game_screen.game == "cloudship" else self.scores(f, body)
         if found:
@@ -209,7 +242,10 @@ class EndScreen(Screen):
     def award_chips(self, f, area: pygame.Rect, found: list[told.Award]) -> list[Widget]:
         out: list[Widget] = []
         theme = self.app.theme
-        for cell, award in zip(rows(area, len(found), f.u(4)), found):
+        # chips of at most 96 design pixels each, from the top
+        tall = min(f.u(96), (area.h - (len(found) - 1) * f.u(4)) // max(1, len(found)))
+        cells = [pygame.Rect(area.x, area.y + i * (tall + f.u(4)), area.w, tall) for i in range(len(found))]
+        for cell, award in zip(cells, found):
             out.append(Panel(cell, key=f"award:{award.kind}"))
             side = f.u(26)  # the crown leads the title; the line below has the chip's width
             crown = pygame.Rect(cell.x + f.u(8), cell.y + f.u(6), side, side * 3 // 4)
@@ -297,7 +333,7 @@ class EndScreen(Screen):
                     Label(name_rect, name, "title", align="left", wrap=not two_lines, key=f"name:{name}"),
                     Bars(bars, series[name], top, key=f"story:{name}"),
                     Label(pygame.Rect(row.right - score_w, row.y, score_w, row.h), str(v["scores"][name]),
-                          "big", align="right", key=f"final:{name}")]
+                          "big" if row_h >= f.u(44) else "title", align="right", key=f"final:{name}")]
             if won:
                 out.append(Crown(crown.inflate(-f.u(6), -f.u(10)), key=f"crown:{name}"))
             if game == "cloud9":
@@ -332,35 +368,46 @@ class EndScreen(Screen):
         return out
 
     def outcome(self, f, area: pygame.Rect) -> list[Widget]:
-        """Cloudship: the board's outcome in three numbers, and the crew."""
+        """Cloudship: the garden (a win: all twelve, celebrated), the board's outcome in three
+        numbers, the game round by round (storm, flowers, hail) and the crew."""
         v = self.view
         planted = sum(v["beds"].values())
         left = max(0, v["storm_end"] - v["storm"])
-        out: list[Widget] = [Panel(area, key="outcome")]
+        won, lost = v.get("result") == "won", v.get("result") == "lost"
+        out: list[Widget] = [Panel(area, key="outcome", highlight=th.GOOD if won else None)]
         inner = inset(area, f.u(12))
         names = v["players"]
         crew_columns = 2 if f.portrait and len(names) > 2 else len(names)
         crew_rows = -(-len(names) // crew_columns)
-        garden, figures, crew = rows(inner, [1.1 if f.portrait else 0.9, 3 if f.portrait else 1.8,
-                                             0.5 * crew_rows + 0.5], f.u(GAP))
+        weights = ([1.5, 1.6, 2.4, 0.45 * crew_rows + 0.3] if f.portrait else [0.6, 1.0, 2.1, 0.45])
+        garden, figures, story_rect, crew = rows(inner, weights, f.u(GAP))
         # the garden: a flower for each one planted, an empty spot for each one missing
         from ..boards.ship_icons import icons_in_row
-        from ..kit.widgets import Picture
 
-        out.append(Picture(garden, icons_in_row(["flower"] * planted + ["tile:blank"] * (FLOWERS - planted),
-                                                f.u(56)), key="garden"))
-        won, lost = v.get("result") == "won", v.get("result") == "lost"
-        # three figures side by side (portrait: one under the other, the number beside its words)
-        cells = rows(figures, 3, f.u(GAP)) if f.portrait else cols(figures, 3, f.u(GAP * 2))
-        for cell, (number, caption, key) in zip(cells, (
+        spots = ["flower"] * planted + ["tile:blank"] * (FLOWERS - planted)
+        if won:  # the twelfth flower: the garden is the headline, with its words beside it
+            flowers, words = cols(garden, [2.2, 1] if not f.portrait else [1, 1], f.u(GAP))
+            if f.portrait:
+                flowers, words = rows(garden, [1.6, 1], f.u(4))
+            self.garden_rect = flowers
+            out += [Picture(flowers, icons_in_row(spots, f.u(64 if f.portrait else 44)), key="garden"),
+                    Label(words, _("All 12 flowers planted!"), "title", colour=th.GOOD, wrap=True, key="celebration")]
+        else:
+            out.append(Picture(garden, icons_in_row(spots, f.u(56)), key="garden"))
+        # three figures side by side, each number above its words
+        for cell, (number, caption, key) in zip(cols(figures, 3, f.u(GAP * 2)), (
                 ("{planted}/{all}".format(planted=planted, all=FLOWERS), _("flowers planted"), "planted"),
                 (str(left), _("storm squares left"), "storm-left"),
                 (str(v["round"]), _("rounds flown"), "rounds"))):
-            top, bottom = cols(cell, [1, 1.3], f.u(GAP)) if f.portrait else rows(cell, [1.4, 1])
+            top, bottom = rows(cell, [1, 1])
             ink = th.GOOD if won and key == "planted" else th.DANGER if lost and key == "storm-left" else th.INK
-            out += [Label(top, number, "display", colour=ink, key=f"outcome:{key}"),
-                    Label(bottom, caption, "title", wrap=True, colour=th.INK_SOFT, align="left" if f.portrait
-                          else "center", key=f"caption:{key}")]
+            out += [Label(top, number, "display" if f.portrait else "big", colour=ink, key=f"outcome:{key}"),
+                    Label(bottom, caption, "small", wrap=True, colour=th.INK_SOFT, key=f"caption:{key}")]
+        rounds = told.cloudship_rounds(self.game_screen.match)
+        theme = self.app.theme
+        out.append(Picture(story_rect, lambda surface, rect: recap.draw_rounds(surface, rect, rounds, theme),
+                           key="rounds"))
+        self.rounds_told = rounds
         for cell, name in zip(grid(crew, len(names), crew_columns, f.u(GAP)), names):
             side = min(cell.h, f.u(44))
             token = pygame.Rect(cell.x, cell.centery - side // 2, side, side)

@@ -418,23 +418,25 @@ def draw_rounds(surface: pygame.Surface, rect: pygame.Rect, rounds: list[told.Sh
     """Cloudship round by round: the storm's squares, the flowers planted, the flowers hail took,
     side by side per round, with a legend above and the round's number below."""
     px = theme.size("min")
-    x = rect.x
+    x, y = rect.x, rect.y
     storm = th.COLOURS["storm"].rgb
+    line = theme.font(px, "regular").get_linesize()
     for label, colour in ((_("storm squares"), storm), (_("flowers planted"), FLOWER), (_("flowers hail took"), HAIL)):
         image = theme.text(label, px, th.INK, "regular")
-        if x + theme.px(22) + image.get_width() > rect.right:
-            break
-        pygame.draw.rect(surface, colour, (x, rect.y + (px - theme.px(14)) // 2, theme.px(14), theme.px(14)))
-        surface.blit(image, (x + theme.px(20), rect.y))
+        if x > rect.x and x + theme.px(20) + image.get_width() > rect.right:  # the legend goes on below
+            x, y = rect.x, y + line
+        pygame.draw.rect(surface, colour, (x, y + (line - theme.px(14)) // 2, theme.px(14), theme.px(14)))
+        surface.blit(image, (x + theme.px(20), y))
         x += theme.px(20) + image.get_width() + theme.px(16)
-    chart = pygame.Rect(rect.x, rect.y + px + theme.px(10), rect.w, rect.h - 2 * px - theme.px(18))
+    top_y = y + line + theme.px(6)
+    chart = pygame.Rect(rect.x, top_y, rect.w, rect.bottom - top_y - line - theme.px(4))
     slot = chart.w / max(1, len(rounds))
     top = max([1] + [max(r.storm_moved, r.planted, r.hail_took) for r in rounds])
     for i, r in enumerate(rounds):
         cell = pygame.Rect(int(chart.x + i * slot), chart.y, int(slot), chart.h)
         draw_bars(surface, cell, [[(r.storm_moved, storm)], [(r.planted, FLOWER)], [(r.hail_took, HAIL)]], top, theme)
         number = _("round {number}").format(number=r.number)
-        if theme.measure(number, px, "regular")[0] > slot:
+        if theme.measure(number, px, "regular")[0] + theme.px(8) > slot:
             number = str(r.number)
         image = theme.text(number, px, th.INK_SOFT, "regular")
         surface.blit(image, image.get_rect(midtop=(cell.centerx, chart.bottom + theme.px(4))))
