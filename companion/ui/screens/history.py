@@ -124,12 +124,12 @@ class HistoryScreen(Screen):
         picture = self.recap_of(game)
         thumb: list[Widget] = []
         if picture is not None:
-            side = max(f.u(56), inner.h * 3 // 4)
+            side = max(f.u(56), min(inner.h * 3 // 4, f.u(72)))  # the picture's 3:4, a tap target
             box = pygame.Rect(inner.right - side, inner.y, side, inner.h)
             inner.w -= side + f.u(GAP)
-            thumb = [Button(box, "", lambda picture=picture, game=game: self.app.show(RecapScreen(self.app, picture)),
-                            kind="choice", key=f"recap:{game.id}", icon=_thumbnail(picture))]
-        head, scores = cols(inner, [1, 1.6], f.u(GAP))
+            thumb = [Thumbnail(box, picture, lambda picture=picture: self.app.show(RecapScreen(self.app, picture)),
+                               key=f"recap:{game.id}")]
+        head, scores = cols(inner, [1.25, 1.4] if thumb else [1, 1.6], f.u(GAP))
         name, date = rows(head, 2)
         if game.status == "over":
             result = _("Won by {names}").format(names=", ".join(game.winners)) if game.winners else _("Lost together")
@@ -166,18 +166,23 @@ class HistoryScreen(Screen):
         self.refresh()
 
 
-def _thumbnail(picture: pygame.Surface):
-    cache: dict[tuple[int, int], pygame.Surface] = {}
+class Thumbnail(Button):
+    """A button that is a small copy of a picture (scaled once per size)."""
 
-    def paint(surface: pygame.Surface, rect: pygame.Rect, _ink) -> None:
-        box = rect.inflate(-6, -6)
-        w, h = picture.get_size()
+    def __init__(self, rect, picture: pygame.Surface, on_tap, key: str):
+        super().__init__(rect, "", on_tap, kind="choice", key=key)
+        self.picture = picture
+        self._small: pygame.Surface | None = None
+
+    def draw(self, surface, ctx):
+        super().draw(surface, ctx)
+        box = self.rect.inflate(-ctx.theme.px(8), -ctx.theme.px(8))
+        w, h = self.picture.get_size()
         scale = min(box.w / w, box.h / h)
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
-        if size not in cache:
-            cache[size] = pygame.transform.smoothscale(picture, size)
-        surface.blit(cache[size], cache[size].get_rect(center=box.center))
-    return paint
+        if self._small is None or self._small.get_size() != size:
+            self._small = pygame.transform.smoothscale(self.picture, size)
+        surface.blit(self._small, self._small.get_rect(center=box.center))
 
 
 class RecapScreen(Screen):
