@@ -7,6 +7,7 @@ rounds: storm, flowers, hail) and its awards, and the ways on: play again with t
 from __future__ import annotations
 
 import logging
+import math
 import threading
 
 import pygame
@@ -32,8 +33,6 @@ PETALS = [(214, 62, 120), (244, 194, 13), (123, 63, 160), (31, 111, 209), (250, 
 
 def draw_petals(surface: pygame.Surface, garden: pygame.Rect, progress: float, theme) -> None:
     """Petals thrown up from across the garden, falling back as they fade; `progress` 0..1."""
-    import math
-
     count = 24
     radius = theme.px(7)
     for i in range(count):
@@ -98,11 +97,10 @@ def _write_quietly(picture: recap.Pixels, path) -> None:
 
 
 def _fits(theme, text: str, rect: pygame.Rect, lines: int) -> bool:
-    from ..kit.widgets import wrap_lines
-
+    """Does `text` fit `rect` in at most `lines` lines of the smallest type?"""
     px = theme.size("min")
-    return len(wrap_lines(text, px, rect.w, "regular")) <= lines and theme.font(px, "regular").fits_height(
-        wrap_lines(text, px, rect.w, "regular"), rect.h)
+    wrapped = wrap_lines(text, px, rect.w, "regular")
+    return len(wrapped) <= lines and theme.font(px, "regular").fits_height(wrapped, rect.h)
 
 
 class EndScreen(Screen):
@@ -131,7 +129,8 @@ class EndScreen(Screen):
         if not self.ended_early:
             self.app.sounds.play("won" if self.view.get("result") != "lost" else "lost")
             self.keep_recap()
-            if self.view.get("result") == "won":  # the twelfth flower: petals fly up from the garden
+            if self.view.get("result") == "won" and not hasattr(self, "celebrated_at"):
+                # the twelfth flower: petals fly up from the garden, once
                 self.celebrated_at = self.app.now()
                 self.app.animate(CELEBRATION_S)
 
@@ -206,7 +205,7 @@ class EndScreen(Screen):
         gap = f.u(GAP)
         note = self.note()
         found = self.awards()
-        note_lines = len(wrap_lines(note, t.size("small"), c.w, "bold")) if note else 0
+        note_lines = len(wrap_lines(note, t.size("small"), c.w, th.weight_of("small"))) if note else 0
         heights = [f.u(60 if f.portrait else 52)] + ([f.u(8) + note_lines * f.u(26)] if note else [])
         # the awards: under the story in portrait, and for Cloudship's one award; else beside it
         beside = bool(found) and not f.portrait and self.game_screen.game != "cloudship"
@@ -237,7 +236,7 @@ class EndScreen(Screen):
         match = self.game_screen.match
         if getattr(self, "_awards_for", None) is not match:
             self._awards_for, self._awards = match, told.awards(match)
-        return self._awards if not self.ended_early or self._awards else []
+        return self._awards
 
     def award_chips(self, f, area: pygame.Rect, found: list[told.Award]) -> list[Widget]:
         out: list[Widget] = []

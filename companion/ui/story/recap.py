@@ -26,7 +26,7 @@ from ... import i18n
 from ...insights import awards as told
 from ...rules import Match
 from ..kit import theme as th
-from ..kit.roster import Player, players_from_setup
+from ..kit.roster import players_from_setup
 from ..kit.shapes import draw_crown, draw_game_icon
 from ..kit.widgets import draw_player_token, token_marks
 
@@ -440,7 +440,3 @@ def draw_rounds(surface: pygame.Surface, rect: pygame.Rect, rounds: list[told.Sh
             number = str(r.number)
         image = theme.text(number, px, th.INK_SOFT, "regular")
         surface.blit(image, image.get_rect(midtop=(cell.centerx, chart.bottom + theme.px(4))))
-
-
-def players_of(match: Match) -> list[Player]:
-    return players_from_setup(match.setup)
