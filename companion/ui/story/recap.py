@@ -54,12 +54,16 @@ def award_title(award: told.Award) -> str:
 
 def award_line(award: told.Award) -> str:
     who, n = names(award.players), award.value
+    many = len(award.players)  # "Ben stayed", "Ben, Dan stayed": one verb or several in other languages
     if award.kind == "boldest_stay":
-        return _("{names} stayed aboard on cloud {cloud}").format(names=who, cloud=n)
+        return _.ngettext("{names} stayed aboard on cloud {cloud}", "{names} stayed aboard on cloud {cloud}",
+                          many).format(names=who, cloud=n)
     if award.kind == "best_trip":
         return _("{names}: {points} points in trip {trip}").format(names=who, points=n, trip=award.round)
     if award.kind == "highest_flight":
-        return _("{names} rode up to cloud {cloud} in trip {trip}").format(names=who, cloud=n, trip=award.round)
+        return _.ngettext("{names} rode up to cloud {cloud} in trip {trip}",
+                          "{names} rode up to cloud {cloud} in trip {trip}", many).format(
+            names=who, cloud=n, trip=award.round)
     if award.kind == "best_commander":
         return _.ngettext("{names}: {count} flower planted in their rounds",
                           "{names}: {count} flowers planted in their rounds", n).format(names=who, count=n)
@@ -285,14 +289,7 @@ class _Recap:
             right = x + col_w - self.u(16)
             score = "" if self.game == "cloudship" else str(v["scores"][name])
             score_rect = self.text(score, "prompt", (right, cy), anchor="midright") if score else None
-            hand_left = right
-            if self.game == "cloud9":
-                hand = _.ngettext("{count} card", "{count} cards", v["hands"][name]).format(count=v["hands"][name])
-                hand_rect = self.text(hand, "small", ((score_rect.x if score_rect else right) - self.u(12), cy),
-                                      colour=th.INK_SOFT, weight="regular", anchor="midright")
-                hand_left = hand_rect.x
-            elif score_rect is not None:
-                hand_left = score_rect.x
+            hand_left = score_rect.x if score_rect is not None else right  # Cloud 9's hands: in the story
             name_x = crown.right + self.u(48)
             self.text(name, "title", (name_x, cy), anchor="midleft", width=max(self.u(40), hand_left - name_x - self.u(8)))
 
