@@ -145,7 +145,7 @@ class EndScreen(Screen):
 
     def keep_recap(self) -> None:
         """Save the finished game's recap picture beside the journal's exports, once. It is drawn
-        on the loop (about 10 ms here; fonts are not for other threads); the PNG is packed and
+        on the loop (10 to 25 ms here; fonts are not for other threads); the PNG is packed and
         written on a thread of its own, so the loop never waits for zlib or the disk."""
         journal, ref = self.app.journal, getattr(self.app.controller, "game_id", None)
         game_id = getattr(ref, "id", None)
