@@ -44,6 +44,7 @@ AIMS: dict[str, Aim] = {
     "ui.busiest_screen_redraw_800x480_ms": Aim(most=4, why="redrawing is cheap even on a Pi Zero 2"),
     "ui.busiest_screen_rebuild_and_redraw_800x480_ms": Aim(most=8, why="a move shows at once on a Pi Zero 2"),
     "ui.animation_frame_800x480_ms": Aim(most=4, why="a short transition runs smoothly on a Pi"),
+    "ui.recap_draw_ms": Aim(most=60, why="drawn on the loop once as a game ends (the PNG is written off it)"),
     "ui.idle_*_cpu_percent_of_core": Aim(most=0.2, why="doing nothing costs next to nothing, all evening"),
     "ui.start_to_first_frame_s": Aim(most=0.3, why="the screen answers right after the Pi boots"),
     "ui.peak_memory_mib": Aim(most=100, why="a Pi Zero 2 has 512 MiB for everything"),

@@ -90,6 +90,10 @@ def screens(h: Harness):
             h, {"game": game, "players": LONG[:MOST[game]]}, kind, prefer)
     yield "cloud9-tie-break", lambda: play_example(h, "cloud9-four-players-tie-break.jsonl")
     yield "cloud9-end-6", lambda: play_random(h, {"game": "cloud9", "players": EIGHT[:6]})
+    # the end screens' story and awards with the longest names, at the most players
+    for game in ("cloud9", "cloudmine"):
+        yield f"{game}-end-{MOST[game]}-long", lambda game=game: play_random(
+            h, {"game": game, "players": LONG[:MOST[game]]})
 
 
 def play_demo(h: Harness, game: str, until: str | None = None) -> None:
@@ -480,7 +484,8 @@ def test_the_cloud_mine_end_screen_says_the_deck_ended_it():
     h.start_game({"game": "cloudmine", "players": EIGHT[:4]})
     play_out(h)
     h.app.pump()
-    assert h.find("how-it-ended").texts() == ["Too few cards left in the deck for another round."]
+    left = h.app.controller.match.view["deck"]
+    assert h.find("how-it-ended").texts() == [f"The deck ran out: {left} cards left, a round needs 6."]
 
 
 def test_cloudship_s_win_is_a_full_garden_in_colour():
@@ -505,7 +510,10 @@ def test_a_portrait_end_screen_keeps_three_players_together():
     play_out(h)
     h.app.pump()
     panel = h.find("scores")
-    assert panel.rect.h <= h.app.theme.px(3 * 76 + 16)
+    # three rows of a name over its story bars, under the story's caption and legend: together
+    assert panel.rect.h <= h.app.theme.px(3 * 96 + 60 + 16)
+    for name in EIGHT[:3]:
+        assert h.find(f"story:{name}").rect.colliderect(panel.rect)
 
 
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["landscape", "portrait"])

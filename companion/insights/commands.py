@@ -79,12 +79,16 @@ def _extend_history(history: argparse.ArgumentParser) -> None:
     history.add_argument("--records", action="store_true",
                          help="the table's records per title and player, as JSON")
     history.add_argument("--plot", type=int, metavar="GAME_ID", help="save a picture of that game (with --out)")
-    history.add_argument("--out", metavar="FILE", help="where --plot writes its PNG")
+    history.add_argument("--recap", type=int, metavar="GAME_ID",
+                         help="save that game's recap picture: standings, story, awards (with --out)")
+    history.add_argument("--out", metavar="FILE", help="where --plot or --recap writes its PNG")
     listing = history.get_default("func")
 
     def cmd_history(args: argparse.Namespace) -> int:
         if args.plot is not None:
             return cmd_history_plot(args)
+        if args.recap is not None:
+            return cmd_history_recap(args)
         if args.records:
             return cmd_history_records(args)
         if args.out is not None:
@@ -221,6 +225,31 @@ def cmd_history_plot(args: argparse.Namespace) -> int:
     except Exception as exc:  # pygame.error and OSError: the file could not be written
         return fail(f"cannot write {args.out}: {exc}")
     say(f"game {args.plot} drawn in {path}")
+    return 0
+
+
+def cmd_history_recap(args: argparse.Namespace) -> int:
+    from ..journal.errors import JournalError
+
+    if not args.out:
+        return fail("--recap needs --out FILE, the PNG to write")
+    if os.path.isdir(args.out):
+        return fail(f"cannot write {args.out}: it is a folder; give the PNG's file name")
+    try:
+        with _read_journal(args.db) as journal:
+            summary = journal.game(args.recap)
+            if summary is None:
+                return fail(f"there is no game {args.recap} in {journal.path}")
+            match = journal.rebuild(args.recap)
+    except JournalError as exc:
+        return fail(str(exc))
+    from ..ui.story.recap import save_recap
+
+    try:
+        path = save_recap(match, args.out, summary.started_at)
+    except Exception as exc:  # pygame.error and OSError: the file could not be written
+        return fail(f"cannot write {args.out}: {getattr(exc, 'strerror', None) or exc}")
+    say(f"game {args.recap}'s recap saved in {path}")
     return 0
 
 

@@ -1,28 +1,69 @@
 """End of game: who won and how it ended, every player's rank (a crown for the winners, a shape
-and not only a colour), the tie-break where it decided, Cloudship's board outcome, and the ways
-on: play again with the same players (first), undo the last step, home."""
+and not only a colour), the tie-break where it decided, Cloudship's board outcome, the game's
+story (Cloud 9 trip by trip with each hand, The Cloud Mine round by round by role, Cloudship's
+rounds: storm, flowers, hail) and its awards, and the ways on: play again with the same players
+(first), undo the last step, home. A finished game's recap picture is saved as the screen opens."""
 
 from __future__ import annotations
+
+import logging
+import math
+import threading
 
 import pygame
 
 from ... import i18n
+from ...insights import awards as told
 from ..story import moments as story
+from ..story import recap
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows
 from ..kit.shapes import draw_crown
-from ..kit.widgets import Button, Label, Panel, PlayerToken, Widget
+from ..kit.widgets import Button, Label, Panel, Picture, PlayerToken, Widget, wrap_lines
 from .base import Screen, game_title
 
 _ = i18n.translator("app")
+log = logging.getLogger(__name__)
 
 GOLD = (247, 190, 40)
 FLOWERS = 12  # Cloudship: the four beds of three
+CELEBRATION_S = 0.8  # petals over a full garden, then stillness
+PETALS = [(214, 62, 120), (244, 194, 13), (123, 63, 160), (31, 111, 209), (250, 250, 250), (46, 158, 79)]
+
+
+def draw_petals(surface: pygame.Surface, garden: pygame.Rect, progress: float, theme) -> None:
+    """Petals thrown up from across the garden, falling back as they fade; `progress` 0..1."""
+    count = 24
+    radius = theme.px(7)
+    for i in range(count):
+        x0 = garden.x + garden.w * (i + 0.5) / count
+        lift = garden.h * 2.2 * (0.6 + 0.4 * ((i * 7) % 5) / 4)
+        drift = theme.px(40) * math.sin(i * 2.4)
+        x = x0 + drift * progress
+        y = garden.centery - lift * 4 * progress * (1 - progress)
+        size = max(2, round(radius * (1 - 0.5 * progress)))
+        pygame.draw.circle(surface, PETALS[i % len(PETALS)], (round(x), round(y)), size)
+        pygame.draw.circle(surface, th.INK, (round(x), round(y)), size, 1)
 
 
 class Crown(Widget):
     def draw(self, surface, ctx):
         draw_crown(surface, self.rect, GOLD)
+
+
+class Bars(Widget):
+    """One player's story as small bars: `values` holds a stack of (value, colour) per trip or
+    round, all drawn to the scale of `top`."""
+
+    def __init__(self, rect, values, top: int, key: str | None = None):
+        super().__init__(rect, key)
+        self.values, self.top = values, top
+
+    def totals(self) -> list[int]:
+        return [sum(value for value, _colour in stack) for stack in self.values]
+
+    def draw(self, surface, ctx):
+        recap.draw_bars(surface, self.rect, self.values, self.top, ctx.theme)
 
 
 def standings(view) -> list[tuple[int, str]]:
@@ -46,6 +87,20 @@ def tie_break(view) -> tuple[list[str], int] | None:
     if len(level) > 1 and len(view["winners"]) < len(level):
         return level, best
     return None
+
+
+def _write_quietly(picture: recap.Pixels, path) -> None:
+    try:
+        recap.write_pixels(picture, path)
+    except OSError as exc:  # a full or read-only disk: the game itself is safe
+        log.warning("the recap picture could not be saved in %s: %s", path, exc)
+
+
+def _fits(theme, text: str, rect: pygame.Rect, lines: int) -> bool:
+    """Does `text` fit `rect` in at most `lines` lines of the smallest type?"""
+    px = theme.size("min")
+    wrapped = wrap_lines(text, px, rect.w, "regular")
+    return len(wrapped) <= lines and theme.font(px, "regular").fits_height(wrapped, rect.h)
 
 
 class EndScreen(Screen):
@@ -73,6 +128,40 @@ class EndScreen(Screen):
     def on_enter(self) -> None:
         if not self.ended_early:
             self.app.sounds.play("won" if self.view.get("result") != "lost" else "lost")
+            self.keep_recap()
+            if self.view.get("result") == "won" and not hasattr(self, "celebrated_at"):
+                # the twelfth flower: petals fly up from the garden, once
+                self.celebrated_at = self.app.now()
+                self.app.animate(CELEBRATION_S)
+
+    def draw_above(self, surface, ctx) -> None:
+        start, garden = getattr(self, "celebrated_at", None), getattr(self, "garden_rect", None)
+        if start is None or garden is None:
+            return
+        progress = (self.app.now() - start) / CELEBRATION_S
+        if not 0 <= progress < 1:
+            return
+        draw_petals(surface, garden, progress, ctx.theme)
+
+    def keep_recap(self) -> None:
+        """Save the finished game's recap picture beside the journal's exports, once. It is drawn
+        on the loop (10 to 25 ms here; fonts are not for other threads); the PNG is packed and
+        written on a thread of its own, so the loop never waits for zlib or the disk."""
+        journal, ref = self.app.journal, getattr(self.app.controller, "game_id", None)
+        game_id = getattr(ref, "id", None)
+        if journal is None or game_id is None or not self.view["over"] or hasattr(self, "recap_saving"):
+            return
+        path = recap.recap_path(journal.path, game_id, self.game_screen.game)
+        if path.exists():
+            return
+        try:
+            summary = journal.game(game_id)
+        except Exception:  # a journal that cannot be read now: the picture waits for `history --recap`
+            summary = None
+        picture = recap.pixels_of(recap.render_recap(self.game_screen.match, getattr(summary, "started_at", None)))
+        self.recap_saving = threading.Thread(target=_write_quietly, args=(picture, path), daemon=True,
+                                             name="recap-png")
+        self.recap_saving.start()
 
     def last_moment(self) -> story.Moment | None:
         """The big moment that ended the game (the last fall, top cloud, settlement, ...)."""
@@ -107,101 +196,217 @@ class EndScreen(Screen):
                 points=points, name=winner, cards=" : ".join(str(v["hands"][n]) for n in level))
         if self.game_screen.game == "cloudmine" and v["over"] and not self.ended_early:
             # how a Cloud Mine game ends: the deck cannot supply another round
-            return _("Too few cards left in the deck for another round.")
+            return recap.deck_line(self.game_screen.match) or ""
         moment = self.last_moment()
         return moment.text if moment is not None else ""
 
     def build(self, f, t):
         c = f.content
-        gap = f.u(GAP * 2)
+        gap = f.u(GAP)
         note = self.note()
-        weights = ([1, 0.7] if note else [1]) + ([3, 1] if not f.portrait else [5, 1.2])
-        parts = rows(c, weights, gap)
-        head, table, buttons = parts[0], parts[-2], parts[-1]
+        found = self.awards()
+        note_lines = len(wrap_lines(note, t.size("small"), c.w, th.weight_of("small"))) if note else 0
+        heights = [f.u(60 if f.portrait else 52)] + ([f.u(8) + note_lines * f.u(26)] if note else [])
+        # the awards: under the story in portrait, and for Cloudship's one award; else beside it
+        beside = bool(found) and not f.portrait and self.game_screen.game != "cloudship"
+        awards_h = len(found) * f.u(64 if f.portrait else 56) + (len(found) - 1) * gap if found and not beside else 0
+        buttons_h = f.u(88 if f.portrait else 64)
+        body_h = c.h - sum(heights) - awards_h - buttons_h - gap * (len(heights) + (1 if awards_h else 0))
+        parts = rows(c, heights + [body_h] + ([awards_h] if awards_h else []) + [buttons_h], gap)
+        head, body, buttons = parts[0], parts[len(heights)], parts[-1]
         out: list[Widget] = [Label(head, self.headline(), "big", wrap=True, key="headline")]
         if note:
             out.append(Label(parts[1], note, "small", wrap=True, colour=th.INK_SOFT, key="how-it-ended"))
-        out += self.outcome(f, table) if self.game_screen.game == "cloudship" else self.scores(f, table)
+        chips = parts[-2] if awards_h else None
+        if beside:
+            body, chips = cols(body, [2.7, 1.25], gap)
+        out += self.outcome(f, body) if self.game_screen.game == "cloudship" else self.scores(f, body)
+        if found:
+            out += self.award_chips(f, chips, found)
         # play again with the same players first: the table usually wants another round
         actions = [(_("Play again"), self.play_again, "primary", "again")]
         if not self.ended_early and self.game_screen.match.can_undo:
             actions.append((_("Undo last step"), self.undo, "secondary", "undo"))
         actions.append((_("Home"), self.app.home, "secondary", "home"))
-        for rect, (text, fn, kind, key) in zip(cols(buttons, len(actions), gap), actions):
+        for rect, (text, fn, kind, key) in zip(cols(buttons, len(actions), gap * 2), actions):
             out.append(Button(rect, text, fn, kind=kind, key=key, size="title"))
         return out
 
+    def awards(self) -> list[told.Award]:
+        match = self.game_screen.match
+        if getattr(self, "_awards_for", None) is not match:
+            self._awards_for, self._awards = match, told.awards(match)
+        return self._awards
+
+    def award_chips(self, f, area: pygame.Rect, found: list[told.Award]) -> list[Widget]:
+        out: list[Widget] = []
+        theme = self.app.theme
+        # chips of at most 96 design pixels each, from the top
+        tall = min(f.u(96), (area.h - (len(found) - 1) * f.u(4)) // max(1, len(found)))
+        cells = [pygame.Rect(area.x, area.y + i * (tall + f.u(4)), area.w, tall) for i in range(len(found))]
+        for cell, award in zip(cells, found):
+            out.append(Panel(cell, key=f"award:{award.kind}"))
+            side = f.u(26)  # the crown leads the title; the line below has the chip's width
+            crown = pygame.Rect(cell.x + f.u(8), cell.y + f.u(6), side, side * 3 // 4)
+            out.append(Crown(crown, key=f"award-crown:{award.kind}"))
+            title = pygame.Rect(crown.right + f.u(8), cell.y + f.u(2), cell.right - crown.right - f.u(16), f.u(24))
+            line = pygame.Rect(cell.x + f.u(8), title.bottom, cell.w - f.u(16), cell.bottom - title.bottom - f.u(2))
+            words = recap.award_line(award)
+            for shorter in (recap.award_short(award), recap.award_short(award, few=True)):
+                if _fits(theme, words, line, 1 if f.portrait else 3):
+                    break
+                words = shorter
+            out += [Label(title, recap.award_title(award), "small", align="left", key=f"award-title:{award.kind}"),
+                    Label(line, words, "min", align="left", weight="regular", colour=th.INK_SOFT,
+                          wrap=True, key=f"award-line:{award.kind}")]
+        return out
+
     def scores(self, f, area: pygame.Rect) -> list[Widget]:
+        """Everyone ranked, one row each: the crown, the token, the name, the game's story as small
+        bars (Cloud 9: points per trip; The Cloud Mine: cards per round in the role's colour),
+        Cloud 9's hand (which breaks a tie on points) and the final score."""
         v = self.view
+        game = self.game_screen.game
         ranked = standings(v)
+        match = self.game_screen.match
+        theme = self.app.theme
+        if game == "cloud9":
+            trips = told.cloud9_trips(match)
+            series = {p: [[(trip.points[p], self.game_screen.colour_of(p))] for trip in trips] for p in v["players"]}
+            caption = _.ngettext("Points trip by trip ({count} trip)", "Points trip by trip ({count} trips)",
+                                 len(trips)).format(count=len(trips))
+        else:
+            rounds = told.cloudmine_rounds(match)
+            series = {p: [[(r.cards[p], recap.ROLE_COLOURS[r.roles[p]])] for r in rounds] for p in v["players"]}
+            caption = _("Cards per round")
+        top = max([1] + [value for stacks in series.values() for stack in stacks for value, _c in stack])
+        header_h = f.u(60 if game == "cloudmine" and f.portrait else 30)
+        row_h = min(f.u(96 if f.portrait else 84), (area.h - f.u(16) - header_h) // max(1, len(ranked)))
+        height = min(area.h, row_h * len(ranked) + f.u(16) + header_h)
+        area = pygame.Rect(area.x, area.y + (area.h - height) // 2 if f.portrait else area.y, area.w, height)
         out: list[Widget] = [Panel(area, key="scores")]
-        columns = 1 if f.portrait or len(ranked) <= 4 else 2
-        per_column = -(-len(ranked) // columns)
         inner = inset(area, f.u(8))
-        show_hands = tie_break(v) is not None
-        if f.portrait:  # rows of at most 72 px, the panel as tall as they are, in the middle
-            height = min(area.h, per_column * f.u(76) + f.u(16))
-            area = pygame.Rect(area.x, area.centery - height // 2, area.w, height)
-            out = [Panel(area, key="scores")]
-            inner = inset(area, f.u(8))
+        stacked = game == "cloudmine" and f.portrait  # the legend on a line of its own under the caption
+        header = pygame.Rect(inner.x, inner.y, inner.w, f.u(60 if stacked else 30))
+        score_w = f.u(72 if row_h >= f.u(48) else 52)
+        hand_w = f.u(88) if game == "cloud9" else 0
+        side = min(row_h - f.u(4), f.u(48 if f.portrait else 36))
+        lead = f.u(44) + side + f.u(4) + side  # rank, crown, token
+        two_lines = f.portrait  # portrait: the name above its bars, which get the row's width
+        longest = max(theme.measure(name, theme.size("min"))[0] for name in v["players"]) + f.u(8)
+        name_w = (inner.w - lead - f.u(8) - score_w if two_lines
+                  else max(f.u(120), min(longest, (inner.w - lead - hand_w - score_w) * 7 // 10)))
+        bars_x = inner.x + lead + f.u(8) + (0 if two_lines else name_w)
+        bars_w = inner.right - score_w - hand_w - f.u(8) - bars_x
+        caption_w = (bars_x + bars_w - inner.x if game == "cloud9" else inner.w if stacked
+                     else inner.w - self.legend_width(f) - f.u(8))
+        caption_rect = pygame.Rect(inner.x, header.y, caption_w, header.h // (2 if stacked else 1))
+        if game == "cloudmine" and not _fits(theme, caption, caption_rect, 1):
+            caption = _("Cards")  # the legend beside it says the rest
+        out.append(Label(caption_rect, caption, "small", align="left",
+                         colour=th.INK_SOFT, key="caption:story", weight="regular"))
+        if game == "cloud9":
+            out.append(Label(pygame.Rect(bars_x + bars_w + f.u(4), header.y, hand_w, header.h), _("Hand"), "small",
+                             colour=th.INK_SOFT, key="caption:hand", weight="regular"))
+        else:
+            out += self.role_legend(f, pygame.Rect(inner.x, caption_rect.bottom, min(inner.w, self.legend_width(f)),
+                                                   header.h - caption_rect.h) if stacked else
+                                    pygame.Rect(inner.x + caption_w + f.u(8), header.y, inner.w - caption_w - f.u(8),
+                                                header.h))
         for index, (rank, name) in enumerate(ranked):
-            column = cols(inner, columns, f.u(GAP * 2))[index // per_column]
-            row = rows(column, per_column, f.u(4))[index % per_column]
-            row = pygame.Rect(row.x, row.y, row.w, min(row.h, f.u(72)))
-            player = self.game_screen.player(name)
+            row = pygame.Rect(inner.x, header.bottom + index * row_h, inner.w, row_h)
             won = name in v["winners"]
-            side = min(row.h, f.u(48))
             rank_rect = pygame.Rect(row.x, row.y, f.u(44), row.h)
             crown = pygame.Rect(rank_rect.right, row.centery - side // 2, side, side)
             token = pygame.Rect(crown.right + f.u(4), row.centery - side // 2, side, side)
-            score_w = f.u(64)
-            hand_w = f.u(64) if show_hands else 0
-            name_rect = pygame.Rect(token.right + f.u(8), row.y, row.right - token.right - f.u(8) - score_w - hand_w,
-                                    row.h)
+            if two_lines:
+                name_h = max(row.h * 4 // 10, theme.font(theme.size("min")).get_linesize() + f.u(2))
+                name_rect = pygame.Rect(token.right + f.u(8), row.y, name_w, name_h)
+                bars = pygame.Rect(bars_x, name_rect.bottom, bars_w, row.bottom - name_rect.bottom - f.u(6))
+            else:
+                name_rect = pygame.Rect(token.right + f.u(8), row.y, name_w, row.h)
+                bars = pygame.Rect(bars_x, row.y + f.u(4), bars_w, row.h - f.u(8))
             out += [Label(rank_rect, _("{rank}.").format(rank=rank), "title", align="left", key=f"rank:{name}"),
-                    PlayerToken(token.inflate(-f.u(4), -f.u(4)), name, player.colour, key=f"token:{name}",
-                                mark=self.game_screen.mark(name)),
-                    Label(name_rect, name, "title", align="left", key=f"name:{name}"),
+                    PlayerToken(token.inflate(-f.u(4), -f.u(4)), name, self.game_screen.player(name).colour,
+                                key=f"token:{name}", mark=self.game_screen.mark(name)),
+                    Label(name_rect, name, "title", align="left", wrap=not two_lines, key=f"name:{name}"),
+                    Bars(bars, series[name], top, key=f"story:{name}"),
                     Label(pygame.Rect(row.right - score_w, row.y, score_w, row.h), str(v["scores"][name]),
-                          "big", align="right", key=f"final:{name}")]
+                          "big" if row_h >= f.u(44) else "title", align="right", key=f"final:{name}")]
             if won:
                 out.append(Crown(crown.inflate(-f.u(6), -f.u(10)), key=f"crown:{name}"))
-            if show_hands:
-                out.append(Label(pygame.Rect(name_rect.right, row.y, hand_w, row.h),
-                                 _.ngettext("{count} card", "{count} cards", v["hands"][name]).format(count=v["hands"][name]), "small", colour=th.INK_SOFT,
-                                 wrap=True, key=f"hand:{name}"))
+            if game == "cloud9":
+                hand = v["hands"][name]
+                line = theme.font(theme.size("min")).get_linesize() + f.u(4)
+                hand_rect = (pygame.Rect(bars.right + f.u(4), row.bottom - max(bars.h, line), hand_w, max(bars.h, line))
+                             if two_lines else pygame.Rect(bars.right + f.u(4), row.y, hand_w, row.h))
+                out.append(Label(hand_rect,
+                                 _.ngettext("{count} card", "{count} cards", hand).format(count=hand), "small",
+                                 colour=th.INK_SOFT, key=f"hand:{name}"))
+        return out
+
+    def legend_words(self) -> tuple[tuple[str, str], ...]:
+        return (("dreamer", _("Dreamer")), ("chooser", _("Chooser")), ("observer", _("Observer")))
+
+    def legend_width(self, f) -> int:
+        theme = self.app.theme
+        return sum(theme.measure(word, theme.size("min"), "regular")[0] + f.u(30) for _r, word in self.legend_words())
+
+    def role_legend(self, f, area: pygame.Rect) -> list[Widget]:
+        """The Cloud Mine: which colour is which role (a letter on each swatch, not only a colour)."""
+        out: list[Widget] = []
+        words = self.legend_words()
+        theme = self.app.theme
+        widths = [theme.measure(word, theme.size("min"), "regular")[0] + f.u(30) for _role, word in words]
+        for cell, (role, word) in zip(cols(area, widths, f.u(4)), words):
+            swatch = pygame.Rect(cell.x, cell.centery - f.u(7), f.u(14), f.u(14))
+            out += [Picture(swatch, lambda surface, rect, rgb=recap.ROLE_COLOURS[role]: pygame.draw.rect(
+                        surface, rgb, rect), key=f"legend:{role}"),
+                    Label(pygame.Rect(swatch.right + f.u(4), cell.y, cell.right - swatch.right - f.u(4), cell.h),
+                          word, "min", align="left", weight="regular", key=f"legend-word:{role}")]
         return out
 
     def outcome(self, f, area: pygame.Rect) -> list[Widget]:
-        """Cloudship: the board's outcome in three numbers, and the crew."""
+        """Cloudship: the garden (a win: all twelve, celebrated), the board's outcome in three
+        numbers, the game round by round (storm, flowers, hail) and the crew."""
         v = self.view
         planted = sum(v["beds"].values())
         left = max(0, v["storm_end"] - v["storm"])
-        out: list[Widget] = [Panel(area, key="outcome")]
+        won, lost = v.get("result") == "won", v.get("result") == "lost"
+        out: list[Widget] = [Panel(area, key="outcome", highlight=th.GOOD if won else None)]
         inner = inset(area, f.u(12))
         names = v["players"]
         crew_columns = 2 if f.portrait and len(names) > 2 else len(names)
         crew_rows = -(-len(names) // crew_columns)
-        garden, figures, crew = rows(inner, [1.1 if f.portrait else 0.9, 3 if f.portrait else 1.8,
-                                             0.5 * crew_rows + 0.5], f.u(GAP))
+        weights = ([1.5, 1.6, 2.4, 0.45 * crew_rows + 0.3] if f.portrait else [0.6, 1.0, 2.1, 0.45])
+        garden, figures, story_rect, crew = rows(inner, weights, f.u(GAP))
         # the garden: a flower for each one planted, an empty spot for each one missing
         from ..boards.ship_icons import icons_in_row
-        from ..kit.widgets import Picture
 
-        out.append(Picture(garden, icons_in_row(["flower"] * planted + ["tile:blank"] * (FLOWERS - planted),
-                                                f.u(56)), key="garden"))
-        won, lost = v.get("result") == "won", v.get("result") == "lost"
-        # three figures side by side (portrait: one under the other, the number beside its words)
-        cells = rows(figures, 3, f.u(GAP)) if f.portrait else cols(figures, 3, f.u(GAP * 2))
-        for cell, (number, caption, key) in zip(cells, (
+        spots = ["flower"] * planted + ["tile:blank"] * (FLOWERS - planted)
+        if won:  # the twelfth flower: the garden is the headline, with its words beside it
+            flowers, words = cols(garden, [2.2, 1] if not f.portrait else [1, 1], f.u(GAP))
+            if f.portrait:
+                flowers, words = rows(garden, [1.6, 1], f.u(4))
+            self.garden_rect = flowers
+            out += [Picture(flowers, icons_in_row(spots, f.u(64 if f.portrait else 44)), key="garden"),
+                    Label(words, _("All 12 flowers planted!"), "title", colour=th.GOOD, wrap=True, key="celebration")]
+        else:
+            out.append(Picture(garden, icons_in_row(spots, f.u(56)), key="garden"))
+        # three figures side by side, each number above its words
+        for cell, (number, caption, key) in zip(cols(figures, 3, f.u(GAP * 2)), (
                 ("{planted}/{all}".format(planted=planted, all=FLOWERS), _("flowers planted"), "planted"),
                 (str(left), _("storm squares left"), "storm-left"),
                 (str(v["round"]), _("rounds flown"), "rounds"))):
-            top, bottom = cols(cell, [1, 1.3], f.u(GAP)) if f.portrait else rows(cell, [1.4, 1])
+            top, bottom = rows(cell, [1, 1])
             ink = th.GOOD if won and key == "planted" else th.DANGER if lost and key == "storm-left" else th.INK
-            out += [Label(top, number, "display", colour=ink, key=f"outcome:{key}"),
-                    Label(bottom, caption, "title", wrap=True, colour=th.INK_SOFT, align="left" if f.portrait
-                          else "center", key=f"caption:{key}")]
+            out += [Label(top, number, "display" if f.portrait else "big", colour=ink, key=f"outcome:{key}"),
+                    Label(bottom, caption, "small", wrap=True, colour=th.INK_SOFT, key=f"caption:{key}")]
+        rounds = told.cloudship_rounds(self.game_screen.match)
+        theme = self.app.theme
+        out.append(Picture(story_rect, lambda surface, rect: recap.draw_rounds(surface, rect, rounds, theme),
+                           key="rounds"))
+        self.rounds_told = rounds
         for cell, name in zip(grid(crew, len(names), crew_columns, f.u(GAP)), names):
             side = min(cell.h, f.u(44))
             token = pygame.Rect(cell.x, cell.centery - side // 2, side, side)

@@ -1,5 +1,6 @@
 """History: every game from the journal (title, when, players and scores, winners), a page at
-a time, and each player's totals."""
+a time, and each player's totals. A game with a recap picture shows it small on its row; a tap
+shows it whole."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from ... import i18n
 from . import records as records_view
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, rows
-from ..kit.widgets import Button, Label, Panel, Widget
+from ..kit.widgets import Button, Label, Panel, Picture, Widget
+from ..story import recap
 from .base import Screen, game_title
 
 _ = i18n.translator("app")
@@ -103,9 +105,31 @@ class HistoryScreen(Screen):
                 Button(forward, _("Older"), lambda: self.turn(1), kind="secondary", enabled=self.page < pages - 1, key="older")]
         return out
 
+    def recap_of(self, game) -> pygame.Surface | None:
+        """The game's recap picture, if the journal's exports hold one (read once per visit)."""
+        folder = getattr(self.source, "path", None)
+        if folder is None:
+            return None
+        key = f"recap:{game.id}"
+        if key not in self._rows:
+            path = recap.recap_path(folder, game.id, game.game)
+            try:
+                self._rows[key] = [pygame.image.load(str(path))] if path.is_file() else [None]
+            except (OSError, pygame.error):  # cut short or unreadable: the row goes without it
+                self._rows[key] = [None]
+        return self._rows[key][0]
+
     def game_row(self, f, rect: pygame.Rect, game) -> list[Widget]:
         inner = pygame.Rect(rect.x + f.u(12), rect.y + f.u(4), rect.w - f.u(24), rect.h - f.u(8))
-        head, scores = cols(inner, [1, 1.6], f.u(GAP))
+        picture = self.recap_of(game)
+        thumb: list[Widget] = []
+        if picture is not None:
+            side = max(f.u(56), min(inner.h * 3 // 4, f.u(72)))  # the picture's 3:4, a tap target
+            box = pygame.Rect(inner.right - side, inner.y, side, inner.h)
+            inner.w -= side + f.u(GAP)
+            thumb = [Thumbnail(box, picture, lambda picture=picture: self.app.show(RecapScreen(self.app, picture)),
+                               key=f"recap:{game.id}")]
+        head, scores = cols(inner, [1.25, 1.4] if thumb else [1, 1.6], f.u(GAP))
         name, date = rows(head, 2)
         if game.status == "over":
             result = _("Won by {names}").format(names=", ".join(game.winners)) if game.winners else _("Lost together")
@@ -121,7 +145,7 @@ class HistoryScreen(Screen):
                 Label(date, when(game.started_at), "small", align="left", colour=th.INK_SOFT),
                 Label(result_rect, result, "body", align="left", wrap=True,
                       colour=th.GOOD if game.status == "over" else th.INK_SOFT),
-                Label(score_rect, score_text, "small", align="left", wrap=True)]
+                Label(score_rect, score_text, "small", align="left", wrap=True)] + thumb
 
     def player_row(self, f, rect: pygame.Rect, total) -> list[Widget]:
         inner = pygame.Rect(rect.x + f.u(12), rect.y + f.u(4), rect.w - f.u(24), rect.h - f.u(8))
@@ -140,3 +164,48 @@ class HistoryScreen(Screen):
     def turn(self, step: int) -> None:
         self.page += step
         self.refresh()
+
+
+class Thumbnail(Button):
+    """A button that is a small copy of a picture (scaled once per size)."""
+
+    def __init__(self, rect, picture: pygame.Surface, on_tap, key: str):
+        super().__init__(rect, "", on_tap, kind="choice", key=key)
+        self.picture = picture
+        self._small: pygame.Surface | None = None
+
+    def draw(self, surface, ctx):
+        super().draw(surface, ctx)
+        box = self.rect.inflate(-ctx.theme.px(8), -ctx.theme.px(8))
+        w, h = self.picture.get_size()
+        scale = min(box.w / w, box.h / h)
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        if self._small is None or self._small.get_size() != size:
+            self._small = pygame.transform.smoothscale(self.picture, size)
+        surface.blit(self._small, self._small.get_rect(center=box.center))
+
+
+class RecapScreen(Screen):
+    """A game's recap picture, whole, as large as the screen allows."""
+
+    def __init__(self, app, picture: pygame.Surface):
+        super().__init__(app)
+        self.picture = picture
+        self._scaled: pygame.Surface | None = None
+
+    def title(self) -> str:
+        return _("Recap")
+
+    def can_go_back(self) -> bool:
+        return True
+
+    def build(self, f, t):
+        return [Picture(f.content, self.paint, key="recap")]
+
+    def paint(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        w, h = self.picture.get_size()
+        scale = min(rect.w / w, rect.h / h)
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        if self._scaled is None or self._scaled.get_size() != size:
+            self._scaled = pygame.transform.smoothscale(self.picture, size)
+        surface.blit(self._scaled, self._scaled.get_rect(center=rect.center))

@@ -315,12 +315,40 @@ def peak_memory_mib() -> float:
     return int(out.stdout.split()[-1]) / 1024  # ru_maxrss is in KiB on Linux
 
 
+def recap_png_ms(rounds: int = 5) -> tuple[float, float]:
+    """Median ms to draw a recap picture (1200x1600, the tie-break example: 23 trips) and take
+    its pixels, the part on the app's loop; and all of it with the PNG packed and written,
+    which the app does on a thread."""
+    import json
+    import tempfile
+
+    from ...rules import Match
+    from ..story.recap import pixels_of, render_recap, write_pixels
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "cloud9-four-players-tie-break.jsonl"
+    rows = [json.loads(line) for line in example.read_text().splitlines() if line.strip()]
+    match = Match.start(rows[0])
+    for action in rows[1:]:
+        match = match.apply(action)
+    draw, write = [], []
+    with tempfile.TemporaryDirectory() as folder:
+        for i in range(rounds):
+            start = time.perf_counter()
+            picture = pixels_of(render_recap(match, "2026-12-01T18:00:00+00:00"))
+            drawn = time.perf_counter()
+            write_pixels(picture, Path(folder) / f"recap-{i}.png")
+            draw.append((drawn - start) * 1000)
+            write.append((time.perf_counter() - drawn) * 1000)
+    return statistics.median(draw), statistics.median([d + w for d, w in zip(draw, write)])
+
+
 def bench() -> dict[str, float]:
     redraw, rebuild = render_ms()
     return {
         "ui.busiest_screen_redraw_800x480_ms": round(redraw, 3),
         "ui.busiest_screen_rebuild_and_redraw_800x480_ms": round(rebuild, 3),
         "ui.animation_frame_800x480_ms": round(max(animation_frame_ms(), cloudship_animation_frame_ms()), 3),
+        **dict(zip(("ui.recap_draw_ms", "ui.recap_png_ms"), (round(v, 1) for v in recap_png_ms()))),
         # as a family runs it: default settings, so here (no GPIO) the simulated ship streams
         **{f"ui.idle_{screen}_cpu_percent_of_core": round(value, 3)
            for screen, value in idle_cpu_from_outside().items()},

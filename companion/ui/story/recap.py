@@ -1,0 +1,439 @@
+"""A game's story in words and in a picture the family can keep.
+
+- The words: each award as a title and a line, the Cloud Mine's empty deck, shared by the end
+  screen and the picture (`award_title`, `award_line`, `deck_line`).
+- The picture: a PNG drawn off screen with the game's title and date, the players in their
+  colours (and their marks), the final standings, the story in small multiples (Cloud 9: each
+  player's points trip by trip; Cloudship: storm, flowers and hail round by round; The Cloud
+  Mine: each player's cards round by round, by role) and the awards (`render_recap`,
+  `save_recap`). The app saves one beside the journal's exports when a game ends
+  (`recap_path`); `cloud-companion history --recap ID --out FILE` draws one of any game.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import tempfile
+import zlib
+from datetime import datetime
+from pathlib import Path
+from typing import Iterable
+
+import pygame
+
+from ... import i18n
+from ...insights import awards as told
+from ...rules import Match
+from ..kit import theme as th
+from ..kit.roster import players_from_setup
+from ..kit.shapes import draw_crown, draw_game_icon
+from ..kit.widgets import draw_player_token, token_marks
+
+_ = i18n.translator("app")
+
+SIZE = (1200, 1600)  # the picture: portrait, as a phone or a printed page shows it
+GOLD = (247, 190, 40)
+FLOWER = (214, 62, 120)
+HAIL = (120, 150, 190)
+ROLE_COLOURS = {"dreamer": (123, 63, 160), "chooser": (240, 127, 19), "observer": (31, 111, 209)}
+TITLES = {"cloud9": i18n.N_("Cloud 9"), "cloudship": i18n.N_("Cloudship"), "cloudmine": i18n.N_("The Cloud Mine")}
+
+
+# --- the words ---------------------------------------------------------------------------------
+
+def names(players: Iterable[str]) -> str:
+    return ", ".join(players)
+
+
+def award_title(award: told.Award) -> str:
+    return {"boldest_stay": _("Boldest stay"), "best_trip": _("Best trip"), "highest_flight": _("Highest flight"),
+            "best_commander": _("Best commander"), "sharpest_guesser": _("Sharpest guesser"),
+            "richest_dreamer": _("Richest Dreamer")}.get(award.kind, award.kind)
+
+
+def award_line(award: told.Award) -> str:
+    who, n = names(award.players), award.value
+    many = len(award.players)  # "Ben stayed", "Ben, Dan stayed": one verb or several in other languages
+    if award.kind == "boldest_stay":
+        return _.ngettext("{names} stayed aboard on cloud {cloud}", "{names} stayed aboard on cloud {cloud}",
+                          many).format(names=who, cloud=n)
+    if award.kind == "best_trip":
+        return _("{names}: {points} points in trip {trip}").format(names=who, points=n, trip=award.round)
+    if award.kind == "highest_flight":
+        return _.ngettext("{names} rode up to cloud {cloud} in trip {trip}",
+                          "{names} rode up to cloud {cloud} in trip {trip}", many).format(
+            names=who, cloud=n, trip=award.round)
+    if award.kind == "best_commander":
+        return _.ngettext("{names}: {count} flower planted in their rounds",
+                          "{names}: {count} flowers planted in their rounds", n).format(names=who, count=n)
+    if award.kind == "sharpest_guesser":
+        return _.ngettext("{names}: {count} right guess", "{names}: {count} right guesses", n).format(
+            names=who, count=n)
+    if award.kind == "richest_dreamer":
+        return _.ngettext("{names}: {count} card as Dreamer", "{names}: {count} cards as Dreamer", n).format(
+            names=who, count=n)
+    return who
+
+
+def award_short(award: told.Award, few: bool = False) -> str:
+    """The award's line for a narrow place: the names and the number (`few`: the first name
+    and how many more, "Anna +1")."""
+    who, n = names(award.players), award.value
+    if few and len(award.players) > 1:
+        who = f"{award.players[0]} +{len(award.players) - 1}"
+    if award.kind in ("boldest_stay", "highest_flight"):
+        return _("{names}: cloud {cloud}").format(names=who, cloud=n)
+    if award.kind == "best_trip":
+        return _("{names}: {points} points").format(names=who, points=n)
+    if award.kind == "best_commander":
+        return _.ngettext("{names}: {count} flower", "{names}: {count} flowers", n).format(names=who, count=n)
+    if award.kind == "sharpest_guesser":
+        return _.ngettext("{names}: {count} right", "{names}: {count} right", n).format(names=who, count=n)
+    return _.ngettext("{names}: {count} card", "{names}: {count} cards", n).format(names=who, count=n)
+
+
+def deck_line(match: Match) -> str | None:
+    """The Cloud Mine: how the deck ended the game ("2 cards left, a round needs 6")."""
+    out = told.deck_ran_out(match)
+    if out is None:
+        return None
+    return _.ngettext("The deck ran out: {left} card left, a round needs {needed}.",
+                      "The deck ran out: {left} cards left, a round needs {needed}.", out.left).format(
+        left=out.left, needed=out.needed)
+
+
+def title_of(game: str) -> str:
+    return _(TITLES[game]) if game in TITLES else game
+
+
+def day_of(started_at: str | None) -> str:
+    if not started_at:
+        return ""
+    try:
+        return datetime.fromisoformat(started_at).astimezone().strftime("%Y-%m-%d %H:%M")
+    except (ValueError, OverflowError):
+        return started_at[:16]
+
+
+def ranked(match: Match) -> list[tuple[int, str]]:
+    """(rank, name) best first; equal results share a rank (Cloud 9: points, then the hand)."""
+    v = match.view
+
+    def key(name: str) -> tuple[int, ...]:
+        return (v["scores"][name], v["hands"][name]) if v["game"] == "cloud9" else (v["scores"][name],)
+
+    ordered = sorted(v["players"], key=key, reverse=True)
+    return [(1 + sum(1 for other in ordered if key(other) > key(name)), name) for name in ordered]
+
+
+# --- the picture -------------------------------------------------------------------------------
+
+def recap_path(journal_path: str | Path, game_id: int, game: str) -> Path:
+    """Where the app keeps a game's recap: the journal's exports folder, beside `export`'s files
+    (game-12-cloud9.jsonl and game-12-cloud9.png)."""
+    return Path(journal_path).parent / "exports" / f"game-{game_id}-{game}.png"
+
+
+def render_recap(match: Match, started_at: str | None = None, size: tuple[int, int] = SIZE) -> pygame.Surface:
+    """The whole recap, drawn off screen (no display needed)."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    surface = pygame.Surface(size)
+    surface.blit(th.sky(size), (0, 0))
+    theme = th.Theme(min(size[0] / 800, size[1] / 1066))
+    _Recap(surface, theme, match, started_at).draw()
+    return surface
+
+
+def save_recap(match: Match, path: str | Path, started_at: str | None = None,
+               size: tuple[int, int] = SIZE) -> Path:
+    return write_png(render_recap(match, started_at, size), path)
+
+
+def write_png(surface: pygame.Surface, path: str | Path) -> Path:
+    return write_pixels(pixels_of(surface), path)
+
+
+Pixels = tuple[int, int, bytes]  # width, height, RGB rows top to bottom
+
+
+def pixels_of(surface: pygame.Surface) -> Pixels:
+    """The picture's RGB bytes: a copy, quick to take on the loop (a few milliseconds)."""
+    return surface.get_width(), surface.get_height(), pygame.image.tobytes(surface, "RGB")
+
+
+def png_bytes(pixels: Pixels) -> bytes:
+    """A PNG (8-bit RGB, no row filter) of `pixels`. pygame's own encoder holds the
+    interpreter's lock for the whole picture (50 ms here, several times that on a Pi), which
+    would stop the app's loop even from another thread; zlib lets go of it while it packs."""
+    width, height, data = pixels
+    stride = 3 * width
+    raw = b"".join(b"\x00" + data[row * stride:(row + 1) * stride] for row in range(height))
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
+
+
+def write_pixels(pixels: Pixels, path: str | Path) -> Path:
+    """The PNG whole or not at all: written under a temporary name beside it, synced, renamed."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".png", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(png_bytes(pixels))
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+class _Recap:
+    def __init__(self, surface: pygame.Surface, theme: th.Theme, match: Match, started_at: str | None):
+        self.s, self.t, self.m = surface, theme, match
+        self.v = match.view
+        self.game = match.rules.name
+        self.players = {p.name: p for p in players_from_setup(match.setup)}
+        self.marks = token_marks(list(self.v["players"]))
+        self.started_at = started_at
+        self.margin = theme.px(24)
+
+    def u(self, n: float) -> int:
+        return self.t.px(n)
+
+    def text(self, text: str, role: str | float, pos, colour=th.INK, weight: str | None = None,
+             width: int | None = None, anchor: str = "topleft") -> pygame.Rect:
+        px = self.t.size(role)
+        weight = weight or th.weight_of(role)
+        while width is not None and px > self.t.size("min") and self.t.measure(text, px, weight)[0] > width:
+            px -= 1
+        image = self.t.text(text, px, colour, weight)
+        rect = image.get_rect(**{anchor: pos})
+        self.s.blit(image, rect)
+        return rect
+
+    def colour(self, name: str) -> tuple[int, int, int]:
+        return th.COLOURS[self.players[name].colour].rgb
+
+    def token(self, name: str, center, radius: float) -> None:
+        draw_player_token(self.s, self.marks.get(name, name), self.players[name].colour, center, radius, self.t)
+
+    def card(self, rect: pygame.Rect) -> None:
+        pygame.draw.rect(self.s, th.CARD, rect, border_radius=self.u(16))
+        pygame.draw.rect(self.s, th.CARD_LINE, rect, 2, border_radius=self.u(16))
+
+    def draw(self) -> None:
+        w, h = self.s.get_size()
+        m = self.margin
+        y = self.header(pygame.Rect(m, m, w - 2 * m, self.u(110)))
+        n = len(self.v["players"])
+        standings = pygame.Rect(m, y + m // 2, w - 2 * m, self.u(28) + self.u(46) * ((n + 1) // 2))
+        self.standings(standings)
+        found = told.awards(self.m)
+        awards_h = self.u(48) + self.u(66) * max(1, len(found)) if found else 0
+        story = pygame.Rect(m, standings.bottom + m // 2, w - 2 * m,
+                            h - standings.bottom - m - (awards_h + m // 2 if found else 0) - m // 2)
+        self.story(story)
+        if found:
+            self.awards(pygame.Rect(m, story.bottom + m // 2, w - 2 * m, awards_h), found)
+
+    def header(self, rect: pygame.Rect) -> int:
+        icon = pygame.Rect(rect.x, rect.y, rect.h, rect.h)
+        draw_game_icon(self.s, self.game, icon)
+        x = icon.right + self.u(16)
+        self.text(title_of(self.game), "display", (x, rect.y), width=rect.right - x)
+        line = day_of(self.started_at)
+        outcome = self.outcome()
+        self.text(" · ".join(part for part in (line, outcome) if part), "title", (x, rect.y + self.u(72)),
+                  colour=th.INK, width=rect.right - x)
+        return rect.bottom
+
+    def outcome(self) -> str:
+        v = self.v
+        if v.get("result") == "won":
+            return _("Everyone wins together!")
+        if v.get("result") == "lost":
+            return _("The storm won. Everyone loses together.")
+        if not v["over"]:
+            return _("Game ended early")
+        if len(v["winners"]) == 1:
+            return _("{name} wins!").format(name=v["winners"][0])
+        return _("Shared win: {names}").format(names=names(v["winners"]))
+
+    def standings(self, rect: pygame.Rect) -> None:
+        self.card(rect)
+        inner = rect.inflate(-self.u(24), -self.u(16))
+        v = self.v
+        order = ranked(self.m) if self.game != "cloudship" else [(1, p) for p in v["players"]]
+        columns = 2 if len(order) > 1 else 1
+        per = -(-len(order) // columns)
+        col_w = inner.w // columns
+        row_h = min(self.u(46), inner.h // max(1, per))
+        for i, (rank, name) in enumerate(order):
+            x = inner.x + (i // per) * col_w
+            y = inner.y + (i % per) * row_h
+            cy = y + row_h // 2
+            if self.game != "cloudship":
+                self.text(f"{rank}.", "title", (x, cy), anchor="midleft")
+            crown = pygame.Rect(x + self.u(36), cy - self.u(14), self.u(30), self.u(24))
+            if name in v["winners"]:
+                draw_crown(self.s, crown, GOLD)
+            self.token(name, (crown.right + self.u(24), cy), self.u(18))
+            right = x + col_w - self.u(16)
+            score = "" if self.game == "cloudship" else str(v["scores"][name])
+            score_rect = self.text(score, "prompt", (right, cy), anchor="midright") if score else None
+            hand_left = score_rect.x if score_rect is not None else right  # Cloud 9's hands: in the story
+            name_x = crown.right + self.u(48)
+            self.text(name, "title", (name_x, cy), anchor="midleft", width=max(self.u(40), hand_left - name_x - self.u(8)))
+
+    # the story: small multiples ----------------------------------------------------------------
+    def story(self, rect: pygame.Rect) -> None:
+        self.card(rect)
+        inner = rect.inflate(-self.u(24), -self.u(24))
+        if self.game == "cloud9":
+            self.cloud9(inner)
+        elif self.game == "cloudship":
+            self.cloudship(inner)
+        else:
+            self.cloudmine(inner)
+
+    def caption(self, rect: pygame.Rect, text: str) -> pygame.Rect:
+        self.text(text, "title", rect.topleft, width=rect.w)
+        return pygame.Rect(rect.x, rect.y + self.u(40), rect.w, rect.h - self.u(40))
+
+    def bars(self, rect: pygame.Rect, values, top: int, labels: bool = True) -> None:
+        draw_bars(self.s, rect, values, top, self.t, labels)
+
+    def player_rows(self, rect: pygame.Rect, series: dict[str, list[list[tuple[int, tuple[int, int, int]]]]],
+                    top: int, right_text) -> None:
+        names_ = list(self.v["players"])
+        row_h = rect.h // max(1, len(names_))
+        for i, name in enumerate(names_):
+            row = pygame.Rect(rect.x, rect.y + i * row_h, rect.w, row_h - self.u(6))
+            self.token(name, (row.x + self.u(18), row.centery), self.u(16))
+            name_w = self.u(190)
+            self.text(name, "small", (row.x + self.u(40), row.centery), anchor="midleft", width=name_w - self.u(44))
+            tail_w = self.u(100)
+            self.text(right_text(name), "small", (row.right, row.centery), anchor="midright", weight="regular",
+                      colour=th.INK_SOFT, width=tail_w)
+            chart = pygame.Rect(row.x + name_w, row.y, row.w - name_w - tail_w - self.u(8), row.h)
+            self.bars(chart, series[name], top)
+
+    def cloud9(self, rect: pygame.Rect) -> None:
+        trips = told.cloud9_trips(self.m)
+        area = self.caption(rect, _.ngettext("Points trip by trip ({count} trip)",
+                                             "Points trip by trip ({count} trips)", len(trips)).format(count=len(trips)))
+        top = max([1] + [t.points[p] for t in trips for p in t.points])
+        series = {p: [[(t.points[p], self.colour(p))] for t in trips] for p in self.v["players"]}
+        hands = self.v["hands"]
+        self.player_rows(area, series, top, lambda p: _.ngettext("{count} card", "{count} cards", hands[p]).format(
+            count=hands[p]))
+
+    def cloudship(self, rect: pygame.Rect) -> None:
+        area = self.caption(rect, _("Round by round: storm, flowers, hail"))
+        planted = sum(self.v["beds"].values())
+        summary = _("{planted} of 12 flowers planted, the storm {left} squares away").format(
+            planted=planted, left=max(0, self.v["storm_end"] - self.v["storm"]))
+        self.text(summary, "small", (area.x, area.bottom), anchor="bottomleft", width=area.w)
+        draw_rounds(self.s, pygame.Rect(area.x, area.y, area.w, area.h - self.u(40)), told.cloudship_rounds(self.m),
+                    self.t)
+
+    def cloudmine(self, rect: pygame.Rect) -> None:
+        rounds = told.cloudmine_rounds(self.m)
+        area = self.caption(rect, _("Cards round by round, by role"))
+        legend = pygame.Rect(area.x, area.y, area.w, self.u(32))
+        x = legend.x
+        for role, label in (("dreamer", _("Dreamer")), ("chooser", _("Chooser")), ("observer", _("Observer"))):
+            pygame.draw.rect(self.s, ROLE_COLOURS[role], (x, legend.centery - self.u(8), self.u(16), self.u(16)))
+            x = self.text(label, "small", (x + self.u(22), legend.centery), anchor="midleft", weight="regular").right
+            x += self.u(20)
+        line = deck_line(self.m)
+        bottom = self.u(30) if line else 0
+        if line:
+            self.text(line, "small", (area.x, area.bottom), anchor="bottomleft", width=area.w)
+        body = pygame.Rect(area.x, legend.bottom + self.u(8), area.w, area.h - legend.h - self.u(8) - bottom)
+        top = max([1] + [c for r in rounds for c in r.cards.values()])
+        series = {p: [[(r.cards[p], ROLE_COLOURS[r.roles[p]])] for r in rounds] for p in self.v["players"]}
+        scores = self.v["scores"]
+        self.player_rows(body, series, top, lambda p: _.ngettext("{count} card", "{count} cards", scores[p]).format(
+            count=scores[p]))
+
+    def awards(self, rect: pygame.Rect, found: list[told.Award]) -> None:
+        self.card(rect)
+        inner = rect.inflate(-self.u(24), -self.u(16))
+        self.text(_("Awards"), "title", inner.topleft)
+        y = inner.y + self.u(34)
+        for award in found:
+            star = pygame.Rect(inner.x, y + self.u(6), self.u(30), self.u(26))
+            draw_crown(self.s, star, GOLD)
+            x = star.right + self.u(12)
+            title = self.text(award_title(award), "body", (x, y + self.u(4)))
+            for j, name in enumerate(award.players[:4]):
+                self.token(name, (title.right + self.u(22) + j * self.u(34), title.centery), self.u(14))
+            self.text(award_line(award), "small", (x, title.bottom), weight="regular", colour=th.INK_SOFT,
+                      width=inner.right - x)
+            y += self.u(66)
+
+
+def draw_bars(surface: pygame.Surface, rect: pygame.Rect, values: list[list[tuple[int, tuple[int, int, int]]]],
+              top: int, theme: th.Theme, labels: bool = True) -> None:
+    """Bars side by side, each a stack of (value, colour) from the bottom, on a light baseline;
+    each bar's total above it where it can be read (at least the smallest type size)."""
+    count = max(1, len(values))
+    slot = rect.w / count
+    width = max(2, int(slot * 0.7))
+    base = rect.bottom
+    pygame.draw.line(surface, th.CARD_LINE, (rect.x, base), (rect.right, base), max(1, theme.px(1.5)))
+    px = theme.size("min")
+    room = rect.h - (px + theme.px(2) if labels and rect.h > 2.5 * px else 0)
+    readable = labels and rect.h > 2.5 * px and theme.measure("88", px, "regular")[0] <= slot
+    for i, stack in enumerate(values):
+        x = int(rect.x + i * slot + (slot - width) / 2)
+        y, total = base, 0
+        for value, colour in stack:
+            if value <= 0:
+                continue
+            height = max(2, round(room * value / max(1, top)))
+            pygame.draw.rect(surface, colour, (x, y - height, width, height))
+            if width >= theme.px(6):  # an outline on thin bars would hide their colour
+                pygame.draw.rect(surface, th.INK, (x, y - height, width, height), 1)
+            y -= height
+            total += value
+        if readable and total:
+            image = theme.text(str(total), px, th.INK_SOFT, "regular")
+            surface.blit(image, image.get_rect(midbottom=(x + width // 2, y - theme.px(1))))
+
+
+def draw_rounds(surface: pygame.Surface, rect: pygame.Rect, rounds: list[told.ShipRound], theme: th.Theme) -> None:
+    """Cloudship round by round: the storm's squares, the flowers planted, the flowers hail took,
+    side by side per round, with a legend above and the round's number below."""
+    px = theme.size("min")
+    x, y = rect.x, rect.y
+    storm = th.COLOURS["storm"].rgb
+    line = theme.font(px, "regular").get_linesize()
+    for label, colour in ((_("storm squares"), storm), (_("flowers planted"), FLOWER), (_("flowers hail took"), HAIL)):
+        image = theme.text(label, px, th.INK, "regular")
+        if x > rect.x and x + theme.px(20) + image.get_width() > rect.right:  # the legend goes on below
+            x, y = rect.x, y + line
+        pygame.draw.rect(surface, colour, (x, y + (line - theme.px(14)) // 2, theme.px(14), theme.px(14)))
+        surface.blit(image, (x + theme.px(20), y))
+        x += theme.px(20) + image.get_width() + theme.px(16)
+    top_y = y + line + theme.px(6)
+    chart = pygame.Rect(rect.x, top_y, rect.w, rect.bottom - top_y - line - theme.px(4))
+    slot = chart.w / max(1, len(rounds))
+    top = max([1] + [max(r.storm_moved, r.planted, r.hail_took) for r in rounds])
+    for i, r in enumerate(rounds):
+        cell = pygame.Rect(int(chart.x + i * slot), chart.y, int(slot), chart.h)
+        draw_bars(surface, cell, [[(r.storm_moved, storm)], [(r.planted, FLOWER)], [(r.hail_took, HAIL)]], top, theme)
+        number = _("round {number}").format(number=r.number)
+        if theme.measure(number, px, "regular")[0] + theme.px(8) > slot:
+            number = str(r.number)
+        image = theme.text(number, px, th.INK_SOFT, "regular")
+        surface.blit(image, image.get_rect(midtop=(cell.centerx, chart.bottom + theme.px(4))))
