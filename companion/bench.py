@@ -62,6 +62,7 @@ AIMS: dict[str, Aim] = {
     "odds.cloud9_query_ms": Aim(most=2, why="the risk meter is recomputed within a frame"),
     "simulate.cloud9_games_per_s": Aim(least=2_000, why="thousands of games in a few seconds"),
     "insights.records_10k_ms": Aim(most=200, why="years of games: the table's records at once"),
+    "insights.records_visit_*_games_ms": Aim(most=100, why="every visit to Records, the records kept as games end"),
 }
 
 
