@@ -41,6 +41,8 @@ SOUND_NAMES: tuple[str, ...] = (
     "lost",
     "right",      # a right guess
     "wrong",      # a wrong guess
+    # whose turn it is: each seat's own chime
+    "seat1", "seat2", "seat3", "seat4", "seat5", "seat6", "seat7", "seat8",
 )
 
 # The files are 22050 Hz 16-bit mono, so a mixer opened like this loads them without

@@ -35,6 +35,7 @@ from ..kit.layout import Frame, Viewport
 from .waiting import WATCHED_IDLE_S, InputWatch, Waker, sleep_until
 from ..kit.widgets import Button, DrawContext, Label, Panel, Widget, Dialog, DialogButton
 from ..kit.layout import GAP, MARGIN, grid, inset, rows
+from ..screens.seat_edges import TurnCues
 
 CALL = pygame.event.custom_type()  # attribute: fn, a callable run on the main thread
 
@@ -92,6 +93,7 @@ class App:
         self._dialog_cache: tuple | None = None
         self._status: tuple = (None, None)  # (save problem, stuck buttons) the badges show
         self.game_screen = None  # the screen of the game in progress, to continue it from home
+        self.turn_cues = TurnCues()
         self.voice = voice if voice is not None else Voice(self)  # spoken prompts (speech setting)
         i18n.set_language(self.config.language)
         self.controller.subscribe(self._on_game_change)
@@ -512,6 +514,7 @@ class App:
         for widget in self.widgets:
             widget.draw(canvas, ctx)
         self.screen.draw_above(canvas, ctx)
+        self.turn_cues.draw(self, canvas)  # whose move: a ribbon on their seat's edge, a chime
         if self.dialog is not None:
             scrim = pygame.Surface(canvas.get_size(), pygame.SRCALPHA)
             scrim.fill(th.SCRIM)

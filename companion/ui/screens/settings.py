@@ -1,4 +1,5 @@
-"""Settings: language, volume and mute, spoken prompts, rotation, the seat test and the sensor's status."""
+"""Settings: language, volume and mute, spoken prompts, rotation, the seat test, where the seats sit
+around the screen, and the sensor's status."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from ..boards import risk_meter
 from ..kit.layout import GAP, cols, rows
 from ..kit.widgets import Button, Label, Widget
 from .base import Screen, sensor_text
+from .seat_edges import SeatEdgesScreen
 from .seat_test import SeatTestScreen
 
 _ = i18n.translator("app")
@@ -74,9 +76,11 @@ class SettingsScreen(Screen):
                               kind="choice", selected=config.rotate == degrees, key=f"rotate:{degrees}"))
 
         seats = row(lines[5], _("Seat buttons"))
-        test, result = cols(seats, [1, 1.3], gap)
+        test, where, result = cols(seats, [1, 1, 1.1], gap)
         out.append(Button(test, _("Test the seats"), lambda: self.app.show(SeatTestScreen(self.app)),
                           kind="choice", key="seat-test"))
+        out.append(Button(where, _("Where they sit"), lambda: self.app.show(SeatEdgesScreen(self.app)),
+                          kind="choice", key="seat-edges"))
         shown = self.app.hardware.status_line() or (_("Simulated") if self.app.hardware.simulated else _("Ready"))
         out.append(Label(result, shown, "small", wrap=True, key="seat-result"))
 
