@@ -9,6 +9,8 @@ is a different edge of the canvas once the picture is turned (`canvas_edge`).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import pygame
 
 from . import theme as th
@@ -43,10 +45,23 @@ def band(area: pygame.Rect, edge: str, thickness: int) -> pygame.Rect:
 
 def draw_ribbon(surface: pygame.Surface, area: pygame.Rect, edge: str, colour: str, scale: float) -> pygame.Rect:
     """The ribbon of a player of `colour` (a theme.COLOURS key) along `edge` of `area`; the
-    band it covers."""
-    game = th.COLOURS[colour]
+    band it covers. Drawn once per size and kept: every frame of a game shows it, a seat
+    press's frame included."""
     thickness = max(4, round(THICKNESS * scale))
     strip = band(area, edge, thickness)
+    surface.blit(ribbon_image(strip.size, edge, colour, scale), strip)
+    return strip
+
+
+@lru_cache(maxsize=32)
+def ribbon_image(size: tuple[int, int], edge: str, colour: str, scale: float) -> pygame.Surface:
+    image = pygame.Surface(size)
+    _paint(image, image.get_rect(), edge, colour, scale)
+    return image
+
+
+def _paint(surface: pygame.Surface, strip: pygame.Rect, edge: str, colour: str, scale: float) -> None:
+    game = th.COLOURS[colour]
     pygame.draw.rect(surface, game.rgb, strip)
     # an ink line on the inner side: a white or yellow ribbon on a light sky still shows
     inner = {"top": strip.bottom - 1, "bottom": strip.top, "left": strip.right - 1, "right": strip.left}[edge]
@@ -55,7 +70,7 @@ def draw_ribbon(surface: pygame.Surface, area: pygame.Rect, edge: str, colour: s
         pygame.draw.line(surface, th.INK, (strip.left, inner), (strip.right, inner), line)
     else:
         pygame.draw.line(surface, th.INK, (inner, strip.top), (inner, strip.bottom), line)
-    radius = thickness * 0.5
+    radius = min(strip.width, strip.height) * 0.5
     ink = th.text_on(game.rgb)  # the shape in ink or white, whichever shows on the colour
     length = strip.width if edge in ("top", "bottom") else strip.height
     step = max(1, round(SHAPE_EVERY * scale))
@@ -63,4 +78,3 @@ def draw_ribbon(surface: pygame.Surface, area: pygame.Rect, edge: str, colour: s
         centre = ((strip.left + offset, strip.centery) if edge in ("top", "bottom")
                   else (strip.centerx, strip.top + offset))
         draw_shape(surface, game.shape, centre, radius, ink, outline=None)
-    return strip
