@@ -176,6 +176,10 @@ class Sounds:
             return None
         return channel
 
+    def chime(self, seat: int) -> pygame.mixer.Channel | None:
+        """Seat `seat`'s turn chime (seat1 ... seat8); silent when muted, as every effect."""
+        return self.play(f"seat{seat}")
+
     def set_volume(self, volume: float) -> None:
         """0.0 (silent) to 1.0 (full); takes effect at once, also on sounds still playing."""
         self._volume = _checked_volume(volume)

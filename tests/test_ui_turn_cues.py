@@ -85,14 +85,15 @@ def test_each_seat_chimes_its_own_chime_when_its_turn_comes_and_only_then():
     h = Harness((800, 480))
     screen = h.start_game(MINE)
     first = ribbons(screen, h.app.config, 0)[0][2]
-    assert h.app.sounds.played[-1] == f"seat{first}"
-    count = len(h.app.sounds.played)
+    assert h.app.sounds.chimes == [f"seat{first}"]
+    count = len(h.app.sounds.chimes)
     h.app.redraw()
     h.app.pump()
-    assert len(h.app.sounds.played) == count  # a redraw of the same turn is quiet
+    assert len(h.app.sounds.chimes) == count  # a redraw of the same turn is quiet
     h.tap("right")  # the guess: the next player guesses
     after = ribbons(screen, h.app.config, 0)[0][2]
-    assert after != first and f"seat{after}" in h.app.sounds.played[count:]
+    assert after != first and h.app.sounds.chimes[count:] == [f"seat{after}"]
+    assert h.app.sounds.played == ["right"]  # the game's own effects as before
 
 
 def test_the_seat_chimes_are_eight_different_short_sounds():
@@ -185,3 +186,17 @@ def test_the_seats_picture_and_settings_fit_in_every_language(size, language, re
         h.app.pump()
         assert not (h.overflows() or h.clipped() or h.covered() or h.small_targets() or h.off_canvas()), \
             (type(screen).__name__, h.overflows(), h.clipped(), h.covered(), h.small_targets())
+
+
+def test_a_seat_chime_plays_on_the_mixer_and_not_when_the_sound_is_off():
+    from companion.sound import Sounds
+
+    sounds = Sounds()
+    if not sounds.available:
+        pytest.skip(f"no audio: {sounds.unavailable_reason}")
+    try:
+        assert sounds.chime(3) is not None
+        sounds.set_muted(True)
+        assert sounds.chime(3) is None
+    finally:
+        sounds.close()

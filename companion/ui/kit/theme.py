@@ -229,6 +229,41 @@ def font(px: int, weight: str = "bold") -> Font:
     return Font(max(1, px), FONT_PATHS[weight])
 
 
+# the letters the screens write (three languages, digits, punctuation): loaded ahead by `warm`
+COMMON_LETTERS = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                  "áéíóöőúüűäßÁÉÍÓÖŐÚÜŰÄ .,:;!?'\"()/+-–—…%×·‘’“”„")
+
+
+def fitting_sizes(px: int, min_px: int) -> list[int]:
+    """The sizes a label tries, from `px` down to `min_px` (the steps of widgets.fit_text)."""
+    sizes = [px]
+    while sizes[-1] > min_px:
+        size = sizes[-1]
+        sizes.append(max(min_px, size - max(1, size // 12)))
+    return sizes
+
+
+def warm_steps(scale: float) -> list[tuple[int, str]]:
+    """Every (size, weight) the type roles may be drawn at on a screen of `scale`."""
+    theme = Theme(scale)
+    steps: dict[tuple[int, str], None] = {}
+    for role in SIZES:
+        for px in fitting_sizes(theme.size(role), theme.size("min")):
+            for weight in ("bold", "regular"):
+                steps[px, weight] = None
+    return list(steps)
+
+
+def warm(px: int, weight: str) -> None:
+    """Open the type at one size and lay out its common letters once: the first frame that
+    needs that size (a seat press showing a card) then finds it open instead of opening the
+    file and loading the letters while someone waits."""
+    face = font(px, weight)
+    face.size(COMMON_LETTERS)
+    face.ink(COMMON_LETTERS)
+    face.render(COMMON_LETTERS, True, INK)
+
+
 class Theme:
     """Sizes and cached text for one scale (screen pixels per design pixel)."""
 

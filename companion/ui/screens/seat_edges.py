@@ -77,7 +77,7 @@ class TurnCues:
         now = (id(app.screen), seats)
         if now != self._last:
             if seats and (self._last is None or self._last[1] != seats):
-                app.sounds.play(f"seat{seats[0]}")  # Sounds stays silent when muted
+                app.sounds.chime(seats[0])  # Sounds stays silent when muted
             self._last = now
 
 
