@@ -73,6 +73,7 @@ AIMS: dict[str, Aim] = {
     "live.idle_cpu_percent": Aim(most=0.5, why="a page left open all evening costs next to nothing"),
     "live.start_s": Aim(most=2, why="the page is there soon after the Pi boots"),
     "live.press_to_frame_p99_ms_*": Aim(most=16.7, why="fifty viewers never slow the table's own screen"),
+    "insights.records_visit_*_games_ms": Aim(most=100, why="every visit to Records, the records kept as games end"),
 }
 
 
@@ -80,10 +81,20 @@ def aim_for(name: str) -> Aim | None:
     return next((aim for pattern, aim in AIMS.items() if fnmatch(name, pattern)), None)
 
 
-def run_all() -> dict[str, float]:
+def area(module: str) -> str:
+    """A bench module's area, as `bench --only` names it: "devices" for companion.devices.bench."""
+    return module.removeprefix("companion.").removesuffix("_bench").split(".")[0]
+
+
+AREAS = tuple(area(m) for m in BENCH_MODULES)
+
+
+def run_all(only: list[str] | None = None) -> dict[str, float]:
+    """Every figure, or those of the areas in `only` (a shared machine: one figure, run often)."""
     figures: dict[str, float] = {}
     for module in BENCH_MODULES:
-        figures.update(import_module(module).bench())
+        if not only or area(module) in only:
+            figures.update(import_module(module).bench())
     return figures
 
 

@@ -42,7 +42,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import run_all, text_lines, with_aims
 
-    figures = run_all()
+    figures = run_all(args.only)
     if args.json:
         print(json.dumps(with_aims(figures), indent=2))
     else:
@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="measure speed and latency")
     bench.add_argument("--json", action="store_true",
                        help='print JSON: {"name": {"value": v, "aim": "<= 8", "met": true}, ...}')
+    from .bench import AREAS
+    bench.add_argument("--only", action="append", choices=AREAS, metavar="AREA",
+                       help=f"only this area's figures (again for more): {', '.join(AREAS)}")
     bench.set_defaults(func=cmd_bench)
     for module in COMMAND_MODULES:
         import_module(module).register(sub)

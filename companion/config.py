@@ -81,6 +81,11 @@ DEFAULT_SEATS: tuple[SeatPins, ...] = (
 )
 
 
+EDGES = ("bottom", "right", "top", "left")
+# two seats on each side, going round the table from the screen's bottom edge
+DEFAULT_SEAT_EDGES = ("bottom", "bottom", "right", "right", "top", "top", "left", "left")
+
+
 @dataclass(frozen=True)
 class Config:
     language: str = "en"
@@ -100,6 +105,9 @@ class Config:
     judge: JudgeTimings = JudgeTimings()
     live: bool = False  # the live page for the TV and phones on the home network (`cloud-companion live`)
     live_port: int = 8019
+    # where each seat (1 to 8) sits around the screen, an edge of the display as mounted
+    # (the picture's edges turn with `rotate`): the turn ribbon is drawn on that edge
+    seat_edges: tuple[str, ...] = DEFAULT_SEAT_EDGES
 
     def with_changes(self, **changes: Any) -> "Config":
         return validate(replace(self, **changes))
@@ -190,6 +198,12 @@ def _seats(value):
 
 # the judge's timings that 0 would break: a rest no tilt can start (motion below 0), a landing on
 # one still sample, a ship "silent" between two of its own lines (a BEAT comes every second)
+def _seat_edges(value):
+    if not isinstance(value, list) or len(value) != len(DEFAULT_SEAT_EDGES) or any(e not in EDGES for e in value):
+        raise ConfigError(f"must list the edge of each of the 8 seats ({', '.join(EDGES)}), not {value!r}")
+    return tuple(value)
+
+
 JUDGE_LEAST = {"lift_samples": 1, "rest_motion": 1, "rest_time": 100, "silent": 1000}
 
 # dotted TOML key -> (Config field, or (table field, its field), check)
@@ -206,6 +220,7 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Any], Any]]] = {
     "rotate": (("rotate",), _choice(ROTATIONS)),
     "size": (("size",), _size),
     "seats": (("seats",), _seats),
+    "seat_edges": (("seat_edges",), _seat_edges),
     "ship.port": (("ship_port",), _port),
     "ship.beds": (("ship_beds",), _boolean),
     "ship.flight_logs": (("flight_logs",), _whole(0, 10_000)),
@@ -324,6 +339,7 @@ def to_dict(config: Config) -> dict[str, Any]:
                             "log_level": config.log_level,
                             "rotate": config.rotate,
                             "size": "auto" if config.size is None else f"{config.size[0]}x{config.size[1]}",
+                            "seat_edges": list(config.seat_edges),
                             "ship": {"port": config.ship_port, "beds": config.ship_beds,
                                      "flight_logs": config.flight_logs}, "beds": asdict(config.beds),
                             "judge": asdict(config.judge), "seats": [asdict(s) for s in config.seats]}

@@ -41,6 +41,8 @@ SOUND_NAMES: tuple[str, ...] = (
     "lost",
     "right",      # a right guess
     "wrong",      # a wrong guess
+    # whose turn it is: each seat's own chime
+    "seat1", "seat2", "seat3", "seat4", "seat5", "seat6", "seat7", "seat8",
 )
 
 # The files are 22050 Hz 16-bit mono, so a mixer opened like this loads them without
@@ -173,6 +175,10 @@ class Sounds:
             self._go_silent(f"the mixer stopped: {error}")
             return None
         return channel
+
+    def chime(self, seat: int) -> pygame.mixer.Channel | None:
+        """Seat `seat`'s turn chime (seat1 ... seat8); silent when muted, as every effect."""
+        return self.play(f"seat{seat}")
 
     def set_volume(self, volume: float) -> None:
         """0.0 (silent) to 1.0 (full); takes effect at once, also on sounds still playing."""

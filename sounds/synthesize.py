@@ -280,6 +280,25 @@ def wrong() -> Samples:
     return mix(0.45, (0.0, part(50, 0.16)), (0.2, part(45, 0.25)))
 
 
+# each seat's turn chime: two or three short bell notes of its own, so whose turn it is can be
+# heard across the table (a different tune and register per seat, none like the game's effects)
+SEAT_TUNES: tuple[tuple[int, ...], ...] = (
+    (72, 79), (74, 69), (76, 79, 84), (67, 72, 67),
+    (79, 76), (81, 84, 88), (69, 74, 78), (84, 79, 72),
+)
+
+
+def seat_chime(seat: int) -> Callable[[], Samples]:
+    def chime() -> Samples:
+        notes = SEAT_TUNES[seat - 1]
+
+        def bell(note: int) -> Samples:
+            return tone(0.3, midi(note), pluck(0.004, 0.09), ((1, 1.0), (2.76, 0.12), (5.4, 0.03)))
+        return mix(0.12 * len(notes) + 0.22, *[(0.12 * i, bell(n)) for i, n in enumerate(notes)])
+    chime.__doc__ = f"Seat {seat}'s turn: {len(SEAT_TUNES[seat - 1])} bell notes."
+    return chime
+
+
 EFFECTS: dict[str, Callable[[], Samples]] = {
     "roll": roll,
     "jump": jump,
@@ -294,6 +313,7 @@ EFFECTS: dict[str, Callable[[], Samples]] = {
     "lost": lost,
     "right": right,
     "wrong": wrong,
+    **{f"seat{seat}": seat_chime(seat) for seat in range(1, 9)},
 }
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion.insights.records import (
     cache_path, cloud9_scores_by_trip, cloudmine_cards_by_role, cloudship_storm_and_flowers, journal_games,
@@ -101,10 +101,16 @@ def test_records_from_a_journal_on_disk(journal_path):
 
 # --- the records of a journal, fast: the results table and the cache of replay-only extras -----
 
-def copy_of(journal_path, tmp_path):
-    """A journal of its own (the module's one is only read)."""
+def copy_of(journal_path, tmp_path, kept: bool = False):
+    """A journal of its own (the module's one is only read); unless `kept`, as a version
+    that did not keep the records in the journal left it (no extras, no kept records)."""
     path = tmp_path / "journal.db"
     shutil.copy(journal_path, path)
+    if not kept:
+        with sqlite3.connect(path) as db:
+            db.execute("DELETE FROM extras")
+            db.execute("DELETE FROM meta WHERE key = 'records'")
+        db.close()
     return path
 
 
@@ -127,7 +133,7 @@ def test_journal_records_equal_replaying_every_game_and_come_from_the_cache(jour
     assert cache_path(path).exists()
 
 
-def test_a_game_finished_since_is_the_only_one_replayed(journal_path, tmp_path):
+def test_a_game_finished_since_is_not_replayed(journal_path, tmp_path):
     path = copy_of(journal_path, tmp_path)
     with Journal.read(path) as journal:
         before = journal_records(journal).records["cloud9"].played
@@ -136,7 +142,7 @@ def test_a_game_finished_since_is_the_only_one_replayed(journal_path, tmp_path):
     try:
         play(journal, actions, setup)
         found = journal_records(journal)
-        assert found.replayed == 1
+        assert found.replayed == 0  # its extras were journaled as it ended
         assert found.records["cloud9"].played == before + 1
         assert as_json(found.records) == as_json(table_records(journal_games(journal)))
     finally:
@@ -376,3 +382,72 @@ def test_history_records_writes_no_cache_beside_the_journal(journal_path, tmp_pa
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.db"]
+
+
+# --- the records kept as games end --------------------------------------------------------------
+
+KEPT_GAMES = [example(name) for name in ["cloudship-won.jsonl", "cloud9-four-players-tie-break.jsonl",
+                                          "cloudmine-six-players.jsonl", "cloudship-lost.jsonl"]]
+UNDO = {"act": "undo"}
+REDO = {"act": "redo"}
+
+step = st.one_of(
+    st.tuples(st.just("end"), st.integers(0, len(KEPT_GAMES) - 1)),   # a new game played to its end
+    st.tuples(st.just("stop"), st.integers(0, len(KEPT_GAMES) - 1)),  # one stopped half-way
+    st.tuples(st.just("undo"), st.integers(0, 5)),                    # a game's end undone
+    st.tuples(st.just("redo"), st.integers(0, 5)),                    # ... and put back
+    st.tuples(st.just("visit"), st.just(0)),
+    st.tuples(st.just("garble"), st.sampled_from(["kept", "extras", "count"])),
+)
+
+
+def kept_is_fresh(path) -> bool:
+    with sqlite3.connect(path) as db:
+        state = db.execute("SELECT value FROM meta WHERE key = 'records'").fetchone()
+        count = db.execute("SELECT value FROM meta WHERE key = 'results_changes'").fetchone()
+    db.close()
+    try:
+        return state is not None and json.loads(state[0])["changes"] == int(count[0])
+    except (ValueError, KeyError, TypeError):
+        return False
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(step, min_size=1, max_size=7))
+def test_records_kept_as_games_end_are_the_records_worked_out_from_scratch(steps, tmp_path_factory):
+    path = tmp_path_factory.mktemp("kept") / "journal.db"
+    journal = Journal.open(path)
+    games: list = []  # [ref, match] of every game begun
+    try:
+        for kind, arg in steps:
+            fresh_before = kept_is_fresh(path)
+            if kind in ("end", "stop"):
+                setup, actions = KEPT_GAMES[arg]
+                ref, match = play(journal, actions if kind == "end" else actions[:len(actions) // 2], setup)
+                games.append([ref, match])
+                if kind == "end" and fresh_before:
+                    assert kept_is_fresh(path)  # the newest game's end is added as it ends
+            elif kind in ("undo", "redo") and games:
+                game = games[arg % len(games)]
+                ref, match = game
+                action = UNDO if kind == "undo" else REDO
+                if match.can_undo if kind == "undo" else match.can_redo:
+                    game[1] = match.apply(action)
+                    assert journal.append(ref, action, game[1])
+            elif kind == "visit":
+                journal_records(journal)
+                assert kept_is_fresh(path)  # a visit by the writer keeps what it worked out
+            elif kind == "garble":
+                with sqlite3.connect(path) as db:
+                    if arg == "kept":
+                        db.execute("UPDATE meta SET value = '{\"version\": 1, \"changes\": 0, \"records\": 7}' "
+                                   "WHERE key = 'records'")
+                    elif arg == "extras":
+                        db.execute("UPDATE extras SET data = '{\"best_trips\": 3}'")
+                    else:
+                        db.execute("UPDATE meta SET value = 'many' WHERE key = 'results_changes'")
+                db.close()
+            found = journal_records(journal)
+            assert as_json(found.records) == as_json(table_records(journal_games(journal)))
+    finally:
+        journal.close()

@@ -314,8 +314,9 @@ def test_bench_figures_are_measured():
     from companion.insights.bench import games_per_s, odds_query_ms, records_ms
     assert 0 < odds_query_ms(rounds=3) < 1000
     assert games_per_s(jobs=1, games=10) > 0
-    first, visit = records_ms(games=30, visits=1)  # a small journal: the 10k one is the bench's
-    assert first > 0 and visit > 0
+    found = records_ms(games=30, visits=1)  # a small journal: the 10k one is the bench's
+    assert set(found) == {"visit", "visit_median", "worked_out", "first_visit_s"}
+    assert all(value > 0 for value in found.values())
 
 
 def test_the_forecast_bench_asks_what_the_weather_card_asks():

@@ -98,8 +98,8 @@ def test_the_demo_saves_every_screen_and_every_state_change(tmp_path):
     assert match.view["over"]
     for folder, size in (("landscape", (800, 480)), ("portrait", (720, 1280))):
         names = sorted(p.name for p in (tmp_path / folder).iterdir())
-        steps = [n for n in names if n.split("-", 1)[1].startswith("cloudmine-0")]
-        assert len(steps) == len(actions)  # one picture per state change
+        steps = [n for n in names if n.split("-", 1)[1].startswith("cloudmine-0") and "-frame-" not in n]
+        assert len(steps) == len(actions)  # one picture per state change (and an animation's key frames)
         for screen in ("home", "cloudmine-players", "cloudmine-start", "keyboard", "claim-seats", "history",
                        "settings", "refusal"):
             assert any(n.endswith(f"-{screen}.png") for n in names), screen
@@ -144,3 +144,47 @@ def test_an_empty_journal_file_starts_the_app_normally_and_every_message_names_t
     assert any("sounds are off" in line for line in lines)
     assert all(line.startswith("cloud-companion: ") for line in lines), lines
     assert db.stat().st_size > 0  # now a journal
+
+
+def test_the_demo_plays_any_player_count_at_any_size_and_keeps_the_key_frames(tmp_path, monkeypatch):
+    from companion.ui.tools import demo
+
+    played = []
+
+    def short_game(game, players, seed=1):  # the first actions of the random game: enough to animate
+        setup, actions = real(game, players, seed)
+        played.append(setup)
+        return setup, actions[:14]
+
+    real = demo.players_game
+    monkeypatch.setattr(demo, "players_game", short_game)
+    files = demo.record(tmp_path, sizes=demo.sized([(1024, 600), (1024, 600), (600, 1000)]), games=["cloud9"],
+                        players=8)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["1024x600", "600x1000"]
+    assert played[0]["players"] == list(demo.LONG_NAMES[:6])  # Cloud 9 seats six at most
+    for folder, size in (("1024x600", (1024, 600)), ("600x1000", (600, 1000))):
+        names = sorted(p.name for p in (tmp_path / folder).iterdir())
+        frames = [n for n in names if "-frame-" in n]
+        assert frames, "no animation's key frames saved"
+        for start in (n for n in frames if n.endswith("-frame-0.png")):
+            base = start[5:-len("-frame-0.png")]  # after the running number
+            assert any(n.endswith(f"{base}-frame-half.png") for n in frames)
+            assert any(n.endswith(f"{base}-frame-end.png") for n in frames)
+            assert any(n.endswith(f"{base}.png") for n in names)  # and the settled picture
+        half = next(n for n in frames if n.endswith("-frame-half.png"))
+        start = half.replace("-frame-half", "-frame-0")
+        first = pygame.image.load(str(tmp_path / folder / next(n for n in frames if n.endswith(start[5:]))))
+        middle = pygame.image.load(str(tmp_path / folder / half))
+        assert middle.get_size() == size
+        assert pygame.image.tobytes(first, "RGB") != pygame.image.tobytes(middle, "RGB")  # it moved
+    assert len(files) == len(list(tmp_path.rglob("*.png")))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--size", "10x10"], "out of range"), (["--size", "big"], "800x480"),
+    (["--players", "2"], "3 to 8"), (["--players", "many"], "whole number"),
+])
+def test_demo_refuses_a_size_or_player_count_it_cannot_play_in_one_line(tmp_path, args, message):
+    result = run_cli("demo", "--out", str(tmp_path), *args)
+    assert result.returncode == 2 and "Traceback" not in result.stderr and message in result.stderr
+    assert not list(tmp_path.iterdir())

@@ -247,3 +247,21 @@ def test_every_game_colour_has_its_own_shape_and_the_shapes_differ_in_grey():
         overlap = masks[a].overlap_area(masks[b], (0, 0))
         differing = masks[a].count() + masks[b].count() - 2 * overlap
         assert differing > 150, f"{a} and {b} look alike"
+
+
+@pytest.mark.parametrize("weight", ["bold", "regular"])
+@pytest.mark.parametrize("px", [9, 18, 37, 64])
+def test_a_line_is_drawn_exactly_as_freetype_renders_it_on_its_baseline(px, weight):
+    # the line's image is drawn straight onto it (render_to); it must be the very pixels of
+    # FreeType's own rendering placed on the baseline, letters reaching left of the pen included
+    from companion.ui.kit import theme as th
+
+    Harness((800, 480))  # pygame and its dummy video started
+    face = th.font(px, weight)
+    for text in ["Anna guessed right", "jÓ Őrs, Ťyp", "j", "fjord ‘q’ ő", "Szentgyörgyi Boglárka"]:
+        line, box = face._face.render(text, (20, 30, 40))
+        expected = pygame.Surface((face._face.get_rect(text).width, face.above + face.below), pygame.SRCALPHA)
+        expected.blit(line, (0, face.above - box.y))
+        drawn = face.render(text, True, (20, 30, 40))
+        assert drawn.get_size() == expected.get_size()
+        assert pygame.image.tobytes(drawn, "RGBA") == pygame.image.tobytes(expected, "RGBA"), text

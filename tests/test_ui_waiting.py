@@ -186,3 +186,26 @@ def test_right_after_input_sdl_is_looked_at_often_then_the_loop_sleeps_again():
     h.app.running = True
     h.app._last_input -= 10  # and long after it
     assert run_for(h, 1.2) <= 8
+
+
+def test_an_idle_loop_opens_the_type_at_every_size_ahead_and_a_wake_up_stops_it_at_once():
+    # a seat press's frame must not be the one that opens a font size or loads a screen's
+    # module: the loop does that while idle, and gives way the moment something arrives
+    from companion.ui.kit import theme as th
+
+    h = Harness((800, 480))
+    app = h.app
+    app._timers.clear()
+    app._warming = [None, *th.warm_steps(app.frame.scale)]
+    steps = len(app._warming)
+    assert steps > 20
+    app.wake()  # something is waiting already: one step at most, then back to the loop
+    app.wait()
+    assert len(app._warming) >= steps - 1
+    app.waker.clear()
+    app.wait()  # idle: every first-time cost paid, no pass of the loop spent on it
+    assert app._warming == []
+    th.font.cache_clear()
+    app._warming = list(th.warm_steps(app.frame.scale))
+    app.warm_up()
+    assert th.font.cache_info().currsize == len(th.warm_steps(app.frame.scale))

@@ -37,6 +37,7 @@ def bench(presses: int = 250, seed: int = 1, journal=None) -> dict[str, float]:
     harness = (Harness((800, 480)) if journal is None else
                Harness((800, 480), controller=GameController(journal), journal=journal))
     app = harness.app
+    app.warm_up()  # as the app does while idle, long before a game's first press
     seat_input = SeatInput(DEFAULT_SEATS[:len(PLAYERS)], pin_factory=MockFactory(), wake=app.wake)
     table = SeatTable(seat_input)
     app.hardware = SeatHardware(table, simulated=True)

@@ -13,6 +13,7 @@ series. A game counts once it is over; an unfinished or abandoned game adds noth
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import sqlite3
@@ -242,7 +243,156 @@ def cache_path(journal_path: Path) -> Path:
     return journal_path.with_name(journal_path.name + ".records.json")
 
 
+# --- the records kept in the journal as games end -------------------------------------------------
+#
+# The journal's meta row 'records' holds the records as they stand (every counter, the streaks
+# included), the count of changes of the results and extras they describe ('results_changes',
+# bumped by the journal's triggers), the last game they counted and the records before it. A
+# game that ends after the last one counted is added to them in the commit of the action that
+# ended it; the end of that last game undone gives back the records before it; anything else
+# (a game of long ago resumed and ended, a journal written by an older version) leaves them
+# stale, and the next visit works them out from the tables and keeps them again.
+
+KEPT_KEY = "records"
+KEPT_VERSION = 1
+
+
+def _title_state(title: TitleRecords) -> dict[str, Any]:
+    out = dict(vars(title))
+    out["players"] = {name: vars(p) for name, p in title.players.items()}
+    return out
+
+
+def _title_from(state: dict[str, Any]) -> TitleRecords:
+    state = copy.deepcopy(state)  # its own counters: the state may be kept as the records before
+    players = {name: PlayerRecord(**p) for name, p in state.pop("players").items()}
+    for key in ("best_trip", "best_score", "fewest_rounds"):
+        if state.get(key) is not None:
+            state[key] = tuple(state[key])
+    return TitleRecords(players=players, **state)
+
+
+def kept_state(records: dict[str, TitleRecords], latest: dict[str, int], changes: int,
+               last: list | None, prev: dict | None = None) -> dict[str, Any]:
+    return {"version": KEPT_VERSION, "changes": changes, "last": last, "prev": prev,
+            "records": {g: _title_state(t) for g, t in records.items()}, "latest": latest}
+
+
+def _kept_from(state: Any) -> tuple[dict[str, TitleRecords], dict[str, int]] | None:
+    """The records and latest games of a kept state, or None if it is not one we wrote."""
+    try:
+        records = {g: _title_from(t) for g, t in state.get("records", {}).items()}
+        latest = {g: int(i) for g, i in state.get("latest", {}).items()}
+    except (AttributeError, TypeError, ValueError):
+        return None
+    return records, latest
+
+
+def _read_kept(store) -> dict[str, Any] | None:
+    raw = store.meta(KEPT_KEY)
+    try:
+        state = json.loads(raw) if raw else None
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(state, dict) and state.get("version") == KEPT_VERSION and isinstance(state.get("changes"), int):
+        return state
+    return None
+
+
+def _write_kept(store, state: dict[str, Any]) -> None:
+    store.conn.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE "
+                       "SET value = excluded.value",
+                       (KEPT_KEY, json.dumps(state, ensure_ascii=False)))
+
+
+def keep_after_end(store, game_id: int, ended: bool, changes_before: int | None) -> None:
+    """The journal's writer, in the commit where a game became over (`ended`) or stopped
+    being over (its end undone): bring the kept records up to date, or leave them stale."""
+    state = _read_kept(store)
+    if state is None or changes_before is None or state["changes"] != changes_before:
+        return  # already stale: the next visit works them out
+    changes = store.changes()
+    row = store.conn.execute("SELECT game, started_at FROM games WHERE id = ?", (game_id,)).fetchone()
+    key = [row[1], game_id]
+    if not ended:
+        prev = state.get("prev")
+        if state.get("last") == key and isinstance(prev, dict):
+            _write_kept(store, {**prev, "changes": changes, "prev": None})
+        return
+    last = state.get("last")
+    if last is not None and tuple(key) <= tuple(last):
+        return  # an older game ended now: its place in the streaks is not at the end
+    kept = _kept_from(state)
+    extras_row = store.conn.execute("SELECT data FROM extras AS e JOIN games AS g ON g.id = e.game_id "
+                                    "WHERE e.game_id = ? AND e.actions = g.actions", (game_id,)).fetchone()
+    if kept is None or extras_row is None:
+        return
+    records, latest = kept
+    extras = json.loads(extras_row[0]) if extras_row[0] is not None else None
+    standings = store.conn.execute("SELECT name, won, score FROM results WHERE game_id = ? ORDER BY rowid",
+                                   (game_id,)).fetchall()
+    add_game(records, row[0], game_id, [(n, bool(w), s) for n, w, s in standings], extras)
+    latest[row[0]] = game_id
+    before = {k: v for k, v in state.items() if k != "prev"}
+    _write_kept(store, kept_state(records, latest, changes, key, prev=before))
+
+
 def journal_records(journal, cache: Path | None = None, keep: bool = True) -> JournalRecords:
+    """The table's records: those the journal keeps as games end when they are up to date
+    (one row read), else worked out by `replayed_records` and kept again where the journal
+    is its writer's."""
+    store = journal.store() if hasattr(journal, "store") else None
+    if store is not None:
+        try:
+            changes = store.changes()
+            state = _read_kept(store)
+        except sqlite3.DatabaseError:
+            changes = state = None
+        if state is not None and changes is not None and state["changes"] == changes:
+            kept = _kept_from(state)
+            if kept is not None:
+                return JournalRecords(kept[0], kept[1], 0)
+    return replayed_records(journal, cache, keep)
+
+
+def _journaled_extras(journal) -> dict[int, Any]:
+    """The extras the journal holds for its finished games, as they stand (game id -> extras)."""
+    store = journal.store() if hasattr(journal, "store") else None
+    if store is None:
+        return {}
+    try:
+        rows = store.conn.execute("SELECT e.game_id, e.data FROM extras AS e JOIN games AS g ON g.id = e.game_id "
+                                  "WHERE e.actions = g.actions AND g.status = 'over'").fetchall()
+    except sqlite3.OperationalError:  # no such table: a journal older than the kept records
+        return {}
+    found = {}
+    for game_id, data in rows:
+        try:
+            found[game_id] = json.loads(data) if data is not None else None
+        except (TypeError, ValueError, RecursionError):
+            pass
+    return found
+
+
+def _keep_in_journal(journal, records, latest, last, replayed_extras: dict[int, Any]) -> None:
+    """The writer keeps what a visit worked out: the extras it replayed, then the records."""
+    store = journal.store(writing=True) if hasattr(journal, "store") else None
+    if store is None:
+        return
+    try:
+        with store._transaction() as db:
+            if store.changes() is None:  # a damaged count starts again, with the records kept now
+                db.execute("INSERT INTO meta (key, value) VALUES ('results_changes', '0') "
+                           "ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+            for game_id, (actions, extras) in replayed_extras.items():
+                db.execute("INSERT OR REPLACE INTO extras (game_id, actions, data) VALUES (?, ?, ?)",
+                           (game_id, actions, None if extras is None else json.dumps(extras)))
+            _write_kept(store, kept_state(records, latest, store.changes(), last))
+    except sqlite3.Error:  # a full or read-only disk: the records are right, only slower next time
+        pass
+
+
+def replayed_records(journal, cache: Path | None = None, keep: bool = True) -> JournalRecords:
     """The table's records from a journal: the players' results from the journal's results
     table (no action read), the replay-only extras from the cache, and a replay of just the
     finished games the cache does not know yet (a game is known by its id, start and number
@@ -257,26 +407,40 @@ def journal_records(journal, cache: Path | None = None, keep: bool = True) -> Jo
         raise JournalError(f"the records cannot be read from {journal.path}: {exc}") from None
     cache = cache if cache is not None else cache_path(Path(journal.path))
     known = _read_cache(cache)
+    try:
+        journaled = _journaled_extras(journal)
+    except sqlite3.DatabaseError:
+        journaled = {}
     fresh: dict[str, list] = {}
     records: dict[str, TitleRecords] = {}
     latest: dict[str, int] = {}
+    worked_out: dict[int, tuple[int, Any]] = {}
+    last = None
     replayed = 0
     for (game_id, game, started, actions), rows in groupby(results, key=itemgetter(0, 1, 2, 3)):
         key = str(game_id)
+        last = [started, game_id]
         entry = known.get(key)
-        if not (isinstance(entry, list) and len(entry) == 3 and entry[:2] == [started, actions]
-                and _well_formed(game, entry[2])):
+        if game_id in journaled and _well_formed(game, journaled[game_id]):
+            entry = [started, actions, journaled[game_id]]
+        elif not (isinstance(entry, list) and len(entry) == 3 and entry[:2] == [started, actions]
+                  and _well_formed(game, entry[2])):
             try:
                 extras = game_extras(game, journal.rebuild(game_id))
             except JournalError:
                 extras = None  # no longer replays (or unreadable): counted without its extras
             entry = [started, actions, extras]
             replayed += 1
+        if game_id not in journaled:
+            worked_out[game_id] = (actions, entry[2])
         fresh[key] = entry
-        add_game(records, game, game_id, [row[4:] for row in rows], entry[2])
+        add_game(records, game, game_id, [(name, bool(won), score) for name, won, score in
+                                          (row[4:] for row in rows)], entry[2])
         latest[game] = game_id
     if keep and (replayed or len(fresh) != len(known)):
         _write_cache(cache, fresh)
+    if keep:
+        _keep_in_journal(journal, records, latest, last, worked_out)
     return JournalRecords(records, latest, replayed)
 
 

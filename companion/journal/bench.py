@@ -113,7 +113,7 @@ def build_history(path: Path, games: int = HISTORY_GAMES, seed: int = 0) -> None
         match = Match.start(setup)
         for action in actions:
             match = match.apply(action)
-        samples.append((setup, match.rules.title, actions, match.view))
+        samples.append((setup, match.rules.title, actions, match.view, _extras(setup["game"], match)))
     with Journal.open(path):
         pass  # creates the file with the current schema
     store = Store.open(path, writable=True)
@@ -121,7 +121,7 @@ def build_history(path: Path, games: int = HISTORY_GAMES, seed: int = 0) -> None
     try:
         with store._transaction() as db:
             for number in range(games):
-                setup, title, actions, view = samples[rng.randrange(len(samples))]
+                setup, title, actions, view, extras = samples[rng.randrange(len(samples))]
                 players = rng.sample(FAMILY, len(setup["players"]))
                 rename = dict(zip(setup["players"], players))
                 at = (start + timedelta(hours=8 * number)).isoformat(timespec="milliseconds")
@@ -136,8 +136,26 @@ def build_history(path: Path, games: int = HISTORY_GAMES, seed: int = 0) -> None
                 db.executemany("INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
                                [(cur.lastrowid, seq, _dump(_renamed(action, rename)), at)
                                 for seq, action in enumerate(actions, 1)])
+                # what only a replay tells the records, journaled as the game ended
+                db.execute("INSERT INTO extras (game_id, actions, data) VALUES (?, ?, ?)",
+                           (cur.lastrowid, len(actions), _dump(_renamed_names(extras, rename))))
     finally:
         store.close()
+    with Journal.open(path) as journal:  # the records as the writer keeps them, game by game
+        from ..insights.records import journal_records
+        journal_records(journal)
+
+
+def _extras(game: str, match: Match) -> Any:
+    from ..insights.records import game_extras
+    return game_extras(game, match)
+
+
+def _renamed_names(value: Any, rename: dict[str, str]) -> Any:
+    """`value` with the players' names renamed where they are keys (the extras' tables)."""
+    if isinstance(value, dict):
+        return {rename.get(k, k): _renamed_names(v, rename) for k, v in value.items()}
+    return value
 
 
 def _renamed(action: dict[str, Any], rename: dict[str, str]) -> dict[str, Any]:

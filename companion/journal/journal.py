@@ -103,9 +103,10 @@ class _Append:
     action: dict[str, Any]
     view: dict[str, Any]
     at: str
+    extras: Any = None
 
     def run(self, db: Store) -> None:
-        db.append(self.ref.id, self.seq, self.action, self.view, self.at)
+        db.append(self.ref.id, self.seq, self.action, self.view, self.at, self.extras)
         self.ref.saved = self.seq
 
 
@@ -388,7 +389,14 @@ class Journal:
         memory because the disk cannot be written (see `problem`).
         """
         ref.accepted += 1
-        return self._write(_Append(ref, ref.accepted, dict(action), after.view, self.clock()))
+        extras = None
+        if after.view["over"]:  # worked out once, as the game ends: the records keep it
+            from ..insights.records import game_extras
+            try:
+                extras = game_extras(after.setup["game"], after)
+            except Exception:  # never a reason not to save the action: a replay works it out
+                extras = None
+        return self._write(_Append(ref, ref.accepted, dict(action), after.view, self.clock(), extras))
 
     def abandon(self, game: GameRef | int) -> bool:
         """The table stopped this game for good, or chose not to resume it.
@@ -506,6 +514,13 @@ class Journal:
         """Each player's totals per game over the finished games (history.player_totals)."""
         db = self._reading()
         return db.totals() if db else []
+
+    def store(self, writing: bool = False) -> Store | None:
+        """The store underneath (the records read and keep their own tables through it):
+        with `writing`, only the writer's, else None."""
+        if writing:
+            return self._db if self.writer else None
+        return self._reading()
 
     def results(self) -> list[tuple[int, str, str, int, str, int, int]]:
         """Each player of each finished game, in the order played (Store.results)."""

@@ -73,6 +73,38 @@ MIGRATIONS: dict[int, str] = {
         coalesce((SELECT s.value FROM json_each(g.scores) AS s WHERE s.key = p.value), 0)
     FROM games AS g, json_each(g.players) AS p WHERE g.status = 'over';
     """,
+    # The records kept as games end: what only a replay tells of each finished game (its
+    # extras, written with the action that ended it), and the records themselves under the
+    # meta key 'records', valid while 'results_changes' (bumped by triggers on every change
+    # of the results or the extras, whoever writes) still says what it said then. A count that
+    # is not a number stays so (never valid) until a visit writes the records and the count anew.
+    3: """
+    CREATE TABLE extras (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        actions INTEGER NOT NULL,                 -- the game's actions when they were worked out
+        data    TEXT                              -- JSON; NULL: the game no longer replays
+    );
+    INSERT OR IGNORE INTO meta (key, value) VALUES ('results_changes', '0');
+    -- a journal without a finished game starts with its records kept (empty); an older one
+    -- with games gets them on the first visit to Records
+    INSERT OR IGNORE INTO meta (key, value) SELECT 'records', '{"version": 1, "changes": 0}'
+        WHERE NOT EXISTS (SELECT 1 FROM results);
+    CREATE TRIGGER results_changed_on_insert AFTER INSERT ON results BEGIN
+        UPDATE meta SET value = value + 1 WHERE key = 'results_changes' AND value GLOB '[0-9]*';
+    END;
+    CREATE TRIGGER results_changed_on_delete AFTER DELETE ON results BEGIN
+        UPDATE meta SET value = value + 1 WHERE key = 'results_changes' AND value GLOB '[0-9]*';
+    END;
+    CREATE TRIGGER extras_changed_on_insert AFTER INSERT ON extras BEGIN
+        UPDATE meta SET value = value + 1 WHERE key = 'results_changes' AND value GLOB '[0-9]*';
+    END;
+    CREATE TRIGGER extras_changed_on_update AFTER UPDATE ON extras BEGIN
+        UPDATE meta SET value = value + 1 WHERE key = 'results_changes' AND value GLOB '[0-9]*';
+    END;
+    CREATE TRIGGER extras_changed_on_delete AFTER DELETE ON extras BEGIN
+        UPDATE meta SET value = value + 1 WHERE key = 'results_changes' AND value GLOB '[0-9]*';
+    END;
+    """,
 }
 
 SCHEMA_VERSION = max(MIGRATIONS)

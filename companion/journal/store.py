@@ -88,7 +88,7 @@ def _damage_is_unusable() -> Iterator[None]:
 # The tables every start reads (the history's summaries, the totals, the resume hint): checked
 # on every open. The actions table grows with every move of every game ever played; checking it
 # is `full_check` (journal.py runs that in the background, off the app's way).
-SMALL_TABLES = ("games", "meta", "results")
+SMALL_TABLES = ("games", "meta", "results", "extras")
 
 
 def damage(conn: sqlite3.Connection, tables: tuple[str, ...] | None = None) -> str | None:
@@ -264,10 +264,14 @@ class Store:
             return cur.lastrowid
 
     def append(self, game_id: int, seq: int, action: Mapping[str, Any],
-               view: Mapping[str, Any], at: str) -> None:
-        """Action number `seq` of a game and the game's summary after it, in one commit."""
+               view: Mapping[str, Any], at: str, extras: Any = None) -> None:
+        """Action number `seq` of a game and the game's summary after it, in one commit;
+        `extras` (what only a replay tells the records) with the action that ends a game,
+        and the kept records brought up to date in the same commit."""
         over = bool(view["over"])
         with self._transaction() as db:
+            was_over = db.execute("SELECT status = 'over' FROM games WHERE id = ?", (game_id,)).fetchone()
+            changes = self.changes()
             db.execute("INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
                        (game_id, seq, _dump(action), at))
             if not over:  # the game being played is the one that gets actions
@@ -281,6 +285,20 @@ class Store:
                  _dump(view["scores"]), over, at, game_id, seq - 1))
             if cur.rowcount != 1:
                 raise sqlite3.IntegrityError(f"game {game_id} has no action {seq - 1} to follow")
+            if over and extras is not None:
+                db.execute("INSERT OR REPLACE INTO extras (game_id, actions, data) VALUES (?, ?, ?)",
+                           (game_id, seq, json.dumps(extras, ensure_ascii=False)))
+            if over != bool(was_over and was_over[0]):
+                from ..insights.records import keep_after_end  # the records follow the results
+                keep_after_end(self, game_id, over, changes)
+
+    def changes(self) -> int | None:
+        """How often the results or extras have changed (None: a journal without the count)."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'results_changes'").fetchone()
+        try:
+            return int(row[0]) if row else None
+        except (TypeError, ValueError):
+            return None
 
     def set_status(self, game_id: int, status: str) -> None:
         with self._transaction() as db:

@@ -12,6 +12,7 @@ the canvas is turned onto the display when presented, and taps are turned back.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import pygame
 
@@ -33,7 +34,7 @@ class Frame:
     def portrait(self) -> bool:
         return self.height > self.width
 
-    @property
+    @cached_property  # asked thousands of times a frame (every u())
     def scale(self) -> float:
         long_side, short_side = DESIGN
         if self.portrait:

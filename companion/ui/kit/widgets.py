@@ -7,6 +7,7 @@ in the app and reach `draw` through the DrawContext.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
@@ -157,6 +158,10 @@ class Panel(Widget):
             pygame.draw.rect(surface, self.border, self.rect, max(1, ctx.theme.px(1.5)), border_radius=r)
 
 
+PLACED_CACHE = 1024
+_PLACED: OrderedDict[tuple, list] = OrderedDict()
+
+
 class Label(Widget):
     """Text that shrinks to fit its box (never under `min_size`), optionally wrapped."""
 
@@ -189,6 +194,21 @@ class Label(Widget):
         cached = getattr(self, "_placed", None)
         if cached is not None and cached[0] == key:
             return cached[1]
+        # screens are rebuilt on every change, mostly with the same labels in the same places:
+        # where a label like this one was placed last time is remembered across rebuilds
+        shared = (self.text, tuple(self.rect), self.size, self.min_size, self.wrap, self.weight, self.align,
+                  self.colour, theme.scale)
+        out = _PLACED.get(shared)
+        if out is None:
+            out = _PLACED[shared] = self._place(theme)
+            if len(_PLACED) > PLACED_CACHE:
+                _PLACED.popitem(last=False)
+        else:
+            _PLACED.move_to_end(shared)
+        self._placed = (key, out)
+        return out
+
+    def _place(self, theme: Theme) -> list[tuple[pygame.Surface, pygame.Rect]]:
         fit = self.fitted(theme)
         face = th.font(fit.px, self.weight)
         line_h = face.get_linesize()
@@ -206,7 +226,6 @@ class Label(Widget):
                 box.centerx = self.rect.centerx
             out.append((image, box))
             y += line_h
-        self._placed = (key, out)
         return out
 
     def ink(self, theme: Theme) -> list[pygame.Rect]:

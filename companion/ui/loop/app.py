@@ -21,6 +21,7 @@ dialog), Ctrl+Z is undo on game screens, and a screen may take keys first (`Scre
 from __future__ import annotations
 
 import heapq
+import select
 import itertools
 import threading
 import time
@@ -35,6 +36,7 @@ from ..kit.layout import Frame, Viewport
 from .waiting import WATCHED_IDLE_S, InputWatch, Waker, sleep_until
 from ..kit.widgets import Button, DrawContext, Label, Panel, Widget, Dialog, DialogButton
 from ..kit.layout import GAP, MARGIN, grid, inset, rows
+from ..screens.seat_edges import TurnCues
 
 CALL = pygame.event.custom_type()  # attribute: fn, a callable run on the main thread
 
@@ -68,6 +70,7 @@ class App:
         self.storage_warning: tuple[str, str] | None = None
         self.clock = clock
         self.theme = th.Theme(viewport.frame.scale)
+        self._warming: list = [None, *th.warm_steps(viewport.frame.scale)]  # see warm_step
         self.screen = None
         self.stack: list[Any] = []
         self.widgets: list[Widget] = []
@@ -92,6 +95,7 @@ class App:
         self._dialog_cache: tuple | None = None
         self._status: tuple = (None, None)  # (save problem, stuck buttons) the badges show
         self.game_screen = None  # the screen of the game in progress, to continue it from home
+        self.turn_cues = TurnCues()
         self.voice = voice if voice is not None else Voice(self)  # spoken prompts (speech setting)
         i18n.set_language(self.config.language)
         self.controller.subscribe(self._on_game_change)
@@ -233,6 +237,26 @@ class App:
     def set_viewport(self, viewport: Viewport) -> None:
         self.viewport = viewport
         self.theme = th.Theme(viewport.frame.scale)
+        # while idle, the loop opens the type at every size this scale draws (warm_step)
+        self._warming: list = [None, *th.warm_steps(viewport.frame.scale)]
+
+    def warm_step(self) -> bool:
+        """Pay one first-time cost ahead (the screens' modules, then the type one size at a
+        time); False when there is none left. The loop does this while idle."""
+        if not self._warming:
+            return False
+        step = self._warming.pop(0)
+        if step is None:
+            from ..screens import routes  # noqa: F401  every screen's module, loaded
+            from ..screens import end  # noqa: F401
+        else:
+            th.warm(*step)
+        return bool(self._warming)
+
+    def warm_up(self) -> None:
+        """Every first-time cost at once (the bench, before its first press)."""
+        while self.warm_step():
+            pass
         self.refresh()
 
     # --- time -------------------------------------------------------------------------------
@@ -300,6 +324,12 @@ class App:
             timeout = min(timeout, max(0.0, self._timers[0][0] - now))
         if pygame.event.peek():  # pumps SDL first: what it already read is not on any descriptor
             return
+        # nothing else to do: first-time costs paid now, one at a time, rather than on a press
+        while self._warming and not (self._dirty or self.animating):
+            self.warm_step()
+            waiting = select.select([self.waker], [], [], 0)[0] or pygame.event.peek()
+            if waiting or (self._timers and self._timers[0][0] <= self.clock()):
+                return
         ready = sleep_until(self.waker, watched or [], timeout)
         self.input.drain(ready)
         if watched is not None and not ready:
@@ -518,6 +548,7 @@ class App:
         for widget in self.widgets:
             widget.draw(canvas, ctx)
         self.screen.draw_above(canvas, ctx)
+        self.turn_cues.draw(self, canvas)  # whose move: a ribbon on their seat's edge, a chime
         if self.dialog is not None:
             scrim = pygame.Surface(canvas.get_size(), pygame.SRCALPHA)
             scrim.fill(th.SCRIM)

@@ -1,5 +1,6 @@
-"""Settings: language, volume and mute, spoken prompts, rotation, the seat test, the sensor's
-status, the odds, and the live page for the TV and phones (its switch and QR code)."""
+"""Settings: language, volume and mute, spoken prompts, rotation, the seat test, where the seats sit
+around the screen, the sensor's status, the odds and the forecast, and the live page for the TV
+and phones (its switch and QR code)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from ..kit.layout import GAP, cols, rows
 from ..kit.widgets import Button, Label, Widget
 from .base import Screen, sensor_text
 from . import live_code
+from .seat_edges import SeatEdgesScreen
 from .seat_test import SeatTestScreen
 
 _ = i18n.translator("app")
@@ -76,9 +78,11 @@ class SettingsScreen(Screen):
                               kind="choice", selected=config.rotate == degrees, key=f"rotate:{degrees}"))
 
         seats = row(lines[5], _("Seat buttons"))
-        test, result = cols(seats, [1, 1.3], gap)
+        test, where, result = cols(seats, [1, 1, 1.1], gap)
         out.append(Button(test, _("Test the seats"), lambda: self.app.show(SeatTestScreen(self.app)),
                           kind="choice", key="seat-test"))
+        out.append(Button(where, _("Where they sit"), lambda: self.app.show(SeatEdgesScreen(self.app)),
+                          kind="choice", key="seat-edges"))
         shown = self.app.hardware.status_line() or (_("Simulated") if self.app.hardware.simulated else _("Ready"))
         out.append(Label(result, shown, "small", wrap=True, key="seat-result"))
 

@@ -13,9 +13,14 @@ class Silence:
     def __init__(self, volume: float = 0.8, muted: bool = False):
         self.volume, self.muted = volume, muted
         self.played: list[str] = []
+        self.chimes: list[str] = []
 
     def play(self, name: str) -> None:
         self.played.append(name)
+
+    def chime(self, seat: int) -> None:
+        """A seat's turn chime: remembered apart from the game's effects."""
+        self.chimes.append(f"seat{seat}")
 
     def set_volume(self, volume: float) -> None:
         self.volume = volume

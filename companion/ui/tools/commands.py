@@ -40,7 +40,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     demo.add_argument("--out", type=Path, required=True, help="the folder for the pictures")
     demo.add_argument("--language", choices=("en", "de", "hu", "all"), action="append",
                       help="en, de or hu (again for more, or all); several go into DIR/<language>/")
+    demo.add_argument("--size", type=size_arg, action="append", metavar="WxH",
+                      help="a screen size, e.g. 1024x600 (again for more); each goes into DIR/WxH/ "
+                           "(default: 800x480 and 720x1280)")
+    demo.add_argument("--players", type=players_arg, metavar="N",
+                      help="play each title with N players (3 to its most) of the longest names, "
+                           "a random legal game (default: the scripted games)")
     demo.set_defaults(func=cmd_demo)
+
+
+def players_arg(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"players must be a whole number, not {text!r}") from None
+    if not 3 <= count <= 8:
+        raise argparse.ArgumentTypeError(f"players must be 3 to 8 (each title keeps its own most), not {count}")
+    return count
 
 
 # SDL's stand-ins when no real display answers: they show nothing to anyone
@@ -266,7 +282,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return fail(f"cannot make the folder {args.out} for the pictures: {exc.strerror or exc}")
     import pygame
 
-    from .demo import record
+    from .demo import record, sized
 
     languages = args.language or ["en"]
     if "all" in languages:
@@ -277,7 +293,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         for language in languages:
             # one language: DIR/landscape, DIR/portrait as ever; several: a folder each
             out = args.out if len(languages) == 1 else args.out / language
-            files += record(out, language=language, log=print)
+            files += record(out, language=language, log=print, sizes=sized(args.size), players=args.players)
     except (OSError, pygame.error) as exc:  # a read-only or full disk, a folder taken away
         why = getattr(exc, "strerror", None) or str(exc)
         return fail(f"cannot save the pictures in {args.out}: {why}")

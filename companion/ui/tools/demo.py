@@ -1,7 +1,11 @@
 """`cloud-companion demo --out DIR`: every screen and every state change of a scripted game of
-each title, saved as PNG, headless, at 800x480 and in portrait at 720x1280.
+each title, saved as PNG, headless, at 800x480 and in portrait at 720x1280 (or at the sizes
+asked for), and the key frames of each animation: its first frame, its middle and its last
+(`...-frame-0`, `-frame-half`, `-frame-end`, beside the settled picture).
 
-Each game screen module offers `demo_game() -> (setup, [actions])`; add it to DEMO_GAMES.
+Each game screen module offers `demo_game() -> (setup, [actions])`; add it to DEMO_GAMES. With
+a player count, each title is played instead as a random legal game of that many players (the
+title's own limits kept) with the longest names the screens must fit.
 """
 
 from __future__ import annotations
@@ -29,8 +33,31 @@ def demo_script(game: str) -> Callable | None:
         return None
 
 
+# long names in the three languages, the longest first: what every screen must fit
+LONG_NAMES = ("Maximilian-Alexander", "Szentgyörgyi Boglárka", "Annemarie-Josephine", "Weißenböck Jürgen",
+              "Christopher-Benedict", "Hajdúszoboszlói Ödön", "Friederike-Luise", "Bartholomew-James")
+
+
+def sized(sizes: list[tuple[int, int]] | None) -> dict[str, tuple[int, int]]:
+    """The folders and sizes to record: the usual two, or "WxH" folders for the sizes given."""
+    return dict(DEMO_SIZES) if not sizes else {f"{w}x{h}": (w, h) for w, h in dict.fromkeys(sizes)}
+
+
+def players_game(game: str, players: int, seed: int = 1) -> tuple[dict, list[dict]]:
+    """A random legal game of `game` for `players` players (held to the title's own limits)
+    with the longest names; the setup and its actions."""
+    from ...rules import rules_by_name
+    from ...rules.simulate import random_game
+
+    rules = rules_by_name(game)
+    count = max(rules.min_players, min(rules.max_players, players))
+    setup = {"game": game, "players": list(LONG_NAMES[:count])}
+    return setup, random_game(setup, seed=seed)
+
+
 def record(out: Path, language: str = "en", sizes: dict[str, tuple[int, int]] = DEMO_SIZES,
-           games: list[str] | None = None, log: Callable[[str], None] = lambda line: None) -> list[Path]:
+           games: list[str] | None = None, log: Callable[[str], None] = lambda line: None,
+           players: int | None = None) -> list[Path]:
     """Play the demo and save the screenshots under `out/<size name>/`; returns the files."""
     from ...journal import Journal
     from .harness import Harness
@@ -56,16 +83,26 @@ def record(out: Path, language: str = "en", sizes: dict[str, tuple[int, int]] = 
                 path = h.save(folder / f"{next(counter):04d}-{name}.png")
                 saved.append(path)
 
+            def key_frames(name: str) -> None:
+                """An animation that just started: its first frame, its middle and its last."""
+                start, until = clock.seconds, h.app._animate_until
+                if until <= start:
+                    return
+                for moment, at in (("0", start), ("half", (start + until) / 2), ("end", until - 1e-6)):
+                    clock.seconds = at
+                    shot(f"{name}-frame-{moment}")
+                clock.seconds = start
+
             shot("home")
             for game in games:
-                setup, actions = demo_script(game)()
+                setup, actions = demo_script(game)() if players is None else players_game(game, players)
                 h.app.home()
                 h.app.pump()
                 h.tap(f"game:{game}")
                 shot(f"{game}-players")
                 screen = h.start_game(setup)
                 shot(f"{game}-start")
-                screen.submit(REFUSED[game])  # an illegal tap: the toast says why, covering no button
+                screen.submit(refused(game, setup))  # an illegal tap: the toast says why, covering no button
                 h.app.pump()
                 shot(f"{game}-refusal")
                 h.app.toast_text = h.app.toast_detail = None
@@ -73,9 +110,11 @@ def record(out: Path, language: str = "en", sizes: dict[str, tuple[int, int]] = 
                     if not h.app.game_screen.submit(action):
                         raise RuntimeError(f"the {game} demo's action {number} was refused: {action}")
                     h.app.pump()
+                    name = f"{game}-{number:03d}-{action['act']}{moment_words(h, skip=action['act'])}"
+                    key_frames(name)
                     clock.advance(1.0)
                     h.app.pump()
-                    shot(f"{game}-{number:03d}-{action['act']}{moment_words(h, skip=action['act'])}")
+                    shot(name)
                 for name, (extra_setup, extra_actions) in EXTRA_ENDS.get(game, {}).items():
                     extra = h.start_game(extra_setup)
                     for action in extra_actions:
@@ -112,6 +151,14 @@ REFUSED = {
     "cloudship": {"act": "land"},
     "cloudmine": {"act": "guess", "player": "András", "correct": True},
 }
+
+
+def refused(game: str, setup: dict) -> dict:
+    """REFUSED[game], naming a player of this setup where it names one."""
+    action = dict(REFUSED[game])
+    if "player" in action and action["player"] not in setup["players"]:
+        action["player"] = setup["players"][-1]
+    return action
 
 
 def _example(name: str) -> tuple[dict, list[dict]]:

@@ -151,6 +151,27 @@ class Harness:
                             break
         return out
 
+    def spilled(self) -> list[str]:
+        """Lines of text that start on a card and run over its edge (cut through where the card
+        ends: a sentence half on the card, half on the sky), or run off the canvas."""
+        theme = self.app.theme
+        bounds = self.app.viewport.canvas.get_rect()
+        out = []
+        for layer in map(flat, self.app.layers()):
+            panels = [w.rect for w in layer if isinstance(w, Panel) and w.rect.w and w.rect.h]
+            for label in _labels(layer):
+                lines = label.fitted(theme).lines if label.text else ()
+                for line, ink in zip(lines, label.ink(theme)):
+                    if not (ink.w and ink.h):
+                        continue
+                    if not bounds.contains(ink):
+                        out.append(f"{line!r} off the screen")
+                        continue
+                    holders = [p for p in panels if p.colliderect(ink)]
+                    if holders and not any(p.contains(ink) for p in holders):
+                        out.append(f"{line!r} over a card's edge")
+        return out
+
     def small_targets(self) -> list[str]:
         theme = self.app.theme
         return [w.key or "?" for w in self.app.live_widgets() if isinstance(w, Button) and w.too_small(theme)]

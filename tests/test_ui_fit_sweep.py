@@ -1,0 +1,161 @@
+"""Every moment of every game, checked for text that does not fit: the example games and a game
+of each title with the most players, all with the longest names, played on the app's screens
+in English, German and Hungarian, landscape and portrait; after each action the screen, its
+card and its strip must show every line whole (no text shrunk past its floor, no line cut
+through by its box, covered by what is drawn after it, or run over a card's edge or off the
+screen).
+
+The quick sweep checks each moment once, in one of the six languages and orientations in turn
+(so every moment and every language and orientation is seen); the full sweep, marked slow
+(`pytest -m slow tests/test_ui_fit_sweep.py`), checks every moment in all six and at the other
+listed sizes too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import defaultdict
+from pathlib import Path
+
+import pygame
+import pytest
+
+from companion import i18n
+from companion.ui.tools.demo import LONG_NAMES, players_game
+from companion.ui.tools.harness import Harness
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "companion" / "examples"
+LANGUAGES = ("en", "de", "hu")
+QUICK_SIZES = ((800, 480), (720, 1280))
+FULL_SIZES = ((800, 480), (1024, 600), (1280, 800), (1920, 1080), (720, 1280))
+MOST_PLAYERS = {"cloud9": 6, "cloudmine": 8, "cloudship": 4}
+MOST_ACTIONS = 150
+CHECKS = ("overflows", "clipped", "covered", "spilled", "off_canvas")
+
+# who draws what: the screens' owners are told of what the sweep finds on their screens
+OWNERS = {"Cloud9Screen": "cloud9", "CloudMineScreen": "cloudmine", "CloudshipScreen": "cloudship",
+          "EndScreen": "end"}
+
+
+def renamed(value, names: dict[str, str]):
+    """`value` (a setup or an action) with every player's name replaced, wherever it is."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [renamed(v, names) for v in value]
+    if isinstance(value, dict):
+        return {names.get(k, k): renamed(v, names) for k, v in value.items()}
+    return value
+
+
+def example_games() -> list[tuple[str, dict, list[dict]]]:
+    """The example games with the longest names, and each title with its most players."""
+    games = []
+    for path in sorted(EXAMPLES.glob("*.jsonl")):
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        setup, actions = rows[0], rows[1:]
+        names = dict(zip(setup["players"], LONG_NAMES))
+        games.append((path.stem, renamed(setup, names), renamed(actions, names)))
+    for game, most in MOST_PLAYERS.items():
+        setup, actions = players_game(game, most)
+        # a random game of Cloud 9 runs to hundreds of actions: its first trips show every kind
+        games.append((f"{game}-{most}-players", setup, actions[:MOST_ACTIONS]))
+    return games
+
+
+def sweep(combos: list[tuple[str, tuple[int, int]]], every: bool) -> dict[str, dict[tuple, set]]:
+    """Play every game on a harness per (language, size); after action i check the screen on
+    every harness (`every`) or on harness i mod len(combos). Findings by the screen's owner:
+    (game, screen, check, moment, language, size) -> the lines."""
+    found: dict[str, dict[tuple, set]] = defaultdict(lambda: defaultdict(set))
+    try:
+        for name, setup, actions in example_games():
+            for index, (language, size) in enumerate(combos):
+                h = Harness(size)
+                h.app.change_config(language=language)
+                h.start_game(setup)
+                moments = [(0, None)] + list(enumerate(actions, start=1))
+                for number, action in moments:
+                    if action is not None:
+                        assert h.app.game_screen.submit(action), (name, number, action)
+                    if not every and number % len(combos) != index:
+                        continue  # not drawn: only the moments looked at are
+                    h.app.pump()
+                    screen = type(h.app.screen).__name__
+                    card = getattr(h.app.screen, "card", None)
+                    moment = card.kind if card is not None else "-"
+                    for check in CHECKS:
+                        for line in getattr(h, check)():
+                            found[OWNERS.get(screen, "the app")][name, screen, check, moment, language, size].add(line)
+    finally:
+        i18n.set_language("en")
+    return found
+
+
+def report(findings: dict[tuple, set]) -> str:
+    lines = []
+    for (game, screen, check, moment, language, size), texts in sorted(findings.items()):
+        lines.append(f"{game} {screen} {check} at moment {moment}, {language} {size[0]}x{size[1]}: "
+                     + "; ".join(sorted(texts)[:3]))
+    return "\n".join(lines)
+
+
+@pytest.fixture(scope="module")
+def quick():
+    return sweep([(language, size) for language in LANGUAGES for size in QUICK_SIZES], every=False)
+
+
+# what the sweep finds on the game and end screens, for their owners (the screens are being
+# redrawn; the assertions stand, and pass once the screens fit)
+KNOWN = {
+    "cloud9": "Cloud 9 with six long names: in portrait the passengers' names overflow and are cut "
+              "through on the board and on the fall card (en, de, hu); the Hungarian risk meter's "
+              "'Emelkedés: 100%' overflows in landscape",
+    "cloudmine": "The Cloud Mine with eight long names: the names on the ring's player cards overflow, "
+                 "are cut through, run over their cards (off the screen in portrait) and lie under the "
+                 "neighbouring cards and the step panel, in every language and both orientations",
+    "cloudship": "Cloudship with four long names, landscape: the prompt 'NAME: roll the dice!' (de "
+                 "'du würfelst!', hu 'dobj a kockákkal!') overflows and its first line is cut through, "
+                 "also under the hail card",
+    "end": "End screens with the longest names: the final scores' names overflow and are cut through "
+           "and lie under their rows (en landscape, hu portrait: a name over its card's edge and under "
+           "a token)",
+}
+
+
+@pytest.mark.parametrize("owner", ["the app", *[
+    pytest.param(owner, marks=pytest.mark.xfail(strict=False, reason=KNOWN[owner])) for owner in KNOWN]])
+def test_every_moment_of_every_game_fits_in_every_language_and_orientation(quick, owner):
+    findings = quick.get(owner, {})
+    assert not findings, "\n" + report(findings)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("CLOUD_FIT_FULL_SWEEP"), reason="the full sweep (minutes): "
+                    "set CLOUD_FIT_FULL_SWEEP=1 to run it")
+@pytest.mark.parametrize("owner", ["the app", *[
+    pytest.param(owner, marks=pytest.mark.xfail(strict=False, reason=KNOWN[owner])) for owner in KNOWN]])
+def test_every_moment_fits_at_every_size_in_every_language(owner):
+    findings = sweep([(language, size) for language in LANGUAGES for size in FULL_SIZES], every=True)
+    assert not findings.get(owner), "\n" + report(findings.get(owner, {}))
+
+
+def test_the_sweep_sees_a_line_cut_through_by_a_card_and_the_longest_names():
+    # the sweep's own checks catch what the pictures showed: a sentence run over its card's edge
+    from companion.ui.kit.widgets import Label, Panel
+    from companion.ui.screens.base import Screen
+
+    class Spilled(Screen):
+        def build(self, f, t):
+            card = f.content.inflate(-f.u(200), -f.u(200))
+            return [Panel(card, key="card"),
+                    Label(pygame.Rect(card.x, card.bottom - f.u(20), card.w, f.u(40)), "Szentgyörgyi Boglárka fell",
+                          "body", key="line")]
+
+    h = Harness((800, 480))
+    h.app.show(Spilled(h.app))
+    h.app.pump()
+    assert h.spilled() == ["'Szentgyörgyi Boglárka fell' over a card's edge"]
+    assert all(setup["players"][0] == LONG_NAMES[0] for _name, setup, _actions in example_games())
+    assert max(len(setup["players"]) for _n, setup, _a in example_games() if setup["game"] == "cloudmine") == 8
