@@ -26,6 +26,7 @@ def settings_screen(size=(800, 480), language="en") -> Harness:
     h = Harness(size, config=Config(language=language))
     h.app.show(SettingsScreen(h.app))
     h.app.pump()
+    h.tap("settings:more")  # the power is on Settings' second page
     return h
 
 

@@ -65,6 +65,7 @@ def test_settings_switch_the_odds_off_and_on(tmp_path):
     h = Harness((800, 480), config_path=path)
     h.app.show(SettingsScreen(h.app))
     h.app.pump()
+    h.tap("settings:more")  # the odds are on Settings' second page
     h.tap("odds:off")
     assert h.app.config.show_odds is False
     assert cfg.load(path)[0].show_odds is False  # saved
@@ -83,6 +84,7 @@ def test_settings_switch_the_forecast_on_and_off(tmp_path):
     assert not keyed(h, "forecast-win")
     h.app.show(SettingsScreen(h.app))
     h.app.pump()
+    h.tap("settings:more")
     h.tap("forecast:on")
     assert h.app.config.show_forecast is True and cfg.load(path)[0].show_forecast is True  # saved
     forecast_on_screen(h)

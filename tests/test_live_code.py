@@ -26,6 +26,7 @@ def test_switching_it_on_is_saved_and_offers_the_code(tmp_path, url_file):
     h = Harness((800, 480), config_path=path)
     h.app.show(SettingsScreen(h.app))
     h.app.pump()
+    h.tap("settings:more")  # the live page is on Settings' second page
     assert not h.shows("live:code")  # off by default: nothing to scan
     h.tap("live:on")
     assert settings.load(path)[0].live is True  # the file the live page's service reads
@@ -87,7 +88,9 @@ def test_the_switch_and_the_code_fit_every_screen_and_language(size, language, u
     address.publish("http://192.168.178.100:8019/", url_file)
     h = Harness(size)
     h.app.change_config(language=language, live=True)
-    for screen in (SettingsScreen(h.app), LiveCodeScreen(h.app)):
+    more = SettingsScreen(h.app)
+    more.page = 1  # the live page's row is on Settings' second page
+    for screen in (SettingsScreen(h.app), more, LiveCodeScreen(h.app)):
         h.app.show(screen)
         h.app.pump()
         assert h.overflows() == [] and h.clipped() == [] and h.covered() == [] and h.off_canvas() == []

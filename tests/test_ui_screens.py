@@ -48,6 +48,7 @@ def screens(h: Harness):
     yield "keyboard", lambda: (h.tap("game:cloudmine"), h.tap("name:0"))
     yield "claim", lambda: (h.tap("game:cloudmine"), [h.tap("more") for _ in range(5)], h.tap("claim"))
     yield "settings", lambda: h.app.show(SettingsScreen(h.app))
+    yield "settings-more", lambda: (h.app.show(SettingsScreen(h.app)), h.tap("settings:more"))
     yield "seat-test", lambda: (h.app.show(SettingsScreen(h.app)), h.tap("seat-test"))
     yield "history", lambda: h.app.show(HistoryScreen(h.app, ListedGames([shared_win()] + HISTORY.games())))
     yield "totals", lambda: (h.app.show(HistoryScreen(h.app, HISTORY)), h.tap("tab:players"))

@@ -24,19 +24,28 @@ class SettingsScreen(Screen):
     def title(self) -> str:
         return _("Settings")
 
+    page = 0  # 0: the basics (language, sound, speech, rotation, seats); 1: more
+
     def build(self, f, t):
         c = f.content
         gap = f.u(GAP)
-        config = self.app.config
-        can_power_off = power.available()
-        n_rows = 11 if can_power_off else 10
+        out: list[Widget] = []
+        # two pages, so that every target stays large at 800x480 (eleven rows do not fit)
+        tabs, c = rows(c, [1, 6 if f.portrait else 4.2], gap)
+        tabs = tabs if f.portrait else cols(tabs, [1, 1], 2 * gap)[0]
+        for rect, (number, text, key) in zip(cols(tabs, 2, gap), ((0, _("Basics"), "settings:basics"),
+                                                                   (1, _("More"), "settings:more"))):
+            out.append(Button(rect, text, lambda n=number: self.show_page(n), kind="choice",
+                              selected=self.page == number, key=key))
+        fill = self.basics if self.page == 0 else self.more
+        lines_wanted = fill(None, None, gap)
+        n_rows = max(lines_wanted, 5)
         if f.portrait:  # one column, each caption left of its controls
             lines = rows(c, n_rows, gap)
         else:  # two columns, each caption above its controls: every target stays large
             per_column = -(-n_rows // 2)
             left, right = cols(c, 2, 2 * gap)
             lines = rows(left, per_column, gap) + rows(right, per_column, gap)[:n_rows - per_column]
-        out: list[Widget] = []
 
         def row(rect, caption):
             if f.portrait:
@@ -46,6 +55,18 @@ class SettingsScreen(Screen):
             out.append(Label(head, caption, "body", align="left", wrap=True))
             return body
 
+        fill(lines, row, gap, out, f)
+        return out
+
+    def show_page(self, number: int) -> None:
+        self.page = number
+        self.refresh()
+
+    def basics(self, lines, row, gap, out=None, f=None) -> int:
+        """Language, sound, volume, spoken prompts, rotation, seat buttons (the rows it needs)."""
+        if lines is None:
+            return 6
+        config = self.app.config
         languages = row(lines[0], _("Language"))
         for rect, code in zip(cols(languages, len(i18n.LANGUAGES), gap), i18n.LANGUAGES):
             out.append(Button(rect, i18n.LANGUAGE_NAMES[code], lambda c=code: self.app.change_config(language=c),
@@ -85,19 +106,25 @@ class SettingsScreen(Screen):
                           kind="choice", key="seat-edges"))
         shown = self.app.hardware.status_line() or (_("Simulated") if self.app.hardware.simulated else _("Ready"))
         out.append(Label(result, shown, "small", wrap=True, key="seat-result"))
+        return 6
 
-        sensor = row(lines[6], _("Ship sensor"))
+    def more(self, lines, row, gap, out=None, f=None) -> int:
+        """The ship sensor, the odds, the forecast, the live page, and on the Pi the power."""
+        can_power_off = power.available()
+        if lines is None:
+            return 5 if can_power_off else 4
+        sensor = row(lines[0], _("Ship sensor"))
         status = self.app.hardware.sensor_status()
         out.append(Label(sensor, sensor_text(status) if status else _("none connected"), "body", align="left",
                          key="sensor"))
-        out += risk_meter.settings_buttons(row(lines[7], risk_meter.settings_caption()), self.app, gap)
-        out += forecast_view.settings_buttons(row(lines[8], forecast_view.settings_caption()), self.app, gap)
-        out += live_code.settings_buttons(row(lines[9], live_code.caption()), self.app, gap)
+        out += risk_meter.settings_buttons(row(lines[1], risk_meter.settings_caption()), self.app, gap)
+        out += forecast_view.settings_buttons(row(lines[2], forecast_view.settings_caption()), self.app, gap)
+        out += live_code.settings_buttons(row(lines[3], live_code.caption()), self.app, gap)
         if can_power_off:  # the Pi, running as the service: switch it off safely
-            off = row(lines[10], _("Power"))
+            off = row(lines[4], _("Power"))
             off = off if f.portrait else cols(off, [1, 1.3], gap)[0]
             out.append(Button(off, _("Shut down"), self.ask_shut_down, kind="secondary", key="shut-down"))
-        return out
+        return 5 if can_power_off else 4
 
     def speech_row(self, rect, gap) -> list[Widget]:
         """On / Off; where the app cannot speak, the buttons are off and the reason is shown."""
