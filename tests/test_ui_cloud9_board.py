@@ -140,6 +140,28 @@ def test_the_scores_fill_toward_fifty_however_many_players():
     assert keyed(h, f"bar:{jumper}").filled.w > 0
 
 
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("players", [LONGEST, THREE], ids=["six", "three"])
+def test_hands_of_ten_cards_and_more_show_their_count_whole_beside_the_longest_role(size, players):
+    # every fall deals each player a card: a long game's hands reach two digits (three players
+    # twenty each, "20" the widest; six players as many as the draw pile holds)
+    h, screen, now = game(size, players)
+    h.app.change_config(language="de")
+    while min(screen.view["hands"].values()) < 20 and screen.view["draw_pile"] > 0:
+        screen.submit({"act": "roll", "dice": ["red"] + [BLANK] * (DICE[1] - 1)})
+        for name in screen.view["decide_order"]:
+            screen.submit({"act": "stay", "player": name})
+        screen.submit({"act": "fall"})
+    screen.submit({"act": "roll", "dice": ["red"] + [BLANK] * (DICE[1] - 1)})
+    screen.submit({"act": "jump", "player": screen.view["decide_order"][0]})  # "Ausgestiegen"
+    rest(h, now)
+    counts = [keyed(h, f"hand:{name}") for name in players]
+    assert all(len(label.text) == 2 for label in counts)
+    assert len(players) > 3 or {label.text for label in counts} == {"20"}
+    assert h.overflows() == [] and h.clipped() == [] and h.covered() == []
+
+
 # --- the moments -----------------------------------------------------------------------------
 
 def test_a_fall_drops_the_basket_names_the_pilot_then_stands_still():

@@ -397,10 +397,12 @@ class Cloud9Screen(GameScreen):
         points_w = f.u(58 if tall and rest.w >= f.u(280) else 40)
         points = pygame.Rect(lower.right - points_w, lower.y - f.u(2), points_w, lower.h + f.u(4))
         lower = pygame.Rect(lower.x, lower.y, lower.w - points_w, lower.h)
-        hand_w = f.u(46)
+        # the cards sign and room for a two-digit count at the smallest type (hands grow past
+        # nine over a long game), leaving the role its room
+        hand_w = f.u(47)
         hand = pygame.Rect(lower.right - hand_w - f.u(4), lower.y, hand_w, lower.h)
-        role_rect = pygame.Rect(lower.x, lower.y, hand.x - lower.x - f.u(4), lower.h)
-        card_h = min(hand.h - f.u(2), f.u(24))
+        role_rect = pygame.Rect(lower.x, lower.y, hand.x - lower.x - f.u(3), lower.h)
+        card_h = min(hand.h - f.u(2), f.u(20))
         card = pygame.Rect(hand.x, hand.centery - card_h // 2, card_h, card_h)
         out += [Pawn(pawn, name, player.colour, key=f"token:{name}", mark=self.mark(name)),
                 Label(name_rect, name, "body", align="left", colour=th.INK if aboard else th.INK_SOFT,
@@ -408,7 +410,7 @@ class Cloud9Screen(GameScreen):
                 Label(role_rect, self.role(name, v), "small", align="left",
                       colour=th.PRIMARY if acting else th.INK_SOFT, key=f"role:{name}"),
                 Hand(card),
-                Label(pygame.Rect(card.right + f.u(3), hand.y, hand.right - card.right - f.u(3), hand.h),
+                Label(pygame.Rect(card.right + f.u(2), hand.y, hand.right - card.right - f.u(2), hand.h),
                       str(v["hands"][name]), "body", align="left", key=f"hand:{name}"),
                 Label(points, str(v["scores"][name]), "big" if tall else 26, align="right",
                       key=f"score:{name}")]
