@@ -243,3 +243,13 @@ def test_a_lost_cloudship_game_is_not_celebrated_and_tells_its_rounds():
     rounds = h.screen.rounds_told
     assert [r.number for r in rounds] == list(range(1, 9)) and rounds[-1].result == "lost"
     assert h.shows("rounds")
+
+
+def test_a_long_name_breaks_after_its_hyphen_or_between_its_words_never_inside_a_word():
+    from companion.ui.screens.end import name_lines
+
+    px = th.SIZES["min"]
+    assert name_lines("Maximilian-Alexander", px, 130, "regular") == ("Maximilian-", "Alexander")
+    assert name_lines("Szentgyörgyi Boglárka", px, 130, "regular") == ("Szentgyörgyi", "Boglárka")
+    assert name_lines("Maximilian-Alexander", px, 1000, "regular") == ("Maximilian-Alexander",)
+    assert name_lines("Zsófi", px, 10, "regular") == ("Zsófi",)

@@ -19,7 +19,7 @@ from ..story import recap
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows
 from ..kit.shapes import draw_crown
-from ..kit.widgets import Button, Label, Panel, Picture, PlayerToken, Widget, wrap_lines
+from ..kit.widgets import Button, Fitted, Label, Panel, Picture, PlayerToken, Widget, wrap_lines
 from .base import Screen, game_title
 
 _ = i18n.translator("app")
@@ -101,6 +101,45 @@ def _fits(theme, text: str, rect: pygame.Rect, lines: int) -> bool:
     px = theme.size("min")
     wrapped = wrap_lines(text, px, rect.w, "regular")
     return len(wrapped) <= lines and theme.font(px, "regular").fits_height(wrapped, rect.h)
+
+
+def name_lines(name: str, px: int, width: int, weight: str) -> tuple[str, ...]:
+    """A name on one line where it fits, else on two: broken between its words or after a
+    hyphen ("Maximilian-" / "Alexander"), where the wider of the two lines is narrowest."""
+    face = th.font(px, weight)
+    if face.size(name)[0] <= width:
+        return (name,)
+    splits = [(name[:i], name[i + 1:]) for i, ch in enumerate(name) if ch == " "]
+    splits += [(name[:i + 1], name[i + 1:]) for i, ch in enumerate(name) if ch == "-" and 0 < i < len(name) - 1]
+    splits = [(a.strip(), b.strip()) for a, b in splits if a.strip() and b.strip()]
+    if not splits:
+        return (name,)
+    return min(splits, key=lambda lines: max(face.size(line)[0] for line in lines))
+
+
+class NameLabel(Label):
+    """A player's name: the largest size down to its floor at which it fits its box on one
+    line, or on two broken between words or after a hyphen (never inside a word)."""
+
+    def fitted(self, theme) -> Fitted:
+        if self._fitted is None or self._fitted[0] != theme.scale:
+            px, floor = theme.size(self.size), theme.size(self.min_size)
+            while True:
+                lines = name_lines(self.text, px, self.rect.w, self.weight)
+                face = th.font(px, self.weight)
+                fits = all(face.size(line)[0] <= self.rect.w for line in lines) and face.fits_height(lines, self.rect.h)
+                if fits or px <= floor:
+                    break
+                px = max(floor, px - max(1, px // 12))
+            self._fitted = (theme.scale, Fitted(px, lines, not fits))
+        return self._fitted[1]
+
+    def placed(self, theme):
+        # not the labels' shared cache: that knows the lines by the plain label's wrapping
+        key = (theme.scale, self.colour)
+        if getattr(self, "_placed", None) is None or self._placed[0] != key:
+            self._placed = (key, self._place(theme))
+        return self._placed[1]
 
 
 class EndScreen(Screen):
@@ -329,7 +368,7 @@ class EndScreen(Screen):
             out += [Label(rank_rect, _("{rank}.").format(rank=rank), "title", align="left", key=f"rank:{name}"),
                     PlayerToken(token.inflate(-f.u(4), -f.u(4)), name, self.game_screen.player(name).colour,
                                 key=f"token:{name}", mark=self.game_screen.mark(name)),
-                    Label(name_rect, name, "title", align="left", wrap=not two_lines, key=f"name:{name}"),
+                    NameLabel(name_rect, name, "title", align="left", key=f"name:{name}"),
                     Bars(bars, series[name], top, key=f"story:{name}"),
                     Label(pygame.Rect(row.right - score_w, row.y, score_w, row.h), str(v["scores"][name]),
                           "big" if row_h >= f.u(44) else "title", align="right", key=f"final:{name}")]
@@ -374,12 +413,21 @@ class EndScreen(Screen):
         left = max(0, v["storm_end"] - v["storm"])
         won, lost = v.get("result") == "won", v.get("result") == "lost"
         out: list[Widget] = [Panel(area, key="outcome", highlight=th.GOOD if won else None)]
-        inner = inset(area, f.u(12))
         names = v["players"]
-        crew_columns = 2 if f.portrait and len(names) > 2 else len(names)
+        crew_columns = 2 if len(names) > 2 and (f.portrait or not self.crew_fits_a_row(f, area.w)) else len(names)
         crew_rows = -(-len(names) // crew_columns)
-        weights = ([1.5, 1.6, 2.4, 0.45 * crew_rows + 0.3] if f.portrait else [0.6, 1.0, 2.1, 0.45])
-        garden, figures, story_rect, crew = rows(inner, weights, f.u(GAP))
+        # a landscape crew on two rows: closer rows, so the rounds' story keeps its room
+        tight = crew_rows > 1 and not f.portrait
+        gap = f.u(4) if tight else f.u(GAP)
+        inner = inset(area, f.u(8 if tight else 12))
+        weights = [1.5, 1.6, 2.4, 0.45 * crew_rows + 0.3] if f.portrait else [0.6, 1.0, 2.1, 0.45]
+        heights = [part.h for part in rows(inner, weights, gap)]
+        crew_h = self.crew_height(f, inner.w, crew_columns, crew_rows, gap)
+        if heights[3] < crew_h:  # every name whole: the room comes from the garden and the story
+            extra = crew_h - heights[3]
+            from_garden = extra * heights[0] // (heights[0] + heights[2])
+            heights = [heights[0] - from_garden, heights[1], heights[2] - (extra - from_garden), crew_h]
+        garden, figures, story_rect, crew = rows(inner, heights, gap)
         # the garden: a flower for each one planted, an empty spot for each one missing
         from ..boards.ship_icons import icons_in_row
 
@@ -407,14 +455,36 @@ class EndScreen(Screen):
         out.append(Picture(story_rect, lambda surface, rect: recap.draw_rounds(surface, rect, rounds, theme),
                            key="rounds"))
         self.rounds_told = rounds
-        for cell, name in zip(grid(crew, len(names), crew_columns, f.u(GAP)), names):
+        for cell, name in zip(grid(crew, len(names), crew_columns, gap), names):
             side = min(cell.h, f.u(44))
             token = pygame.Rect(cell.x, cell.centery - side // 2, side, side)
             out += [PlayerToken(token, name, self.game_screen.player(name).colour, key=f"token:{name}",
                                 mark=self.game_screen.mark(name)),
-                    Label(pygame.Rect(token.right + f.u(6), cell.y, cell.right - token.right - f.u(6), cell.h), name,
-                          "body", align="left", key=f"name:{name}")]
+                    NameLabel(pygame.Rect(token.right + f.u(6), cell.y, cell.right - token.right - f.u(6), cell.h),
+                              name, "body", align="left", key=f"name:{name}")]
         return out
+
+    def crew_room(self, f, width: int, columns: int, gap: int) -> int:
+        """Cloudship: the width beside its token that a crew member's name has."""
+        cell = (width - (columns - 1) * gap) // max(1, columns)
+        return cell - min(cell, f.u(44)) - f.u(6)
+
+    def crew_fits_a_row(self, f, width: int) -> bool:
+        """Cloudship, landscape: does every name fit on one line of the smallest type when the
+        whole crew shares a row?"""
+        names = self.view["players"]
+        theme = self.app.theme
+        room = self.crew_room(f, width - 2 * f.u(12), len(names), f.u(GAP))
+        return all(theme.measure(name, theme.size("min"), "regular")[0] <= room for name in names)
+
+    def crew_height(self, f, width: int, columns: int, crew_rows: int, gap: int) -> int:
+        """Cloudship: the least height of the crew's rows in which every name, on one line or
+        broken onto two, fits at the smallest type."""
+        theme = self.app.theme
+        px = theme.size("min")
+        room = self.crew_room(f, width, columns, gap)
+        lines = max(len(name_lines(name, px, room, "regular")) for name in self.view["players"])
+        return crew_rows * (lines * theme.font(px, "regular").get_linesize() + f.u(2)) + (crew_rows - 1) * gap
 
     def undo(self) -> None:
         if self.game_screen.submit({"act": "undo"}):
