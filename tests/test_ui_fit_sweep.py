@@ -112,9 +112,6 @@ KNOWN = {
     "cloud9": "Cloud 9 with six long names: in portrait the passengers' names overflow and are cut "
               "through on the board and on the fall card (en, de, hu); the Hungarian risk meter's "
               "'Emelkedés: 100%' overflows in landscape",
-    "cloudmine": "The Cloud Mine with eight long names: the names on the ring's player cards overflow, "
-                 "are cut through, run over their cards (off the screen in portrait) and lie under the "
-                 "neighbouring cards and the step panel, in every language and both orientations",
     "cloudship": "Cloudship with four long names, landscape: the prompt 'NAME: roll the dice!' (de "
                  "'du würfelst!', hu 'dobj a kockákkal!') overflows and its first line is cut through, "
                  "also under the hail card",
