@@ -239,3 +239,28 @@ def test_a_refusal_s_rule_follows_its_notice_at_one_spacing_however_long_the_not
         assert not notice.overflow(theme) and not notice.clipped(theme) and not rule.clipped(theme)
         gaps.append(rule.ink(theme)[0].top - notice.ink(theme)[-1].bottom)
     assert max(gaps) - min(gaps) <= f.u(6) and max(gaps) <= f.u(20), gaps
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["landscape", "portrait"])
+def test_eight_of_the_longest_names_fit_through_the_first_settlements_in_every_language(size):
+    # the ring's cards ("Hajdúszoboszlói" in portrait), the step's "draws 8 cards for" line with
+    # two long names, and the settlement card, wherever it finds room clear of its takers
+    from companion.ui.tools.demo import players_game
+
+    setup, actions = players_game("cloudmine", 8)
+    problems = []
+    for language in ("en", "de", "hu"):
+        h = Harness(size)
+        h.app.change_config(language=language)
+        screen = h.start_game(setup)
+        for number, action in enumerate([None, *actions[:12]]):
+            if action is not None:
+                assert screen.submit(action)
+            h.app.pump()
+            problems += [f"{language} after {number}: {p}" for p in fit_problems(h) + h.spilled()]
+            if screen.card is not None and screen.card.kind == "settle":
+                card = h.find("story-card").rect
+                problems += [f"{language} after {number}: card over {name}" for name in screen.card.players
+                             if card.colliderect(h.find(f"player:{name}").rect)]
+    i18n.set_language("en")
+    assert not problems, problems

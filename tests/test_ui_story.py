@@ -138,3 +138,13 @@ def test_the_strip_kept_step_by_step_is_the_story_replayed(game):
             break
         shown = [(m.kind, m.text) for m in screen.recent()]
         assert shown == [(m.kind, m.text) for m in story.recent(screen.match, RECENT)]
+
+
+def test_a_card_breaks_a_double_name_after_its_hyphen_only_where_it_is_too_wide():
+    from companion.ui.story.cards import hyphenated
+    from companion.ui.tools.harness import Harness
+
+    f = Harness().app.frame
+    assert hyphenated("Christopher-Benedict found the card", 120, f, "prompt") == "Christopher-\nBenedict found the card"
+    assert hyphenated("Christopher-Benedict found the card", 400, f, "prompt") == "Christopher-Benedict found the card"
+    assert hyphenated("Szentgyörgyi Boglárka takes six cards", 60, f, "body") == "Szentgyörgyi Boglárka takes six cards"

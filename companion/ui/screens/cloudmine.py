@@ -132,7 +132,9 @@ class CloudMineScreen(GameScreen):
         token = pygame.Rect(middle.x, middle.centery - side // 2, side, side)
         piece = side * 7 // 8
         role = pygame.Rect(token.right + f.u(3), token.centery - piece // 2, piece, piece)
-        parts = [card, Label(top, breakable(name, top.w, f), "body", wrap=True, key=f"name:{name}"),
+        # the name may use the card's width between its stripe and the guesser's ring
+        named = pygame.Rect(cell.x + f.u(10), top.y, cell.w - f.u(14), top.h)
+        parts = [card, Label(named, breakable(name, named.w, f), "body", wrap=True, key=f"name:{name}"),
                  PlayerToken(token, name, player.colour, mark=self.mark(name)),
                  Picture(role, lambda s, r, k=self.role_key(name): board.paint_role(s, r, k), key=f"piece:{name}")]
         x = role.right + f.u(3)
@@ -184,13 +186,31 @@ class CloudMineScreen(GameScreen):
         keys = set(self.card_keeps_clear(moment))
         about = [w.rect for w in below if w.key in keys]
         step = getattr(self, "_step_rect", None)
-        if step is None:
+        if step is None or not about:
             return area
-        if not any(area.colliderect(r) for r in about):
-            return area
-        # no room on the board clear of the takers: over the step's words, above its buttons
-        taken = [w.rect for w in below if w.accepts_tap() and w.rect.colliderect(step)]
-        return free_band(step, taken, f.u(GAP))
+        gap = f.u(GAP)
+        taken = [w.rect for w in below if w.accepts_tap()]
+        # where the card may go, the first where all its words fit: on the board clear of the
+        # takers (a band across it, else the largest box between them), else over the step's
+        # words, above its buttons
+        least = f.u(64)
+        edges = sorted({board_rect.left, board_rect.right, *(r.right + gap for r in about),
+                        *(r.left - gap for r in about)})
+        edges = [x for x in edges if board_rect.left <= x <= board_rect.right]
+        boxes = [free_band(pygame.Rect(x0, board_rect.y, x1 - x0, board_rect.h), taken + about, gap)
+                 for i, x0 in enumerate(edges) for x1 in edges[i + 1:]]
+        places = [area] if not any(area.colliderect(r) for r in about) else []
+        places += sorted((b for b in boxes if b.w >= least and b.h >= least), key=lambda b: -b.w * b.h)
+        places.append(free_band(step, [r for r in taken if r.colliderect(step)], gap))
+        return next((p for p in places if self.card_fits(f, p, moment)), places[0])
+
+    def card_fits(self, f, area: pygame.Rect, moment) -> bool:
+        """Whether the result card shows all its words whole in `area` (none under its floor)."""
+        from ..story.cards import card_widgets
+
+        theme = self.app.theme
+        widgets = card_widgets(f, area, moment, lambda name: self.player(name).colour, lambda: None, self.mark)
+        return not any(w.overflow(theme) or w.clipped(theme) for w in widgets if isinstance(w, Label))
 
     # --- the step: what happens now --------------------------------------------------------
     def step_panel(self, f, step: pygame.Rect) -> list[Widget]:
@@ -202,16 +222,22 @@ class CloudMineScreen(GameScreen):
                                 wrap=True)]
         who = v["to_guess"]
         fresh = v["table"] == v["cards_per_round"] and v["dreamer_pile"] == 0
-        # the answers at least 64 px high (landscape stacks them)
-        heights = [0.9, 1.6, 0.6, 2.2] if not f.portrait else [1, 1.6, 0.7, 1.4]
-        draw_rect, prompt_rect, table_rect, buttons = rows(inner, heights, f.u(GAP))
         if fresh:
             draw_text = _("{dreamer} draws {count} cards for {chooser}").format(
                 dreamer=v["dreamer"], count=v["cards_per_round"], chooser=v["chooser"])
         else:
             draw_text = _.ngettext("{dreamer} holds {count} wrong guess", "{dreamer} holds {count} wrong guesses",
                                     v["dreamer_pile"]).format(dreamer=v["dreamer"], count=v["dreamer_pile"])
-        out.append(Label(draw_rect, draw_text, "body", wrap=True, key="draw"))
+        # the answers at least 64 px high (landscape stacks them); a draw line of two long names
+        # takes its third line from the prompt's room
+        heights = [0.9, 1.6, 0.6, 2.2] if not f.portrait else [1, 1.6, 0.7, 1.4]
+        for _more in range(4):
+            draw_rect, prompt_rect, table_rect, buttons = rows(inner, heights, f.u(GAP))
+            draw = Label(draw_rect, draw_text, "body", wrap=True, key="draw")
+            if not (draw.overflow(self.app.theme) or draw.clipped(self.app.theme)):
+                break
+            heights = [heights[0] + 0.15, heights[1] - 0.15, *heights[2:]]
+        out.append(draw)
         # the guesser's token beside the words where the step is wide (the ring marks them too)
         token = pygame.Rect(prompt_rect.x, prompt_rect.y, min(prompt_rect.h, f.u(56)) if f.portrait else 0,
                             prompt_rect.h)

@@ -13,7 +13,7 @@ from ..kit import theme as th
 from ..kit.layout import GAP, Frame, cols, grid, inset, rows
 from .moments import Moment
 from ..kit.shapes import draw_token
-from ..kit.widgets import Button, Label, Panel, PlayerToken, Widget
+from ..kit.widgets import Button, Label, Panel, PlayerToken, Widget, wrap_lines
 
 _ = translator("story")
 
@@ -101,6 +101,17 @@ def fits(rect: pygame.Rect, text: str, f: Frame) -> bool:
     return th.font(px).size(text)[0] <= rect.w
 
 
+def hyphenated(text: str, width: int, f: Frame, size: str) -> str:
+    """`text` with each double name too wide for `width` even at the floor broken after its
+    hyphen ("Christopher-" / "Benedict"), so that it wraps instead of running over."""
+    face = th.font(f.u(th.SIZES["min"]), th.weight_of(size))
+    out = []
+    for word in text.split(" "):
+        head, dash, tail = word.partition("-")
+        out.append(f"{head}-\n{tail}" if dash and head and tail and face.size(word)[0] > width else word)
+    return " ".join(out).replace("\n ", "\n")
+
+
 def card_widgets(f: Frame, area: pygame.Rect, moment: Moment, colour_of: Callable[[str], str],
                  dismiss: Callable[[], None], mark_of: Callable[[str], str] = lambda name: name) -> list[Widget]:
     """The result card over the board: what happened, in large type, and who got or lost what."""
@@ -109,12 +120,13 @@ def card_widgets(f: Frame, area: pygame.Rect, moment: Moment, colour_of: Callabl
     band_colour = CARD_COLOURS.get(moment.kind, th.PRIMARY)
     if box.h < f.u(COMPACT_H):
         # a low band (Cloudship: above the beds that take the balls): headline beside the text
-        head, text = cols(inset(box, f.u(4)), [1, 1.5], f.u(GAP))
         body = moment.card_text or "; ".join(line for _who, line in moment.details)
+        head, text = cols(inset(box, f.u(4)), [1, 1.5], f.u(GAP))
         return out + [Panel(head, colour=band_colour, border=None, key="story-band"),
-                      Label(inset(head, f.u(6)), moment.headline, "title", colour=th.text_on(band_colour),
-                            wrap=True, key="story-headline"),
-                      Label(inset(text, f.u(4)), body, "body", wrap=True, key="story-text")]
+                      Label(inset(head, f.u(6)), hyphenated(moment.headline, inset(head, f.u(6)).w, f, "title"),
+                            "title", colour=th.text_on(band_colour), wrap=True, key="story-headline"),
+                      Label(inset(text, f.u(4)), hyphenated(body, inset(text, f.u(4)).w, f, "body"), "body",
+                            wrap=True, key="story-text")]
     details = moment.details
     n = len(details)
     columns = 2 if n > 3 and box.w > f.u(420) else 1
@@ -122,12 +134,18 @@ def card_widgets(f: Frame, area: pygame.Rect, moment: Moment, colour_of: Callabl
     body = moment.card_text or moment.lead
     # a long sentence (six names) takes the room from the headline, in the lighter weight
     long_body = len(body) > 90 and not n
-    weights = [0.9 if long_body else 1.2] + ([2.6 if long_body else 1.6 if moment.card_text else 1.2 if columns > 1 else 1.5] if body else []) + ([min(0.9 * detail_rows, 3.4)] if n else []) + [0.45 if long_body else 0.55]
+    # a detail that wraps to more than three lines at the floor (long names, a narrow card) gets
+    # the height of its lines
+    line_w = (box.w - f.u(16)) // columns - f.u(52)
+    most = max((len(wrap_lines(hyphenated(line, line_w, f, "body"), f.u(th.SIZES["min"]), line_w, "regular"))
+                for _who, line in details), default=0) if line_w > 0 else 0
+    row_weight = 0.3 * most if most > 3 else 1.05 if most > 1 else 0.9
+    weights = [0.9 if long_body else 1.2] + ([2.6 if long_body else 1.6 if moment.card_text else 1.2 if columns > 1 else 1.5] if body else []) + ([min(row_weight * detail_rows, 3.4)] if n else []) + [0.45 if long_body or most > 1 else 0.55]
     parts = rows(inset(box, f.u(4)), weights, f.u(GAP))
     head, hint = parts[0], parts[-1]
     out += [Panel(head, colour=band_colour, border=None, key="story-band"),
-            Label(inset(head, f.u(8)), moment.headline, "prompt", colour=th.text_on(band_colour), wrap=True,
-                  key="story-headline")]
+            Label(inset(head, f.u(8)), hyphenated(moment.headline, inset(head, f.u(8)).w, f, "prompt"), "prompt",
+                  colour=th.text_on(band_colour), wrap=True, key="story-headline")]
     if body:
         out.append(Label(inset(parts[1], f.u(8)), body, "body" if long_body else "title", wrap=True,
                          key="story-text"))
@@ -140,6 +158,7 @@ def card_widgets(f: Frame, area: pygame.Rect, moment: Moment, colour_of: Callabl
                 token = pygame.Rect(cell.x, cell.centery - side // 2, side, side)
                 out.append(PlayerToken(token, who, colour_of(who), key=f"story-token:{who}", mark=mark_of(who)))
                 text_rect = pygame.Rect(token.right + f.u(8), cell.y, cell.right - token.right - f.u(8), cell.h)
-            out.append(Label(text_rect, line, "body", align="left", wrap=True, key="story-line"))
+            out.append(Label(text_rect, hyphenated(line, text_rect.w, f, "body"), "body", align="left", wrap=True,
+                             key="story-line"))
     out.append(Label(hint, _("Tap to close"), "small", colour=th.INK_SOFT, key="story-hint"))
     return out
