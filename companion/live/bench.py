@@ -17,10 +17,8 @@ does it, the page's part and its picture).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
-import re
 import socket
 import statistics
 import subprocess

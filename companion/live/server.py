@@ -29,7 +29,7 @@ from aiohttp import web
 from .. import config as settings
 from ..i18n import LANGUAGES
 from . import address, page
-from .events import FolderWatch, Hub, Viewer
+from .events import FolderWatch, Hub
 from .reader import Look, ReadOnlyJournal
 
 log = logging.getLogger(__name__)

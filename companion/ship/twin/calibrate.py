@@ -24,7 +24,6 @@ from __future__ import annotations
 import queue
 import random
 from dataclasses import asdict
-import statistics
 import threading
 import time
 from types import SimpleNamespace

@@ -17,7 +17,7 @@ from collections import Counter
 import pygame
 
 from ...i18n import translator
-from ...rules.cloudship import BED_CAPACITY, BEDS, DICE, ENGINE_SPACES, FACE_WEIGHTS, FACES, SECTION_SIZE, STORM
+from ...rules.cloudship import BED_CAPACITY, BEDS, DICE, FACE_WEIGHTS, FACES, STORM
 from ..boards import cloudship as drawn, forecast_view, ship_flight
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows
