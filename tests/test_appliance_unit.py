@@ -9,35 +9,20 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from companion.cli import build_parser
+from unitfile import exposure, needs_systemd, settings
 
 UNIT = Path(__file__).parent.parent / "systemd" / "cloud-companion.service"
 POLKIT = UNIT.with_name("50-cloud-companion-poweroff.rules")
 EXEC = "/opt/cloud-companion/venv/bin/cloud-companion"
 
-needs_systemd = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
-                                   reason="systemd-analyze is missing: .ci/run installs the systemd package")
-
-
-def settings(text: str) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for line in text.splitlines():
-        if "=" in line and not line.startswith(("#", "[")):
-            key, _, value = line.partition("=")
-            out.setdefault(key.strip(), []).append(value.strip())
-    return out
-
 
 @needs_systemd
 def test_exposure_is_at_most_one_and_each_remaining_item_is_explained():
-    result = subprocess.run(["systemd-analyze", "security", "--offline=true", "--no-pager", str(UNIT)],
-                            capture_output=True, text=True, timeout=60)
-    score = float(re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout).group(1))
-    assert score <= 1.0, result.stdout
+    score, report = exposure(UNIT)
+    assert score <= 1.0, report
     comments = "\n".join(line for line in UNIT.read_text().splitlines() if line.startswith("#"))
-    remaining = re.findall(r"^✗ (\S+?)=", result.stdout, re.M)
+    remaining = re.findall(r"^✗ (\S+?)=", report, re.M)
     assert remaining  # a unit for real hardware cannot close everything
     for name in remaining:
         assert any(part in comments for part in name.split("/")), f"{name} is not explained in the unit"

@@ -9,9 +9,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from companion.cli import build_parser
+from unitfile import exposure, needs_systemd, settings
 
 UNITS = Path(__file__).parent.parent / "systemd"
 LIVE = UNITS / "cloud-companion-live.service"
@@ -19,28 +18,14 @@ APP = UNITS / "cloud-companion.service"
 EXEC = "/opt/cloud-companion/venv/bin/cloud-companion"
 EXPOSURE = 1.2  # what systemd-analyze says of it today: it must not get looser
 
-needs_systemd = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
-                                   reason="systemd-analyze is missing: .ci/run installs the systemd package")
-
-
-def settings(text: str) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for line in text.splitlines():
-        if "=" in line and not line.startswith(("#", "[")):
-            key, _, value = line.partition("=")
-            out.setdefault(key.strip(), []).append(value.strip())
-    return out
-
 
 @needs_systemd
 def test_exposure_stays_at_most_its_figure_and_each_remaining_item_is_explained():
-    result = subprocess.run(["systemd-analyze", "security", "--offline=true", "--no-pager", str(LIVE)],
-                            capture_output=True, text=True, timeout=60)
-    score = float(re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout).group(1))
-    assert score <= EXPOSURE, result.stdout
+    score, report = exposure(LIVE)
+    assert score <= EXPOSURE, report
     comments = "\n".join(line for line in LIVE.read_text().splitlines() if line.startswith("#"))
     assert f"rates this unit {EXPOSURE}" in comments
-    for name in re.findall(r"^✗ (\S+?)=", result.stdout, re.M):
+    for name in re.findall(r"^✗ (\S+?)=", report, re.M):
         assert any(part in comments for part in name.split("/")), f"{name} is not explained in the unit"
 
 
