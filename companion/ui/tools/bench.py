@@ -103,6 +103,16 @@ def render_ms(rounds: int = 200) -> tuple[float, float]:
     return max(redraw), max(rebuild)
 
 
+def median_frame_ms(h, rounds: int) -> float:
+    """Median ms of `rounds` frames drawn as they stand (the screen built already, nothing rebuilt)."""
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        h.app.draw()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
 def animation_frame_ms(rounds: int = 200) -> float:
     """Median ms of one frame of the short transitions at 800x480 (Cloud 9's tumbling dice,
     its basket rising to the next cloud, falling with its passengers tumbling out, a piece
@@ -141,13 +151,9 @@ def animation_frame_ms(rounds: int = 200) -> float:
             seconds = JUMP_S
         h.app.pump()  # the first frame builds the screen; the ones after only draw
         clock.advance(seconds / 2)
-        times = []
-        for _ in range(rounds):
-            start = time.perf_counter()
-            h.app.draw()
-            times.append(time.perf_counter() - start)
+        frame_ms = median_frame_ms(h, rounds)
         assert h.app.animating, f"the {kind} ended before it was measured"
-        worst = max(worst, statistics.median(times) * 1000)
+        worst = max(worst, frame_ms)
     return max(worst, cloudmine_flight_frame_ms(rounds))
 
 
@@ -165,13 +171,9 @@ def cloudmine_flight_frame_ms(rounds: int = 200) -> float:
         screen.submit({"act": "guess", "player": h.app.controller.match.view["to_guess"], "correct": correct})
     h.app.pump()
     clock.advance(FLIGHT_S / 2)
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        h.app.draw()
-        times.append(time.perf_counter() - start)
+    frame_ms = median_frame_ms(h, rounds)
     assert h.app.animating and screen._flights, "the settlement ended before it was measured"
-    return statistics.median(times) * 1000
+    return frame_ms
 
 
 def cloudship_animation_frame_ms(rounds: int = 200) -> float:
@@ -197,13 +199,9 @@ def cloudship_animation_frame_ms(rounds: int = 200) -> float:
             screen.submit(action)
         h.app.pump()  # the first frame builds the screen; the ones after only draw
         clock.advance(seconds / 2)
-        times = []
-        for _ in range(rounds):
-            start = time.perf_counter()
-            h.app.draw()
-            times.append(time.perf_counter() - start)
+        frame_ms = median_frame_ms(h, rounds)
         assert screen.moment(kind, seconds) is not None, f"the {kind} ended before it was measured"
-        worst = max(worst, statistics.median(times) * 1000)
+        worst = max(worst, frame_ms)
     return worst
 
 
