@@ -17,6 +17,7 @@ does it, the page's part and its picture).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -186,22 +187,16 @@ def bench(actions: int = ACTIONS, idle: float = IDLE_S, presses: int = 150, crow
             # the app's own loop meanwhile: seat presses saved to the journal the page watches
             from ..devices.bench import bench as seats_bench
 
+            def press_to_frame_p99() -> float:
+                with contextlib.closing(Journal.open(db)) as app_journal:
+                    return seats_bench(presses=presses, journal=app_journal)["seats.press_to_frame_p99_ms"]
+
             journal.close()
-            app_journal = Journal.open(db)
-            try:
-                pressed = seats_bench(presses=presses, journal=app_journal)
-            finally:
-                app_journal.close()
-            figures["live.press_to_frame_p99_ms_50_viewers"] = pressed["seats.press_to_frame_p99_ms"]
+            figures["live.press_to_frame_p99_ms_50_viewers"] = press_to_frame_p99()
             many.stop()
             server.stop()
             # the same presses with no page and no viewers, at the same moment, to compare
-            app_journal = Journal.open(db)
-            try:
-                alone = seats_bench(presses=presses, journal=app_journal)
-            finally:
-                app_journal.close()
-            figures["live.press_to_frame_p99_ms_no_page"] = alone["seats.press_to_frame_p99_ms"]
+            figures["live.press_to_frame_p99_ms_no_page"] = press_to_frame_p99()
         finally:
             server.stop()
             if journal is not None:
