@@ -50,3 +50,53 @@ def test_the_ranked_table_writes_every_name_on_one_line_in_one_size(game, player
     assert len(names) == players
     assert all(len(f.lines) == 1 for f in fitted), [f.lines for f in fitted]
     assert len({f.px for f in fitted}) == 1, [f.px for f in fitted]
+
+
+def storm_column_heights(h: Harness) -> list[int]:
+    """Per pixel column of the rounds chart, how many of its pixels have the storm's colour."""
+    from companion.ui.kit import theme as th
+
+    surface = h.render()
+    rect = h.find("rounds").rect
+    storm = tuple(th.COLOURS["storm"].rgb)
+    return [sum(1 for y in range(rect.top, rect.bottom) if tuple(surface.get_at((x, y)))[:3] == storm)
+            for x in range(rect.left, rect.right)]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["landscape", "portrait"])
+def test_the_cloudship_rounds_chart_has_bars_a_table_can_read(size):
+    """Four long names and a long game: the storm's biggest round stands at least 24 pixels
+    high at 800x480 (three squares of 8), not a row of specks."""
+    h = ended("cloudship", 4, size)
+    rounds = h.screen.rounds_told
+    assert len(rounds) > 20 and max(r.storm_moved for r in rounds) >= 2
+    assert max(storm_column_heights(h)) >= 24 * h.app.theme.scale
+
+
+def test_the_cloudship_rounds_chart_keeps_its_key_and_numbers_apart():
+    from companion.ui.boards.plots import rounds_geometry
+
+    h = ended("cloudship", 4, (800, 480), "de")
+    theme, rect = h.app.theme, h.find("rounds").rect
+    g = rounds_geometry(rect, h.screen.rounds_told, theme)
+    assert rect.contains(g["chart"]) and g["chart"].x >= rect.x + g["key_w"]
+    assert all(theme.measure(word, theme.size("min"), "regular")[0] + g["swatch"] <= g["key_w"] for word in g["words"])
+    widest = theme.measure("27", theme.size("min"), "regular")[0]
+    numbers = g["numbers"]
+    assert numbers[0] == 1 and numbers[-1] == len(h.screen.rounds_told)
+    assert all((b - a) * g["slot"] >= widest + theme.px(8) for a, b in zip(numbers, numbers[1:]))
+
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+
+@given(count=st.integers(1, 200), slot=st.floats(2, 120), widest=st.integers(6, 40))
+def test_round_numbers_never_touch_and_name_the_first_and_last_round(count, slot, widest):
+    from companion.ui.boards.plots import round_labels
+
+    shown = round_labels(list(range(1, count + 1)), slot, widest, 8)
+    assert shown[-1] == count
+    assert shown == sorted(set(shown))
+    if len(shown) > 1:
+        assert shown[0] == 1
+    assert all((b - a) * slot >= widest + 8 for a, b in zip(shown, shown[1:]))

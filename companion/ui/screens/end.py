@@ -16,6 +16,7 @@ from ... import i18n
 from ...insights import awards as told
 from ..story import moments as story
 from ..story import recap
+from ..boards import plots
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows
 from ..kit.shapes import draw_crown
@@ -498,39 +499,69 @@ class EndScreen(Screen):
         tight = crew_rows > 1 and not f.portrait
         gap = f.u(4) if tight else f.u(GAP)
         inner = inset(area, f.u(8 if tight else 12))
-        weights = [1.5, 1.6, 2.4, 0.45 * crew_rows + 0.3] if f.portrait else [0.6, 1.0, 2.1, 0.45]
-        heights = [part.h for part in rows(inner, weights, gap)]
         crew_h = self.crew_height(f, inner.w, crew_columns, crew_rows, gap)
-        if heights[3] < crew_h:  # every name whole: the room comes from the garden and the story
-            extra = crew_h - heights[3]
-            from_garden = extra * heights[0] // (heights[0] + heights[2])
-            heights = [heights[0] - from_garden, heights[1], heights[2] - (extra - from_garden), crew_h]
-        garden, figures, story_rect, crew = rows(inner, heights, gap)
-        # the garden: a flower for each one planted, an empty spot for each one missing
         from ..boards.ship_icons import icons_in_row
 
+        # the garden: a flower for each one planted, an empty spot for each one missing
         spots = ["flower"] * planted + ["tile:blank"] * (FLOWERS - planted)
-        if won:  # the twelfth flower: the garden is the headline, with its words beside it
-            flowers, words = cols(garden, [2.2, 1] if not f.portrait else [1, 1], f.u(GAP))
-            if f.portrait:
+        figures_told = (("{planted}/{all}".format(planted=planted, all=FLOWERS), _("flowers planted"), "planted"),
+                        (str(left), _("storm squares left"), "storm-left"),
+                        (str(v["round"]), _("rounds flown"), "rounds"))
+
+        def ink(key: str):
+            return th.GOOD if won and key == "planted" else th.DANGER if lost and key == "storm-left" else th.INK
+
+        if f.portrait:
+            weights = [1.5, 1.6, 2.4, 0.45 * crew_rows + 0.3]
+            heights = [part.h for part in rows(inner, weights, gap)]
+            if heights[3] < crew_h:  # every name whole: the room comes from the garden and the story
+                extra = crew_h - heights[3]
+                from_garden = extra * heights[0] // (heights[0] + heights[2])
+                heights = [heights[0] - from_garden, heights[1], heights[2] - (extra - from_garden), crew_h]
+            garden, figures, story_rect, crew = rows(inner, heights, gap)
+            if won:  # the twelfth flower: the garden is the headline, with its words under it
                 flowers, words = rows(garden, [1.6, 1], f.u(4))
-            self.garden_rect = flowers
-            out += [Picture(flowers, icons_in_row(spots, f.u(64 if f.portrait else 44)), key="garden"),
-                    Label(words, _("All 12 flowers planted!"), "title", colour=th.GOOD, wrap=True, key="celebration")]
+                self.garden_rect = flowers
+                out += [Picture(flowers, icons_in_row(spots, f.u(64)), key="garden"),
+                        Label(words, _("All 12 flowers planted!"), "title", colour=th.GOOD, wrap=True,
+                              key="celebration")]
+            else:
+                out.append(Picture(garden, icons_in_row(spots, f.u(56)), key="garden"))
+            # three figures side by side, each number above its words
+            for cell, (number, caption, key) in zip(cols(figures, 3, f.u(GAP * 2)), figures_told):
+                top, bottom = rows(cell, [1, 1])
+                out += [Label(top, number, "display", colour=ink(key), key=f"outcome:{key}"),
+                        Label(bottom, caption, "small", wrap=True, colour=th.INK_SOFT, key=f"caption:{key}")]
         else:
-            out.append(Picture(garden, icons_in_row(spots, f.u(56)), key="garden"))
-        # three figures side by side, each number above its words
-        for cell, (number, caption, key) in zip(cols(figures, 3, f.u(GAP * 2)), (
-                ("{planted}/{all}".format(planted=planted, all=FLOWERS), _("flowers planted"), "planted"),
-                (str(left), _("storm squares left"), "storm-left"),
-                (str(v["round"]), _("rounds flown"), "rounds"))):
-            top, bottom = rows(cell, [1, 1])
-            ink = th.GOOD if won and key == "planted" else th.DANGER if lost and key == "storm-left" else th.INK
-            out += [Label(top, number, "display" if f.portrait else "big", colour=ink, key=f"outcome:{key}"),
-                    Label(bottom, caption, "small", wrap=True, colour=th.INK_SOFT, key=f"caption:{key}")]
+            # landscape: the garden and the three figures in a column at the left, the rounds'
+            # story beside them with the panel's height, the crew along the bottom
+            top, crew = rows(inner, [inner.h - crew_h - gap, crew_h], gap)
+            theme = self.app.theme
+            number_w = max(theme.measure(number, theme.size("title"))[0] for number, _c, _k in figures_told) + f.u(8)
+            # the column as wide as its longest caption on one line (a third of the panel at most)
+            side_w = min(top.w * 2 // 5, number_w + f.u(6) + max(
+                theme.measure(caption, theme.size("small"), th.weight_of("small"))[0] for _n, caption, _k in figures_told))
+            side_w = max(side_w, top.w // 4)
+            side, story_rect = cols(top, [side_w, top.w - side_w - f.u(GAP * 2)], f.u(GAP * 2))
+            garden_h = min(f.u(56 if won else 28), side.h // 3)
+            garden, figures = rows(side, [garden_h, side.h - garden_h - gap], gap)
+            if won:  # the twelfth flower: its words under the garden
+                flowers, words = rows(garden, [1, 1])
+                self.garden_rect = flowers
+                out += [Picture(flowers, icons_in_row(spots, f.u(44)), key="garden"),
+                        Label(words, _("All 12 flowers planted!"), "small", colour=th.GOOD, key="celebration")]
+            else:
+                out.append(Picture(garden, icons_in_row(spots, f.u(28)), key="garden"))
+            # three figures, one under the other, each number beside its words
+            for cell, (number, caption, key) in zip(rows(figures, 3, f.u(4)), figures_told):
+                value, words = pygame.Rect(cell.x, cell.y, number_w, cell.h), pygame.Rect(
+                    cell.x + number_w + f.u(6), cell.y, cell.w - number_w - f.u(6), cell.h)
+                out += [Label(value, number, "title", colour=ink(key), align="right", key=f"outcome:{key}"),
+                        Label(words, caption, "small", wrap=True, align="left", colour=th.INK_SOFT,
+                              key=f"caption:{key}")]
         rounds = told.cloudship_rounds(self.game_screen.match)
         theme = self.app.theme
-        out.append(Picture(story_rect, lambda surface, rect: recap.draw_rounds(surface, rect, rounds, theme),
+        out.append(Picture(story_rect, lambda surface, rect: plots.draw_rounds(surface, rect, rounds, theme),
                            key="rounds"))
         self.rounds_told = rounds
         for cell, name in zip(grid(crew, len(names), crew_columns, gap), names):
