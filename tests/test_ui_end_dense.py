@@ -100,3 +100,18 @@ def test_round_numbers_never_touch_and_name_the_first_and_last_round(count, slot
     if len(shown) > 1:
         assert shown[0] == 1
     assert all((b - a) * slot >= widest + 8 for a, b in zip(shown, shown[1:]))
+
+
+def test_eight_players_tokens_on_the_end_table_are_as_tall_as_their_rows_allow():
+    """Eight rows of one line at 800x480: each token fills its row's height (18 px here), so its
+    letter can still be read; the name beside it is no taller."""
+    from companion.ui.kit.widgets import PlayerToken
+
+    h = ended("cloudmine", 8, (800, 480))
+    theme = h.app.theme
+    tokens = [w for w in flat(h.widgets()) if isinstance(w, PlayerToken)]
+    names = {w.key: w for w in flat(h.widgets()) if isinstance(w, NameLabel)}
+    assert len(tokens) == 8
+    for token in tokens:
+        assert token.rect.h >= theme.size("min"), (token.key, token.rect)
+        assert token.rect.h >= names[f"name:{token.name}"].fitted(theme).px

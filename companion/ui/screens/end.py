@@ -390,7 +390,10 @@ class EndScreen(Screen):
         hands = ({name: _.ngettext("{count} card", "{count} cards", v["hands"][name]).format(count=v["hands"][name])
                   for name in v["players"]} if game == "cloud9" else {})
         hand_w = self.hand_width(hands) + f.u(8) if hands else 0
-        side = min(row_h - f.u(4), f.u(48 if f.portrait else 36))
+        # rows of a line each (seven or eight players): the token and crown take the row's height
+        tight = row_h < f.u(26)
+        side = min(row_h - (0 if tight else f.u(4)), f.u(48 if f.portrait else 36))
+        shrink = 0 if tight else f.u(4)
         lead = f.u(44) + side + f.u(4) + side  # rank, crown, token
         two_lines = f.portrait  # portrait: the name above its bars, which get the row's width
         longest = max(theme.measure(name, theme.size("min"))[0] for name in v["players"]) + f.u(8)
@@ -436,14 +439,14 @@ class EndScreen(Screen):
                 name_rect = pygame.Rect(token.right + f.u(8), row.y, name_w, row.h)
                 bars = pygame.Rect(bars_x, row.y + f.u(4), bars_w, row.h - f.u(8))
             out += [Label(rank_rect, _("{rank}.").format(rank=rank), "title", align="left", key=f"rank:{name}"),
-                    PlayerToken(token.inflate(-f.u(4), -f.u(4)), name, self.game_screen.player(name).colour,
+                    PlayerToken(token.inflate(-shrink, -shrink), name, self.game_screen.player(name).colour,
                                 key=f"token:{name}", mark=self.game_screen.mark(name)),
                     NameLabel(name_rect, name, name_size, align="left", key=f"name:{name}"),
                     Bars(bars, series[name], top, key=f"story:{name}"),
                     Label(pygame.Rect(row.right - score_w, row.y, score_w, row.h), str(v["scores"][name]),
                           "big" if row_h >= f.u(44) else "title", align="right", key=f"final:{name}")]
             if won:
-                out.append(Crown(crown.inflate(-f.u(6), -f.u(10)), key=f"crown:{name}"))
+                out.append(Crown(crown.inflate(-shrink - f.u(2), -shrink - f.u(6)), key=f"crown:{name}"))
             if game == "cloud9":
                 line = theme.font(theme.size("min")).get_linesize() + f.u(4)
                 hand_rect = (pygame.Rect(bars.right + f.u(4), row.bottom - max(bars.h, line), hand_w, max(bars.h, line))
