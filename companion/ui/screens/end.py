@@ -403,7 +403,7 @@ class EndScreen(Screen):
         low = not two_lines and row_h < 2 * theme.font(theme.size("min")).get_linesize() + f.u(2)
         if low and hands and room - hand_w - longest < f.u(BARS_LEAST):
             hands = {name: str(v["hands"][name]) for name in v["players"]}
-            hand_w = max(self.hand_width(hands), theme.measure(_("Hand"), theme.size("small"), "regular")[0]) + f.u(8)
+            hand_w = self.hand_width(hands) + f.u(8)
         name_w = (room if two_lines else min(longest, room - hand_w - f.u(BARS_LEAST)) if low
                   else max(f.u(120), min(longest, (room + f.u(8) - hand_w) * 7 // 10)))
         bars_x = inner.x + lead + f.u(8) + (0 if two_lines else name_w)
@@ -455,8 +455,10 @@ class EndScreen(Screen):
         return out
 
     def hand_width(self, hands: dict[str, str]) -> int:
+        """Cloud 9: the hand column's width, its caption ("Hand") or its widest count."""
         theme = self.app.theme
-        return max(theme.measure(text, theme.size("small"), th.weight_of("small"))[0] for text in hands.values())
+        return max(theme.measure(text, theme.size("small"), th.weight_of("small"))[0]
+                   for text in [_("Hand"), *hands.values()])
 
     def table_need(self, f) -> int:
         """Landscape: the least width of the ranked table with every name whole on one line
