@@ -416,8 +416,11 @@ class EndScreen(Screen):
         out.append(Label(caption_rect, caption, "small", align="left",
                          colour=th.INK_SOFT, key="caption:story", weight="regular"))
         if game == "cloud9":
-            out.append(Label(pygame.Rect(bars_x + bars_w + f.u(4), header.y, hand_w, header.h), _("Hand"), "small",
-                             colour=th.INK_SOFT, key="caption:hand", weight="regular"))
+            caption_hand = pygame.Rect(bars_x + bars_w + f.u(4), header.y, hand_w, header.h)
+            if theme.measure(_("Hand"), theme.size("small"), "regular")[0] > hand_w:
+                caption_hand.w = inner.right - caption_hand.x  # over the scores too
+            out.append(Label(caption_hand, _("Hand"), "small", colour=th.INK_SOFT, key="caption:hand",
+                             weight="regular", align="center" if caption_hand.w == hand_w else "left"))
         else:
             out += self.role_legend(f, pygame.Rect(inner.x, caption_rect.bottom, min(inner.w, self.legend_width(f)),
                                                    header.h - caption_rect.h) if stacked else
@@ -455,10 +458,10 @@ class EndScreen(Screen):
         return out
 
     def hand_width(self, hands: dict[str, str]) -> int:
-        """Cloud 9: the hand column's width, its caption ("Hand") or its widest count."""
+        """Cloud 9: the hand column's width, its widest count (its caption may reach over the
+        scores, which have none)."""
         theme = self.app.theme
-        return max(theme.measure(text, theme.size("small"), th.weight_of("small"))[0]
-                   for text in [_("Hand"), *hands.values()])
+        return max(theme.measure(text, theme.size("small"), th.weight_of("small"))[0] for text in hands.values())
 
     def table_need(self, f) -> int:
         """Landscape: the least width of the ranked table with every name whole on one line
