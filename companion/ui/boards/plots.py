@@ -6,6 +6,9 @@
   and the flowers toward twelve, on one scale of "how far along".
 
 The same drawing goes on the History screen and into a PNG (`cloud-companion history --plot`).
+
+- Cloudship round by round, for its end screen (`draw_rounds`): the flowers planted rise above a
+  line, the storm's squares and the flowers hail took hang below it, each one a block to count.
 """
 
 from __future__ import annotations
@@ -23,8 +26,10 @@ from ...rules.cloudship import FLOWERS, STORM_END
 from ..kit import theme as th
 from ..kit.roster import players_from_setup
 from ..kit.shapes import draw_token
+from .ship_icons import blit_icon
 
 _ = translator("insights")
+_app = translator("app")
 
 STORM_LINE = th.COLOURS["storm"].rgb
 FLOWER_LINE = (214, 62, 120)
@@ -147,3 +152,126 @@ def _legend(surface, area, theme, entries) -> None:
         label = font.render(text, True, th.INK)
         surface.blit(label, (x + theme.px(30), y))
         y += label.get_height() + theme.px(2)
+
+
+# --- Cloudship, round by round ------------------------------------------------------------------
+
+HAIL_BLOCK = (120, 150, 190)
+ROUND_STEPS = (1, 2, 5, 10, 20, 50, 100)
+
+
+def round_labels(numbers: list[int], slot: float, widest: int, room: int) -> list[int]:
+    """The round numbers to write under their columns, every step-th from the first (1, 5, 10,
+    ... or every one), so that no two labels touch; the last round is always written."""
+    step = next((s for s in ROUND_STEPS if s * slot >= widest + room), ROUND_STEPS[-1])
+    shown: list[int] = []
+    for n in numbers:
+        if (not shown or n % step == 0) and (not shown or (n - shown[-1]) * slot >= widest + room):
+            shown.append(n)
+    if numbers and shown[-1] != numbers[-1]:
+        if (numbers[-1] - shown[-1]) * slot < widest + room:
+            shown.pop()  # the last one's place goes to the last round
+        shown.append(numbers[-1])
+    return shown
+
+
+def rounds_geometry(rect: pygame.Rect, rounds, theme) -> dict:
+    """Where `draw_rounds` puts its parts: the key's column, the chart, its line, one block's
+    height and the round numbers written (also read by the tests)."""
+    px = theme.size("min")
+    face = theme.font(px, "regular")
+    line = face.get_linesize()
+    words = [_app("flowers planted"), _app("storm squares"), _app("flowers hail took")]
+    swatch = px + theme.px(6)
+    # a flat box: the key in a column at the left, each word beside its half (the short words
+    # where the long ones would take more than a quarter of it); else a legend above
+    beside = rect.h < rect.w * 0.45
+    if beside and max(face.size(w)[0] + swatch for w in words) > rect.w // 4:
+        words = [_("Flowers"), _("Storm"), _("Hail")]
+    widths = [face.size(w)[0] + swatch for w in words]
+    key_w = max(widths) if beside else 0
+    legend: list[tuple[int, int]] = []  # (x, y) of each word's swatch, above the chart
+    x, y = rect.x, rect.y
+    for width in widths:
+        if not beside:
+            if x > rect.x and x + width > rect.right:
+                x, y = rect.x, y + line
+            legend.append((x, y))
+            x += width + theme.px(16)
+    top = rect.y if beside else y + line + theme.px(6)
+    chart = pygame.Rect(rect.x + (key_w + theme.px(10) if beside else 0), top,
+                        rect.w - (key_w + theme.px(10) if beside else 0), rect.bottom - top - line - theme.px(2))
+    up = max([1] + [r.planted for r in rounds])
+    down = max([1] + [r.storm_moved + r.hail_took for r in rounds])
+    slot = chart.w / max(1, len(rounds))
+    unit = max(1, min(chart.h / (up + down), theme.px(28)))
+    base = round(chart.y + (chart.h - unit * (up + down)) / 2 + unit * up)
+    widest = face.size(str(max([1] + [r.number for r in rounds])))[0]
+    numbers = round_labels([r.number for r in rounds], slot, widest, theme.px(8))
+    return {"px": px, "line": line, "words": words, "key_w": key_w, "swatch": swatch, "chart": chart, "legend": legend,
+            "slot": slot, "unit": unit, "base": base, "up": up, "down": down, "numbers": numbers}
+
+
+def pictures_drawn(g: dict, theme) -> bool:
+    """Are the blocks big enough to be drawn as flowers and hailstones (else plain blocks)?"""
+    return min(max(2, min(int(g["slot"] * 0.8), theme.px(48))), g["unit"]) >= theme.px(12)
+
+
+def draw_rounds(surface: pygame.Surface, rect: pygame.Rect, rounds, theme: th.Theme) -> None:
+    """Cloudship round by round: above a line the flowers planted (a pink block each), below it
+    the storm's squares (dark squares) and under them the flowers hail took (pale hailstones),
+    the key at the left beside its half, every round's column, and the round numbers spaced so
+    they never touch. Shape and side tell the three apart without their colours."""
+    g = rounds_geometry(rect, rounds, theme)
+    chart, slot, unit, base = g["chart"], g["slot"], g["unit"], g["base"]
+    storm = th.COLOURS["storm"].rgb
+    gap = 1 if unit < 6 else 2
+    for i, r in enumerate(rounds):
+        width = max(2, min(int(slot * 0.8), theme.px(48)))
+        x = round(chart.x + i * slot + (slot - width) / 2)
+        pictures = pictures_drawn(g, theme)  # room for the flower and the hailstone themselves
+        for k in range(r.planted):
+            block = pygame.Rect(x, round(base - (k + 1) * unit) + gap, width, max(1, round(unit) - gap))
+            if pictures:
+                blit_icon(surface, "flower", block.center, min(block.w, block.h) + gap)
+            else:
+                pygame.draw.rect(surface, FLOWER_LINE, block, border_radius=max(0, round(unit) // 4))
+        for k in range(r.storm_moved):
+            pygame.draw.rect(surface, storm, (x, round(base + k * unit) + gap, width, max(1, round(unit) - gap)))
+        for k in range(r.storm_moved, r.storm_moved + r.hail_took):  # under the storm's squares
+            centre = (x + width / 2, base + (k + 0.5) * unit + gap / 2)
+            radius = max(1, (min(width, unit) - gap) / 2)
+            if pictures:
+                blit_icon(surface, "hail", centre, round(2 * radius + gap))
+            else:
+                pygame.draw.circle(surface, HAIL_BLOCK, centre, radius)
+                pygame.draw.circle(surface, th.INK, centre, radius, 1)
+    pygame.draw.line(surface, th.INK, (chart.x, base), (chart.right, base), max(1, theme.px(2)))
+    px, line = g["px"], g["line"]
+    for number in g["numbers"]:
+        i = next(i for i, r in enumerate(rounds) if r.number == number)
+        image = theme.text(str(number), px, th.INK_SOFT, "regular")
+        surface.blit(image, image.get_rect(midtop=(round(chart.x + (i + 0.5) * slot), chart.bottom + theme.px(2))))
+    # the key: each word beside its own half, with the shape its blocks have
+    swatch, side = g["swatch"], max(4, px * 2 // 3)
+    above = pygame.Rect(rect.x, chart.y, g["key_w"], base - chart.y)
+    below = pygame.Rect(rect.x, base, g["key_w"], chart.bottom - base)
+    flowers, squares, hail = g["words"]
+    if g["legend"]:
+        places = [(x, y, word, kind) for (x, y), word, kind in zip(g["legend"], g["words"], ("flower", "storm", "hail"))]
+    else:
+        low = min(below.y + theme.px(2), rect.bottom - 2 * line)
+        places = [(rect.x, max(rect.y, min(above.centery - line // 2, base - line)), flowers, "flower"),
+                  (rect.x, low, squares, "storm"), (rect.x, low + line, hail, "hail")]
+    for x, y, word, kind in places:
+        centre = (x + side // 2, y + line // 2)
+        if kind == "flower":
+            blit_icon(surface, "flower", centre, px)
+        elif kind == "storm":
+            pygame.draw.rect(surface, storm, pygame.Rect(0, 0, side, side).move(x, y + (line - side) // 2))
+        elif pictures_drawn(g, theme):
+            blit_icon(surface, "hail", centre, px)
+        else:
+            pygame.draw.circle(surface, HAIL_BLOCK, centre, side / 2)
+            pygame.draw.circle(surface, th.INK, centre, side / 2, 1)
+        surface.blit(theme.text(word, px, th.INK, "regular"), (x + swatch, y))

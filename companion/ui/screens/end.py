@@ -16,6 +16,7 @@ from ... import i18n
 from ...insights import awards as told
 from ..story import moments as story
 from ..story import recap
+from ..boards import plots
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows
 from ..kit.shapes import draw_crown
@@ -27,6 +28,7 @@ log = logging.getLogger(__name__)
 
 GOLD = (247, 190, 40)
 FLOWERS = 12  # Cloudship: the four beds of three
+BARS_LEAST = 56  # design pixels: the narrowest a player's row of bars still tells its story
 CELEBRATION_S = 0.8  # petals over a full garden, then stillness
 PETALS = [(214, 62, 120), (244, 194, 13), (123, 63, 160), (31, 111, 209), (250, 250, 250), (46, 158, 79)]
 
@@ -117,21 +119,33 @@ def name_lines(name: str, px: int, width: int, weight: str) -> tuple[str, ...]:
     return min(splits, key=lambda lines: max(face.size(line)[0] for line in lines))
 
 
+def fit_name(name: str, px: int, floor: int, width: int, height: int, weight: str) -> Fitted:
+    """The largest size from `px` down to `floor` at which `name` fits the box, on one line or
+    two (`name_lines`)."""
+    while True:
+        lines = name_lines(name, px, width, weight)
+        face = th.font(px, weight)
+        fits = all(face.size(line)[0] <= width for line in lines) and face.fits_height(lines, height)
+        if fits or px <= floor:
+            return Fitted(px, lines, not fits)
+        px = max(floor, px - max(1, px // 12))
+
+
+def shared_size(theme, names, role: str, width: int, height: int, weight: str = "bold") -> float:
+    """The one design size at which every name fits a box of `width` x `height` (a table whose
+    names all have one size reads as a table, not as names of all sizes)."""
+    px = min(fit_name(name, theme.size(role), theme.size("min"), width, height, weight).px for name in names)
+    return px / theme.scale
+
+
 class NameLabel(Label):
     """A player's name: the largest size down to its floor at which it fits its box on one
     line, or on two broken between words or after a hyphen (never inside a word)."""
 
     def fitted(self, theme) -> Fitted:
         if self._fitted is None or self._fitted[0] != theme.scale:
-            px, floor = theme.size(self.size), theme.size(self.min_size)
-            while True:
-                lines = name_lines(self.text, px, self.rect.w, self.weight)
-                face = th.font(px, self.weight)
-                fits = all(face.size(line)[0] <= self.rect.w for line in lines) and face.fits_height(lines, self.rect.h)
-                if fits or px <= floor:
-                    break
-                px = max(floor, px - max(1, px // 12))
-            self._fitted = (theme.scale, Fitted(px, lines, not fits))
+            self._fitted = (theme.scale, fit_name(self.text, theme.size(self.size), theme.size(self.min_size),
+                                                  self.rect.w, self.rect.h, self.weight))
         return self._fitted[1]
 
     def placed(self, theme):
@@ -257,8 +271,12 @@ class EndScreen(Screen):
         if note:
             out.append(Label(parts[1], note, "small", wrap=True, colour=th.INK_SOFT, key="how-it-ended"))
         chips = parts[-2] if awards_h else None
-        if beside:
-            body, chips = cols(body, [2.7, 1.25], gap)
+        if beside:  # the awards' column widens (up to the table's need) until every line fits
+            for share in (1.25, 1.5, 1.8):
+                table, chips = cols(body, [2.7, share], gap)
+                if self.awards_fit(f, chips, found) or table.w - f.u(8) <= self.table_need(f):
+                    break
+            body = table
         out += self.outcome(f, body) if self.game_screen.game == "cloudship" else self.scores(f, body)
         if found:
             out += self.award_chips(f, chips, found)
@@ -277,17 +295,46 @@ class EndScreen(Screen):
             self._awards_for, self._awards = match, told.awards(match)
         return self._awards
 
-    def award_chips(self, f, area: pygame.Rect, found: list[told.Award]) -> list[Widget]:
-        out: list[Widget] = []
+    def award_cells(self, f, area: pygame.Rect, found: list[told.Award]):
+        """Each award's chip, its crown, title and line boxes, and the longest of its words
+        that fit the line (the last, shortest, may not)."""
         theme = self.app.theme
-        # chips of at most 96 design pixels each, from the top
-        tall = min(f.u(96), (area.h - (len(found) - 1) * f.u(4)) // max(1, len(found)))
-        cells = [pygame.Rect(area.x, area.y + i * (tall + f.u(4)), area.w, tall) for i in range(len(found))]
+        gap, lines = f.u(4), 1 if f.portrait else 3
+        # chips of at most 96 design pixels each, from the top; each as tall as its words need
+        # (a one-line award gives its room to a two-line one) where they all fit so
+        tall = min(f.u(96), (area.h - (len(found) - 1) * gap) // max(1, len(found)))
+        px = theme.size("min")
+        face = theme.font(px, "regular")
+        options = []  # per award: the height each of its words needs, longest words first
+        for award in found:
+            heights = []
+            for words in (recap.award_line(award), recap.award_short(award), recap.award_short(award, few=True)):
+                shown = wrap_lines(words, px, area.w - f.u(16), "regular")
+                if len(shown) > lines:
+                    continue
+                low = face.get_linesize() * len(shown)  # the least height its letters need
+                while low > 1 and face.fits_height(shown, low - 1):
+                    low -= 1
+                heights.append(f.u(26) + low + f.u(4))
+            options.append(heights or [tall])
+        choice = [0] * len(found)
+        room = area.h - (len(found) - 1) * gap
+        # too tall together: the tallest chip that has shorter words takes them, until they fit
+        while sum(o[c] for o, c in zip(options, choice)) > room:
+            shorter = [i for i, (o, c) in enumerate(zip(options, choice)) if c + 1 < len(o) and o[c + 1] < o[c]]
+            if not shorter:
+                break
+            i = max(shorter, key=lambda i: options[i][choice[i]])
+            choice[i] += 1
+        needs = [o[c] for o, c in zip(options, choice)]
+        spare = area.h - (len(found) - 1) * gap - sum(needs)
+        heights = ([min(f.u(96), need + spare // len(found)) for need in needs] if spare >= 0 and found
+                   else [tall] * len(found))
+        tops = [area.y + sum(heights[:i]) + i * gap for i in range(len(found))]
+        cells = [pygame.Rect(area.x, top, area.w, height) for top, height in zip(tops, heights)]
         for cell, award in zip(cells, found):
-            out.append(Panel(cell, key=f"award:{award.kind}"))
             side = f.u(26)  # the crown leads the title; the line below has the chip's width
             crown = pygame.Rect(cell.x + f.u(8), cell.y + f.u(6), side, side * 3 // 4)
-            out.append(Crown(crown, key=f"award-crown:{award.kind}"))
             title = pygame.Rect(crown.right + f.u(8), cell.y + f.u(2), cell.right - crown.right - f.u(16), f.u(24))
             line = pygame.Rect(cell.x + f.u(8), title.bottom, cell.w - f.u(16), cell.bottom - title.bottom - f.u(2))
             words = recap.award_line(award)
@@ -295,6 +342,18 @@ class EndScreen(Screen):
                 if _fits(theme, words, line, 1 if f.portrait else 3):
                     break
                 words = shorter
+            yield cell, crown, title, line, award, words
+
+    def awards_fit(self, f, area: pygame.Rect, found: list[told.Award]) -> bool:
+        theme = self.app.theme
+        return all(_fits(theme, words, line, 1 if f.portrait else 3)
+                   for _cell, _crown, _title, line, _award, words in self.award_cells(f, area, found))
+
+    def award_chips(self, f, area: pygame.Rect, found: list[told.Award]) -> list[Widget]:
+        out: list[Widget] = []
+        for cell, crown, title, line, award, words in self.award_cells(f, area, found):
+            out.append(Panel(cell, key=f"award:{award.kind}"))
+            out.append(Crown(crown, key=f"award-crown:{award.kind}"))
             out += [Label(title, recap.award_title(award), "small", align="left", key=f"award-title:{award.kind}"),
                     Label(line, words, "min", align="left", weight="regular", colour=th.INK_SOFT,
                           wrap=True, key=f"award-line:{award.kind}")]
@@ -328,13 +387,25 @@ class EndScreen(Screen):
         stacked = game == "cloudmine" and f.portrait  # the legend on a line of its own under the caption
         header = pygame.Rect(inner.x, inner.y, inner.w, f.u(60 if stacked else 30))
         score_w = f.u(72 if row_h >= f.u(48) else 52)
-        hand_w = f.u(88) if game == "cloud9" else 0
-        side = min(row_h - f.u(4), f.u(48 if f.portrait else 36))
+        hands = ({name: _.ngettext("{count} card", "{count} cards", v["hands"][name]).format(count=v["hands"][name])
+                  for name in v["players"]} if game == "cloud9" else {})
+        hand_w = self.hand_width(hands) + f.u(8) if hands else 0
+        # rows of a line each (seven or eight players): the token and crown take the row's height
+        tight = row_h < f.u(26)
+        side = min(row_h - (0 if tight else f.u(4)), f.u(48 if f.portrait else 36))
+        shrink = 0 if tight else f.u(4)
         lead = f.u(44) + side + f.u(4) + side  # rank, crown, token
         two_lines = f.portrait  # portrait: the name above its bars, which get the row's width
         longest = max(theme.measure(name, theme.size("min"))[0] for name in v["players"]) + f.u(8)
-        name_w = (inner.w - lead - f.u(8) - score_w if two_lines
-                  else max(f.u(120), min(longest, (inner.w - lead - hand_w - score_w) * 7 // 10)))
+        room = inner.w - lead - f.u(8) - score_w
+        # a landscape row too low for a name on two lines: every name whole on one line, the
+        # hand as its number under "Hand" where the words would leave the bars no room
+        low = not two_lines and row_h < 2 * theme.font(theme.size("min")).get_linesize() + f.u(2)
+        if low and hands and room - hand_w - longest < f.u(BARS_LEAST):
+            hands = {name: str(v["hands"][name]) for name in v["players"]}
+            hand_w = self.hand_width(hands) + f.u(8)
+        name_w = (room if two_lines else min(longest, room - hand_w - f.u(BARS_LEAST)) if low
+                  else max(f.u(120), min(longest, (room + f.u(8) - hand_w) * 7 // 10)))
         bars_x = inner.x + lead + f.u(8) + (0 if two_lines else name_w)
         bars_w = inner.right - score_w - hand_w - f.u(8) - bars_x
         caption_w = (bars_x + bars_w - inner.x if game == "cloud9" else inner.w if stacked
@@ -345,13 +416,19 @@ class EndScreen(Screen):
         out.append(Label(caption_rect, caption, "small", align="left",
                          colour=th.INK_SOFT, key="caption:story", weight="regular"))
         if game == "cloud9":
-            out.append(Label(pygame.Rect(bars_x + bars_w + f.u(4), header.y, hand_w, header.h), _("Hand"), "small",
-                             colour=th.INK_SOFT, key="caption:hand", weight="regular"))
+            caption_hand = pygame.Rect(bars_x + bars_w + f.u(4), header.y, hand_w, header.h)
+            if theme.measure(_("Hand"), theme.size("small"), "regular")[0] > hand_w:
+                caption_hand.w = inner.right - caption_hand.x  # over the scores too
+            out.append(Label(caption_hand, _("Hand"), "small", colour=th.INK_SOFT, key="caption:hand",
+                             weight="regular", align="center" if caption_hand.w == hand_w else "left"))
         else:
             out += self.role_legend(f, pygame.Rect(inner.x, caption_rect.bottom, min(inner.w, self.legend_width(f)),
                                                    header.h - caption_rect.h) if stacked else
                                     pygame.Rect(inner.x + caption_w + f.u(8), header.y, inner.w - caption_w - f.u(8),
                                                 header.h))
+        name_h = (max(row_h * 4 // 10, theme.font(theme.size("min")).get_linesize() + f.u(2)) if two_lines
+                  else row_h)
+        name_size = shared_size(theme, v["players"], "title", name_w, name_h)
         for index, (rank, name) in enumerate(ranked):
             row = pygame.Rect(inner.x, header.bottom + index * row_h, inner.w, row_h)
             won = name in v["winners"]
@@ -359,30 +436,40 @@ class EndScreen(Screen):
             crown = pygame.Rect(rank_rect.right, row.centery - side // 2, side, side)
             token = pygame.Rect(crown.right + f.u(4), row.centery - side // 2, side, side)
             if two_lines:
-                name_h = max(row.h * 4 // 10, theme.font(theme.size("min")).get_linesize() + f.u(2))
                 name_rect = pygame.Rect(token.right + f.u(8), row.y, name_w, name_h)
                 bars = pygame.Rect(bars_x, name_rect.bottom, bars_w, row.bottom - name_rect.bottom - f.u(6))
             else:
                 name_rect = pygame.Rect(token.right + f.u(8), row.y, name_w, row.h)
                 bars = pygame.Rect(bars_x, row.y + f.u(4), bars_w, row.h - f.u(8))
             out += [Label(rank_rect, _("{rank}.").format(rank=rank), "title", align="left", key=f"rank:{name}"),
-                    PlayerToken(token.inflate(-f.u(4), -f.u(4)), name, self.game_screen.player(name).colour,
+                    PlayerToken(token.inflate(-shrink, -shrink), name, self.game_screen.player(name).colour,
                                 key=f"token:{name}", mark=self.game_screen.mark(name)),
-                    NameLabel(name_rect, name, "title", align="left", key=f"name:{name}"),
+                    NameLabel(name_rect, name, name_size, align="left", key=f"name:{name}"),
                     Bars(bars, series[name], top, key=f"story:{name}"),
                     Label(pygame.Rect(row.right - score_w, row.y, score_w, row.h), str(v["scores"][name]),
                           "big" if row_h >= f.u(44) else "title", align="right", key=f"final:{name}")]
             if won:
-                out.append(Crown(crown.inflate(-f.u(6), -f.u(10)), key=f"crown:{name}"))
+                out.append(Crown(crown.inflate(-shrink - f.u(2), -shrink - f.u(6)), key=f"crown:{name}"))
             if game == "cloud9":
-                hand = v["hands"][name]
                 line = theme.font(theme.size("min")).get_linesize() + f.u(4)
                 hand_rect = (pygame.Rect(bars.right + f.u(4), row.bottom - max(bars.h, line), hand_w, max(bars.h, line))
                              if two_lines else pygame.Rect(bars.right + f.u(4), row.y, hand_w, row.h))
-                out.append(Label(hand_rect,
-                                 _.ngettext("{count} card", "{count} cards", hand).format(count=hand), "small",
-                                 colour=th.INK_SOFT, key=f"hand:{name}"))
+                out.append(Label(hand_rect, hands[name], "small", colour=th.INK_SOFT, key=f"hand:{name}"))
         return out
+
+    def hand_width(self, hands: dict[str, str]) -> int:
+        """Cloud 9: the hand column's width, its widest count (its caption may reach over the
+        scores, which have none)."""
+        theme = self.app.theme
+        return max(theme.measure(text, theme.size("small"), th.weight_of("small"))[0] for text in hands.values())
+
+    def table_need(self, f) -> int:
+        """Landscape: the least width of the ranked table with every name whole on one line
+        (rank, crown, token, name, a few bars, the hand's number, the score)."""
+        theme = self.app.theme
+        longest = max(theme.measure(name, theme.size("min"))[0] for name in self.view["players"])
+        hand = f.u(48) if self.game_screen.game == "cloud9" else 0
+        return f.u(44 + 36 + 4 + 36 + 8 + 8 + BARS_LEAST + 72) + longest + hand
 
     def legend_words(self) -> tuple[tuple[str, str], ...]:
         return (("dreamer", _("Dreamer")), ("chooser", _("Chooser")), ("observer", _("Observer")))
@@ -420,39 +507,69 @@ class EndScreen(Screen):
         tight = crew_rows > 1 and not f.portrait
         gap = f.u(4) if tight else f.u(GAP)
         inner = inset(area, f.u(8 if tight else 12))
-        weights = [1.5, 1.6, 2.4, 0.45 * crew_rows + 0.3] if f.portrait else [0.6, 1.0, 2.1, 0.45]
-        heights = [part.h for part in rows(inner, weights, gap)]
         crew_h = self.crew_height(f, inner.w, crew_columns, crew_rows, gap)
-        if heights[3] < crew_h:  # every name whole: the room comes from the garden and the story
-            extra = crew_h - heights[3]
-            from_garden = extra * heights[0] // (heights[0] + heights[2])
-            heights = [heights[0] - from_garden, heights[1], heights[2] - (extra - from_garden), crew_h]
-        garden, figures, story_rect, crew = rows(inner, heights, gap)
-        # the garden: a flower for each one planted, an empty spot for each one missing
         from ..boards.ship_icons import icons_in_row
 
+        # the garden: a flower for each one planted, an empty spot for each one missing
         spots = ["flower"] * planted + ["tile:blank"] * (FLOWERS - planted)
-        if won:  # the twelfth flower: the garden is the headline, with its words beside it
-            flowers, words = cols(garden, [2.2, 1] if not f.portrait else [1, 1], f.u(GAP))
-            if f.portrait:
+        figures_told = (("{planted}/{all}".format(planted=planted, all=FLOWERS), _("flowers planted"), "planted"),
+                        (str(left), _("storm squares left"), "storm-left"),
+                        (str(v["round"]), _("rounds flown"), "rounds"))
+
+        def ink(key: str):
+            return th.GOOD if won and key == "planted" else th.DANGER if lost and key == "storm-left" else th.INK
+
+        if f.portrait:
+            weights = [1.5, 1.6, 2.4, 0.45 * crew_rows + 0.3]
+            heights = [part.h for part in rows(inner, weights, gap)]
+            if heights[3] < crew_h:  # every name whole: the room comes from the garden and the story
+                extra = crew_h - heights[3]
+                from_garden = extra * heights[0] // (heights[0] + heights[2])
+                heights = [heights[0] - from_garden, heights[1], heights[2] - (extra - from_garden), crew_h]
+            garden, figures, story_rect, crew = rows(inner, heights, gap)
+            if won:  # the twelfth flower: the garden is the headline, with its words under it
                 flowers, words = rows(garden, [1.6, 1], f.u(4))
-            self.garden_rect = flowers
-            out += [Picture(flowers, icons_in_row(spots, f.u(64 if f.portrait else 44)), key="garden"),
-                    Label(words, _("All 12 flowers planted!"), "title", colour=th.GOOD, wrap=True, key="celebration")]
+                self.garden_rect = flowers
+                out += [Picture(flowers, icons_in_row(spots, f.u(64)), key="garden"),
+                        Label(words, _("All 12 flowers planted!"), "title", colour=th.GOOD, wrap=True,
+                              key="celebration")]
+            else:
+                out.append(Picture(garden, icons_in_row(spots, f.u(56)), key="garden"))
+            # three figures side by side, each number above its words
+            for cell, (number, caption, key) in zip(cols(figures, 3, f.u(GAP * 2)), figures_told):
+                top, bottom = rows(cell, [1, 1])
+                out += [Label(top, number, "display", colour=ink(key), key=f"outcome:{key}"),
+                        Label(bottom, caption, "small", wrap=True, colour=th.INK_SOFT, key=f"caption:{key}")]
         else:
-            out.append(Picture(garden, icons_in_row(spots, f.u(56)), key="garden"))
-        # three figures side by side, each number above its words
-        for cell, (number, caption, key) in zip(cols(figures, 3, f.u(GAP * 2)), (
-                ("{planted}/{all}".format(planted=planted, all=FLOWERS), _("flowers planted"), "planted"),
-                (str(left), _("storm squares left"), "storm-left"),
-                (str(v["round"]), _("rounds flown"), "rounds"))):
-            top, bottom = rows(cell, [1, 1])
-            ink = th.GOOD if won and key == "planted" else th.DANGER if lost and key == "storm-left" else th.INK
-            out += [Label(top, number, "display" if f.portrait else "big", colour=ink, key=f"outcome:{key}"),
-                    Label(bottom, caption, "small", wrap=True, colour=th.INK_SOFT, key=f"caption:{key}")]
+            # landscape: the garden and the three figures in a column at the left, the rounds'
+            # story beside them with the panel's height, the crew along the bottom
+            top, crew = rows(inner, [inner.h - crew_h - gap, crew_h], gap)
+            theme = self.app.theme
+            number_w = max(theme.measure(number, theme.size("title"))[0] for number, _c, _k in figures_told) + f.u(8)
+            # the column as wide as its longest caption on one line (a third of the panel at most)
+            side_w = min(top.w * 2 // 5, number_w + f.u(6) + max(
+                theme.measure(caption, theme.size("small"), th.weight_of("small"))[0] for _n, caption, _k in figures_told))
+            side_w = max(side_w, top.w // 4)
+            side, story_rect = cols(top, [side_w, top.w - side_w - f.u(GAP * 2)], f.u(GAP * 2))
+            garden_h = min(f.u(56 if won else 28), side.h // 3)
+            garden, figures = rows(side, [garden_h, side.h - garden_h - gap], gap)
+            if won:  # the twelfth flower: its words under the garden
+                flowers, words = rows(garden, [1, 1])
+                self.garden_rect = flowers
+                out += [Picture(flowers, icons_in_row(spots, f.u(44)), key="garden"),
+                        Label(words, _("All 12 flowers planted!"), "small", colour=th.GOOD, key="celebration")]
+            else:
+                out.append(Picture(garden, icons_in_row(spots, f.u(28)), key="garden"))
+            # three figures, one under the other, each number beside its words
+            for cell, (number, caption, key) in zip(rows(figures, 3, f.u(4)), figures_told):
+                value, words = pygame.Rect(cell.x, cell.y, number_w, cell.h), pygame.Rect(
+                    cell.x + number_w + f.u(6), cell.y, cell.w - number_w - f.u(6), cell.h)
+                out += [Label(value, number, "title", colour=ink(key), align="right", key=f"outcome:{key}"),
+                        Label(words, caption, "small", wrap=True, align="left", colour=th.INK_SOFT,
+                              key=f"caption:{key}")]
         rounds = told.cloudship_rounds(self.game_screen.match)
         theme = self.app.theme
-        out.append(Picture(story_rect, lambda surface, rect: recap.draw_rounds(surface, rect, rounds, theme),
+        out.append(Picture(story_rect, lambda surface, rect: plots.draw_rounds(surface, rect, rounds, theme),
                            key="rounds"))
         self.rounds_told = rounds
         for cell, name in zip(grid(crew, len(names), crew_columns, gap), names):
