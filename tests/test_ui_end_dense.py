@@ -115,3 +115,70 @@ def test_eight_players_tokens_on_the_end_table_are_as_tall_as_their_rows_allow()
     for token in tokens:
         assert token.rect.h >= theme.size("min"), (token.key, token.rect)
         assert token.rect.h >= names[f"name:{token.name}"].fitted(theme).px
+
+
+def grey(surface, rect) -> list[int]:
+    """The swatch as a colour-blind eye sees brightness: one grey level per pixel."""
+    return [sum(surface.get_at((x, y))[:3]) // 3 for y in range(rect.top, rect.bottom) for x in range(rect.left, rect.right)]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["800x480", "720x1280"])
+def test_the_cloud_mine_roles_differ_by_pattern_not_only_by_colour(size):
+    h = ended("cloudmine", 8, size)
+    canvas = h.render()
+    swatches = {role: h.find(f"legend:{role}").rect for role in ("dreamer", "chooser", "observer")}
+    spreads = {role: max(grey(canvas, rect)) - min(grey(canvas, rect)) for role, rect in swatches.items()}
+    assert spreads["dreamer"] < 10                      # solid
+    assert spreads["chooser"] > 60 and spreads["observer"] > 60  # white stripes and dots on colour
+    # the two patterns themselves differ: where the white falls, not only the colour under it
+    chooser, observer = ([level > 200 for level in grey(canvas, swatches[r])] for r in ("chooser", "observer"))
+    assert any(chooser) and any(observer) and chooser != observer
+
+
+def test_a_patterned_bar_keeps_its_pattern_inside_its_own_rect():
+    import pygame
+
+    from companion.ui.story.recap import fill_pattern
+
+    surface = pygame.Surface((60, 60))
+    surface.fill((0, 0, 0))
+    bar = pygame.Rect(20, 10, 12, 40)
+    fill_pattern(surface, bar, (240, 127, 19), "stripes")
+    outside = [surface.get_at((x, y))[:3] for x in range(60) for y in range(60) if not bar.collidepoint(x, y)]
+    assert set(outside) == {(0, 0, 0)}
+    assert surface.get_clip() == surface.get_rect()
+
+
+@pytest.mark.parametrize("game, players", [("cloud9", 6), ("cloudmine", 8), ("cloudship", 4)],
+                         ids=["cloud9-6", "cloudmine-8", "cloudship-4"])
+def test_the_recap_picture_draws_no_text_over_other_text(game, players, monkeypatch):
+    """The kept picture with the longest names: no line drawn over another, and the standings'
+    names in one size."""
+    from companion.ui.story import recap
+
+    drawn: list[tuple[str, object, int]] = []
+    images: list = []
+    text, image_of = recap._Recap.text, recap.th.Theme.text
+
+    def kept(self, *args, **kwargs):
+        images.append(image_of(self, *args, **kwargs))
+        return images[-1]
+
+    def noted(self, words, role, pos, *args, **kwargs):
+        rect = text(self, words, role, pos, *args, **kwargs)
+        if words:  # where the letters' ink is, not their line box
+            drawn.append((words, images[-1].get_bounding_rect().move(rect.topleft), rect.h))
+        return rect
+
+    monkeypatch.setattr(recap.th.Theme, "text", kept)
+    monkeypatch.setattr(recap._Recap, "text", noted)
+    h = ended(game, players, (800, 480))
+    recap.render_recap(h.app.controller.match)
+    overlapping = [(a[0], b[0]) for i, a in enumerate(drawn) for b in drawn[i + 1:] if a[1].colliderect(b[1])]
+    assert overlapping == []
+    names = set(h.app.controller.match.view["players"])
+    first: dict[str, int] = {}  # the standings come first, then the story's rows
+    for words, _rect, height in drawn:
+        if words in names:
+            first.setdefault(words, height)
+    assert len(first) == len(names) and len(set(first.values())) == 1

@@ -99,7 +99,7 @@ def test_the_cloud_mine_end_screen_says_the_deck_ran_out_and_tells_the_cards_by_
     for name in view["players"]:
         bars = h.find(f"story:{name}")
         assert sum(bars.totals()) == view["scores"][name]
-        assert {colour for stack in bars.values for _v, colour in stack} <= set(recap.ROLE_COLOURS.values())
+        assert {colour for stack in bars.values for _v, colour, *_pattern in stack} <= set(recap.ROLE_COLOURS.values())
     assert h.find("legend-word:dreamer").texts() == ["Dreamer"]
     assert h.find("award-title:sharpest_guesser").texts() == ["Sharpest guesser"]
     assert h.find("award-line:sharpest_guesser").texts() == ["Zsolt: 3 right guesses"]

@@ -62,7 +62,7 @@ class Bars(Widget):
         self.values, self.top = values, top
 
     def totals(self) -> list[int]:
-        return [sum(value for value, _colour in stack) for stack in self.values]
+        return [sum(value for value, *_colour in stack) for stack in self.values]
 
     def draw(self, surface, ctx):
         recap.draw_bars(surface, self.rect, self.values, self.top, ctx.theme)
@@ -375,9 +375,9 @@ class EndScreen(Screen):
                                  len(trips)).format(count=len(trips))
         else:
             rounds = told.cloudmine_rounds(match)
-            series = {p: [[(r.cards[p], recap.ROLE_COLOURS[r.roles[p]])] for r in rounds] for p in v["players"]}
+            series = {p: [[recap.role_bar(r.cards[p], r.roles[p])] for r in rounds] for p in v["players"]}
             caption = _("Cards per round")
-        top = max([1] + [value for stacks in series.values() for stack in stacks for value, _c in stack])
+        top = max([1] + [value for stacks in series.values() for stack in stacks for value, *_c in stack])
         header_h = f.u(60 if game == "cloudmine" and f.portrait else 30)
         row_h = min(f.u(96 if f.portrait else 84), (area.h - f.u(16) - header_h) // max(1, len(ranked)))
         height = min(area.h, row_h * len(ranked) + f.u(16) + header_h)
@@ -479,15 +479,15 @@ class EndScreen(Screen):
         return sum(theme.measure(word, theme.size("min"), "regular")[0] + f.u(30) for _r, word in self.legend_words())
 
     def role_legend(self, f, area: pygame.Rect) -> list[Widget]:
-        """The Cloud Mine: which colour is which role (a letter on each swatch, not only a colour)."""
+        """The Cloud Mine: which colour and pattern is which role (not only a colour)."""
         out: list[Widget] = []
         words = self.legend_words()
         theme = self.app.theme
         widths = [theme.measure(word, theme.size("min"), "regular")[0] + f.u(30) for _role, word in words]
         for cell, (role, word) in zip(cols(area, widths, f.u(4)), words):
             swatch = pygame.Rect(cell.x, cell.centery - f.u(7), f.u(14), f.u(14))
-            out += [Picture(swatch, lambda surface, rect, rgb=recap.ROLE_COLOURS[role]: pygame.draw.rect(
-                        surface, rgb, rect), key=f"legend:{role}"),
+            out += [Picture(swatch, lambda surface, rect, role=role: recap.fill_pattern(
+                        surface, rect, recap.ROLE_COLOURS[role], recap.ROLE_PATTERNS[role]), key=f"legend:{role}"),
                     Label(pygame.Rect(swatch.right + f.u(4), cell.y, cell.right - swatch.right - f.u(4), cell.h),
                           word, "min", align="left", weight="regular", key=f"legend-word:{role}")]
         return out

@@ -37,6 +37,8 @@ GOLD = (247, 190, 40)
 FLOWER = (214, 62, 120)
 HAIL = (120, 150, 190)
 ROLE_COLOURS = {"dreamer": (123, 63, 160), "chooser": (240, 127, 19), "observer": (31, 111, 209)}
+# each role's bars and swatch also carry a pattern, so the roles tell apart without their colours
+ROLE_PATTERNS = {"dreamer": "solid", "chooser": "stripes", "observer": "dots"}
 TITLES = {"cloud9": i18n.N_("Cloud 9"), "cloudship": i18n.N_("Cloudship"), "cloudmine": i18n.N_("The Cloud Mine")}
 
 
@@ -209,8 +211,8 @@ class _Recap:
         return self.t.px(n)
 
     def text(self, text: str, role: str | float, pos, colour=th.INK, weight: str | None = None,
-             width: int | None = None, anchor: str = "topleft") -> pygame.Rect:
-        px = self.t.size(role)
+             width: int | None = None, anchor: str = "topleft", px: int | None = None) -> pygame.Rect:
+        px = px or self.t.size(role)
         weight = weight or th.weight_of(role)
         while width is not None and px > self.t.size("min") and self.t.measure(text, px, weight)[0] > width:
             px -= 1
@@ -218,6 +220,15 @@ class _Recap:
         rect = image.get_rect(**{anchor: pos})
         self.s.blit(image, rect)
         return rect
+
+    def one_size(self, widths: dict[str, int], role: str) -> int:
+        """The largest size up to `role`'s at which each text fits its width: names side by side
+        in one size, rather than each shrunk on its own."""
+        px, weight = self.t.size(role), th.weight_of(role)
+        while px > self.t.size("min") and any(self.t.measure(text, px, weight)[0] > width
+                                              for text, width in widths.items()):
+            px -= 1
+        return px
 
     def colour(self, name: str) -> tuple[int, int, int]:
         return th.COLOURS[self.players[name].colour].rgb
@@ -276,6 +287,24 @@ class _Recap:
         per = -(-len(order) // columns)
         col_w = inner.w // columns
         row_h = min(self.u(46), inner.h // max(1, per))
+        scores = {name: "" if self.game == "cloudship" else str(v["scores"][name]) for _rank, name in order}
+        name_from = self.u(36) + self.u(30) + self.u(48)  # rank, crown, token
+
+        def room_beside(score_role: str) -> dict[str, int]:
+            px, weight = self.t.size(score_role), th.weight_of(score_role)
+            return {name: max(self.u(40), col_w - self.u(16) - name_from - self.u(18)
+                              - (self.t.measure(score, px, weight)[0] if score else 0))
+                    for name, score in scores.items()}
+
+        def fits(room: dict[str, int], px: int) -> bool:
+            return all(self.t.measure(name, px, th.weight_of("title"))[0] <= room[name] for name in room)
+
+        # the scores in smaller type only where the longest names would not fit beside them
+        score_role = "prompt"
+        room = room_beside(score_role)
+        if not fits(room, self.t.size("min")):
+            score_role, room = "title", room_beside("title")
+        name_px = self.one_size(room, "title")
         for i, (rank, name) in enumerate(order):
             x = inner.x + (i // per) * col_w
             y = inner.y + (i % per) * row_h
@@ -286,12 +315,9 @@ class _Recap:
             if name in v["winners"]:
                 draw_crown(self.s, crown, GOLD)
             self.token(name, (crown.right + self.u(24), cy), self.u(18))
-            right = x + col_w - self.u(16)
-            score = "" if self.game == "cloudship" else str(v["scores"][name])
-            score_rect = self.text(score, "prompt", (right, cy), anchor="midright") if score else None
-            hand_left = score_rect.x if score_rect is not None else right  # Cloud 9's hands: in the story
-            name_x = crown.right + self.u(48)
-            self.text(name, "title", (name_x, cy), anchor="midleft", width=max(self.u(40), hand_left - name_x - self.u(8)))
+            if scores[name]:
+                self.text(scores[name], score_role, (x + col_w - self.u(16), cy), anchor="midright")
+            self.text(name, "title", (x + name_from, cy), anchor="midleft", width=room[name], px=name_px)
 
     # the story: small multiples ----------------------------------------------------------------
     def story(self, rect: pygame.Rect) -> None:
@@ -315,11 +341,16 @@ class _Recap:
                     top: int, right_text) -> None:
         names_ = list(self.v["players"])
         row_h = rect.h // max(1, len(names_))
+        # the names' column as wide as the widest name needs (up to two fifths), all in one size
+        most = int(rect.w * 0.4) - self.u(44)
+        name_px = self.one_size({name: most for name in names_}, "small")
+        widest = max(self.t.measure(name, name_px, th.weight_of("small"))[0] for name in names_)
+        name_w = max(self.u(190), min(most, widest) + self.u(52))
         for i, name in enumerate(names_):
             row = pygame.Rect(rect.x, rect.y + i * row_h, rect.w, row_h - self.u(6))
             self.token(name, (row.x + self.u(18), row.centery), self.u(16))
-            name_w = self.u(190)
-            self.text(name, "small", (row.x + self.u(40), row.centery), anchor="midleft", width=name_w - self.u(44))
+            self.text(name, "small", (row.x + self.u(40), row.centery), anchor="midleft", width=name_w - self.u(44),
+                      px=name_px)
             tail_w = self.u(100)
             self.text(right_text(name), "small", (row.right, row.centery), anchor="midright", weight="regular",
                       colour=th.INK_SOFT, width=tail_w)
@@ -351,7 +382,8 @@ class _Recap:
         legend = pygame.Rect(area.x, area.y, area.w, self.u(32))
         x = legend.x
         for role, label in (("dreamer", _("Dreamer")), ("chooser", _("Chooser")), ("observer", _("Observer"))):
-            pygame.draw.rect(self.s, ROLE_COLOURS[role], (x, legend.centery - self.u(8), self.u(16), self.u(16)))
+            fill_pattern(self.s, pygame.Rect(x, legend.centery - self.u(8), self.u(16), self.u(16)),
+                         ROLE_COLOURS[role], ROLE_PATTERNS[role])
             x = self.text(label, "small", (x + self.u(22), legend.centery), anchor="midleft", weight="regular").right
             x += self.u(20)
         line = deck_line(self.m)
@@ -360,7 +392,7 @@ class _Recap:
             self.text(line, "small", (area.x, area.bottom), anchor="bottomleft", width=area.w)
         body = pygame.Rect(area.x, legend.bottom + self.u(8), area.w, area.h - legend.h - self.u(8) - bottom)
         top = max([1] + [c for r in rounds for c in r.cards.values()])
-        series = {p: [[(r.cards[p], ROLE_COLOURS[r.roles[p]])] for r in rounds] for p in self.v["players"]}
+        series = {p: [[role_bar(r.cards[p], r.roles[p])] for r in rounds] for p in self.v["players"]}
         scores = self.v["scores"]
         self.player_rows(body, series, top, lambda p: _.ngettext("{count} card", "{count} cards", scores[p]).format(
             count=scores[p]))
@@ -382,10 +414,35 @@ class _Recap:
             y += self.u(66)
 
 
-def draw_bars(surface: pygame.Surface, rect: pygame.Rect, values: list[list[tuple[int, tuple[int, int, int]]]],
+def role_bar(value: int, role: str) -> tuple[int, tuple[int, int, int], str]:
+    """A Cloud Mine bar's piece: the cards, in the role's colour and pattern."""
+    return value, ROLE_COLOURS[role], ROLE_PATTERNS[role]
+
+
+def fill_pattern(surface: pygame.Surface, rect: pygame.Rect, colour, pattern: str = "solid") -> None:
+    """`rect` filled with `colour`, and over it white stripes or dots for the patterned roles."""
+    pygame.draw.rect(surface, colour, rect)
+    if pattern == "solid" or rect.w < 4 or rect.h < 4:
+        return
+    clip = surface.get_clip()
+    surface.set_clip(rect.clip(clip) if clip else rect)
+    step = max(5, min(rect.w, 12) // 2)
+    if pattern == "stripes":
+        for x in range(rect.x - rect.h, rect.right, step):
+            pygame.draw.line(surface, th.WHITE, (x, rect.bottom), (x + rect.h, rect.y), 2)
+    else:
+        radius = max(1, step // 4)
+        for row, y in enumerate(range(rect.y + step // 2, rect.bottom, step)):
+            for x in range(rect.x + step // 2 + (row % 2) * step // 2, rect.right, step):
+                pygame.draw.circle(surface, th.WHITE, (x, y), radius)
+    surface.set_clip(clip)
+
+
+def draw_bars(surface: pygame.Surface, rect: pygame.Rect, values: list[list[tuple]],
               top: int, theme: th.Theme, labels: bool = True) -> None:
-    """Bars side by side, each a stack of (value, colour) from the bottom, on a light baseline;
-    each bar's total above it where it can be read (at least the smallest type size)."""
+    """Bars side by side, each a stack of (value, colour) or (value, colour, pattern) from the
+    bottom, on a light baseline; each bar's total above it where it can be read (at least the
+    smallest type size)."""
     count = max(1, len(values))
     slot = rect.w / count
     width = max(2, int(slot * 0.7))
@@ -397,11 +454,11 @@ def draw_bars(surface: pygame.Surface, rect: pygame.Rect, values: list[list[tupl
     for i, stack in enumerate(values):
         x = int(rect.x + i * slot + (slot - width) / 2)
         y, total = base, 0
-        for value, colour in stack:
+        for value, colour, *pattern in stack:
             if value <= 0:
                 continue
             height = max(2, round(room * value / max(1, top)))
-            pygame.draw.rect(surface, colour, (x, y - height, width, height))
+            fill_pattern(surface, pygame.Rect(x, y - height, width, height), colour, *pattern)
             if width >= theme.px(6):  # an outline on thin bars would hide their colour
                 pygame.draw.rect(surface, th.INK, (x, y - height, width, height), 1)
             y -= height
