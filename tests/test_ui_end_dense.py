@@ -138,7 +138,7 @@ def test_the_cloud_mine_roles_differ_by_pattern_not_only_by_colour(size):
 def test_a_patterned_bar_keeps_its_pattern_inside_its_own_rect():
     import pygame
 
-    from companion.ui.story.recap import fill_pattern
+    from companion.ui.boards.recap import fill_pattern
 
     surface = pygame.Surface((60, 60))
     surface.fill((0, 0, 0))
@@ -154,7 +154,7 @@ def test_a_patterned_bar_keeps_its_pattern_inside_its_own_rect():
 def test_the_recap_picture_draws_no_text_over_other_text(game, players, monkeypatch):
     """The kept picture with the longest names: no line drawn over another, and the standings'
     names in one size."""
-    from companion.ui.story import recap
+    from companion.ui.boards import recap
 
     drawn: list[tuple[str, object, int]] = []
     images: list = []

@@ -19,7 +19,7 @@ from companion.ui.kit import theme as th
 from companion.ui.kit.roster import players_from_setup
 from companion.ui.screens.end import EndScreen
 from companion.ui.screens.history import HistoryScreen, RecapScreen
-from companion.ui.story import recap
+from companion.ui.boards import recap
 from companion.ui.tools.harness import Harness
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "companion" / "examples"

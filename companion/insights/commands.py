@@ -243,7 +243,7 @@ def cmd_history_recap(args: argparse.Namespace) -> int:
             match = journal.rebuild(args.recap)
     except JournalError as exc:
         return fail(str(exc))
-    from ..ui.story.recap import save_recap
+    from ..ui.boards.recap import save_recap
 
     try:
         path = save_recap(match, args.out, summary.started_at)

@@ -15,7 +15,7 @@ import pygame
 from ... import i18n
 from ...insights import awards as told
 from ..story import moments as story
-from ..story import recap
+from ..boards import recap
 from ..boards import plots
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows

@@ -13,7 +13,7 @@ from . import records as records_view
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, rows
 from ..kit.widgets import Button, Label, Panel, Picture, Widget
-from ..story import recap
+from ..boards import recap
 from .base import Screen, game_title
 
 _ = i18n.translator("app")

@@ -321,7 +321,7 @@ def recap_png_ms(rounds: int = 5) -> tuple[float, float]:
     import tempfile
 
     from ...rules import Match
-    from ..story.recap import pixels_of, render_recap, write_pixels
+    from ..boards.recap import pixels_of, render_recap, write_pixels
 
     example = Path(__file__).resolve().parents[2] / "examples" / "cloud9-four-players-tie-break.jsonl"
     rows = [json.loads(line) for line in example.read_text().splitlines() if line.strip()]

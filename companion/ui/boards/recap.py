@@ -29,13 +29,12 @@ from ..kit import theme as th
 from ..kit.roster import players_from_setup
 from ..kit.shapes import draw_crown, draw_game_icon
 from ..kit.widgets import draw_player_token, token_marks
+from . import plots
 
 _ = i18n.translator("app")
 
 SIZE = (1200, 1600)  # the picture: portrait, as a phone or a printed page shows it
 GOLD = (247, 190, 40)
-FLOWER = (214, 62, 120)
-HAIL = (120, 150, 190)
 ROLE_COLOURS = {"dreamer": (123, 63, 160), "chooser": (240, 127, 19), "observer": (31, 111, 209)}
 # each role's bars and swatch also carry a pattern, so the roles tell apart without their colours
 ROLE_PATTERNS = {"dreamer": "solid", "chooser": "stripes", "observer": "dots"}
@@ -373,8 +372,8 @@ class _Recap:
         summary = _("{planted} of 12 flowers planted, the storm {left} squares away").format(
             planted=planted, left=max(0, self.v["storm_end"] - self.v["storm"]))
         self.text(summary, "small", (area.x, area.bottom), anchor="bottomleft", width=area.w)
-        draw_rounds(self.s, pygame.Rect(area.x, area.y, area.w, area.h - self.u(40)), told.cloudship_rounds(self.m),
-                    self.t)
+        plots.draw_rounds(self.s, pygame.Rect(area.x, area.y, area.w, area.h - self.u(40)),
+                          told.cloudship_rounds(self.m), self.t)
 
     def cloudmine(self, rect: pygame.Rect) -> None:
         rounds = told.cloudmine_rounds(self.m)
@@ -466,31 +465,3 @@ def draw_bars(surface: pygame.Surface, rect: pygame.Rect, values: list[list[tupl
         if readable and total:
             image = theme.text(str(total), px, th.INK_SOFT, "regular")
             surface.blit(image, image.get_rect(midbottom=(x + width // 2, y - theme.px(1))))
-
-
-def draw_rounds(surface: pygame.Surface, rect: pygame.Rect, rounds: list[told.ShipRound], theme: th.Theme) -> None:
-    """Cloudship round by round: the storm's squares, the flowers planted, the flowers hail took,
-    side by side per round, with a legend above and the round's number below."""
-    px = theme.size("min")
-    x, y = rect.x, rect.y
-    storm = th.COLOURS["storm"].rgb
-    line = theme.font(px, "regular").get_linesize()
-    for label, colour in ((_("storm squares"), storm), (_("flowers planted"), FLOWER), (_("flowers hail took"), HAIL)):
-        image = theme.text(label, px, th.INK, "regular")
-        if x > rect.x and x + theme.px(20) + image.get_width() > rect.right:  # the legend goes on below
-            x, y = rect.x, y + line
-        pygame.draw.rect(surface, colour, (x, y + (line - theme.px(14)) // 2, theme.px(14), theme.px(14)))
-        surface.blit(image, (x + theme.px(20), y))
-        x += theme.px(20) + image.get_width() + theme.px(16)
-    top_y = y + line + theme.px(6)
-    chart = pygame.Rect(rect.x, top_y, rect.w, rect.bottom - top_y - line - theme.px(4))
-    slot = chart.w / max(1, len(rounds))
-    top = max([1] + [max(r.storm_moved, r.planted, r.hail_took) for r in rounds])
-    for i, r in enumerate(rounds):
-        cell = pygame.Rect(int(chart.x + i * slot), chart.y, int(slot), chart.h)
-        draw_bars(surface, cell, [[(r.storm_moved, storm)], [(r.planted, FLOWER)], [(r.hail_took, HAIL)]], top, theme)
-        number = _("round {number}").format(number=r.number)
-        if theme.measure(number, px, "regular")[0] + theme.px(8) > slot:
-            number = str(r.number)
-        image = theme.text(number, px, th.INK_SOFT, "regular")
-        surface.blit(image, image.get_rect(midtop=(cell.centerx, chart.bottom + theme.px(4))))
