@@ -103,3 +103,49 @@ def test_a_viewer_that_falls_behind_is_dropped_and_the_others_keep_every_message
         assert quick in hub.viewers and hub.dropped_count == 1
         assert hub.join() is not None and hub.join() is not None and hub.join() is None  # the cap
     run(scenario)
+
+
+def test_a_commit_heard_before_it_can_be_read_is_read_again_shortly(tmp_path, monkeypatch):
+    """The writer held up between its -wal and its index: the first read after the change still
+    sees the old game. The page reads once more a little later, and shows the action then."""
+    import socket
+
+    from companion.live import server as live
+
+    db = tmp_path / "journal.sqlite3"
+    journal = Journal.open(db)
+    match = Match.start(MINE)
+    ref = journal.begin(match)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+
+    async def scenario():
+        server = live.LiveServer(live.Options(db=db, config=None, host="127.0.0.1", port=port, always=True))
+        published: list[bytes] = []
+        publish = server.hub.publish
+        monkeypatch.setattr(server.hub, "publish", lambda message: (published.append(message), publish(message)))
+        await server.start()
+        try:
+            await asyncio.sleep(0.3)
+            started = len(published)
+            stale = server.journal.look()  # what a read that comes too early still sees
+            look = server.journal.look
+            calls = []
+
+            def early_then_true():
+                calls.append(1)
+                return stale if len(calls) == 1 else look()
+
+            monkeypatch.setattr(server.journal, "look", early_then_true)
+            action = {"act": "guess", "player": "Ben", "correct": True}
+            journal.append(ref, action, match.apply(action))
+            await asyncio.sleep(live.LATE_S + 0.6)
+            assert len(calls) == 2 and len(published) == started + 1  # read again once, shown once
+            await asyncio.sleep(live.LATE_S + 0.3)
+            assert len(calls) == 2  # a read that showed something asks for no other
+        finally:
+            await server.close()
+
+    run(scenario)
+    journal.close()

@@ -20,16 +20,19 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 ACTIONS = 60
 GAP_S = 0.25       # between two actions: one change at a time
+CHANGE_TIMEOUT_S = 30.0  # an action the page never shows ends the bench with an error
 IDLE_S = 8.0
 HOST = "127.0.0.1"
 
@@ -113,10 +116,21 @@ class _Viewers:
     def __init__(self, url: str, count: int):
         self.process = subprocess.Popen([sys.executable, "-c", VIEWERS_SCRIPT, url, str(count)],
                                         stdout=subprocess.PIPE, text=True)
+        # read on a thread of its own, so that a change that never comes ends the bench, not hangs it
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
         self.next_change()  # the version shown when it connected
 
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put("")  # the viewers ended
+
     def next_change(self) -> tuple[str, float]:
-        line = self.process.stdout.readline()
+        try:
+            line = self.lines.get(timeout=CHANGE_TIMEOUT_S)
+        except queue.Empty:
+            raise RuntimeError(f"the live page showed no change within {CHANGE_TIMEOUT_S:.0f} s") from None
         if not line:
             raise RuntimeError("the viewers ended")
         seen = json.loads(line)

@@ -42,6 +42,9 @@ KEEPALIVE_S = 15.0
 HEARTBEAT_S = 20.0        # a comment down each event stream: dead connections are found
 CHUNK = 32 * 1024         # pictures are sent in pieces of this size
 RESCAN_S = 60.0           # the home-network addresses are looked up again this often
+# a change heard that showed nothing new is read once more this much later: a commit can be
+# heard with its -wal written but its index not yet (a writer held up between the two)
+LATE_S = 0.3
 LIMITS = {"max_line_size": 2048, "max_field_size": 2048, "max_headers": 32}
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self'; "
@@ -105,6 +108,8 @@ class LiveServer:
         self._started = self._missed = False
         self.watch: FolderWatch | None = None
         self._rescan: asyncio.TimerHandle | None = None
+        self._late: asyncio.TimerHandle | None = None
+        self._late_round = False
         self.stopped = asyncio.Event()
         self.app = self._make_app()
         self.runner = web.AppRunner(self.app, handle_signals=False, access_log=None,
@@ -145,23 +150,36 @@ class LiveServer:
         self._refreshing = asyncio.ensure_future(self._refresh())
 
     async def _refresh(self) -> None:
+        late, self._late_round = self._late_round, False
         while True:
             self._again = False
+            shown = False
             try:
                 await self._apply_settings()
-                await self._read_journal()
+                shown = await self._read_journal()
             except CannotListen as exc:
                 log.warning("%s", exc)
-            except Exception:  # never the end of the page: said in the log, tried again next change
+            except Exception:  # never the end of the page: said in the log, tried again shortly
                 log.exception("the live page could not read the journal")
             if not self._again:
-                return
+                break
+        if not shown and not late and self.bound is not None and self._late is None:
+            self._late = asyncio.get_running_loop().call_later(LATE_S, self._read_late)
 
-    async def _read_journal(self, force: bool = False) -> None:
-        """Read the journal and draw what changed: only while serving (switched off, nothing is
-        read and pygame is not even loaded), or before serving starts (`force`)."""
-        if self.bound is None and not force:
+    def _read_late(self) -> None:
+        self._late = None
+        if self._refreshing is not None and not self._refreshing.done():
+            self._again = True  # a read is under way: it reads once more
             return
+        self._late_round = True  # once: a late read that finds nothing new asks for no other
+        self.changed()
+
+    async def _read_journal(self, force: bool = False) -> bool:
+        """Read the journal and draw what changed: only while serving (switched off, nothing is
+        read and pygame is not even loaded), or before serving starts (`force`). True when a
+        new version was published."""
+        if self.bound is None and not force:
+            return False
         look = await asyncio.get_running_loop().run_in_executor(self.pool, self.journal.look)
         if look.key != self.look.key or self.number == 0 or force:
             await self._draw(lambda painter: painter.show(look))
@@ -169,6 +187,8 @@ class LiveServer:
             self.number += 1
             self._cache.clear()
             self.hub.publish(event(self.version))
+            return True
+        return False
 
     async def _apply_settings(self) -> None:
         path = self.options.config
@@ -258,6 +278,8 @@ class LiveServer:
     async def close(self) -> None:
         if self._rescan is not None:
             self._rescan.cancel()
+        if self._late is not None:
+            self._late.cancel()
         if self.watch is not None:
             self.watch.close()
         await self._stop_listening()
