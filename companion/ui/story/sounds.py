@@ -40,3 +40,6 @@ class Silence:
 
     def tend(self, last_input: float = float("-inf")) -> None:
         """Nothing to rest: no device is open."""
+
+    def close(self) -> None:
+        pass
