@@ -258,6 +258,57 @@ def test_calibrating_the_level_learns_the_accelerometers_one_g(tmp_path):
     assert max(int(m[3][2]) for m in messages_of(mp)[10:] if m[0] == "TILT") < 5
 
 
+REST_S = 10  # how long the ship stands at rest after it is levelled
+
+
+def twin_standing(model, start, ms):
+    """The twin's ship standing level and still on the table, its sensors' offsets and noise in."""
+    return [Sample(start + t, accel=model.standing_level(t)[:3], gyro=model.standing_level(t)[3:])
+            for t in range(ms)]
+
+
+def tilt_error_at_rest(flash, model, interpreter="micropython"):
+    """The largest |PITCH| or |ROLL| (tenths of a degree) in the last second of REST_S at rest."""
+    run = Board.run(twin_standing(model, 0, REST_S * 1000), interpreter, flash=flash)
+    assert run.returncode == 0, run.stderr
+    tilts = [m[3][:2] for m in messages_of(run.usb) if m[0] == "TILT"]
+    return max(abs(v) for pr in tilts[-20:] for v in pr), run.usb
+
+
+@needs_micropython
+def test_levelling_learns_the_gyros_offset_and_the_tilt_at_rest_stays_level(tmp_path):
+    import json
+
+    from companion.ship.twin.physics import ShipModel
+
+    model = ShipModel(seed=3)
+    model.gyro_bias = [3.0, -4.0, 2.5]  # a few degrees a second, as a real MPU-6050 reads standing still
+    flash = make_flash(tmp_path / "flash")
+    done = Board.run(twin_standing(model, 0, 2600), "micropython", flash=flash,
+                     run="import calibrate; calibrate.level()")
+    assert done.returncode == 0 and "standing still" in "".join(done.usb), done.stderr
+    data = json.loads((flash / "calibration.json").read_text())
+    assert data["gyro_zero"] == pytest.approx(model.gyro_bias, abs=0.02)
+    after, mp = tilt_error_at_rest(flash, model)
+    _, cp = tilt_error_at_rest(flash, model, "cpython")
+    assert mp == cp  # byte for byte on both interpreters
+    # the same board levelled before it knew the gyro's offset: the tilt settles off level
+    del data["gyro_zero"]
+    (flash / "calibration.json").write_text(json.dumps(data))
+    before, _ = tilt_error_at_rest(flash, model)
+    # 49 steps' worth of 4 degrees a second at 5 ms: 1.0 degree off; now within a tenth
+    assert before >= 8 and after <= 1, (before, after)
+
+
+@needs_micropython
+def test_a_ship_moved_while_levelling_keeps_its_calibration(tmp_path):
+    flash = make_flash(tmp_path / "flash")
+    swinging = [Sample(t, accel=tilted(0.0, 0.0), gyro=(30.0 * math.sin(t / 40.0), 0.0, 0.0)) for t in range(2600)]
+    done = Board.run(swinging, "micropython", flash=flash, run="import calibrate; calibrate.level()")
+    assert done.returncode == 0 and "the ship moved" in "".join(done.usb), done.stderr
+    assert not (flash / "calibration.json").exists()
+
+
 @pytest.mark.parametrize("interpreter", ["micropython", "cpython"])
 def test_a_beam_broken_without_a_balls_colour_gives_no_ball_line(interpreter):
     if interpreter == "micropython" and MICROPYTHON is not None:

@@ -72,6 +72,40 @@ def test_the_filter_finds_a_steady_tilt_and_does_not_drift():
     assert f.tenths() == (0, 0)
 
 
+def test_the_filter_takes_off_the_gyros_offset_it_was_taught():
+    angle = math.radians(10)
+    errors = []
+    for zero in (False, True):
+        f = tilt.TiltFilter()
+        if zero:  # what calibrate.level() learned: 3 and -4 degrees a second standing still
+            f.gyro_zero_x, f.gyro_zero_y = 3 * DPS, -4 * DPS
+        for _ in range(400):
+            f.update(*counts((0.0, math.sin(angle), math.cos(angle)), (3.0, -4.0)), 5)
+        errors.append((abs(f.pitch / tilt.UNIT), abs(f.roll / tilt.UNIT - 10.0)))
+    assert errors[0][0] == pytest.approx(0.98, abs=0.05) and errors[0][1] == pytest.approx(0.73, abs=0.05)
+    assert max(errors[1]) < 0.02
+
+
+@pytest.mark.parametrize("stored", [{}, {"gyro_zero": "fast"}, {"gyro_zero": [1.0, 2.0]},
+                                    {"gyro_zero": [1.0, None, 2.0]}, {"gyro_zero": [True, 0, 0]}])
+def test_a_calibration_without_a_sound_gyro_offset_takes_none_off(tmp_path, stored):
+    import json
+
+    path = tmp_path / "calibration.json"
+    path.write_text(json.dumps({"zero_pitch": 1.5, **stored}))
+    data = calibration.load(str(path))
+    assert data["gyro_zero"] == [0.0, 0.0, 0.0] and data["zero_pitch"] == 1.5
+    assert calibration.gyro_zero_counts(data, DPS) == [0, 0, 0]
+
+
+def test_a_taught_gyro_offset_is_kept_as_counts(tmp_path):
+    path = str(tmp_path / "calibration.json")
+    data = calibration.load(path)
+    data["gyro_zero"] = [3.0, -4.0, 0.25]
+    calibration.save(data, path)
+    assert calibration.gyro_zero_counts(calibration.load(path), DPS) == [393, -524, 33]
+
+
 def test_the_filter_follows_a_quick_turn_with_the_gyro():
     f = tilt.TiltFilter()
     f.update(*counts((0.0, 0.0, 1.0)), 0)

@@ -20,7 +20,9 @@ import pygame
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion.sound import SOUND_NAMES, Sounds
+from companion.sound import QUIET_S, SOUND_NAMES, VOICE_CHANNEL, Sounds
+
+from timekeeping import ManualClock
 
 ROOT = Path(__file__).resolve().parents[1]
 SOUNDS_DIR = ROOT / "sounds"
@@ -254,6 +256,168 @@ def test_plays_exactly_when_unmuted_at_the_volume_last_set(start_volume, start_m
         sounds.close()
 
 
+# --- the device rests in a quiet spell -------------------------------------------------------
+
+def shipped_samples(name: str) -> bytes:
+    with wave.open(str(DATA_DIR / f"{name}.wav"), "rb") as file:
+        return file.readframes(file.getnframes())
+
+
+def closed_soon(seconds: float = 10.0) -> bool:
+    """The device was closed on a thread of its own: give it the moment it takes."""
+    import time
+
+    end = time.monotonic() + seconds
+    while pygame.mixer.get_init() is not None and time.monotonic() < end:
+        time.sleep(0.01)
+    return pygame.mixer.get_init() is None
+
+
+def rested(clock: ManualClock, **kwargs) -> Sounds:
+    sounds = Sounds(clock=clock, **kwargs)
+    clock.advance(QUIET_S)
+    sounds.tend()
+    assert sounds.resting and closed_soon()
+    return sounds
+
+
+def test_the_device_rests_after_the_quiet_spell_and_the_next_sound_still_plays(dummy_audio):
+    clock = ManualClock()
+    sounds = Sounds(clock=clock)
+    clock.advance(QUIET_S - 0.1)
+    sounds.tend()
+    assert not sounds.resting and pygame.mixer.get_init() is not None
+    clock.advance(0.1)
+    sounds.tend()
+    assert sounds.resting and closed_soon()  # SDL's audio thread is gone with the device
+    channel = sounds.play("seat3")  # the first chime after the rest
+    assert not sounds.resting and pygame.mixer.get_init() == (22050, -16, 1)
+    assert channel is not None and channel.get_busy()
+    assert channel.get_sound().get_raw() == shipped_samples("seat3")
+    sounds.close()
+    assert pygame.mixer.get_init() is None
+
+
+def test_a_sound_or_an_input_starts_the_quiet_spell_again(dummy_audio):
+    clock = ManualClock()
+    sounds = Sounds(clock=clock)
+    clock.advance(QUIET_S - 1)
+    sounds.play("roll")
+    pygame.mixer.stop()  # it has finished playing
+    clock.advance(QUIET_S - 1)
+    sounds.tend()
+    assert not sounds.resting  # 24 s after the sound
+    sounds.tend(last_input=clock.now - 1)
+    clock.advance(2)
+    sounds.tend(last_input=clock.now - 2)
+    assert not sounds.resting  # 23 s after a tap
+    clock.advance(QUIET_S)
+    sounds.tend(last_input=clock.now - QUIET_S)
+    assert sounds.resting
+    sounds.close()
+
+
+def test_a_sound_still_playing_holds_the_device_open(dummy_audio):
+    clock = ManualClock()
+    sounds = Sounds(clock=clock)
+    channel = sounds.play("won")
+    clock.advance(10 * QUIET_S)  # the clock runs on; the sound plays in real time on the device
+    sounds.tend()
+    assert channel.get_busy() and not sounds.resting
+    channel.stop()
+    clock.advance(QUIET_S - 0.5)
+    sounds.tend()
+    assert not sounds.resting  # the spell counts from the last moment it was heard playing
+    clock.advance(0.5)
+    sounds.tend()
+    assert sounds.resting
+    sounds.close()
+
+
+def test_the_first_input_after_a_rest_opens_the_device_ahead_of_its_sound(dummy_audio):
+    clock = ManualClock()
+    sounds = rested(clock)
+    sounds.tend(last_input=clock.now - 0.001)  # an input from before the rest began
+    assert sounds.resting
+    clock.advance(60)
+    sounds.tend(last_input=clock.now)  # a tap: after its frame, the device opens
+    assert not sounds.resting and pygame.mixer.get_init() is not None
+    sounds.set_volume(0.25)
+    assert sounds.play("flower").get_sound().get_volume() == pytest.approx(0.25, abs=1 / 128)
+    sounds.close()
+
+
+def test_while_muted_the_device_rests_and_input_does_not_wake_it(dummy_audio):
+    clock = ManualClock()
+    sounds = rested(clock, muted=True)
+    clock.advance(1)
+    sounds.tend(last_input=clock.now)
+    assert sounds.resting and sounds.play("roll") is None
+    assert pygame.mixer.get_init() is None
+    sounds.set_volume(0.5)  # remembered for when it opens
+    sounds.set_muted(False)
+    channel = sounds.play("roll")
+    assert channel.get_busy() and channel.get_sound().get_volume() == pytest.approx(0.5, abs=1 / 128)
+    sounds.close()
+
+
+def speech_wav(seconds: float) -> bytes:
+    import io
+
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as file:
+        file.setnchannels(1), file.setsampwidth(2), file.setframerate(22050)
+        samples = array("h", (int(8000 * math.sin(i / 9)) for i in range(int(22050 * seconds))))
+        file.writeframes(samples.tobytes())
+    return buffer.getvalue()
+
+
+def test_speech_wakes_the_device_ahead_and_holds_it_open_while_it_speaks(dummy_audio):
+    clock = ManualClock()
+    sounds = rested(clock)
+    sounds.wanted()  # a sentence is being made
+    assert sounds.resting  # opened after the frame, not in the middle of it
+    sounds.tend()
+    assert not sounds.resting and pygame.mixer.get_init() is not None
+    wav = speech_wav(4.0)
+    channel = sounds.speak(wav)
+    assert channel.id == VOICE_CHANNEL and channel.get_busy()
+    assert channel.get_sound().get_raw() == wav[44:]
+    assert sounds.play("storm") is not None and channel.get_busy()  # effects keep off its channel
+    clock.advance(3 * QUIET_S)
+    sounds.tend()
+    assert not sounds.resting  # still speaking
+    sounds.set_muted(True)
+    assert not channel.get_busy()  # mute cuts the voice off too
+    clock.advance(QUIET_S)
+    sounds.tend()
+    assert sounds.resting and closed_soon()
+    sounds.set_muted(False)
+    assert sounds.speak(wav) is not None  # after a rest the voice has its channel again
+    assert pygame.mixer.Channel(VOICE_CHANNEL).get_busy()
+    sounds.close()
+
+
+def test_a_device_back_in_another_format_gets_the_sounds_loaded_for_it(dummy_audio):
+    clock = ManualClock()
+    sounds = rested(clock)
+    pygame.mixer.init(frequency=44100, size=-16, channels=2)  # opened meanwhile by someone else
+    channel = sounds.play("seat1")
+    assert channel.get_busy()
+    assert len(channel.get_sound().get_raw()) == pytest.approx(4 * len(shipped_samples("seat1")), rel=0.01)
+    sounds.close()
+
+
+def test_a_mixer_someone_else_opened_never_rests(dummy_audio):
+    pygame.mixer.init(frequency=44100, size=-16, channels=2)
+    clock = ManualClock()
+    sounds = Sounds(clock=clock)
+    clock.advance(10 * QUIET_S)
+    sounds.tend()
+    assert not sounds.resting and pygame.mixer.get_init() == (44100, -16, 2)
+    sounds.close()
+
+
 # --- no audio: silence, said once, never a crash ---------------------------------------------
 
 def test_without_an_audio_device_it_is_silent_and_says_why_once(caplog):
@@ -340,3 +504,21 @@ def test_only_alsa_lines_are_dropped_while_the_mixer_opens():
         "    print('and a Python line', file=sys.stderr)\n"
         "print('after', file=sys.stderr)\n")
     assert lines == ["before", "something else a library said", "and a Python line", "after"]
+
+
+def test_the_app_rests_the_device_when_quiet_and_a_tap_opens_it_after_its_frame(dummy_audio):
+    from companion.ui.tools.harness import Harness
+
+    clock = ManualClock()
+    sounds = Sounds(clock=clock)
+    h = Harness(sounds=sounds, clock=clock)
+    try:
+        clock.advance(QUIET_S)
+        h.app.pump()
+        assert sounds.resting and closed_soon()
+        frames = h.app.frames_drawn
+        h.tap_at((5, 5))  # anywhere: any input means someone is at the table
+        assert h.app.frames_drawn >= frames and not sounds.resting
+        assert pygame.mixer.get_init() is not None
+    finally:
+        sounds.close()

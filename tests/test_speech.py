@@ -222,6 +222,33 @@ def test_speech_plays_through_the_mixer_on_its_own_channel(harness):
         h.app.sounds.close()
 
 
+@needs_espeak
+def test_a_sentence_after_the_device_rested_wakes_it_and_is_spoken(harness):
+    import pygame
+
+    from companion.sound import QUIET_S, Sounds
+
+    h = harness()
+    clock = [1000.0]
+    h.app.sounds = sounds = Sounds(clock=lambda: clock[0])  # the real effects, on SDL's dummy audio device
+    try:
+        clock[0] += QUIET_S
+        h.app.pump()
+        assert sounds.resting
+        h.start_game({"game": "cloud9", "players": ["Ann", "Ben", "Cat"]})  # says whose turn it is
+        assert not sounds.resting  # opened after that frame, while the sentence is made
+        assert h.app.voice.speech.wait_idle(10)
+        h.app.pump()
+        channel = pygame.mixer.Channel(0)
+        assert channel.get_busy() and channel.get_sound().get_length() > 0.5
+        clock[0] += 10 * QUIET_S
+        h.app.pump()
+        assert not sounds.resting and channel.get_busy()  # speaking holds the device open
+    finally:
+        h.app.voice.stop()
+        sounds.close()
+
+
 def test_settings_say_why_the_app_is_silent_without_espeak_ng(harness, monkeypatch, tmp_path):
     from companion.ui.screens.settings import SettingsScreen
 

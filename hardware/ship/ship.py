@@ -12,7 +12,7 @@ the ports what they take (messages.Port): no write waits.
 from balls import BallDetector
 from clock import due, later, since
 from motion import ONE_G, MotionMeter
-from tilt import TiltFilter, UNIT
+from tilt import GYRO_LSB_PER_DPS, TiltFilter, UNIT
 import calibration
 
 TILT_MS = 50    # 20 TILT lines a second
@@ -29,6 +29,8 @@ class Ship:
         self.tilt = TiltFilter()
         self.tilt.zero_pitch = int(round(self.calib["zero_pitch"] * UNIT))
         self.tilt.zero_roll = int(round(self.calib["zero_roll"] * UNIT))
+        gyro_zero = calibration.gyro_zero_counts(self.calib, GYRO_LSB_PER_DPS)
+        self.tilt.gyro_zero_x, self.tilt.gyro_zero_y = gyro_zero[0], gyro_zero[1]
         self.motion = MotionMeter(one_g=int(round(self.calib["one_g"] * ONE_G)))
         self.balls = BallDetector(lambda reading: calibration.classify(self.calib, reading))
         self._next_tilt = self._next_beat = self._next_imu = 0

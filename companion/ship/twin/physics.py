@@ -71,7 +71,7 @@ WALL = (0.34, 0.33, 0.33, 60)
 ACCEL_NOISE_G = 0.0033
 GYRO_NOISE_DPS = 0.05
 ACCEL_BIAS_G = (0.025, 0.025, 0.04)
-GYRO_BIAS_DPS = 1.0
+GYRO_BIAS_DPS = 3.0  # a real MPU-6050 reads a few degrees a second standing still
 NOISE_TABLE = 7919  # standard normal draws made once per twin (prime: each sample a new six)
 
 

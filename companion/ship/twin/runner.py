@@ -42,7 +42,7 @@ from .core import TwinCore, TwinSample
 from .physics import BED_CENTRES, ShipModel
 from .pilot import TICK_MS, Pilot
 
-REST_WAKE_S = 0.5  # a resting ship's lines go out twice a second, ten at a time
+REST_WAKE_S = 1.0  # a resting ship's lines go out once a second, twenty at a time
 FLYING_WAKE_S = 0.02
 TILT_STEP = 5.0  # degrees a key tilts the ship
 EXPECT_MS = 50  # a ball's BALL line follows its beam clearing within a few ms (8 bytes a ms)

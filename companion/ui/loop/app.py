@@ -353,6 +353,7 @@ class App:
         if self.screen is not None and (self._dirty or self.animating):
             self.draw()
         self.hardware.frame_shown()  # seat LEDs change after the frame, not while it is drawn
+        self.sounds.tend(self._last_input)  # the audio device rests in a quiet spell, wakes on input
 
     def handle(self, event: pygame.event.Event) -> None:
         kind = event.type

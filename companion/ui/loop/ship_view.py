@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import sys
 from typing import Callable
 
 from ... import i18n
@@ -30,6 +31,11 @@ from ...config import BED_COLOURS, Config
 _ = i18n.translator("ship")
 log = logging.getLogger(__name__)
 
+# A thread that wakes while another runs Python waits for the GIL until that one gives it up,
+# at the latest after the switch interval (5 ms by default): a ball's line handed from the twin
+# to the link's reader to the main loop, while the loop draws a falling ball, could wait for
+# it at each step. With the ship on, a waiting thread gets the GIL within a millisecond.
+GIL_SWITCH_S = 0.001
 STRIKE_MS = 30  # a key strikes a simulated bed detector for this long
 TILT_REDRAW_DEG = 1.0
 TWIN_BOOT_S = 1.0  # the twin's firmware starts a second after the app (a Pico boots as long)
@@ -74,6 +80,7 @@ class ShipPanel:
         if port == "off":
             return None
         use_sim = port == "sim" or (port == "auto" and simulated_pins)
+        sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_S))
         # the devices' threads hand their records to the session's inlet: judged there, the main
         # loop woken only for the judge's word or a visible tilt (companion.ship.session)
         session = ShipSession(queue.Queue(), clock=clock_ms, timings=config.judge, beds_present=False,

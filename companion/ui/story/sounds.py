@@ -14,6 +14,7 @@ class Silence:
         self.volume, self.muted = volume, muted
         self.played: list[str] = []
         self.chimes: list[str] = []
+        self.spoken = 0  # sentences handed over to be played
 
     def play(self, name: str) -> None:
         self.played.append(name)
@@ -27,3 +28,18 @@ class Silence:
 
     def set_muted(self, muted: bool) -> None:
         self.muted = muted
+
+    def speak(self, wav: bytes) -> None:
+        self.spoken += 1
+
+    def stop_speaking(self) -> None:
+        pass
+
+    def wanted(self) -> None:
+        pass
+
+    def tend(self, last_input: float = float("-inf")) -> None:
+        """Nothing to rest: no device is open."""
+
+    def close(self) -> None:
+        pass

@@ -1,38 +1,39 @@
 """The app's voice: spoken prompts (companion/ui/story/spoken.py) through companion.speech, played on
 a mixer channel of their own so an effect never cuts a sentence and a newer sentence does.
+The app's Sounds owns the mixer (it rests the audio device in quiet spells): a sentence asked
+for wakes it ahead, and the finished one is played through `Sounds.speak`.
 
 Speech follows the settings: `speech = true` switches it on, mute and volume apply to it as to
-the effects. Synthesis runs on the speech worker; the finished sound is played on the main
-thread (through `App.call_soon`), where everything that touches pygame runs.
+the effects. Synthesis runs on the speech worker, which checks the WAV; the finished sentence
+is played on the main thread (through `App.call_soon`), where everything that touches pygame
+runs.
 """
 
 from __future__ import annotations
 
 import io
+import wave
 from typing import Any, Callable
 
-import pygame
-
 from ... import i18n
+from ...sound import VOICE_CHANNEL  # noqa: F401  (where the voice plays)
 from ...speech import Speech
 from . import spoken, moments as story
 
-VOICE_CHANNEL = 0  # reserved: pygame's find_channel() gives the effects every other channel
 
-
-def wav_to_sound(wav: bytes) -> pygame.mixer.Sound:
-    """Decoded on the speech worker, so the main thread only starts it."""
-    if not pygame.mixer.get_init():
-        raise RuntimeError("no audio device")
-    return pygame.mixer.Sound(file=io.BytesIO(wav))
+def checked_wav(wav: bytes) -> bytes:
+    """On the speech worker: a WAV the mixer can play (wave.Error names what is wrong)."""
+    with wave.open(io.BytesIO(wav)) as file:
+        if file.getnframes() == 0:
+            raise wave.Error("no samples")
+    return wav
 
 
 class Voice:
     def __init__(self, app, speech: Speech | None = None):
         self.app = app
-        self.speech = speech if speech is not None else Speech(self._deliver, prepare=wav_to_sound)
+        self.speech = speech if speech is not None else Speech(self._deliver, prepare=checked_wav)
         self.said: list[str] = []  # what was asked to be said, newest last (a short memory, for tests)
-        self._channel: pygame.mixer.Channel | None = None
 
     @property
     def unavailable_reason(self) -> str | None:
@@ -66,12 +67,12 @@ class Voice:
         if not text or not self.on:
             return
         self.said = (self.said + [text])[-20:]
+        self.app.sounds.wanted()  # the device opens while the sentence is made
         self.speech.say(i18n.current_language(), text)
 
     def stop(self) -> None:
         self.speech.stop()
-        if self._channel is not None:
-            self._channel.stop()
+        self.app.sounds.stop_speaking()
 
     def close(self) -> None:
         self.speech.close()
@@ -82,14 +83,6 @@ class Voice:
         call_soon: Callable = self.app.call_soon
         call_soon(lambda: self._play(sound))
 
-    def _play(self, sound: pygame.mixer.Sound) -> None:
-        if not self.on or not pygame.mixer.get_init():
-            return
-        try:
-            if self._channel is None:
-                pygame.mixer.set_reserved(VOICE_CHANNEL + 1)
-                self._channel = pygame.mixer.Channel(VOICE_CHANNEL)
-            sound.set_volume(self.app.config.volume)
-            self._channel.play(sound)  # cuts off a sentence still playing: the newest one counts
-        except pygame.error:
-            self._channel = None  # the mixer went away (shutting down): stay quiet
+    def _play(self, wav: bytes) -> None:
+        if self.on:
+            self.app.sounds.speak(wav)  # cuts off a sentence still playing: the newest one counts

@@ -15,10 +15,13 @@ from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+from ...sound import QUIET_S  # noqa: E402  (after the drivers are chosen)
 
 EIGHT = ["Ann", "Ben", "Csilla", "Dóra", "Előd", "Ferenc", "Gábor", "Hannelore"]
 IDLE_S = 8.0       # measured for this long ...
-SETTLE_S = 2.5     # ... once the app has started and loaded everything
+# ... once the app has started and loaded everything, and its audio device has rested after the
+# quiet spell, as it does all evening while nothing happens
+SETTLE_S = QUIET_S + 2.5
 SHIP_OFF = '[ship]\nport = "off"\n'
 
 # a game half way through, left as a pulled plug leaves it: the app goes straight back into it

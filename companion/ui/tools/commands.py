@@ -173,6 +173,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         service.stopping()
         app.hardware.close()
         app.voice.close()
+        app.sounds.close()  # waits for a resting audio device to finish closing
         journal.close()
         import pygame
 
