@@ -122,6 +122,12 @@ class Widget:
     def draw(self, surface: pygame.Surface, ctx: DrawContext) -> None:
         pass
 
+    def signature(self, ctx: DrawContext) -> tuple | None:
+        """Everything its pixels depend on, where they depend on nothing else (not the time, not
+        a screen's state): two widgets with equal signatures draw the same pixels, so a frame
+        of them may be kept and shown again (App.draw). None: not known, always drawn."""
+        return None
+
     def overflow(self, theme: Theme) -> list[str]:
         """Texts that do not fit their box even at the smallest allowed size."""
         return []
@@ -145,6 +151,11 @@ class Panel(Widget):
         super().__init__(rect, key)
         self.colour, self.stripe, self.border, self.radius = colour, stripe, border, radius
         self.highlight = highlight
+
+    def signature(self, ctx):
+        if type(self).draw is not Panel.draw:
+            return None
+        return (type(self), tuple(self.rect), self.colour, self.stripe, self.border, self.radius, self.highlight)
 
     def draw(self, surface, ctx):
         r = ctx.theme.px(self.radius)
@@ -179,6 +190,12 @@ class Label(Widget):
             self._fitted = (theme.scale, fit_text(self.text, self.rect.w, self.rect.h, theme.size(self.size),
                                                   theme.size(self.min_size), self.wrap, self.weight))
         return self._fitted[1]
+
+    def signature(self, ctx):
+        if type(self).draw is not Label.draw:
+            return None
+        return (type(self), tuple(self.rect), self.text, self.size, self.colour, self.align, self.wrap,
+                self.min_size, self.weight)
 
     def overflow(self, theme):
         return [self.text] if self.text and self.fitted(theme).overflow else []
@@ -255,6 +272,9 @@ class Token(Widget):
         super().__init__(rect, key)
         self.colour = colour
 
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect), self.colour) if type(self).draw is Token.draw else None
+
     def draw(self, surface, ctx):
         draw_token(surface, self.colour, self.rect.center, min(self.rect.w, self.rect.h) / 2 * 0.9)
 
@@ -266,6 +286,11 @@ class PlayerToken(Widget):
     def __init__(self, rect, name: str, colour: str, key: str | None = None, mark: str | None = None):
         super().__init__(rect, key)
         self.name, self.colour, self.mark = name, colour, mark
+
+    def signature(self, ctx):
+        if type(self).draw is not PlayerToken.draw:
+            return None
+        return (type(self), tuple(self.rect), self.name, self.colour, self.mark)
 
     def draw(self, surface, ctx):
         draw_player_token(surface, self.mark or self.name, self.colour, self.rect.center,
@@ -362,6 +387,13 @@ class Button(Widget):
 
     def overflow(self, theme):
         return self.label.overflow(theme)
+
+    def signature(self, ctx):
+        icon = self.icon if isinstance(self.icon, str) or self.icon is None else painter_key(self.icon)
+        if type(self).draw is not Button.draw or icon is None and self.icon is not None:
+            return None
+        return (type(self), tuple(self.rect), self.text, self.kind, self._enabled, self.selected, icon,
+                self.label.size, self.label.wrap, ctx.pressed is self, ctx.focused is self)
 
     def too_small(self, theme: Theme) -> bool:
         return min(self.rect.w, self.rect.h) < theme.px(MIN_TARGET) - 1
@@ -467,9 +499,36 @@ def player_icon(name: str, colour: str) -> Callable[[pygame.Surface, pygame.Rect
 class Picture(Widget):
     """Something drawn by a function of (surface, rect): a board part without text."""
 
-    def __init__(self, rect, paint: Callable[[pygame.Surface, pygame.Rect], None], key: str | None = None):
+    def __init__(self, rect, paint: Callable[[pygame.Surface, pygame.Rect], None], key: str | None = None,
+                 still: bool = False):
         super().__init__(rect, key)
         self.paint = paint
+        self.still = still  # `paint` draws the same for the same values it holds (no clock, no state)
+
+    def signature(self, ctx):
+        paint = painter_key(self.paint) if self.still and type(self).draw is Picture.draw else None
+        return None if paint is None else (type(self), tuple(self.rect), paint)
 
     def draw(self, surface, ctx):
         self.paint(surface, self.rect)
+
+
+def _plain(value: Any) -> bool:
+    """A value that is only what it says: no object whose state could change behind it."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return True
+    return isinstance(value, tuple) and all(_plain(v) for v in value)
+
+
+def painter_key(fn: Callable) -> tuple | None:
+    """What a drawing function draws from: its code and the plain values it holds (a lambda's
+    defaults, a closure's cells); None where it holds anything else (a screen, a list)."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return None
+    try:
+        cells = tuple(cell.cell_contents for cell in fn.__closure__ or ())
+    except ValueError:  # a cell not filled yet
+        return None
+    values = (fn.__defaults__ or ()) + tuple((fn.__kwdefaults__ or {}).items()) + cells
+    return (code, values) if _plain(values) else None

@@ -98,6 +98,7 @@ HOW A GAME SCREEN IS WRITTEN (Cloud 9 and Cloudship follow screens/cloudmine.py)
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Callable, Mapping
 
 import pygame
@@ -367,6 +368,14 @@ class GameScreen(Screen):
         return super().toast_area(f, widgets)
 
     def on_game_change(self, before, after, action) -> None:
+        self.note_change(before, after, action)
+        for name in self.sounds_for(before, after, action):
+            self.app.sounds.play(name)
+        if after.view["over"] and not before.view["over"] and self.app.screen is self:
+            self.show_end()
+
+    def note_change(self, before, after, action) -> None:
+        """The story of a change: its moments, its result card, the strip of recent events."""
         # the views: the one cached for the state before (if the screen showed it), the new one
         before_view = self._view if self._view_for is before else before.view
         found = story.moments(before_view, self.view if self.match is after else after.view, action)
@@ -376,10 +385,35 @@ class GameScreen(Screen):
             from ..story.cards import RECENT
 
             self._recent_for, self._recent = after, (self._recent + found)[-RECENT:]
-        for name in self.sounds_for(before, after, action):
-            self.app.sounds.play(name)
-        if after.view["over"] and not before.view["over"] and self.app.screen is self:
-            self.show_end()
+
+    # --- rehearsals: the next state drawn off screen while idle ----------------------------
+    def rehearsal_actions(self) -> list[dict[str, Any]]:
+        """The actions a seat press most likely submits next. While idle the app builds and
+        draws off screen the state each leads to (`rehearse`), so that the frame showing it
+        finds its words fitted and drawn already. None unless a game screen names them."""
+        return []
+
+    def stand_in(self, after, action) -> "GameScreen":
+        """A copy of this screen showing `after` (what `action` leads to), as it would after
+        the change; this screen and the game are left as they are."""
+        twin = copy.copy(self)
+        twin.controller = _Showing(after)
+        twin.note_change(self.match, after, action)
+        return twin
+
+    def rehearse(self):
+        """Steps (a generator, one small step per `next`) that build and draw off screen each
+        state `rehearsal_actions` leads to, and the end screen where one ends the game."""
+        for action in self.rehearsal_actions():
+            try:
+                after = self.match.apply(action)
+            except RulesError:
+                continue
+            yield
+            twin = self.stand_in(after, action)
+            yield from self.app.rehearse_screen(twin)
+            if after.view["over"] and not self.view["over"]:
+                yield from self.app.rehearse_screen(self.app.make("end", twin))
 
     def show_end(self) -> None:
         """The game has just ended: its end screen (a game may celebrate on its board first)."""
@@ -443,6 +477,13 @@ class GameScreen(Screen):
         """Stop the game for good (after the confirmation) and show the standings."""
         self.controller.end()  # stopped in the journal, and never offered to continue
         self.app.replace(self.app.make("end", self, ended_early=True))
+
+
+class _Showing:
+    """A stand-in's controller: the state it shows, and nothing to submit to."""
+
+    def __init__(self, match):
+        self.match = match
 
 
 GAME_TITLES = {"cloud9": i18n.N_("Cloud 9"), "cloudship": i18n.N_("Cloudship"), "cloudmine": i18n.N_("The Cloud Mine")}
