@@ -35,13 +35,20 @@ def pixels(h: Harness) -> bytes:
 
 
 def fresh(h: Harness) -> bytes:
-    """The frame drawn from nothing: no kept frame used or made."""
+    """The frame drawn from nothing: no kept frame used or made, the screen built anew without
+    the parts it remembers from earlier builds (the players' places, the top bar)."""
     app = h.app
     app.still_frames, app._still_memo = False, None
-    app.redraw()
+    screen = app.screen
+    remembered = {name: screen.__dict__.pop(name) for name in ("_places", "_bar_built") if name in screen.__dict__}
+    if "_places" in remembered:
+        screen._places = {}
+    app.refresh()
     app.draw()
     out = pixels(h)
+    screen.__dict__.update(remembered)
     app.still_frames = True
+    app.refresh()
     return out
 
 

@@ -7,6 +7,7 @@ in the app and reach `draw` through the DrawContext.
 
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -169,6 +170,17 @@ class Panel(Widget):
             pygame.draw.rect(surface, self.border, self.rect, max(1, ctx.theme.px(1.5)), border_radius=r)
 
 
+# where a line's image has letters, found once per image (fitting asks it at every rebuild)
+_PAINTED: "weakref.WeakKeyDictionary[pygame.Surface, pygame.Rect]" = weakref.WeakKeyDictionary()
+
+
+def _painted_box(image: pygame.Surface) -> pygame.Rect:
+    box = _PAINTED.get(image)
+    if box is None:
+        box = _PAINTED[image] = image.get_bounding_rect()
+    return pygame.Rect(box)
+
+
 PLACED_CACHE = 1024
 _PLACED: OrderedDict[tuple, list] = OrderedDict()
 
@@ -247,7 +259,7 @@ class Label(Widget):
 
     def ink(self, theme: Theme) -> list[pygame.Rect]:
         """Where each line's letters are (their painted pixels), as drawn without clipping."""
-        return [image.get_bounding_rect().move(box.topleft) for image, box in self.placed(theme)
+        return [_painted_box(image).move(box.topleft) for image, box in self.placed(theme)
                 if image.get_width() and image.get_height()]
 
     def clipped(self, theme: Theme) -> list[str]:
@@ -513,11 +525,14 @@ class Picture(Widget):
         self.paint(surface, self.rect)
 
 
+_SIMPLE = (str, int, float, bool, type(None))
+
+
 def _plain(value: Any) -> bool:
     """A value that is only what it says: no object whose state could change behind it."""
-    if value is None or isinstance(value, (str, int, float, bool)):
+    if type(value) in _SIMPLE:
         return True
-    return isinstance(value, tuple) and all(_plain(v) for v in value)
+    return type(value) is tuple and all(_plain(v) for v in value)
 
 
 def painter_key(fn: Callable) -> tuple | None:
@@ -526,9 +541,12 @@ def painter_key(fn: Callable) -> tuple | None:
     code = getattr(fn, "__code__", None)
     if code is None:
         return None
-    try:
-        cells = tuple(cell.cell_contents for cell in fn.__closure__ or ())
-    except ValueError:  # a cell not filled yet
-        return None
-    values = (fn.__defaults__ or ()) + tuple((fn.__kwdefaults__ or {}).items()) + cells
+    values = fn.__defaults__ or ()
+    if fn.__kwdefaults__:
+        values += tuple(fn.__kwdefaults__.items())
+    if fn.__closure__:
+        try:
+            values += tuple(cell.cell_contents for cell in fn.__closure__)
+        except ValueError:  # a cell not filled yet
+            return None
     return (code, values) if _plain(values) else None

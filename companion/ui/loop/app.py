@@ -705,12 +705,25 @@ def still_key(widgets: list[Widget], ctx: DrawContext, size: tuple[int, int]) ->
         if signature is None:
             return None
         signatures.append(signature)
-    key = (size, ctx.theme.scale, tuple(signatures))
     try:
-        hash(key)
+        return StillKey((size, ctx.theme.scale, tuple(signatures)))
     except TypeError:  # a colour given as a list: not kept
         return None
-    return key
+
+
+class StillKey:
+    """A frame's signatures, hashed once (a few hundred values: looked up and stored)."""
+
+    __slots__ = ("parts", "hash")
+
+    def __init__(self, parts: tuple):
+        self.parts, self.hash = parts, hash(parts)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, StillKey) and self.hash == other.hash and self.parts == other.parts
 
 
 def dialog_widgets(dialog: Dialog, frame: Frame, theme: th.Theme) -> list[Widget]:

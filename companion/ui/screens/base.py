@@ -368,10 +368,11 @@ class GameScreen(Screen):
         return super().toast_area(f, widgets)
 
     def on_game_change(self, before, after, action) -> None:
+        was_over = (self._view if self._view_for is before else before.view)["over"]
         self.note_change(before, after, action)
         for name in self.sounds_for(before, after, action):
             self.app.sounds.play(name)
-        if after.view["over"] and not before.view["over"] and self.app.screen is self:
+        if (self.view if self.match is after else after.view)["over"] and not was_over and self.app.screen is self:
             self.show_end()
 
     def note_change(self, before, after, action) -> None:
@@ -431,6 +432,18 @@ class GameScreen(Screen):
 
     def title(self) -> str:
         return game_title(self.game)
+
+    def bar(self, f, t):
+        if type(self).extra_bar_buttons is not GameScreen.extra_bar_buttons:
+            return top_bar(self, f, t)
+        # the bar as last built while nothing it shows changed (most moves change none of it)
+        badges = tuple((b.text, b.colour, b.short, b.urgent) for b in app_badges(self.app))
+        key = (f, t.scale, i18n.current_language(), self.can_go_back(), self.title(), tuple(self.subtitle_forms()),
+               badges, self.match.can_undo)
+        known = self.__dict__.get("_bar_built")
+        if known is None or known[0] != key:
+            known = self._bar_built = (key, top_bar(self, f, t))
+        return list(known[1])
 
     def extra_bar_buttons(self, f, t, area):
         undo_text = "" if f.portrait else _("Undo")

@@ -64,6 +64,9 @@ class CloudMineScreen(GameScreen):
         self._flights: list[board.Flight] = []
         self._flights_from = 0.0
         self._card_h = 0
+        # each player's place as last built, by everything it shows: most of the ring is the
+        # same after a guess (shared with the stand-ins a rehearsal builds)
+        self._places: dict[tuple, tuple[list[Widget], dict[str, pygame.Rect]]] = {}
 
     def subtitle(self) -> str:
         return _("Round {number}").format(number=self.view["round"])
@@ -121,6 +124,20 @@ class CloudMineScreen(GameScreen):
         return out
 
     def player_card(self, f, cell: pygame.Rect, name: str) -> list[Widget]:
+        v = self.view
+        order = v["guess_order"]
+        key = (tuple(cell), f.width, f.height, name, self.player(name).colour, self.mark(name), v["to_guess"] == name,
+               self.role_key(name), self.role_of(name), order.index(name) if name in order else -1, v["scores"][name])
+        known = self._places.get(key)
+        if known is None:
+            if len(self._places) > 256:
+                self._places.clear()
+            known = self._places[key] = (self.place_widgets(f, cell, name), self._seats[name])
+        self._seats[name] = known[1]
+        return list(known[0])
+
+    def place_widgets(self, f, cell: pygame.Rect, name: str) -> list[Widget]:
+        """A player's place at the table: their card, name, token, role, order and pile."""
         v = self.view
         player = self.player(name)
         guessing = name == v["to_guess"]
