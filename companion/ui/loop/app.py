@@ -48,7 +48,7 @@ IDLE_POLL_S = 0.040
 ACTIVE_AFTER_INPUT_S = 2.0
 FRAME_S = 1 / 60
 STILLS_KEPT = 3      # frames of still widgets kept: the one shown and the two a press may lead to
-STILL_BYTES = 12 << 20  # ... or more while they fit in this many bytes
+STILL_BYTES = 8 << 20  # ... or more while they fit in this many bytes
 TOAST_S = 5.0
 
 _ = i18n.translator("app")
@@ -337,8 +337,10 @@ class App:
         if pygame.event.peek():  # pumps SDL first: what it already read is not on any descriptor
             return
         # nothing else to do: first-time costs paid now, one at a time, rather than on a press
-        # (within the time the loop would sleep: it still looks at SDL as often as it says)
-        deadline = now + timeout
+        # (while someone is at it or something moves, within the time the loop would sleep: it
+        # still looks at SDL and draws the next frame as often as it says)
+        busy = self.animating or now - self._last_input < ACTIVE_AFTER_INPUT_S
+        deadline = now + timeout if busy else float("inf")
         while self._warming and not (self._dirty or self.animating) and self.clock() < deadline:
             self.warm_step()
             if self._called():
@@ -347,7 +349,7 @@ class App:
         while not self._dirty and self.clock() < deadline and self.rehearse_step():
             if self._called():
                 return
-        ready = sleep_until(self.waker, watched or [], max(0.0, deadline - self.clock()))
+        ready = sleep_until(self.waker, watched or [], max(0.0, deadline - self.clock()) if busy else timeout)
         self.input.drain(ready)
         if watched is not None and not ready:
             self.input.rescan()
