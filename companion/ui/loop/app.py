@@ -47,8 +47,9 @@ ACTIVE_POLL_S = 0.010
 IDLE_POLL_S = 0.040
 ACTIVE_AFTER_INPUT_S = 2.0
 FRAME_S = 1 / 60
-STILLS_KEPT = 3      # frames of still widgets kept: the one shown and the two a press may lead to
-STILL_BYTES = 8 << 20  # ... or more while they fit in this many bytes
+# frames of still widgets kept, in at most this many bytes (and one at least): at 800x480 eight,
+# the one shown and those a press may lead to; one on a full-HD screen
+STILL_BYTES = 12 << 20
 TOAST_S = 5.0
 
 _ = i18n.translator("app")
@@ -655,7 +656,7 @@ class App:
             self._paint(kept, screen, widgets, ctx)
             size = kept.get_width() * kept.get_height() * kept.get_bytesize()
             self._stills[key] = kept
-            while len(self._stills) > max(STILLS_KEPT, STILL_BYTES // max(1, size)):
+            while len(self._stills) > max(1, STILL_BYTES // max(1, size)):
                 self._stills.popitem(last=False)
         else:
             self._stills.move_to_end(key)
