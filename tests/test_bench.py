@@ -70,7 +70,8 @@ def test_every_figure_with_a_unit_of_time_memory_or_speed_has_an_aim():
              "journal.commit_median_ms", "journal.commit_p99_ms", "seats.press_to_frame_p99_ms",
              "ui.busiest_screen_redraw_800x480_ms", "ui.busiest_screen_rebuild_and_redraw_800x480_ms",
              "ui.idle_home_cpu_percent_of_core", "ui.idle_cloudship_cpu_percent_of_core",
-             "ui.start_to_first_frame_s", "ui.peak_memory_mib"]
+             "ui.start_to_first_frame_s", "ui.peak_memory_mib", "seats.press_to_frame_loop_cpu_p99_ms",
+             "ui.cloudmine_settlement_frame_ms", "ui.cloudmine_settlement_frame_unrehearsed_ms"]
     assert all(aim_for(name) is not None for name in names)
     assert aim_for("ui.idle_cloud9_cpu_percent_of_core").met(0.19)
     assert not aim_for("ui.idle_cloud9_cpu_percent_of_core").met(0.5)
@@ -84,3 +85,10 @@ def test_the_live_pages_figures_are_measured_from_outside():
                  "live.idle_cpu_percent", "live.start_s", "live.press_to_frame_p99_ms_50_viewers"):
         assert figures[name] > 0 or name == "live.idle_cpu_percent", name
     assert 10 < figures["live.rss_mb_1_viewer"] < 1000
+
+
+def test_the_settlement_figure_times_every_settling_guess_of_an_eight_player_game():
+    from companion.ui.tools.bench import cloudmine_settlement_frame_ms
+
+    assert cloudmine_settlement_frame_ms(rounds=1) > 0
+    assert cloudmine_settlement_frame_ms(rounds=1, rehearsed=False) > 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 
 import pygame
+import pygame.freetype
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -249,6 +250,26 @@ def test_every_game_colour_has_its_own_shape_and_the_shapes_differ_in_grey():
         assert differing > 150, f"{a} and {b} look alike"
 
 
+def test_a_line_is_drawn_the_same_whatever_size_was_drawn_before_it():
+    # one face draws every size: what it measured and drew at another size in between (and
+    # the glyphs it dropped to make room) must not change a line's pixels or its box
+    from companion.ui.kit import theme as th
+
+    Harness((800, 480))
+    texts = ["Ádám guessed right", "Szentgyörgyi Boglárka 12", "gjpq ÁÉŐ"]
+    first = {(px, text): pygame.image.tobytes(th.font(px, "bold").render(text, True, th.INK), "RGBA")
+             for px in (18, 24, 48) for text in texts}
+    sizes = {(px, text): th.font(px, "bold").size(text) for px in (18, 24, 48) for text in texts}
+    for px in range(8, 90):  # every other size, a few thousand glyphs through the cache
+        th.font(px, "bold").render(th.COMMON_LETTERS, True, th.INK)
+        th.font(px, "regular").size(th.COMMON_LETTERS + str(px))
+    for (px, text), pixels in first.items():
+        face = th.font(px, "bold")
+        face._sizes.clear()  # measured again, not remembered
+        assert face.size(text) == sizes[px, text]
+        assert pygame.image.tobytes(face.render(text, True, th.INK), "RGBA") == pixels, (px, text)
+
+
 @pytest.mark.parametrize("weight", ["bold", "regular"])
 @pytest.mark.parametrize("px", [9, 18, 37, 64])
 def test_a_line_is_drawn_exactly_as_freetype_renders_it_on_its_baseline(px, weight):
@@ -258,9 +279,12 @@ def test_a_line_is_drawn_exactly_as_freetype_renders_it_on_its_baseline(px, weig
 
     Harness((800, 480))  # pygame and its dummy video started
     face = th.font(px, weight)
+    # FreeType's own face of this one size (the app draws every size with one face per file)
+    own = pygame.freetype.Font(th.FONT_PATHS[weight], px)
+    own.pad, own.antialiased = True, True
     for text in ["Anna guessed right", "jÓ Őrs, Ťyp", "j", "fjord ‘q’ ő", "Szentgyörgyi Boglárka"]:
-        line, box = face._face.render(text, (20, 30, 40))
-        expected = pygame.Surface((face._face.get_rect(text).width, face.above + face.below), pygame.SRCALPHA)
+        line, box = own.render(text, (20, 30, 40))
+        expected = pygame.Surface((own.get_rect(text).width, face.above + face.below), pygame.SRCALPHA)
         expected.blit(line, (0, face.above - box.y))
         drawn = face.render(text, True, (20, 30, 40))
         assert drawn.get_size() == expected.get_size()

@@ -139,17 +139,16 @@ class Font:
     `accent_room` is how far that room reaches above the line's slot (`get_linesize` apart)."""
 
     def __init__(self, px: int, path: str | None = None):
-        self._face = pygame.freetype.Font(path or FONT_PATH, px)
         self.path = path or FONT_PATH
-        self._face.pad = True
-        self._face.antialiased = True
-        self.ascent = self._face.get_sized_ascender()
-        self.above = max(self.ascent, self._face.get_rect(TALL_LETTERS).y)
-        deep = self._face.get_rect(DEEP_LETTERS)
-        self.below = max(-self._face.get_sized_descender(), deep.height - deep.y)
-        self.linesize = max(self._face.get_sized_height(), self.ascent + self.below)
+        self.px = px
+        self._face = face = _face(self.path)
+        self.ascent = face.get_sized_ascender(px)
+        self.above = max(self.ascent, face.get_rect(TALL_LETTERS, size=px).y)
+        deep = face.get_rect(DEEP_LETTERS, size=px)
+        self.below = max(-face.get_sized_descender(px), deep.height - deep.y)
+        self.linesize = max(face.get_sized_height(px), self.ascent + self.below)
         self.accent_room = self.above - self.ascent
-        missing = [c for c, m in zip(NO_BREAK_SPACES, self._face.get_metrics(NO_BREAK_SPACES)) if m is None]
+        missing = [c for c, m in zip(NO_BREAK_SPACES, face.get_metrics(NO_BREAK_SPACES, size=px)) if m is None]
         self._spaces = str.maketrans({c: " " for c in missing})
         self._sizes: dict[str, tuple[int, int]] = {}
         self._inks: dict[str, tuple[int, int]] = {}
@@ -159,14 +158,14 @@ class Font:
 
     def render(self, text: str, antialias: bool, colour) -> pygame.Surface:
         text = self._drawable(text)
-        box = self._face.get_rect(text) if text else pygame.Rect(0, 0, 0, 0)
+        box = self._face.get_rect(text, size=self.px) if text else pygame.Rect(0, 0, 0, 0)
         image = pygame.Surface((box.width, self.above + self.below), pygame.SRCALPHA)
         if text:  # FreeType refuses to draw nothing
             # drawn straight onto the line's image from its baseline (the letters' box starts
             # at box.x from the pen): a fifth of the time of rendering a surface and blitting it
             self._face.origin = True
             try:
-                self._face.render_to(image, (-box.x, self.above), text, colour)
+                self._face.render_to(image, (-box.x, self.above), text, colour, size=self.px)
             finally:
                 self._face.origin = False
         return image
@@ -177,7 +176,7 @@ class Font:
         if known is None:
             if len(self._sizes) > 4096:
                 self._sizes.clear()
-            rect = self._face.get_rect(self._drawable(text) or " ")
+            rect = self._face.get_rect(self._drawable(text) or " ", size=self.px)
             known = self._sizes[text] = (rect.width if text else 0, self.linesize)
         return known
 
@@ -194,7 +193,7 @@ class Font:
                 self._inks.clear()
             self._face.pad = False
             try:
-                box = self._face.get_rect(self._drawable(text))
+                box = self._face.get_rect(self._drawable(text), size=self.px)
             finally:
                 self._face.pad = True
             known = self._inks[text] = (box.y, box.height - box.y)
@@ -222,10 +221,30 @@ class Font:
         return self.linesize
 
 
-@lru_cache(maxsize=128)
+# glyphs FreeType keeps drawn per face (its default, 64, holds one size's letters at most)
+GLYPH_CACHE = 2048
+
+
+_FACES: dict[str, pygame.freetype.Font] = {}
+
+
+def _face(path: str) -> pygame.freetype.Font:
+    """One FreeType face per file, drawing at every size. pygame's FreeType keeps two faces
+    open at a time: a face of its own for each size (forty of them) made nearly every
+    measurement of a new text open the font file again (60-300 us instead of 3-10 us)."""
+    if not pygame.freetype.get_init():  # first use, or FreeType was shut down since
+        _FACES.clear()
+        pygame.freetype.init(cache_size=GLYPH_CACHE)
+    face = _FACES.get(path)
+    if face is None:
+        face = _FACES[path] = pygame.freetype.Font(path, SIZES["body"])
+        face.pad = True
+        face.antialiased = True
+    return face
+
+
+@lru_cache(maxsize=256)  # every size warm_steps opens, at the largest scale
 def font(px: int, weight: str = "bold") -> Font:
-    if not pygame.freetype.get_init():
-        pygame.freetype.init()
     return Font(max(1, px), FONT_PATHS[weight])
 
 
@@ -243,25 +262,34 @@ def fitting_sizes(px: int, min_px: int) -> list[int]:
     return sizes
 
 
-def warm_steps(scale: float) -> list[tuple[int, str]]:
-    """Every (size, weight) the type roles may be drawn at on a screen of `scale`."""
+# what a player's token shows (an initial, a place number): loaded ahead at every size a token
+# may draw, since a token's type follows its size rather than a role
+TOKEN_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÁÉÍÓÖŐÚÜŰÄ0123456789"
+TOKEN_SMALLEST = 8
+
+
+def warm_steps(scale: float) -> list[tuple]:
+    """Every (size, weight) the type roles may be drawn at on a screen of `scale`, then the
+    sizes only tokens use, as (size, weight, letters)."""
     theme = Theme(scale)
-    steps: dict[tuple[int, str], None] = {}
+    steps: dict[tuple[int, str], tuple] = {}
     for role in SIZES:
         for px in fitting_sizes(theme.size(role), theme.size("min")):
             for weight in ("bold", "regular"):
-                steps[px, weight] = None
-    return list(steps)
+                steps[px, weight] = (px, weight)
+    for px in range(TOKEN_SMALLEST, theme.size("display") + 1):
+        steps.setdefault((px, "bold"), (px, "bold", TOKEN_LETTERS))
+    return list(steps.values())
 
 
-def warm(px: int, weight: str) -> None:
-    """Open the type at one size and lay out its common letters once: the first frame that
-    needs that size (a seat press showing a card) then finds it open instead of opening the
-    file and loading the letters while someone waits."""
+def warm(px: int, weight: str, letters: str = COMMON_LETTERS) -> None:
+    """Open the type at one size and lay out its `letters` once: the first frame that needs
+    that size (a seat press showing a card) then finds it open and its letters drawn, instead
+    of loading them while someone waits."""
     face = font(px, weight)
-    face.size(COMMON_LETTERS)
-    face.ink(COMMON_LETTERS)
-    face.render(COMMON_LETTERS, True, INK)
+    face.size(letters)
+    face.ink(letters)
+    face.render(letters, True, INK)
 
 
 class Theme:

@@ -7,6 +7,7 @@ in the app and reach `draw` through the DrawContext.
 
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -122,6 +123,12 @@ class Widget:
     def draw(self, surface: pygame.Surface, ctx: DrawContext) -> None:
         pass
 
+    def signature(self, ctx: DrawContext) -> tuple | None:
+        """Everything its pixels depend on, where they depend on nothing else (not the time, not
+        a screen's state): two widgets with equal signatures draw the same pixels, so a frame
+        of them may be kept and shown again (App.draw). None: not known, always drawn."""
+        return None
+
     def overflow(self, theme: Theme) -> list[str]:
         """Texts that do not fit their box even at the smallest allowed size."""
         return []
@@ -146,6 +153,11 @@ class Panel(Widget):
         self.colour, self.stripe, self.border, self.radius = colour, stripe, border, radius
         self.highlight = highlight
 
+    def signature(self, ctx):
+        if type(self).draw is not Panel.draw:
+            return None
+        return (type(self), tuple(self.rect), self.colour, self.stripe, self.border, self.radius, self.highlight)
+
     def draw(self, surface, ctx):
         r = ctx.theme.px(self.radius)
         pygame.draw.rect(surface, self.colour, self.rect, border_radius=r)
@@ -156,6 +168,17 @@ class Panel(Widget):
             pygame.draw.rect(surface, self.highlight, self.rect, ctx.theme.px(4), border_radius=r)
         elif self.border:
             pygame.draw.rect(surface, self.border, self.rect, max(1, ctx.theme.px(1.5)), border_radius=r)
+
+
+# where a line's image has letters, found once per image (fitting asks it at every rebuild)
+_PAINTED: "weakref.WeakKeyDictionary[pygame.Surface, pygame.Rect]" = weakref.WeakKeyDictionary()
+
+
+def _painted_box(image: pygame.Surface) -> pygame.Rect:
+    box = _PAINTED.get(image)
+    if box is None:
+        box = _PAINTED[image] = image.get_bounding_rect()
+    return pygame.Rect(box)
 
 
 PLACED_CACHE = 1024
@@ -179,6 +202,12 @@ class Label(Widget):
             self._fitted = (theme.scale, fit_text(self.text, self.rect.w, self.rect.h, theme.size(self.size),
                                                   theme.size(self.min_size), self.wrap, self.weight))
         return self._fitted[1]
+
+    def signature(self, ctx):
+        if type(self).draw is not Label.draw:
+            return None
+        return (type(self), tuple(self.rect), self.text, self.size, self.colour, self.align, self.wrap,
+                self.min_size, self.weight)
 
     def overflow(self, theme):
         return [self.text] if self.text and self.fitted(theme).overflow else []
@@ -230,7 +259,7 @@ class Label(Widget):
 
     def ink(self, theme: Theme) -> list[pygame.Rect]:
         """Where each line's letters are (their painted pixels), as drawn without clipping."""
-        return [image.get_bounding_rect().move(box.topleft) for image, box in self.placed(theme)
+        return [_painted_box(image).move(box.topleft) for image, box in self.placed(theme)
                 if image.get_width() and image.get_height()]
 
     def clipped(self, theme: Theme) -> list[str]:
@@ -255,6 +284,9 @@ class Token(Widget):
         super().__init__(rect, key)
         self.colour = colour
 
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect), self.colour) if type(self).draw is Token.draw else None
+
     def draw(self, surface, ctx):
         draw_token(surface, self.colour, self.rect.center, min(self.rect.w, self.rect.h) / 2 * 0.9)
 
@@ -266,6 +298,11 @@ class PlayerToken(Widget):
     def __init__(self, rect, name: str, colour: str, key: str | None = None, mark: str | None = None):
         super().__init__(rect, key)
         self.name, self.colour, self.mark = name, colour, mark
+
+    def signature(self, ctx):
+        if type(self).draw is not PlayerToken.draw:
+            return None
+        return (type(self), tuple(self.rect), self.name, self.colour, self.mark)
 
     def draw(self, surface, ctx):
         draw_player_token(surface, self.mark or self.name, self.colour, self.rect.center,
@@ -362,6 +399,13 @@ class Button(Widget):
 
     def overflow(self, theme):
         return self.label.overflow(theme)
+
+    def signature(self, ctx):
+        icon = self.icon if isinstance(self.icon, str) or self.icon is None else painter_key(self.icon)
+        if type(self).draw is not Button.draw or icon is None and self.icon is not None:
+            return None
+        return (type(self), tuple(self.rect), self.text, self.kind, self._enabled, self.selected, icon,
+                self.label.size, self.label.wrap, ctx.pressed is self, ctx.focused is self)
 
     def too_small(self, theme: Theme) -> bool:
         return min(self.rect.w, self.rect.h) < theme.px(MIN_TARGET) - 1
@@ -467,9 +511,42 @@ def player_icon(name: str, colour: str) -> Callable[[pygame.Surface, pygame.Rect
 class Picture(Widget):
     """Something drawn by a function of (surface, rect): a board part without text."""
 
-    def __init__(self, rect, paint: Callable[[pygame.Surface, pygame.Rect], None], key: str | None = None):
+    def __init__(self, rect, paint: Callable[[pygame.Surface, pygame.Rect], None], key: str | None = None,
+                 still: bool = False):
         super().__init__(rect, key)
         self.paint = paint
+        self.still = still  # `paint` draws the same for the same values it holds (no clock, no state)
+
+    def signature(self, ctx):
+        paint = painter_key(self.paint) if self.still and type(self).draw is Picture.draw else None
+        return None if paint is None else (type(self), tuple(self.rect), paint)
 
     def draw(self, surface, ctx):
         self.paint(surface, self.rect)
+
+
+_SIMPLE = (str, int, float, bool, type(None))
+
+
+def _plain(value: Any) -> bool:
+    """A value that is only what it says: no object whose state could change behind it."""
+    if type(value) in _SIMPLE:
+        return True
+    return type(value) is tuple and all(_plain(v) for v in value)
+
+
+def painter_key(fn: Callable) -> tuple | None:
+    """What a drawing function draws from: its code and the plain values it holds (a lambda's
+    defaults, a closure's cells); None where it holds anything else (a screen, a list)."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return None
+    values = fn.__defaults__ or ()
+    if fn.__kwdefaults__:
+        values += tuple(fn.__kwdefaults__.items())
+    if fn.__closure__:
+        try:
+            values += tuple(cell.cell_contents for cell in fn.__closure__)
+        except ValueError:  # a cell not filled yet
+            return None
+    return (code, values) if _plain(values) else None

@@ -21,6 +21,8 @@ dialog), Ctrl+Z is undo on game screens, and a screen may take keys first (`Scre
 from __future__ import annotations
 
 import heapq
+from collections import OrderedDict
+import logging
 import select
 import itertools
 import threading
@@ -36,6 +38,7 @@ from ..kit.layout import Frame, Viewport
 from .waiting import WATCHED_IDLE_S, InputWatch, Waker, sleep_until
 from ..kit.widgets import Button, DrawContext, Label, Panel, Widget, Dialog, DialogButton
 from ..kit.layout import GAP, MARGIN, grid, inset, rows
+from ..screens.base import Screen
 from ..screens.seat_edges import TurnCues
 
 CALL = pygame.event.custom_type()  # attribute: fn, a callable run on the main thread
@@ -44,9 +47,13 @@ ACTIVE_POLL_S = 0.010
 IDLE_POLL_S = 0.040
 ACTIVE_AFTER_INPUT_S = 2.0
 FRAME_S = 1 / 60
+# frames of still widgets kept, in at most this many bytes (and one at least): at 800x480 eight,
+# the one shown and those a press may lead to; one on a full-HD screen
+STILL_BYTES = 12 << 20
 TOAST_S = 5.0
 
 _ = i18n.translator("app")
+log = logging.getLogger(__name__)
 SAVE_RETRY_S = 5.0  # how often waiting actions try the disk again
 
 
@@ -93,6 +100,12 @@ class App:
         self._waker_made = threading.Lock()  # a device thread and the loop may both be first
         self.input = InputWatch.for_display()
         self._dialog_cache: tuple | None = None
+        self._rehearsal_key: tuple | None = None  # the state last rehearsed (see rehearse_step)
+        self._rehearsal = None
+        self._scratch: pygame.Surface | None = None
+        self.still_frames = True  # frames of still widgets kept and shown again (see _still)
+        self._stills: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self._still_memo: tuple | None = None
         self._status: tuple = (None, None)  # (save problem, stuck buttons) the badges show
         self.game_screen = None  # the screen of the game in progress, to continue it from home
         self.turn_cues = TurnCues()
@@ -325,15 +338,66 @@ class App:
         if pygame.event.peek():  # pumps SDL first: what it already read is not on any descriptor
             return
         # nothing else to do: first-time costs paid now, one at a time, rather than on a press
-        while self._warming and not (self._dirty or self.animating):
+        # (while someone is at it or something moves, within the time the loop would sleep: it
+        # still looks at SDL and draws the next frame as often as it says)
+        busy = self.animating or now - self._last_input < ACTIVE_AFTER_INPUT_S
+        deadline = now + timeout if busy else float("inf")
+        while self._warming and not (self._dirty or self.animating) and self.clock() < deadline:
             self.warm_step()
-            waiting = select.select([self.waker], [], [], 0)[0] or pygame.event.peek()
-            if waiting or (self._timers and self._timers[0][0] <= self.clock()):
+            if self._called():
                 return
-        ready = sleep_until(self.waker, watched or [], timeout)
+        # then what the next press may show, drawn off screen: between animation frames too
+        while not self._dirty and self.clock() < deadline and self.rehearse_step():
+            if self._called():
+                return
+        ready = sleep_until(self.waker, watched or [], max(0.0, deadline - self.clock()) if busy else timeout)
         self.input.drain(ready)
         if watched is not None and not ready:
             self.input.rescan()
+
+    def _called(self) -> bool:
+        """Something waits for the loop: a device's wake, an SDL event, a timer that is due."""
+        waiting = select.select([self.waker], [], [], 0)[0] or pygame.event.peek()
+        return bool(waiting) or bool(self._timers and self._timers[0][0] <= self.clock())
+
+    def rehearse_step(self) -> bool:
+        """One small step of drawing off screen what the next seat press may show (the game
+        screen's `rehearse`): its words fitted and drawn into the caches, its pictures made, so
+        that the frame after the press costs blits. False when nothing is left to do."""
+        screen = self.screen
+        key = (screen, getattr(screen, "match", None), self.frame, i18n.current_language(), self._status)
+        if key != self._rehearsal_key:
+            self._rehearsal_key = key
+            rehearse = getattr(screen, "rehearse", None)
+            self._rehearsal = rehearse() if rehearse is not None and self.dialog is None else None
+        if self._rehearsal is None:
+            return False
+        try:
+            next(self._rehearsal)
+            return True
+        except StopIteration:
+            pass
+        except Exception:  # a rehearsal only warms caches: the real frame is drawn all the same
+            log.exception("rehearsing the next frame failed")
+        self._rehearsal = None
+        return False
+
+    def rehearse_screen(self, screen):
+        """Steps that build `screen` (a stand-in, or a screen not shown yet) and draw its
+        widgets off screen, as `_build_if_needed` and `draw` would; nothing on screen changes."""
+        frame = self.frame
+        widgets = screen.bar(frame, self.theme) + screen.build(frame, self.theme)
+        widgets += screen.overlay(frame, self.theme, widgets)
+        yield
+        ctx = DrawContext(self.theme, None, None, self.clock())
+        if self._still(screen, widgets, ctx, self.viewport.canvas) is None:
+            # not to be kept: drawn where nothing shows it (clipped away), for what it caches
+            if self._scratch is None:
+                self._scratch = pygame.Surface((1, 1))
+            for widget in widgets:
+                widget.draw(self._scratch, ctx)
+        self._still_memo = None
+        yield
 
     def pump(self) -> None:
         """Handle every pending event and due timer, then draw if anything changed."""
@@ -543,11 +607,12 @@ class App:
     def draw(self) -> None:
         self._build_if_needed()
         canvas, frame = self.viewport.canvas, self.frame
-        canvas.blit(th.sky((frame.width, frame.height)), (0, 0))
         ctx = DrawContext(self.theme, self.focused(), self.pressed, self.clock())
-        self.screen.draw_below(canvas, ctx)
-        for widget in self.widgets:
-            widget.draw(canvas, ctx)
+        still = self._still(self.screen, self.widgets, ctx, canvas)
+        if still is not None:
+            canvas.blit(still, (0, 0))
+        else:
+            self._paint(canvas, self.screen, self.widgets, ctx)
         self.screen.draw_above(canvas, ctx)
         self.turn_cues.draw(self, canvas)  # whose move: a ribbon on their seat's edge, a chime
         if self.dialog is not None:
@@ -563,6 +628,40 @@ class App:
         pygame.display.flip()
         self.frames_drawn += 1
         self._dirty = False
+
+    def _paint(self, surface: pygame.Surface, screen, widgets: list[Widget], ctx: DrawContext) -> None:
+        """The sky, the screen's own drawing below its widgets, and the widgets."""
+        surface.blit(th.sky(surface.get_size()), (0, 0))
+        screen.draw_below(surface, ctx)
+        for widget in widgets:
+            widget.draw(surface, ctx)
+
+    def _still(self, screen, widgets: list[Widget], ctx: DrawContext, canvas: pygame.Surface) -> pygame.Surface | None:
+        """The sky and `widgets` drawn, kept by what they show (their signatures): a frame of
+        widgets shown before, or rehearsed (rehearse_screen), is one blit; so is every frame of
+        an animation drawn over still widgets. None where a widget may draw differently from
+        one frame to the next (it has no signature), or the screen draws below its widgets."""
+        if not self.still_frames or type(screen).draw_below is not Screen.draw_below:
+            return None
+        memo = self._still_memo
+        if memo is not None and memo[0] is widgets and memo[1] is ctx.pressed and memo[2] is ctx.focused:
+            key = memo[3]
+        else:
+            key = still_key(widgets, ctx, canvas.get_size())
+            self._still_memo = (widgets, ctx.pressed, ctx.focused, key)
+        if key is None:
+            return None
+        kept = self._stills.get(key)
+        if kept is None:
+            kept = pygame.Surface(canvas.get_size(), 0, canvas)  # the canvas's own pixel format
+            self._paint(kept, screen, widgets, ctx)
+            size = kept.get_width() * kept.get_height() * kept.get_bytesize()
+            self._stills[key] = kept
+            while len(self._stills) > max(1, STILL_BYTES // max(1, size)):
+                self._stills.popitem(last=False)
+        else:
+            self._stills.move_to_end(key)
+        return kept
 
     def layers(self) -> list[list[Widget]]:
         """What is on screen in the order it is drawn, as layers that may cover the one below on
@@ -600,6 +699,35 @@ class App:
         found = screen.moments if handler is not None and screen is self.game_screen else None
         self.voice.game_changed(before, after, action, found)
         self.refresh()
+
+
+def still_key(widgets: list[Widget], ctx: DrawContext, size: tuple[int, int]) -> tuple | None:
+    """What a frame of `widgets` shows, or None where one of them has no signature."""
+    signatures = []
+    for widget in widgets:
+        signature = widget.signature(ctx)
+        if signature is None:
+            return None
+        signatures.append(signature)
+    try:
+        return StillKey((size, ctx.theme.scale, tuple(signatures)))
+    except TypeError:  # a colour given as a list: not kept
+        return None
+
+
+class StillKey:
+    """A frame's signatures, hashed once (a few hundred values: looked up and stored)."""
+
+    __slots__ = ("parts", "hash")
+
+    def __init__(self, parts: tuple):
+        self.parts, self.hash = parts, hash(parts)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, StillKey) and self.hash == other.hash and self.parts == other.parts
 
 
 def dialog_widgets(dialog: Dialog, frame: Frame, theme: th.Theme) -> list[Widget]:

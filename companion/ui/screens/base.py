@@ -98,6 +98,7 @@ HOW A GAME SCREEN IS WRITTEN (Cloud 9 and Cloudship follow screens/cloudmine.py)
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Callable, Mapping
 
 import pygame
@@ -367,6 +368,15 @@ class GameScreen(Screen):
         return super().toast_area(f, widgets)
 
     def on_game_change(self, before, after, action) -> None:
+        was_over = (self._view if self._view_for is before else before.view)["over"]
+        self.note_change(before, after, action)
+        for name in self.sounds_for(before, after, action):
+            self.app.sounds.play(name)
+        if (self.view if self.match is after else after.view)["over"] and not was_over and self.app.screen is self:
+            self.show_end()
+
+    def note_change(self, before, after, action) -> None:
+        """The story of a change: its moments, its result card, the strip of recent events."""
         # the views: the one cached for the state before (if the screen showed it), the new one
         before_view = self._view if self._view_for is before else before.view
         found = story.moments(before_view, self.view if self.match is after else after.view, action)
@@ -376,10 +386,35 @@ class GameScreen(Screen):
             from ..story.cards import RECENT
 
             self._recent_for, self._recent = after, (self._recent + found)[-RECENT:]
-        for name in self.sounds_for(before, after, action):
-            self.app.sounds.play(name)
-        if after.view["over"] and not before.view["over"] and self.app.screen is self:
-            self.show_end()
+
+    # --- rehearsals: the next state drawn off screen while idle ----------------------------
+    def rehearsal_actions(self) -> list[dict[str, Any]]:
+        """The actions a seat press most likely submits next. While idle the app builds and
+        draws off screen the state each leads to (`rehearse`), so that the frame showing it
+        finds its words fitted and drawn already. None unless a game screen names them."""
+        return []
+
+    def stand_in(self, after, action) -> "GameScreen":
+        """A copy of this screen showing `after` (what `action` leads to), as it would after
+        the change; this screen and the game are left as they are."""
+        twin = copy.copy(self)
+        twin.controller = _Showing(after)
+        twin.note_change(self.match, after, action)
+        return twin
+
+    def rehearse(self):
+        """Steps (a generator, one small step per `next`) that build and draw off screen each
+        state `rehearsal_actions` leads to, and the end screen where one ends the game."""
+        for action in self.rehearsal_actions():
+            try:
+                after = self.match.apply(action)
+            except RulesError:
+                continue
+            yield
+            twin = self.stand_in(after, action)
+            yield from self.app.rehearse_screen(twin)
+            if after.view["over"] and not self.view["over"]:
+                yield from self.app.rehearse_screen(self.app.make("end", twin))
 
     def show_end(self) -> None:
         """The game has just ended: its end screen (a game may celebrate on its board first)."""
@@ -397,6 +432,18 @@ class GameScreen(Screen):
 
     def title(self) -> str:
         return game_title(self.game)
+
+    def bar(self, f, t):
+        if type(self).extra_bar_buttons is not GameScreen.extra_bar_buttons:
+            return top_bar(self, f, t)
+        # the bar as last built while nothing it shows changed (most moves change none of it)
+        badges = tuple((b.text, b.colour, b.short, b.urgent) for b in app_badges(self.app))
+        key = (f, t.scale, i18n.current_language(), self.can_go_back(), self.title(), tuple(self.subtitle_forms()),
+               badges, self.match.can_undo)
+        known = self.__dict__.get("_bar_built")
+        if known is None or known[0] != key:
+            known = self._bar_built = (key, top_bar(self, f, t))
+        return list(known[1])
 
     def extra_bar_buttons(self, f, t, area):
         undo_text = "" if f.portrait else _("Undo")
@@ -443,6 +490,13 @@ class GameScreen(Screen):
         """Stop the game for good (after the confirmation) and show the standings."""
         self.controller.end()  # stopped in the journal, and never offered to continue
         self.app.replace(self.app.make("end", self, ended_early=True))
+
+
+class _Showing:
+    """A stand-in's controller: the state it shows, and nothing to submit to."""
+
+    def __init__(self, match):
+        self.match = match
 
 
 GAME_TITLES = {"cloud9": i18n.N_("Cloud 9"), "cloudship": i18n.N_("Cloudship"), "cloudmine": i18n.N_("The Cloud Mine")}

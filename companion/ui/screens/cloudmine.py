@@ -64,6 +64,9 @@ class CloudMineScreen(GameScreen):
         self._flights: list[board.Flight] = []
         self._flights_from = 0.0
         self._card_h = 0
+        # each player's place as last built, by everything it shows: most of the ring is the
+        # same after a guess (shared with the stand-ins a rehearsal builds)
+        self._places: dict[tuple, tuple[list[Widget], dict[str, pygame.Rect]]] = {}
 
     def subtitle(self) -> str:
         return _("Round {number}").format(number=self.view["round"])
@@ -104,7 +107,7 @@ class CloudMineScreen(GameScreen):
         # the table under the ring: its rim runs through the middle of the players' places
         w, h = cells[0].size
         table = area.inflate(-w, -h).inflate(f.u(24), f.u(24)).clip(area)
-        out: list[Widget] = [Picture(table, board.paint_table, key="table")]
+        out: list[Widget] = [Picture(table, board.paint_table, key="table", still=True)]
         self._seats = {}
         for name, cell in zip(v["players"], cells):
             out += self.player_card(f, cell, name)
@@ -115,12 +118,26 @@ class CloudMineScreen(GameScreen):
         pile, number = cols(top, [1, 1.3], f.u(4))
         # numbers in large type, below the prompt's (landscape has little room for both)
         out += [Panel(middle.inflate(f.u(4), f.u(4)), colour=th.CARD, key="middle"),
-                Picture(pile, lambda s, r, n=v["deck"]: board.paint_pile(s, r, n), key="deck-pile"),
+                Picture(pile, lambda s, r, n=v["deck"]: board.paint_pile(s, r, n), key="deck-pile", still=True),
                 Label(number, str(v["deck"]), "prompt" if f.portrait else "title", key="deck"),
                 Label(caption, _("cards in the deck"), "small", wrap=True, colour=th.INK, key="deck-caption")]
         return out
 
     def player_card(self, f, cell: pygame.Rect, name: str) -> list[Widget]:
+        v = self.view
+        order = v["guess_order"]
+        key = (tuple(cell), f.width, f.height, name, self.player(name).colour, self.mark(name), v["to_guess"] == name,
+               self.role_key(name), self.role_of(name), order.index(name) if name in order else -1, v["scores"][name])
+        known = self._places.get(key)
+        if known is None:
+            if len(self._places) > 256:
+                self._places.clear()
+            known = self._places[key] = (self.place_widgets(f, cell, name), self._seats[name])
+        self._seats[name] = known[1]
+        return list(known[0])
+
+    def place_widgets(self, f, cell: pygame.Rect, name: str) -> list[Widget]:
+        """A player's place at the table: their card, name, token, role, order and pile."""
         v = self.view
         player = self.player(name)
         guessing = name == v["to_guess"]
@@ -136,13 +153,13 @@ class CloudMineScreen(GameScreen):
         named = pygame.Rect(cell.x + f.u(10), top.y, cell.w - f.u(14), top.h)
         parts = [card, Label(named, breakable(name, named.w, f), "body", wrap=True, key=f"name:{name}"),
                  PlayerToken(token, name, player.colour, mark=self.mark(name)),
-                 Picture(role, lambda s, r, k=self.role_key(name): board.paint_role(s, r, k), key=f"piece:{name}")]
+                 Picture(role, lambda s, r, k=self.role_key(name): board.paint_role(s, r, k), key=f"piece:{name}", still=True)]
         x = role.right + f.u(3)
         order = v["guess_order"]
         if name in order:  # the guessing order on the ring: 1 guesses now, 2 next...
             d = max(f.u(22), side * 5 // 8)
             disc = pygame.Rect(x, token.centery - d // 2, d, d)
-            parts += [Picture(disc, lambda s, r, now=guessing: board.paint_order_disc(s, r, now), key=f"disc:{name}"),
+            parts += [Picture(disc, lambda s, r, now=guessing: board.paint_order_disc(s, r, now), key=f"disc:{name}", still=True),
                       Label(disc.inflate(-f.u(4), -f.u(4)), str(order.index(name) + 1), "small", key=f"order:{name}")]
             x = disc.right + f.u(3)
         # the cards this player has collected: the big number, and their pile where there is room
@@ -150,7 +167,7 @@ class CloudMineScreen(GameScreen):
         pile_w = side * 2 // 3 if room >= side * 2 else 0
         pile = pygame.Rect(middle.right - pile_w, middle.y, pile_w, middle.h)
         score_rect = pygame.Rect(x, middle.y, pile.x - x - f.u(2) * bool(pile_w), middle.h)
-        parts += [Picture(pile, lambda s, r, n=v["scores"][name]: board.paint_pile(s, r, n), key=f"pile:{name}"),
+        parts += [Picture(pile, lambda s, r, n=v["scores"][name]: board.paint_pile(s, r, n), key=f"pile:{name}", still=True),
                   Label(score_rect, str(v["scores"][name]), "prompt" if f.portrait else "title", key=f"score:{name}"),
                   # the role ("Kiválasztó") may use the card's whole width, its stripe aside
                   Label(pygame.Rect(cell.x + f.u(10), bottom.y, cell.w - f.u(12), bottom.h), self.role_of(name),
@@ -257,6 +274,13 @@ class CloudMineScreen(GameScreen):
         out.append(self.action_button(wrong, _("Wrong card"), {"act": "guess", "player": who, "correct": False},
                                       kind="danger", key="wrong", size="title", icon=cross_icon))
         return out
+
+    def rehearsal_actions(self):
+        # the Dreamer's next press: right or wrong, for whoever guesses now
+        v = self.view
+        if v["over"]:
+            return []
+        return [{"act": "guess", "player": v["to_guess"], "correct": correct} for correct in (True, False)]
 
     def sounds_for(self, before, after, action):
         if action.get("act") != "guess":

@@ -49,6 +49,9 @@ def draw_petals(surface: pygame.Surface, garden: pygame.Rect, progress: float, t
 
 
 class Crown(Widget):
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect)) if type(self).draw is Crown.draw else None
+
     def draw(self, surface, ctx):
         draw_crown(surface, self.rect, GOLD)
 
@@ -60,6 +63,11 @@ class Bars(Widget):
     def __init__(self, rect, values, top: int, key: str | None = None):
         super().__init__(rect, key)
         self.values, self.top = values, top
+
+    def signature(self, ctx):
+        if type(self).draw is not Bars.draw:
+            return None
+        return (type(self), tuple(self.rect), tuple(tuple(stack) for stack in self.values), self.top)
 
     def totals(self) -> list[int]:
         return [sum(value for value, *_colour in stack) for stack in self.values]
@@ -487,7 +495,8 @@ class EndScreen(Screen):
         for cell, (role, word) in zip(cols(area, widths, f.u(4)), words):
             swatch = pygame.Rect(cell.x, cell.centery - f.u(7), f.u(14), f.u(14))
             out += [Picture(swatch, lambda surface, rect, role=role: recap.fill_pattern(
-                        surface, rect, recap.ROLE_COLOURS[role], recap.ROLE_PATTERNS[role]), key=f"legend:{role}"),
+                        surface, rect, recap.ROLE_COLOURS[role], recap.ROLE_PATTERNS[role]), key=f"legend:{role}",
+                            still=True),
                     Label(pygame.Rect(swatch.right + f.u(4), cell.y, cell.right - swatch.right - f.u(4), cell.h),
                           word, "min", align="left", weight="regular", key=f"legend-word:{role}")]
         return out

@@ -92,6 +92,7 @@ def render_ms(rounds: int = 200) -> tuple[float, float]:
     redraw, rebuild = [], []
     for _name, h in busiest_screens():
         app = h.app
+        app.still_frames = False  # every widget drawn, as for a frame not drawn before
         times, times_built = [], []
         for _ in range(rounds):
             start = time.perf_counter()
@@ -177,6 +178,40 @@ def cloudmine_flight_frame_ms(rounds: int = 200) -> float:
     frame_ms = median_frame_ms(h, rounds)
     assert h.app.animating and screen._flights, "the settlement ended before it was measured"
     return frame_ms
+
+
+def cloudmine_settlement_frame_ms(rounds: int = 5, rehearsed: bool = True) -> float:
+    """Ms from a settling guess to its frame at 800x480 (eight players: the rules core, the
+    story, the rebuilt screen with its result card placed clear of the takers, the frame),
+    the slowest settlement of a whole game (the median of `rounds` games). `rehearsed`: as
+    the app runs, the states the next press may lead to drawn ahead while idle; else as when
+    a press follows another at once (nothing drawn ahead, no frame kept)."""
+    import random
+
+    from .harness import Harness
+
+    times: dict[int, list[float]] = {}
+    for _round in range(rounds):
+        h = Harness((800, 480))
+        app = h.app
+        app.still_frames = rehearsed
+        h.start_game({"game": "cloudmine", "players": EIGHT})
+        app.draw()
+        rng, settled = random.Random(8), 0
+        while not app.controller.match.view["over"]:
+            while rehearsed and app.rehearse_step():
+                pass
+            v = app.controller.match.view
+            action = {"act": "guess", "player": v["to_guess"], "correct": rng.random() < 0.3}
+            settles = v["guess_order"][1:] == [] or action["correct"]
+            start = time.perf_counter()
+            app.controller.submit(action)
+            app.draw()
+            took = time.perf_counter() - start
+            if settles:
+                times.setdefault(settled, []).append(took)
+                settled += 1
+    return max(statistics.median(t) for t in times.values()) * 1000
 
 
 def cloudship_animation_frame_ms(rounds: int = 200) -> float:
@@ -349,6 +384,8 @@ def bench() -> dict[str, float]:
         "ui.busiest_screen_redraw_800x480_ms": round(redraw, 3),
         "ui.busiest_screen_rebuild_and_redraw_800x480_ms": round(rebuild, 3),
         "ui.animation_frame_800x480_ms": round(max(animation_frame_ms(), cloudship_animation_frame_ms()), 3),
+        "ui.cloudmine_settlement_frame_ms": round(cloudmine_settlement_frame_ms(), 3),
+        "ui.cloudmine_settlement_frame_unrehearsed_ms": round(cloudmine_settlement_frame_ms(rehearsed=False), 3),
         **dict(zip(("ui.recap_draw_ms", "ui.recap_png_ms"), (round(v, 1) for v in recap_png_ms()))),
         # as a family runs it: default settings, so here (no GPIO) the simulated ship streams
         **{f"ui.idle_{screen}_cpu_percent_of_core": round(value, 3)
