@@ -10,6 +10,8 @@ does it, the page's part and its picture).
 - cpu_ms_per_action_1_viewer, cpu_ms_per_viewer_per_action: the server's CPU for each action
   with one viewer, and what each further viewer adds (fifty of them measured);
 - start_s: from starting the process to serving the first page;
+- reporting_viewer_reconnects: how often the measuring viewer's event stream was cut and opened
+  again, as a page does (a change is still awaited; 0 when nothing was cut);
 - press_to_frame_p99_ms_50_viewers: the app's own seat press to frame (devices/bench.py), its
   journal watched by the page and fifty viewers fetching every change meanwhile (all on this
   machine: on the Pi the viewers are phones); _no_page: the same with no page, to compare.
@@ -41,18 +43,32 @@ import asyncio, json, re, sys, time
 import aiohttp
 
 async def viewer(session, url, report):
-    async with session.get(url + "/events", timeout=aiohttp.ClientTimeout(total=None)) as stream:
-        async for line in stream.content:
-            if line.startswith(b"data: "):
-                version = json.loads(line[6:])["version"]
-                async with session.get(url + "/fragment") as part:
-                    html = await part.text()
-                shown = re.search(r'/picture/([^/]+)/landscape', html)
-                if shown:
-                    async with session.get(f"{url}/picture/{shown.group(1)}/landscape.png") as png:
-                        await png.read()
-                if report:
-                    print(json.dumps({"version": version, "at": time.monotonic()}), flush=True)
+    # as a page's EventSource does: a stream that ends is opened again, and a version already
+    # shown (the greeting on reconnecting) is not fetched again
+    last = None
+    while True:
+        try:
+            async with session.get(url + "/events", timeout=aiohttp.ClientTimeout(total=None)) as stream:
+                async for line in stream.content:
+                    if not line.startswith(b"data: "):
+                        continue
+                    version = json.loads(line[6:])["version"]
+                    if version == last:
+                        continue
+                    async with session.get(url + "/fragment") as part:
+                        html = await part.text()
+                    shown = re.search(r'/picture/([^/]+)/landscape', html)
+                    if shown:
+                        async with session.get(f"{url}/picture/{shown.group(1)}/landscape.png") as png:
+                            await png.read()
+                    last = version
+                    if report:
+                        print(json.dumps({"version": version, "at": time.monotonic()}), flush=True)
+        except aiohttp.ClientError:
+            pass
+        if report:
+            print(json.dumps({"reconnect": time.monotonic()}), flush=True)
+        await asyncio.sleep(0.5)
 
 async def main(url, count):
     connector = aiohttp.TCPConnector(limit=0)
@@ -118,6 +134,7 @@ class _Viewers:
                                         stdout=subprocess.PIPE, text=True)
         # read on a thread of its own, so that a change that never comes ends the bench, not hangs it
         self.lines: queue.Queue[str] = queue.Queue()
+        self.reconnects = 0
         threading.Thread(target=self._read, daemon=True).start()
         self.next_change()  # the version shown when it connected
 
@@ -134,6 +151,9 @@ class _Viewers:
         if not line:
             raise RuntimeError("the viewers ended")
         seen = json.loads(line)
+        if "reconnect" in seen:  # its stream was cut: counted, and the change still awaited
+            self.reconnects += 1
+            return self.next_change()
         return seen["version"], seen["at"]
 
     def stop(self) -> None:
@@ -198,6 +218,7 @@ def bench(actions: int = ACTIONS, idle: float = IDLE_S, presses: int = 150, crow
             figures["live.cpu_ms_per_action_1_viewer"] = round(one_viewer_ms, 2)
             figures["live.cpu_ms_per_viewer_per_action"] = round(max(0.0, crowd_ms - one_viewer_ms) / (crowd - 1), 2)
             figures["live.rss_mb_50_viewers"] = round(_rss_mb(server.process.pid), 1)
+            figures["live.reporting_viewer_reconnects"] = one.reconnects + many.reconnects
             # the app's own loop meanwhile: seat presses saved to the journal the page watches
             from ..devices.bench import bench as seats_bench
 
