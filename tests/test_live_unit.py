@@ -71,3 +71,16 @@ def test_the_app_and_the_page_agree_on_where_the_address_is_written():
     app = settings(APP.read_text())
     assert f"Environment=CLOUD_COMPANION_LIVE_URL_FILE={path}" in APP.read_text()
     assert app["ProtectSystem"] == ["strict"]  # /run stays readable to it
+
+
+
+def test_the_app_comes_first_for_the_processor_and_the_card_and_the_page_never_waits_for_it():
+    unit = settings(LIVE.read_text())
+    app = settings(APP.read_text())
+    # control groups share by weight (default 100); Nice= would count only inside one
+    assert int(unit["CPUWeight"][0]) * 5 <= int(app.get("CPUWeight", ["100"])[0])
+    assert int(unit["IOWeight"][0]) * 5 <= int(app.get("IOWeight", ["100"])[0])
+    # ordered after the app, its start would wait through the app's automatic restarts (a
+    # display switched on later); bound to it, it would stop with the app
+    for key in ("After", "Requires", "Requisite", "BindsTo", "PartOf", "Wants", "Upholds"):
+        assert "cloud-companion.service" not in " ".join(unit.get(key, [])).split(), key
