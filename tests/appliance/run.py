@@ -51,8 +51,6 @@ EXPOSURE = 1.2       # systemd-analyze security's figure for the live unit, as t
 SWITCH_ON = ("runuser -u cloud-companion -- /opt/cloud-companion/venv/bin/python -c "
              + shlex.quote("from pathlib import Path; from companion import config as c; p = Path('" + CONFIG + "'); "
                            "c.save(c.load(p, move_aside=False)[0].with_changes(live=True), p)"))
-# the home network Pi OS's NetworkManager brings up, stood in for by systemd-networkd (DHCP from
-# QEMU's user network)
 # opens each file for writing (writes nothing) or makes a file in each folder (ending in /)
 WRITE_PROBE = """
 import errno, os, sys
@@ -65,6 +63,8 @@ for path in sys.argv[1:]:
     except OSError as exc:
         print(path, errno.errorcode[exc.errno])
 """
+# the home network Pi OS's NetworkManager brings up, stood in for by systemd-networkd (DHCP from
+# QEMU's user network)
 NETWORK = ("mkdir -p /etc/systemd/network && printf '[Match]\\nName=en*\\n\\n[Network]\\nDHCP=ipv4\\n' "
            "> /etc/systemd/network/20-home.network && systemctl enable systemd-networkd.service "
            "systemd-networkd-wait-online.service >/dev/null 2>&1")
@@ -528,8 +528,13 @@ class Run:
                 vm.qmp.tap(857 / 1280, 547 / 800)
                 self.wait_for_screen(vm, self.screens[shown][1], 120, "updated")
         assert "Debian packages" in out, "the update skipped the package step"
+        deadline = time.monotonic() + 120  # the live page's unit was restarted onto the new version
+        while not ((page := web.answers(self.port, "/fragment")) and web.players(page[1]) == 3):
+            assert time.monotonic() < deadline, f"no game on the live page after the update: {page}"
+            time.sleep(2)
         return (f"previous version -> this one with a game open: {after} actions kept"
-                + (", the game on screen again" if shown else "") + "; the package step ran too")
+                + (", the game on screen again" if shown else "") + "; the package step ran too; the live page "
+                f"serves the game")
 
     def without_live(self, installed: Path) -> None:
         """The same first boot with the live unit masked: its cost to the first frame."""
