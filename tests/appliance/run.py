@@ -46,6 +46,7 @@ MORE = ["rise"]      # the next action, tapped with the card full, then once mor
 CONFIG = "/etc/cloud-companion/config.toml"
 LIVE = "cloud-companion-live"
 LIVE_PORT = 8019     # the settings' live_port as installed
+LIVE_BOOT_SHARE = 0.1  # the live unit's CPU at boot (switched off), at most this part of the app's
 EXPOSURE = 1.2       # systemd-analyze security's figure for the live unit, as the README states
 # the Settings screen's switch: the app's own settings code, as the service user, on the file
 SWITCH_ON = ("runuser -u cloud-companion -- /opt/cloud-companion/venv/bin/python -c "
@@ -351,6 +352,9 @@ class Run:
     def live_log(self, vm: VM, since: str = "") -> str:
         return vm.serial.run(f"journalctl -b -u {LIVE} --no-pager -o cat {since}")[1]
 
+    def cpu_seconds(self, vm: VM, unit: str) -> float:
+        return round(int(vm.serial.check(f"systemctl show -p CPUUsageNSec --value {unit}")) / 1e9, 1)
+
     def listening(self, vm: VM, pid: str) -> list[str]:
         """The sockets the process listens on (ss, as root, sees every process's)."""
         out = vm.serial.run("ss -Hltnp")[1]
@@ -361,12 +365,14 @@ class Run:
         while (state := self.live_state(vm))["ActiveState"] != "active" and time.monotonic() < deadline:
             time.sleep(2)
         assert state["ActiveState"] == "active" and state["SubState"] == "running", state
+        self.figures["app's CPU to its first frame (s)"] = self.cpu_seconds(vm, "cloud-companion")
         log = self.live_log(vm)
         deadline = time.monotonic() + 120  # the service imports aiohttp first: slow under TCG
         while "switched off" not in log and time.monotonic() < deadline:
             time.sleep(3)
             log = self.live_log(vm)
         assert "switched off" in log, log[-800:]
+        self.figures["live unit's CPU at boot, switched off (s)"] = self.cpu_seconds(vm, LIVE)
         sockets = self.listening(vm, state["MainPID"])
         assert not sockets, f"it listens while switched off: {sockets}"
         reached = web.answers(self.port)
@@ -593,9 +599,13 @@ class Run:
         def kept():
             with_live = self.figures["boot to first frame (s)"]
             without = self.figures["boot to first frame, live unit masked (s)"]
-            # TCG on a shared machine wanders by several seconds a boot: a real cost shows as more
-            assert with_live <= without + 20, f"{with_live} s with the live unit, {without} s without"
-            return f"{with_live} s with the live unit, {without} s without"
+            app, live = self.figures["app's CPU to its first frame (s)"], self.figures["live unit's CPU at boot, switched off (s)"]
+            # under TCG on a shared machine a boot's time wanders by tens of seconds: what the live
+            # unit takes from the app is measured as its processor time (all of it spent at boot:
+            # switched off it then waits), which must stay a small part of the app's
+            assert live <= LIVE_BOOT_SHARE * app, f"the live unit took {live} s of CPU at boot, the app {app} s"
+            return (f"the live unit {live} s of CPU at boot, the app {app} s to its first frame; the first frame "
+                    f"{with_live} s after power-on with the live unit, {without} s with it masked")
         self.check("the live unit does not delay the first frame", kept)
 
     def all(self) -> None:
