@@ -16,6 +16,7 @@ UNITS = Path(__file__).parent.parent / "systemd"
 LIVE = UNITS / "cloud-companion-live.service"
 APP = UNITS / "cloud-companion.service"
 EXEC = "/opt/cloud-companion/venv/bin/cloud-companion"
+EXEC_PYTHON = "/opt/cloud-companion/venv/bin/python"
 EXPOSURE = 1.2  # what systemd-analyze says of it today: it must not get looser
 
 
@@ -33,7 +34,8 @@ def test_exposure_stays_at_most_its_figure_and_each_remaining_item_is_explained(
 def test_the_unit_verifies_clean(tmp_path):
     command = Path(shutil.which("cloud-companion") or Path(__import__("sys").executable).with_name("cloud-companion"))
     unit = tmp_path / LIVE.name
-    unit.write_text(LIVE.read_text().replace(EXEC, str(command)))
+    unit.write_text(LIVE.read_text().replace(EXEC_PYTHON, str(Path(__import__("sys").executable)))
+                    .replace(EXEC, str(command)))
     result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and result.stderr == "" and result.stdout == "", result.stderr
 
@@ -41,7 +43,9 @@ def test_the_unit_verifies_clean(tmp_path):
 def test_it_runs_the_live_command_on_the_apps_journal_and_settings_read_only():
     unit = settings(LIVE.read_text())
     app = settings(APP.read_text())
-    args = build_parser().parse_args(shlex.split(unit["ExecStart"][0])[1:])
+    words = shlex.split(unit["ExecStart"][0])
+    assert words[:3] == ["/opt/cloud-companion/venv/bin/python", "-m", "companion.live"]
+    args = build_parser().parse_args(["live", *words[3:]])  # the same options as `cloud-companion live`
     assert args.func.__name__ == "cmd_live"
     assert str(args.db) == shlex.split(app["ExecStart"][0])[shlex.split(app["ExecStart"][0]).index("--db") + 1]
     assert str(args.config) == "/etc/cloud-companion/config.toml" and args.host is None and not args.always
@@ -71,3 +75,16 @@ def test_the_app_and_the_page_agree_on_where_the_address_is_written():
     app = settings(APP.read_text())
     assert f"Environment=CLOUD_COMPANION_LIVE_URL_FILE={path}" in APP.read_text()
     assert app["ProtectSystem"] == ["strict"]  # /run stays readable to it
+
+
+
+def test_the_app_comes_first_for_the_processor_and_the_card_and_the_page_never_waits_for_it():
+    unit = settings(LIVE.read_text())
+    app = settings(APP.read_text())
+    # control groups share by weight (default 100); Nice= would count only inside one
+    assert int(unit["CPUWeight"][0]) * 5 <= int(app.get("CPUWeight", ["100"])[0])
+    assert int(unit["IOWeight"][0]) * 5 <= int(app.get("IOWeight", ["100"])[0])
+    # ordered after the app, its start would wait through the app's automatic restarts (a
+    # display switched on later); bound to it, it would stop with the app
+    for key in ("After", "Requires", "Requisite", "BindsTo", "PartOf", "Wants", "Upholds"):
+        assert "cloud-companion.service" not in " ".join(unit.get(key, [])).split(), key

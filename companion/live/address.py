@@ -8,6 +8,7 @@ it cannot see the addresses).
 
 from __future__ import annotations
 
+import array
 import fcntl
 import ipaddress
 import os
@@ -21,7 +22,9 @@ import platformdirs
 from ..config import APP_NAME
 
 URL_FILE_ENV = "CLOUD_COMPANION_LIVE_URL_FILE"
-SIOCGIFADDR = 0x8915  # linux/sockios.h: an interface's IPv4 address
+SIOCGIFCONF = 0x8912  # linux/sockios.h: every interface's IPv4 address
+# struct ifreq: the name (16 bytes) and a union as large as struct ifmap (three longs and more)
+IFREQ_SIZE = 40 if struct.calcsize("P") == 8 else 32
 
 
 def url_file() -> Path:
@@ -55,22 +58,39 @@ def allowed_client(host: str | None) -> bool:
 
 def lan_addresses() -> list[str]:
     """This machine's private IPv4 addresses, one per interface that has one (no packet is sent:
-    each interface's address is asked of the kernel)."""
+    the kernel is asked for its interfaces' addresses).
+
+    SIOCGIFCONF on an AF_INET socket, not if_nameindex() or getifaddrs(): glibc answers those
+    through a netlink socket, which the live unit's RestrictAddressFamilies= refuses, and the
+    page would then listen on loopback alone."""
     found: list[str] = []
     try:
-        interfaces = [name for _index, name in socket.if_nameindex()]
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            interfaces = _ipv4_interfaces(probe.fileno())
     except OSError:
         return found
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        for name in interfaces:
-            try:
-                packed = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, struct.pack("256s", name.encode()[:15]))
-            except OSError:  # no IPv4 address on it (down, or IPv6 only)
-                continue
-            address = socket.inet_ntoa(packed[20:24])
-            if address not in found and allowed_client(address) and not ipaddress.ip_address(address).is_loopback:
-                found.append(address)
+    for _name, address in interfaces:
+        if address not in found and allowed_client(address) and not ipaddress.ip_address(address).is_loopback:
+            found.append(address)
     return found
+
+
+def _ipv4_interfaces(fd: int) -> list[tuple[str, str]]:
+    """(interface, IPv4 address) for each address the kernel has (SIOCGIFCONF)."""
+    size = IFREQ_SIZE * 32
+    while True:
+        buffer = array.array("B", bytes(size))
+        packed = fcntl.ioctl(fd, SIOCGIFCONF, struct.pack("iP", size, buffer.buffer_info()[0]))
+        used = struct.unpack("iP", packed)[0]
+        if used < size:  # everything fitted (a full buffer may have cut the list short)
+            break
+        size *= 2
+    data = buffer.tobytes()
+    out = []
+    for start in range(0, used - IFREQ_SIZE + 1, IFREQ_SIZE):
+        name = data[start:start + 16].split(b"\0", 1)[0].decode(errors="replace")
+        out.append((name, socket.inet_ntoa(data[start + 20:start + 24])))  # sockaddr_in's address
+    return out
 
 
 def hosts_to_bind(given: str | None) -> list[str]:

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
+import signal
 from pathlib import Path
 
 from ..console import fail
+
+log = logging.getLogger(__name__)
 
 
 def _port(text: str) -> int:
@@ -37,16 +41,55 @@ def register(sub: argparse._SubParsersAction) -> None:
     live.set_defaults(func=cmd_live)
 
 
+def switched_on(config: Path) -> bool:
+    from .. import config as settings
+
+    return settings.load(config, move_aside=False)[0].live
+
+
+async def until_switched_on(config: Path) -> bool:
+    """Wait, holding nothing but an inotify watch on the settings' folder, until the settings'
+    switch is on (True), or SIGTERM or SIGINT came (False). The server (aiohttp, the journal,
+    pygame) is loaded only then: at boot, beside the app's first frame, this costs next to nothing."""
+    from .events import FolderWatch
+
+    loop = asyncio.get_running_loop()
+    changed, stop = asyncio.Event(), asyncio.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    watch = FolderWatch(loop, [config], changed.set)
+    try:
+        while not switched_on(config):
+            changed.clear()
+            waiting = [asyncio.ensure_future(changed.wait()), asyncio.ensure_future(stop.wait())]
+            await asyncio.wait(waiting, timeout=60, return_when=asyncio.FIRST_COMPLETED)  # and a look each minute
+            for task in waiting:
+                task.cancel()
+            if stop.is_set():
+                return False
+        return True
+    finally:
+        watch.close()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
+
+
 def cmd_live(args: argparse.Namespace) -> int:
     from .. import config as settings
     from ..journal.journal import default_path
-    from .server import CannotListen, Options, serve
 
     db = (args.db or default_path()).absolute()
     if db.is_dir():
         return fail(f"{db} is a folder, not a journal file")
-    options = Options(db=db, config=(args.config or settings.default_path()).absolute(),
-                      host=args.host, port=args.port, always=args.always)
+    config = (args.config or settings.default_path()).absolute()
+    if not args.always and not switched_on(config):
+        log.warning("the live page is switched off in the settings: it starts when it is switched on")
+        if not asyncio.run(until_switched_on(config)):
+            return 0
+
+    from .server import CannotListen, Options, serve
+
+    options = Options(db=db, config=config, host=args.host, port=args.port, always=args.always)
     if args.head_timeout:
         options.head_timeout = args.head_timeout
     if args.write_timeout:

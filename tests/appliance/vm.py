@@ -3,6 +3,8 @@
 QEMU runs under TCG (this machine's KVM refuses the host CPU), boots the root's own kernel with
 -kernel/-initrd, shows a virtio-vga display (QMP's screendump reads it) and has a virtio tablet
 (QMP's input-send-event taps it: the guest sees absolute positions like a touchscreen's).
+Its network is QEMU's user network, restricted (the guest reaches nothing outside; it is the
+home network the live page serves): the live page's port is forwarded to a loopback port here.
 """
 
 from __future__ import annotations
@@ -141,8 +143,10 @@ class Serial:
 
 class VM:
     def __init__(self, folder: Path, disk: Path, kernel: tuple[Path, Path], *, display: bool = True,
-                 drives: tuple[Path, ...] = (), append: str = "", usb_stick: Path | None = None, memory: int = 1536):
+                 drives: tuple[Path, ...] = (), append: str = "", usb_stick: Path | None = None, memory: int = 1536,
+                 forward: tuple[int, int] | None = None):
         self.folder, self.disk, self.kernel = folder, disk, kernel
+        self.forward = forward  # (loopback port here, the guest's port)
         self.display, self.drives, self.append, self.usb_stick, self.memory = display, drives, append, usb_stick, memory
         self.process: subprocess.Popen | None = None
         self.started = 0.0
@@ -154,7 +158,7 @@ class VM:
                  "-append", f"root=/dev/vda rw console=ttyS0 quiet loglevel=3 systemd.show_status=false {self.append}",
                  "-drive", f"file={self.disk},format=qcow2,if=virtio,cache=writeback",
                  "-device", "virtio-tablet-pci", "-device", "virtio-keyboard-pci",
-                 "-display", "none", "-vga", "none", "-nic", "none",
+                 "-display", "none", "-vga", "none", "-nic", self.nic(),
                  "-qmp", f"unix:{self.folder / 'qmp.sock'},server=on,wait=off",
                  "-serial", f"unix:{self.folder / 'ser.sock'},server=on,wait=off"]
         if self.display:
@@ -165,6 +169,12 @@ class VM:
             words += ["-device", "qemu-xhci", "-drive", f"file={self.usb_stick},format=raw,if=none,id=stick",
                       "-device", "usb-storage,drive=stick"]
         return words
+
+    def nic(self) -> str:
+        if self.forward is None:
+            return "none"
+        here, there = self.forward
+        return f"user,model=virtio-net-pci,restrict=on,hostfwd=tcp:127.0.0.1:{here}-:{there}"
 
     def start(self) -> "VM":
         for name in ("qmp.sock", "ser.sock"):
