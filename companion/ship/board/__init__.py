@@ -72,6 +72,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import threading
 import time
@@ -79,7 +80,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
-FIRMWARE = ROOT / "hardware" / "ship"
+
+
+def firmware_folder(root: Path = ROOT) -> Path:
+    """The firmware's sources: `hardware/ship` in a checkout; in an installed app, where its wheel
+    put them (its data files, `share/cloud-companion/ship-firmware` in the environment)."""
+    checkout = root / "hardware" / "ship"
+    if checkout.is_dir():
+        return checkout
+    return Path(sysconfig.get_path("data")) / "share" / "cloud-companion" / "ship-firmware"
+
+
+FIRMWARE = firmware_folder()
 PROTOCOL = ROOT / "companion" / "ship" / "protocol.py"
 PICO = Path(__file__).resolve().parent / "pico"
 LAUNCH = PICO / "launch.py"
