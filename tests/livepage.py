@@ -24,6 +24,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def end(process: subprocess.Popen, timeout: float = 20) -> int:
+    """Terminate a server started by a test (killed if it will not go); its exit status."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    return process.wait()
+
+
 def example(name: str) -> list[str]:
     return [line for line in (EXAMPLES / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 
@@ -74,13 +85,7 @@ class Live:
         return rss_mb(self.process.pid)
 
     def stop(self) -> str:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        end(self.process)
         self.log.close()
         return self.logged()
 

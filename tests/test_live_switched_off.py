@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from livepage import HOST, free_port, get
+from livepage import HOST, end, free_port, get
 from unitfile import settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,13 +50,7 @@ class UnitCommand:
             return {line.split()[-1] for line in maps if ".so" in line}
 
     def stop(self) -> int:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-        return self.process.wait()
+        return end(self.process)
 
 
 def test_switched_off_it_loads_no_server_and_no_pygame_and_serves_once_switched_on(tmp_path):
