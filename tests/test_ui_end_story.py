@@ -246,7 +246,7 @@ def test_a_lost_cloudship_game_is_not_celebrated_and_tells_its_rounds():
 
 
 def test_a_long_name_breaks_after_its_hyphen_or_between_its_words_never_inside_a_word():
-    from companion.ui.screens.end import name_lines
+    from companion.ui.kit.names import name_lines
 
     px = th.SIZES["min"]
     assert name_lines("Maximilian-Alexander", px, 130, "regular") == ("Maximilian-", "Alexander")

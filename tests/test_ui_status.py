@@ -46,7 +46,8 @@ class SwitchableDisk:
                 pass  # closed
 
 
-def test_a_failing_disk_shows_a_badge_and_saves_by_itself_when_it_works_again(tmp_path):
+def test_a_failing_disk_shows_a_badge_and_saves_by_itself_when_it_works_again(tmp_path, caplog):
+    caplog.set_level("INFO", logger="companion.ui.loop.app")
     disk = SwitchableDisk()
     journal = Journal.open(tmp_path / "journal.sqlite3", connect=disk.connect)
     clock = ManualClock(1000.0)
@@ -61,12 +62,16 @@ def test_a_failing_disk_shows_a_badge_and_saves_by_itself_when_it_works_again(tm
         assert h.app.controller.save_problem is not None
         assert "Not saved yet" in h.texts()
         assert any(text.startswith("Saving failed.") for text in h.texts())
+        # and the system's log says why, once (the appliance's journalctl shows it)
+        warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING" and "cannot save" in r.getMessage()]
+        assert len(warned) == 1 and "read-only" in warned[0], warned
         disk.read_only(False)
         clock.advance(SAVE_RETRY_S + 0.1)  # no new move: the app retries on its own
         h.app.pump()
         h.app.pump()
         assert h.app.controller.save_problem is None
         assert "Not saved yet" not in h.texts()
+        assert any("saved what had waited" in r.getMessage() for r in caplog.records)
         assert Journal.read(tmp_path / "journal.sqlite3").stored(1)[1] == h.app.controller.match.actions()
     finally:
         journal.close()

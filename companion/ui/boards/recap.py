@@ -26,6 +26,7 @@ from ... import i18n
 from ...insights import awards as told
 from ...rules import Match
 from ..kit import theme as th
+from ..kit.names import shared_px
 from ..kit.roster import players_from_setup
 from ..kit.shapes import draw_crown, draw_game_icon
 from ..kit.widgets import draw_player_token, token_marks
@@ -220,15 +221,6 @@ class _Recap:
         self.s.blit(image, rect)
         return rect
 
-    def one_size(self, widths: dict[str, int], role: str) -> int:
-        """The largest size up to `role`'s at which each text fits its width: names side by side
-        in one size, rather than each shrunk on its own."""
-        px, weight = self.t.size(role), th.weight_of(role)
-        while px > self.t.size("min") and any(self.t.measure(text, px, weight)[0] > width
-                                              for text, width in widths.items()):
-            px -= 1
-        return px
-
     def colour(self, name: str) -> tuple[int, int, int]:
         return th.COLOURS[self.players[name].colour].rgb
 
@@ -303,7 +295,7 @@ class _Recap:
         room = room_beside(score_role)
         if not fits(room, self.t.size("min")):
             score_role, room = "title", room_beside("title")
-        name_px = self.one_size(room, "title")
+        name_px = shared_px(room, self.t.size("title"), self.t.size("min"), None, th.weight_of("title"), most=1)
         for i, (rank, name) in enumerate(order):
             x = inner.x + (i // per) * col_w
             y = inner.y + (i % per) * row_h
@@ -342,7 +334,8 @@ class _Recap:
         row_h = rect.h // max(1, len(names_))
         # the names' column as wide as the widest name needs (up to two fifths), all in one size
         most = int(rect.w * 0.4) - self.u(44)
-        name_px = self.one_size({name: most for name in names_}, "small")
+        name_px = shared_px({name: most for name in names_}, self.t.size("small"), self.t.size("min"), None,
+                            th.weight_of("small"), most=1)
         widest = max(self.t.measure(name, name_px, th.weight_of("small"))[0] for name in names_)
         name_w = max(self.u(190), min(most, widest) + self.u(52))
         for i, name in enumerate(names_):

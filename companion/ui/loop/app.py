@@ -485,6 +485,10 @@ class App:
         if status == self._status:
             return
         saving_failed = status[0] is not None and self._status[0] is None
+        if saving_failed:  # the system's log says why, for whoever looks after the box
+            log.warning("the journal %s", status[0])
+        elif status[0] is None and self._status[0] is not None:
+            log.info("the journal saved what had waited: everything is on the disk again")
         self._status = status
         self.refresh()
         if saving_failed:

@@ -19,6 +19,7 @@ from ..boards import recap
 from ..boards import plots
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows
+from ..kit.names import fit_name, name_lines, shared_px
 from ..kit.shapes import draw_crown
 from ..kit.widgets import Button, Fitted, Label, Panel, Picture, PlayerToken, Widget, wrap_lines
 from .base import Screen, game_title
@@ -111,39 +112,6 @@ def _fits(theme, text: str, rect: pygame.Rect, lines: int) -> bool:
     px = theme.size("min")
     wrapped = wrap_lines(text, px, rect.w, "regular")
     return len(wrapped) <= lines and theme.font(px, "regular").fits_height(wrapped, rect.h)
-
-
-def name_lines(name: str, px: int, width: int, weight: str) -> tuple[str, ...]:
-    """A name on one line where it fits, else on two: broken between its words or after a
-    hyphen ("Maximilian-" / "Alexander"), where the wider of the two lines is narrowest."""
-    face = th.font(px, weight)
-    if face.size(name)[0] <= width:
-        return (name,)
-    splits = [(name[:i], name[i + 1:]) for i, ch in enumerate(name) if ch == " "]
-    splits += [(name[:i + 1], name[i + 1:]) for i, ch in enumerate(name) if ch == "-" and 0 < i < len(name) - 1]
-    splits = [(a.strip(), b.strip()) for a, b in splits if a.strip() and b.strip()]
-    if not splits:
-        return (name,)
-    return min(splits, key=lambda lines: max(face.size(line)[0] for line in lines))
-
-
-def fit_name(name: str, px: int, floor: int, width: int, height: int, weight: str) -> Fitted:
-    """The largest size from `px` down to `floor` at which `name` fits the box, on one line or
-    two (`name_lines`)."""
-    while True:
-        lines = name_lines(name, px, width, weight)
-        face = th.font(px, weight)
-        fits = all(face.size(line)[0] <= width for line in lines) and face.fits_height(lines, height)
-        if fits or px <= floor:
-            return Fitted(px, lines, not fits)
-        px = max(floor, px - max(1, px // 12))
-
-
-def shared_size(theme, names, role: str, width: int, height: int, weight: str = "bold") -> float:
-    """The one design size at which every name fits a box of `width` x `height` (a table whose
-    names all have one size reads as a table, not as names of all sizes)."""
-    px = min(fit_name(name, theme.size(role), theme.size("min"), width, height, weight).px for name in names)
-    return px / theme.scale
 
 
 class NameLabel(Label):
@@ -436,7 +404,9 @@ class EndScreen(Screen):
                                                 header.h))
         name_h = (max(row_h * 4 // 10, theme.font(theme.size("min")).get_linesize() + f.u(2)) if two_lines
                   else row_h)
-        name_size = shared_size(theme, v["players"], "title", name_w, name_h)
+        # every name in one design size: a table whose names all have one size reads as a table
+        name_size = shared_px({name: name_w for name in v["players"]}, theme.size("title"), theme.size("min"),
+                              name_h, "bold") / theme.scale
         for index, (rank, name) in enumerate(ranked):
             row = pygame.Rect(inner.x, header.bottom + index * row_h, inner.w, row_h)
             won = name in v["winners"]
