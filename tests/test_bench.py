@@ -92,3 +92,18 @@ def test_the_settlement_figure_times_every_settling_guess_of_an_eight_player_gam
 
     assert cloudmine_settlement_frame_ms(rounds=1) > 0
     assert cloudmine_settlement_frame_ms(rounds=1, rehearsed=False) > 0
+
+
+def test_app_starts_are_timed_from_bytecode_written_outside_the_tree(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from companion.bench import app_starts
+
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")  # as in a shell that never writes it
+    tree = Path(__file__).resolve().parents[1] / "companion"
+    before = set(tree.rglob("__pycache__"))
+    starts = app_starts(tmp_path / "j.sqlite3", tmp_path / "c.toml", runs=2)
+    assert len(starts) == 2  # the uncounted first start is not among them
+    assert all(0 < frame <= ready for frame, ready in starts)
+    assert set(tree.rglob("__pycache__")) == before  # the checkout is left as it was
+    assert (tmp_path / "j.sqlite3").is_file()  # the app really started and attached its journal

@@ -338,6 +338,26 @@ def test_too_many_connections_are_turned_away_at_once(place):
         live.stop()
 
 
+def test_connections_already_closed_do_not_count_against_the_cap(place):
+    from companion.live.server import MAX_CONNECTIONS
+
+    db, config = place
+    live = Live(db, config, extra=("--head-timeout", "120"))
+    held = []
+    try:
+        for _ in range(MAX_CONNECTIONS - 8):  # a crowd of connections that stay open
+            s = socket.create_connection((HOST, live.port), timeout=10)
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            held.append(s)
+        # pages asked for one after another, each closed before the next: the room the crowd
+        # leaves is enough for all of them, however quickly they come
+        assert [get(live.url, "/")[0] for _ in range(30)] == [200] * 30
+    finally:
+        for s in held:
+            s.close()
+        live.stop()
+
+
 def test_connections_that_send_no_request_in_time_are_closed(place):
     db, config = place
     live = Live(db, config, extra=("--head-timeout", "1"))

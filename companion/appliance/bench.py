@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import shutil
 import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
 
+from ..bench import app_starts
 from ..journal import Journal
 from ..journal.bench import HISTORY_GAMES, _scratch, build_history
 
@@ -27,19 +26,8 @@ def first_call_ms(path: Path, fn) -> float:
 def start_times(db: Path, config: Path, runs: int = 3) -> tuple[float, float]:
     """Seconds from starting the process to its first frame, and to the journal attached
     (the game to resume offered: the app fully usable), medians."""
-    frames, ready = [], []
-    for _ in range(runs):
-        command = [sys.executable, "-m", "companion", "run", "--windowed", "--first-frame-exit",
-                   "--db", str(db), "--config", str(config)]
-        start = time.perf_counter()
-        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                 env={**__import__("os").environ, "SDL_VIDEODRIVER": "dummy",
-                                      "SDL_AUDIODRIVER": "dummy"})
-        child.stdout.readline()  # "first frame after ..." right after the first flip
-        frames.append(time.perf_counter() - start)
-        child.communicate(timeout=120)  # then it attaches the journal and exits
-        ready.append(time.perf_counter() - start)
-    return statistics.median(frames), statistics.median(ready)
+    starts = app_starts(db, config, runs)
+    return statistics.median(f for f, _ in starts), statistics.median(r for _, r in starts)
 
 
 def bench(games: int = HISTORY_GAMES) -> dict[str, float]:

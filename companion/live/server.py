@@ -18,7 +18,6 @@ import logging
 import os
 import secrets
 import signal
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,7 +101,7 @@ class LiveServer:
         self._painter = None
         self._cache: dict[tuple, asyncio.Future] = {}
         self._served: set = set()
-        self._arriving: list[tuple[Any, float]] = []
+        self._arriving: set[Any] = set()  # protocols made for connections not yet connected
         self._refreshing: asyncio.Task | None = None
         self._again = False
         self._started = self._missed = False
@@ -213,14 +212,17 @@ class LiveServer:
             return _Busy()
         # asyncio makes the protocols of a burst of connections before any of them is
         # connected: those made but not yet among the server's connections count too
-        now = time.monotonic()
         connected = set(server.connections)
-        self._arriving = [(h, at) for h, at in self._arriving if h not in connected and now - at < 2.0]
-        if len(connected) + len(self._arriving) >= MAX_CONNECTIONS:
+        if len(connected) + len(self._arriving - connected) >= MAX_CONNECTIONS:
             return _Busy()
         handler = server()
-        self._arriving.append((handler, now))
-        asyncio.get_running_loop().call_later(self.options.head_timeout, self._silent_check, handler)
+        self._arriving.add(handler)
+        loop = asyncio.get_running_loop()
+        # the transport schedules connection_made right after this returns: two turns of the
+        # loop later the handler is among the server's connections, or already closed (a
+        # closed one must not count against the cap, however recent)
+        loop.call_soon(loop.call_soon, self._arriving.discard, handler)
+        loop.call_later(self.options.head_timeout, self._silent_check, handler)
         return handler
 
     def _silent_check(self, handler) -> None:

@@ -333,17 +333,11 @@ def idle_cpu_from_outside(games: tuple[str, ...] = ("cloud9", "cloudship", "clou
 
 def first_frame_s(runs: int = 3) -> float:
     """Seconds from starting the `cloud-companion` process to its first frame (median)."""
-    results = []
+    from ...bench import app_starts
+
     with tempfile.TemporaryDirectory() as scratch:
-        for _ in range(runs):
-            command = [sys.executable, "-m", "companion", "run", "--windowed", "--first-frame-exit",
-                       "--db", str(Path(scratch) / "j.sqlite3"), "--config", str(Path(scratch) / "c.toml")]
-            start = time.perf_counter()
-            child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-            child.stdout.readline()  # "first frame after ..." is printed right after the first flip
-            results.append(time.perf_counter() - start)
-            child.communicate(timeout=60)
-    return statistics.median(results)
+        starts = app_starts(Path(scratch) / "j.sqlite3", Path(scratch) / "c.toml", runs)
+    return statistics.median(frame for frame, _ready in starts)
 
 
 def peak_memory_mib() -> float:
