@@ -415,6 +415,11 @@ class PacedPort:
 
 
 def paced_board(ms, script=lambda sensors, t: None):
+    return [(sent, companion_protocol.decode(line)) for sent, line in paced_lines(ms, script)]
+
+
+def paced_lines(ms, script=lambda sensors, t: None):
+    """(step ms its last byte went out, line) of each line the loop wrote in `ms` steps."""
     port = PacedPort()
     usb = messages.Port(lambda: 1, port.write, 8)
     imu = ScriptedIMU()
@@ -427,7 +432,7 @@ def paced_board(ms, script=lambda sensors, t: None):
         script((imu, state), t)
         board.step(t)
     assert usb.dropped == 0  # holding lines back never drops one
-    return [(sent, companion_protocol.decode(line)) for sent, line in port.out]
+    return port.out
 
 
 def bursts(sent_times, apart_ms=20):
@@ -477,6 +482,26 @@ def test_a_ball_sends_what_waits_at_once_and_its_own_line_right_behind():
     # lines of a ship whose ball may still be falling or settling are not held back
     after = [(sent, m) for sent, m in out if m[0] == "TILT" and 2800 <= m[2] < 2736 + ship.BALL_WATCH_MS]
     assert after and all(sent - m[2] <= 10 for sent, m in after)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["shake", "ball", "still"]), st.integers(1, 1500)), max_size=6))
+def test_whatever_the_ship_does_every_line_goes_out_in_order_and_none_waits_long(script):
+    spans, t = [], 0
+    for what, ms in script:
+        spans.append((what, t, t + ms))
+        t += ms
+
+    def play(sensors, now):
+        imu, state = sensors
+        doing = next((what for what, a, b in spans if a <= now < b), "still")
+        imu.shaking = doing == "shake"
+        state["beam"] = doing == "ball" and now % 400 < 6
+    out = paced_board(t + 3000, play)
+    msgs = [m for _sent, m in out]
+    assert [m[1] for m in msgs] == list(range(len(msgs)))
+    assert all(sent - m[2] <= messages.HOLD_MS + messages.QUEUE_BYTES // 8 for sent, m in out)
+    assert all(sent - m[2] <= messages.QUEUE_BYTES // 8 for sent, m in out if m[0] != "TILT")  # never held
 
 
 # -- the drivers, on a register map of our own -------------------------------------------------------

@@ -11,7 +11,8 @@ the ports what they take (messages.Port): no write waits.
 A resting ship's TILT lines may wait to go out together (messages.Outbox): MOTION below
 REST_MOTION_MG, no ball in the beam and none that may still be falling or settling on a bed
 (BALL_WATCH_MS since its BALL line), and not the first such line after the ship moved (that one
-goes at once: the Pi times a rest from when it hears it).
+goes at once: the Pi times a rest from when it hears it), nor the one REST_TIME_MS later (the
+one that completes the rest on the Pi, so a landing is heard when it is due).
 """
 
 from balls import BallDetector
@@ -26,6 +27,7 @@ IMU_MS = 5      # the IMU is read at 200 Hz for the filter and the motion window
 LOW_BATTERY_MV = 3500
 REST_MOTION_MG = 10  # the judge's REST_MOTION: below it the ship stands still
 BALL_WATCH_MS = 1100  # the judge's MAX_FALL and SETTLE: a ball may still be falling or settling
+REST_TIME_MS = 2000  # the judge's REST_TIME: a rest this long completes (a landing)
 
 
 class Ship:
@@ -43,6 +45,8 @@ class Ship:
         self._next_tilt = self._next_beat = self._next_imu = 0
         self._last_imu = -1
         self._rested = False  # the last TILT line was a resting ship's
+        self._rest_from = 0   # when the rest began
+        self._rest_told = False  # its REST_TIME_MS line went out
         self._ball_at = 0     # when the last BALL line went out
         self._ball_seen = False
         self._reported = {}  # error code -> True while it lasts (said once)
@@ -62,8 +66,13 @@ class Ship:
             if not self._reported.get("imu"):
                 motion = self.motion.milli_g()
                 resting = motion < REST_MOTION_MG and not self._ball_near(now_ms)
+                may_wait = resting and self._rested
+                if resting and not self._rested:
+                    self._rest_from, self._rest_told = now_ms, False
+                elif may_wait and not self._rest_told and since(now_ms, self._rest_from) >= REST_TIME_MS:
+                    may_wait, self._rest_told = False, True
                 self.out.tilt(now_ms, self.tilt.pitch_tenths(), self.tilt.roll_tenths(), motion,
-                              resting and self._rested)
+                              may_wait)
                 self._rested = resting
             self._next_tilt = self._next(self._next_tilt, TILT_MS, now_ms)
         if due(now_ms, self._next_beat):
