@@ -349,6 +349,16 @@ def test_the_bench_measures_the_firmwares_step_and_allocation():
     assert 0 <= figures["ship.firmware_alloc_at_rest_bytes_per_s"] <= ALLOCATION_BUDGET
 
 
+@pytest.mark.parametrize("interpreter", ["micropython", "cpython"])
+def test_the_board_host_keeps_each_loop_steps_time_when_asked(interpreter):
+    if Board.available(interpreter):
+        pytest.skip(Board.available(interpreter))
+    run = Board.run(busy_flight(0, 1500), interpreter, steps_log=1000)
+    assert len(run.steps) == min(1000, run.report["steps"]) and all(t >= 0 for t in run.steps)
+    assert sum(run.steps) <= run.report["step_us"]  # the first thousand of the steps counted
+    assert Board.run(busy_flight(0, 1500), interpreter).steps == []  # kept only when asked
+
+
 segment = st.tuples(st.integers(20, 400), st.floats(-30, 30), st.floats(-30, 30), st.floats(0, 0.4),
                     st.sampled_from([None, "rain", "hail"]), st.floats(-200, 200))
 

@@ -381,7 +381,8 @@ def test_a_port_that_takes_nothing_drops_lines_and_counts_them_and_the_other_goe
     out = messages.Outbox("CS-TEST", ports)
     for t in range(80):
         out.beat(t, 3900)
-        out.pump()
+        out.pump()  # the step that made the line writes nothing more
+        out.pump()  # the next one writes it
     assert stuck.written == b"" and ports[0].dropped > 0
     assert ports[0].sent + ports[0].dropped == 80
     assert fine.written.count(b"\r\n") == 80 and ports[1].dropped == 0
@@ -393,6 +394,20 @@ def test_a_port_that_takes_nothing_drops_lines_and_counts_them_and_the_other_goe
     seqs = [companion_protocol.decode(line)[1] for line in stuck.written.decode().split("\r\n") if line]
     assert seqs[:ports[0].sent - 80] == list(range(len(seqs[:ports[0].sent - 80])))
     assert max(seqs) == 159 and len(seqs) == 160 - ports[0].dropped
+
+
+def test_a_step_that_makes_a_line_writes_nothing_and_a_balls_line_goes_at_once():
+    port = SlowPort()
+    port.room = 1000
+    out = messages.Outbox("CS-TEST", [messages.Port(port.take, port.write)])
+    out.tilt(50, 1, 2, 30)
+    out.pump()
+    assert port.written == b""  # encoding the line was this step's work
+    out.pump()
+    assert port.written.startswith(b"$TILT,0,50,")
+    out.ball(60, "rain")
+    out.pump()
+    assert port.written.endswith(b",rain*" + companion_protocol.encode("BALL", 1, 60, ["rain"])[-2:].encode() + b"\r\n")
 
 
 # -- a resting ship's lines go out together ----------------------------------------------------------

@@ -125,6 +125,7 @@ class Outbox:
         self._fields3 = [0, 0, 0]  # a TILT's and a BEAT's fields, filled in place
         self._fields1 = [0]
         self.holding = False  # resting TILT lines wait in the queues
+        self._fresh = False   # a line was made in this step: its bytes go from the next one
         self.held_since = 0   # the time of the first of them
 
     # -- writing a line into self._line: local variables and plain loops (a call a byte is
@@ -160,9 +161,13 @@ class Outbox:
         for port in self.ports:
             port.put(line, n)
         self.seq = (self.seq + 1) % protocol.SEQ_MODULO
+        self._fresh = True
 
     def pump(self):
         if self.holding:
+            return
+        if self._fresh:  # making a line is a step's work: writing it waits a millisecond
+            self._fresh = False
             return
         for port in self.ports:
             port.pump()
@@ -201,7 +206,7 @@ class Outbox:
 
     def ball(self, t_ms, kind):
         self.send("BALL", t_ms, (kind,))
-        self.holding = False
+        self.holding = self._fresh = False  # a ball's line goes out in its own step
 
     def beat(self, t_ms, battery_mv):
         line = self._fields1
