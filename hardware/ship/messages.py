@@ -12,15 +12,18 @@ once a second instead of at every line. They go the moment a line comes that may
 (a TILT of a moving ship, BALL, BEAT, ERR, HELLO: the waiting ones first, so SEQ stays in
 order), when the first of them has waited HOLD_MS, or when a queue keeps less than HOLD_ROOM
 free (a BALL and a BEAT always find room behind them: holding never drops a line).
+
+A step that makes a line writes nothing (making it is that step's work, the longest a step
+does); its bytes go from the next step on. A BALL line's go in its own step.
 """
 
 import protocol
 from clock import since
 
 DEVICE_PREFIX = "CS-"
-FIRMWARE = "0.5.0"
+FIRMWARE = "0.6.0"
 LINE_BYTES = protocol.MAX_LINE + 2  # with "\r\n"
-QUEUE_BYTES = 1024  # a port's queue: a resting ship's second of lines (about 700 bytes), and more
+QUEUE_BYTES = 1024  # a port's queue: a resting ship's second of lines (about 500 bytes), and more
 STEP_BYTES = 128   # at most this much to a port in one loop step (two lines)
 HEX = b"0123456789ABCDEF"
 HOLD_MS = 1000   # a resting ship's TILT lines wait at most this long (its BEAT sends them sooner)
@@ -173,7 +176,7 @@ class Outbox:
             port.pump()
 
     def release(self):
-        """The held lines go out from the next pump on (this step's)."""
+        """The held lines go out from this step's pump on."""
         self.holding = False
 
     def _empty(self):

@@ -15,7 +15,7 @@ goes at once: the Pi times a rest from when it hears it), nor the one REST_TIME_
 one that completes the rest on the Pi, so a landing is heard when it is due).
 """
 
-from balls import BallDetector
+from balls import CLEAR, BallDetector
 from clock import due, later, since
 from motion import ONE_G, MotionMeter
 from tilt import GYRO_LSB_PER_DPS, TiltFilter, UNIT
@@ -91,7 +91,7 @@ class Ship:
 
     def _ball_near(self, now_ms):
         """A ball in the beam, or one whose BALL line may still be judged on the Pi."""
-        if self.balls.state != "clear":
+        if self.balls.state != CLEAR:
             return True
         if self._ball_seen and since(now_ms, self._ball_at) < BALL_WATCH_MS:
             return True
