@@ -2,14 +2,28 @@
 `cloud-companion bench`, never asserted here)."""
 
 from companion.ship import bench
+from companion.ship.protocol import decode
 
 
 def test_lines_through_a_pty_are_counted():
     assert bench.lines_per_s(count=2000) > 0
 
 
-def test_cpu_at_link_rate_is_measured_against_the_real_simulator():
-    assert 0 <= bench.cpu_percent_at_link_rate(seconds=1.0) < 100
+def test_cpu_at_link_rate_is_measured_at_the_real_firmwares_pace():
+    figures = bench.link_at_firmware_pace(seconds=2.5)
+    assert 0 <= figures["cpu_percent"] < 100 and figures["reads_per_s"] > 0
+
+
+def test_the_replayed_usb_bytes_are_the_firmwares_own_a_second_at_a_time():
+    steps = bench.firmware_usb_at_rest(3.2)
+    data = b"".join(chunk for _ms, chunk in steps)
+    lines = data.decode().split("\r\n")[:-1]
+    assert [decode(line)[1] for line in lines] == list(range(len(lines)))  # every line, in order
+    assert all(len(chunk) <= bench.USB_STEP_BYTES for _ms, chunk in steps)  # as main.py hands them over
+    # the HELLO and the first lines at once, then a resting ship's second of lines with each BEAT
+    # (written from the step after the one that made the BEAT)
+    pauses = [b for (a, _), (b, _) in zip(steps, steps[1:]) if b - a > 100]
+    assert [p - 1000 * k for k, p in enumerate(pauses, 1)] == [1, 1, 1]
 
 
 def test_reads_per_line_at_the_picos_pace_are_counted():

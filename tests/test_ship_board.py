@@ -101,11 +101,12 @@ def test_protocol_errors_are_reported_on_micropython(tmp_path):
 @needs_micropython
 @pytest.mark.parametrize("on_for_ms", [1800, 3_600_000, (1 << 30) - 700], ids=["power-on", "soft-reset-after-an-hour", "tick-counter-wrapping"])
 def test_main_py_counts_from_its_own_start_however_long_the_pico_has_been_on(on_for_ms):
-    run = micropython_lines(at_rest(on_for_ms, 3000))
+    run = micropython_lines(at_rest(on_for_ms, 3200))
     msgs = messages_of(run.usb)
     assert msgs[0][:3] == ("HELLO", 0, 0)
-    assert [m[2] for m in msgs if m[0] == "BEAT"] == [0, 1000, 2000]
-    assert [m[2] for m in msgs if m[0] == "TILT"] == list(range(50, 3000, 50))
+    assert [m[2] for m in msgs if m[0] == "BEAT"] == [0, 1000, 2000, 3000]
+    tilts = [m[2] for m in msgs if m[0] == "TILT"]  # the last few may still wait for the next BEAT
+    assert tilts == list(range(50, tilts[-1] + 1, 50)) and tilts[-1] >= 3000
     assert judged(run.usb) == []
 
 
@@ -115,6 +116,7 @@ def test_nose_up_is_positive_pitch_and_right_side_down_positive_roll_as_mounted(
     samples += [Sample(t, accel=tilted(0.0, 8.0)) for t in range(600, 3000)]
     # the bow rising at 20 degrees a second for half a second: as mounted, the gyro's Y rate is negative
     samples += [Sample(t, accel=tilted((t - 3000) / 50.0, 0.0), gyro=(0.0, -20.0, 0.0)) for t in range(3000, 3500)]
+    samples += [Sample(t, accel=tilted(10.0, 0.0)) for t in range(3500, 4200)]  # held still: its BEAT sends all
     msgs = messages_of(micropython_lines(samples).usb)
     tilts = {m[2]: m[3][:2] for m in msgs if m[0] == "TILT"}
     assert tilts[550] == [134, 0]
@@ -134,11 +136,11 @@ def test_t_stays_the_time_since_start_past_six_days():
     day = 86_400_000
     samples = at_rest(0, 2000)
     samples += [Sample(t) for t in range(3_600_000, 7 * day + 1, 3_600_000)]  # an hour a step
-    samples += at_rest(7 * day + 1, 2000)
+    samples += at_rest(7 * day + 1, 3000)
     run = micropython_lines(samples)
     msgs = messages_of(run.usb)  # every line is still a good line
     times = [m[2] for m in msgs]
-    assert times == sorted(times) and 7 * day + 1950 <= times[-1] <= 7 * day + 2000
+    assert times == sorted(times) and 7 * day + 1950 <= times[-1] <= 7 * day + 3000
     assert times[-1] > 1 << 29
     assert [o for o in judged(run.usb) if o.get("link") != "gap"] == []
 
@@ -213,17 +215,23 @@ def test_a_host_that_does_not_read_usb_holds_up_neither_the_loop_nor_bluetooth()
             time.sleep(0.05)
         assert any(line.startswith("$BALL") for line in uart)  # Bluetooth did not wait behind USB
         board.resume_usb()
-        tail = at_rest(10001, 1000)
-        for i in range(0, 1000, 50):  # at about the board's pace: the host reads again
-            board.feed(*tail[i:i + 50])
+        usb, t = [], 10001
+        # at about the board's pace, the host reading again, until USB goes on past the stall (the
+        # lines queued during it go first, and a full 4 KB pipe polls writable only once empty:
+        # on a loaded machine the reader thread lets them through slowly)
+        while t < 12200 or (t < 40000 and not any(m[2] > 10000 for m in messages_of(usb))):
+            board.feed(*at_rest(t, 50))
+            t += 50
             time.sleep(0.02)
+            usb += board.usb_lines()
     finally:
         board.close()
     uart += board.uart_lines()
-    usb = board.usb_lines()
+    usb += board.usb_lines()
     assert board.report["uart_waits"] == 0
     assert [m[1] for m in messages_of(uart)] == list(range(len(uart)))  # every line, in order
-    assert [m[2] for m in messages_of(uart) if m[0] == "TILT"] == list(range(50, 11001, 50))
+    tilts = [m[2] for m in messages_of(uart) if m[0] == "TILT"]
+    assert tilts == list(range(50, tilts[-1] + 1, 50)) and tilts[-1] >= 11000
     gaps = [o for o in judged(usb) if o.get("link") == "gap"]
     last = messages_of(usb)[-1]
     assert last[2] > 10000  # USB goes on when the host reads again
@@ -344,6 +352,16 @@ def test_the_bench_measures_the_firmwares_step_and_allocation():
     assert 0 < figures["ship.firmware_pico_busy_percent"] < 100
     assert figures["ship.firmware_pico_p99_step_left_of_3ms_us"] < 3000
     assert 0 <= figures["ship.firmware_alloc_at_rest_bytes_per_s"] <= ALLOCATION_BUDGET
+
+
+@pytest.mark.parametrize("interpreter", ["micropython", "cpython"])
+def test_the_board_host_keeps_each_loop_steps_time_when_asked(interpreter):
+    if Board.available(interpreter):
+        pytest.skip(Board.available(interpreter))
+    run = Board.run(busy_flight(0, 1500), interpreter, steps_log=1000)
+    assert len(run.steps) == min(1000, run.report["steps"]) and all(t >= 0 for t in run.steps)
+    assert sum(run.steps) <= run.report["step_us"]  # the first thousand of the steps counted
+    assert Board.run(busy_flight(0, 1500), interpreter).steps == []  # kept only when asked
 
 
 segment = st.tuples(st.integers(20, 400), st.floats(-30, 30), st.floats(-30, 30), st.floats(0, 0.4),

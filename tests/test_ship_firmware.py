@@ -252,6 +252,12 @@ class ListPort:
     def pump(self):
         pass
 
+    def pending(self):
+        return 0
+
+    def free(self):
+        return messages.QUEUE_BYTES
+
 
 class ScriptedIMU:
     def __init__(self):
@@ -373,20 +379,144 @@ def test_a_port_that_takes_nothing_drops_lines_and_counts_them_and_the_other_goe
     fine.room = 1000
     ports = [messages.Port(stuck.take, stuck.write), messages.Port(fine.take, fine.write)]
     out = messages.Outbox("CS-TEST", ports)
-    for t in range(40):
+    for t in range(80):
         out.beat(t, 3900)
-        out.pump()
+        out.pump()  # the step that made the line writes nothing more
+        out.pump()  # the next one writes it
     assert stuck.written == b"" and ports[0].dropped > 0
-    assert ports[0].sent + ports[0].dropped == 40
-    assert fine.written.count(b"\r\n") == 40 and ports[1].dropped == 0
+    assert ports[0].sent + ports[0].dropped == 80
+    assert fine.written.count(b"\r\n") == 80 and ports[1].dropped == 0
     stuck.room = 1  # the host reads again: the queued lines go out whole, then the rest
-    for t in range(40, 80):
+    for t in range(80, 160):
         out.beat(t, 3900)
         for _ in range(100):
             out.pump()
     seqs = [companion_protocol.decode(line)[1] for line in stuck.written.decode().split("\r\n") if line]
-    assert seqs[:ports[0].sent - 40] == list(range(len(seqs[:ports[0].sent - 40])))
-    assert max(seqs) == 79 and len(seqs) == 80 - ports[0].dropped
+    assert seqs[:ports[0].sent - 80] == list(range(len(seqs[:ports[0].sent - 80])))
+    assert max(seqs) == 159 and len(seqs) == 160 - ports[0].dropped
+
+
+def test_a_step_that_makes_a_line_writes_nothing_and_a_balls_line_goes_at_once():
+    port = SlowPort()
+    port.room = 1000
+    out = messages.Outbox("CS-TEST", [messages.Port(port.take, port.write)])
+    out.tilt(50, 1, 2, 30)
+    out.pump()
+    assert port.written == b""  # encoding the line was this step's work
+    out.pump()
+    assert port.written.startswith(b"$TILT,0,50,")
+    out.ball(60, "rain")
+    out.pump()
+    assert port.written.endswith(b",rain*" + companion_protocol.encode("BALL", 1, 60, ["rain"])[-2:].encode() + b"\r\n")
+
+
+# -- a resting ship's lines go out together ----------------------------------------------------------
+
+class PacedPort:
+    """The USB port as main.py drives it: a byte a poll, 8 a step; notes when each line's last
+    byte went out."""
+
+    def __init__(self):
+        self.now = 0
+        self.bytes = bytearray()
+        self.out = []  # (step ms its last byte went out, line)
+
+    def write(self, buf, offset, n):
+        for b in buf[offset:offset + n]:
+            self.bytes.append(b)
+            if b == 10:
+                self.out.append((self.now, self.bytes.decode("ascii").rstrip("\r\n")))
+                self.bytes = bytearray()
+
+
+def paced_board(ms, script=lambda sensors, t: None):
+    return [(sent, companion_protocol.decode(line)) for sent, line in paced_lines(ms, script)]
+
+
+def paced_lines(ms, script=lambda sensors, t: None):
+    """(step ms its last byte went out, line) of each line the loop wrote in `ms` steps."""
+    port = PacedPort()
+    usb = messages.Port(lambda: 1, port.write, 8)
+    imu = ScriptedIMU()
+    state = {"beam": False, "mv": 3900}
+    board = ship.Ship(messages.Outbox("CS-TEST", [usb]), imu, lambda: state["beam"], lambda: HAIL,
+                      lambda: state["mv"])
+    board.start(0)
+    for t in range(ms):
+        port.now = t
+        script((imu, state), t)
+        board.step(t)
+    assert usb.dropped == 0  # holding lines back never drops one
+    return port.out
+
+
+def bursts(sent_times, apart_ms=20):
+    """How many times the port started writing after a pause."""
+    return sum(1 for a, b in zip([-apart_ms - 1] + sent_times, sent_times) if b - a > apart_ms)
+
+
+def test_a_resting_ships_lines_go_out_together_each_with_its_own_seq_and_time():
+    out = paced_board(10000)
+    msgs = [m for _sent, m in out]
+    assert [m[1] for m in msgs] == list(range(len(msgs)))
+    tilts = [m[2] for m in msgs if m[0] == "TILT"]
+    assert tilts == list(range(50, tilts[-1] + 1, 50)) and tilts[-1] >= 9000  # 20 a second
+    waits = [sent - m[2] for sent, m in out]
+    assert max(waits) <= messages.HOLD_MS + 100  # a second at most, and the bytes' way out
+    assert bursts([sent for sent, _m in out]) <= 12  # once a second, with its BEAT
+    beats = [sent for sent, m in out if m[0] == "BEAT"]
+    assert all(sent - t < 120 for sent, (_k, _s, t, _f) in zip(beats, [m for m in msgs if m[0] == "BEAT"]))
+
+
+def test_a_moving_ships_lines_go_out_as_they_are_written():
+    def shaking(sensors, t):
+        sensors[0].shaking = 2000 <= t < 6000
+    out = paced_board(8000, shaking)
+    moving = [(sent, m) for sent, m in out if m[0] == "TILT" and m[3][2] >= ship.REST_MOTION_MG]
+    assert len(moving) >= 70
+    # the first moving line lets the waiting ones go, in front of it; from then on each goes alone
+    assert moving[0][0] - moving[0][1][2] <= messages.QUEUE_BYTES // 8
+    assert all(sent - m[2] <= 10 for sent, m in moving[2:])  # a line's 30-odd bytes at 8 a ms
+    # the first resting line after the shake goes at once: the Pi times the rest from it
+    first_rest = next((sent, m) for sent, m in out if m[0] == "TILT" and m[2] > 6000 and m[3][2] < 10)
+    assert first_rest[0] - first_rest[1][2] <= 10
+
+
+def test_a_ball_sends_what_waits_at_once_and_its_own_line_right_behind():
+    def ball(sensors, t):
+        sensors[1]["beam"] = 2730 <= t < 2736  # most of a second's lines are waiting
+    out = paced_board(4000, ball)
+    balls = [(sent, m) for sent, m in out if m[0] == "BALL"]
+    assert [m[2] for _sent, m in balls] == [2736]
+    sent, m = balls[0]
+    ahead = sum(len(companion_protocol.encode(k, q, t, f)) + 2 for _s, (k, q, t, f) in out if q < m[1])
+    queued_at_break = ahead - sum(len(companion_protocol.encode(k, q, t, f)) + 2
+                                  for s, (k, q, t, f) in out if q < m[1] and s < 2730)
+    assert queued_at_break > 300  # the beam found a batch waiting
+    assert sent - m[2] <= queued_at_break // 8 + 6  # nothing waited for the batch to end
+    # lines of a ship whose ball may still be falling or settling are not held back
+    after = [(sent, m) for sent, m in out if m[0] == "TILT" and 2800 <= m[2] < 2736 + ship.BALL_WATCH_MS]
+    assert after and all(sent - m[2] <= 10 for sent, m in after)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["shake", "ball", "still"]), st.integers(1, 1500)), max_size=6))
+def test_whatever_the_ship_does_every_line_goes_out_in_order_and_none_waits_long(script):
+    spans, t = [], 0
+    for what, ms in script:
+        spans.append((what, t, t + ms))
+        t += ms
+
+    def play(sensors, now):
+        imu, state = sensors
+        doing = next((what for what, a, b in spans if a <= now < b), "still")
+        imu.shaking = doing == "shake"
+        state["beam"] = doing == "ball" and now % 400 < 6
+    out = paced_board(t + 3000, play)
+    msgs = [m for _sent, m in out]
+    assert [m[1] for m in msgs] == list(range(len(msgs)))
+    assert all(sent - m[2] <= messages.HOLD_MS + messages.QUEUE_BYTES // 8 for sent, m in out)
+    assert all(sent - m[2] <= messages.QUEUE_BYTES // 8 for sent, m in out if m[0] != "TILT")  # never held
 
 
 # -- the drivers, on a register map of our own -------------------------------------------------------

@@ -204,6 +204,50 @@ def test_the_rest_of_a_line_that_arrives_in_pieces_is_taken_in_one_read(board):
     reader.serial.close()
 
 
+def test_a_held_batch_pouring_in_is_taken_in_few_reads_and_a_ball_behind_it_is_not_held(board):
+    # a resting ship's board lets a second of TILT lines go together, 8 bytes a millisecond:
+    # once whole lines came and a TILT has begun, the reader lets BATCH_S of them arrive
+    port = open_port(board.path)
+    reader = PortReader(port, lambda: chunks)
+    reader.PIECE_S, reader.BATCH_S = 0.2, 5.0  # the batch's bytes take longer than a piece's pause
+    chunks = Chunks()
+    reader.start()
+    batch = b"".join((encode("TILT", seq, seq * 50, [0, 0, 2]) + "\r\n").encode() for seq in range(20))
+    batch += (encode("BEAT", 20, 1000, [3900]) + "\r\n").encode()  # its BEAT let it go
+    board.write_raw(batch[:8])
+    assert chunks.chunks.get(timeout=2) == batch[:8]  # a piece: PIECE_S for the rest of the line
+    board.write_raw(batch[8:40])
+    time.sleep(0.05)  # a line's end, and a TILT begun
+    assert chunks.chunks.get(timeout=2) == batch[8:40]
+    for at in range(40, len(batch), 8):  # the rest of the batch, slowly, within BATCH_S
+        board.write_raw(batch[at:at + 8])
+        time.sleep(0.02)
+    assert chunks.chunks.get(timeout=10) == batch[40:]
+    assert reader.reads == 3
+    ball = (encode("BALL", 21, 1000, ["rain"]) + "\r\n").encode()
+    board.write_raw(ball)  # after the batch: read at once
+    assert chunks.chunks.get(timeout=2) == ball
+    reader.stop()
+    reader.serial.close()
+
+
+@pytest.mark.parametrize("read, pause", [
+    (b"$TILT,57", "piece"),                                 # a line's first bytes
+    (b"0,0,0,2*16\r\n$TILT,1", "batch"),                   # a line's end, then a TILT begun
+    (b"0,0,2*16\r\n$TILT,1,2,0,0,2*00\r\n", "batch"),      # a TILT whole after another line
+    (b"0,0,0,2*16\r\n", None),                             # one line's end: nothing more due
+    (b"0,3900*35\r\n$", "piece"),                          # a line begun, kind not yet known
+    (b"0,3900*35\r\n$BA", "piece"),                        # a BALL behind the batch: its rest soon
+    (b"$BALL,1,2,rain*0B\r\n", None),
+    (b"$TILT,1,2,0,0,2*00\r\n$BEAT,1,2,3900*00\r\n", None),  # a batch ends with its BEAT
+    (b"$TILT,1,2,0,0,2*00\r\n$TILT," + b"0" * 5000, None),  # a flood: read on
+])
+def test_the_reader_waits_longer_only_inside_a_batch_of_tilts(read, pause):
+    reader = PortReader.__new__(PortReader)
+    want = {"piece": PortReader.PIECE_S, "batch": PortReader.BATCH_S, None: 0.0}[pause]
+    assert reader._pause(read[:PortReader.CHUNK]) == want
+
+
 def test_the_reader_reports_an_unplug_as_a_serial_error(board):
     reader, chunks = start_reader(open_port(board.path))
     board.write_raw(b"$BALL,1,2,rain*0B\n")

@@ -107,7 +107,9 @@ def test_the_real_firmware_sees_the_twins_balls_with_their_colours_and_its_tilt(
     resting = [int(m[3][2]) for m in tilts if m[2] < 1000]
     assert max(resting) < Timings().rest_motion  # the ship on the table rests
     seconds = (samples[-1].t_ms - samples[0].t_ms) / 1000
-    assert len(tilts) == pytest.approx(seconds * 20, abs=2)  # 20 a second
+    # 20 a second (a resting ship's last second of them may still wait for its BEAT)
+    assert seconds * 20 - 22 <= len(tilts) <= seconds * 20 + 2
+    assert [m[1] for m in messages] == list(range(len(messages)))
 
 
 def test_the_firmware_reports_the_twins_tilt_with_the_signs_of_the_contract(tmp_path):

@@ -252,3 +252,28 @@ def test_busy_bed_pins_leave_the_ship_working_and_ask_by_touch():
             panel.close()
     finally:
         holder.close()
+
+
+def test_the_gils_quick_switches_last_while_a_ship_panel_is_open_and_end_with_the_last():
+    import sys
+
+    from gpiozero.pins.mock import MockFactory
+
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(0.004)
+    try:
+        h = Harness((800, 480))
+        config = Config(ship_port="loop://", ship_beds=False)
+        first = ShipPanel.open(config, h.app.wake, False, pin_factory=MockFactory(), flight_log=None)
+        second = ShipPanel.open(config, h.app.wake, False, pin_factory=MockFactory(), flight_log=None)
+        assert sys.getswitchinterval() == pytest.approx(0.001)
+        first.close()
+        assert sys.getswitchinterval() == pytest.approx(0.001)  # the other panel still wants them
+        second.close()
+        second.close()  # closing twice gives nothing back twice
+        assert sys.getswitchinterval() == pytest.approx(0.004)
+        h.app.hardware.ship = ShipPanel.open(config, h.app.wake, False, pin_factory=MockFactory(), flight_log=None)
+        h.app.hardware.close_ship()  # the ship switched off in the settings, or the app ending
+        assert sys.getswitchinterval() == pytest.approx(0.004)
+    finally:
+        sys.setswitchinterval(before)

@@ -160,6 +160,8 @@ def test_a_resting_twins_lines_go_out_in_batches_each_with_its_own_board_time_an
         tilts = [t for m, t in zip(messages, times) if m[0] == "TILT"]
         assert len(set(tilts)) == len(tilts)  # each stamped by the board when it sampled
         assert sim.written <= 2 + len(messages) / 5  # half a second of lines in each write
+        # the twin passes on the firmware's own batches: a resting ship's lines go with its BEAT
+        assert [m[0] for m in messages].count("BEAT") >= 2
         sim.fly()  # a flying ship: its lines go out as the board writes them
         time.sleep(0.3)
         read_lines(sim, 1000, seconds=0.05)  # what was written at rest

@@ -57,7 +57,6 @@ KEY_COMMANDS = {"f": ("fly", []), "s": ("down", []), "j": ("rain", []), "k": ("h
                 **{key: ("over", [bed]) for key, bed in zip("vbnm", ("yellow", "purple", "white", "blue"))}}
 # seen from above, the bow to the right: the deck tips so the balls roll that way
 KEY_TILTS = {"a": (3.0, 0.0), "d": (-3.0, 0.0), "w": (0.0, -3.0), "z": (0.0, 3.0)}
-BOARD_PACE_S = 0.05  # ship-sim stands in for the board: each TILT goes out as it is written
 
 
 def cmd_ship_sim(args: argparse.Namespace) -> int:
@@ -78,7 +77,7 @@ def cmd_ship_sim(args: argparse.Namespace) -> int:
         except ScriptError as exc:
             say(f"ship-sim: {args.script}: {exc}")
             return 1
-    sim = TwinShip(seed=args.seed, rest_wake_s=BOARD_PACE_S)
+    sim = TwinShip(seed=args.seed)
     try:
         if args.link:
             try:

@@ -35,6 +35,7 @@ BAUD = 115200
 PICO_VID = 0x2E8A  # Raspberry Pi (the RP2040's USB vendor id)
 RETRY_S = 1.0
 PIECE = 82  # a read shorter than the longest line (80 characters and \r\n) is a piece of one
+TILT = b"$TILT,"
 LONGEST = 200  # a line this long is no message: cut, passed on (the judge says too_long), skipped
 
 Clock = Callable[[], int]
@@ -124,10 +125,17 @@ class PortReader(serial.threaded.ReaderThread):
     a burst or a flood, read on at once): the line is complete only with its
     last byte anyway, so a ball's line comes no later than that pause after it (`reads` counts
     the reads, for the bench).
+
+    A resting ship's board holds its TILT lines back and lets them go together (about a second
+    of them, hardware/ship/messages.py), still a few bytes a millisecond: a read that brought
+    lines, the last of them a TILT (whole, after another line, or begun), is such a batch on its
+    way, and the thread lets `BATCH_S` of it arrive before it reads again. Only a TILT is waited
+    for so: a read that ends inside any other line (a BALL behind the batch) waits `PIECE_S`.
     """
 
     CHUNK = 4096
     PIECE_S = 0.005  # a TILT line (28 bytes) at the firmware's 8 bytes a millisecond: 4 ms
+    BATCH_S = 0.025  # 200 bytes of a batch at 8 a millisecond: a second's batch in four reads
     reads = 0
 
     def run(self) -> None:
@@ -153,13 +161,27 @@ class PortReader(serial.threaded.ReaderThread):
                 if data:
                     self.reads += 1
                     self.protocol.data_received(data)
-                    if len(data) < PIECE and not data.endswith(b"\n"):
-                        time.sleep(self.PIECE_S)  # a piece of a line: the rest is on its way
+                    pause = self._pause(data)
+                    if pause:
+                        time.sleep(pause)  # the rest of a line, or of a batch, is on its way
         except Exception as exc:  # the port failed (unplugged) or the protocol did: the end
             error = exc
         self.alive = False
         self.protocol.connection_lost(error)
         self.protocol = None
+
+    def _pause(self, data: bytes) -> float:
+        """How long to let more bytes arrive after this read (0: read on at once)."""
+        if len(data) >= self.CHUNK:  # a flood: read on
+            return 0.0
+        end = len(data) - 1 if data.endswith(b"\n") else len(data)
+        start = data.rfind(b"\n", 0, end) + 1  # where the read's last line (whole or begun) starts
+        last = data[start:start + len(TILT)]
+        if start and len(last) >= 2 and TILT.startswith(last[:len(TILT)]) and (end == len(data) or data.count(b"\n") >= 2):
+            return self.BATCH_S  # lines, the last a TILT (whole or begun): a held batch pouring in
+        if end == len(data) and len(data) < PIECE:
+            return self.PIECE_S  # a piece of a line
+        return 0.0
 
     def _read(self, fd: int) -> bytes:
         try:

@@ -5,16 +5,29 @@ module's `encode` (the companion's own file, copied onto the board as `protocol.
 flashed), without making a string per line. Each port keeps a queue of its own and takes from
 it only what it can take at once; the loop never waits for a port. A line that does not fit a
 port's queue is dropped there and counted: the Pi sees the gap in SEQ.
+
+A resting ship's TILT lines may wait (`tilt(..., may_wait=True)`): the outbox holds them in the
+queues, each with its own SEQ and T, and lets them go together, so the Pi's reader wakes about
+once a second instead of at every line. They go the moment a line comes that may not wait
+(a TILT of a moving ship, BALL, BEAT, ERR, HELLO: the waiting ones first, so SEQ stays in
+order), when the first of them has waited HOLD_MS, or when a queue keeps less than HOLD_ROOM
+free (a BALL and a BEAT always find room behind them: holding never drops a line).
+
+A step that makes a line writes nothing (making it is that step's work, the longest a step
+does); its bytes go from the next step on. A BALL line's go in its own step.
 """
 
 import protocol
+from clock import since
 
 DEVICE_PREFIX = "CS-"
-FIRMWARE = "0.5.0"
+FIRMWARE = "0.6.0"
 LINE_BYTES = protocol.MAX_LINE + 2  # with "\r\n"
-QUEUE_BYTES = 512  # a port's queue: a dozen lines, half a second of them
+QUEUE_BYTES = 1024  # a port's queue: a resting ship's second of lines (about 500 bytes), and more
 STEP_BYTES = 128   # at most this much to a port in one loop step (two lines)
 HEX = b"0123456789ABCDEF"
+HOLD_MS = 1000   # a resting ship's TILT lines wait at most this long (its BEAT sends them sooner)
+HOLD_ROOM = 2 * LINE_BYTES  # what a held batch leaves free in a queue
 NAMES = {"HELLO": b"HELLO", "TILT": b"TILT", "BALL": b"BALL", "BEAT": b"BEAT", "ERR": b"ERR"}
 
 
@@ -85,6 +98,9 @@ class Port:
     def pending(self):
         return self._end - self._start
 
+    def free(self):
+        return len(self._queue) - self._end + self._start
+
     def pump(self):
         """Write what the port takes now, up to step_bytes."""
         budget = self.step_bytes
@@ -111,6 +127,9 @@ class Outbox:
         self._line = bytearray(LINE_BYTES + 16)
         self._fields3 = [0, 0, 0]  # a TILT's and a BEAT's fields, filled in place
         self._fields1 = [0]
+        self.holding = False  # resting TILT lines wait in the queues
+        self._fresh = False   # a line was made in this step: its bytes go from the next one
+        self.held_since = 0   # the time of the first of them
 
     # -- writing a line into self._line: local variables and plain loops (a call a byte is
     # what costs most on the Pico) -------------------------------------------------------------
@@ -145,29 +164,61 @@ class Outbox:
         for port in self.ports:
             port.put(line, n)
         self.seq = (self.seq + 1) % protocol.SEQ_MODULO
+        self._fresh = True
 
     def pump(self):
+        if self.holding:
+            return
+        if self._fresh:  # making a line is a step's work: writing it waits a millisecond
+            self._fresh = False
+            return
         for port in self.ports:
             port.pump()
+
+    def release(self):
+        """The held lines go out from this step's pump on."""
+        self.holding = False
+
+    def _empty(self):
+        for port in self.ports:
+            if port.pending():
+                return False
+        return True
+
+    def _crowded(self):
+        for port in self.ports:
+            if port.free() < HOLD_ROOM:
+                return True
+        return False
 
     def hello(self, t_ms):
         self.seq = 0
         self.send("HELLO", t_ms, (protocol.VERSION, self.device, FIRMWARE))
+        self.holding = False
 
-    def tilt(self, t_ms, pitch, roll, motion):
+    def tilt(self, t_ms, pitch, roll, motion, may_wait=False):
+        if not may_wait:
+            self.holding = False
+        elif not self.holding and self._empty():  # a batch starts behind nothing still going out
+            self.holding, self.held_since = True, t_ms
         line = self._fields3
         line[0], line[1], line[2] = pitch, roll, motion
         self.send("TILT", t_ms, line)
+        if self.holding and (since(t_ms, self.held_since) >= HOLD_MS or self._crowded()):
+            self.holding = False
 
     def ball(self, t_ms, kind):
         self.send("BALL", t_ms, (kind,))
+        self.holding = self._fresh = False  # a ball's line goes out in its own step
 
     def beat(self, t_ms, battery_mv):
         line = self._fields1
         line[0] = battery_mv
         self.send("BEAT", t_ms, line)
+        self.holding = False
 
     def err(self, t_ms, code, text):
         # the protocol's text fields cannot hold "$", "*" or ","
         clean = "".join(ch for ch in text if ch not in "$*," and " " <= ch <= "~")
         self.send("ERR", t_ms, (code, clean[:40]))
+        self.holding = False

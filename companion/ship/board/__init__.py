@@ -22,7 +22,8 @@ The interface, for tests and for a physical model of the ship:
 
     run = Board.run(samples, "micropython")        # all at once: run.usb, run.uart, run.report
 
-Options: `compiled=True` flashes the modules as flash.sh ships them (.mpy), `heap="64K"` gives
+Options: `steps_log=N` keeps the time of each of the first N loop steps (`board.steps`, `run.steps`:
+microseconds, as `step_us` counts them), `compiled=True` flashes the modules as flash.sh ships them (.mpy), `heap="64K"` gives
 MicroPython that heap, `run="import calibrate; calibrate.level()"` runs that instead of main.py
 (the files it writes stay in `board.flash` until the board is closed, or in a `flash` folder
 given to Board).
@@ -135,6 +136,7 @@ class BoardRun:
     report: dict
     stderr: str
     returncode: int
+    steps: list = None  # steps_log: each loop step's time (us)
 
 
 def micropython() -> str | None:
@@ -178,8 +180,9 @@ class Board:
 
     def __init__(self, interpreter: str = "micropython", flash: Path | None = None,
                  heap: str | None = None, compiled: bool = False, run: str | None = None,
-                 usb_pipe_bytes: int = 1 << 20, readers: bool = True):
+                 usb_pipe_bytes: int = 1 << 20, readers: bool = True, steps_log: int | None = None):
         self.interpreter = interpreter
+        self.steps: list[int] = []  # steps_log=N: the first N loop steps' times, in us
         self.readers = readers
         self._folder = tempfile.TemporaryDirectory(prefix="board-")
         self.flash = flash or make_flash(Path(self._folder.name) / "flash", compiled)
@@ -193,7 +196,12 @@ class Board:
         else:
             raise ValueError("interpreter: micropython or cpython")
         uart_read, uart_write = os.pipe() if readers else (-1, -1)
-        self._proc = subprocess.Popen(command + [str(self.flash), str(uart_write)] + ([run] if run else []),
+        extra = [run] if run else []
+        self._steps_file = None
+        if steps_log:
+            self._steps_file = Path(self._folder.name) / "steps"
+            extra = [run or "", f"{self._steps_file}:{int(steps_log)}"]
+        self._proc = subprocess.Popen(command + [str(self.flash), str(uart_write)] + extra,
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, cwd=str(self.flash),
                                       pass_fds=(uart_write,) if readers else ())
@@ -315,6 +323,9 @@ class Board:
         for line in self.stderr.splitlines():
             if line.startswith("board-report "):
                 self.report = {k: int(v) for k, v in (p.split("=") for p in line.split()[1:])}
+        if self._steps_file is not None and self._steps_file.exists():
+            data = self._steps_file.read_bytes()
+            self.steps = [int.from_bytes(data[i:i + 2], "little") for i in range(0, len(data) - 1, 2)]
         self._folder.cleanup()
         return self.report
 
@@ -334,7 +345,8 @@ class Board:
         writer.start()
         writer.join()
         report = board.close()
-        return BoardRun(board.usb_lines(), board.uart_lines(), report, board.stderr, board.returncode)
+        return BoardRun(board.usb_lines(), board.uart_lines(), report, board.stderr, board.returncode,
+                        board.steps)
 
     @staticmethod
     def _feed_all(board, samples):

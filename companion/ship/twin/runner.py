@@ -15,10 +15,12 @@ with the screen: read it under `lock` (`balls()`, `hull()`).
 The board powers on with `start()`; its firmware starts `boot_s` later (as a Pico's main.py
 does, its clock then well past zero), so an app's first frame does not wait for it.
 
-While nothing moves the firmware's lines are written `rest_wake_s` at a time (each stamped by
-the board with its own time, as it wrote them): the app's reader then wakes a few times a
-second. In flight the thread wakes every `flying_wake_s`, at each beam clearing (so a BALL line
-goes out as the board writes it) and at each impact on a bed.
+The twin passes on what the firmware writes, when it writes it. A resting ship's firmware holds
+its TILT lines back and lets them go with its BEAT, once a second (hardware/ship/messages.py):
+while nothing moves, the thread wakes only as each such batch is out (`BATCH_OUT_MS` after the
+BEAT is due), so the app's reader wakes about once a second. In flight the thread wakes every
+`flying_wake_s`, at each beam clearing (so a BALL line goes out as the board writes it) and at
+each impact on a bed.
 
 Writes never block: with nobody reading, the pty fills and lines are dropped (the judge sees
 the gap), as a real link would drop them.
@@ -42,7 +44,10 @@ from .core import TwinCore, TwinSample
 from .physics import BED_CENTRES, ShipModel
 from .pilot import TICK_MS, Pilot
 
-REST_WAKE_S = 1.0  # a resting ship's lines go out once a second, twenty at a time
+BEAT_MS = 1000  # the firmware's BEAT (hardware/ship/ship.py): a resting ship's lines go with it
+# a second's held lines (about 500 bytes) leave the board 8 bytes a step, and at rest the twin
+# gives the board a sample (a step) each IMU tick, 5 ms: they are out some 320 ms after the BEAT
+BATCH_OUT_MS = 500
 FLYING_WAKE_S = 0.02
 TILT_STEP = 5.0  # degrees a key tilts the ship
 EXPECT_MS = 50  # a ball's BALL line follows its beam clearing within a few ms (8 bytes a ms)
@@ -105,7 +110,7 @@ def start_board(name: str, folder, compiled: bool = False, model: ShipModel | No
 
 class TwinShip:
     def __init__(self, strike: Callable[[str], None] | None = None, *, seed: int | None = None,
-                 board: str | None = None, rest_wake_s: float = REST_WAKE_S,
+                 board: str | None = None,
                  flying_wake_s: float = FLYING_WAKE_S, model: ShipModel | None = None,
                  crew: dict | None = None, compiled: bool = False, boot_s: float = 0.0):
         self.strike = strike or (lambda bed: None)
@@ -115,7 +120,6 @@ class TwinShip:
         self.interpreter = board or interpreter()
         self.compiled = compiled
         self.boot_s = boot_s  # the Pico's main.py starts this long after power-on
-        self.rest_wake_s = rest_wake_s
         self.flying_wake_s = flying_wake_s
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)  # no echo, no line editing: the bytes pass as they are
@@ -133,6 +137,7 @@ class TwinShip:
         self.firmware_started = 0  # the board ms main.py started at (the lines' T count from it)
         self._started = 0.0
         self._balls_written = 0
+        self._last_beat: int | None = None  # T of the firmware's last BEAT line
         self._clears_seen = 0
         self._expect_until = 0
         self._ball_written: dict[int, int] = {}  # ball id -> board ms its BALL line went out
@@ -301,8 +306,10 @@ class TwinShip:
                 for _t, bed, ball in due:
                     self.struck.append((self.pi_ms(), bed, ball.id))
                     self.strike(bed)
-            wait_ms = (self.rest_wake_s if quiet else self.flying_wake_s) * 1000
-            wake_at = now + wait_ms
+            wake_at = now + self.flying_wake_s * 1000
+            batch_out = self._batch_out()
+            if quiet and batch_out is not None and batch_out > now:
+                wake_at = batch_out  # nothing moves: the firmware writes nothing before its next BEAT
             if beam_due is not None:
                 wake_at = min(wake_at, beam_due)
             if pending:
@@ -317,6 +324,12 @@ class TwinShip:
                 wake_at = now + 1
             self._nudge.wait(max(0.0, (wake_at - self.board_ms()) / 1000))
 
+    def _batch_out(self) -> int | None:
+        """Board ms by which a resting ship's next batch of lines is out (None: no BEAT seen)."""
+        if self._last_beat is None:
+            return None
+        return self.firmware_started + self._last_beat + BEAT_MS + BATCH_OUT_MS
+
     def _write_lines(self) -> None:
         if self._board is None:
             return
@@ -324,7 +337,12 @@ class TwinShip:
         if not lines:
             return
         for line in lines:
-            if line.startswith("$BALL"):
+            if line.startswith("$BEAT,"):
+                try:
+                    self._last_beat = int(line.split(",")[2])
+                except (IndexError, ValueError):
+                    pass
+            elif line.startswith("$BALL"):
                 self._balls_written += 1
                 with self.lock:
                     cleared = self.model.cleared
@@ -349,6 +367,7 @@ class TwinShip:
             old, self._board = self._board, None
             self._balls_written = self._clears_seen = self.core.beam_clears
             self.model.cleared.clear()
+            self._last_beat = None  # the new firmware's BEATs count from its own start
             self.core.t = self.core.model.t - 1  # the new board's first sample is now
             self._board = start_board(self.interpreter, self._flash.name, self.compiled)
             self.firmware_started = self.core.t + 1

@@ -34,7 +34,8 @@ log = logging.getLogger(__name__)
 # A thread that wakes while another runs Python waits for the GIL until that one gives it up,
 # at the latest after the switch interval (5 ms by default): a ball's line handed from the twin
 # to the link's reader to the main loop, while the loop draws a falling ball, could wait for
-# it at each step. With the ship on, a waiting thread gets the GIL within a millisecond.
+# it at each step. With the ship on, a waiting thread gets the GIL within a millisecond; when the
+# last panel closes (the ship switched off, the app ending) the interval is what it was before.
 GIL_SWITCH_S = 0.001
 STRIKE_MS = 30  # a key strikes a simulated bed detector for this long
 TILT_REDRAW_DEG = 1.0
@@ -67,6 +68,7 @@ class ShipPanel:
         self._falling = 0
         self.playing = False  # a Cloudship game is the current one
         self.problems: list[str] = []  # what did not start, for the app's first toasts
+        self._quick = False  # this panel holds the quick GIL switches (opened by `open`)
 
     @classmethod
     def open(cls, config: Config, wake: Callable[[], None], simulated_pins: bool, *,
@@ -80,7 +82,7 @@ class ShipPanel:
         if port == "off":
             return None
         use_sim = port == "sim" or (port == "auto" and simulated_pins)
-        sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_S))
+        _quick_switches(True)
         # the devices' threads hand their records to the session's inlet: judged there, the main
         # loop woken only for the judge's word or a visible tilt (companion.ship.session)
         session = ShipSession(queue.Queue(), clock=clock_ms, timings=config.judge, beds_present=False,
@@ -112,9 +114,11 @@ class ShipPanel:
             for part in (link, simulator, beds):
                 if part is not None:
                     (part.stop if hasattr(part, "stop") else part.close)()
+            _quick_switches(False)
             raise
         panel = cls(session, link=link, simulator=simulator, beds=beds)
         panel.problems = problems
+        panel._quick = True
         return panel
 
     # -- the main loop -------------------------------------------------------------------------
@@ -228,6 +232,26 @@ class ShipPanel:
             self.beds.close()
         if self.session.flight_log is not None:
             self.session.flight_log.close()
+        if self._quick:
+            self._quick = False
+            _quick_switches(False)
+
+
+_switching = {"panels": 0, "before": None}  # open panels, and the switch interval before the first
+
+
+def _quick_switches(on: bool) -> None:
+    """The GIL's switch interval down to GIL_SWITCH_S while any panel is open; back as it was
+    when the last one closes."""
+    if on:
+        if _switching["panels"] == 0:
+            _switching["before"] = sys.getswitchinterval()
+            sys.setswitchinterval(min(_switching["before"], GIL_SWITCH_S))
+        _switching["panels"] += 1
+    elif _switching["panels"] > 0:
+        _switching["panels"] -= 1
+        if _switching["panels"] == 0 and _switching["before"] is not None:
+            sys.setswitchinterval(_switching["before"])
 
 
 def session_max_fall(session) -> int:

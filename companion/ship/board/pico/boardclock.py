@@ -40,6 +40,9 @@ _input = sys.stdin.buffer
 # in this step (the fake chips' work, which the Pico's hardware does)
 _state = [0, 0, 0, 0]
 _uart = [None]
+# each step's time, when the host asks (steps_log): 2 bytes a step (us, up to 65535), kept in a
+# buffer made at start (nothing allocated while the board runs), written out at the end
+_steps = [None, None]  # the buffer, the file's path
 
 if hasattr(_real, "ticks_us"):
     def _real_us():
@@ -57,6 +60,16 @@ else:
 
 class Finished(Exception):
     """The host's samples have run out: the board stops."""
+
+
+def log_steps(path, count):
+    _steps[0], _steps[1] = bytearray(2 * count), path
+
+
+def write_steps():
+    if _steps[0] is not None:
+        with open(_steps[1], "wb") as f:
+            f.write(memoryview(_steps[0])[:2 * min(STATS[STEPS], len(_steps[0]) // 2)])
 
 
 def open_uart(fd):
@@ -148,6 +161,12 @@ def host_done(started):
 def sleep_ms(ms):
     took = _real_since(_state[0]) - _state[3]
     _state[3] = 0
+    log = _steps[0]
+    if log is not None and 2 * STATS[STEPS] + 1 < len(log):
+        at = 2 * STATS[STEPS]
+        kept = took if took < 65535 else 65535
+        log[at] = kept & 255
+        log[at + 1] = kept >> 8
     STATS[STEPS] += 1
     STATS[STEP_US] += took
     HISTOGRAM[min(BUCKETS - 1, took // BUCKET_US)] += 1
