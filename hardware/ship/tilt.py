@@ -60,10 +60,13 @@ class TiltFilter:
     def update(self, ax, ay, az, gx, gy, dt_ms):
         """The MPU-6050's raw counts (any scale for the accelerometer, 131 a degree a second for
         the gyro) and the ms since the last update."""
-        self._atan2(ay << 4, az << 4)  # more bits for the steps; still small integers
+        # more bits for the steps (a short vector, the ship swung light, keeps its roll within
+        # 0.01 degree); still small integers
+        self._atan2(ay << 6, az << 6)
         acc_roll = self._angle
-        # the same scale as the length of (ay, az), which carries the CORDIC gain
-        self._atan2((ax << 4) * GAIN_NUM // GAIN_DEN, self._length)
+        # the same scale as the length of (ay, az), which carries the CORDIC gain (at 4 bits:
+        # ax times the gain must stay a small integer)
+        self._atan2((ax << 4) * GAIN_NUM // GAIN_DEN, self._length >> 2)
         acc_pitch = self._angle
         if not self._started:  # start where the accelerometer says, not at 0
             self.pitch, self.roll, self._started = acc_pitch, acc_roll, True
