@@ -35,6 +35,7 @@ from ... import i18n
 from ...config import Config, save as save_config
 from ..kit import theme as th
 from ..kit.layout import Frame, Viewport
+from . import collecting
 from .waiting import WATCHED_IDLE_S, InputWatch, Waker, sleep_until
 from ..kit.widgets import Button, DrawContext, Label, Panel, Widget, Dialog, DialogButton
 from ..kit.layout import GAP, MARGIN, grid, inset, rows
@@ -264,6 +265,8 @@ class App:
             from ..screens import end  # noqa: F401
         else:
             th.warm(*step)
+        if not self._warming:
+            collecting.settle()
         return bool(self._warming)
 
     def warm_up(self) -> None:
@@ -350,6 +353,8 @@ class App:
         while not self._dirty and self.clock() < deadline and self.rehearse_step():
             if self._called():
                 return
+        # and the garbage of all that collected now, not in the middle of the next press
+        collecting.tidy()
         ready = sleep_until(self.waker, watched or [], max(0.0, deadline - self.clock()) if busy else timeout)
         self.input.drain(ready)
         if watched is not None and not ready:
