@@ -103,6 +103,7 @@ class App:
         self._dialog_cache: tuple | None = None
         self._rehearsal_key: tuple | None = None  # the state last rehearsed (see rehearse_step)
         self._rehearsal = None
+        self._idle_work: list[Callable[[], Any]] = []  # see when_idle
         self._scratch: pygame.Surface | None = None
         self.still_frames = True  # frames of still widgets kept and shown again (see _still)
         self._stills: OrderedDict[tuple, pygame.Surface] = OrderedDict()
@@ -289,6 +290,22 @@ class App:
         self.after(self._animate_until - self.clock(), self.redraw)
         self.redraw()
 
+    def when_idle(self, fn: Callable[[], Any]) -> None:
+        """Run `fn` once the frame on screen is drawn and nothing moves, while the loop waits:
+        work a press must not wait for (a picture to save). `finish_idle_work` does what is
+        left before the app closes."""
+        self._idle_work.append(fn)
+
+    def finish_idle_work(self) -> None:
+        while self._idle_work:
+            self._idle_step()
+
+    def _idle_step(self) -> None:
+        try:
+            self._idle_work.pop(0)()
+        except Exception:  # saved for later, never at the cost of the game
+            log.exception("work left for idle time failed")
+
     @property
     def animating(self) -> bool:
         return self.clock() < self._animate_until
@@ -345,6 +362,11 @@ class App:
         # still looks at SDL and draws the next frame as often as it says)
         busy = self.animating or now - self._last_input < ACTIVE_AFTER_INPUT_S
         deadline = now + timeout if busy else float("inf")
+        # work left for after the frame first (one piece: it may take longer than a frame)
+        if self._idle_work and not (self._dirty or self.animating):
+            self._idle_step()
+            if self._called():
+                return
         while self._warming and not (self._dirty or self.animating) and self.clock() < deadline:
             self.warm_step()
             if self._called():

@@ -2,7 +2,8 @@
 and not only a colour), the tie-break where it decided, Cloudship's board outcome, the game's
 story (Cloud 9 trip by trip with each hand, The Cloud Mine round by round by role, Cloudship's
 rounds: storm, flowers, hail) and its awards, and the ways on: play again with the same players
-(first), undo the last step, home. A finished game's recap picture is saved as the screen opens."""
+(first), undo the last step, home. A finished game's recap picture is saved
+as soon as the screen is shown."""
 
 from __future__ import annotations
 
@@ -106,6 +107,37 @@ def _write_quietly(picture: recap.Pixels, path) -> None:
         log.warning("the recap picture could not be saved in %s: %s", path, exc)
 
 
+def keep_recap(journal, game_id: int, match) -> threading.Thread | None:
+    """Draw a finished game's recap picture and write it beside the journal's exports, unless it
+    is there already: drawn here (fonts are not for other threads), packed and written on a
+    thread of its own (returned), which the interpreter waits for before it exits."""
+    path = recap.recap_path(journal.path, game_id, match.view["game"])
+    if path.exists():
+        return None
+    try:
+        summary = journal.game(game_id)
+    except Exception:  # a journal that cannot be read now: the picture waits for `history --recap`
+        summary = None
+    picture = recap.pixels_of(recap.render_recap(match, getattr(summary, "started_at", None)))
+    thread = threading.Thread(target=_write_quietly, args=(picture, path), name="recap-png")
+    thread.start()
+    return thread
+
+
+def keep_latest_recap(journal) -> threading.Thread | None:
+    """The latest game's recap, where it ended and none was saved (the app stopped too soon
+    after its last press): kept now, at the next start."""
+    try:
+        latest = journal.latest()
+        if latest is None or not latest.over or recap.recap_path(journal.path, latest.id, latest.game).exists():
+            return None
+        match = journal.rebuild(latest.id)
+    except Exception:  # a damaged journal: `history --recap` can still try
+        log.warning("the latest game's recap could not be drawn", exc_info=True)
+        return None
+    return keep_recap(journal, latest.id, match) if match.view["over"] else None
+
+
 def _fits(theme, text: str, rect: pygame.Rect, lines: int) -> bool:
     """Does `text` fit `rect` in at most `lines` lines of the smallest type?"""
     px = theme.size("min")
@@ -205,24 +237,20 @@ class EndScreen(Screen):
         draw_petals(surface, garden, progress, ctx.theme)
 
     def keep_recap(self) -> None:
-        """Save the finished game's recap picture beside the journal's exports, once. It is drawn
-        on the loop (10 to 25 ms here; fonts are not for other threads); the PNG is packed and
-        written on a thread of its own, so the loop never waits for zlib or the disk."""
+        """Save the finished game's recap picture beside the journal's exports, once: drawn
+        after this screen's first frame, while the loop waits (10 to 25 ms here, too long for
+        the press that ended the game to wait for), and before the app closes all the same."""
         journal, ref = self.app.journal, getattr(self.app.controller, "game_id", None)
         game_id = getattr(ref, "id", None)
         if journal is None or game_id is None or not self.view["over"] or hasattr(self, "recap_saving"):
             return
-        path = recap.recap_path(journal.path, game_id, self.game_screen.game)
-        if path.exists():
-            return
-        try:
-            summary = journal.game(game_id)
-        except Exception:  # a journal that cannot be read now: the picture waits for `history --recap`
-            summary = None
-        picture = recap.pixels_of(recap.render_recap(self.game_screen.match, getattr(summary, "started_at", None)))
-        self.recap_saving = threading.Thread(target=_write_quietly, args=(picture, path), daemon=True,
-                                             name="recap-png")
-        self.recap_saving.start()
+        self.recap_saving = None  # the thread that writes it, once drawn
+        match = self.game_screen.match
+
+        def draw_and_save() -> None:
+            self.recap_saving = keep_recap(journal, game_id, match)
+
+        self.app.when_idle(draw_and_save)
 
     def last_moment(self) -> story.Moment | None:
         """The big moment that ended the game (the last fall, top cloud, settlement, ...)."""
