@@ -215,3 +215,36 @@ def test_one_word_one_number_or_one_button_changed_is_a_frame_of_its_own(change)
     setattr(screen, change[0], getattr(Sign, change[0]))
     h.app.refresh()
     assert shown(h) == before
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280), (1920, 1080), (7, 3)])
+def test_the_sky_filled_band_by_band_is_the_gradient_row_by_row(size):
+    from companion.ui.kit import theme as th
+
+    surface = pygame.Surface(size)
+    th.paint_sky(surface)
+    w, h = size
+    for y in range(h):
+        t = y / max(1, h - 1)
+        row = tuple(round(a + (b - a) * t) for a, b in zip(th.SKY_TOP, th.SKY_BOTTOM))
+        assert {tuple(surface.get_at((x, y)))[:3] for x in range(0, w, max(1, w // 7))} | {
+            tuple(surface.get_at((w - 1, y)))[:3]} == {row}, y
+
+
+def test_a_cloud_mine_game_keeps_four_frames_at_most_and_finds_each_press_s_frame_among_them():
+    from companion.ui.loop.app import STILL_FRAMES
+
+    clock = Clock()
+    h = Harness((1024, 600), clock=clock)
+    h.start_game({"game": "cloudmine", "players": SIX})
+    rng = random.Random(5)
+    found = presses = 0
+    while not isinstance(h.app.screen, EndScreen):
+        rehearse(h)
+        assert len(h.app._stills) <= STILL_FRAMES == 4
+        guess(h, rng.random() < 0.3)
+        presses += 1
+        found += kept_key(h) in h.app._stills
+        shown(h)
+        clock.t += 1.0
+    assert found == presses  # every press's frame, right, wrong or the end, was drawn ahead

@@ -48,8 +48,10 @@ ACTIVE_POLL_S = 0.010
 IDLE_POLL_S = 0.040
 ACTIVE_AFTER_INPUT_S = 2.0
 FRAME_S = 1 / 60
-# frames of still widgets kept, in at most this many bytes (and one at least): at 800x480 eight,
-# the one shown and those a press may lead to; one on a full-HD screen
+# frames of still widgets kept: the one shown and the three a press may lead to (The Cloud
+# Mine's right and wrong answer, the end screen), in at most this many bytes (one at least):
+# four at 800x480 and 1024x600, three at 1280x800, one on a full-HD screen
+STILL_FRAMES = 4
 STILL_BYTES = 12 << 20
 TOAST_S = 5.0
 
@@ -658,7 +660,7 @@ class App:
 
     def _paint(self, surface: pygame.Surface, screen, widgets: list[Widget], ctx: DrawContext) -> None:
         """The sky, the screen's own drawing below its widgets, and the widgets."""
-        surface.blit(th.sky(surface.get_size()), (0, 0))
+        th.paint_sky(surface)
         screen.draw_below(surface, ctx)
         for widget in widgets:
             widget.draw(surface, ctx)
@@ -684,7 +686,7 @@ class App:
             self._paint(kept, screen, widgets, ctx)
             size = kept.get_width() * kept.get_height() * kept.get_bytesize()
             self._stills[key] = kept
-            while len(self._stills) > max(1, STILL_BYTES // max(1, size)):
+            while len(self._stills) > max(1, min(STILL_FRAMES, STILL_BYTES // max(1, size))):
                 self._stills.popitem(last=False)
         else:
             self._stills.move_to_end(key)
