@@ -73,3 +73,35 @@ def test_what_lives_as_long_as_the_app_is_frozen_once_warmed_up():
     h = Harness((800, 480))
     h.app.warm_up()
     assert gc.get_freeze_count() > 0
+
+
+def generations_collected(fn) -> list[int]:
+    seen = []
+
+    def note(phase, info):
+        if phase == "start":
+            seen.append(info["generation"])
+    gc.callbacks.append(note)
+    try:
+        fn()
+    finally:
+        gc.callbacks.remove(note)
+    return seen
+
+
+def test_the_oldest_generation_waits_for_a_moment_at_rest_unless_long_overdue():
+    due = gc.get_threshold()[2]
+
+    def young_and_middle(turns: int):
+        gc.collect()  # the oldest generation's turn counted from nothing
+        for _ in range(turns):
+            gc.collect(1)
+        return [[] for _ in range(collecting.YOUNG * 2)]
+
+    made = young_and_middle(due)
+    assert generations_collected(lambda: collecting.tidy(at_rest=False)) == [1]  # someone is at it
+    made += young_and_middle(due)
+    assert generations_collected(lambda: collecting.tidy(at_rest=True)) == [2]
+    made += young_and_middle(due * collecting.OLDEST_OVERDUE)
+    assert generations_collected(lambda: collecting.tidy(at_rest=False)) == [2]  # overdue
+    assert made

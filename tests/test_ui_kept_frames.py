@@ -248,3 +248,18 @@ def test_a_cloud_mine_game_keeps_four_frames_at_most_and_finds_each_press_s_fram
         shown(h)
         clock.t += 1.0
     assert found == presses  # every press's frame, right, wrong or the end, was drawn ahead
+
+
+def test_a_press_between_two_slices_of_drawing_ahead_shows_what_drawing_it_afresh_shows():
+    clock = Clock()
+    h = Harness((800, 480), clock=clock)
+    h.start_game({"game": "cloudmine", "players": SIX})
+    rng = random.Random(7)
+    for press in range(12):
+        for _ in range(press % 7):  # part of the way: built, partly drawn, one answer drawn, ...
+            h.app.rehearse_step()
+        guess(h, rng.random() < 0.5)
+        assert shown(h) == fresh(h)
+        clock.t += 1.0
+        assert shown(h) == fresh(h)
+    assert rehearse(h) > 6  # a state's drawing ahead comes in many short steps

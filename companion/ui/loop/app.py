@@ -53,6 +53,7 @@ FRAME_S = 1 / 60
 # four at 800x480 and 1024x600, three at 1280x800, one on a full-HD screen
 STILL_FRAMES = 4
 STILL_BYTES = 12 << 20
+REHEARSAL_SLICE_S = 0.0005  # drawing ahead gives the loop back this often (a press may be waiting)
 TOAST_S = 5.0
 
 _ = i18n.translator("app")
@@ -378,7 +379,7 @@ class App:
             if self._called():
                 return
         # and the garbage of all that collected now, not in the middle of the next press
-        collecting.tidy()
+        collecting.tidy(at_rest=not busy)
         ready = sleep_until(self.waker, watched or [], max(0.0, deadline - self.clock()) if busy else timeout)
         self.input.drain(ready)
         if watched is not None and not ready:
@@ -413,20 +414,44 @@ class App:
 
     def rehearse_screen(self, screen):
         """Steps that build `screen` (a stand-in, or a screen not shown yet) and draw its
-        widgets off screen, as `_build_if_needed` and `draw` would; nothing on screen changes."""
+        widgets off screen, as `_build_if_needed` and `draw` would; nothing on screen changes.
+        Each step is short (REHEARSAL_SLICE_S or one build's part): a press that arrives
+        meanwhile waits for one step only."""
         frame = self.frame
-        widgets = screen.bar(frame, self.theme) + screen.build(frame, self.theme)
+        widgets = screen.bar(frame, self.theme)
+        yield
+        widgets += screen.build(frame, self.theme)
+        yield
         widgets += screen.overlay(frame, self.theme, widgets)
         yield
         ctx = DrawContext(self.theme, None, None, self.clock())
-        if self._still(screen, widgets, ctx, self.viewport.canvas) is None:
+        canvas = self.viewport.canvas
+        shown = self._still_memo  # the frame on screen's, kept for its next frame
+        key = self._still_key(screen, widgets, ctx, canvas)
+        self._still_memo = shown
+        if key is not None and key in self._stills:
+            return
+        if key is None:
             # not to be kept: drawn where nothing shows it (clipped away), for what it caches
             if self._scratch is None:
                 self._scratch = pygame.Surface((1, 1))
-            for widget in widgets:
-                widget.draw(self._scratch, ctx)
-        self._still_memo = None
-        yield
+            target = self._scratch
+        else:
+            target = pygame.Surface(canvas.get_size(), 0, canvas)  # the canvas's own pixel format
+            th.paint_sky(target)
+        yield from self._paint_in_slices(target, screen, widgets, ctx)
+        if key is not None:
+            self._keep(key, target)
+
+    def _paint_in_slices(self, surface: pygame.Surface, screen, widgets: list[Widget], ctx: DrawContext):
+        """`_paint` without its sky, a step every REHEARSAL_SLICE_S."""
+        screen.draw_below(surface, ctx)
+        until = time.perf_counter() + REHEARSAL_SLICE_S
+        for widget in widgets:
+            widget.draw(surface, ctx)
+            if time.perf_counter() > until:
+                yield
+                until = time.perf_counter() + REHEARSAL_SLICE_S
 
     def pump(self) -> None:
         """Handle every pending event and due timer, then draw if anything changed."""
@@ -670,27 +695,34 @@ class App:
         widgets shown before, or rehearsed (rehearse_screen), is one blit; so is every frame of
         an animation drawn over still widgets. None where a widget may draw differently from
         one frame to the next (it has no signature), or the screen draws below its widgets."""
-        if not self.still_frames or type(screen).draw_below is not Screen.draw_below:
-            return None
-        memo = self._still_memo
-        if memo is not None and memo[0] is widgets and memo[1] is ctx.pressed and memo[2] is ctx.focused:
-            key = memo[3]
-        else:
-            key = still_key(widgets, ctx, canvas.get_size())
-            self._still_memo = (widgets, ctx.pressed, ctx.focused, key)
+        key = self._still_key(screen, widgets, ctx, canvas)
         if key is None:
             return None
         kept = self._stills.get(key)
         if kept is None:
             kept = pygame.Surface(canvas.get_size(), 0, canvas)  # the canvas's own pixel format
             self._paint(kept, screen, widgets, ctx)
-            size = kept.get_width() * kept.get_height() * kept.get_bytesize()
-            self._stills[key] = kept
-            while len(self._stills) > max(1, min(STILL_FRAMES, STILL_BYTES // max(1, size))):
-                self._stills.popitem(last=False)
+            self._keep(key, kept)
         else:
             self._stills.move_to_end(key)
         return kept
+
+    def _still_key(self, screen, widgets: list[Widget], ctx: DrawContext, canvas: pygame.Surface):
+        """The key `widgets` are kept by (still_key), None where their frame is not kept."""
+        if not self.still_frames or type(screen).draw_below is not Screen.draw_below:
+            return None
+        memo = self._still_memo
+        if memo is not None and memo[0] is widgets and memo[1] is ctx.pressed and memo[2] is ctx.focused:
+            return memo[3]
+        key = still_key(widgets, ctx, canvas.get_size())
+        self._still_memo = (widgets, ctx.pressed, ctx.focused, key)
+        return key
+
+    def _keep(self, key, kept: pygame.Surface) -> None:
+        size = kept.get_width() * kept.get_height() * kept.get_bytesize()
+        self._stills[key] = kept
+        while len(self._stills) > max(1, min(STILL_FRAMES, STILL_BYTES // max(1, size))):
+            self._stills.popitem(last=False)
 
     def layers(self) -> list[list[Widget]]:
         """What is on screen in the order it is drawn, as layers that may cover the one below on
