@@ -263,3 +263,24 @@ def test_a_press_between_two_slices_of_drawing_ahead_shows_what_drawing_it_afres
         clock.t += 1.0
         assert shown(h) == fresh(h)
     assert rehearse(h) > 6  # a state's drawing ahead comes in many short steps
+
+
+@pytest.mark.parametrize("size, language", [((800, 480), "en"), ((720, 1280), "hu")])
+def test_a_cloudship_game_kept_frame_by_frame_shows_what_drawing_it_afresh_shows(size, language):
+    from companion.ui.screens.cloudship import demo_game
+
+    clock = Clock()
+    h = Harness(size, clock=clock)
+    h.app.change_config(language=language)
+    setup, actions = demo_game()
+    h.start_game(setup)
+    kept = 0
+    for action in actions:
+        assert h.app.screen.submit(action), action
+        for step in (0.0, 0.15, 0.3, 0.6, 2.0):  # the moments (slide, flip, drop, plant) and after
+            clock.t += step
+            assert shown(h) == fresh(h), (action, step)
+            kept += kept_key(h) in h.app._stills
+        if isinstance(h.app.screen, EndScreen):
+            break
+    assert kept > len(actions)  # the still frames between the moments were kept and shown again
