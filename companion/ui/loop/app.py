@@ -53,6 +53,7 @@ FRAME_S = 1 / 60
 # four at 800x480 and 1024x600, three at 1280x800, one on a full-HD screen
 STILL_FRAMES = 4
 STILL_BYTES = 12 << 20
+WARM_LETTERS = 16  # letters laid out per step while warming the type (about 1 ms)
 REHEARSAL_SLICE_S = 0.0005  # drawing ahead gives the loop back this often (a press may be waiting)
 TOAST_S = 5.0
 
@@ -260,7 +261,8 @@ class App:
 
     def warm_step(self) -> bool:
         """Pay one first-time cost ahead (the screens' modules, then the type one size at a
-        time); False when there is none left. The loop does this while idle."""
+        time, a few letters a step: a whole size takes 8-16 ms here); False when there is none
+        left. The loop does this while idle."""
         if not self._warming:
             return False
         step = self._warming.pop(0)
@@ -268,7 +270,10 @@ class App:
             from ..screens import routes  # noqa: F401  every screen's module, loaded
             from ..screens import end  # noqa: F401
         else:
-            th.warm(*step)
+            px, weight, letters = (*step, th.COMMON_LETTERS)[:3]
+            if len(letters) > WARM_LETTERS:  # the rest of this size next time
+                self._warming.insert(0, (px, weight, letters[WARM_LETTERS:]))
+            th.warm(px, weight, letters[:WARM_LETTERS])
         if not self._warming:
             collecting.settle()
         return bool(self._warming)
