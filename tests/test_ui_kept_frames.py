@@ -284,3 +284,29 @@ def test_a_cloudship_game_kept_frame_by_frame_shows_what_drawing_it_afresh_shows
         if isinstance(h.app.screen, EndScreen):
             break
     assert kept > len(actions)  # the still frames between the moments were kept and shown again
+
+
+def test_the_end_screen_drawn_ahead_tells_the_game_s_own_story_worked_out_once(monkeypatch):
+    from companion.insights import awards as told
+
+    worked_out = []
+    real = told.cloudmine_rounds
+    monkeypatch.setattr(told, "cloudmine_rounds", lambda match: worked_out.append(match) or real(match))
+    clock = Clock()
+    h = Harness((800, 480), clock=clock)
+    h.start_game({"game": "cloudmine", "players": SIX})
+    while not isinstance(h.app.screen, EndScreen):
+        rehearse(h)
+        guess(h, True)
+        shown(h)
+        clock.t += 1.0
+    match = h.app.controller.match
+    # the stand-in's story, worked out while drawing ahead, served the game's own match
+    assert worked_out and all(m is not match for m in worked_out) and worked_out[-1] == match
+    assert [w.totals() for w in (h.find(f"story:{name}") for name in SIX)] == \
+        [[r.cards[name] for r in real(match)] for name in SIX]
+    assert h.app.screen.awards() == told.awards(match)
+    assert shown(h) == fresh(h)
+    h.app.screen.undo()  # one step back: that state's own story
+    h.app.pump()
+    assert h.app.controller.match.view["over"] is False

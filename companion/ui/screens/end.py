@@ -7,9 +7,11 @@ as soon as the screen is shown."""
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import threading
+from collections import OrderedDict
 
 import pygame
 
@@ -98,6 +100,37 @@ def tie_break(view) -> tuple[list[str], int] | None:
     if len(level) > 1 and len(view["winners"]) < len(level):
         return level, best
     return None
+
+
+class _Told:
+    """The insights' story of a game (its awards, trips, rounds), worked out once for a state:
+    the stand-in that drew the end screen ahead and the game's own match after that press are
+    two objects for one state (the same step before, the same action), so the end screen of
+    the press that ends a game finds its story told. The last few states are remembered."""
+
+    KEPT = 8
+
+    def __init__(self):
+        self._known: OrderedDict[tuple, tuple] = OrderedDict()
+
+    def __call__(self, fn, match):
+        step = match.current
+        try:
+            key = (fn, id(step.before), json.dumps(step.action, sort_keys=True))
+        except (TypeError, ValueError):
+            return fn(match)
+        known = self._known.get(key)
+        if known is not None and known[0] is step.before:  # the step itself held: its id is its own
+            self._known.move_to_end(key)
+            return known[1]
+        value = fn(match)
+        self._known[key] = (step.before, value)
+        while len(self._known) > self.KEPT:
+            self._known.popitem(last=False)
+        return value
+
+
+_told = _Told()
 
 
 def _write_quietly(picture: recap.Pixels, path) -> None:
@@ -328,7 +361,7 @@ class EndScreen(Screen):
     def awards(self) -> list[told.Award]:
         match = self.game_screen.match
         if getattr(self, "_awards_for", None) is not match:
-            self._awards_for, self._awards = match, told.awards(match)
+            self._awards_for, self._awards = match, _told(told.awards, match)
         return self._awards
 
     def award_cells(self, f, area: pygame.Rect, found: list[told.Award]):
@@ -405,12 +438,12 @@ class EndScreen(Screen):
         match = self.game_screen.match
         theme = self.app.theme
         if game == "cloud9":
-            trips = told.cloud9_trips(match)
+            trips = _told(told.cloud9_trips, match)
             series = {p: [[(trip.points[p], self.game_screen.colour_of(p))] for trip in trips] for p in v["players"]}
             caption = _.ngettext("Points trip by trip ({count} trip)", "Points trip by trip ({count} trips)",
                                  len(trips)).format(count=len(trips))
         else:
-            rounds = told.cloudmine_rounds(match)
+            rounds = _told(told.cloudmine_rounds, match)
             series = {p: [[recap.role_bar(r.cards[p], r.roles[p])] for r in rounds] for p in v["players"]}
             caption = _("Cards per round")
         top = max([1] + [value for stacks in series.values() for stack in stacks for value, *_c in stack])
