@@ -49,6 +49,7 @@ def play(h: Harness, name: str):
 
 
 def finish_saving(h: Harness) -> None:
+    h.app.finish_idle_work()
     thread = getattr(h.app.screen, "recap_saving", None)
     if thread is not None:
         thread.join(10)

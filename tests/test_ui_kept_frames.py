@@ -215,3 +215,98 @@ def test_one_word_one_number_or_one_button_changed_is_a_frame_of_its_own(change)
     setattr(screen, change[0], getattr(Sign, change[0]))
     h.app.refresh()
     assert shown(h) == before
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280), (1920, 1080), (7, 3)])
+def test_the_sky_filled_band_by_band_is_the_gradient_row_by_row(size):
+    from companion.ui.kit import theme as th
+
+    surface = pygame.Surface(size)
+    th.paint_sky(surface)
+    w, h = size
+    for y in range(h):
+        t = y / max(1, h - 1)
+        row = tuple(round(a + (b - a) * t) for a, b in zip(th.SKY_TOP, th.SKY_BOTTOM))
+        assert {tuple(surface.get_at((x, y)))[:3] for x in range(0, w, max(1, w // 7))} | {
+            tuple(surface.get_at((w - 1, y)))[:3]} == {row}, y
+
+
+def test_a_cloud_mine_game_keeps_four_frames_at_most_and_finds_each_press_s_frame_among_them():
+    from companion.ui.loop.app import STILL_FRAMES
+
+    clock = Clock()
+    h = Harness((1024, 600), clock=clock)
+    h.start_game({"game": "cloudmine", "players": SIX})
+    rng = random.Random(5)
+    found = presses = 0
+    while not isinstance(h.app.screen, EndScreen):
+        rehearse(h)
+        assert len(h.app._stills) <= STILL_FRAMES == 4
+        guess(h, rng.random() < 0.3)
+        presses += 1
+        found += kept_key(h) in h.app._stills
+        shown(h)
+        clock.t += 1.0
+    assert found == presses  # every press's frame, right, wrong or the end, was drawn ahead
+
+
+def test_a_press_between_two_slices_of_drawing_ahead_shows_what_drawing_it_afresh_shows():
+    clock = Clock()
+    h = Harness((800, 480), clock=clock)
+    h.start_game({"game": "cloudmine", "players": SIX})
+    rng = random.Random(7)
+    for press in range(12):
+        for _ in range(press % 7):  # part of the way: built, partly drawn, one answer drawn, ...
+            h.app.rehearse_step()
+        guess(h, rng.random() < 0.5)
+        assert shown(h) == fresh(h)
+        clock.t += 1.0
+        assert shown(h) == fresh(h)
+    assert rehearse(h) > 6  # a state's drawing ahead comes in many short steps
+
+
+@pytest.mark.parametrize("size, language", [((800, 480), "en"), ((720, 1280), "hu")])
+def test_a_cloudship_game_kept_frame_by_frame_shows_what_drawing_it_afresh_shows(size, language):
+    from companion.ui.screens.cloudship import demo_game
+
+    clock = Clock()
+    h = Harness(size, clock=clock)
+    h.app.change_config(language=language)
+    setup, actions = demo_game()
+    h.start_game(setup)
+    kept = 0
+    for action in actions:
+        assert h.app.screen.submit(action), action
+        for step in (0.0, 0.15, 0.3, 0.6, 2.0):  # the moments (slide, flip, drop, plant) and after
+            clock.t += step
+            assert shown(h) == fresh(h), (action, step)
+            kept += kept_key(h) in h.app._stills
+        if isinstance(h.app.screen, EndScreen):
+            break
+    assert kept > len(actions)  # the still frames between the moments were kept and shown again
+
+
+def test_the_end_screen_drawn_ahead_tells_the_game_s_own_story_worked_out_once(monkeypatch):
+    from companion.insights import awards as told
+
+    worked_out = []
+    real = told.cloudmine_rounds
+    monkeypatch.setattr(told, "cloudmine_rounds", lambda match: worked_out.append(match) or real(match))
+    clock = Clock()
+    h = Harness((800, 480), clock=clock)
+    h.start_game({"game": "cloudmine", "players": SIX})
+    while not isinstance(h.app.screen, EndScreen):
+        rehearse(h)
+        guess(h, True)
+        shown(h)
+        clock.t += 1.0
+    match = h.app.controller.match
+    # the stand-in's story, worked out while drawing ahead, served the game's own match
+    assert worked_out and all(m is not match for m in worked_out) and worked_out[-1] == match
+    assert [w.totals() for w in (h.find(f"story:{name}") for name in SIX)] == \
+        [[r.cards[name] for r in real(match)] for name in SIX]
+    assert h.app.screen.awards() == told.awards(match)
+    assert shown(h) == fresh(h)
+    h.app.screen.undo()  # one step back: that state's own story
+    h.app.pump()
+    assert h.app.controller.match.view["over"] is False

@@ -209,3 +209,22 @@ def test_an_idle_loop_opens_the_type_at_every_size_ahead_and_a_wake_up_stops_it_
     app._warming = list(th.warm_steps(app.frame.scale))
     app.warm_up()
     assert th.font.cache_info().currsize == len(th.warm_steps(app.frame.scale))
+
+
+def test_warming_a_size_of_type_lays_its_letters_out_a_few_at_a_step(monkeypatch):
+    # a whole size takes 8-16 ms here: a press that comes meanwhile waits for a few letters only
+    from companion.ui.kit import theme as th
+    from companion.ui.loop.app import WARM_LETTERS
+
+    h = Harness((800, 480))
+    app = h.app
+    laid_out = []
+    monkeypatch.setattr(th, "warm", lambda px, weight, letters: laid_out.append((px, weight, letters)))
+    app._warming = [(30, "bold"), (12, "bold", th.TOKEN_LETTERS)]
+    steps = 0
+    while app.warm_step():
+        steps += 1
+    assert all(len(letters) <= WARM_LETTERS for _px, _w, letters in laid_out)
+    assert "".join(letters for px, _w, letters in laid_out if px == 30) == th.COMMON_LETTERS
+    assert "".join(letters for px, _w, letters in laid_out if px == 12) == th.TOKEN_LETTERS
+    assert steps + 1 == len(laid_out) > len(th.COMMON_LETTERS) // WARM_LETTERS

@@ -142,7 +142,7 @@ def render_recap(match: Match, started_at: str | None = None, size: tuple[int, i
     if not pygame.font.get_init():
         pygame.font.init()
     surface = pygame.Surface(size)
-    surface.blit(th.sky(size), (0, 0))
+    th.paint_sky(surface)
     theme = th.Theme(min(size[0] / 800, size[1] / 1066))
     _Recap(surface, theme, match, started_at).draw()
     return surface

@@ -135,15 +135,18 @@ def token(rect: pygame.Rect, colour: str, key: str | None = None) -> "Picture":
 
 
 def icons_in_row(kinds: list[str], max_px: int, align: str = "center",
-                 growing: Callable[[], tuple[int, float]] = lambda: (0, 1.0)):
+                 growing: Callable[[], tuple[int, float]] | None = None):
     """Paint `kinds` side by side, as large as fits (at most `max_px`); `growing()` says how many
-    of the last ones are still growing in, and how far."""
+    of the last ones are still growing in, and how far. Without `growing` the painter holds only
+    plain values: a Picture of it with `still=True` may be kept (widgets.painter_key)."""
+    kinds = tuple(kinds)
+
     def paint(surface: pygame.Surface, rect: pygame.Rect) -> None:
         if not kinds:
             return
         px = min(max_px, rect.h, rect.w // len(kinds))
         x = rect.x if align == "left" else rect.centerx - px * len(kinds) / 2
-        count, scale = growing()
+        count, scale = growing() if growing is not None else (0, 1.0)
         for i, kind in enumerate(kinds):
             blit_icon(surface, kind, (x + px * (i + 0.5), rect.centery), px * 0.9,
                       scale if i >= len(kinds) - count else 1.0)

@@ -339,12 +339,29 @@ def _bytes(surface: pygame.Surface) -> int:
 
 
 @lru_cache(maxsize=8)
+def sky_bands(height: int) -> tuple[tuple[tuple[int, int, int], int, int], ...]:
+    """The sky's vertical gradient as bands of one colour: (colour, top, rows) (a few hundred)."""
+    bands: list[list] = []
+    for y in range(height):
+        t = y / max(1, height - 1)
+        colour = tuple(round(a + (b - a) * t) for a, b in zip(SKY_TOP, SKY_BOTTOM))
+        if bands and bands[-1][0] == colour:
+            bands[-1][2] += 1
+        else:
+            bands.append([colour, y, 1])
+    return tuple((colour, top, rows) for colour, top, rows in bands)
+
+
+def paint_sky(surface: pygame.Surface) -> None:
+    """A calm vertical gradient over the whole of `surface`, filled band by band: as quick as
+    blitting a picture of it, and no screen-sized picture kept (8 MB at full HD)."""
+    width = surface.get_width()
+    for colour, top, rows in sky_bands(surface.get_height()):
+        surface.fill(colour, (0, top, width, rows))
+
+
 def sky(size: tuple[int, int]) -> pygame.Surface:
-    """A calm vertical gradient, made once per size (a 1-pixel column stretched across)."""
-    w, h = size
-    column = pygame.Surface((1, h))
-    for y in range(h):
-        t = y / max(1, h - 1)
-        column.set_at((0, y), tuple(round(a + (b - a) * t) for a, b in zip(SKY_TOP, SKY_BOTTOM)))
-    return pygame.transform.scale(column, (w, h)).convert() if pygame.display.get_surface() else \
-        pygame.transform.scale(column, (w, h))
+    """The sky on a surface of its own."""
+    surface = pygame.Surface(size)
+    paint_sky(surface)
+    return surface

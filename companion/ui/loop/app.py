@@ -35,6 +35,7 @@ from ... import i18n
 from ...config import Config, save as save_config
 from ..kit import theme as th
 from ..kit.layout import Frame, Viewport
+from . import collecting
 from .waiting import WATCHED_IDLE_S, InputWatch, Waker, sleep_until
 from ..kit.widgets import Button, DrawContext, Label, Panel, Widget, Dialog, DialogButton
 from ..kit.layout import GAP, MARGIN, grid, inset, rows
@@ -47,9 +48,13 @@ ACTIVE_POLL_S = 0.010
 IDLE_POLL_S = 0.040
 ACTIVE_AFTER_INPUT_S = 2.0
 FRAME_S = 1 / 60
-# frames of still widgets kept, in at most this many bytes (and one at least): at 800x480 eight,
-# the one shown and those a press may lead to; one on a full-HD screen
+# frames of still widgets kept: the one shown and the three a press may lead to (The Cloud
+# Mine's right and wrong answer, the end screen), in at most this many bytes (one at least):
+# four at 800x480 and 1024x600, three at 1280x800, one on a full-HD screen
+STILL_FRAMES = 4
 STILL_BYTES = 12 << 20
+WARM_LETTERS = 16  # letters laid out per step while warming the type (about 1 ms)
+REHEARSAL_SLICE_S = 0.0005  # drawing ahead gives the loop back this often (a press may be waiting)
 TOAST_S = 5.0
 
 _ = i18n.translator("app")
@@ -102,6 +107,7 @@ class App:
         self._dialog_cache: tuple | None = None
         self._rehearsal_key: tuple | None = None  # the state last rehearsed (see rehearse_step)
         self._rehearsal = None
+        self._idle_work: list[Callable[[], Any]] = []  # see when_idle
         self._scratch: pygame.Surface | None = None
         self.still_frames = True  # frames of still widgets kept and shown again (see _still)
         self._stills: OrderedDict[tuple, pygame.Surface] = OrderedDict()
@@ -255,7 +261,8 @@ class App:
 
     def warm_step(self) -> bool:
         """Pay one first-time cost ahead (the screens' modules, then the type one size at a
-        time); False when there is none left. The loop does this while idle."""
+        time, a few letters a step: a whole size takes 8-16 ms here); False when there is none
+        left. The loop does this while idle."""
         if not self._warming:
             return False
         step = self._warming.pop(0)
@@ -263,7 +270,12 @@ class App:
             from ..screens import routes  # noqa: F401  every screen's module, loaded
             from ..screens import end  # noqa: F401
         else:
-            th.warm(*step)
+            px, weight, letters = (*step, th.COMMON_LETTERS)[:3]
+            if len(letters) > WARM_LETTERS:  # the rest of this size next time
+                self._warming.insert(0, (px, weight, letters[WARM_LETTERS:]))
+            th.warm(px, weight, letters[:WARM_LETTERS])
+        if not self._warming:
+            collecting.settle()
         return bool(self._warming)
 
     def warm_up(self) -> None:
@@ -285,6 +297,22 @@ class App:
         # the frames stop with the transition; this last one shows where it settled
         self.after(self._animate_until - self.clock(), self.redraw)
         self.redraw()
+
+    def when_idle(self, fn: Callable[[], Any]) -> None:
+        """Run `fn` once the frame on screen is drawn and nothing moves, while the loop waits:
+        work a press must not wait for (a picture to save). `finish_idle_work` does what is
+        left before the app closes."""
+        self._idle_work.append(fn)
+
+    def finish_idle_work(self) -> None:
+        while self._idle_work:
+            self._idle_step()
+
+    def _idle_step(self) -> None:
+        try:
+            self._idle_work.pop(0)()
+        except Exception:  # saved for later, never at the cost of the game
+            log.exception("work left for idle time failed")
 
     @property
     def animating(self) -> bool:
@@ -342,6 +370,11 @@ class App:
         # still looks at SDL and draws the next frame as often as it says)
         busy = self.animating or now - self._last_input < ACTIVE_AFTER_INPUT_S
         deadline = now + timeout if busy else float("inf")
+        # work left for after the frame first (one piece: it may take longer than a frame)
+        if self._idle_work and not (self._dirty or self.animating):
+            self._idle_step()
+            if self._called():
+                return
         while self._warming and not (self._dirty or self.animating) and self.clock() < deadline:
             self.warm_step()
             if self._called():
@@ -350,6 +383,8 @@ class App:
         while not self._dirty and self.clock() < deadline and self.rehearse_step():
             if self._called():
                 return
+        # and the garbage of all that collected now, not in the middle of the next press
+        collecting.tidy(at_rest=not busy)
         ready = sleep_until(self.waker, watched or [], max(0.0, deadline - self.clock()) if busy else timeout)
         self.input.drain(ready)
         if watched is not None and not ready:
@@ -384,20 +419,44 @@ class App:
 
     def rehearse_screen(self, screen):
         """Steps that build `screen` (a stand-in, or a screen not shown yet) and draw its
-        widgets off screen, as `_build_if_needed` and `draw` would; nothing on screen changes."""
+        widgets off screen, as `_build_if_needed` and `draw` would; nothing on screen changes.
+        Each step is short (REHEARSAL_SLICE_S or one build's part): a press that arrives
+        meanwhile waits for one step only."""
         frame = self.frame
-        widgets = screen.bar(frame, self.theme) + screen.build(frame, self.theme)
+        widgets = screen.bar(frame, self.theme)
+        yield
+        widgets += screen.build(frame, self.theme)
+        yield
         widgets += screen.overlay(frame, self.theme, widgets)
         yield
         ctx = DrawContext(self.theme, None, None, self.clock())
-        if self._still(screen, widgets, ctx, self.viewport.canvas) is None:
+        canvas = self.viewport.canvas
+        shown = self._still_memo  # the frame on screen's, kept for its next frame
+        key = self._still_key(screen, widgets, ctx, canvas)
+        self._still_memo = shown
+        if key is not None and key in self._stills:
+            return
+        if key is None:
             # not to be kept: drawn where nothing shows it (clipped away), for what it caches
             if self._scratch is None:
                 self._scratch = pygame.Surface((1, 1))
-            for widget in widgets:
-                widget.draw(self._scratch, ctx)
-        self._still_memo = None
-        yield
+            target = self._scratch
+        else:
+            target = pygame.Surface(canvas.get_size(), 0, canvas)  # the canvas's own pixel format
+            th.paint_sky(target)
+        yield from self._paint_in_slices(target, screen, widgets, ctx)
+        if key is not None:
+            self._keep(key, target)
+
+    def _paint_in_slices(self, surface: pygame.Surface, screen, widgets: list[Widget], ctx: DrawContext):
+        """`_paint` without its sky, a step every REHEARSAL_SLICE_S."""
+        screen.draw_below(surface, ctx)
+        until = time.perf_counter() + REHEARSAL_SLICE_S
+        for widget in widgets:
+            widget.draw(surface, ctx)
+            if time.perf_counter() > until:
+                yield
+                until = time.perf_counter() + REHEARSAL_SLICE_S
 
     def pump(self) -> None:
         """Handle every pending event and due timer, then draw if anything changed."""
@@ -635,7 +694,7 @@ class App:
 
     def _paint(self, surface: pygame.Surface, screen, widgets: list[Widget], ctx: DrawContext) -> None:
         """The sky, the screen's own drawing below its widgets, and the widgets."""
-        surface.blit(th.sky(surface.get_size()), (0, 0))
+        th.paint_sky(surface)
         screen.draw_below(surface, ctx)
         for widget in widgets:
             widget.draw(surface, ctx)
@@ -645,27 +704,34 @@ class App:
         widgets shown before, or rehearsed (rehearse_screen), is one blit; so is every frame of
         an animation drawn over still widgets. None where a widget may draw differently from
         one frame to the next (it has no signature), or the screen draws below its widgets."""
-        if not self.still_frames or type(screen).draw_below is not Screen.draw_below:
-            return None
-        memo = self._still_memo
-        if memo is not None and memo[0] is widgets and memo[1] is ctx.pressed and memo[2] is ctx.focused:
-            key = memo[3]
-        else:
-            key = still_key(widgets, ctx, canvas.get_size())
-            self._still_memo = (widgets, ctx.pressed, ctx.focused, key)
+        key = self._still_key(screen, widgets, ctx, canvas)
         if key is None:
             return None
         kept = self._stills.get(key)
         if kept is None:
             kept = pygame.Surface(canvas.get_size(), 0, canvas)  # the canvas's own pixel format
             self._paint(kept, screen, widgets, ctx)
-            size = kept.get_width() * kept.get_height() * kept.get_bytesize()
-            self._stills[key] = kept
-            while len(self._stills) > max(1, STILL_BYTES // max(1, size)):
-                self._stills.popitem(last=False)
+            self._keep(key, kept)
         else:
             self._stills.move_to_end(key)
         return kept
+
+    def _still_key(self, screen, widgets: list[Widget], ctx: DrawContext, canvas: pygame.Surface):
+        """The key `widgets` are kept by (still_key), None where their frame is not kept."""
+        if not self.still_frames or type(screen).draw_below is not Screen.draw_below:
+            return None
+        memo = self._still_memo
+        if memo is not None and memo[0] is widgets and memo[1] is ctx.pressed and memo[2] is ctx.focused:
+            return memo[3]
+        key = still_key(widgets, ctx, canvas.get_size())
+        self._still_memo = (widgets, ctx.pressed, ctx.focused, key)
+        return key
+
+    def _keep(self, key, kept: pygame.Surface) -> None:
+        size = kept.get_width() * kept.get_height() * kept.get_bytesize()
+        self._stills[key] = kept
+        while len(self._stills) > max(1, min(STILL_FRAMES, STILL_BYTES // max(1, size))):
+            self._stills.popitem(last=False)
 
     def layers(self) -> list[list[Widget]]:
         """What is on screen in the order it is drawn, as layers that may cover the one below on

@@ -58,6 +58,13 @@ class Flowerbed(Widget):
             pygame.draw.rect(surface, th.FOCUS, self.rect, max(3, ctx.theme.px(4)),
                              border_radius=max(4, min(self.rect.w, self.rect.h) // 10))
 
+    def signature(self, ctx):
+        # the same pixels for the same values, except while a flower just planted drops in
+        if type(self).draw is not Flowerbed.draw or self.screen.moment("plant", drawn.PLANT_S) is not None:
+            return None
+        return (type(self), tuple(self.rect), self.colour, self.flowers, self.new, self.lost, self.target,
+                tuple(self.bed), self.pad)
+
     def flowers_drawn(self) -> int:
         return len(drawn.flowers_drawn(self.bed, self.flowers, self.pad))
 
@@ -151,9 +158,17 @@ class CloudshipScreen(GameScreen):
             bar, below = rows(bar, [1, 0.85], f.u(2))
             ahead = forecast_view.widgets(below, forecast_view.forecaster_for(self), f)
         return [Panel(card, key="weather"),
-                Picture(bar, self.paint_weather, key="weather-bar"),
+                self.weather_picture(bar),
                 Label(number, str(left), "title", colour=th.DANGER if left <= 3 else th.INK_SOFT,
                       key="storm-left")] + ahead
+
+    def weather_picture(self, bar: pygame.Rect) -> Picture:
+        if self.moment("slide", drawn.SLIDE_S) is not None:  # the cloud slides: drawn every frame
+            return Picture(bar, self.paint_weather, key="weather-bar")
+        end, storm = self.view["storm_end"], self.view["storm"]
+        self._cloud_rect = drawn.storm_cloud_rect(bar, end, float(storm))  # where it stands
+        return Picture(bar, lambda surface, rect: drawn.paint_weather(surface, rect, end, storm),
+                       key="weather-bar", still=True)
 
     def paint_weather(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         v = self.view
@@ -194,11 +209,11 @@ class CloudshipScreen(GameScreen):
         if target:  # the dice of this colour: one die each
             out.append(Picture(pygame.Rect(bed_inner.x, bed_inner.y, bed_inner.w, mark_h),
                                icons_in_row([f"die:{colour}"] * dice[colour], mark_h, align="left"),
-                               key=f"target:{colour}"))
+                               key=f"target:{colour}", still=True))
         balls = [d["ball"] for d in v["drops"] if d["bed"] == colour]
         landed = pygame.Rect(bed_inner.x, bed_inner.bottom - mark_h, bed_inner.w, mark_h)
-        out.append(Picture(landed, icons_in_row(balls, mark_h, growing=lambda: self.growth(f"drop:{colour}")),
-                           key=f"landed:{colour}"))
+        growing = (lambda: self.growth(f"drop:{colour}")) if self.growth(f"drop:{colour}")[0] else None
+        out.append(Picture(landed, icons_in_row(balls, mark_h, growing=growing), key=f"landed:{colour}", still=True))
         return out + self.drop_buttons(f, buttons, colour)
 
     def drop_buttons(self, f, area: pygame.Rect, colour: str) -> list[Widget]:
@@ -226,10 +241,14 @@ class CloudshipScreen(GameScreen):
             box = pygame.Rect(inner.right - count_w, inner.y, count_w, inner.h)
             kinds = ["hail"] * hail
             out.append(Picture(box, icons_in_row(kinds, side) if across > 1 else self.paint_hail_column(hail),
-                               key="hail-visible"))
+                               key="hail-visible", still=True))
             inner = pygame.Rect(inner.x, inner.y, box.x - f.u(GAP) - inner.x, inner.h)
         self._pipe_rect = inner
-        return out + [Picture(inner, self.paint_pipe, key="pipe")]
+        if self.moment("flip", drawn.FLIP_S) is not None:  # a tile turns over: drawn every frame
+            return out + [Picture(inner, self.paint_pipe, key="pipe")]
+        engine, reveal = drawn.engine_key(v), v["reveal_space"]
+        return out + [Picture(inner, lambda surface, rect: drawn.paint_engine(surface, rect, engine, reveal),
+                              key="pipe", still=True)]
 
     @staticmethod
     def paint_hail_column(count: int):
@@ -273,7 +292,7 @@ class CloudshipScreen(GameScreen):
                 box = pygame.Rect(row.x, row.y, side, side)
                 out.append(PlayerToken(box, who, self.player(who).colour, key="commander", mark=self.mark(who)))
                 row = pygame.Rect(box.right + side // 5, row.y, row.right - box.right - side // 5, side)
-            out.append(Picture(row, icons_in_row(list(icons), side), key=f"{key}-picture"))
+            out.append(Picture(row, icons_in_row(list(icons), side), key=f"{key}-picture", still=True))
         elif who is not None:
             side = min(rect.h, f.u(48))
             box = pygame.Rect(rect.x, rect.y + (rect.h - side) // 2, side, side)
@@ -360,7 +379,7 @@ class CloudshipScreen(GameScreen):
         storms = v["dice"].count(STORM)
         dice_kinds = [f"die:{face}" for face in v["dice"]]
         dice_area, storm_area = cols(dice_row, [1.3, 1], f.u(GAP))
-        out: list[Widget] = [Picture(dice_area, icons_in_row(dice_kinds, f.u(44)), key="rolled"),
+        out: list[Widget] = [Picture(dice_area, icons_in_row(dice_kinds, f.u(44)), key="rolled", still=True),
                              Label(storm_area, _("storm +{count}").format(count=storms)
                                    if storms else _("no storm"), "small", wrap=True,
                                    colour=th.DANGER if storms else th.GOOD, key="storm-moved")]
@@ -370,7 +389,7 @@ class CloudshipScreen(GameScreen):
                 rain=load, hail=_.ngettext("{count} hailstone", "{count} hailstones", hail).format(count=hail))
         out += self.prompt(f, load_row, _("Load {balls}").format(balls=load), key="load")
         aboard = ["rain"] * (rain - dropped["rain"]) + ["hail"] * (hail - dropped["hail"])
-        out.append(Picture(ship_row, self.paint_ship(aboard), key="ship"))
+        out.append(Picture(ship_row, self.paint_ship(aboard), key="ship", still=True))
         hint = _("Fly! Tap the ball on the bed where it lands.") if aboard else _("Every ball is down: land.")
         hint = (ship_flight.flight_hint(self) if aboard else None) or hint  # the ship judges the drops
         out.append(Label(hint_row, hint, "small", wrap=True, colour=th.INK_SOFT, key="fly-hint"))
@@ -381,7 +400,7 @@ class CloudshipScreen(GameScreen):
     def paint_ship(self, aboard: list[str]):
         """The ship with the balls still aboard, level or at the measured tilt (read when the
         screen is built: a tilt sensor refreshes the screen when the angle changes)."""
-        tilt = self.ship_tilt()
+        tilt, aboard = self.ship_tilt(), tuple(aboard)  # plain values: the picture may be kept
 
         def paint(surface: pygame.Surface, rect: pygame.Rect) -> None:
             w = min(rect.w * 0.9, rect.h * 3.2)
@@ -434,7 +453,7 @@ class CloudshipScreen(GameScreen):
             out.append(Label(pygame.Rect(row.x, row.y, text_w, row.h), caption, "small", align="left",
                              colour=ink, key="resolution"))
             out.append(Picture(pygame.Rect(row.x + text_w, row.y, row.w - text_w, row.h),
-                               icons_in_row([f"token:{c}" for c in colours], f.u(40), align="left")))
+                               icons_in_row([f"token:{c}" for c in colours], f.u(40), align="left"), still=True))
         return out
 
     def plant_step(self, f, inner: pygame.Rect) -> list[Widget]:
@@ -470,7 +489,7 @@ class CloudshipScreen(GameScreen):
         won = v["result"] == "won"
         text = _("All 12 flowers grew: the crew wins!") if won else _("The storm has arrived: the crew loses.")
         top, bottom = rows(inner, [1, 1], f.u(GAP))
-        return [Picture(top, icons_in_row(["flower"] * 3 if won else ["token:storm"], f.u(72))),
+        return [Picture(top, icons_in_row(["flower"] * 3 if won else ["token:storm"], f.u(72)), still=True),
                 Label(bottom, text, "prompt", wrap=True, colour=th.GOOD if won else th.DANGER, key="result")]
 
     # --- feedback -------------------------------------------------------------------------

@@ -2,13 +2,16 @@
 and not only a colour), the tie-break where it decided, Cloudship's board outcome, the game's
 story (Cloud 9 trip by trip with each hand, The Cloud Mine round by round by role, Cloudship's
 rounds: storm, flowers, hail) and its awards, and the ways on: play again with the same players
-(first), undo the last step, home. A finished game's recap picture is saved as the screen opens."""
+(first), undo the last step, home. A finished game's recap picture is saved
+as soon as the screen is shown."""
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import threading
+from collections import OrderedDict
 
 import pygame
 
@@ -100,11 +103,73 @@ def tie_break(view) -> tuple[list[str], int] | None:
     return None
 
 
+class _Told:
+    """The insights' story of a game (its awards, trips, rounds), worked out once for a state:
+    the stand-in that drew the end screen ahead and the game's own match after that press are
+    two objects for one state (the same step before, the same action), so the end screen of
+    the press that ends a game finds its story told. The last few states are remembered."""
+
+    KEPT = 8
+
+    def __init__(self):
+        self._known: OrderedDict[tuple, tuple] = OrderedDict()
+
+    def __call__(self, fn, match):
+        step = match.current
+        try:
+            key = (fn, id(step.before), json.dumps(step.action, sort_keys=True))
+        except (TypeError, ValueError):
+            return fn(match)
+        known = self._known.get(key)
+        if known is not None and known[0] is step.before:  # the step itself held: its id is its own
+            self._known.move_to_end(key)
+            return known[1]
+        value = fn(match)
+        self._known[key] = (step.before, value)
+        while len(self._known) > self.KEPT:
+            self._known.popitem(last=False)
+        return value
+
+
+_told = _Told()
+
+
 def _write_quietly(picture: recap.Pixels, path) -> None:
     try:
         recap.write_pixels(picture, path)
     except OSError as exc:  # a full or read-only disk: the game itself is safe
         log.warning("the recap picture could not be saved in %s: %s", path, exc)
+
+
+def keep_recap(journal, game_id: int, match) -> threading.Thread | None:
+    """Draw a finished game's recap picture and write it beside the journal's exports, unless it
+    is there already: drawn here (fonts are not for other threads), packed and written on a
+    thread of its own (returned), which the interpreter waits for before it exits."""
+    path = recap.recap_path(journal.path, game_id, match.view["game"])
+    if path.exists():
+        return None
+    try:
+        summary = journal.game(game_id)
+    except Exception:  # a journal that cannot be read now: the picture waits for `history --recap`
+        summary = None
+    picture = recap.pixels_of(recap.render_recap(match, getattr(summary, "started_at", None)))
+    thread = threading.Thread(target=_write_quietly, args=(picture, path), name="recap-png")
+    thread.start()
+    return thread
+
+
+def keep_latest_recap(journal) -> threading.Thread | None:
+    """The latest game's recap, where it ended and none was saved (the app stopped too soon
+    after its last press): kept now, at the next start."""
+    try:
+        latest = journal.latest()
+        if latest is None or not latest.over or recap.recap_path(journal.path, latest.id, latest.game).exists():
+            return None
+        match = journal.rebuild(latest.id)
+    except Exception:  # a damaged journal: `history --recap` can still try
+        log.warning("the latest game's recap could not be drawn", exc_info=True)
+        return None
+    return keep_recap(journal, latest.id, match) if match.view["over"] else None
 
 
 def _fits(theme, text: str, rect: pygame.Rect, lines: int) -> bool:
@@ -173,24 +238,20 @@ class EndScreen(Screen):
         draw_petals(surface, garden, progress, ctx.theme)
 
     def keep_recap(self) -> None:
-        """Save the finished game's recap picture beside the journal's exports, once. It is drawn
-        on the loop (10 to 25 ms here; fonts are not for other threads); the PNG is packed and
-        written on a thread of its own, so the loop never waits for zlib or the disk."""
+        """Save the finished game's recap picture beside the journal's exports, once: drawn
+        after this screen's first frame, while the loop waits (10 to 25 ms here, too long for
+        the press that ended the game to wait for), and before the app closes all the same."""
         journal, ref = self.app.journal, getattr(self.app.controller, "game_id", None)
         game_id = getattr(ref, "id", None)
         if journal is None or game_id is None or not self.view["over"] or hasattr(self, "recap_saving"):
             return
-        path = recap.recap_path(journal.path, game_id, self.game_screen.game)
-        if path.exists():
-            return
-        try:
-            summary = journal.game(game_id)
-        except Exception:  # a journal that cannot be read now: the picture waits for `history --recap`
-            summary = None
-        picture = recap.pixels_of(recap.render_recap(self.game_screen.match, getattr(summary, "started_at", None)))
-        self.recap_saving = threading.Thread(target=_write_quietly, args=(picture, path), daemon=True,
-                                             name="recap-png")
-        self.recap_saving.start()
+        self.recap_saving = None  # the thread that writes it, once drawn
+        match = self.game_screen.match
+
+        def draw_and_save() -> None:
+            self.recap_saving = keep_recap(journal, game_id, match)
+
+        self.app.when_idle(draw_and_save)
 
     def last_moment(self) -> story.Moment | None:
         """The big moment that ended the game (the last fall, top cloud, settlement, ...)."""
@@ -268,7 +329,7 @@ class EndScreen(Screen):
     def awards(self) -> list[told.Award]:
         match = self.game_screen.match
         if getattr(self, "_awards_for", None) is not match:
-            self._awards_for, self._awards = match, told.awards(match)
+            self._awards_for, self._awards = match, _told(told.awards, match)
         return self._awards
 
     def award_cells(self, f, area: pygame.Rect, found: list[told.Award]):
@@ -345,12 +406,12 @@ class EndScreen(Screen):
         match = self.game_screen.match
         theme = self.app.theme
         if game == "cloud9":
-            trips = told.cloud9_trips(match)
+            trips = _told(told.cloud9_trips, match)
             series = {p: [[(trip.points[p], self.game_screen.colour_of(p))] for trip in trips] for p in v["players"]}
             caption = _.ngettext("Points trip by trip ({count} trip)", "Points trip by trip ({count} trips)",
                                  len(trips)).format(count=len(trips))
         else:
-            rounds = told.cloudmine_rounds(match)
+            rounds = _told(told.cloudmine_rounds, match)
             series = {p: [[recap.role_bar(r.cards[p], r.roles[p])] for r in rounds] for p in v["players"]}
             caption = _("Cards per round")
         top = max([1] + [value for stacks in series.values() for stack in stacks for value, *_c in stack])

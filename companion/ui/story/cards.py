@@ -83,6 +83,9 @@ class Faces(Widget):
         super().__init__(rect, key)
         self.faces = tuple(faces)
 
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect), self.faces) if type(self).draw is Faces.draw else None
+
     def draw(self, surface, ctx):
         gap = ctx.theme.px(3)
         side = min(self.rect.h - ctx.theme.px(8), (self.rect.w - gap * (len(self.faces) - 1)) // max(1, len(self.faces)))

@@ -171,6 +171,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 70
     finally:
         service.stopping()
+        app.finish_idle_work()  # a recap picture still to save, say
         app.hardware.close()
         app.voice.close()
         app.sounds.close()  # waits for a resting audio device to finish closing
@@ -235,6 +236,9 @@ def attach_the_rest(app, args, config, problems: list[str]):
     for line in notices:
         app.toast(line, seconds=8)
     offer_resume(app, journal)
+    from ..screens.end import keep_latest_recap
+
+    app.when_idle(lambda: keep_latest_recap(journal))  # the app stopped before it was saved
     app.refresh()
     return journal
 
