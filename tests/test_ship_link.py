@@ -241,6 +241,7 @@ def test_a_held_batch_pouring_in_is_taken_in_few_reads_and_a_ball_behind_it_is_n
     (b"$BALL,1,2,rain*0B\r\n", None),
     (b"$TILT,1,2,0,0,2*00\r\n$BEAT,1,2,3900*00\r\n", None),  # a batch ends with its BEAT
     (b"$TILT,1,2,0,0,2*00\r\n$TILT," + b"0" * 5000, None),  # a flood: read on
+    ((b"$TILT,1,2,0,0,2*00\r\n" * 200)[:3840], None),  # as much as a pty gives in one read
 ])
 def test_the_reader_waits_longer_only_inside_a_batch_of_tilts(read, pause):
     reader = PortReader.__new__(PortReader)

@@ -136,6 +136,9 @@ class PortReader(serial.threaded.ReaderThread):
     CHUNK = 4096
     PIECE_S = 0.005  # a TILT line (28 bytes) at the firmware's 8 bytes a millisecond: 4 ms
     BATCH_S = 0.025  # 200 bytes of a batch at 8 a millisecond: a second's batch in four reads
+    # a read this long is a flood (or a reader woken late), not a batch pouring in at the Pico's
+    # pace; a pty hands over at most 4095 bytes a read, so CHUNK itself is never reached
+    FLOOD = CHUNK // 2
     reads = 0
 
     def run(self) -> None:
@@ -172,7 +175,7 @@ class PortReader(serial.threaded.ReaderThread):
 
     def _pause(self, data: bytes) -> float:
         """How long to let more bytes arrive after this read (0: read on at once)."""
-        if len(data) >= self.CHUNK:  # a flood: read on
+        if len(data) >= self.FLOOD:  # more than a held batch could bring meanwhile: read on
             return 0.0
         end = len(data) - 1 if data.endswith(b"\n") else len(data)
         start = data.rfind(b"\n", 0, end) + 1  # where the read's last line (whole or begun) starts
