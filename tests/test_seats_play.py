@@ -381,6 +381,8 @@ def test_the_latency_bench_runs_the_whole_path_to_a_frame():
     figures = bench(presses=6)
     assert figures["seats.presses_measured"] == 6
     assert 0 < figures["seats.press_to_frame_median_ms"] <= figures["seats.press_to_frame_max_ms"]
-    # the loop's CPU time in each press's pass (not bounded by the press's wall-clock time: on a
-    # loaded machine the pass that takes a press may have begun, for a timer, before it came)
-    assert 0 < figures["seats.press_to_frame_loop_cpu_median_ms"] <= figures["seats.press_to_frame_loop_cpu_p99_ms"]
+    # the loop's CPU time in each pass is part of that pass's wall-clock time, press by press
+    assert 0 < figures["seats.press_to_frame_loop_cpu_median_ms"] <= figures["seats.press_to_frame_median_ms"]
+    # (not so the p99s of six presses: each is extrapolated past its largest from the two
+    # largest, so a CPU time far below the one above it can give the larger p99)
+    assert figures["seats.press_to_frame_loop_cpu_median_ms"] <= figures["seats.press_to_frame_loop_cpu_p99_ms"]
