@@ -177,12 +177,15 @@ class PortReader(serial.threaded.ReaderThread):
         """How long to let more bytes arrive after this read (0: read on at once)."""
         if len(data) >= self.FLOOD:  # more than a held batch could bring meanwhile: read on
             return 0.0
-        end = len(data) - 1 if data.endswith(b"\n") else len(data)
+        whole = data.endswith(b"\n")  # the read ends where a line does
+        end = len(data) - 1 if whole else len(data)
         start = data.rfind(b"\n", 0, end) + 1  # where the read's last line (whole or begun) starts
         last = data[start:start + len(TILT)]
-        if start and len(last) >= 2 and TILT.startswith(last[:len(TILT)]) and (end == len(data) or data.count(b"\n") >= 2):
+        last_is_tilt = len(last) >= 2 and TILT.startswith(last)
+        after_lines = start > 0 and (not whole or data.count(b"\n") >= 2)
+        if last_is_tilt and after_lines:
             return self.BATCH_S  # lines, the last a TILT (whole or begun): a held batch pouring in
-        if end == len(data) and len(data) < PIECE:
+        if not whole and len(data) < PIECE:
             return self.PIECE_S  # a piece of a line
         return 0.0
 
