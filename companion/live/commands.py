@@ -58,6 +58,8 @@ async def until_switched_on(config: Path) -> bool:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     watch = FolderWatch(loop, [config], changed.set)
+    # said only now: a SIGTERM from here on ends the wait cleanly (the tests and systemd rely on it)
+    log.warning("the live page is switched off in the settings: it starts when it is switched on")
     try:
         while not switched_on(config):
             changed.clear()
@@ -83,7 +85,6 @@ def cmd_live(args: argparse.Namespace) -> int:
         return fail(f"{db} is a folder, not a journal file")
     config = (args.config or settings.default_path()).absolute()
     if not args.always and not switched_on(config):
-        log.warning("the live page is switched off in the settings: it starts when it is switched on")
         if not asyncio.run(until_switched_on(config)):
             return 0
 
