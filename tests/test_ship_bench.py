@@ -45,3 +45,9 @@ def test_the_twins_beam_to_frame_and_to_judged_drop_are_measured_for_every_ball(
     # the judged drop waits for the fall and the contract's settle after the last impact
     assert 300 < drop[0] <= drop[1] < 10_000 and drop[0] > frame[1]
     assert after[0] <= after[1] < 10_000
+
+
+def test_the_benchs_idle_look_is_the_apps():
+    from companion.ui.loop.waiting import WATCHED_IDLE_S
+
+    assert bench.IDLE_LOOK_S == WATCHED_IDLE_S  # the figure stands for the app's own sleep

@@ -512,3 +512,32 @@ def test_the_work_per_line_stays_flat_in_a_flood_of_balls(monkeypatch):
             judge.bed(start, "yellow")  # too soon to land: every ball stays in the air
         assert looked_at / count < 10, (count, looked_at)
         judge.tick(start + 100_000)
+
+
+@settings(max_examples=200, deadline=None)
+@given(streams())
+def test_next_deadline_is_when_tick_first_has_something_to_fire(records):
+    """A loop asleep until `next_deadline` misses nothing, and is not woken for nothing."""
+    import copy
+    import math
+
+    judge = Judge()
+    assert judge.next_deadline() == math.inf  # nothing heard: nothing can fall due
+    for t, key, value in records:
+        getattr(judge, key)(t, value)
+        due = judge.next_deadline()
+        if due == math.inf:
+            assert copy.deepcopy(judge).tick(t + 10 ** 9) == []
+            continue
+        assert due >= t
+        assert copy.deepcopy(judge).tick(due) == []  # fires only what is earlier than now
+        assert copy.deepcopy(judge).tick(due + 1) != []
+
+
+def test_the_silence_falls_due_silent_ms_after_the_last_line_and_not_again():
+    b, judge = Board(), Judge(Timings(silent=3000))
+    judge.ship(1000, b.hello())
+    judge.ship(1500, b.tilt(0))
+    assert judge.next_deadline() == 4500
+    assert judge.tick(4501) == [{"t": 4500, "link": "silent"}]
+    assert judge.next_deadline() == float("inf")  # silent already: nothing more is due

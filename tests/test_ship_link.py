@@ -271,3 +271,34 @@ def test_a_url_port_without_a_descriptor_is_read_by_pyserials_own_loop():
     reader.stop()
     port.close()
     assert not reader.is_alive()
+
+
+class FakeClock:
+    def __init__(self):
+        self.s = 100.0
+
+    def __call__(self):
+        return self.s
+
+
+def feed(pace, clock, bytes_per_ms, ms, every_ms=1):
+    """Bytes read `every_ms` at a pace for `ms`; whether the pace said flood at each read."""
+    said = []
+    for _ in range(ms // every_ms):
+        clock.s += every_ms / 1000
+        said.append(pace.add(bytes_per_ms * every_ms))
+    return said
+
+
+def test_a_boards_pace_is_never_a_flood_and_a_replays_is_after_one_window():
+    from companion.ship.link import Pace
+
+    clock = FakeClock()
+    pace = Pace(clock)
+    assert not any(feed(pace, clock, 8, 2000))  # the Pico's USB, 8 bytes a millisecond
+    assert not any(feed(pace, clock, 12, 2000, every_ms=25))  # Bluetooth at 115200 baud, batched
+    flood = feed(pace, clock, 400, 500)  # a replay through a pty: 400 bytes a millisecond
+    window = round(Pace.WINDOW_S * 1000)
+    assert not any(flood[:window - 1]) and all(flood[window:])
+    after = feed(pace, clock, 8, 500)  # the flood ends: a batch is let pour in again
+    assert not any(after[window + 1:])

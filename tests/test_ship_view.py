@@ -277,3 +277,59 @@ def test_the_gils_quick_switches_last_while_a_ship_panel_is_open_and_end_with_th
         assert sys.getswitchinterval() == pytest.approx(0.004)
     finally:
         sys.setswitchinterval(before)
+
+
+def test_the_loop_sleeps_until_the_ships_silence_falls_due_and_then_shows_it(monkeypatch):
+    from companion.ship.judge import Timings
+    from companion.ship.link import clock_ms
+    from companion.ui.loop import app as app_module
+
+    monkeypatch.setattr(app_module, "WATCHED_IDLE_S", 120.0)  # no look at SDL ends the sleep
+    h = Harness((800, 480))
+    h.app.hardware.simulated = False
+    events: queue.Queue = queue.Queue()
+    session = ShipSession(events, clock=clock_ms, timings=Timings(silent=400))
+    h.app.hardware.ship = ShipPanel(session)
+    b, now = Board(), clock_ms()
+    events.put([(now, "port", "back"), (now, "ship", b.hello()), (now, "ship", b.tilt(0))])
+    h.app.pump()
+    assert session.link == "connected"
+    started = time.monotonic()
+    h.app.wait()  # nothing posts a wake-up: only the judge's deadline can end this sleep
+    assert time.monotonic() - started < 60
+    h.app.pump()
+    assert session.link == "silent" and h.app.hardware.sensor_status() == "silent"
+
+
+def test_a_bed_detector_held_too_long_ends_the_loops_sleep_when_it_counts_as_stuck(monkeypatch):
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.devices.beds import BedDetectors
+    from companion.ship.link import clock_ms
+    from companion.ui.loop import app as app_module
+
+    monkeypatch.setattr(app_module, "WATCHED_IDLE_S", 120.0)
+    h = Harness((800, 480))
+    h.app.hardware.simulated = False
+    events: queue.Queue = queue.Queue()
+    session = ShipSession(events, clock=clock_ms)
+    panel = ShipPanel(session)
+    panel.beds = BedDetectors((2, 3, 14, 15), events, clock_ms, pin_factory=MockFactory(),
+                              wake=h.app.wake, stuck_after_ms=300)
+    h.app.hardware.ship = panel
+    try:
+        panel.beds.pin("blue").drive_low()
+        h.app.pump()
+        assert h.app.hardware.sensor_status() != "bed detector stuck: blue"
+        started = time.monotonic()
+        h.app.wait()  # the impact's own wake-up was cleared by the pump: only the stuck time is left
+        assert time.monotonic() - started < 60
+        h.app.pump()
+        assert h.app.hardware.sensor_status() == "bed detector stuck: blue"
+        panel.beds.pin("blue").drive_high()  # it lets go: the loop is woken to say so
+        h.app.wait()
+        assert time.monotonic() - started < 60
+        h.app.pump()
+        assert h.app.hardware.sensor_status() != "bed detector stuck: blue"
+    finally:
+        panel.beds.close()

@@ -38,7 +38,7 @@ class BedDetectors:
                 # pulled up (GPIO 2 and 3 also have fixed pull-ups): an impact pulls it low
                 device = DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory)
                 device.when_activated = lambda c=colour: self._struck(c)
-                device.when_deactivated = lambda c=colour: self._since.pop(c, None)
+                device.when_deactivated = lambda c=colour: self._released(c)
                 self.devices[colour] = device
                 if device.is_active:  # held when the app starts: stuck from the start
                     self._since[colour] = self.clock() - stuck_after_ms - 1
@@ -53,9 +53,21 @@ class BedDetectors:
         self.events.put([(t, "bed", colour)])
         self.wake()
 
+    def _released(self, colour: str) -> None:
+        since = self._since.pop(colour, None)
+        if since is not None and self.clock() - since > self.stuck_after_ms:
+            self.wake()  # a stuck detector let go: the screen stops saying so now
+
     def stuck_now(self, now: int) -> list[str]:
         """The detectors held active too long, for the screen."""
         return [c for c, since in list(self._since.items()) if now - since > self.stuck_after_ms]
+
+    def stuck_in_ms(self, now: int) -> float | None:
+        """How long until a detector held now counts as stuck (None: none is on its way), so
+        the screen can say so when it happens rather than at the loop's next look."""
+        coming = [since + self.stuck_after_ms + 1 - now for since in list(self._since.values())
+                  if now - since <= self.stuck_after_ms]
+        return max(0, min(coming)) if coming else None
 
     def pin(self, colour: str):
         """The gpiozero pin of a bed (the simulator drives mock pins through it)."""

@@ -197,6 +197,19 @@ class Judge:
             self._advance(now, run_on=False)
         return self._flush()
 
+    def next_deadline(self) -> float:
+        """The time (ms) after which `tick` has something to fire: a ball's deadline or the
+        silence (INFINITY: nothing is due). A caller asleep until then misses nothing."""
+        if not self._started:
+            return INFINITY
+        tm = self.timings
+        when = min((ball.deadline(tm) for ball in self._settling), default=INFINITY)
+        if self._falling:
+            when = min(when, self._falling[0].deadline(tm))
+        if not (self._lost or self._silence):
+            when = min(when, self._clock + tm.silent)
+        return when
+
     def finish(self) -> list[dict]:
         """The run-on at the end of a recording: every ball is judged, no ``silent``."""
         self._advance(INFINITY, run_on=True)

@@ -109,6 +109,31 @@ class LineSplitter(serial.threaded.Protocol):
             log.info("ship port closed: %s", exc)
 
 
+class Pace:
+    """Whether bytes come faster than any board writes them: a flood (a replay, a reader
+    behind), read as fast as it comes, never let pour in. Measured over windows of `WINDOW_S`:
+    the first window of a flood still pauses as a batch would, the first after it ends too."""
+
+    WINDOW_S = 0.05
+    FLOOD_BYTES_PER_S = 4 * 11_520  # four times the fastest board: Bluetooth at 115200 baud
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic):
+        self.clock = clock
+        self.start = clock()
+        self.bytes = 0
+        self.flooding = False
+
+    def add(self, n: int) -> bool:
+        """`n` bytes were read now; True while the bytes come as a flood."""
+        now = self.clock()
+        self.bytes += n
+        elapsed = now - self.start
+        if elapsed >= self.WINDOW_S:
+            self.flooding = self.bytes > self.FLOOD_BYTES_PER_S * elapsed
+            self.start, self.bytes = now, 0
+        return self.flooding
+
+
 class PortReader(serial.threaded.ReaderThread):
     """pyserial's ReaderThread with a cheaper wait on a device port (a tty or pty).
 
@@ -131,6 +156,8 @@ class PortReader(serial.threaded.ReaderThread):
     lines, the last of them a TILT (whole, after another line, or begun), is such a batch on its
     way, and the thread lets `BATCH_S` of it arrive before it reads again. Only a TILT is waited
     for so: a read that ends inside any other line (a BALL behind the batch) waits `PIECE_S`.
+    Bytes coming faster than any board writes them (`Pace`: a replay, a reader behind) are read
+    on at once.
     """
 
     CHUNK = 4096
@@ -154,6 +181,7 @@ class PortReader(serial.threaded.ReaderThread):
         poller.register(fd, select.POLLIN)
         poller.register(cancel, select.POLLIN)
         error: BaseException | None = None
+        pace = Pace()
         try:
             while self.alive:
                 ready = poller.poll()
@@ -164,7 +192,8 @@ class PortReader(serial.threaded.ReaderThread):
                 if data:
                     self.reads += 1
                     self.protocol.data_received(data)
-                    pause = self._pause(data)
+                    flooding = pace.add(len(data))  # faster than a board writes: read on
+                    pause = 0.0 if flooding else self._pause(data)
                     if pause:
                         time.sleep(pause)  # the rest of a line, or of a batch, is on its way
         except Exception as exc:  # the port failed (unplugged) or the protocol did: the end

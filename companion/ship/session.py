@@ -148,6 +148,14 @@ class ShipSession:
 
     # -- once per main-loop pass -------------------------------------------------------------
 
+    def due_in_ms(self) -> float:
+        """How long the main loop may sleep before `poll` has a deadline to fire (a ball that
+        never lands, the board's silence); INFINITY when nothing is due."""
+        with self._lock:
+            due = self.judge.next_deadline()
+        # a deadline fires once the clock is past it (`tick` fires those earlier than now)
+        return max(0.0, due + 1 - max(self._floor, self.clock()))
+
     def poll(self, controller) -> list[dict[str, Any]]:
         """Act on the judge's word since the last poll; the news for the screen."""
         self.controller = controller

@@ -363,6 +363,9 @@ class App:
             timeout = WATCHED_IDLE_S if watched is not None else IDLE_POLL_S
         if self._timers:
             timeout = min(timeout, max(0.0, self._timers[0][0] - now))
+        ship_due = self.hardware.ship_due_s()
+        if ship_due is not None:  # the ship's silence is told when it falls due, not at a look
+            timeout = min(timeout, ship_due)
         if pygame.event.peek():  # pumps SDL first: what it already read is not on any descriptor
             return
         # nothing else to do: first-time costs paid now, one at a time, rather than on a press

@@ -29,6 +29,10 @@ class NoHardware:
         if self.ship is not None:
             self.ship.pump(app)
 
+    def ship_due_s(self) -> float | None:
+        """Seconds until the ship's judge has a deadline to fire (None: no ship)."""
+        return self.ship.due_s() if self.ship is not None else None
+
     def ship_tilt(self) -> float | None:
         return self.ship.tilt_degrees() if self.ship is not None else None
 

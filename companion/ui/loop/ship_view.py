@@ -96,7 +96,7 @@ class ShipPanel:
             from ...devices.beds import BedDetectors
 
             try:
-                beds = BedDetectors(config.bed_pins(), inlet, clock_ms, pin_factory=pin_factory)
+                beds = BedDetectors(config.bed_pins(), inlet, clock_ms, pin_factory=pin_factory, wake=wake)
             except Exception as exc:  # pins busy (the serial console on GPIO 14): ask by touch
                 log.warning("bed detectors unavailable: %s", exc)
                 problems.append(f"bed detectors unavailable ({exc}): each ball asks where it landed")
@@ -152,6 +152,16 @@ class ShipPanel:
         if falling or self._falling:
             app.redraw()
         self._falling = falling
+
+    def due_s(self) -> float:
+        """Seconds until the judge has a deadline to fire or a held bed detector counts as
+        stuck: the loop sleeps no longer, so both are shown when they happen."""
+        due = self.session.due_in_ms()
+        if self.beds is not None:
+            stuck = self.beds.stuck_in_ms(self.session.clock())
+            if stuck is not None:
+                due = min(due, stuck)
+        return due / 1000
 
     def show(self, app, news: dict) -> None:
         """One item of the session's news on screen (notices only while Cloudship is played:

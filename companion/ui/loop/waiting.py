@@ -25,7 +25,7 @@ import os
 import select
 import weakref
 
-WATCHED_IDLE_S = 0.5  # input is watched: a look at SDL now and then all the same
+WATCHED_IDLE_S = 2.0  # input is watched: a look at SDL now and then all the same (a device plugged in)
 INPUT_NODES = "/dev/input/event*"
 NO_INPUT_DRIVERS = ("dummy", "offscreen")  # nothing to watch: posts and timers only
 
