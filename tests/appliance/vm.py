@@ -104,7 +104,9 @@ class Serial:
                 self.record.write(chunk)
                 self.record.flush()
 
-    def wait_for_shell(self, timeout: float = 300) -> None:
+    def wait_for_shell(self, timeout: float = 600) -> None:
+        # a TCG boot beside a busy suite has taken over 300 s to its first shell (the boot is
+        # timed by its own checks; this only says when to give up)
         if self.ready:
             return
         deadline = time.monotonic() + timeout
