@@ -57,7 +57,7 @@ WARM_LETTERS = 16  # letters laid out per step while warming the type (about 1 m
 REHEARSAL_SLICE_S = 0.0005  # drawing ahead gives the loop back this often (a press may be waiting)
 # between two steps of that work the loop lets go of the interpreter for this long, waiting on its
 # waker: long enough for a device thread that waits for the interpreter to take it (see _called)
-GIVE_WAY_S = 0.0002
+GIVE_WAY_S = 0.0001
 TOAST_S = 5.0
 
 _ = i18n.translator("app")
