@@ -228,3 +228,39 @@ def test_warming_a_size_of_type_lays_its_letters_out_a_few_at_a_step(monkeypatch
     assert "".join(letters for px, _w, letters in laid_out if px == 30) == th.COMMON_LETTERS
     assert "".join(letters for px, _w, letters in laid_out if px == 12) == th.TOKEN_LETTERS
     assert steps + 1 == len(laid_out) > len(th.COMMON_LETTERS) // WARM_LETTERS
+
+
+def test_a_device_thread_gets_the_interpreter_while_the_loop_draws_ahead(monkeypatch):
+    # drawing ahead is short steps of Python with a look at the waker between them; a seat
+    # press arrives on gpiozero's thread, which needs the interpreter to say so. A look that
+    # let it go for no time at all starved that thread until all the steps were done
+    h = Harness((800, 480))
+    app = h.app
+    app.pump()
+    app._timers.clear()
+    app._warming = []
+    steps, total = [0], 2000  # about a second of work in all
+    first_step = threading.Event()
+
+    def rehearse_step() -> bool:
+        steps[0] += 1
+        first_step.set()
+        until = time.thread_time() + 0.0005
+        while time.thread_time() < until:
+            pass
+        return steps[0] < total
+    monkeypatch.setattr(app, "rehearse_step", rehearse_step)
+    pressed_at_step = []
+
+    def seat_thread():
+        first_step.wait()
+        time.sleep(0.002)  # the press comes while the loop is drawing ahead
+        pressed_at_step.append(steps[0])
+        app.wake()
+    thread = threading.Thread(target=seat_thread, daemon=True)
+    thread.start()
+    app.wait()
+    thread.join(5)
+    assert pressed_at_step, "the seat thread never ran"
+    assert steps[0] < total  # the loop stopped drawing ahead for the press
+    assert pressed_at_step[0] < total // 10  # and the press was not kept waiting for most of it

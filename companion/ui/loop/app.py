@@ -55,6 +55,9 @@ STILL_FRAMES = 4
 STILL_BYTES = 12 << 20
 WARM_LETTERS = 16  # letters laid out per step while warming the type (about 1 ms)
 REHEARSAL_SLICE_S = 0.0005  # drawing ahead gives the loop back this often (a press may be waiting)
+# between two steps of that work the loop lets go of the interpreter for this long, waiting on its
+# waker: long enough for a device thread that waits for the interpreter to take it (see _called)
+GIVE_WAY_S = 0.0001
 TOAST_S = 5.0
 
 _ = i18n.translator("app")
@@ -394,8 +397,15 @@ class App:
             self.input.rescan()
 
     def _called(self) -> bool:
-        """Something waits for the loop: a device's wake, an SDL event, a timer that is due."""
-        waiting = select.select([self.waker], [], [], 0)[0] or pygame.event.peek()
+        """Something waits for the loop: a device's wake, an SDL event, a timer that is due.
+
+        Asked between two steps of idle work, so it waits a moment on the waker with the
+        interpreter let go. A seat press arrives on gpiozero's thread, which needs the
+        interpreter to put it down and wake the loop; a thread waiting for it takes it only
+        when it is free long enough, and each release restarts its wait, so a look that
+        returned at once, a step after a step, kept that thread out until the work was done
+        (a press waited for all of the drawing ahead, hundreds of ms)."""
+        waiting = select.select([self.waker], [], [], GIVE_WAY_S)[0] or pygame.event.peek()
         return bool(waiting) or bool(self._timers and self._timers[0][0] <= self.clock())
 
     def rehearse_step(self) -> bool:
