@@ -367,7 +367,7 @@ class App:
         if self._timers:
             timeout = min(timeout, max(0.0, self._timers[0][0] - now))
         ship_due = self.hardware.ship_due_s()
-        if ship_due is not None:  # the ship's silence is told when it falls due, not at a look
+        if ship_due is not None:  # the ship's silence, a bed going stuck: shown when due, not at a look
             timeout = min(timeout, ship_due)
         if pygame.event.peek():  # pumps SDL first: what it already read is not on any descriptor
             return

@@ -38,7 +38,6 @@ for action in actions[:len(actions) // 2]:
 os._exit(0)
 """
 
-# a whole Cloud Mine game and every shared screen in a fresh process, for its peak memory
 # one app at one size in its own process, as on a table: an eight-player Cloud Mine game
 # played to its end, then the history and the settings
 PEAK_SCRIPT = """
