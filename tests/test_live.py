@@ -319,6 +319,14 @@ def test_too_many_viewers_are_told_to_come_back_later(game):
             viewer.close()
 
 
+def half_requests(port: int, count: int, socks: list) -> None:
+    """`count` connections that each send half a request and then nothing, kept in `socks`."""
+    for _ in range(count):
+        s = socket.create_connection((HOST, port), timeout=10)
+        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        socks.append(s)
+
+
 def test_too_many_connections_are_turned_away_at_once(place):
     from companion.live.server import MAX_CONNECTIONS
 
@@ -326,10 +334,7 @@ def test_too_many_connections_are_turned_away_at_once(place):
     live = Live(db, config, extra=("--head-timeout", "120"))
     socks = []
     try:
-        for _ in range(MAX_CONNECTIONS + 5):  # each sends half a request and then nothing
-            s = socket.create_connection((HOST, live.port), timeout=10)
-            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
-            socks.append(s)
+        half_requests(live.port, MAX_CONNECTIONS + 5, socks)
         for s in socks[-5:]:
             assert status_of(s.recv(200)) == 503  # past the cap: told at once
     finally:
@@ -345,10 +350,7 @@ def test_connections_already_closed_do_not_count_against_the_cap(place):
     live = Live(db, config, extra=("--head-timeout", "120"))
     held = []
     try:
-        for _ in range(MAX_CONNECTIONS - 8):  # a crowd of connections that stay open
-            s = socket.create_connection((HOST, live.port), timeout=10)
-            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
-            held.append(s)
+        half_requests(live.port, MAX_CONNECTIONS - 8, held)  # a crowd of connections that stay open
         # pages asked for one after another, each closed before the next: the room the crowd
         # leaves is enough for all of them, however quickly they come
         assert [get(live.url, "/")[0] for _ in range(30)] == [200] * 30

@@ -358,10 +358,3 @@ def paint_sky(surface: pygame.Surface) -> None:
     width = surface.get_width()
     for colour, top, rows in sky_bands(surface.get_height()):
         surface.fill(colour, (0, top, width, rows))
-
-
-def sky(size: tuple[int, int]) -> pygame.Surface:
-    """The sky on a surface of its own."""
-    surface = pygame.Surface(size)
-    paint_sky(surface)
-    return surface

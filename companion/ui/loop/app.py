@@ -444,9 +444,7 @@ class App:
         yield
         ctx = DrawContext(self.theme, None, None, self.clock())
         canvas = self.viewport.canvas
-        shown = self._still_memo  # the frame on screen's, kept for its next frame
-        key = self._still_key(screen, widgets, ctx, canvas)
-        self._still_memo = shown
+        key = self._still_key(screen, widgets, ctx, canvas, remember=False)  # the shown frame's stays
         if key is not None and key in self._stills:
             return
         if key is None:
@@ -729,15 +727,18 @@ class App:
             self._stills.move_to_end(key)
         return kept
 
-    def _still_key(self, screen, widgets: list[Widget], ctx: DrawContext, canvas: pygame.Surface):
-        """The key `widgets` are kept by (still_key), None where their frame is not kept."""
+    def _still_key(self, screen, widgets: list[Widget], ctx: DrawContext, canvas: pygame.Surface,
+                   remember: bool = True):
+        """The key `widgets` are kept by (still_key), None where their frame is not kept;
+        `remember`ed for the next frame of the same widgets (the frame on screen's)."""
         if not self.still_frames or type(screen).draw_below is not Screen.draw_below:
             return None
         memo = self._still_memo
         if memo is not None and memo[0] is widgets and memo[1] is ctx.pressed and memo[2] is ctx.focused:
             return memo[3]
         key = still_key(widgets, ctx, canvas.get_size())
-        self._still_memo = (widgets, ctx.pressed, ctx.focused, key)
+        if remember:
+            self._still_memo = (widgets, ctx.pressed, ctx.focused, key)
         return key
 
     def _keep(self, key, kept: pygame.Surface) -> None:
