@@ -412,9 +412,11 @@ class GameScreen(Screen):
                 continue
             yield
             twin = self.stand_in(after, action)
-            yield from self.app.rehearse_screen(twin)
-            if after.view["over"] and not self.view["over"]:
-                yield from self.app.rehearse_screen(self.app.make("end", twin))
+            key = yield from self.app.rehearse_screen(twin)
+            ends = after.view["over"] and not self.view["over"]
+            if ends:
+                key = yield from self.app.rehearse_screen(self.app.make("end", twin))
+            self.app.foresee(self, action, key, ends)
 
     def show_end(self) -> None:
         """The game has just ended: its end screen (a game may celebrate on its board first)."""
