@@ -21,7 +21,9 @@ from .table import SeatTable
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 GAMES = ("cloudmine", "cloud9")
-GAP_S = 0.035     # between presses: longer than the debounce window, as two real presses are
+# a press comes this long after the screen it answers (a touch move's too) went up: longer than
+# the debounce window, as two real presses are, and quicker than anyone answers a screen
+GAP_S = 0.035
 DEADLINE_S = 120  # the whole run; a lost press must not hang the bench
 
 
@@ -68,6 +70,7 @@ def _presses(game: str, presses: int, seed: int, journal) -> tuple[list[float], 
 
     target: list = [None]         # the pin the presser presses next (set by the main loop)
     pressed_at = [0.0]
+    aimed_at = [0.0]              # when the screen the next press answers went up
     ready, shown, stop = threading.Event(), threading.Event(), threading.Event()
     latencies: list[float] = []
     loop_cpu: list[float] = []    # the loop thread's CPU time in the pass that showed each press
@@ -95,6 +98,7 @@ def _presses(game: str, presses: int, seed: int, journal) -> tuple[list[float], 
             app.controller.submit(touch(view))
             app.pump()
         target[0] = seat_input.pin(table.seats.seat_of(who), rng.choice([JUMP, STAY]))
+        aimed_at[0] = time.perf_counter()
         ready.set()
 
     def presser() -> None:
@@ -102,13 +106,13 @@ def _presses(game: str, presses: int, seed: int, journal) -> tuple[list[float], 
             if not ready.wait(1.0):
                 continue
             ready.clear()
+            time.sleep(max(0.0, aimed_at[0] + GAP_S - time.perf_counter()))
             pin = target[0]
             pressed_at[0] = time.perf_counter()
             pin.drive_low()
             shown.wait(5.0)
             shown.clear()
             pin.drive_high()
-            time.sleep(GAP_S)
 
     thread = threading.Thread(target=presser, daemon=True)
     deadline = time.monotonic() + DEADLINE_S
