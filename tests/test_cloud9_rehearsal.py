@@ -113,16 +113,21 @@ def play(h: Harness, clock: Clock, rng: random.Random, presses: int) -> dict[str
             break
         action = choose(screen.match, rng)
         rehearse(h)
+        went_up = h.app.foreseen_shown
         press(h, action)
         if action["act"] != "roll":  # a roll cannot be foreseen: everything else is drawn ahead
             key = kept_key(h)
             assert key is not None and key in h.app._stills, (action, type(h.app.screen).__name__)
             found[action["act"]] += 1
         assert shown(h) == fresh(h), action  # the press's frame, its moment at its start
+        # the frame drawn ahead went up first, with the fall or the jump starting over it (a
+        # rise moves the rebuilt basket: that frame is drawn whole)
+        assert h.app.foreseen_shown - went_up == (action["act"] in ("jump", "stay", "fall")), action
         clock.t += 0.2
         assert shown(h) == fresh(h), action  # mid-moment: the balloon falling, floating up, a piece flying
         clock.t += 2.0
         assert shown(h) == fresh(h), action
+    assert h.app.foreseen_wrong == 0
     return found
 
 

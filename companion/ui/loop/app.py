@@ -742,7 +742,8 @@ class App:
         """The frame the rehearsal drew of this change, put on the screen before the screen is
         rebuilt (the rebuild and a frame's key cost more than the rest of a press's pass), then
         checked: the rebuilt widgets must be kept by the same key, or the frame is drawn again
-        at once. Its first frame has no animation over it: that starts with the next frame."""
+        at once. What the screen draws over it comes from the screen as it is before the rebuild
+        (Screen.draw_first_above), or the frame is drawn whole."""
         seen, self._to_show = self._to_show, None
         if seen is None or self.dialog is not None or self.toast_text or self.focus_key is not None:
             return False
@@ -752,6 +753,8 @@ class App:
             return False
         canvas = self.viewport.canvas
         canvas.blit(kept, (0, 0))
+        if not self.screen.draw_first_above(canvas, DrawContext(self.theme, None, None, self.clock())):
+            return False
         self.turn_cues.draw(self, canvas)
         self._flip()
         self.foreseen_shown += 1

@@ -171,6 +171,12 @@ class Screen:
     def draw_above(self, surface: pygame.Surface, ctx: DrawContext) -> None:
         """Custom drawing over the widgets (short animations)."""
 
+    def draw_first_above(self, surface: pygame.Surface, ctx: DrawContext) -> bool:
+        """Draw over a frame drawn ahead what the first frame of a change shows over its widgets,
+        before the screen is rebuilt for it (App.draw); False where that needs the rebuilt
+        screen (the frame is then drawn whole). A screen that draws nothing above: nothing."""
+        return type(self).draw_above is Screen.draw_above
+
     def on_enter(self) -> None:
         pass
 

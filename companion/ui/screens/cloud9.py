@@ -677,6 +677,14 @@ class Cloud9Screen(GameScreen):
         self._draw_rising(surface, ctx)
         self._draw_moment(surface, ctx)
 
+    def draw_first_above(self, surface, ctx) -> bool:
+        # a fall and a jump start from where the balloon and the piece were (kept in the
+        # moment); a rise moves the rebuilt basket, and the dice tumble in the rebuilt tray
+        if self._tumble is not None or isinstance(self._moment, board.Rise):
+            return False
+        self._draw_moment(surface, ctx)
+        return True
+
     def _draw_rising(self, surface, ctx):
         moment = self._moment
         if isinstance(moment, board.Rise) and moment.t(ctx.now) is not None and self._basket:
