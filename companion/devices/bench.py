@@ -21,10 +21,11 @@ from .table import SeatTable
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 GAMES = ("cloudmine", "cloud9")
-# a press comes this long after the screen it answers (a touch move's too) went up: longer than
-# the debounce window, as two real presses are, and quicker than anyone answers a screen
+# a press comes this long after the screen it answers went up (after a touch move, once that
+# move's moment is over): longer than the debounce window, as two real presses are, and
+# quicker than anyone answers a screen
 GAP_S = 0.035
-DEADLINE_S = 120  # the whole run; a lost press must not hang the bench
+DEADLINE_S = 300  # the whole run; a lost press must not hang the bench
 
 
 def bench(presses: int = 250, seed: int = 1, journal=None, games: tuple[str, ...] = GAMES) -> dict[str, float]:
@@ -71,6 +72,7 @@ def _presses(game: str, presses: int, seed: int, journal) -> tuple[list[float], 
     target: list = [None]         # the pin the presser presses next (set by the main loop)
     pressed_at = [0.0]
     aimed_at = [0.0]              # when the screen the next press answers went up
+    released_at = [0.0]
     ready, shown, stop = threading.Event(), threading.Event(), threading.Event()
     latencies: list[float] = []
     loop_cpu: list[float] = []    # the loop thread's CPU time in the pass that showed each press
@@ -87,6 +89,7 @@ def _presses(game: str, presses: int, seed: int, journal) -> tuple[list[float], 
         return rises[0] if rises and rng.random() < 0.8 else rng.choice(legal)
 
     def aim() -> None:
+        moved = 0.0  # after the pilot's move, the passengers answer what it shows: once it is still
         while True:
             view = app.controller.match.view
             if view["over"]:
@@ -97,8 +100,9 @@ def _presses(game: str, presses: int, seed: int, journal) -> tuple[list[float], 
                 break
             app.controller.submit(touch(view))
             app.pump()
+            moved = app.animation_left_s  # the dice tumbling, the balloon rising to its cloud
         target[0] = seat_input.pin(table.seats.seat_of(who), rng.choice([JUMP, STAY]))
-        aimed_at[0] = time.perf_counter()
+        aimed_at[0] = time.perf_counter() + moved
         ready.set()
 
     def presser() -> None:
@@ -106,13 +110,16 @@ def _presses(game: str, presses: int, seed: int, journal) -> tuple[list[float], 
             if not ready.wait(1.0):
                 continue
             ready.clear()
-            time.sleep(max(0.0, aimed_at[0] + GAP_S - time.perf_counter()))
+            # GAP_S after the screen went up, and after the last press was let go (a press
+            # sooner than that after a release would be a bounce)
+            time.sleep(max(0.0, max(aimed_at[0], released_at[0]) + GAP_S - time.perf_counter()))
             pin = target[0]
             pressed_at[0] = time.perf_counter()
             pin.drive_low()
             shown.wait(5.0)
             shown.clear()
             pin.drive_high()
+            released_at[0] = time.perf_counter()
 
     thread = threading.Thread(target=presser, daemon=True)
     deadline = time.monotonic() + DEADLINE_S

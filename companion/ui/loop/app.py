@@ -328,6 +328,11 @@ class App:
     def animating(self) -> bool:
         return self.clock() < self._animate_until
 
+    @property
+    def animation_left_s(self) -> float:
+        """How long the animation now running goes on (0: none)."""
+        return max(0.0, self._animate_until - self.clock())
+
     # --- threads ----------------------------------------------------------------------------
     def post(self, event_type: int, **attrs) -> None:
         """Thread-safe: queue an event for the main loop and wake it."""
@@ -485,11 +490,12 @@ class App:
             self._foreseen.append(Foreseen(screen, screen.match, dict(action), ends, key, self._foresight_context()))
 
     def _foresight_context(self) -> tuple:
-        # what a foreseen frame also depends on: the size, the words, the badges, and the frame
-        # on screen (a change of the screen's own, a card closed, shows there first)
+        # what a foreseen frame also depends on: the size, the words, the badges, the frame on
+        # screen (a change of the screen's own, a card closed, shows there first), and whether
+        # an animation runs (a stand-in drawn while a balloon rose shows it rising)
         memo = self._still_memo
         shown = memo[3] if memo is not None and memo[0] is self.widgets else None
-        return (self.frame, self.theme.scale, i18n.current_language(), self._status, shown)
+        return (self.frame, self.theme.scale, i18n.current_language(), self._status, shown, self.animating)
 
     def _foreseen_for(self, screen, before, action) -> "Foreseen | None":
         if not self._foreseen:
