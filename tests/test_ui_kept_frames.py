@@ -86,19 +86,26 @@ def test_a_cloud_mine_game_drawn_ahead_and_kept_shows_what_drawing_it_afresh_sho
     h.app.change_config(language=language)
     h.start_game({"game": "cloudmine", "players": players})
     rng = random.Random(3)
-    found_ahead = ends = 0
+    found_ahead = foreseen = ends = 0
     while ends < 1:
         assert rehearse(h) > 0  # the two answers the Dreamer may give, drawn ahead
         guess(h, rng.random() < 0.3)
         found_ahead += kept_key(h) in h.app._stills
-        assert shown(h) == fresh(h)  # the press's frame, the cards leaving the deck
+        shown_before = h.app.foreseen_shown
+        first = shown(h)  # drawn ahead: the still widgets; the cards' flight starts with the next frame
+        assert shown(h) == fresh(h)  # the cards leaving the deck
         clock.t += 0.35
         assert shown(h) == fresh(h)  # mid-flight: the still widgets kept, the cards drawn over
         clock.t += 1.0
-        assert shown(h) == fresh(h)
+        settled = shown(h)
+        assert settled == fresh(h)
+        if h.app.foreseen_shown > shown_before:
+            foreseen += 1
+            assert first == settled
         if isinstance(h.app.screen, EndScreen):
             ends += 1
     assert found_ahead > 10  # nearly every press's frame was drawn ahead
+    assert foreseen > 10 and h.app.foreseen_wrong == 0  # and went up first, always the screen's own
 
 
 def test_a_kept_frame_is_not_shown_after_the_language_the_size_or_the_players_changed():
@@ -107,6 +114,7 @@ def test_a_kept_frame_is_not_shown_after_the_language_the_size_or_the_players_ch
     h.start_game({"game": "cloudmine", "players": SIX})
     rehearse(h)
     guess(h, False)
+    clock.t += 1.0  # the cards' flight over
     english = shown(h)
     assert english == fresh(h)
     h.app.change_config(language="de")
@@ -120,6 +128,7 @@ def test_a_kept_frame_is_not_shown_after_the_language_the_size_or_the_players_ch
     h.start_game({"game": "cloudmine", "players": EIGHT})
     rehearse(h)
     guess(h, True)
+    clock.t += 1.0
     assert shown(h) == fresh(h)
 
 

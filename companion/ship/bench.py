@@ -240,6 +240,7 @@ def line_to_frame_p99_ms(balls: int = BALLS) -> float:
     master, slave, path = _pty()
     h = Harness((800, 480))
     app = h.app
+    app.warm_up()  # as the app does while idle, long before a game's first ball
     session = ShipSession(queue.Queue(), clock=clock_ms)
     link = ShipLink(path, session.inlet(app.wake), wake=app.wake)
     link.start()

@@ -40,6 +40,11 @@ JUMP_S = 0.6    # a jump: the piece leaves the basket for its player's score
 
 # --- the pieces ------------------------------------------------------------------------------
 
+def _own_draw(widget: Widget, cls: type) -> bool:
+    """The widget draws as `cls` does (a subclass drawing otherwise says its own signature)."""
+    return type(widget).draw is cls.draw
+
+
 def pawn_polygon(rect: pygame.Rect) -> list[tuple[float, float]]:
     """A wooden piece's body: a bell from the shoulders to a wide foot."""
     x, y, w, h = rect.x, rect.y, rect.w, rect.h
@@ -84,6 +89,9 @@ def pawn_image(rect: pygame.Rect, colour: str, mark: str, theme: th.Theme) -> py
 
 class Pawn(PlayerToken):
     """A player's wooden piece (a token for the fit checks: its name counts as shown)."""
+
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect), self.name, self.colour, self.mark) if _own_draw(self, Pawn) else None
 
     def draw(self, surface, ctx):
         surface.blit(pawn_image(self.rect, self.colour, self.mark or self.name, ctx.theme), self.rect)
@@ -136,6 +144,9 @@ class Cloud(Widget):
         super().__init__(rect, key)
         self.fill, self.line = fill, line
 
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect), self.fill, self.line) if _own_draw(self, Cloud) else None
+
     def draw(self, surface, ctx):
         width = max(1, ctx.theme.px(1.5 if self.line == CLOUD_LINE else 3))
         surface.blit(_cloud_image(self.rect.w, self.rect.h, self.fill, self.line, width), self.rect)
@@ -148,6 +159,9 @@ class PathLine(Widget):
         xs, ys = [p[0] for p in points], [p[1] for p in points]
         super().__init__(pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1), key)
         self.points = points
+
+    def signature(self, ctx):
+        return (type(self), tuple(map(tuple, self.points))) if _own_draw(self, PathLine) else None
 
     def draw(self, surface, ctx):
         r = max(2, ctx.theme.px(3))
@@ -168,6 +182,9 @@ class Disc(Widget):
         super().__init__(rect, key)
         self.fill = fill
 
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect), self.fill) if _own_draw(self, Disc) else None
+
     def draw(self, surface, ctx):
         pygame.draw.circle(surface, self.fill, self.rect.center, min(self.rect.w, self.rect.h) / 2)
 
@@ -179,6 +196,9 @@ class Cubes(Widget):
         super().__init__(rect, key)
         self.count, self.align = count, align
         self.faces = [None] * count
+
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect), self.count, self.align) if _own_draw(self, Cubes) else None
 
     def draw(self, surface, ctx):
         gap = ctx.theme.px(3)
@@ -208,6 +228,9 @@ def _cube(width: int, height: int, line: int) -> pygame.Surface:
 class Star(Widget):
     """Cloud 9, the top: a gold star."""
 
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect)) if _own_draw(self, Star) else None
+
     def draw(self, surface, ctx):
         draw_shape(surface, "star", self.rect.center, min(self.rect.w, self.rect.h) / 2 * 0.88, GOLD)
 
@@ -227,6 +250,9 @@ def draw_basket(surface: pygame.Surface, rect: pygame.Rect, theme: th.Theme) -> 
 
 class Basket(Widget):
     paints = True
+
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect)) if _own_draw(self, Basket) else None
 
     def draw(self, surface, ctx):
         draw_basket(surface, self.rect, ctx.theme)
@@ -350,6 +376,9 @@ def basket_cloud(f: Frame, rect: pygame.Rect, view, aboard: list[str], colour_of
 
 class PilotMark(Widget):
     paints = True
+
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect)) if _own_draw(self, PilotMark) else None
 
     def draw(self, surface, ctx):
         pygame.draw.rect(surface, th.CARD, self.rect, border_radius=ctx.theme.px(6))

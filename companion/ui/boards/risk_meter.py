@@ -62,6 +62,9 @@ class RiskMeter(Widget):
         super().__init__(rect, key)
         self.chance = chance
 
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect), self.chance) if type(self).draw is RiskMeter.draw else None
+
     def draw(self, surface, ctx):
         r = self.rect
         face_r = r.h / 2

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import heapq
 from collections import OrderedDict
+from dataclasses import dataclass
 import logging
 import select
 import itertools
@@ -110,6 +111,12 @@ class App:
         self._dialog_cache: tuple | None = None
         self._rehearsal_key: tuple | None = None  # the state last rehearsed (see rehearse_step)
         self._rehearsal = None
+        # frames the rehearsal drew of what a change leads to, and the one this pass shows first
+        self._foreseen: list[Foreseen] = []
+        self._to_show: Foreseen | None = None
+        self.foreseen_shown = 0  # presses whose frame went up as drawn ahead
+        self.foreseen_wrong = 0  # of those, frames that were not the screen's (drawn again at once)
+        self.flipped = (0.0, 0.0)  # when the last frame went to the screen: perf_counter, thread_time
         self._idle_work: list[Callable[[], Any]] = []  # see when_idle
         self._scratch: pygame.Surface | None = None
         self.still_frames = True  # frames of still widgets kept and shown again (see _still)
@@ -321,6 +328,11 @@ class App:
     def animating(self) -> bool:
         return self.clock() < self._animate_until
 
+    @property
+    def animation_left_s(self) -> float:
+        """How long the animation now running goes on (0: none)."""
+        return max(0.0, self._animate_until - self.clock())
+
     # --- threads ----------------------------------------------------------------------------
     def post(self, event_type: int, **attrs) -> None:
         """Thread-safe: queue an event for the main loop and wake it."""
@@ -413,9 +425,10 @@ class App:
         screen's `rehearse`): its words fitted and drawn into the caches, its pictures made, so
         that the frame after the press costs blits. False when nothing is left to do."""
         screen = self.screen
-        key = (screen, getattr(screen, "match", None), self.frame, i18n.current_language(), self._status)
+        key = (screen, getattr(screen, "match", None), self._foresight_context())
         if key != self._rehearsal_key:
             self._rehearsal_key = key
+            self._foreseen.clear()
             rehearse = getattr(screen, "rehearse", None)
             self._rehearsal = rehearse() if rehearse is not None and self.dialog is None else None
         if self._rehearsal is None:
@@ -434,7 +447,7 @@ class App:
         """Steps that build `screen` (a stand-in, or a screen not shown yet) and draw its
         widgets off screen, as `_build_if_needed` and `draw` would; nothing on screen changes.
         Each step is short (REHEARSAL_SLICE_S or one build's part): a press that arrives
-        meanwhile waits for one step only."""
+        meanwhile waits for one step only. Returns the key its frame is kept by (None: not kept)."""
         frame = self.frame
         widgets = screen.bar(frame, self.theme)
         yield
@@ -446,7 +459,7 @@ class App:
         canvas = self.viewport.canvas
         key = self._still_key(screen, widgets, ctx, canvas, remember=False)  # the shown frame's stays
         if key is not None and key in self._stills:
-            return
+            return key
         if key is None:
             # not to be kept: drawn where nothing shows it (clipped away), for what it caches
             if self._scratch is None:
@@ -458,6 +471,7 @@ class App:
         yield from self._paint_in_slices(target, screen, widgets, ctx)
         if key is not None:
             self._keep(key, target)
+        return key
 
     def _paint_in_slices(self, surface: pygame.Surface, screen, widgets: list[Widget], ctx: DrawContext):
         """`_paint` without its sky, a step every REHEARSAL_SLICE_S."""
@@ -468,6 +482,27 @@ class App:
             if time.perf_counter() > until:
                 yield
                 until = time.perf_counter() + REHEARSAL_SLICE_S
+
+    def foresee(self, screen, action, key, ends: bool = False) -> None:
+        """`screen`'s rehearsal drew the frame `action` leads to (kept as `key`; `ends`: the end
+        screen it shows): if that is the next change, that frame goes up first (draw)."""
+        if key is not None:
+            self._foreseen.append(Foreseen(screen, screen.match, dict(action), ends, key, self._foresight_context()))
+
+    def _foresight_context(self) -> tuple:
+        # what a foreseen frame also depends on: the size, the words, the badges, the frame on
+        # screen (a change of the screen's own, a card closed, shows there first), and whether
+        # an animation runs (a stand-in drawn while a balloon rose shows it rising)
+        memo = self._still_memo
+        shown = memo[3] if memo is not None and memo[0] is self.widgets else None
+        return (self.frame, self.theme.scale, i18n.current_language(), self._status, shown, self.animating)
+
+    def _foreseen_for(self, screen, before, action) -> "Foreseen | None":
+        if not self._foreseen:
+            return None
+        context = self._foresight_context()
+        return next((seen for seen in self._foreseen if seen.screen is screen and seen.before is before
+                     and seen.action == action and seen.context == context), None)
 
     def pump(self) -> None:
         """Handle every pending event and due timer, then draw if anything changed."""
@@ -679,6 +714,8 @@ class App:
         return cache[2]
 
     def draw(self) -> None:
+        if self._show_foreseen():
+            return
         self._build_if_needed()
         canvas, frame = self.viewport.canvas, self.frame
         ctx = DrawContext(self.theme, self.focused(), self.pressed, self.clock())
@@ -698,10 +735,45 @@ class App:
         if self.toast_text:
             for widget in self._toast_widgets():
                 widget.draw(canvas, ctx)
+        self._flip()
+        self._dirty = False
+
+    def _flip(self) -> None:
         self.viewport.present()
         pygame.display.flip()
         self.frames_drawn += 1
-        self._dirty = False
+        self.flipped = (time.perf_counter(), time.thread_time())
+
+    def _show_foreseen(self) -> bool:
+        """The frame the rehearsal drew of this change, put on the screen before the screen is
+        rebuilt (the rebuild and a frame's key cost more than the rest of a press's pass), then
+        checked: the rebuilt widgets must be kept by the same key, or the frame is drawn again
+        at once. What the screen draws over it comes from the screen as it is before the rebuild
+        (Screen.draw_first_above), or the frame is drawn whole."""
+        seen, self._to_show = self._to_show, None
+        if seen is None or self.dialog is not None or self.toast_text or self.focus_key is not None:
+            return False
+        on_screen = self.screen if not seen.ends else getattr(self.screen, "game_screen", None)
+        kept = self._stills.get(seen.key)
+        if on_screen is not seen.screen or kept is None:
+            return False
+        canvas = self.viewport.canvas
+        canvas.blit(kept, (0, 0))
+        if not self.screen.draw_first_above(canvas, DrawContext(self.theme, None, None, self.clock())):
+            return False
+        self.turn_cues.draw(self, canvas)
+        self._flip()
+        self.foreseen_shown += 1
+        self._build_if_needed()
+        ctx = DrawContext(self.theme, self.focused(), self.pressed, self.clock())
+        if self._still_key(self.screen, self.widgets, ctx, canvas) != seen.key:
+            self.foreseen_wrong += 1
+            log.warning("the frame drawn ahead for %s was not its own: drawn again", type(self.screen).__name__)
+            return False
+        self._stills.move_to_end(seen.key)
+        # a screen that draws over its widgets (not an animation: its next frame is due anyway)
+        self._dirty = type(self.screen).draw_above is not Screen.draw_above and not self.animating
+        return True
 
     def _paint(self, surface: pygame.Surface, screen, widgets: list[Widget], ctx: DrawContext) -> None:
         """The sky, the screen's own drawing below its widgets, and the widgets."""
@@ -776,6 +848,7 @@ class App:
     # --- the game ---------------------------------------------------------------------------
     def _on_game_change(self, before, after, action) -> None:
         screen = self.screen
+        self._to_show = self._foreseen_for(screen, before, action)
         handler = getattr(screen, "on_game_change", None)
         if handler is not None:
             handler(before, after, action)
@@ -860,3 +933,15 @@ def toast_widgets(text: str, frame: Frame, detail: str | None = None, area: pyga
         return out + [Label(main, text, "body", colour=(255, 255, 255), wrap=True, key="toast-text"),
                       Label(small, detail, "min", colour=(214, 206, 210), wrap=True, key="toast-rule")]
     return out + [Label(inner, text, "body", colour=(255, 255, 255), wrap=True, key="toast-text")]
+
+
+@dataclass(frozen=True)
+class Foreseen:
+    """A frame drawn ahead: what `action` on `screen`'s state `before` leads to, kept as `key`
+    (`ends`: the end screen made from `screen`), with what else it depended on (`context`)."""
+    screen: Any
+    before: Any
+    action: dict
+    ends: bool
+    key: Any
+    context: tuple

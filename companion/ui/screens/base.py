@@ -171,6 +171,12 @@ class Screen:
     def draw_above(self, surface: pygame.Surface, ctx: DrawContext) -> None:
         """Custom drawing over the widgets (short animations)."""
 
+    def draw_first_above(self, surface: pygame.Surface, ctx: DrawContext) -> bool:
+        """Draw over a frame drawn ahead what the first frame of a change shows over its widgets,
+        before the screen is rebuilt for it (App.draw); False where that needs the rebuilt
+        screen (the frame is then drawn whole). A screen that draws nothing above: nothing."""
+        return type(self).draw_above is Screen.draw_above
+
     def on_enter(self) -> None:
         pass
 
@@ -412,9 +418,11 @@ class GameScreen(Screen):
                 continue
             yield
             twin = self.stand_in(after, action)
-            yield from self.app.rehearse_screen(twin)
-            if after.view["over"] and not self.view["over"]:
-                yield from self.app.rehearse_screen(self.app.make("end", twin))
+            key = yield from self.app.rehearse_screen(twin)
+            ends = after.view["over"] and not self.view["over"]
+            if ends:
+                key = yield from self.app.rehearse_screen(self.app.make("end", twin))
+            self.app.foresee(self, action, key, ends)
 
     def show_end(self) -> None:
         """The game has just ended: its end screen (a game may celebrate on its board first)."""

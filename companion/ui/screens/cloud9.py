@@ -53,6 +53,28 @@ def draw_card(surface: pygame.Surface, box: pygame.Rect, card: str, theme: th.Th
     draw_token(surface, card, box.center, box.w * 0.36)
 
 
+def _signatures(widgets: list[Widget], ctx) -> tuple | None:
+    """The children's signatures, None where one has none (a bare Widget, a mark for the
+    layout, draws nothing and says nothing)."""
+    out = []
+    for widget in widgets:
+        if type(widget) is Widget:
+            continue
+        signature = widget.signature(ctx)
+        if signature is None:
+            return None
+        out.append(signature)
+    return tuple(out)
+
+
+def _button_signature(button: Button, ctx, *drawn) -> tuple | None:
+    """A button's signature (as Button.signature says it) and what else its subclass draws."""
+    if button.icon is not None:
+        return None
+    return (type(button), tuple(button.rect), button.text, button.kind, button._enabled, button.selected,
+            button.label.size, button.label.wrap, ctx.pressed is button, ctx.focused is button) + drawn
+
+
 def _strip(rect: pygame.Rect, count: int, aspect: float, gap: int, align: str = "center") -> list[pygame.Rect]:
     """`count` boxes of width/height `aspect` side by side in `rect`, as large as fit."""
     if count <= 0:
@@ -86,6 +108,10 @@ class Snapshot(Widget):
     def overflow(self, theme):
         return [text for child in self.children for text in child.overflow(theme)]
 
+    def signature(self, ctx):
+        children = _signatures(self.children, ctx)
+        return None if children is None else (type(self), tuple(self.rect), children)
+
     def draw(self, surface, ctx):
         if self._image is not None:
             surface.blit(self._image, self.rect)
@@ -95,7 +121,8 @@ class Snapshot(Widget):
         for child in self.children:
             child.draw(surface, ctx)
         surface.set_clip(clip)
-        self._image = surface.subsurface(self.rect).copy()
+        if surface.get_rect().contains(self.rect):  # not where it was drawn only for its caches
+            self._image = surface.subsurface(self.rect).copy()
 
 
 class DiceRow(Widget):
@@ -104,6 +131,9 @@ class DiceRow(Widget):
     def __init__(self, rect, faces: list[str | None], align: str = "center", key: str | None = None):
         super().__init__(rect, key)
         self.faces, self.align = list(faces), align
+
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect), tuple(self.faces), self.align) if type(self).draw is DiceRow.draw else None
 
     def draw(self, surface, ctx):
         for box, face in zip(_strip(self.rect, len(self.faces), 1.0, ctx.theme.px(6), self.align), self.faces):
@@ -114,6 +144,9 @@ class Hand(Widget):
     """The cards-in-hand sign next to a hand size."""
 
     paints = True  # the fit checks see a name that runs into it
+
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect)) if type(self).draw is Hand.draw else None
 
     def draw(self, surface, ctx):
         draw_hand(surface, self.rect, ctx.theme)
@@ -129,6 +162,10 @@ class Bar(Widget):
     def __init__(self, rect, value: int, total: int, colour: tuple[int, int, int], key: str | None = None):
         super().__init__(rect, key)
         self.value, self.total, self.colour = value, total, colour
+
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect), self.value, self.total, self.colour) if type(self).draw is Bar.draw \
+            else None
 
     @property
     def filled(self) -> pygame.Rect:
@@ -154,6 +191,10 @@ class PromptLabel(Label):
         super().__init__(rect, text, *args, **kwargs)
         self.name = name
 
+    def signature(self, ctx):
+        plain = super().signature(ctx)
+        return None if plain is None else plain + (self.name,)
+
     def fitted(self, theme):
         plain = super().fitted(theme)
         if "-" not in self.name or self.name not in self.text:
@@ -171,18 +212,27 @@ class Balloon(Widget):
         super().__init__(rect, key)
         self.children, self.screen = children, screen
 
+    def signature(self, ctx):
+        if type(self).draw is not Balloon.draw:
+            return None
+        in_place = self.screen.balloon_in_place(ctx.now)
+        children = _signatures(self.children, ctx) if in_place else ()
+        return None if children is None else (type(self), tuple(self.rect), in_place, children)
+
     def draw(self, surface, ctx):
-        if not self.children:
-            return
-        shift = self.screen.balloon_offset(ctx.now, self.children[0].rect.y)
-        if shift is None:
-            return
-        for part in self.children:
-            part.rect.move_ip(0, shift)
-            try:
-                part.draw(surface, ctx)
-            finally:
-                part.rect.move_ip(0, -shift)
+        # in its place, or (while a moment hides it or floats it up) not here: draw_above
+        # draws a rising balloon, so that the frame below it stays the same all the while
+        if self.screen.balloon_in_place(ctx.now):
+            draw_shifted(surface, ctx, self.children, 0)
+
+
+def draw_shifted(surface: pygame.Surface, ctx, parts: list[Widget], shift: int) -> None:
+    for part in parts:
+        part.rect.move_ip(0, shift)
+        try:
+            part.draw(surface, ctx)
+        finally:
+            part.rect.move_ip(0, -shift)
 
 
 class FaceButton(Button):
@@ -191,6 +241,9 @@ class FaceButton(Button):
     def __init__(self, rect, face: str, on_tap, enabled: bool = True, key: str | None = None):
         self.face = face
         super().__init__(rect, "", on_tap, kind="choice", enabled=enabled, key=key)
+
+    def signature(self, ctx):
+        return _button_signature(self, ctx, self.face) if type(self).draw is FaceButton.draw else None
 
     def draw(self, surface, ctx):
         super().draw(surface, ctx)
@@ -206,6 +259,9 @@ class CardsButton(Button):
     def __init__(self, rect, text: str, on_tap, cards: list[str], **kwargs):
         self.cards = list(cards)
         super().__init__(rect, text, on_tap, **kwargs)
+
+    def signature(self, ctx):
+        return _button_signature(self, ctx, tuple(self.cards)) if type(self).draw is CardsButton.draw else None
 
     def _cards_rect(self) -> pygame.Rect:
         h = round(self.rect.h * 0.7)
@@ -243,6 +299,7 @@ class Cloud9Screen(GameScreen):
         self._ladder: pygame.Rect | None = None   # the path of clouds, as last laid out
         self._tokens: dict[str, pygame.Rect] = {}  # each player's piece on the scores
         self._moment: board.Moment | None = None  # the moment being drawn (a rise, a fall, a jump)
+        self._drawn_at: float | None = None  # a stand-in: the time its frame shows (the press's)
 
     def subtitle(self) -> str:
         return _("Trip {number}").format(number=self.view["trip"])
@@ -290,27 +347,58 @@ class Cloud9Screen(GameScreen):
 
     def on_game_change(self, before, after, action):
         super().on_game_change(before, after, action)
-        act, now = action.get("act"), self.app.now()
+        moment = self.moment_for(before, after, action, self.app.now())
+        if moment is not None:
+            self._moment = moment
+            self.app.animate(moment.seconds)
+
+    def moment_for(self, before, after, action, now: float) -> board.Moment | None:
+        """The moment an action starts on the balloon as it stands now (a rise, a fall, a jump)."""
+        act = action.get("act")
         was = {w.key: w for w in self._basket}  # the balloon as it stood before the action
         basket = was.get("basket")
         if basket is None or self._ladder is None:
-            return
+            return None
         if act == "rise" and after.view["trip"] == before.view["trip"]:
-            self._moment = board.Rise(now, basket.rect.y)
-            self.app.animate(LIFT_S)
-        elif act == "fall":
+            return board.Rise(now, basket.rect.y)
+        if act == "fall":
             pieces = [(w.rect.copy(), w.colour, w.mark or w.name) for w in self._basket if isinstance(w, Pawn)]
             theme = self.app.theme
             caption = board.caption_lines(_("{name} let it fall").format(name=before.view["pilot"]),
                                           self._ladder.w - theme.px(12), theme)
-            self._moment = board.Fall(now, self._ladder.copy(), basket.rect.copy(), pieces, caption)
-            self.app.animate(FALL_S)
-        elif act == "jump":
+            return board.Fall(now, self._ladder.copy(), basket.rect.copy(), pieces, caption)
+        if act == "jump":
             name = action.get("player")
             piece = was.get(f"aboard:{name}")
             if piece is not None:
-                self._moment = board.Jump(now, piece.rect.copy(), piece.colour, piece.mark or name, name)
-                self.app.animate(JUMP_S)
+                return board.Jump(now, piece.rect.copy(), piece.colour, piece.mark or name, name)
+        return None
+
+    # --- drawing ahead: what the next press most likely submits ------------------------------
+    def rehearsal_actions(self):
+        # a passenger's seat press (jump or stay), a solo pilot's jump (a roll cannot be
+        # foreseen), the pilot's rise or fall on the screen (three at most)
+        v = self.view
+        phase = v["phase"]
+        if phase == "decide":
+            who = v["to_decide"]
+            return [{"act": "jump", "player": who}, {"act": "stay", "player": who}]
+        if phase == "roll" and v["solo"]:
+            return [{"act": "jump", "player": v["pilot"]}]
+        if phase == "resolve":
+            return [a for a in self.match.legal_actions() if a["act"] in ("rise", "fall")]
+        return []
+
+    def stand_in(self, after, action):
+        # the moment the press starts, as on_game_change starts it, and the stand-in drawn at
+        # its first frame: the balloon hidden by a fall or floating up, as the press shows it
+        now = self.app.now()
+        moment = self.moment_for(self.match, after, action, now)
+        twin = super().stand_in(after, action)
+        if moment is not None:
+            twin._moment = moment
+        twin._drawn_at = now
+        return twin
 
     def on_seat_outcome(self, outcome) -> bool:
         # a solo pilot's "stay" press is a note for the screen: open the roll entry
@@ -586,7 +674,21 @@ class Cloud9Screen(GameScreen):
     # --- short transitions: the app's roll tumbles, a rising basket glides up ----------------
     def draw_above(self, surface, ctx):
         self._draw_tumble(surface, ctx)
+        self._draw_rising(surface, ctx)
         self._draw_moment(surface, ctx)
+
+    def draw_first_above(self, surface, ctx) -> bool:
+        # a fall and a jump start from where the balloon and the piece were (kept in the
+        # moment); a rise moves the rebuilt basket, and the dice tumble in the rebuilt tray
+        if self._tumble is not None or isinstance(self._moment, board.Rise):
+            return False
+        self._draw_moment(surface, ctx)
+        return True
+
+    def _draw_rising(self, surface, ctx):
+        moment = self._moment
+        if isinstance(moment, board.Rise) and moment.t(ctx.now) is not None and self._basket:
+            draw_shifted(surface, ctx, self._basket, moment.offset(ctx.now, self._basket[0].rect.y))
 
     def _draw_tumble(self, surface, ctx):
         if self._tumble is None or self._dice_rect is None:
@@ -628,6 +730,14 @@ class Cloud9Screen(GameScreen):
         if moment.hides_balloon():
             return None
         return moment.offset(now, to_y) if isinstance(moment, board.Rise) else 0
+
+    def balloon_in_place(self, now: float) -> bool:
+        """The balloon stands on its cloud now: no fall hides it, no rise floats it up (a
+        stand-in answers for the first frame of its press)."""
+        if self._drawn_at is not None:
+            now = self._drawn_at
+        moment = self._moment
+        return moment is None or moment.t(now) is None or not (moment.hides_balloon() or isinstance(moment, board.Rise))
 
     # --- sounds --------------------------------------------------------------------------------
     def sounds_for(self, before, after, action):

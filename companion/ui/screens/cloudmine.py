@@ -194,6 +194,11 @@ class CloudMineScreen(GameScreen):
         if self._flights:
             board.paint_flights(surface, self._flights, ctx.now - self._flights_from, self._card_h)
 
+    def draw_first_above(self, surface, ctx) -> bool:
+        # the cards' flight is worked out by the rebuild (where each pile is): it starts with the
+        # frame after, and the first frame shows the cards where they land
+        return True
+
     def card_keeps_clear(self, moment):
         # a settlement's card leaves in sight everyone it gives cards to
         return tuple(f"player:{name}" for name in moment.players) if moment.kind == "settle" else ()

@@ -228,6 +228,9 @@ class EndScreen(Screen):
                 self.celebrated_at = self.app.now()
                 self.app.animate(CELEBRATION_S)
 
+    def draw_first_above(self, surface, ctx) -> bool:
+        return getattr(self, "celebrated_at", None) is None  # the petals fly from the rebuilt garden
+
     def draw_above(self, surface, ctx) -> None:
         start, garden = getattr(self, "celebrated_at", None), getattr(self, "garden_rect", None)
         if start is None or garden is None:
