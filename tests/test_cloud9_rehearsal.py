@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 
-import pygame
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -20,28 +19,14 @@ from companion.ui.screens.cloud9 import Cloud9Screen
 from companion.ui.screens.end import EndScreen
 from companion.ui.tools.harness import Harness
 
+from test_ui_kept_frames import Clock, pixels, shown
+
 THREE = ["Ann", "Ben", "Cat"]
 SIX = ["Maximilian-Alexander", "Szentgyörgyi Boglárka", "Annemarie-Josephine", "Weißenböck Jürgen",
        "Christopher-Benedict", "Hajdúszoboszlói Ödön"]
 DRAWN_AHEAD = ("jump", "stay", "rise", "fall")
 
 
-class Clock:
-    def __init__(self):
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-def pixels(h: Harness) -> bytes:
-    return pygame.image.tobytes(h.app.viewport.canvas, "RGB")
-
-
-def shown(h: Harness) -> bytes:
-    h.app.redraw()
-    h.app.draw()
-    return pixels(h)
 
 
 def fresh(h: Harness) -> bytes:
