@@ -19,7 +19,7 @@ from companion.ui.screens.cloud9 import Cloud9Screen
 from companion.ui.screens.end import EndScreen
 from companion.ui.tools.harness import Harness
 
-from test_ui_kept_frames import Clock, pixels, shown
+from test_ui_kept_frames import Clock, pixels, rehearse, shown
 
 THREE = ["Ann", "Ben", "Cat"]
 SIX = ["Maximilian-Alexander", "Szentgyörgyi Boglárka", "Annemarie-Josephine", "Weißenböck Jürgen",
@@ -47,13 +47,6 @@ def kept_key(h: Harness):
     app._build_if_needed()
     return still_key(app.widgets, DrawContext(app.theme, app.focused(), app.pressed, app.clock()),
                      app.viewport.canvas.get_size())
-
-
-def rehearse(h: Harness) -> int:
-    steps = 0
-    while h.app.rehearse_step():
-        steps += 1
-    return steps
 
 
 def press(h: Harness, action: dict) -> None:

@@ -114,7 +114,7 @@ class App:
         # frames the rehearsal drew of what a change leads to, and the one this pass shows first
         self._foreseen: list[Foreseen] = []
         self._to_show: Foreseen | None = None
-        self.foreseen_shown = 0  # presses whose frame went up as drawn ahead
+        self.foreseen_shown = 0  # changes whose frame went up as drawn ahead
         self.foreseen_wrong = 0  # of those, frames that were not the screen's (drawn again at once)
         self.flipped = (0.0, 0.0)  # when the last frame went to the screen: perf_counter, thread_time
         self._idle_work: list[Callable[[], Any]] = []  # see when_idle
