@@ -190,3 +190,20 @@ def test_random_legal_plays_find_every_press_drawn_ahead(players, seed, presses)
             assert kept_key(h) in h.app._stills, action
         assert shown(h) == fresh(h), action
         h.app.clock.t += 2.0
+
+
+def test_a_redraw_after_a_rise_shows_the_balloon_back_on_its_cloud():
+    clock = Clock()
+    h = Harness((800, 480), clock=clock)
+    h.start_game({"game": "cloud9", "players": THREE, "first_pilot": "Ann"})
+    for action in ({"act": "roll", "dice": ["red", "blank"]}, {"act": "jump", "player": "Ben"},
+                   {"act": "jump", "player": "Cat"}):
+        press(h, action)
+        clock.t += 2.0
+    press(h, {"act": "rise", "cards": ["red"]})
+    assert h.app.animating
+    clock.t += 0.2
+    shown(h)  # mid-rise: the balloon floats up over the kept frame, which has none
+    clock.t += 2.0
+    assert not h.app.animating
+    assert shown(h) == fresh(h)  # the same widgets, redrawn: the balloon stands on its cloud
