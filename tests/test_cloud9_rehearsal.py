@@ -19,7 +19,7 @@ from companion.ui.screens.cloud9 import Cloud9Screen
 from companion.ui.screens.end import EndScreen
 from companion.ui.tools.harness import Harness
 
-from test_ui_kept_frames import Clock, pixels, shown
+from test_ui_kept_frames import Clock, pixels, rehearse, shown
 
 THREE = ["Ann", "Ben", "Cat"]
 SIX = ["Maximilian-Alexander", "Szentgyörgyi Boglárka", "Annemarie-Josephine", "Weißenböck Jürgen",
@@ -47,13 +47,6 @@ def kept_key(h: Harness):
     app._build_if_needed()
     return still_key(app.widgets, DrawContext(app.theme, app.focused(), app.pressed, app.clock()),
                      app.viewport.canvas.get_size())
-
-
-def rehearse(h: Harness) -> int:
-    steps = 0
-    while h.app.rehearse_step():
-        steps += 1
-    return steps
 
 
 def press(h: Harness, action: dict) -> None:
@@ -197,3 +190,20 @@ def test_random_legal_plays_find_every_press_drawn_ahead(players, seed, presses)
             assert kept_key(h) in h.app._stills, action
         assert shown(h) == fresh(h), action
         h.app.clock.t += 2.0
+
+
+def test_a_redraw_after_a_rise_shows_the_balloon_back_on_its_cloud():
+    clock = Clock()
+    h = Harness((800, 480), clock=clock)
+    h.start_game({"game": "cloud9", "players": THREE, "first_pilot": "Ann"})
+    for action in ({"act": "roll", "dice": ["red", "blank"]}, {"act": "jump", "player": "Ben"},
+                   {"act": "jump", "player": "Cat"}):
+        press(h, action)
+        clock.t += 2.0
+    press(h, {"act": "rise", "cards": ["red"]})
+    assert h.app.animating
+    clock.t += 0.2
+    shown(h)  # mid-rise: the balloon floats up over the kept frame, which has none
+    clock.t += 2.0
+    assert not h.app.animating
+    assert shown(h) == fresh(h)  # the same widgets, redrawn: the balloon stands on its cloud

@@ -83,7 +83,8 @@ def _presses(game: str, presses: int, seed: int, journal) -> tuple[list[float], 
             return view["dreamer"]
         return view["to_decide"] if view["phase"] == "decide" else None
 
-    def touch(view) -> dict:
+    def touch() -> dict:
+        """The pilot's move on the screen: a roll, mostly a rise, sometimes a fall."""
         legal = [a for a in app.controller.legal_actions() if a["act"] not in (JUMP, STAY)]
         rises = [a for a in legal if a["act"] == "rise"]
         return rises[0] if rises and rng.random() < 0.8 else rng.choice(legal)
@@ -98,7 +99,7 @@ def _presses(game: str, presses: int, seed: int, journal) -> tuple[list[float], 
             who = presser_of(view)
             if who is not None:
                 break
-            app.controller.submit(touch(view))
+            app.controller.submit(touch())
             app.pump()
             moved = app.animation_left_s  # the dice tumbling, the balloon rising to its cloud
         target[0] = seat_input.pin(table.seats.seat_of(who), rng.choice([JUMP, STAY]))

@@ -114,7 +114,7 @@ class App:
         # frames the rehearsal drew of what a change leads to, and the one this pass shows first
         self._foreseen: list[Foreseen] = []
         self._to_show: Foreseen | None = None
-        self.foreseen_shown = 0  # presses whose frame went up as drawn ahead
+        self.foreseen_shown = 0  # changes whose frame went up as drawn ahead
         self.foreseen_wrong = 0  # of those, frames that were not the screen's (drawn again at once)
         self.flipped = (0.0, 0.0)  # when the last frame went to the screen: perf_counter, thread_time
         self._idle_work: list[Callable[[], Any]] = []  # see when_idle
@@ -802,15 +802,18 @@ class App:
     def _still_key(self, screen, widgets: list[Widget], ctx: DrawContext, canvas: pygame.Surface,
                    remember: bool = True):
         """The key `widgets` are kept by (still_key), None where their frame is not kept;
-        `remember`ed for the next frame of the same widgets (the frame on screen's)."""
+        `remember`ed for the next frame of the same widgets (the frame on screen's) while the
+        animation that ran, or none, goes on: a widget may look otherwise once a moment is over
+        (Cloud 9's balloon, hidden while it rose, stands on its cloud again)."""
         if not self.still_frames or type(screen).draw_below is not Screen.draw_below:
             return None
-        memo = self._still_memo
-        if memo is not None and memo[0] is widgets and memo[1] is ctx.pressed and memo[2] is ctx.focused:
+        memo, animating = self._still_memo, self.animating
+        if memo is not None and memo[0] is widgets and memo[1] is ctx.pressed and memo[2] is ctx.focused \
+                and memo[4] == animating:
             return memo[3]
         key = still_key(widgets, ctx, canvas.get_size())
         if remember:
-            self._still_memo = (widgets, ctx.pressed, ctx.focused, key)
+            self._still_memo = (widgets, ctx.pressed, ctx.focused, key, animating)
         return key
 
     def _keep(self, key, kept: pygame.Surface) -> None:
