@@ -12,7 +12,7 @@ from ... import i18n
 from . import records as records_view
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, rows
-from ..kit.widgets import Button, Label, Panel, Picture, Widget
+from ..kit.widgets import Button, Label, Panel, Picture, Widget, fit_text
 from ..boards import recap
 from .base import Screen, game_title
 
@@ -49,6 +49,47 @@ def when(iso: str | None) -> str:
     return moment.strftime("%Y-%m-%d %H:%M")
 
 
+def ranked_scores(game) -> list[str]:
+    """Each player with their score, the winners first, then from the highest score down (seat
+    order among equals); a name and its score never part at a line break (no-break spaces)."""
+    seat = {name: i for i, name in enumerate(game.players)}
+    order = sorted(game.players, key=lambda p: (p not in game.winners, -game.scores.get(p, 0), seat[p]))
+    return [f"{p}\u00a0{game.scores.get(p, 0)}".replace(" ", "\u00a0") for p in order]
+
+
+def listed(entries: list[str], shown: int) -> str:
+    """The first `shown` entries, the rest counted ("+2 more", kept on one line)."""
+    text = ", ".join(entries[:shown])
+    rest = len(entries) - shown
+    if rest:
+        more = _.ngettext("+{count} more", "+{count} more", rest).format(count=rest).replace(" ", "\u00a0")
+        text = f"{text}, {more}" if text else more
+    return text
+
+
+def result_text(game, shown: int) -> str:
+    """What became of the game, naming the first `shown` winners."""
+    if game.status == "over":
+        if not game.winners:
+            return _("Lost together")
+        return _("Won by {names}").format(names=listed(list(game.winners), shown))
+    return _("Stopped") if game.status == "abandoned" else _("In progress")
+
+
+def fits(t, text: str, rect: pygame.Rect, size: str) -> bool:
+    """Whether a wrapped Label of `size` shows `text` whole in `rect` (as the Label fits it)."""
+    return not fit_text(text, rect.w, rect.h, t.size(size), t.size("min"), True, th.weight_of(size)).overflow
+
+
+def named(entries: list, text_of, t, rect: pygame.Rect, size: str) -> str:
+    """`text_of(shown)` for the most entries that fit the box, never fewer than the first."""
+    for shown in range(len(entries), 1, -1):
+        text = text_of(shown)
+        if fits(t, text, rect, size):
+            return text
+    return text_of(min(1, len(entries)))
+
+
 class HistoryScreen(Screen):
     def __init__(self, app, source=None):
         super().__init__(app)
@@ -59,6 +100,11 @@ class HistoryScreen(Screen):
 
     def title(self) -> str:
         return _("History")
+
+    def must_show(self) -> list[str]:
+        """Every game's winner (the first, where several share the win), whatever else a row
+        shortens."""
+        return [game.winners[0] for game in getattr(self, "_shown", ()) if game.status == "over" and game.winners]
 
     def on_enter(self) -> None:
         self._rows = {}  # read afresh on each visit, then kept: turning back reads no journal
@@ -87,6 +133,7 @@ class HistoryScreen(Screen):
         tabs, body, pager = rows(c, [1, 5.2 if not f.portrait else 9, 1], gap)
         per_page = PAGE if not f.portrait else PAGE + 1
         shown, count = self.rows_shown(per_page)
+        self._shown = shown if self.tab == "games" else []
         pages = max(1, -(-count // per_page))
         games_tab, players_tab, records_tab = cols(tabs, 3, gap)
         out: list[Widget] = [
@@ -98,7 +145,7 @@ class HistoryScreen(Screen):
             out.append(Label(body, _("No games yet.") if self.tab == "games" else _("No finished games yet."), "prompt",
                              key="empty"))
         for rect, item in zip(rows(body, per_page, gap), shown):
-            out += self.game_row(f, rect, item) if self.tab == "games" else self.player_row(f, rect, item)
+            out += self.game_row(f, t, rect, item) if self.tab == "games" else self.player_row(f, rect, item)
         back, page_label, forward = cols(pager, [1, 1.4, 1], gap)
         out += [Button(back, _("Newer"), lambda: self.turn(-1), kind="secondary", enabled=self.page > 0, key="newer"),
                 Label(page_label, _("Page {page} of {pages}").format(page=self.page + 1, pages=pages), "small"),
@@ -119,7 +166,7 @@ class HistoryScreen(Screen):
                 self._rows[key] = [None]
         return self._rows[key][0]
 
-    def game_row(self, f, rect: pygame.Rect, game) -> list[Widget]:
+    def game_row(self, f, t, rect: pygame.Rect, game) -> list[Widget]:
         inner = pygame.Rect(rect.x + f.u(12), rect.y + f.u(4), rect.w - f.u(24), rect.h - f.u(8))
         picture = self.recap_of(game)
         thumb: list[Widget] = []
@@ -129,23 +176,28 @@ class HistoryScreen(Screen):
             inner.w -= side + f.u(GAP)
             thumb = [Thumbnail(box, picture, lambda picture=picture: self.app.show(RecapScreen(self.app, picture)),
                                key=f"recap:{game.id}")]
-        head, scores = cols(inner, [1.25, 1.4] if thumb else [1, 1.6], f.u(GAP))
-        name, date = rows(head, 2)
-        if game.status == "over":
-            result = _("Won by {names}").format(names=", ".join(game.winners)) if game.winners else _("Lost together")
-        elif game.status == "abandoned":
-            result = _("Stopped")
+        title = Label((0, 0, 0, 0), game_title(game.game), "body", align="left")
+        date = Label((0, 0, 0, 0), when(game.started_at), "small", align="left", colour=th.INK_SOFT)
+        one_line = t.font(t.size("body"), th.weight_of("body")).block_height(1)
+        if f.portrait:  # the title and the date on one line above, the result and scores full width
+            head, text = pygame.Rect(inner.x, inner.y, inner.w, one_line), inner.copy()
+            text.top, text.h = head.bottom, inner.bottom - head.bottom
+            title.rect, date.rect = cols(head, [1.3, 1], f.u(GAP))
+            date.align = "right"
         else:
-            result = _("In progress")
-        # a name and its score never part at a line break (a no-break space between them)
-        score_text = ", ".join(f"{p}\u00a0{game.scores.get(p, 0)}" for p in game.players)
-        result_rect, score_rect = rows(scores, [1, 1.8])
-        return [Panel(rect, key=f"game-row:{game.id}"),
-                Label(name, game_title(game.game), "body", align="left"),
-                Label(date, when(game.started_at), "small", align="left", colour=th.INK_SOFT),
-                Label(result_rect, result, "body", align="left", wrap=True,
-                      colour=th.GOOD if game.status == "over" else th.INK_SOFT),
-                Label(score_rect, score_text, "small", align="left", wrap=True)] + thumb
+            head, text = cols(inner, [1, 2.1] if not thumb else [1, 1.9], f.u(GAP))
+            title.rect, date.rect = rows(head, 2)
+        colour = th.GOOD if game.status == "over" else th.INK_SOFT
+        result_rect = pygame.Rect(text.x, text.y, text.w, one_line)
+        if f.portrait and not fits(t, result_text(game, len(game.winners)), result_rect, "body"):
+            result_rect.h = t.font(t.size("body"), th.weight_of("body")).block_height(2)
+        result = named(game.winners, lambda shown: result_text(game, shown), t, result_rect, "body")
+        score_rect = pygame.Rect(text.x, result_rect.bottom, text.w, text.bottom - result_rect.bottom)
+        entries = ranked_scores(game)
+        scores = named(entries, lambda shown: listed(entries, shown), t, score_rect, "small")
+        return [Panel(rect, key=f"game-row:{game.id}"), title, date,
+                Label(result_rect, result, "body", align="left", wrap=True, colour=colour, key=f"result:{game.id}"),
+                Label(score_rect, scores, "small", align="left", wrap=True, key=f"scores:{game.id}")] + thumb
 
     def player_row(self, f, rect: pygame.Rect, total) -> list[Widget]:
         inner = pygame.Rect(rect.x + f.u(12), rect.y + f.u(4), rect.w - f.u(24), rect.h - f.u(8))
