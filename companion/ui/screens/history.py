@@ -182,7 +182,8 @@ class HistoryScreen(Screen):
         if f.portrait:  # the title and the date on one line above, the result and scores full width
             head, text = pygame.Rect(inner.x, inner.y, inner.w, one_line), inner.copy()
             text.top, text.h = head.bottom, inner.bottom - head.bottom
-            title.rect, date.rect = cols(head, [1.3, 1], f.u(GAP))
+            widths = [t.measure(label.text, t.size(label.size), label.weight)[0] + 1 for label in (title, date)]
+            title.rect, date.rect = cols(head, widths, f.u(GAP))  # each as wide as it is, sharing alike
             date.align = "right"
         else:
             head, text = cols(inner, [1, 2.1] if not thumb else [1, 1.9], f.u(GAP))
