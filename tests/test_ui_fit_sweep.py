@@ -166,9 +166,9 @@ def finished_journal(tmp_path_factory):
 
 
 def history_findings(journal, combos) -> dict[tuple, set]:
-    """Every page of the History screen's games and players, and the records of each title,
-    checked as the game moments are (a row may shorten what it lists, never cut a line or
-    leave out a winner); findings as in `sweep`, the page in the moment's place."""
+    """Every page of the History screen's games and players, each game's scores and the records
+    of each title, checked as the game moments are (a row may shorten what it lists, never cut
+    a line or leave out a winner); findings as in `sweep`, the page in the moment's place."""
     from companion.ui.screens.history import HistoryScreen
     from companion.ui.screens.records import TITLES
 
@@ -189,6 +189,11 @@ def history_findings(journal, combos) -> dict[tuple, set]:
                 h.tap(f"tab:{tab}")
                 for page in range(1, 99):
                     check(h, f"{tab} page {page}", language, size)
+                    rows = [w.key for w in h.widgets() if (w.key or "").startswith("game-row:")]
+                    for row in rows:  # a game's every score, a tap away
+                        h.tap(row)
+                        check(h, f"scores of {row}", language, size)
+                        h.app.back()
                     if not h.find("older").enabled:
                         break
                     h.tap("older")

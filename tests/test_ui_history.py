@@ -142,7 +142,7 @@ def test_a_row_with_its_recap_picture_still_fits_eight_long_names(tmp_path, size
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
-def test_every_row_shows_its_text_whole_and_every_player_named_or_counted(data):
+def test_every_row_shows_its_text_whole_and_every_player_named_or_counted_or_a_tap_away(data):
     count = data.draw(st.integers(3, 8), label="players")
     players = data.draw(st.permutations(LONG_NAMES), label="order")[:count]
     scores = {p: data.draw(st.integers(0, 120), label=p) for p in players}
@@ -156,6 +156,8 @@ def test_every_row_shows_its_text_whole_and_every_player_named_or_counted(data):
     _result, text = shown_row(h, 1)
     named, counted = named_and_counted(text, players)
     assert len(named) + counted == count and named
+    h.tap("game-row:1")  # and the game's own screen names every player with their score
+    assert problems(h) == [] and all(h.find(f"score:{p}").text == str(scores[p]) for p in players)
 
 
 def test_records_lines_with_long_names_wrap_in_order_and_none_is_cut():
@@ -178,3 +180,29 @@ def test_records_lines_with_long_names_wrap_in_order_and_none_is_cut():
     # with room to spare the lines spread down the card as before
     short = record_rows(theme, area, ["Games played: 3", "Ann: 2/3 won, streak 2"], 6)
     assert short[1][0].top - short[0][0].top >= (area.h - 5 * 6) // 6
+
+
+@pytest.mark.parametrize("size", QUICK_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_tap_on_a_row_shows_every_score_and_back_returns_to_its_page(size):
+    from companion.ui.screens.history import ScoresScreen
+
+    players = list(LONG_NAMES)
+    games = [finished(i, players, {p: (n * 7 + i) % 30 for n, p in enumerate(players)}, [players[i]])
+             for i in range(7)]
+    h = Harness(size)
+    h.app.change_config(language="hu")
+    show(h, *games)
+    h.tap("older")
+    page = next(text for text in h.texts() if "oldal" in text)
+    row = next(w.key for w in h.widgets() if (w.key or "").startswith("game-row:"))
+    game = games[int(row.split(":")[1])]
+    h.tap(row)
+    assert isinstance(h.screen, ScoresScreen) and problems(h) == []
+    # in reading order (row by row, a row's left first): the winner, then from the best down
+    shown = sorted(players, key=lambda p: (h.find(f"name:{p}").rect.top, h.find(f"name:{p}").rect.left))
+    assert shown == [e.replace(NBSP, " ").rsplit(" ", 1)[0] for e in ranked_scores(game)]
+    assert shown[0] == game.winners[0]
+    assert [h.find(f"score:{p}").text for p in players] == [str(game.scores[p]) for p in players]
+    assert game.winners[0] in h.find("result").text
+    h.app.back()
+    assert isinstance(h.screen, HistoryScreen) and page in h.texts()

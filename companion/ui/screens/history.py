@@ -196,7 +196,8 @@ class HistoryScreen(Screen):
         score_rect = pygame.Rect(text.x, result_rect.bottom, text.w, text.bottom - result_rect.bottom)
         entries = ranked_scores(game)
         scores = named(entries, lambda shown: listed(entries, shown), t, score_rect, "small")
-        return [Panel(rect, key=f"game-row:{game.id}"), title, date,
+        return [GameRow(rect, lambda: self.app.show(ScoresScreen(self.app, game)), key=f"game-row:{game.id}"),
+                title, date,
                 Label(result_rect, result, "body", align="left", wrap=True, colour=colour, key=f"result:{game.id}"),
                 Label(score_rect, scores, "small", align="left", wrap=True, key=f"scores:{game.id}")] + thumb
 
@@ -217,6 +218,74 @@ class HistoryScreen(Screen):
     def turn(self, step: int) -> None:
         self.page += step
         self.refresh()
+
+
+class GameRow(Panel):
+    """A game's card on the list, a tap target: a tap shows the game's every score."""
+
+    focusable = True
+
+    def __init__(self, rect, on_tap, key: str):
+        super().__init__(rect, key=key)
+        self.on_tap = on_tap
+
+    def accepts_tap(self) -> bool:
+        return True
+
+    def activate(self) -> None:
+        self.on_tap()
+
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect), ctx.pressed is self, ctx.focused is self)
+
+    def draw(self, surface, ctx):
+        # pressed or focused, the card's edge shows it (its text stays ink on white)
+        self.highlight = th.PRIMARY if ctx.pressed is self else th.FOCUS if ctx.focused is self else None
+        super().draw(surface, ctx)
+
+
+class ScoresScreen(Screen):
+    """One game of the history whole: what became of it, when, and every player's score from
+    the best down, the winners first (what a row of the list may count rather than name)."""
+
+    def __init__(self, app, game):
+        super().__init__(app)
+        self.game = game
+
+    def title(self) -> str:
+        return game_title(self.game.game)
+
+    def can_go_back(self) -> bool:
+        return True
+
+    def must_show(self) -> list[str]:
+        return list(self.game.players)
+
+    def build(self, f, t):
+        game, c, gap = self.game, f.content, f.u(GAP)
+        one_line = t.font(t.size("title"), th.weight_of("title")).block_height(1)
+        head = pygame.Rect(c.x, c.y, c.w, one_line + f.u(GAP) + t.font(t.size("small"), "regular").block_height(1))
+        result_rect, date_rect = rows(head, [one_line, head.h - one_line - f.u(GAP)], f.u(GAP))
+        colour = th.GOOD if game.status == "over" else th.INK_SOFT
+        result = named(game.winners, lambda shown: result_text(game, shown), t, result_rect, "title")
+        out: list[Widget] = [Label(result_rect, result, "title", align="left", wrap=True, colour=colour, key="result"),
+                             Label(date_rect, when(game.started_at), "small", align="left", colour=th.INK_SOFT,
+                                   key="date")]
+        body = pygame.Rect(c.x, head.bottom + gap, c.w, c.bottom - head.bottom - gap)
+        entries = ranked_scores(game)
+        columns = 2 if not f.portrait and len(entries) > 4 else 1
+        cells = rows(body, max(4, -(-len(entries) // columns)), gap)  # as tall as four rows at most
+        cells = [cell for row in cells for cell in cols(row, columns, f.u(GAP * 2))]
+        for cell, entry in zip(cells, entries):
+            name, _space, score = entry.rpartition("\u00a0")
+            name = name.replace("\u00a0", " ")
+            inner = cell.inflate(-f.u(24), -f.u(4))
+            name_rect, score_rect = cols(inner, [4, 1], f.u(GAP))
+            won = game.status == "over" and name in game.winners
+            out += [Panel(cell, key=f"score-card:{name}", stripe=th.GOOD if won else None),
+                    Label(name_rect, name, "body", align="left", key=f"name:{name}"),
+                    Label(score_rect, score, "title", align="right", key=f"score:{name}")]
+        return out
 
 
 class Thumbnail(Button):
