@@ -206,3 +206,19 @@ def test_a_tap_on_a_row_shows_every_score_and_back_returns_to_its_page(size):
     assert game.winners[0] in h.find("result").text
     h.app.back()
     assert isinstance(h.screen, HistoryScreen) and page in h.texts()
+
+
+def test_a_row_is_reached_and_opened_from_the_keyboard_too():
+    from companion.ui.screens.history import ScoresScreen
+
+    h = Harness((800, 480))
+    show(h, finished(4, list(LONG_NAMES[:5]), {p: 5 for p in LONG_NAMES[:5]}, [LONG_NAMES[1]]))
+    for _ in range(10):
+        h.key(pygame.K_TAB)
+        if (h.app.focus_key or "").startswith("game-row:"):
+            break
+    assert h.app.focus_key == "game-row:4"
+    focused = h.render().get_at(h.find("game-row:4").rect.midtop)[:3]
+    assert focused == (255, 166, 0)  # the focus ring on the card's edge
+    h.key(pygame.K_RETURN)
+    assert isinstance(h.screen, ScoresScreen) and h.find("result").text.endswith(LONG_NAMES[1])

@@ -1,6 +1,7 @@
-"""History: every game from the journal (title, when, players and scores, winners), a page at
-a time, and each player's totals. A game with a recap picture shows it small on its row; a tap
-shows it whole."""
+"""History: every game from the journal (title, when, winners, the scores from the best down),
+a page at a time, and each player's totals. A row names as many players as it has room for and
+counts the rest ("+2 more"), the winner always named; a tap on it shows the game's every score.
+A game with a recap picture shows it small on its row; a tap on the picture shows it whole."""
 
 from __future__ import annotations
 
@@ -49,12 +50,17 @@ def when(iso: str | None) -> str:
     return moment.strftime("%Y-%m-%d %H:%M")
 
 
-def ranked_scores(game) -> list[str]:
-    """Each player with their score, the winners first, then from the highest score down (seat
-    order among equals); a name and its score never part at a line break (no-break spaces)."""
+def ranking(game) -> list[str]:
+    """The players, the winners first, then from the highest score down (seat order among
+    equals: a Cloud 9 tie is broken by the hands, which the winners already say)."""
     seat = {name: i for i, name in enumerate(game.players)}
-    order = sorted(game.players, key=lambda p: (p not in game.winners, -game.scores.get(p, 0), seat[p]))
-    return [f"{p}\u00a0{game.scores.get(p, 0)}".replace(" ", "\u00a0") for p in order]
+    return sorted(game.players, key=lambda p: (p not in game.winners, -game.scores.get(p, 0), seat[p]))
+
+
+def ranked_scores(game) -> list[str]:
+    """Each player with their score, in `ranking` order; a name and its score never part at a
+    line break (no-break spaces)."""
+    return [f"{p} {game.scores.get(p, 0)}".replace(" ", "\u00a0") for p in ranking(game)]
 
 
 def listed(entries: list[str], shown: int) -> str:
@@ -239,9 +245,11 @@ class GameRow(Panel):
         return (type(self), tuple(self.rect), ctx.pressed is self, ctx.focused is self)
 
     def draw(self, surface, ctx):
-        # pressed or focused, the card's edge shows it (its text stays ink on white)
-        self.highlight = th.PRIMARY if ctx.pressed is self else th.FOCUS if ctx.focused is self else None
         super().draw(surface, ctx)
+        # pressed or focused, the card's edge shows it (its text stays ink on white)
+        edge = th.PRIMARY if ctx.pressed is self else th.FOCUS if ctx.focused is self else None
+        if edge:
+            pygame.draw.rect(surface, edge, self.rect, ctx.theme.px(4), border_radius=ctx.theme.px(self.radius))
 
 
 class ScoresScreen(Screen):
@@ -272,19 +280,17 @@ class ScoresScreen(Screen):
                              Label(date_rect, when(game.started_at), "small", align="left", colour=th.INK_SOFT,
                                    key="date")]
         body = pygame.Rect(c.x, head.bottom + gap, c.w, c.bottom - head.bottom - gap)
-        entries = ranked_scores(game)
-        columns = 2 if not f.portrait and len(entries) > 4 else 1
-        cells = rows(body, max(4, -(-len(entries) // columns)), gap)  # as tall as four rows at most
+        names = ranking(game)
+        columns = 2 if not f.portrait and len(names) > 4 else 1
+        cells = rows(body, max(4, -(-len(names) // columns)), gap)  # as tall as four rows at most
         cells = [cell for row in cells for cell in cols(row, columns, f.u(GAP * 2))]
-        for cell, entry in zip(cells, entries):
-            name, _space, score = entry.rpartition("\u00a0")
-            name = name.replace("\u00a0", " ")
+        for cell, name in zip(cells, names):
             inner = cell.inflate(-f.u(24), -f.u(4))
             name_rect, score_rect = cols(inner, [4, 1], f.u(GAP))
             won = game.status == "over" and name in game.winners
             out += [Panel(cell, key=f"score-card:{name}", stripe=th.GOOD if won else None),
                     Label(name_rect, name, "body", align="left", key=f"name:{name}"),
-                    Label(score_rect, score, "title", align="right", key=f"score:{name}")]
+                    Label(score_rect, str(game.scores.get(name, 0)), "title", align="right", key=f"score:{name}")]
         return out
 
 
