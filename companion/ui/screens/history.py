@@ -87,6 +87,12 @@ def fits(t, text: str, rect: pygame.Rect, size: str) -> bool:
     return not fit_text(text, rect.w, rect.h, t.size(size), t.size("min"), True, th.weight_of(size)).overflow
 
 
+def needed_height(t, text: str, rect: pygame.Rect, size: str) -> int:
+    """How tall the lines of `text` are as a wrapped Label of `size` in `rect` sets them."""
+    fit = fit_text(text, rect.w, rect.h, t.size(size), t.size("min"), True, th.weight_of(size))
+    return th.font(fit.px, th.weight_of(size)).block_height(len(fit.lines))
+
+
 def named(entries: list, text_of, t, rect: pygame.Rect, size: str) -> str:
     """`text_of(shown)` for the most entries that fit the box, never fewer than the first."""
     for shown in range(len(entries), 1, -1):
@@ -202,6 +208,7 @@ class HistoryScreen(Screen):
         score_rect = pygame.Rect(text.x, result_rect.bottom, text.w, text.bottom - result_rect.bottom)
         entries = ranked_scores(game)
         scores = named(entries, lambda shown: listed(entries, shown), t, score_rect, "small")
+        score_rect.h = min(score_rect.h, needed_height(t, scores, score_rect, "small"))  # right under the result
         return [GameRow(rect, lambda: self.app.show(ScoresScreen(self.app, game)), key=f"game-row:{game.id}"),
                 title, date,
                 Label(result_rect, result, "body", align="left", wrap=True, colour=colour, key=f"result:{game.id}"),
