@@ -222,3 +222,22 @@ def test_a_row_is_reached_and_opened_from_the_keyboard_too():
     assert focused == (255, 166, 0)  # the focus ring on the card's edge
     h.key(pygame.K_RETURN)
     assert isinstance(h.screen, ScoresScreen) and h.find("result").text.endswith(LONG_NAMES[1])
+
+
+@pytest.mark.parametrize("size", QUICK_SIZES + ((1920, 1080),), ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_on_the_players_tab_a_long_name_is_never_smaller_than_its_record(language, size):
+    from companion.journal import PlayerTotal
+
+    totals = [PlayerTotal(name, "cloudmine", "The Cloud Mine", 120, 45, 900, 31) for name in LONG_NAMES]
+    h = Harness(size)
+    h.app.change_config(language=language)
+    h.app.show(HistoryScreen(h.app, ListedGames((), totals)))
+    h.tap("tab:players")
+    h.render()
+    assert problems(h) == []
+    theme = h.app.theme
+    for row in [w for w in h.widgets() if (w.key or "").startswith("total:")]:
+        labels = [w for w in h.widgets() if hasattr(w, "fitted") and row.rect.contains(w.rect)]
+        name, _title, record = labels
+        assert name.text in LONG_NAMES and name.fitted(theme).px >= record.fitted(theme).px, (name.text, record.text)

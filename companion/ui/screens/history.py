@@ -216,13 +216,17 @@ class HistoryScreen(Screen):
 
     def player_row(self, f, rect: pygame.Rect, total) -> list[Widget]:
         inner = pygame.Rect(rect.x + f.u(12), rect.y + f.u(4), rect.w - f.u(24), rect.h - f.u(8))
-        head, record = cols(inner, [1, 1.3], f.u(GAP))
-        name, game = rows(head, 2)
+        if f.portrait:  # the name, the title and the record one above the other, each full width
+            name, game, record = rows(inner, 3)
+        else:
+            head, record = cols(inner, [1, 1.3], f.u(GAP))
+            name, game = rows(head, 2)
         return [Panel(rect, key=f"total:{total.game}:{total.name}"),
                 Label(name, total.name, "body", align="left"),
                 Label(game, game_title(total.game), "small", align="left", colour=th.INK_SOFT),
                 Label(record, _("{won} of {played} won, best {best}").format(won=total.won, played=total.played,
-                                                                            best=total.best_score), "small", wrap=True)]
+                                                                            best=total.best_score), "small", wrap=True,
+                      align="left" if f.portrait else "center")]
 
     def show_tab(self, tab: str) -> None:
         self.tab, self.page = tab, 0
