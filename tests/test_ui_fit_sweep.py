@@ -143,3 +143,80 @@ def test_the_sweep_sees_a_line_cut_through_by_a_card_and_the_longest_names():
     assert h.spilled() == ["'Szentgyörgyi Boglárka fell' over a card's edge"]
     assert all(setup["players"][0] == LONG_NAMES[0] for _name, setup, _actions in example_games())
     assert max(len(setup["players"]) for _n, setup, _a in example_games() if setup["game"] == "cloudmine") == 8
+
+
+# --- History: a journal of finished games, every tab ------------------------------------------
+@pytest.fixture(scope="module")
+def finished_journal(tmp_path_factory):
+    """A journal on disk holding a finished game of each title at its most players and at three,
+    with the longest names."""
+    from companion.controller import GameController
+    from companion.journal import Journal
+
+    journal = Journal.open(tmp_path_factory.mktemp("history") / "journal.sqlite3")
+    for players in (3, *MOST_PLAYERS.values()):
+        for game in MOST_PLAYERS:
+            setup, actions = players_game(game, players)
+            controller = GameController(journal)
+            controller.new_game(setup)
+            for action in actions:
+                controller.submit(action)
+    yield journal
+    journal.close()
+
+
+def history_findings(journal, combos) -> dict[tuple, set]:
+    """Every page of the History screen's games and players, each game's scores and the records
+    of each title, checked as the game moments are (a row may shorten what it lists, never cut
+    a line or leave out a winner); findings as in `sweep`, the page in the moment's place."""
+    from companion.ui.screens.history import HistoryScreen
+    from companion.ui.screens.records import TITLES
+
+    found: dict[tuple, set] = defaultdict(set)
+
+    def check(h, moment, language, size):
+        h.app.pump()
+        for name in (*CHECKS, "dropped"):
+            for line in getattr(h, name)():
+                found["history", type(h.app.screen).__name__, name, moment, language, size].add(line)
+
+    try:
+        for language, size in combos:
+            h = Harness(size, journal=journal)
+            h.app.change_config(language=language)
+            for tab in ("games", "players"):
+                h.app.show(HistoryScreen(h.app))
+                h.tap(f"tab:{tab}")
+                for page in range(1, 99):
+                    check(h, f"{tab} page {page}", language, size)
+                    rows = [w.key for w in h.widgets() if (w.key or "").startswith("game-row:")]
+                    for row in rows:  # a game's every score, a tap away
+                        h.tap(row)
+                        check(h, f"scores of {row}", language, size)
+                        h.app.back()
+                    if not h.find("older").enabled:
+                        break
+                    h.tap("older")
+            h.app.show(HistoryScreen(h.app))
+            h.tap("tab:records")
+            for title in TITLES:
+                h.tap(f"records:{title}")
+                check(h, f"records of {title}", language, size)
+    finally:
+        i18n.set_language("en")
+    return found
+
+
+def test_history_fits_every_finished_game_in_every_language_and_orientation(finished_journal):
+    findings = history_findings(finished_journal, [(language, size) for language in LANGUAGES
+                                                   for size in QUICK_SIZES])
+    assert not findings, "\n" + report(findings)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("CLOUD_FIT_FULL_SWEEP"), reason="the full sweep (minutes): "
+                    "set CLOUD_FIT_FULL_SWEEP=1 to run it")
+def test_history_fits_at_every_size_in_every_language(finished_journal):
+    findings = history_findings(finished_journal, [(language, size) for language in LANGUAGES
+                                                   for size in FULL_SIZES])
+    assert not findings, "\n" + report(findings)

@@ -1,6 +1,7 @@
-"""History: every game from the journal (title, when, players and scores, winners), a page at
-a time, and each player's totals. A game with a recap picture shows it small on its row; a tap
-shows it whole."""
+"""History: every game from the journal (title, when, winners, the scores from the best down),
+a page at a time, and each player's totals. A row names as many players as it has room for and
+counts the rest ("+2 more"), the winner always named; a tap on it shows the game's every score.
+A game with a recap picture shows it small on its row; a tap on the picture shows it whole."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from ... import i18n
 from . import records as records_view
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, rows
-from ..kit.widgets import Button, Label, Panel, Picture, Widget
+from ..kit.widgets import Button, Label, Panel, Picture, Widget, fit_text
 from ..boards import recap
 from .base import Screen, game_title
 
@@ -49,6 +50,58 @@ def when(iso: str | None) -> str:
     return moment.strftime("%Y-%m-%d %H:%M")
 
 
+def ranking(game) -> list[str]:
+    """The players, the winners first, then from the highest score down (seat order among
+    equals: a Cloud 9 tie is broken by the hands, which the winners already say)."""
+    seat = {name: i for i, name in enumerate(game.players)}
+    return sorted(game.players, key=lambda p: (p not in game.winners, -game.scores.get(p, 0), seat[p]))
+
+
+def ranked_scores(game) -> list[str]:
+    """Each player with their score, in `ranking` order; a name and its score never part at a
+    line break (no-break spaces)."""
+    return [f"{p} {game.scores.get(p, 0)}".replace(" ", "\u00a0") for p in ranking(game)]
+
+
+def listed(entries: list[str], shown: int) -> str:
+    """The first `shown` entries, the rest counted ("+2 more", kept on one line)."""
+    text = ", ".join(entries[:shown])
+    rest = len(entries) - shown
+    if rest:
+        more = _.ngettext("+{count} more", "+{count} more", rest).format(count=rest).replace(" ", "\u00a0")
+        text = f"{text}, {more}" if text else more
+    return text
+
+
+def result_text(game, shown: int) -> str:
+    """What became of the game, naming the first `shown` winners."""
+    if game.status == "over":
+        if not game.winners:
+            return _("Lost together")
+        return _("Won by {names}").format(names=listed(list(game.winners), shown))
+    return _("Stopped") if game.status == "abandoned" else _("In progress")
+
+
+def fits(t, text: str, rect: pygame.Rect, size: str) -> bool:
+    """Whether a wrapped Label of `size` shows `text` whole in `rect` (as the Label fits it)."""
+    return not fit_text(text, rect.w, rect.h, t.size(size), t.size("min"), True, th.weight_of(size)).overflow
+
+
+def needed_height(t, text: str, rect: pygame.Rect, size: str) -> int:
+    """How tall the lines of `text` are as a wrapped Label of `size` in `rect` sets them."""
+    fit = fit_text(text, rect.w, rect.h, t.size(size), t.size("min"), True, th.weight_of(size))
+    return th.font(fit.px, th.weight_of(size)).block_height(len(fit.lines))
+
+
+def named(entries: list, text_of, t, rect: pygame.Rect, size: str) -> str:
+    """`text_of(shown)` for the most entries that fit the box, never fewer than the first."""
+    for shown in range(len(entries), 1, -1):
+        text = text_of(shown)
+        if fits(t, text, rect, size):
+            return text
+    return text_of(min(1, len(entries)))
+
+
 class HistoryScreen(Screen):
     def __init__(self, app, source=None):
         super().__init__(app)
@@ -59,6 +112,11 @@ class HistoryScreen(Screen):
 
     def title(self) -> str:
         return _("History")
+
+    def must_show(self) -> list[str]:
+        """Every game's winner (the first, where several share the win), whatever else a row
+        shortens."""
+        return [game.winners[0] for game in getattr(self, "_shown", ()) if game.status == "over" and game.winners]
 
     def on_enter(self) -> None:
         self._rows = {}  # read afresh on each visit, then kept: turning back reads no journal
@@ -87,6 +145,7 @@ class HistoryScreen(Screen):
         tabs, body, pager = rows(c, [1, 5.2 if not f.portrait else 9, 1], gap)
         per_page = PAGE if not f.portrait else PAGE + 1
         shown, count = self.rows_shown(per_page)
+        self._shown = shown if self.tab == "games" else []
         pages = max(1, -(-count // per_page))
         games_tab, players_tab, records_tab = cols(tabs, 3, gap)
         out: list[Widget] = [
@@ -98,7 +157,7 @@ class HistoryScreen(Screen):
             out.append(Label(body, _("No games yet.") if self.tab == "games" else _("No finished games yet."), "prompt",
                              key="empty"))
         for rect, item in zip(rows(body, per_page, gap), shown):
-            out += self.game_row(f, rect, item) if self.tab == "games" else self.player_row(f, rect, item)
+            out += self.game_row(f, t, rect, item) if self.tab == "games" else self.player_row(f, rect, item)
         back, page_label, forward = cols(pager, [1, 1.4, 1], gap)
         out += [Button(back, _("Newer"), lambda: self.turn(-1), kind="secondary", enabled=self.page > 0, key="newer"),
                 Label(page_label, _("Page {page} of {pages}").format(page=self.page + 1, pages=pages), "small"),
@@ -119,7 +178,7 @@ class HistoryScreen(Screen):
                 self._rows[key] = [None]
         return self._rows[key][0]
 
-    def game_row(self, f, rect: pygame.Rect, game) -> list[Widget]:
+    def game_row(self, f, t, rect: pygame.Rect, game) -> list[Widget]:
         inner = pygame.Rect(rect.x + f.u(12), rect.y + f.u(4), rect.w - f.u(24), rect.h - f.u(8))
         picture = self.recap_of(game)
         thumb: list[Widget] = []
@@ -129,33 +188,45 @@ class HistoryScreen(Screen):
             inner.w -= side + f.u(GAP)
             thumb = [Thumbnail(box, picture, lambda picture=picture: self.app.show(RecapScreen(self.app, picture)),
                                key=f"recap:{game.id}")]
-        head, scores = cols(inner, [1.25, 1.4] if thumb else [1, 1.6], f.u(GAP))
-        name, date = rows(head, 2)
-        if game.status == "over":
-            result = _("Won by {names}").format(names=", ".join(game.winners)) if game.winners else _("Lost together")
-        elif game.status == "abandoned":
-            result = _("Stopped")
+        title = Label((0, 0, 0, 0), game_title(game.game), "body", align="left")
+        date = Label((0, 0, 0, 0), when(game.started_at), "small", align="left", colour=th.INK_SOFT)
+        one_line = t.font(t.size("body"), th.weight_of("body")).block_height(1)
+        if f.portrait:  # the title and the date on one line above, the result and scores full width
+            head, text = pygame.Rect(inner.x, inner.y, inner.w, one_line), inner.copy()
+            text.top, text.h = head.bottom, inner.bottom - head.bottom
+            widths = [t.measure(label.text, t.size(label.size), label.weight)[0] + 1 for label in (title, date)]
+            title.rect, date.rect = cols(head, widths, f.u(GAP))  # each as wide as it is, sharing alike
+            date.align = "right"
         else:
-            result = _("In progress")
-        # a name and its score never part at a line break (a no-break space between them)
-        score_text = ", ".join(f"{p}\u00a0{game.scores.get(p, 0)}" for p in game.players)
-        result_rect, score_rect = rows(scores, [1, 1.8])
-        return [Panel(rect, key=f"game-row:{game.id}"),
-                Label(name, game_title(game.game), "body", align="left"),
-                Label(date, when(game.started_at), "small", align="left", colour=th.INK_SOFT),
-                Label(result_rect, result, "body", align="left", wrap=True,
-                      colour=th.GOOD if game.status == "over" else th.INK_SOFT),
-                Label(score_rect, score_text, "small", align="left", wrap=True)] + thumb
+            head, text = cols(inner, [1, 2.1] if not thumb else [1, 1.9], f.u(GAP))
+            title.rect, date.rect = rows(head, 2)
+        colour = th.GOOD if game.status == "over" else th.INK_SOFT
+        result_rect = pygame.Rect(text.x, text.y, text.w, one_line)
+        if f.portrait and not fits(t, result_text(game, len(game.winners)), result_rect, "body"):
+            result_rect.h = t.font(t.size("body"), th.weight_of("body")).block_height(2)
+        result = named(game.winners, lambda shown: result_text(game, shown), t, result_rect, "body")
+        score_rect = pygame.Rect(text.x, result_rect.bottom, text.w, text.bottom - result_rect.bottom)
+        entries = ranked_scores(game)
+        scores = named(entries, lambda shown: listed(entries, shown), t, score_rect, "small")
+        score_rect.h = min(score_rect.h, needed_height(t, scores, score_rect, "small"))  # right under the result
+        return [GameRow(rect, lambda: self.app.show(ScoresScreen(self.app, game)), key=f"game-row:{game.id}"),
+                title, date,
+                Label(result_rect, result, "body", align="left", wrap=True, colour=colour, key=f"result:{game.id}"),
+                Label(score_rect, scores, "small", align="left", wrap=True, key=f"scores:{game.id}")] + thumb
 
     def player_row(self, f, rect: pygame.Rect, total) -> list[Widget]:
         inner = pygame.Rect(rect.x + f.u(12), rect.y + f.u(4), rect.w - f.u(24), rect.h - f.u(8))
-        head, record = cols(inner, [1, 1.3], f.u(GAP))
-        name, game = rows(head, 2)
+        if f.portrait:  # the name, the title and the record one above the other, each full width
+            name, game, record = rows(inner, 3)
+        else:
+            head, record = cols(inner, [1, 1.3], f.u(GAP))
+            name, game = rows(head, 2)
         return [Panel(rect, key=f"total:{total.game}:{total.name}"),
                 Label(name, total.name, "body", align="left"),
                 Label(game, game_title(total.game), "small", align="left", colour=th.INK_SOFT),
                 Label(record, _("{won} of {played} won, best {best}").format(won=total.won, played=total.played,
-                                                                            best=total.best_score), "small", wrap=True)]
+                                                                            best=total.best_score), "small", wrap=True,
+                      align="left" if f.portrait else "center")]
 
     def show_tab(self, tab: str) -> None:
         self.tab, self.page = tab, 0
@@ -164,6 +235,74 @@ class HistoryScreen(Screen):
     def turn(self, step: int) -> None:
         self.page += step
         self.refresh()
+
+
+class GameRow(Panel):
+    """A game's card on the list, a tap target: a tap shows the game's every score."""
+
+    focusable = True
+
+    def __init__(self, rect, on_tap, key: str):
+        super().__init__(rect, key=key)
+        self.on_tap = on_tap
+
+    def accepts_tap(self) -> bool:
+        return True
+
+    def activate(self) -> None:
+        self.on_tap()
+
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect), ctx.pressed is self, ctx.focused is self)
+
+    def draw(self, surface, ctx):
+        super().draw(surface, ctx)
+        # pressed or focused, the card's edge shows it (its text stays ink on white)
+        edge = th.PRIMARY if ctx.pressed is self else th.FOCUS if ctx.focused is self else None
+        if edge:
+            pygame.draw.rect(surface, edge, self.rect, ctx.theme.px(4), border_radius=ctx.theme.px(self.radius))
+
+
+class ScoresScreen(Screen):
+    """One game of the history whole: what became of it, when, and every player's score from
+    the best down, the winners first (what a row of the list may count rather than name)."""
+
+    def __init__(self, app, game):
+        super().__init__(app)
+        self.game = game
+
+    def title(self) -> str:
+        return game_title(self.game.game)
+
+    def can_go_back(self) -> bool:
+        return True
+
+    def must_show(self) -> list[str]:
+        return list(self.game.players)
+
+    def build(self, f, t):
+        game, c, gap = self.game, f.content, f.u(GAP)
+        one_line = t.font(t.size("title"), th.weight_of("title")).block_height(1)
+        head = pygame.Rect(c.x, c.y, c.w, one_line + f.u(GAP) + t.font(t.size("small"), "regular").block_height(1))
+        result_rect, date_rect = rows(head, [one_line, head.h - one_line - f.u(GAP)], f.u(GAP))
+        colour = th.GOOD if game.status == "over" else th.INK_SOFT
+        result = named(game.winners, lambda shown: result_text(game, shown), t, result_rect, "title")
+        out: list[Widget] = [Label(result_rect, result, "title", align="left", wrap=True, colour=colour, key="result"),
+                             Label(date_rect, when(game.started_at), "small", align="left", colour=th.INK_SOFT,
+                                   key="date")]
+        body = pygame.Rect(c.x, head.bottom + gap, c.w, c.bottom - head.bottom - gap)
+        names = ranking(game)
+        columns = 2 if not f.portrait and len(names) > 4 else 1
+        cells = rows(body, max(4, -(-len(names) // columns)), gap)  # as tall as four rows at most
+        cells = [cell for row in cells for cell in cols(row, columns, f.u(GAP * 2))]
+        for cell, name in zip(cells, names):
+            inner = cell.inflate(-f.u(24), -f.u(4))
+            name_rect, score_rect = cols(inner, [4, 1], f.u(GAP))
+            won = game.status == "over" and name in game.winners
+            out += [Panel(cell, key=f"score-card:{name}", stripe=th.GOOD if won else None),
+                    Label(name_rect, name, "body", align="left", key=f"name:{name}"),
+                    Label(score_rect, str(game.scores.get(name, 0)), "title", align="right", key=f"score:{name}")]
+        return out
 
 
 class Thumbnail(Button):

@@ -17,7 +17,7 @@ from ..kit import theme as th
 from ..kit.layout import GAP, cols, rows
 from ..boards.plots import plot_game
 from .base import Screen, game_title
-from ..kit.widgets import Button, Label, Panel, Widget
+from ..kit.widgets import Button, Label, Panel, Widget, wrap_lines
 
 _ = translator("insights")
 
@@ -67,6 +67,28 @@ def record_lines(records: TitleRecords) -> list[str]:
         lines.append(_("{name}: {won}/{played} won, streak {streak}").format(
             name=player.name, won=player.won, played=player.played, streak=player.best_streak))
     return lines[:MAX_LINES]
+
+
+def record_rows(t, area: pygame.Rect, lines: list[str], gap: int) -> list[tuple[pygame.Rect, str]]:
+    """Each record line with the box it needs (a long name wraps it onto two lines unless a
+    little smaller type keeps it on one), spread evenly down `area` where all have room to
+    spare; the least telling lines that no longer fit are left out rather than cut."""
+    needed = []
+    for i, line in enumerate(lines):
+        size = "small" if i else "body"
+        px, weight = t.size(size), th.weight_of(size)
+        one_line = th.font(t.size("min"), weight).size(line)[0] <= area.w
+        needed.append(th.font(px, weight).block_height(1 if one_line else len(wrap_lines(line, px, area.w, weight))))
+    even = (area.h - gap * (MAX_LINES - 1)) // MAX_LINES
+    if sum(max(height, even) for height in needed) + gap * (len(needed) - 1) <= area.h:
+        needed = [max(height, even) for height in needed]
+    out, y = [], area.y
+    for line, height in zip(lines, needed):
+        if y + height > area.bottom:
+            break
+        out.append((pygame.Rect(area.x, y, area.w, height), line))
+        y += height + gap
+    return out
 
 
 class RecordsScreen(Screen):
@@ -125,10 +147,9 @@ class RecordsScreen(Screen):
         else:
             text = body
         out.append(Panel(text, key="records-card"))
-        lines = record_lines(mine)
         inner = text.inflate(-f.u(20), -f.u(12))
-        for i, (rect, line) in enumerate(zip(rows(inner, MAX_LINES, f.u(2)), lines)):
-            out.append(Label(rect, line, "small" if i else "body", align="left",
+        for i, (rect, line) in enumerate(record_rows(t, inner, record_lines(mine), f.u(6))):
+            out.append(Label(rect, line, "small" if i else "body", align="left", wrap=True,
                              colour=th.INK if i < 3 else th.INK_SOFT, key=f"record:{i}"))
         return out
 
