@@ -68,29 +68,78 @@ def _lone(lines: list[str]) -> int:
     return sum(" " not in line for line in lines)
 
 
+# what a line break costs in `_settled` (lower is better): a line of one word, more if it is the
+# paragraph's last, more the shorter the word ("den", "1"); how unevenly the lines are filled
+# decides only between wraps as good as each other in the rest
+LONE, LONE_LAST, SHORT_LONE, SHORT = 1000, 500, 10, 10
+
+
+def _blemish(line: str, last: bool) -> int:
+    if " " in line:
+        return 0
+    return LONE + (LONE_LAST if last else 0) + SHORT_LONE * max(0, SHORT - len(line))
+
+
+def _settled(words: list[str], font, width: int, count: int) -> list[str] | None:
+    """The wrap into `count` lines within `width` whose lone words are fewest, not last, and
+    longest (a word wider than `width` stands alone); None when there is none (cannot happen for
+    the greedy wrap's count)."""
+    n = len(words)
+    measured: dict[tuple[int, int], bool] = {}
+
+    def fits(i: int, j: int) -> bool:
+        if (i, j) not in measured:
+            measured[(i, j)] = j == i + 1 or font.size(" ".join(words[i:j]))[0] <= width
+        return measured[(i, j)]
+
+    @lru_cache(maxsize=None)
+    def best(i: int, left: int) -> tuple[float, tuple[int, ...]] | None:
+        """The cheapest breaks of words[i:] into `left` lines: (cost, the ends of the lines)."""
+        if left == 1:
+            if not fits(i, n):
+                return None
+            return float(_blemish(" ".join(words[i:]), True)), (n,)
+        found = None
+        for j in range(i + 1, n - left + 2):
+            if not fits(i, j):
+                break
+            rest = best(j, left - 1)
+            if rest is None:
+                continue
+            line = " ".join(words[i:j])
+            slack = (width - font.size(line)[0]) / width
+            cost = _blemish(line, False) + slack * slack + rest[0]
+            if found is None or cost < found[0]:
+                found = (cost, (j,) + rest[1])
+        return found
+
+    found = best(0, count)
+    if found is None:
+        return None
+    starts = (0,) + found[1][:-1]
+    return [" ".join(words[a:b]) for a, b in zip(starts, found[1])]
+
+
+def _blemishes(lines: list[str]) -> int:
+    return sum(_blemish(line, k == len(lines) - 1) for k, line in enumerate(lines))
+
+
 def wrap_lines(text: str, px: int, width: int, weight: str = "bold") -> list[str]:
-    """Greedy word wrap; a single word wider than `width` stays whole (and will not fit). A
-    paragraph's last line is never a lone word when the lines above can spare one: the lines
-    are wrapped a little narrower until they end on two words without more lone-word lines
-    ("Wer im Korb" / "ist," / "bekommt nichts." becomes "im Korb ist," / "bekommt nichts."),
-    else the line above gives its last word ("1 rossz" / "lapot" becomes "1" / "rossz lapot")."""
+    """Greedy word wrap; a single word wider than `width` stays whole (and will not fit). Where
+    the greedy wrap leaves a word alone on a line, the paragraph is wrapped again into as many
+    lines with the fewest lone words, the last line never a lone word when the lines above can
+    spare one, and a short word alone least of all ("Jürgen ließ" / "den" / "Ballon sinken"
+    becomes "Jürgen" / "ließ den" / "Ballon sinken"; "1 rossz" / "lapot" becomes "1" /
+    "rossz lapot")."""
     font = th.font(px, weight)
     lines: list[str] = []
     for paragraph in text.split("\n"):
         words = _words(paragraph)
         mine = _greedy(words, font, width)
-        if len(mine) >= 2 and " " not in mine[-1]:
-            for step in range(1, 13):
-                narrower = _greedy(words, font, round(width * (1 - 0.04 * step)))
-                if len(narrower) != len(mine):
-                    break
-                if " " in narrower[-1] and _lone(narrower) < _lone(mine):
-                    mine = narrower
-                    break
-        if len(mine) >= 2 and " " not in mine[-1] and " " in mine[-2]:
-            head, _space, moved = mine[-2].rpartition(" ")
-            if font.size(f"{moved} {mine[-1]}")[0] <= width:
-                mine[-2:] = [head, f"{moved} {mine[-1]}"]
+        if len(mine) >= 2 and _lone(mine):
+            settled = _settled(words, font, width, len(mine))
+            if settled is not None and _blemishes(settled) < _blemishes(mine):
+                mine = settled
         lines += mine
     return lines
 
