@@ -69,9 +69,10 @@ def _lone(lines: list[str]) -> int:
 
 
 # what a line break costs in `_settled` (lower is better): a line of one word, more if it is the
-# paragraph's last, more the shorter the word ("den", "1"); how unevenly the lines are filled
-# decides only between wraps as good as each other in the rest
-LONE, LONE_LAST, SHORT_LONE, SHORT = 1000, 500, 10, 10
+# paragraph's last, more if the word is a short one ("den", "1": a long word alone, a name's
+# half, reads well); how unevenly the lines are filled decides only between wraps as good as
+# each other in the rest
+LONE, LONE_LAST, SHORT_LONE, SHORT = 1000, 500, 30, 4
 
 
 def _blemish(line: str, last: bool) -> int:
