@@ -68,10 +68,9 @@ def _lone(lines: list[str]) -> int:
     return sum(" " not in line for line in lines)
 
 
-# what a line break costs in `_settled` (lower is better): a line of one word, more if it is the
+# what a line costs in `_settled` (lower is better): one word alone on it, more if it is the
 # paragraph's last, more if the word is a short one ("den", "1": a long word alone, a name's
-# half, reads well); how unevenly the lines are filled decides only between wraps as good as
-# each other in the rest
+# half, reads well)
 LONE, LONE_LAST, SHORT_LONE, SHORT = 1000, 500, 30, 4
 
 
@@ -82,9 +81,9 @@ def _blemish(line: str, last: bool) -> int:
 
 
 def _settled(words: list[str], font, width: int, count: int) -> list[str] | None:
-    """The wrap into `count` lines within `width` whose lone words are fewest, not last, and
-    longest (a word wider than `width` stands alone); None when there is none (cannot happen for
-    the greedy wrap's count)."""
+    """The wrap into `count` lines within `width` whose lone words cost least (`_blemish`; a
+    word wider than `width` stands alone), and of those the one whose first lines are fullest,
+    as the greedy wrap's are; None when there is none."""
     n = len(words)
     measured: dict[tuple[int, int], bool] = {}
 
@@ -93,32 +92,34 @@ def _settled(words: list[str], font, width: int, count: int) -> list[str] | None
             measured[(i, j)] = j == i + 1 or font.size(" ".join(words[i:j]))[0] <= width
         return measured[(i, j)]
 
-    @lru_cache(maxsize=None)
-    def best(i: int, left: int) -> tuple[float, tuple[int, ...]] | None:
-        """The cheapest breaks of words[i:] into `left` lines: (cost, the ends of the lines)."""
+    def lines(i: int, left: int):
+        """The lines words[i:] may start with, each with where the next one starts."""
         if left == 1:
-            if not fits(i, n):
-                return None
-            return float(_blemish(" ".join(words[i:]), True)), (n,)
-        found = None
+            if fits(i, n):
+                yield " ".join(words[i:]), n
+            return
         for j in range(i + 1, n - left + 2):
             if not fits(i, j):
-                break
-            rest = best(j, left - 1)
-            if rest is None:
-                continue
-            line = " ".join(words[i:j])
-            slack = (width - font.size(line)[0]) / width
-            cost = _blemish(line, False) + slack * slack + rest[0]
-            if found is None or cost < found[0]:
-                found = (cost, (j,) + rest[1])
-        return found
+                return
+            yield " ".join(words[i:j]), j
 
-    found = best(0, count)
-    if found is None:
+    @lru_cache(maxsize=None)
+    def least(i: int, left: int) -> int | None:
+        """The least cost of words[i:] in `left` lines (None: they do not go into so many)."""
+        costs = [_blemish(line, left == 1) + rest for line, j in lines(i, left)
+                 if (rest := 0 if left == 1 else least(j, left - 1)) is not None]
+        return min(costs) if costs else None
+
+    if least(0, count) is None:
         return None
-    starts = (0,) + found[1][:-1]
-    return [" ".join(words[a:b]) for a, b in zip(starts, found[1])]
+    wrapped, i = [], 0
+    for left in range(count, 0, -1):  # the longest line that keeps the least cost, line by line
+        aim = least(i, left)
+        line, i = [(line, j) for line, j in lines(i, left)
+                   if _blemish(line, left == 1) + (0 if left == 1 else least(j, left - 1) or 0) == aim
+                   and (left == 1 or least(j, left - 1) is not None)][-1]
+        wrapped.append(line)
+    return wrapped
 
 
 def _blemishes(lines: list[str]) -> int:
