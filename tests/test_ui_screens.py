@@ -544,6 +544,10 @@ def test_a_short_word_is_not_left_alone_between_two_lines():
     lines = wrap_lines("Weißenböck Jürgen ließ den Ballon sinken", 22, 155)
     assert "den" not in lines and " " in lines[-1], lines
     assert len(lines) == 4 and all(th.font(22).size(line)[0] <= 155 for line in lines)
+    # given the choice, a line ends where a phrase does; a name stays whole where it fits
+    assert wrap_lines("A vihar továbblép: még tizenkét mező van hátra", 20, 205, "regular") == [
+        "A vihar továbblép:", "még tizenkét mező", "van hátra"]
+    assert wrap_lines("Weißenböck Jürgen: steigen oder sinken?", 20, 190)[0] == "Weißenböck Jürgen:"
 
 
 def test_a_rewrap_never_adds_a_line_or_a_lone_word():
@@ -574,7 +578,7 @@ def test_a_wrapped_text_never_ends_on_a_lone_word_the_line_above_can_spare():
     from hypothesis import given, settings, strategies as st
 
     from companion.ui.kit import theme as th
-    from companion.ui.kit.widgets import wrap_lines
+    from companion.ui.kit.widgets import _words, wrap_lines
 
     Harness()
     assert wrap_lines("Bartholomäus magához vett 1 rossz lapot", 27, 560)[-1] != "lapot"
@@ -587,9 +591,10 @@ def test_a_wrapped_text_never_ends_on_a_lone_word_the_line_above_can_spare():
         lines = wrap_lines(text, 20, width)
         assert " ".join(lines).split() == text.split()  # nothing lost, nothing added
         font = th.font(20)
-        if len(lines) >= 2 and " " not in lines[-1] and " " in lines[-2]:
-            # a lone last word only where it could not share its line
-            moved = lines[-2].rpartition(" ")[2]
+        if len(lines) >= 2 and len(_words(lines[-1])) == 1 and len(_words(lines[-2])) >= 2:
+            # a lone last word only where it could not share its line (a number stays with
+            # the name before it: "Anna 1" is one word)
+            moved = _words(lines[-2])[-1]
             assert font.size(f"{moved} {lines[-1]}")[0] > width
 
     check()

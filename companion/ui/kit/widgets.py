@@ -80,10 +80,19 @@ def _blemish(line: str, last: bool) -> int:
     return LONE + (LONE_LAST if last else 0) + SHORT_LONE * max(0, SHORT - len(line))
 
 
+def _cost(line: str, last: bool) -> tuple[int, int]:
+    """A line's `_blemish`, then a line that ends a phrase (at a colon, a comma...) counts for it."""
+    return _blemish(line, last), 0 if last or line[-1:] not in PHRASE_ENDS else -1
+
+
+PHRASE_ENDS = ":;,.!?"
+
+
 def _settled(words: list[str], font, width: int, count: int) -> list[str] | None:
     """The wrap into `count` lines within `width` whose lone words cost least (`_blemish`; a
-    word wider than `width` stands alone), and of those the one whose first lines are fullest,
-    as the greedy wrap's are; None when there is none."""
+    word wider than `width` stands alone), of those the one with the most lines that end a
+    phrase, and of those the one whose first lines are fullest, as the greedy wrap's are; None
+    when there is none."""
     n = len(words)
     measured: dict[tuple[int, int], bool] = {}
 
@@ -93,31 +102,33 @@ def _settled(words: list[str], font, width: int, count: int) -> list[str] | None
         return measured[(i, j)]
 
     def lines(i: int, left: int):
-        """The lines words[i:] may start with, each with where the next one starts."""
+        """The lines words[i:] may start with in `left` lines, each with the cost of the whole
+        and where the next line starts."""
         if left == 1:
             if fits(i, n):
-                yield " ".join(words[i:]), n
+                line = " ".join(words[i:])
+                yield line, _cost(line, True), n
             return
         for j in range(i + 1, n - left + 2):
             if not fits(i, j):
                 return
-            yield " ".join(words[i:j]), j
+            rest = least(j, left - 1)
+            if rest is not None:
+                line = " ".join(words[i:j])
+                here = _cost(line, False)
+                yield line, (here[0] + rest[0], here[1] + rest[1]), j
 
     @lru_cache(maxsize=None)
-    def least(i: int, left: int) -> int | None:
+    def least(i: int, left: int) -> tuple[int, int] | None:
         """The least cost of words[i:] in `left` lines (None: they do not go into so many)."""
-        costs = [_blemish(line, left == 1) + rest for line, j in lines(i, left)
-                 if (rest := 0 if left == 1 else least(j, left - 1)) is not None]
-        return min(costs) if costs else None
+        return min((cost for _line, cost, _j in lines(i, left)), default=None)
 
     if least(0, count) is None:
         return None
     wrapped, i = [], 0
     for left in range(count, 0, -1):  # the longest line that keeps the least cost, line by line
         aim = least(i, left)
-        line, i = [(line, j) for line, j in lines(i, left)
-                   if _blemish(line, left == 1) + (0 if left == 1 else least(j, left - 1) or 0) == aim
-                   and (left == 1 or least(j, left - 1) is not None)][-1]
+        line, _cost_, i = [choice for choice in lines(i, left) if choice[1] == aim][-1]
         wrapped.append(line)
     return wrapped
 
