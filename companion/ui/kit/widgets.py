@@ -143,7 +143,7 @@ def wrap_lines(text: str, px: int, width: int, weight: str = "bold") -> list[str
     lines with the fewest lone words, the last line never a lone word when the lines above can
     spare one, and a short word alone least of all ("Jürgen ließ" / "den" / "Ballon sinken"
     becomes "Jürgen" / "ließ den" / "Ballon sinken"; "1 rossz" / "lapot" becomes "1" /
-    "rossz lapot")."""
+    "rossz lapot"), its lines ending where phrases do where they can (`_settled`)."""
     font = th.font(px, weight)
     lines: list[str] = []
     for paragraph in text.split("\n"):
