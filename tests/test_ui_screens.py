@@ -591,7 +591,7 @@ def test_a_wrapped_text_never_ends_on_a_lone_word_the_line_above_can_spare():
         lines = wrap_lines(text, 20, width)
         assert " ".join(lines).split() == text.split()  # nothing lost, nothing added
         font = th.font(20)
-        if len(lines) >= 2 and len(_words(lines[-1])) == 1 and len(_words(lines[-2])) >= 2:
+        if len(lines) >= 2 and " " not in lines[-1] and len(_words(lines[-2])) >= 2:
             # a lone last word only where it could not share its line (a number stays with
             # the name before it: "Anna 1" is one word)
             moved = _words(lines[-2])[-1]

@@ -80,56 +80,71 @@ def _blemish(line: str, last: bool) -> int:
     return LONE + (LONE_LAST if last else 0) + SHORT_LONE * max(0, SHORT - len(line))
 
 
-def _cost(line: str, last: bool) -> tuple[int, int]:
-    """A line's `_blemish`, then a line that ends a phrase (at a colon, a comma...) counts for it."""
-    return _blemish(line, last), 0 if last or line[-1:] not in PHRASE_ENDS else -1
-
-
-PHRASE_ENDS = ":;,.!?"
+PHRASE_ENDS = (":", ";", ",", ".", "!", "?")
 
 
 def _settled(words: list[str], font, width: int, count: int) -> list[str] | None:
     """The wrap into `count` lines within `width` whose lone words cost least (`_blemish`; a
     word wider than `width` stands alone), of those the one with the most lines that end a
-    phrase, and of those the one whose first lines are fullest, as the greedy wrap's are; None
-    when there is none."""
+    phrase (at a colon, a comma...), and of those the one whose first lines are fullest, as the
+    greedy wrap's are; None when there is none."""
     n = len(words)
-    measured: dict[tuple[int, int], bool] = {}
+    reached: dict[int, int] = {}
+    fewest_from: dict[int, int] = {n: 0}
 
-    def fits(i: int, j: int) -> bool:
-        if (i, j) not in measured:
-            measured[(i, j)] = j == i + 1 or font.size(" ".join(words[i:j]))[0] <= width
-        return measured[(i, j)]
+    def reach(i: int) -> int:
+        """The line from word i takes words[i:reach(i)] at most."""
+        if i not in reached:
+            j = i + 1
+            while j < n and font.size(" ".join(words[i:j + 1]))[0] <= width:
+                j += 1
+            reached[i] = j
+        return reached[i]
 
-    def lines(i: int, left: int):
-        """The lines words[i:] may start with in `left` lines, each with the cost of the whole
-        and where the next line starts."""
-        if left == 1:
-            if fits(i, n):
-                line = " ".join(words[i:])
-                yield line, _cost(line, True), n
-            return
-        for j in range(i + 1, n - left + 2):
-            if not fits(i, j):
-                return
-            rest = least(j, left - 1)
-            if rest is not None:
-                line = " ".join(words[i:j])
-                here = _cost(line, False)
-                yield line, (here[0] + rest[0], here[1] + rest[1]), j
+    def fewest(i: int) -> int:
+        """The fewest lines words[i:] go into (the greedy wrap's)."""
+        if i not in fewest_from:
+            fewest_from[i] = 1 + fewest(reach(i))
+        return fewest_from[i]
 
-    @lru_cache(maxsize=None)
-    def least(i: int, left: int) -> tuple[int, int] | None:
+    # a line's cost: its blemish, 16 times (a paragraph has fewer than 16 lines), less one if
+    # it ends a phrase
+    alone = [0 if " " in word else 1 for word in words]
+    ends = [1 if word.endswith(PHRASE_ENDS) else 0 for word in words]
+    short = [SHORT_LONE * max(0, SHORT - len(word)) for word in words]
+    least: dict[tuple[int, int], tuple[int, int] | None] = {}  # (i, lines) -> (cost, where the next line starts)
+
+    def cost(i: int, left: int) -> int | None:
         """The least cost of words[i:] in `left` lines (None: they do not go into so many)."""
-        return min((cost for _line, cost, _j in lines(i, left)), default=None)
+        if (i, left) in least:
+            known = least[(i, left)]
+            return None if known is None else known[0]
+        if left == 1:
+            if reach(i) < n:
+                return None
+            lone = alone[i] if n == i + 1 else 0
+            least[(i, left)] = found = ((LONE + LONE_LAST + short[i]) * 16 if lone else 0, n)
+            return found[0]
+        found = None
+        for j in range(i + 1, min(reach(i), n - left + 1) + 1):
+            if fewest(j) > left - 1:
+                continue
+            rest = cost(j, left - 1)
+            if rest is None:
+                continue
+            here = ((LONE + short[i]) * 16 if j == i + 1 and alone[i] else 0) - ends[j - 1] + rest
+            if found is None or here <= found[0]:  # ties: the longer line
+                found = (here, j)
+        least[(i, left)] = found
+        return None if found is None else found[0]
 
-    if least(0, count) is None:
+    if cost(0, count) is None:
         return None
     wrapped, i = [], 0
-    for left in range(count, 0, -1):  # the longest line that keeps the least cost, line by line
-        aim = least(i, left)
-        line, _cost_, i = [choice for choice in lines(i, left) if choice[1] == aim][-1]
-        wrapped.append(line)
+    for left in range(count, 0, -1):
+        j = least[(i, left)][1]
+        wrapped.append(" ".join(words[i:j]))
+        i = j
     return wrapped
 
 
