@@ -71,7 +71,8 @@ def test_every_figure_with_a_unit_of_time_memory_or_speed_has_an_aim():
              "ui.busiest_screen_redraw_800x480_ms", "ui.busiest_screen_rebuild_and_redraw_800x480_ms",
              "ui.idle_home_cpu_percent_of_core", "ui.idle_cloudship_cpu_percent_of_core",
              "ui.start_to_first_frame_s", "ui.peak_memory_mib", "seats.press_to_frame_loop_cpu_p99_ms",
-             "ui.cloudmine_settlement_frame_ms", "ui.cloudmine_settlement_frame_unrehearsed_ms"]
+             "ui.cloudmine_settlement_frame_ms", "ui.cloudmine_settlement_frame_unrehearsed_ms",
+             "ship.line_to_frame_p99_ms", "ship.line_to_frame_cpu_p99_ms"]
     assert all(aim_for(name) is not None for name in names)
     assert aim_for("ui.idle_cloud9_cpu_percent_of_core").met(0.19)
     assert not aim_for("ui.idle_cloud9_cpu_percent_of_core").met(0.5)

@@ -68,29 +68,106 @@ def _lone(lines: list[str]) -> int:
     return sum(" " not in line for line in lines)
 
 
+# what a line costs in `_settled` (lower is better): one word alone on it, more if it is the
+# paragraph's last, more if the word is a short one ("den", "1": a long word alone, a name's
+# half, reads well)
+LONE, LONE_LAST, SHORT_LONE, SHORT = 1000, 500, 30, 4
+
+
+def _blemish(line: str, last: bool) -> int:
+    if " " in line:
+        return 0
+    return LONE + (LONE_LAST if last else 0) + SHORT_LONE * max(0, SHORT - len(line))
+
+
+PHRASE_ENDS = (":", ";", ",", ".", "!", "?")
+
+
+def _settled(words: list[str], font, width: int, count: int) -> list[str] | None:
+    """The wrap into `count` lines within `width` whose lone words cost least (`_blemish`; a
+    word wider than `width` stands alone), of those the one with the most lines that end a
+    phrase (at a colon, a comma...), and of those the one whose first lines are fullest, as the
+    greedy wrap's are; None when there is none."""
+    n = len(words)
+    reached: dict[int, int] = {}
+    fewest_from: dict[int, int] = {n: 0}
+
+    def reach(i: int) -> int:
+        """The line from word i takes words[i:reach(i)] at most."""
+        if i not in reached:
+            j = i + 1
+            while j < n and font.size(" ".join(words[i:j + 1]))[0] <= width:
+                j += 1
+            reached[i] = j
+        return reached[i]
+
+    def fewest(i: int) -> int:
+        """The fewest lines words[i:] go into (the greedy wrap's)."""
+        if i not in fewest_from:
+            fewest_from[i] = 1 + fewest(reach(i))
+        return fewest_from[i]
+
+    # a line's cost: its blemish, 16 times (a paragraph has fewer than 16 lines), less one if
+    # it ends a phrase
+    alone = [0 if " " in word else 1 for word in words]
+    ends = [1 if word.endswith(PHRASE_ENDS) else 0 for word in words]
+    short = [SHORT_LONE * max(0, SHORT - len(word)) for word in words]
+    least: dict[tuple[int, int], tuple[int, int] | None] = {}  # (i, lines) -> (cost, where the next line starts)
+
+    def cost(i: int, left: int) -> int | None:
+        """The least cost of words[i:] in `left` lines (None: they do not go into so many)."""
+        if (i, left) in least:
+            known = least[(i, left)]
+            return None if known is None else known[0]
+        if left == 1:
+            if reach(i) < n:
+                return None
+            lone = alone[i] if n == i + 1 else 0
+            least[(i, left)] = found = ((LONE + LONE_LAST + short[i]) * 16 if lone else 0, n)
+            return found[0]
+        found = None
+        for j in range(i + 1, min(reach(i), n - left + 1) + 1):
+            if fewest(j) > left - 1:
+                continue
+            rest = cost(j, left - 1)
+            if rest is None:
+                continue
+            here = ((LONE + short[i]) * 16 if j == i + 1 and alone[i] else 0) - ends[j - 1] + rest
+            if found is None or here <= found[0]:  # ties: the longer line
+                found = (here, j)
+        least[(i, left)] = found
+        return None if found is None else found[0]
+
+    if cost(0, count) is None:
+        return None
+    wrapped, i = [], 0
+    for left in range(count, 0, -1):
+        j = least[(i, left)][1]
+        wrapped.append(" ".join(words[i:j]))
+        i = j
+    return wrapped
+
+
+def _blemishes(lines: list[str]) -> int:
+    return sum(_blemish(line, k == len(lines) - 1) for k, line in enumerate(lines))
+
+
 def wrap_lines(text: str, px: int, width: int, weight: str = "bold") -> list[str]:
-    """Greedy word wrap; a single word wider than `width` stays whole (and will not fit). A
-    paragraph's last line is never a lone word when the lines above can spare one: the lines
-    are wrapped a little narrower until they end on two words without more lone-word lines
-    ("Wer im Korb" / "ist," / "bekommt nichts." becomes "im Korb ist," / "bekommt nichts."),
-    else the line above gives its last word ("1 rossz" / "lapot" becomes "1" / "rossz lapot")."""
+    """Greedy word wrap; a single word wider than `width` stays whole (and will not fit). Where
+    the greedy wrap leaves a word alone on a line, the paragraph is wrapped again into as many
+    lines with the fewest lone words, the last line never a lone word when the lines above can
+    spare one, and a short word alone least of all ("Jürgen ließ" / "den" / "Ballon sinken"
+    becomes "Jürgen" / "ließ den" / "Ballon sinken"; "1 rossz" / "lapot" becomes "1" /
+    "rossz lapot"), its lines ending where phrases do where they can (`_settled`)."""
     font = th.font(px, weight)
     lines: list[str] = []
     for paragraph in text.split("\n"):
         words = _words(paragraph)
         mine = _greedy(words, font, width)
-        if len(mine) >= 2 and " " not in mine[-1]:
-            for step in range(1, 13):
-                narrower = _greedy(words, font, round(width * (1 - 0.04 * step)))
-                if len(narrower) != len(mine):
-                    break
-                if " " in narrower[-1] and _lone(narrower) < _lone(mine):
-                    mine = narrower
-                    break
-        if len(mine) >= 2 and " " not in mine[-1] and " " in mine[-2]:
-            head, _space, moved = mine[-2].rpartition(" ")
-            if font.size(f"{moved} {mine[-1]}")[0] <= width:
-                mine[-2:] = [head, f"{moved} {mine[-1]}"]
+        if len(mine) >= 2 and _lone(mine):
+            settled = _settled(words, font, width, len(mine))
+            if settled is not None and _blemishes(settled) < _blemishes(mine):
+                mine = settled
         lines += mine
     return lines
 
