@@ -81,6 +81,7 @@ def _blemish(line: str, last: bool) -> int:
 
 
 PHRASE_ENDS = (":", ";", ",", ".", "!", "?")
+PHRASE_WEIGHT = 1000  # more lines than any paragraph has
 
 
 def _settled(words: list[str], font, width: int, count: int) -> list[str] | None:
@@ -107,8 +108,8 @@ def _settled(words: list[str], font, width: int, count: int) -> list[str] | None
             fewest_from[i] = 1 + fewest(reach(i))
         return fewest_from[i]
 
-    # a line's cost: its blemish, 16 times (a paragraph has fewer than 16 lines), less one if
-    # it ends a phrase
+    # a line's cost: its blemish, PHRASE_WEIGHT times (two blemishes differ by 30 at least, so
+    # no count of phrase ends can outweigh that), less one if it ends a phrase
     alone = [0 if " " in word else 1 for word in words]
     ends = [1 if word.endswith(PHRASE_ENDS) else 0 for word in words]
     short = [SHORT_LONE * max(0, SHORT - len(word)) for word in words]
@@ -123,7 +124,7 @@ def _settled(words: list[str], font, width: int, count: int) -> list[str] | None
             if reach(i) < n:
                 return None
             lone = alone[i] if n == i + 1 else 0
-            least[(i, left)] = found = ((LONE + LONE_LAST + short[i]) * 16 if lone else 0, n)
+            least[(i, left)] = found = ((LONE + LONE_LAST + short[i]) * PHRASE_WEIGHT if lone else 0, n)
             return found[0]
         found = None
         for j in range(i + 1, min(reach(i), n - left + 1) + 1):
@@ -132,7 +133,7 @@ def _settled(words: list[str], font, width: int, count: int) -> list[str] | None
             rest = cost(j, left - 1)
             if rest is None:
                 continue
-            here = ((LONE + short[i]) * 16 if j == i + 1 and alone[i] else 0) - ends[j - 1] + rest
+            here = ((LONE + short[i]) * PHRASE_WEIGHT if j == i + 1 and alone[i] else 0) - ends[j - 1] + rest
             if found is None or here <= found[0]:  # ties: the longer line
                 found = (here, j)
         least[(i, left)] = found
