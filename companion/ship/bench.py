@@ -307,10 +307,9 @@ def line_to_frame(balls: int = BALLS) -> dict[str, float]:
     count = min(len(written), len(shown))
     if count < balls:
         return {"p99": float("inf"), "cpu_p99": float("inf")}
-    delays = sorted((shown[i][0] - written[i]) * 1000 for i in range(count))
-    cpu = sorted((shown[i][1] + inlet.cpu.get(i, 0.0)) * 1000 for i in range(count))
-    at = min(count - 1, int(count * 0.99))
-    return {"p99": round(delays[at], 2), "cpu_p99": round(cpu[at], 2)}
+    delays = [(shown[i][0] - written[i]) * 1000 for i in range(count)]
+    cpu = [(shown[i][1] + inlet.cpu.get(i, 0.0)) * 1000 for i in range(count)]
+    return {"p99": percentiles(delays)[1], "cpu_p99": percentiles(cpu)[1]}
 
 
 def judge_ball_flood_lines_per_s(count: int = FLOOD_BALLS, rounds: int = 3) -> float:

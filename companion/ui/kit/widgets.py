@@ -108,11 +108,10 @@ def _settled(words: list[str], font, width: int, count: int) -> list[str] | None
             fewest_from[i] = 1 + fewest(reach(i))
         return fewest_from[i]
 
-    # a line's cost: its blemish, PHRASE_WEIGHT times (two blemishes differ by 30 at least, so
-    # no count of phrase ends can outweigh that), less one if it ends a phrase
-    alone = [0 if " " in word else 1 for word in words]
+    # a line's cost: its blemish (only a line of one word has one), PHRASE_WEIGHT times (two
+    # blemishes differ by 30 at least, so no count of phrase ends can outweigh that), less one
+    # if it ends a phrase
     ends = [1 if word.endswith(PHRASE_ENDS) else 0 for word in words]
-    short = [SHORT_LONE * max(0, SHORT - len(word)) for word in words]
     least: dict[tuple[int, int], tuple[int, int] | None] = {}  # (i, lines) -> (cost, where the next line starts)
 
     def cost(i: int, left: int) -> int | None:
@@ -123,8 +122,7 @@ def _settled(words: list[str], font, width: int, count: int) -> list[str] | None
         if left == 1:
             if reach(i) < n:
                 return None
-            lone = alone[i] if n == i + 1 else 0
-            least[(i, left)] = found = ((LONE + LONE_LAST + short[i]) * PHRASE_WEIGHT if lone else 0, n)
+            least[(i, left)] = found = (_blemish(words[i], True) * PHRASE_WEIGHT if n == i + 1 else 0, n)
             return found[0]
         found = None
         for j in range(i + 1, min(reach(i), n - left + 1) + 1):
@@ -133,7 +131,7 @@ def _settled(words: list[str], font, width: int, count: int) -> list[str] | None
             rest = cost(j, left - 1)
             if rest is None:
                 continue
-            here = ((LONE + short[i]) * PHRASE_WEIGHT if j == i + 1 and alone[i] else 0) - ends[j - 1] + rest
+            here = (_blemish(words[i], False) * PHRASE_WEIGHT if j == i + 1 else 0) - ends[j - 1] + rest
             if found is None or here <= found[0]:  # ties: the longer line
                 found = (here, j)
         least[(i, left)] = found

@@ -82,14 +82,19 @@ def result_text(game, shown: int) -> str:
     return _("Stopped") if game.status == "abandoned" else _("In progress")
 
 
+def fitted(t, text: str, rect: pygame.Rect, size: str):
+    """`text` as a wrapped Label of `size` fits it in `rect` (widgets.Fitted)."""
+    return fit_text(text, rect.w, rect.h, t.size(size), t.size("min"), True, th.weight_of(size))
+
+
 def fits(t, text: str, rect: pygame.Rect, size: str) -> bool:
-    """Whether a wrapped Label of `size` shows `text` whole in `rect` (as the Label fits it)."""
-    return not fit_text(text, rect.w, rect.h, t.size(size), t.size("min"), True, th.weight_of(size)).overflow
+    """Whether a wrapped Label of `size` shows `text` whole in `rect`."""
+    return not fitted(t, text, rect, size).overflow
 
 
 def needed_height(t, text: str, rect: pygame.Rect, size: str) -> int:
     """How tall the lines of `text` are as a wrapped Label of `size` in `rect` sets them."""
-    fit = fit_text(text, rect.w, rect.h, t.size(size), t.size("min"), True, th.weight_of(size))
+    fit = fitted(t, text, rect, size)
     return th.font(fit.px, th.weight_of(size)).block_height(len(fit.lines))
 
 
