@@ -65,7 +65,10 @@ uninstall-pi:
 # Debian roots (debootstrap, kept in build/appliance/), the installer from a release bundle,
 # then QEMU with real systemd: picture, touch, power cut, watchdog, a late display, an update.
 # `make bundle` makes that release bundle for a Pi without network (aarch64, Python 3.11 and 3.13).
-APPLIANCE_SUITES ?= bookworm trixie
+# ARCH=arm64 (64-bit Pi OS) or ARCH=armhf (32-bit) boots those roots; a suite names both, as in
+# APPLIANCE_SUITES=trixie-arm64
+ARCH ?= amd64
+APPLIANCE_SUITES ?= $(if $(filter amd64,$(ARCH)),bookworm trixie,bookworm-$(ARCH) trixie-$(ARCH))
 .PHONY: appliance-test bundle
 
 appliance-test: $(BIN)/cloud-companion

@@ -81,11 +81,16 @@ class Machine:
             return False
 
     @property
-    def is_pi(self) -> bool:
+    def model(self) -> str:
+        """The board's name from the device tree ("Raspberry Pi 4 Model B Rev 1.4"), else ""."""
         try:
-            return "Raspberry Pi" in (self.proc / "device-tree" / "model").read_text(errors="replace")
+            return (self.proc / "device-tree" / "model").read_text(errors="replace").strip("\0\n ")
         except OSError:
-            return False
+            return ""
+
+    @property
+    def is_pi(self) -> bool:
+        return "Raspberry Pi" in self.model
 
 
 # --- the settings -----------------------------------------------------------------------------
@@ -98,6 +103,46 @@ def check_config(path: Path) -> tuple[settings.Config, list[Check]]:
     return config, [Check("config", WARN, problem, f"edit {path} (every setting and its default: "
                           "companion/config.example.toml); the app uses the defaults meanwhile")
                      for problem in problems]
+
+
+# --- the machine: processor, OS, Python, pygame and its SDL ----------------------------------------
+
+def os_name(etc: Path = Path("/etc")) -> str:
+    try:
+        found = re.search(r'^PRETTY_NAME="?([^"\n]*)', (etc / "os-release").read_text(), re.M)
+    except OSError:
+        return "an unknown system"
+    return found.group(1) if found else "an unknown system"
+
+
+def check_platform(machine: Machine) -> list[Check]:
+    """What this machine is: what a bug report needs first, and what picks the app's wheels."""
+    import platform
+    import sys
+    import sysconfig
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from ..ui.loop.sdl import sdl_library_path
+
+    bits = 64 if sys.maxsize > 2**32 else 32
+    userland = sysconfig.get_platform().removeprefix("linux-")  # armv7l on 32-bit Pi OS, even on a 64-bit kernel
+    model = machine.model or "not a Raspberry Pi"
+    kernel = platform.machine()
+    where = f"{userland} ({bits}-bit{'' if kernel == userland else f', kernel {kernel}'}), {model}, {os_name()}"
+    out = [Check("machine", OK, where)]
+    out.append(Check("python", OK, f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})"))
+    library = sdl_library_path() or "?"
+    sdl = ".".join(map(str, pygame.get_sdl_version()))
+    bundled = "pygame" in Path(library).parent.name  # pygame_ce.libs: the wheel's own SDL
+    whose = "its wheel's own" if bundled else f"the system's, {library}"
+    if getattr(pygame, "IS_CE", False):
+        out.append(Check("pygame", OK, f"pygame-ce {pygame.version.ver}, SDL {sdl} ({whose})"))
+    else:
+        out.append(Check("pygame", FAIL, f"pygame {pygame.version.ver} (not pygame-ce), SDL {sdl}",
+                         "reinstall the app (sudo make update-pi): it runs on pygame-ce"))
+    return out
 
 
 # --- display, touch, sound, speech --------------------------------------------------------------
@@ -181,7 +226,8 @@ def check_drawing(machine: Machine) -> Check:
     renderer = result.get("renderer", "?")
     if code == 0 and result.get("shown"):
         size = "x".join(str(n) for n in result.get("size", [])) or "?"
-        return Check("picture", OK, f"drawn and read back ({size}, SDL's {renderer} renderer)")
+        driver = result.get("driver", "?")
+        return Check("picture", OK, f"drawn and read back ({size}, SDL's {driver} video driver, {renderer} renderer)")
     if code == 1:
         return Check("picture", FAIL, f"the app would run, but the screen stays black: SDL's {renderer} renderer "
                      f"draws nothing (read back {result.get('read_back', result.get('error', '?'))})",
@@ -252,6 +298,7 @@ def check_speech(config: settings.Config) -> list[Check]:
 
 # --- GPIO: the pin factory, each seat's buttons and each bed's detector -------------------------
 
+
 def check_gpio(config: settings.Config, machine: Machine, factory=None) -> list[Check]:
     from gpiozero import DigitalInputDevice
 
@@ -262,18 +309,18 @@ def check_gpio(config: settings.Config, machine: Machine, factory=None) -> list[
             choice = choose_pin_factory()
         except NoPinFactory as exc:
             return [Check("gpio", FAIL, str(exc), "unset GPIOZERO_PIN_FACTORY, or install that pin library")]
-        factory, simulated, name = choice.factory, choice.simulated, choice.name
+        factory, simulated, name, why = choice.factory, choice.simulated, choice.name, choice.why
     else:
         name = type(factory).__name__
-        simulated = name == "MockFactory"
+        simulated, why = name == "MockFactory", "given to doctor"
     out = []
     if simulated:
         on_pi = machine.is_pi
-        out.append(Check("gpio", FAIL if on_pi else WARN, f"no GPIO: the pins are simulated (gpiozero {name})",
+        out.append(Check("gpio", FAIL if on_pi else WARN, f"no GPIO: the pins are simulated (gpiozero {name}: {why})",
                          "sudo apt install python3-lgpio (the app's venv uses the system's packages)" if on_pi
                          else "the seat buttons and bed detectors work on a Raspberry Pi only"))
     else:
-        out.append(Check("gpio", OK, f"gpiozero {name}"))
+        out.append(Check("gpio", OK, f"gpiozero {name} ({why})"))
     inputs = [(f"seat {n}", role, getattr(seat, role)) for n, seat in enumerate(config.seats, 1) for role in ("jump", "stay")]
     inputs += [(f"bed {colour}", "detector", getattr(config.beds, colour)) for colour in settings.BED_COLOURS]
     by_owner: dict[str, list[str]] = {}
@@ -512,6 +559,7 @@ def run_checks(config_path: Path, db_path: Path, machine: Machine | None = None,
                listen_s: float = 2.5) -> list[Check]:
     machine = machine or Machine()
     config, out = check_config(config_path)
+    out = check_platform(machine) + out
     steps: Iterable[Callable[[], list[Check]]] = (
         lambda: check_display(machine), lambda: check_touch(machine), lambda: check_audio(machine),
         lambda: check_speech(config), lambda: check_gpio(config, machine, pin_factory),

@@ -32,6 +32,24 @@ class PinChoice:
     factory: Factory
     simulated: bool  # MockFactory: nothing physical is attached
     name: str        # the factory's class name, for the status line and the log
+    # why gpiozero passed over the factories it prefers: "lgpio: No module named 'lgpio'", ...
+    passed_over: tuple[str, ...] = ()
+    preset: bool = False  # Device.pin_factory was set before the app chose (a test, a script)
+
+    @property
+    def why(self) -> str:
+        """How this factory came to be the one, in a phrase for doctor."""
+        if self.preset:
+            return "set before the app chose"
+        if os.environ.get(ENV_OVERRIDE):
+            return f"asked for by {ENV_OVERRIDE}={os.environ[ENV_OVERRIDE]}"
+        if self.passed_over:
+            return "gpiozero passed over " + "; ".join(self.passed_over)
+        return "gpiozero's first choice"
+
+
+FALLBACK = "Falling back from "  # gpiozero's words for each factory it could not load
+_chosen: PinChoice | None = None  # the last choice, so a second call still knows why
 
 
 def choose_pin_factory() -> PinChoice:
@@ -39,7 +57,12 @@ def choose_pin_factory() -> PinChoice:
 
     An already set `Device.pin_factory` (a test, or a second call) is kept as it is.
     """
-    if Device.pin_factory is None:
+    global _chosen
+    if _chosen is not None and Device.pin_factory is _chosen.factory:
+        return _chosen
+    passed_over: list[str] = []
+    preset = Device.pin_factory is not None
+    if not preset:
         requested = os.environ.get(ENV_OVERRIDE)
         if requested:
             try:
@@ -48,16 +71,20 @@ def choose_pin_factory() -> PinChoice:
                 raise NoPinFactory(f"{ENV_OVERRIDE}={requested}: the pin factory could not be "
                                    f"loaded ({exc})") from exc
         else:
-            with warnings.catch_warnings():
-                # gpiozero warns about every factory it tries; one line of our own says it all
-                warnings.simplefilter("ignore")
+            with warnings.catch_warnings(record=True) as said:
+                # gpiozero warns about every factory it tries; one line of our own says it all,
+                # and doctor tells each reason
+                warnings.simplefilter("always")
                 try:
                     Device.ensure_pin_factory()
                 except BadPinFactory as exc:  # gpiozero's answer once every factory has failed
                     log.debug("no GPIO pin factory: %s", exc)
                     Device.pin_factory = MockFactory()
+            passed_over = [str(w.message).removeprefix(FALLBACK) for w in said
+                           if str(w.message).startswith(FALLBACK)]
     factory = Device.pin_factory
-    choice = PinChoice(factory, isinstance(factory, MockFactory), type(factory).__name__)
+    choice = _chosen = PinChoice(factory, isinstance(factory, MockFactory), type(factory).__name__,
+                                 tuple(passed_over), preset)
     if choice.simulated:
         log.info("no GPIO on this machine: seat buttons and LEDs are simulated "
                  "(gpiozero %s; the keyboard presses the buttons)", choice.name)

@@ -1,5 +1,11 @@
 """The Debian roots the boot test starts from, built once and kept in build/appliance/<suite>/.
 
+A suite is a Debian release and the processor it is built for: `trixie` (x86_64, this machine's
+own), `trixie-arm64` (aarch64: 64-bit Raspberry Pi OS, a Pi 3, 4, 5 or Zero 2 W) and
+`trixie-armhf` (32-bit Raspberry Pi OS), the same for Bookworm. An ARM root is built through
+binfmt_misc and QEMU's user-mode emulator (qemu-user-static), and booted by qemu-system-aarch64
+or qemu-system-arm on its `virt` board with the Pi's own core.
+
 A root is what a freshly written Raspberry Pi OS Lite card holds, as far as a PC can have it:
 Debian's own kernel (booted by QEMU with -kernel/-initrd), systemd, python3, and the Debian
 packages the installer asks for. Two things exist only on a Pi; the test stands in for them:
@@ -14,6 +20,7 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -22,10 +29,55 @@ sys.path.insert(0, str(PROJECT))
 from companion.appliance import install  # noqa: E402
 
 MIRROR = os.environ.get("DEBIAN_MIRROR", "http://deb.debian.org/debian")
-SUITES = ("bookworm", "trixie")
+RELEASES = ("bookworm", "trixie")
+SUITES = RELEASES  # what `make appliance-test` boots unless told (ARCH=arm64: the arm64 ones)
+
+
+@dataclass(frozen=True)
+class Arch:
+    """A processor the boot test builds a root for and boots."""
+
+    debian: str              # Debian's name (debootstrap --arch)
+    kernel: str              # Debian's kernel package for QEMU's board
+    qemu: tuple[str, ...]    # the emulator and its board and core
+    console: str             # the serial console the board has
+    platform: str            # pip's platform tag for the bundle's wheels
+    binfmt: str = ""         # the user-mode emulator that runs the root's programs here
+
+
+ARCHES = {
+    "amd64": Arch("amd64", "linux-image-amd64", ("qemu-system-x86_64", "-machine", "pc", "-cpu", "max"),
+                  "ttyS0", "manylinux2014_x86_64"),
+    # a Pi 4's core (Cortex-A72); a Pi 3's and a Zero 2's is the A53, a Pi 5's the A76
+    "arm64": Arch("arm64", "linux-image-arm64", ("qemu-system-aarch64", "-machine", "virt", "-cpu", "cortex-a72"),
+                  "ttyAMA0", "manylinux2014_aarch64", "qemu-aarch64"),
+    # 32-bit Pi OS runs on a Pi 2's Cortex-A7 (and the A53 and A72 in 32-bit mode); QEMU's virt
+    # board has the A15, the A7's bigger sibling of the same architecture (ARMv7-A with LPAE)
+    "armhf": Arch("armhf", "linux-image-armmp-lpae", ("qemu-system-arm", "-machine", "virt,highmem=off", "-cpu",
+                                                        "cortex-a15"),
+                  "ttyAMA0", "linux_armv7l", "qemu-arm"),
+}
+
+
+def split(suite: str) -> tuple[str, Arch]:
+    """'trixie-arm64' -> ('trixie', arm64); a bare release is this machine's own x86_64."""
+    release, _, arch = suite.partition("-")
+    if release not in RELEASES or (arch or "amd64") not in ARCHES:
+        raise SystemExit(f"cloud-companion: no such suite {suite!r}: say a release ({', '.join(RELEASES)}), "
+                         f"optionally with -arm64 or -armhf")
+    return release, ARCHES[arch or "amd64"]
+
+
+def suites_for(arch: str) -> tuple[str, ...]:
+    """The suites `ARCH=...` names: every release for that processor."""
+    if arch not in ("", "amd64", *ARCHES):
+        raise SystemExit(f"cloud-companion: ARCH={arch} is not one of amd64, arm64, armhf")
+    return tuple(r if arch in ("", "amd64") else f"{r}-{arch}" for r in RELEASES)
+
+
 # what Pi OS Lite has that a minimal Debian lacks: the kernel, systemd's login manager (polkit
 # needs it), D-Bus, sudo, make, and the tools the test uses (mount a stick, fill the disk)
-BASE = ("linux-image-amd64", "systemd-sysv", "udev", "dbus", "libpam-systemd", "kmod", "sudo", "make",
+BASE = ("systemd-sysv", "udev", "dbus", "libpam-systemd", "kmod", "sudo", "make",
         "procps", "iproute2", "dosfstools", "exfatprogs", "e2fsprogs", "util-linux", "python3")
 # Raspberry Pi OS's config.txt (Bookworm and Trixie ship the same lines)
 PI_CONFIG_TXT = """\
@@ -80,9 +132,23 @@ dtoverlay=dwc2,dr_mode=host
 """
 
 
-def packages() -> list[str]:
+def packages(arch: Arch) -> list[str]:
     """Every Debian package the installer asks for, but the Pi-only python3-lgpio."""
-    return [*BASE, *(p for p in install.PACKAGES if p != "python3-lgpio")]
+    return [arch.kernel, *BASE, *(p for p in install.PACKAGES if p != "python3-lgpio")]
+
+
+def enable_binfmt(arch: Arch) -> None:
+    """Let this machine run the root's ARM programs (debootstrap's second stage, apt, chroot)."""
+    if not arch.binfmt:
+        return
+    folder = Path("/proc/sys/fs/binfmt_misc")
+    if not (folder / "register").exists():
+        run("mount", "-t", "binfmt_misc", "binfmt_misc", str(folder))
+    if not (folder / arch.binfmt).exists():
+        if shutil.which("update-binfmts") is None:
+            raise SystemExit("cloud-companion: an ARM root needs qemu-user-static and binfmt-support "
+                             "(apt-get install qemu-user-static binfmt-support)")
+        run("update-binfmts", "--enable", arch.binfmt)
 
 
 def run(*words: str, **kw) -> None:
@@ -106,23 +172,26 @@ def stand_in_lgpio(root: Path) -> None:
 
 
 def configure(root: Path, suite: str) -> None:
+    _, arch = split(suite)
     (root / "etc" / "hostname").write_text(f"cc-{suite}\n")
     (root / "etc" / "hosts").write_text(f"127.0.0.1 localhost\n127.0.1.1 cc-{suite}\n")  # as Pi OS has it
     (root / "etc" / "fstab").write_text("/dev/vda / ext4 defaults 0 1\n")
-    getty = root / "etc" / "systemd" / "system" / "serial-getty@ttyS0.service.d"
+    getty = root / "etc" / "systemd" / "system" / f"serial-getty@{arch.console}.service.d"
     getty.mkdir(parents=True, exist_ok=True)
     (getty / "autologin.conf").write_text(
         "[Service]\nExecStart=\nExecStart=-/sbin/agetty --autologin root --noclear %I 115200 dumb\n")
     firmware = root / "boot" / "firmware"
     firmware.mkdir(parents=True, exist_ok=True)
     (firmware / "config.txt").write_text(PI_CONFIG_TXT)
-    chroot(root, "echo root:root | chpasswd; systemctl enable serial-getty@ttyS0.service >/dev/null 2>&1;"
+    chroot(root, f"echo root:root | chpasswd; systemctl enable serial-getty@{arch.console}.service >/dev/null 2>&1;"
                  "systemctl mask systemd-timesyncd.service apt-daily.timer apt-daily-upgrade.timer >/dev/null 2>&1 || true")
 
 
 def build_root(suite: str, folder: Path) -> Path:
     """folder/root, made once (about 5 minutes): debootstrap, then the packages through apt."""
     root = folder / "root"
+    release, arch = split(suite)
+    enable_binfmt(arch)  # also for a root built before: the install and the tests chroot into it
     if (root / ".complete").exists():
         return root
     tmp = folder / "root.tmp"
@@ -130,7 +199,8 @@ def build_root(suite: str, folder: Path) -> Path:
         shutil.rmtree(tmp)
     folder.mkdir(parents=True, exist_ok=True)
     print(f"building the {suite} root with debootstrap (once; kept in {folder})", flush=True)
-    run("debootstrap", "--variant=minbase", suite, str(tmp), MIRROR, stdout=subprocess.DEVNULL)
+    run("debootstrap", "--variant=minbase", f"--arch={arch.debian}", release, str(tmp), MIRROR,
+        stdout=subprocess.DEVNULL)
     (tmp / "usr" / "sbin" / "policy-rc.d").write_text("#!/bin/sh\nexit 101\n")  # no daemons start in the chroot
     (tmp / "usr" / "sbin" / "policy-rc.d").chmod(0o755)
     mounts = [(tmp / "proc", ["-t", "proc", "proc"]), (tmp / "sys", ["-t", "sysfs", "sys"]),
@@ -139,7 +209,7 @@ def build_root(suite: str, folder: Path) -> Path:
         for target, how in mounts:
             run("mount", *how, str(target))
         chroot(tmp, "apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "
-                    + " ".join(packages()) + " >/dev/null && apt-get clean")
+                    + " ".join(packages(arch)) + " >/dev/null && apt-get clean")
     finally:
         for target, _ in reversed(mounts):
             subprocess.run(["umount", "-l", str(target)])
@@ -163,11 +233,11 @@ def base_image(suite: str, folder: Path) -> Path:
     return image
 
 
-def kernel(folder: Path) -> tuple[Path, Path]:
+def kernel(folder: Path) -> tuple[Path, Path]:  # Debian's names on every processor
     boot = folder / "root" / "boot"
     return sorted(boot.glob("vmlinuz-*"))[-1], sorted(boot.glob("initrd.img-*"))[-1]
 
 
-if __name__ == "__main__":  # python3 tests/appliance/image.py bookworm: build that root now
+if __name__ == "__main__":  # python3 tests/appliance/image.py trixie-arm64: build that root now
     for name in sys.argv[1:] or SUITES:
         print(base_image(name, PROJECT / "build" / "appliance" / name))

@@ -9,7 +9,8 @@ The live page's unit runs beside the app; its port is forwarded to a loopback po
 this side reads the page as a phone on the home network would.
 The last line says `N passed, M failed`.
 
-    python3 tests/appliance/run.py [bookworm] [trixie]
+    python3 tests/appliance/run.py [bookworm] [trixie] [trixie-arm64] [bookworm-armhf] ...
+    ARCH=arm64 python3 tests/appliance/run.py     (every release, for that processor)
 """
 
 from __future__ import annotations
@@ -109,6 +110,7 @@ def load(path: Path):
 class Run:
     def __init__(self, suite: str):
         self.suite, self.folder = suite, BUILD / suite
+        self.release, self.arch = image.split(suite)
         self.results: list[tuple[str, bool, str]] = []
         self.figures: dict[str, float] = {}
         self.port = web.free_port()  # the live page, forwarded from the guest
@@ -139,7 +141,7 @@ class Run:
         python = self.python_version()
         out = Path(tempfile.mkdtemp(prefix="bundle-", dir=BUILD))
         try:
-            bundle.build(out, platform="manylinux2014_x86_64", pythons=(python,))
+            bundle.build(out, platform=self.arch.platform, pythons=(python,))
             previous = out / "previous"
             previous.mkdir()
             base = subprocess.run(["git", "-C", str(PROJECT), "merge-base", "HEAD", "main"], capture_output=True,
@@ -155,8 +157,8 @@ class Run:
             subprocess.run(["rm", "-rf", str(out)])
 
     def vm(self, disk: Path, **kw) -> VM:
-        return VM(self.folder, disk, image.kernel(self.folder), drives=(self.bundle,), forward=(self.port, LIVE_PORT),
-                  **kw)
+        return VM(self.folder, disk, image.kernel(self.folder), self.arch, drives=(self.bundle,),
+                  forward=(self.port, LIVE_PORT), **kw)
 
     def shot(self, vm: VM, name: str = "screen"):
         return load(vm.qmp.screendump(self.folder / f"{name}.ppm"))
@@ -632,7 +634,7 @@ def main(argv: list[str]) -> int:
     if os.geteuid() != 0:
         print("cloud-companion: the boot test needs root (debootstrap, chroot): sudo make appliance-test")
         return 2
-    suites = argv or list(image.SUITES)
+    suites = argv or list(image.suites_for(os.environ.get("ARCH", "")))
     runs = []
     for suite in suites:
         run = Run(suite)

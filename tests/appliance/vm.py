@@ -1,8 +1,9 @@
 """One QEMU virtual machine of the boot test: its disk, serial console and QMP, driven from Python.
 
 QEMU runs under TCG (this machine's KVM refuses the host CPU), boots the root's own kernel with
--kernel/-initrd, shows a virtio-vga display (QMP's screendump reads it) and has a virtio tablet
-(QMP's input-send-event taps it: the guest sees absolute positions like a touchscreen's).
+-kernel/-initrd, shows a virtio display (virtio-vga on x86_64, virtio-gpu-pci on ARM's virt board;
+QMP's screendump reads either) and has a virtio tablet (QMP's input-send-event taps it: the
+guest sees absolute positions like a touchscreen's).
 Its network is QEMU's user network, restricted (the guest reaches nothing outside; it is the
 home network the live page serves): the live page's port is forwarded to a loopback port here.
 """
@@ -144,10 +145,12 @@ class Serial:
 
 
 class VM:
-    def __init__(self, folder: Path, disk: Path, kernel: tuple[Path, Path], *, display: bool = True,
-                 drives: tuple[Path, ...] = (), append: str = "", usb_stick: Path | None = None, memory: int = 1536,
-                 forward: tuple[int, int] | None = None):
-        self.folder, self.disk, self.kernel = folder, disk, kernel
+    def __init__(self, folder: Path, disk: Path, kernel: tuple[Path, Path], arch, *, display: bool = True,
+                 drives: tuple[Path, ...] = (), append: str = "", usb_stick: Path | None = None,
+                 memory: int | None = None, forward: tuple[int, int] | None = None, cache: str = "writeback"):
+        self.folder, self.disk, self.kernel, self.arch, self.cache = folder, disk, kernel, arch, cache
+        # a Pi 3's 1 GB on ARM; the x86_64 guest keeps the room its boots were measured with
+        memory = memory or (1536 if arch.debian == "amd64" else 1024)
         self.forward = forward  # (loopback port here, the guest's port)
         self.display, self.drives, self.append, self.usb_stick, self.memory = display, drives, append, usb_stick, memory
         self.process: subprocess.Popen | None = None
@@ -155,16 +158,19 @@ class VM:
 
     def command(self) -> list[str]:
         vmlinuz, initrd = self.kernel
-        words = ["qemu-system-x86_64", "-machine", "pc", "-accel", "tcg", "-cpu", "max", "-smp", "2",
+        console = self.arch.console
+        words = [*self.arch.qemu, "-accel", "tcg", "-smp", "2",
                  "-m", str(self.memory), "-kernel", str(vmlinuz), "-initrd", str(initrd),
-                 "-append", f"root=/dev/vda rw console=ttyS0 quiet loglevel=3 systemd.show_status=false {self.append}",
-                 "-drive", f"file={self.disk},format=qcow2,if=virtio,cache=writeback",
+                 "-append", f"root=/dev/vda rw console={console} quiet loglevel=3 systemd.show_status=false {self.append}",
+                 "-drive", f"file={self.disk},format=qcow2,if=virtio,cache={self.cache}",
                  "-device", "virtio-tablet-pci", "-device", "virtio-keyboard-pci",
-                 "-display", "none", "-vga", "none", "-nic", self.nic(),
+                 "-display", "none", "-nic", self.nic(),
                  "-qmp", f"unix:{self.folder / 'qmp.sock'},server=on,wait=off",
                  "-serial", f"unix:{self.folder / 'ser.sock'},server=on,wait=off"]
-        if self.display:
-            words += ["-device", "virtio-vga"]
+        if self.arch.debian == "amd64":
+            words += ["-vga", "none"] + (["-device", "virtio-vga"] if self.display else [])
+        elif self.display:
+            words += ["-device", "virtio-gpu-pci"]
         for drive in self.drives:
             words += ["-drive", f"file={drive},format=raw,if=virtio,readonly=on"]
         if self.usb_stick is not None:
