@@ -29,6 +29,18 @@ def test_aarch64_also_takes_the_manylinux_2_34_tag_of_lgpios_wheels():
     assert bundle.platform_words("manylinux2014_aarch64") == [
         "--platform", "manylinux2014_aarch64", "--platform", "manylinux_2_34_aarch64"]
     assert bundle.platform_words("manylinux2014_x86_64") == ["--platform", "manylinux2014_x86_64"]
+    assert bundle.platform_words("linux_armv7l") == ["--platform", "linux_armv7l", "--platform", "manylinux2014_armv7l"]
+
+
+def test_32bit_arm_takes_lgpio_from_pypi_on_3_11_and_pygame_ce_from_the_wheel_built_here(tmp_path):
+    """pip is asked once per platform; for armv7l it also looks in the folder of the built wheel."""
+    assert "lgpio>=0.2" in bundle.target_requirements(ROOT, "linux_armv7l", "3.11")
+    assert not any(r.startswith("lgpio") for r in bundle.target_requirements(ROOT, "linux_armv7l", "3.13"))
+    words = bundle.download_words(ROOT, "linux_armv7l", "3.13", tmp_path, built_here=lambda python: tmp_path / python)
+    assert words[words.index("--find-links") + 1] == str(tmp_path / "3.13")
+    assert "--only-binary=:all:" in words and any(w.startswith("pygame-ce") for w in words)
+    aarch64 = bundle.download_words(ROOT, "manylinux2014_aarch64", "3.13", tmp_path, built_here=None)
+    assert "--find-links" not in aarch64  # PyPI has every aarch64 wheel: nothing is built here
 
 
 def test_a_copy_without_git_leaves_out_what_was_built(tmp_path):

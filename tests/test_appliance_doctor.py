@@ -103,14 +103,13 @@ def test_the_pin_factory_chosen_says_why_gpiozero_passed_over_the_others(monkeyp
 
 def test_doctor_names_the_processor_the_python_and_the_pygame_flavour(tmp_path):
     import platform
-    import sysconfig
 
     import pygame
 
     (tmp_path / "device-tree").mkdir()
     (tmp_path / "device-tree" / "model").write_text("Raspberry Pi 3 Model B Plus Rev 1.3\0")
     machine_, python, flavour = doctor.check_platform(Machine(proc=tmp_path))
-    assert machine_.name == "machine" and machine_.detail.startswith(sysconfig.get_platform().removeprefix("linux-"))
+    assert machine_.name == "machine" and machine_.detail.startswith(f"{platform.machine()} (64-bit)")
     assert "Raspberry Pi 3 Model B Plus Rev 1.3," in machine_.detail and "-bit" in machine_.detail
     assert python.detail.startswith(f"CPython {platform.python_version()} (")
     assert flavour.status == OK and flavour.detail.startswith(f"pygame-ce {pygame.version.ver}, SDL ")
@@ -118,6 +117,18 @@ def test_doctor_names_the_processor_the_python_and_the_pygame_flavour(tmp_path):
     assert "its wheel's own" in flavour.detail  # PyPI's wheel bundles its SDL
     elsewhere = doctor.check_platform(Machine(proc=tmp_path / "none"))[0]
     assert "not a Raspberry Pi" in elsewhere.detail
+
+
+def test_the_processor_is_the_programs_not_the_kernels():
+    """32-bit Pi OS on a Pi 4 runs a 64-bit kernel: its wheels are armv7l all the same."""
+    from companion.appliance import platforms
+
+    assert platforms.userland("aarch64", 32) == "armv7l" and platforms.is_32bit_arm("aarch64", 32)
+    assert platforms.describe("aarch64", 32) == "armv7l (32-bit, kernel aarch64)"
+    assert platforms.userland("armv7l", 32) == "armv7l" and platforms.describe("armv7l", 32) == "armv7l (32-bit)"
+    assert platforms.userland("aarch64", 64) == "aarch64" and not platforms.is_32bit_arm("aarch64", 64)
+    assert platforms.userland("armv6l", 32) == "armv6l" and not platforms.is_32bit_arm("armv6l", 32)
+    assert platforms.userland("x86_64", 32) == "i686"
 
 
 def test_doctor_fails_on_pygame_that_is_not_pygame_ce(monkeypatch):

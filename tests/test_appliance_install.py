@@ -151,7 +151,7 @@ def test_the_first_settings_file_is_the_example_with_the_display_filled_in(displ
 def test_the_packages_cover_what_sdl_kmsdrm_loads():
     from companion.appliance.doctor import KMSDRM_LIBRARIES
 
-    assert set(KMSDRM_LIBRARIES.values()) <= set(install.PACKAGES)
+    assert set(KMSDRM_LIBRARIES.values()) <= set(install.packages())
 
 
 def test_the_usb_rule_mounts_sticks_where_the_app_looks_writable_by_the_service_only():
@@ -271,6 +271,38 @@ def test_preflight_names_what_is_missing_before_anything_changes(tmp_path, monke
     offline = {**everything, "reachable": lambda: False}
     problems, _ = install.preflight("install", ROOT, **offline)  # this checkout has no wheels/: pip needs network
     assert len(problems) == 1 and problems[0].startswith("no network: pip") and "release bundle" in problems[0]
+
+
+def test_on_32bit_pi_os_the_install_needs_a_bundle_with_pygame_ce_or_refuses_in_one_line(tmp_path, monkeypatch):
+    """PyPI has no armv7l pygame-ce: without the bundle's own wheel the installer stops before
+    anything changes, naming the 64-bit OS and the bundle, instead of compiling for minutes."""
+    from companion.appliance import platforms
+
+    monkeypatch.setattr(install, "FIRMWARE", tmp_path)
+    monkeypatch.setattr(platforms.platform, "machine", lambda: "aarch64")  # a Pi 4's 64-bit kernel ...
+    monkeypatch.setattr(platforms.sys, "maxsize", 2**31 - 1)               # ... under 32-bit Pi OS
+    everything = {"which": lambda tool: f"/usr/bin/{tool}", "missing": lambda: [], "reachable": lambda: True}
+    problems, _ = install.preflight("install", tmp_path, **everything)
+    assert len(problems) == 1 and "32-bit Raspberry Pi OS" in problems[0]
+    assert "(64-bit)" in problems[0] and "make bundle ARCH=armhf" in problems[0]
+    wheels = tmp_path / "wheels" / f"cp{sys.version_info.major}{sys.version_info.minor}"
+    wheels.mkdir(parents=True)
+    (wheels / "cloud_companion-0.1.0-py3-none-any.whl").write_text("")
+    assert len(install.preflight("install", tmp_path, **everything)[0]) == 1  # a bundle without it: still no
+    (wheels / "pygame_ce-2.5.8-cp313-cp313-linux_armv7l.whl").write_text("")
+    assert install.preflight("install", tmp_path, **everything)[0] == []
+    assert set(install.SDL_PACKAGES) <= set(install.packages())  # the wheel's SDL comes from Debian
+    assert not set(install.SDL_PACKAGES) & set(install.packages("aarch64", 64))
+
+
+def test_a_pi_1_or_zero_w_is_refused_in_one_line(tmp_path, monkeypatch):
+    from companion.appliance import platforms
+
+    monkeypatch.setattr(platforms.platform, "machine", lambda: "armv6l")
+    monkeypatch.setattr(platforms.sys, "maxsize", 2**31 - 1)
+    problems, _ = install.preflight("install", tmp_path, which=lambda tool: tool, missing=lambda: [],
+                                    reachable=lambda: True)
+    assert len(problems) == 1 and "Pi 1 or Zero W" in problems[0] and "Zero 2 W works" in problems[0]
 
 
 def test_a_real_run_that_cannot_start_changes_nothing_and_says_why(tmp_path):

@@ -1,12 +1,15 @@
 """A release bundle for a Pi without network: the project's files plus every wheel it needs.
 
-    python3 -m companion.appliance.bundle OUT [--platform manylinux2014_aarch64] [--python 3.11 3.13]
+    python3 -m companion.appliance.bundle OUT [--platform manylinux2014_aarch64 [linux_armv7l]] [--python 3.11 3.13]
 
 OUT/cloud-companion/ holds the checkout's tracked files and wheels/cpXY/ the app's own wheel and
-its dependencies for each Python (Raspberry Pi OS Bookworm has 3.11, Trixie 3.13). Copied to a
-USB stick, `sudo make install-pi` in that folder installs from wheels/ with no network at all.
+its dependencies for each Python (Raspberry Pi OS Bookworm has 3.11, Trixie 3.13), for each
+platform asked for (pip takes from the folder what fits its machine). Copied to a USB stick,
+`sudo make install-pi` in that folder installs from wheels/ with no network at all.
 On aarch64 with Python 3.13 PyPI's lgpio has no wheel: there the system's python3-lgpio (which
 the installer puts in first, and the venv sees) satisfies the requirement instead.
+For 32-bit Pi OS (`linux_armv7l`) PyPI has every wheel but pygame-ce's: that one is built here
+in an armhf Debian root (companion.appliance.wheelhouse; root, minutes, once).
 """
 
 from __future__ import annotations
@@ -59,12 +62,18 @@ def project_requirements(source: Path) -> list[str]:
     return tomllib.loads((source / "pyproject.toml").read_text())["project"]["dependencies"]
 
 
+ARM32 = "linux_armv7l"
+
+
 def platform_words(platform: str) -> list[str]:
     """pip's --platform for the target, with the newer manylinux tag lgpio's wheels carry (2_34:
-    Bookworm has glibc 2.36, Trixie 2.41): pip does not count a newer tag as the older one."""
+    Bookworm has glibc 2.36, Trixie 2.41): pip does not count a newer tag as the older one.
+    32-bit ARM takes the plain tag (lgpio's and the wheel built here) and manylinux's."""
     words = ["--platform", platform]
     if platform.endswith("aarch64"):
         words += ["--platform", "manylinux_2_34_aarch64"]
+    if platform == ARM32:
+        words += ["--platform", "manylinux2014_armv7l"]
     return words
 
 
@@ -73,13 +82,25 @@ def target_requirements(source: Path, platform: str, python: str) -> list[str]:
     so lgpio (aarch64 only) is named here for an aarch64 Python that PyPI has wheels for."""
     wanted = [req.split(";")[0].strip() for req in project_requirements(source) if not req.startswith("lgpio")]
     lgpio = next((req.split(";")[0].strip() for req in project_requirements(source) if req.startswith("lgpio")), None)
-    if lgpio and platform.endswith("aarch64") and tuple(int(n) for n in python.split(".")) < (3, 13):
+    if lgpio and platform.endswith(("aarch64", "armv7l")) and tuple(int(n) for n in python.split(".")) < (3, 13):
         wanted.append(lgpio)
     return wanted
 
 
-def build(out: Path, source: Path = PROJECT, platform: str = DEFAULT_PLATFORM,
-          pythons: tuple[str, ...] = DEFAULT_PYTHONS, pip: tuple[str, ...] = (sys.executable, "-m", "pip")) -> Path:
+def arm32_wheels(python: str) -> Path:
+    """The folder holding the armv7l pygame-ce wheel for `python`, built once in an armhf root."""
+    from . import wheelhouse
+
+    release = next(name for name, version in wheelhouse.PYTHONS.items() if version == python)
+    folder = PROJECT / "build" / "armhf" / "wheels"
+    wheelhouse.build(folder, release)
+    return folder
+
+
+def build(out: Path, source: Path = PROJECT, platform: str | tuple[str, ...] = DEFAULT_PLATFORM,
+          pythons: tuple[str, ...] = DEFAULT_PYTHONS, pip: tuple[str, ...] = (sys.executable, "-m", "pip"),
+          built_here=arm32_wheels) -> Path:
+    platforms = (platform,) if isinstance(platform, str) else platform
     target = copy_source(source, out / "cloud-companion")
     with tempfile.TemporaryDirectory() as scratch:
         # built from a copy, so the checkout gets no build/ or egg-info
@@ -88,20 +109,27 @@ def build(out: Path, source: Path = PROJECT, platform: str = DEFAULT_PLATFORM,
             wheels = target / "wheels" / wheel_dir_name(python)
             wheels.mkdir(parents=True, exist_ok=True)
             subprocess.run([*pip, "wheel", "--quiet", "--no-deps", "--wheel-dir", str(wheels), str(staged)], check=True)
-            subprocess.run([*pip, "download", "--quiet", "--only-binary=:all:", *platform_words(platform),
-                            "--python-version", python, "--implementation", "cp", "--dest", str(wheels),
-                            *target_requirements(source, platform, python)], check=True)
+            for name in platforms:
+                subprocess.run([*pip, *download_words(source, name, python, wheels, built_here)], check=True)
     return target
+
+
+def download_words(source: Path, platform: str, python: str, dest: Path, built_here=arm32_wheels) -> list[str]:
+    """pip's words for one platform's wheels; for 32-bit ARM it also looks where pygame-ce was built."""
+    links = ["--find-links", str(built_here(python))] if platform == ARM32 else []
+    return ["download", "--quiet", "--only-binary=:all:", *platform_words(platform), "--python-version", python,
+            "--implementation", "cp", "--dest", str(dest), *links, *target_requirements(source, platform, python)]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bundle", description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path, help="the folder to make the bundle in")
-    parser.add_argument("--platform", default=DEFAULT_PLATFORM, help=f"pip's platform tag (default {DEFAULT_PLATFORM})")
+    parser.add_argument("--platform", nargs="+", default=[DEFAULT_PLATFORM],
+                        help=f"pip's platform tags (default {DEFAULT_PLATFORM}; {ARM32}: 32-bit Pi OS, needs root)")
     parser.add_argument("--python", nargs="+", default=list(DEFAULT_PYTHONS), help="Python versions (default 3.11 3.13)")
     args = parser.parse_args(argv)
     try:
-        target = build(args.out, platform=args.platform, pythons=tuple(args.python))
+        target = build(args.out, platform=tuple(args.platform), pythons=tuple(args.python))
     except subprocess.CalledProcessError as exc:
         print(f"cloud-companion: the bundle could not be made: {' '.join(exc.cmd[:4])} ... failed "
               "(pip needs the network to fetch the wheels once)", file=sys.stderr)

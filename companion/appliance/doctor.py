@@ -119,19 +119,14 @@ def check_platform(machine: Machine) -> list[Check]:
     """What this machine is: what a bug report needs first, and what picks the app's wheels."""
     import platform
     import sys
-    import sysconfig
 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
     from ..ui.loop.sdl import sdl_library_path
+    from .platforms import describe
 
-    bits = 64 if sys.maxsize > 2**32 else 32
-    userland = sysconfig.get_platform().removeprefix("linux-")  # armv7l on 32-bit Pi OS, even on a 64-bit kernel
-    model = machine.model or "not a Raspberry Pi"
-    kernel = platform.machine()
-    where = f"{userland} ({bits}-bit{'' if kernel == userland else f', kernel {kernel}'}), {model}, {os_name()}"
-    out = [Check("machine", OK, where)]
+    out = [Check("machine", OK, f"{describe()}, {machine.model or 'not a Raspberry Pi'}, {os_name()}")]
     out.append(Check("python", OK, f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})"))
     library = sdl_library_path() or "?"
     sdl = ".".join(map(str, pygame.get_sdl_version()))

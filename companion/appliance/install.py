@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from . import platforms
+
 USER = "cloud-companion"
 GROUPS = ("gpio", "dialout", "video", "render", "input", "audio")
 # python3-lgpio: gpiozero's pin driver; espeak-ng: speech; libdrm2 libgbm1 libegl1 libgles2:
@@ -37,6 +39,14 @@ GROUPS = ("gpio", "dialout", "video", "render", "input", "audio")
 # driver GBM and EGL load (vc4/v3d on a Pi); polkitd: the power-off rule
 PACKAGES = ("python3-venv", "python3-lgpio", "fonts-dejavu-core", "espeak-ng", "libdrm2", "libgbm1",
             "libegl1", "libgles2", "libgl1-mesa-dri", "polkitd")
+# 32-bit Pi OS: the bundle's pygame-ce wheel, built against Debian's SDL 2, loads the system's
+# SDL libraries (PyPI's aarch64 and x86_64 wheels bundle their own)
+SDL_PACKAGES = ("libsdl2-2.0-0", "libsdl2-image-2.0-0", "libsdl2-mixer-2.0-0", "libsdl2-ttf-2.0-0")
+
+
+def packages(machine: str | None = None, bits: int | None = None) -> tuple[str, ...]:
+    """The Debian packages the app needs on this processor."""
+    return PACKAGES + (SDL_PACKAGES if platforms.is_32bit_arm(machine, bits) else ())
 PREFIX = Path("/opt/cloud-companion")
 CONFIG_DIR = Path("/etc/cloud-companion")
 STATE_DIR = Path("/var/lib/cloud-companion")
@@ -148,10 +158,10 @@ def settings_text(example: str, display: str, rotate: int) -> str:
 # --- the plans ----------------------------------------------------------------------------------
 
 def missing_packages() -> list[str]:
-    query = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${db:Status-Status}\n", *PACKAGES],
+    query = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${db:Status-Status}\n", *packages()],
                            capture_output=True, text=True)
     installed = {line.split()[0] for line in query.stdout.splitlines() if line.endswith(" installed")}
-    return [p for p in PACKAGES if p not in installed]
+    return [p for p in packages() if p not in installed]
 
 
 def user_exists() -> bool:
@@ -202,6 +212,12 @@ def bundled_wheels(source: Path) -> Path | None:
     """A release bundle's wheels for the system's Python (wheels/cp311 on Bookworm, cp313 on Trixie)."""
     found = source / "wheels" / f"cp{sys.version_info.major}{sys.version_info.minor}"
     return found if any(found.glob("cloud_companion-*.whl")) else None
+
+
+def bundled_arm32_pygame(source: Path) -> bool:
+    """Whether the bundle has the pygame-ce wheel 32-bit Pi OS needs (PyPI has none)."""
+    wheels = bundled_wheels(source)
+    return wheels is not None and any(wheels.glob("pygame_ce-*-linux_armv7l.whl"))
 
 
 def install_app(source: Path, venv: Path) -> None:
@@ -260,10 +276,11 @@ def unit_steps(source: Path) -> list[Step]:
 
 
 def packages_step() -> Step:
-    return Step("Debian packages: " + " ".join(PACKAGES),
+    wanted = packages()
+    return Step("Debian packages: " + " ".join(wanted),
                 lambda: (subprocess.run(["apt-get", "update"], check=True),
-                         subprocess.run(["apt-get", "install", "-y", *PACKAGES], check=True)) and None,
-                lambda: not missing_packages(), ["apt-get update", "apt-get install -y " + " ".join(PACKAGES)])
+                         subprocess.run(["apt-get", "install", "-y", *wanted], check=True)) and None,
+                lambda: not missing_packages(), ["apt-get update", "apt-get install -y " + " ".join(wanted)])
 
 
 def settings_step(source: Path, display: str, rotate: int) -> Step:
@@ -443,6 +460,18 @@ def preflight(action: str, source: Path, which=shutil.which, missing=None, candi
         if which(tool) is None:
             problems.append(f"{tool} is missing: this installer is for Raspberry Pi OS (Debian with systemd)")
     if problems or action == "uninstall":
+        return problems, notices
+    own = platforms.userland()
+    if own in platforms.ARM_OLD:
+        problems.append(f"this Pi's processor ({own}: a Pi 1 or Zero W) is older than the app's libraries are "
+                        "built for: use a Pi 2 or newer (a Zero 2 W works), with Raspberry Pi OS Lite (64-bit) "
+                        "where the Pi has it")
+        return problems, notices
+    if platforms.is_32bit_arm() and not bundled_arm32_pygame(source):
+        problems.append("32-bit Raspberry Pi OS: pygame-ce, which draws the app, has no ready-made wheel for it "
+                        "(installing would compile it for a long time, or fail). Use Raspberry Pi OS Lite "
+                        "(64-bit), or install from a release bundle made for 32-bit on a PC: sudo make bundle "
+                        "ARCH=armhf (README: 32-bit Raspberry Pi OS)")
         return problems, notices
     lacking = (missing or missing_packages)()
     if "python3-lgpio" in lacking and not candidate("python3-lgpio"):

@@ -26,7 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parents[1]
 sys.path.insert(0, str(PROJECT))
-from companion.appliance import install  # noqa: E402
+from companion.appliance import install, wheelhouse  # noqa: E402
 
 MIRROR = os.environ.get("DEBIAN_MIRROR", "http://deb.debian.org/debian")
 RELEASES = ("bookworm", "trixie")
@@ -42,7 +42,6 @@ class Arch:
     qemu: tuple[str, ...]    # the emulator and its board and core
     console: str             # the serial console the board has
     platform: str            # pip's platform tag for the bundle's wheels
-    binfmt: str = ""         # the user-mode emulator that runs the root's programs here
 
 
 ARCHES = {
@@ -50,12 +49,12 @@ ARCHES = {
                   "ttyS0", "manylinux2014_x86_64"),
     # a Pi 4's core (Cortex-A72); a Pi 3's and a Zero 2's is the A53, a Pi 5's the A76
     "arm64": Arch("arm64", "linux-image-arm64", ("qemu-system-aarch64", "-machine", "virt", "-cpu", "cortex-a72"),
-                  "ttyAMA0", "manylinux2014_aarch64", "qemu-aarch64"),
+                  "ttyAMA0", "manylinux2014_aarch64"),
     # 32-bit Pi OS runs on a Pi 2's Cortex-A7 (and the A53 and A72 in 32-bit mode); QEMU's virt
     # board has the A15, the A7's bigger sibling of the same architecture (ARMv7-A with LPAE)
     "armhf": Arch("armhf", "linux-image-armmp-lpae", ("qemu-system-arm", "-machine", "virt,highmem=off", "-cpu",
                                                         "cortex-a15"),
-                  "ttyAMA0", "linux_armv7l", "qemu-arm"),
+                  "ttyAMA0", "linux_armv7l"),
 }
 
 
@@ -137,27 +136,7 @@ def packages(arch: Arch) -> list[str]:
     return [arch.kernel, *BASE, *(p for p in install.PACKAGES if p != "python3-lgpio")]
 
 
-def enable_binfmt(arch: Arch) -> None:
-    """Let this machine run the root's ARM programs (debootstrap's second stage, apt, chroot)."""
-    if not arch.binfmt:
-        return
-    folder = Path("/proc/sys/fs/binfmt_misc")
-    if not (folder / "register").exists():
-        run("mount", "-t", "binfmt_misc", "binfmt_misc", str(folder))
-    if not (folder / arch.binfmt).exists():
-        if shutil.which("update-binfmts") is None:
-            raise SystemExit("cloud-companion: an ARM root needs qemu-user-static and binfmt-support "
-                             "(apt-get install qemu-user-static binfmt-support)")
-        run("update-binfmts", "--enable", arch.binfmt)
-
-
-def run(*words: str, **kw) -> None:
-    subprocess.run(list(words), check=True, **kw)
-
-
-def chroot(root: Path, script: str) -> None:
-    run("chroot", str(root), "/bin/sh", "-ec", script, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin",
-                                                             "DEBIAN_FRONTEND": "noninteractive", "LC_ALL": "C"})
+run, chroot = wheelhouse.run, wheelhouse.chroot
 
 
 def stand_in_lgpio(root: Path) -> None:
@@ -191,7 +170,7 @@ def build_root(suite: str, folder: Path) -> Path:
     """folder/root, made once (about 5 minutes): debootstrap, then the packages through apt."""
     root = folder / "root"
     release, arch = split(suite)
-    enable_binfmt(arch)  # also for a root built before: the install and the tests chroot into it
+    wheelhouse.enable_binfmt(arch.debian)  # also for a root built before: the install and the tests chroot into it
     if (root / ".complete").exists():
         return root
     tmp = folder / "root.tmp"
@@ -203,16 +182,9 @@ def build_root(suite: str, folder: Path) -> Path:
         stdout=subprocess.DEVNULL)
     (tmp / "usr" / "sbin" / "policy-rc.d").write_text("#!/bin/sh\nexit 101\n")  # no daemons start in the chroot
     (tmp / "usr" / "sbin" / "policy-rc.d").chmod(0o755)
-    mounts = [(tmp / "proc", ["-t", "proc", "proc"]), (tmp / "sys", ["-t", "sysfs", "sys"]),
-              (tmp / "dev", ["--bind", "/dev"])]
-    try:
-        for target, how in mounts:
-            run("mount", *how, str(target))
+    with wheelhouse.Mounted(tmp):
         chroot(tmp, "apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "
                     + " ".join(packages(arch)) + " >/dev/null && apt-get clean")
-    finally:
-        for target, _ in reversed(mounts):
-            subprocess.run(["umount", "-l", str(target)])
     (tmp / "usr" / "sbin" / "policy-rc.d").unlink()
     stand_in_lgpio(tmp)
     configure(tmp, suite)

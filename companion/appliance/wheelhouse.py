@@ -1,0 +1,147 @@
+"""The wheel PyPI lacks for 32-bit Raspberry Pi OS, built once in a Debian root of it.
+
+    sudo python3 -m companion.appliance.wheelhouse OUT [--release trixie]
+
+pygame-ce publishes no armv7l wheel, so on 32-bit Pi OS `pip install` would compile it from
+source: SDL's headers, a compiler and many minutes on a Pi, or a failure. Every other library the
+app needs has an armv7l wheel on PyPI. So the release bundle for 32-bit Pi OS (`make bundle
+ARCH=armhf`) carries a pygame-ce wheel built here, on a PC, in an armhf Debian root (debootstrap;
+its programs run through QEMU's user-mode emulator and binfmt_misc) against that release's own
+SDL 2: a Pi never compiles. Such a wheel links the system's SDL libraries instead of bundling
+them, so the installer adds those (RUNTIME_PACKAGES) on 32-bit Pi OS. Needs root, debootstrap
+and qemu-user-static.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[2]
+MIRROR = os.environ.get("DEBIAN_MIRROR", "http://deb.debian.org/debian")
+PYTHONS = {"bookworm": "3.11", "trixie": "3.13"}  # Raspberry Pi OS's Python on each release
+# what building pygame-ce from its sdist needs (meson-python takes Debian's ninja and patchelf
+# rather than building its own under emulation)
+BUILD_PACKAGES = ("python3-dev", "python3-venv", "gcc", "g++", "pkg-config", "ninja-build", "patchelf",
+                  "ca-certificates", "libsdl2-dev", "libsdl2-image-dev", "libsdl2-mixer-dev", "libsdl2-ttf-dev",
+                  "libfreetype-dev")
+# what such a wheel loads at run time: the system's SDL 2 and its companions
+RUNTIME_PACKAGES = ("libsdl2-2.0-0", "libsdl2-image-2.0-0", "libsdl2-mixer-2.0-0", "libsdl2-ttf-2.0-0")
+EMULATORS = {"arm64": "qemu-aarch64", "armhf": "qemu-arm"}  # binfmt_misc's names (qemu-user-static)
+
+
+def run(*words: str, **kw) -> None:
+    subprocess.run(list(words), check=True, **kw)
+
+
+def enable_binfmt(debian_arch: str) -> None:
+    """Let this x86_64 machine run another processor's programs (a chroot into an ARM root)."""
+    emulator = EMULATORS.get(debian_arch)
+    if emulator is None:
+        return
+    folder = Path("/proc/sys/fs/binfmt_misc")
+    if not (folder / "register").exists():
+        run("mount", "-t", "binfmt_misc", "binfmt_misc", str(folder))
+    if not (folder / emulator).exists():
+        if shutil.which("update-binfmts") is None:
+            raise SystemExit("cloud-companion: an ARM root needs qemu-user-static and binfmt-support "
+                             "(sudo apt install qemu-user-static binfmt-support)")
+        run("update-binfmts", "--enable", emulator)
+
+
+def chroot(root: Path, script: str) -> None:
+    run("chroot", str(root), "/bin/sh", "-ec", script, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin",
+                                                             "DEBIAN_FRONTEND": "noninteractive", "LC_ALL": "C",
+                                                             "HOME": "/root"})
+
+
+class Mounted:
+    """/proc, /sys and /dev (and the machine's name resolution) inside a root for a while."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.points = [(root / "proc", ["-t", "proc", "proc"]), (root / "sys", ["-t", "sysfs", "sys"]),
+                       (root / "dev", ["--bind", "/dev"])]
+
+    def __enter__(self) -> Path:
+        shutil.copy2("/etc/resolv.conf", self.root / "etc" / "resolv.conf")
+        for target, how in self.points:
+            run("mount", *how, str(target))
+        return self.root
+
+    def __exit__(self, *exc) -> None:
+        for target, _ in reversed(self.points):
+            subprocess.run(["umount", "-l", str(target)])
+
+
+def build_root(release: str, folder: Path) -> Path:
+    """folder/root: a minimal armhf Debian with the build packages, made once (minutes)."""
+    root = folder / "root"
+    enable_binfmt("armhf")
+    if (root / ".complete").exists():
+        return root
+    tmp = folder / "root.tmp"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"building an armhf {release} root to build wheels in (once; kept in {folder})", flush=True)
+    run("debootstrap", "--variant=minbase", "--arch=armhf", release, str(tmp), MIRROR, stdout=subprocess.DEVNULL)
+    with Mounted(tmp):
+        chroot(tmp, "apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "
+                    + " ".join(BUILD_PACKAGES) + " >/dev/null && apt-get clean")
+    (tmp / ".complete").write_text(release + "\n")
+    tmp.rename(root)
+    return root
+
+
+def pygame_requirement(source: Path = PROJECT) -> str:
+    import tomllib
+
+    dependencies = tomllib.loads((source / "pyproject.toml").read_text())["project"]["dependencies"]
+    return next(req.split(";")[0].strip() for req in dependencies if req.startswith("pygame-ce"))
+
+
+def build(out: Path, release: str = "trixie", folder: Path | None = None) -> Path:
+    """The armv7l pygame-ce wheel for `release`'s Python in `out` (kept: built once)."""
+    python = PYTHONS[release]
+    tag = "cp" + python.replace(".", "")
+    out.mkdir(parents=True, exist_ok=True)
+    made = sorted(out.glob(f"pygame_ce-*-{tag}-{tag}-linux_armv7l.whl"))
+    if made:
+        return made[-1]
+    root = build_root(release, folder or PROJECT / "build" / "armhf" / release)
+    work = root / "tmp" / "wheels"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    with Mounted(root):
+        # pip itself fetches the sdist and its build tools; the host's pip settings and CA
+        # certificates stand for this machine's own
+        chroot(root, "python3 -m venv /tmp/build-venv && /tmp/build-venv/bin/pip install -q --upgrade pip && "
+                     f"/tmp/build-venv/bin/pip wheel -q --no-deps --no-binary pygame-ce -w /tmp/wheels "
+                     f"'{pygame_requirement()}'")
+    wheel, = work.glob("pygame_ce-*.whl")
+    if not wheel.name.endswith(f"-{tag}-{tag}-linux_armv7l.whl"):
+        raise SystemExit(f"cloud-companion: the armhf root built {wheel.name}, not a {tag} armv7l wheel")
+    shutil.copy2(wheel, out / wheel.name)
+    shutil.rmtree(work)
+    return out / wheel.name
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="wheelhouse", description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path, help="the folder to put the wheel in")
+    parser.add_argument("--release", choices=sorted(PYTHONS), default="trixie", help="Raspberry Pi OS's Debian release")
+    args = parser.parse_args(argv)
+    if os.geteuid() != 0:
+        print("cloud-companion: building the armv7l wheel needs root (debootstrap, chroot)", file=sys.stderr)
+        return 2
+    print(build(args.out, args.release))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
