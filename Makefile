@@ -64,7 +64,8 @@ uninstall-pi:
 # --- the appliance booted for real (run as root; minutes, so not part of `make test`) ---------
 # Debian roots (debootstrap, kept in build/appliance/), the installer from a release bundle,
 # then QEMU with real systemd: picture, touch, power cut, watchdog, a late display, an update.
-# `make bundle` makes that release bundle for a Pi without network (aarch64, Python 3.11 and 3.13).
+# `make bundle` makes that release bundle for a Pi without network (aarch64, Python 3.11 and 3.13);
+# `sudo make bundle ARCH=armhf` adds 32-bit Pi OS's wheels (pygame-ce built once in an armhf root).
 # ARCH=arm64 (64-bit Pi OS) or ARCH=armhf (32-bit) boots those roots; a suite names both, as in
 # APPLIANCE_SUITES=trixie-arm64
 ARCH ?= amd64
@@ -74,5 +75,7 @@ APPLIANCE_SUITES ?= $(if $(filter amd64,$(ARCH)),bookworm trixie,bookworm-$(ARCH
 appliance-test: $(BIN)/cloud-companion
 	$(BIN)/python tests/appliance/run.py $(APPLIANCE_SUITES)
 
+BUNDLE_PLATFORMS = manylinux2014_aarch64 $(if $(filter armhf,$(ARCH)),linux_armv7l)
+
 bundle: $(BIN)/cloud-companion
-	$(BIN)/python -m companion.appliance.bundle build/bundle
+	$(BIN)/python -m companion.appliance.bundle build/bundle --platform $(BUNDLE_PLATFORMS)

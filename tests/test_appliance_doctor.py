@@ -477,7 +477,7 @@ def test_a_journal_on_an_overlay_root_is_warned_about_before_a_reboot_loses_it(t
     (proc / "mounts").write_text(f"overlay / overlay rw,lowerdir=/media/root-ro 0 0\n"
                                  f"proc /proc proc rw 0 0\n")
     [storage] = doctor.check_storage(db, proc)
-    assert storage.status == WARN and "lost at the next reboot" in storage.detail and "Overlay" in storage.fix
+    assert storage.status == WARN and "forgotten at the next reboot" in storage.detail and "Overlay" in storage.fix
     (proc / "mounts").write_text(f"overlay / overlay rw 0 0\n/dev/sda2 {tmp_path / 'var'} ext4 rw 0 0\n")
     assert doctor.check_storage(db, proc) == []  # the journal's own disk is a real one
 

@@ -20,9 +20,9 @@ from companion.ui.tools.harness import Harness  # noqa: E402
 
 SHOTS = os.environ.get("STORAGE_SCREENSHOTS")  # a folder to keep the screenshots in, to look at
 NOTICE = {
-    "en": "Games are lost at the next reboot: turn raspi-config's overlay file system off",
-    "de": "Spiele gehen beim nächsten Neustart verloren: raspi-config-Overlay-Dateisystem ausschalten",
-    "hu": "A játékok a következő újraindításkor elvesznek: kapcsold ki a raspi-config overlay fájlrendszerét",
+    "en": "This Pi forgets every game when it is switched off: its card is read-only (raspi-config's overlay file system)",
+    "de": "Dieser Pi vergisst beim Ausschalten jedes Spiel: seine Karte ist schreibgeschützt (Overlay-Dateisystem in raspi-config)",
+    "hu": "Ez a Pi kikapcsoláskor minden játékot elfelejt: a kártyája csak olvasható (a raspi-config overlay fájlrendszere)",
 }
 
 

@@ -462,9 +462,10 @@ def check_storage(path: Path, proc: Path = Path("/proc")) -> list[Check]:
     found = lost_at_reboot(path.parent, proc)
     if found is not None:
         point, kind = found
-        return [Check("storage", WARN, f"{path.parent} is on {kind} ({point}): every game is lost at the next "
-                      "reboot", "switch off raspi-config's overlay file system (Performance Options > Overlay "
-                      "File System: no), then reboot")]
+        return [Check("storage", WARN, f"{path.parent} is on {kind} ({point}), which lives in memory: every game "
+                      "played is forgotten at the next reboot or power cut",
+                      "switch off raspi-config's overlay file system (Performance Options > Overlay File System: "
+                      "no), or keep the games on a partition of their own (README: the overlay file system)")]
     return []
 
 

@@ -42,6 +42,7 @@ class Arch:
     qemu: tuple[str, ...]    # the emulator and its board and core
     console: str             # the serial console the board has
     platform: str            # pip's platform tag for the bundle's wheels
+    slow: float = 1.0        # how much longer than x86_64's a wait may take (an ARM guest under TCG)
 
 
 ARCHES = {
@@ -49,12 +50,12 @@ ARCHES = {
                   "ttyS0", "manylinux2014_x86_64"),
     # a Pi 4's core (Cortex-A72); a Pi 3's and a Zero 2's is the A53, a Pi 5's the A76
     "arm64": Arch("arm64", "linux-image-arm64", ("qemu-system-aarch64", "-machine", "virt", "-cpu", "cortex-a72"),
-                  "ttyAMA0", "manylinux2014_aarch64"),
+                  "ttyAMA0", "manylinux2014_aarch64", 3.0),
     # 32-bit Pi OS runs on a Pi 2's Cortex-A7 (and the A53 and A72 in 32-bit mode); QEMU's virt
     # board has the A15, the A7's bigger sibling of the same architecture (ARMv7-A with LPAE)
     "armhf": Arch("armhf", "linux-image-armmp-lpae", ("qemu-system-arm", "-machine", "virt,highmem=off", "-cpu",
                                                         "cortex-a15"),
-                  "ttyAMA0", "linux_armv7l"),
+                  "ttyAMA0", "linux_armv7l", 3.0),
 }
 
 

@@ -74,6 +74,16 @@ NETWORK = ("mkdir -p /etc/systemd/network && printf '[Match]\\nName=en*\\n\\n[Ne
 
 # --- the pictures -----------------------------------------------------------------------------
 
+def forgetting_home(size: tuple[int, int]):
+    """The Home screen with its notice that the games are kept in memory only."""
+    from companion.ui.tools.harness import Harness
+
+    h = Harness(size)
+    h.app.storage_warning = ("/var/lib/cloud-companion", "overlay")
+    h.app.home()
+    return h.render().copy()
+
+
 def expected_screens(size: tuple[int, int]) -> tuple[object, dict[str, tuple[tuple[float, float], object]]]:
     """The Home screen, and for each tap its place (fractions of the screen) and the screen after it."""
     from companion.ui.tools.harness import Harness
@@ -164,7 +174,9 @@ class Run:
         return load(vm.qmp.screendump(self.folder / f"{name}.ppm"))
 
     def wait_for_screen(self, vm: VM, expected, timeout: float, name: str = "screen") -> float:
-        """Seconds since QEMU started when the screen showed `expected`; raises after `timeout`."""
+        """Seconds since QEMU started when the screen showed `expected`; raises after `timeout`
+        (stretched for a slower guest)."""
+        timeout *= self.arch.slow
         deadline, best = time.monotonic() + timeout, 255.0
         while time.monotonic() < deadline:
             try:
@@ -190,7 +202,7 @@ class Run:
         return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
 
     def wait_active(self, vm: VM, timeout: float = 120, restarts_above: int = -1) -> dict[str, str]:
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + timeout * self.arch.slow
         while True:
             state = self.service(vm)
             if state.get("ActiveState") == "active" and int(state.get("NRestarts", 0)) > restarts_above:
@@ -264,7 +276,7 @@ class Run:
                        lambda: self.switch_on(vm))
             viewer = web.Events(self.port)
             viewer.start()
-            viewer.connected.wait(30)
+            viewer.connected.wait(30 * self.arch.slow)
 
             def touch():
                 for index, key in enumerate(TAPS):
@@ -330,7 +342,7 @@ class Run:
                 said = vm.serial.run("journalctl -b -u cloud-companion --no-pager | grep -i 'cannot save' | tail -1")[1]
                 shown = difference(self.shot(vm, "full"), risen)  # the game went on, with a notice on it
                 vm.serial.check("rm -f /fill /fill2; sync")
-                deadline = time.monotonic() + 90
+                deadline = time.monotonic() + 90 * self.arch.slow
                 while self.actions(vm) < ACKNOWLEDGED + 1 and time.monotonic() < deadline:
                     time.sleep(3)
                 saved = self.actions(vm)
@@ -363,13 +375,13 @@ class Run:
         return [line.split()[3] for line in out.splitlines() if f"pid={pid}," in line]
 
     def live_off(self, vm: VM) -> str:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 120 * self.arch.slow
         while (state := self.live_state(vm))["ActiveState"] != "active" and time.monotonic() < deadline:
             time.sleep(2)
         assert state["ActiveState"] == "active" and state["SubState"] == "running", state
         self.figures["app's CPU to its first frame (s)"] = self.cpu_seconds(vm, "cloud-companion")
         log = self.live_log(vm)
-        deadline = time.monotonic() + 120  # the service imports aiohttp first: slow under TCG
+        deadline = time.monotonic() + 120 * self.arch.slow  # the service imports aiohttp first: slow under TCG
         while "switched off" not in log and time.monotonic() < deadline:
             time.sleep(3)
             log = self.live_log(vm)
@@ -429,7 +441,7 @@ class Run:
                 f"{len(lines)} events, latest {lines[0][:60]!r}; the picture 1920x1080; a POST is {refused}")
 
     def live_after_cut(self, vm: VM, served: web.FirstServed) -> str:
-        served.join(300)
+        served.join(300 * self.arch.slow)
         assert served.seconds is not None, "the live page did not come back with the game"
         self.figures["power cut to live page with the game (s)"] = round(served.seconds, 1)
         told = web.story(served.fragment)
@@ -443,7 +455,7 @@ class Run:
     def live_app_restart(self, vm: VM) -> str:
         viewer = web.Events(self.port)
         viewer.start()
-        viewer.connected.wait(30)
+        viewer.connected.wait(30 * self.arch.slow)
         before = web.get(self.port, "/fragment")[1]
         answered, failed, notices = 0, 0, []
         vm.serial.check("systemctl restart cloud-companion", timeout=180)
@@ -536,7 +548,7 @@ class Run:
                 vm.qmp.tap(857 / 1280, 547 / 800)
                 self.wait_for_screen(vm, self.screens[shown][1], 120, "updated")
         assert "Debian packages" in out, "the update skipped the package step"
-        deadline = time.monotonic() + 120  # the live page's unit was restarted onto the new version
+        deadline = time.monotonic() + 120 * self.arch.slow  # the live page's unit was restarted onto the new version
         while not ((page := web.answers(self.port, "/fragment")) and web.players(page[1]) == 3):
             assert time.monotonic() < deadline, f"no game on the live page after the update: {page}"
             time.sleep(2)
@@ -584,7 +596,7 @@ class Run:
         with self.vm(disk, usb_stick=stick) as vm:
             def exfat():
                 vm.serial.wait_for_shell()
-                deadline = time.monotonic() + 90
+                deadline = time.monotonic() + 90 * self.arch.slow
                 while time.monotonic() < deadline:
                     rc, out = vm.serial.run("findmnt -rno TARGET,FSTYPE,OPTIONS | grep cloud-companion-")
                     if rc == 0:
@@ -596,6 +608,47 @@ class Run:
                 assert owner == "cloud-companion" and root == "/", (owner, root)
                 return out
             self.check("an exFAT stick is mounted for the service user, the system disk is not", exfat)
+
+    def overlay_root(self, installed: Path) -> None:
+        """raspi-config's overlay file system: the journal's folder on an overlay in memory. The
+        Home screen and doctor say so; the same folder on a disk of its own (what the README
+        tells) brings no warning and keeps the games."""
+        disk = overlay(installed, self.folder / "overlay.qcow2")
+        games = self.folder / "games.img"
+        subprocess.run(["truncate", "-s", "64M", str(games)], check=True)
+        subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "GAMES", str(games)], check=True)
+        with self.vm(disk, extra_disks=(games,)) as vm:
+            def forgets():
+                vm.serial.wait_for_shell()
+                self.wait_active(vm, 120)
+                vm.serial.check("systemctl stop cloud-companion", timeout=180)
+                vm.serial.check("mount -t tmpfs tmpfs /run/mnt-ro 2>/dev/null || (mkdir -p /run/mnt-ro && "
+                                "mount -t tmpfs tmpfs /run/mnt-ro); mkdir -p /run/mnt-ro/up /run/mnt-ro/work && "
+                                "mount -t overlay overlay -o lowerdir=/var/lib/cloud-companion,upperdir=/run/mnt-ro/up,"
+                                "workdir=/run/mnt-ro/work /var/lib/cloud-companion")
+                vm.serial.check("systemctl start cloud-companion", timeout=180)
+                self.wait_for_screen(vm, forgetting_home(SIZE), 120, "overlay")
+                said = vm.serial.run("cloud-companion doctor 2>&1 | grep -A1 '^WARN  storage'", timeout=300)[1]
+                assert "forgotten" in said and "README" in said, said
+                return f"the Home screen's notice shown; doctor: {said.splitlines()[0][6:120]!r}"
+            self.check("an overlay root: the Home screen and doctor say the games would be forgotten", forgets)
+
+            def kept():
+                vm.serial.check("systemctl stop cloud-companion; umount /var/lib/cloud-companion", timeout=180)
+                # the README's way: a partition of its own (here a second disk) for the games
+                vm.serial.check("mount LABEL=GAMES /mnt && cp -a /var/lib/cloud-companion/. /mnt/ && umount /mnt && "
+                                "printf '[Mount]\\nWhat=LABEL=GAMES\\nWhere=/var/lib/cloud-companion\\nType=ext4\\n"
+                                "Options=noatime\\n\\n[Install]\\nWantedBy=local-fs.target\\n' "
+                                "> '/etc/systemd/system/var-lib-cloud\\x2dcompanion.mount' && systemctl daemon-reload && "
+                                "systemctl enable --now 'var-lib-cloud\\x2dcompanion.mount' && "
+                                "systemctl start cloud-companion", timeout=180)
+                self.wait_for_screen(vm, self.home, 120, "kept")
+                kind = vm.serial.check("findmnt -no FSTYPE,SOURCE /var/lib/cloud-companion")
+                said = vm.serial.run("cloud-companion doctor 2>&1 | grep -c '^WARN  storage'", timeout=300)[1]
+                assert kind.startswith("ext4") and said.strip().splitlines()[-1] == "0", (kind, said)
+                return f"the journal on {kind}: no notice, no warning"
+            self.check("the journal on a disk of its own: no warning", kept)
+            vm.shutdown()
 
     def first_frame_kept(self) -> None:
         def kept():
@@ -622,7 +675,8 @@ class Run:
         run = overlay(installed, self.folder / "run.qcow2")
         for boot in (lambda: self.without_live(installed), lambda: self.first_boot(run),
                      self.first_frame_kept, lambda: self.after_power_cut(run),
-                     lambda: self.late_display(installed), lambda: self.exfat_stick(installed)):
+                     lambda: self.late_display(installed), lambda: self.exfat_stick(installed),
+                     lambda: self.overlay_root(installed)):
             try:
                 boot()
             except Exception as exc:

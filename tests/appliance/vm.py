@@ -75,7 +75,8 @@ class QMP:
 class Serial:
     """The root shell on ttyS0 (autologin): run() types a command and returns its exit code and output."""
 
-    def __init__(self, path: Path, record: Path | None = None):
+    def __init__(self, path: Path, record: Path | None = None, slow: float = 1.0):
+        self.slow = slow  # every wait stretched by this (an ARM guest under TCG is slower)
         self.record = open(record, "ab") if record else None
         self.sock = socket.socket(socket.AF_UNIX)
         self.sock.connect(str(path))
@@ -110,7 +111,7 @@ class Serial:
         # timed by its own checks; this only says when to give up)
         if self.ready:
             return
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + timeout * self.slow
         while time.monotonic() < deadline:
             self.sock.sendall(b"\n")
             if self.read_until(rb"root@[^\n]*# ", 5):
@@ -129,7 +130,7 @@ class Serial:
         # one line, read whole before it runs; the command's stdin is not the console (sudo and
         # friends would swallow what is typed next)
         self.sock.sendall(f"( {command} ) </dev/null; __rc=$?; echo; echo {tag[:3]}\"\"{tag[3:]}$__rc\n".encode())
-        found = self.read_until(re.escape(tag).encode() + rb"(\d+)", timeout)
+        found = self.read_until(re.escape(tag).encode() + rb"(\d+)", timeout * self.slow)
         if found is None:
             raise VMError(f"no answer within {timeout} s to: {command}")
         text = ANSI.sub(b"", bytes(self.log[start:])).decode(errors="replace")
@@ -147,7 +148,9 @@ class Serial:
 class VM:
     def __init__(self, folder: Path, disk: Path, kernel: tuple[Path, Path], arch, *, display: bool = True,
                  drives: tuple[Path, ...] = (), append: str = "", usb_stick: Path | None = None,
-                 memory: int | None = None, forward: tuple[int, int] | None = None, cache: str = "writeback"):
+                 memory: int | None = None, forward: tuple[int, int] | None = None, cache: str = "writeback",
+                 extra_disks: tuple[Path, ...] = ()):
+        self.extra_disks = extra_disks  # writable raw disks after the read-only ones (a second partition)
         self.folder, self.disk, self.kernel, self.arch, self.cache = folder, disk, kernel, arch, cache
         # a Pi 3's 1 GB on ARM; the x86_64 guest keeps the room its boots were measured with
         memory = memory or (1536 if arch.debian == "amd64" else 1024)
@@ -173,6 +176,8 @@ class VM:
             words += ["-device", "virtio-gpu-pci"]
         for drive in self.drives:
             words += ["-drive", f"file={drive},format=raw,if=virtio,readonly=on"]
+        for drive in self.extra_disks:
+            words += ["-drive", f"file={drive},format=raw,if=virtio"]
         if self.usb_stick is not None:
             words += ["-device", "qemu-xhci", "-drive", f"file={self.usb_stick},format=raw,if=none,id=stick",
                       "-device", "usb-storage,drive=stick"]
@@ -197,7 +202,7 @@ class VM:
                 raise VMError(f"QEMU did not start: see {self.folder / 'qemu.log'}")
             time.sleep(0.2)
         self.qmp = QMP(self.folder / "qmp.sock")
-        self.serial = Serial(self.folder / "ser.sock", self.folder / "console.log")
+        self.serial = Serial(self.folder / "ser.sock", self.folder / "console.log", self.arch.slow)
         return self
 
     def since_start(self) -> float:
@@ -216,7 +221,7 @@ class VM:
             return
         try:
             self.serial.sock.sendall(b"systemctl poweroff\n")
-            self.process.wait(timeout)
+            self.process.wait(timeout * self.arch.slow)
         except (OSError, subprocess.TimeoutExpired):
             pass
         self.kill()

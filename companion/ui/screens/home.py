@@ -58,11 +58,11 @@ class HomeScreen(Screen):
         resumable = self.resumable_screen()
         widgets: list[Widget] = []
         if self.app.storage_warning is not None:  # read-only mode: every game goes at the reboot
-            high = f.u(64 if f.portrait else 34)  # a narrow portrait screen: room for two lines
+            high = f.u(90 if f.portrait else 44)  # room for two lines, three on a narrow portrait screen
             notice = pygame.Rect(c.x, c.bottom - high, c.w, high)
             c = pygame.Rect(c.x, c.y, c.w, notice.y - gap // 2 - c.y)
-            widgets.append(Label(notice, _("Games are lost at the next reboot: turn raspi-config's overlay "
-                                           "file system off"), "small", colour=th.DANGER, wrap=f.portrait,
+            widgets.append(Label(notice, _("This Pi forgets every game when it is switched off: its card is "
+                                           "read-only (raspi-config's overlay file system)"), "small", colour=th.DANGER, wrap=True,
                                  key="storage-notice"))
         games_area, more = rows(c, [2.6, 1], gap) if not f.portrait else rows(c, [4, 1.2], gap)
         game_cells = cols(games_area, 3, gap) if not f.portrait else rows(games_area, 3, gap)
