@@ -98,6 +98,11 @@ def build_root(release: str, folder: Path) -> Path:
     return root
 
 
+def host_certificates() -> str:
+    """The CA bundle this machine's pip uses (PIP_CERT, else the system's)."""
+    return os.environ.get("PIP_CERT") or "/etc/ssl/certs/ca-certificates.crt"
+
+
 def pygame_requirement(source: Path = PROJECT) -> str:
     import tomllib
 
@@ -117,10 +122,12 @@ def build(out: Path, release: str = "trixie", folder: Path | None = None) -> Pat
     work = root / "tmp" / "wheels"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
+    # pip itself fetches the sdist and its build tools, trusting what this machine's pip trusts
+    # (a network whose proxy signs its own certificates)
+    shutil.copy2(host_certificates(), root / "tmp" / "host-ca.crt")
     with Mounted(root):
-        # pip itself fetches the sdist and its build tools; the host's pip settings and CA
-        # certificates stand for this machine's own
-        chroot(root, "python3 -m venv /tmp/build-venv && /tmp/build-venv/bin/pip install -q --upgrade pip && "
+        chroot(root, "export PIP_CERT=/tmp/host-ca.crt; python3 -m venv /tmp/build-venv && "
+                     "/tmp/build-venv/bin/pip install -q --upgrade pip && "
                      f"/tmp/build-venv/bin/pip wheel -q --no-deps --no-binary pygame-ce -w /tmp/wheels "
                      f"'{pygame_requirement()}'")
     wheel, = work.glob("pygame_ce-*.whl")

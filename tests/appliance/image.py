@@ -140,6 +140,14 @@ def packages(arch: Arch) -> list[str]:
 run, chroot = wheelhouse.run, wheelhouse.chroot
 
 
+def boot_modules(root: Path) -> None:
+    """The virtio disk and network drivers in the initramfs, named: an armhf root's initramfs
+    built here left virtio_blk out, and its kernel never found the disk."""
+    with open(root / "etc" / "initramfs-tools" / "modules", "a") as modules:
+        modules.write("virtio_blk\nvirtio_net\n")
+    chroot(root, "update-initramfs -u -k all >/dev/null 2>&1")
+
+
 def stand_in_lgpio(root: Path) -> None:
     """An empty python3-lgpio package: apt and dpkg see it installed, as on Raspberry Pi OS."""
     pkg = root / "tmp" / "python3-lgpio"
@@ -186,6 +194,7 @@ def build_root(suite: str, folder: Path) -> Path:
     with wheelhouse.Mounted(tmp):
         chroot(tmp, "apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "
                     + " ".join(packages(arch)) + " >/dev/null && apt-get clean")
+        boot_modules(tmp)
     (tmp / "usr" / "sbin" / "policy-rc.d").unlink()
     stand_in_lgpio(tmp)
     configure(tmp, suite)
