@@ -8,7 +8,7 @@ app needs has an armv7l wheel on PyPI. So the release bundle for 32-bit Pi OS (`
 ARCH=armhf`) carries a pygame-ce wheel built here, on a PC, in an armhf Debian root (debootstrap;
 its programs run through QEMU's user-mode emulator and binfmt_misc) against that release's own
 SDL 2: a Pi never compiles. Such a wheel links the system's SDL libraries instead of bundling
-them, so the installer adds those (RUNTIME_PACKAGES) on 32-bit Pi OS. Needs root, debootstrap
+them, so the installer adds those (install.SDL_PACKAGES) on 32-bit Pi OS. Needs root, debootstrap
 and qemu-user-static.
 """
 
@@ -29,8 +29,9 @@ PYTHONS = {"bookworm": "3.11", "trixie": "3.13"}  # Raspberry Pi OS's Python on 
 BUILD_PACKAGES = ("python3-dev", "python3-venv", "gcc", "g++", "pkg-config", "ninja-build", "patchelf",
                   "ca-certificates", "libsdl2-dev", "libsdl2-image-dev", "libsdl2-mixer-dev", "libsdl2-ttf-dev",
                   "libfreetype-dev")
-# what such a wheel loads at run time: the system's SDL 2 and its companions
-RUNTIME_PACKAGES = ("libsdl2-2.0-0", "libsdl2-image-2.0-0", "libsdl2-mixer-2.0-0", "libsdl2-ttf-2.0-0")
+# the app uses no MIDI (portmidi would be one more library to carry), nor pygame's own docs,
+# examples and tests
+MESON_OPTIONS = ("midi=disabled", "stripped=true")
 EMULATORS = {"arm64": "qemu-aarch64", "armhf": "qemu-arm"}  # binfmt_misc's names (qemu-user-static)
 
 
@@ -129,7 +130,8 @@ def build(out: Path, release: str = "trixie", folder: Path | None = None) -> Pat
         chroot(root, "export PIP_CERT=/tmp/host-ca.crt; python3 -m venv /tmp/build-venv && "
                      "/tmp/build-venv/bin/pip install -q --upgrade pip && "
                      f"/tmp/build-venv/bin/pip wheel -q --no-deps --no-binary pygame-ce -w /tmp/wheels "
-                     f"'{pygame_requirement()}'")
+                     + " ".join(f"--config-settings=setup-args=-D{option}" for option in MESON_OPTIONS)
+                     + f" '{pygame_requirement()}'")
     wheel, = work.glob("pygame_ce-*.whl")
     if not wheel.name.endswith(f"-{tag}-{tag}-linux_armv7l.whl"):
         raise SystemExit(f"cloud-companion: the armhf root built {wheel.name}, not a {tag} armv7l wheel")
