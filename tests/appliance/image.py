@@ -43,6 +43,12 @@ class Arch:
     console: str             # the serial console the board has
     platform: str            # pip's platform tag for the bundle's wheels
     slow: float = 1.0        # how much longer than x86_64's a wait may take (an ARM guest under TCG)
+    bits: int = 64
+
+    @property
+    def machine(self) -> str:
+        """What Python's platform.machine() says there."""
+        return {"amd64": "x86_64", "arm64": "aarch64", "armhf": "armv7l"}[self.debian]
 
 
 ARCHES = {
@@ -55,7 +61,7 @@ ARCHES = {
     # board has the A15, the A7's bigger sibling of the same architecture (ARMv7-A with LPAE)
     "armhf": Arch("armhf", "linux-image-armmp-lpae", ("qemu-system-arm", "-machine", "virt,highmem=off", "-cpu",
                                                         "cortex-a15"),
-                  "ttyAMA0", "linux_armv7l", 3.0),
+                  "ttyAMA0", "linux_armv7l", 3.0, 32),
 }
 
 
@@ -134,7 +140,7 @@ dtoverlay=dwc2,dr_mode=host
 
 def packages(arch: Arch) -> list[str]:
     """Every Debian package the installer asks for, but the Pi-only python3-lgpio."""
-    return [arch.kernel, *BASE, *(p for p in install.PACKAGES if p != "python3-lgpio")]
+    return [arch.kernel, *BASE, *(p for p in install.packages(arch.machine, arch.bits) if p != "python3-lgpio")]
 
 
 run, chroot = wheelhouse.run, wheelhouse.chroot
