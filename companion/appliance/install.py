@@ -40,8 +40,8 @@ GROUPS = ("gpio", "dialout", "video", "render", "input", "audio")
 PACKAGES = ("python3-venv", "python3-lgpio", "fonts-dejavu-core", "espeak-ng", "libdrm2", "libgbm1",
             "libegl1", "libgles2", "libgl1-mesa-dri", "polkitd")
 # 32-bit Pi OS: the bundle's pygame-ce wheel, built against Debian's SDL 2, loads the system's
-# SDL libraries (PyPI's aarch64 and x86_64 wheels bundle their own)
-SDL_PACKAGES = ("libsdl2-2.0-0", "libsdl2-image-2.0-0", "libsdl2-mixer-2.0-0", "libsdl2-ttf-2.0-0")
+# SDL libraries and PortMidi (PyPI's aarch64 and x86_64 wheels bundle their own)
+SDL_PACKAGES = ("libsdl2-2.0-0", "libsdl2-image-2.0-0", "libsdl2-mixer-2.0-0", "libsdl2-ttf-2.0-0", "libportmidi0")
 
 
 def packages(machine: str | None = None, bits: int | None = None) -> tuple[str, ...]:

@@ -28,10 +28,10 @@ PYTHONS = {"bookworm": "3.11", "trixie": "3.13"}  # Raspberry Pi OS's Python on 
 # rather than building its own under emulation)
 BUILD_PACKAGES = ("python3-dev", "python3-venv", "gcc", "g++", "pkg-config", "ninja-build", "patchelf",
                   "ca-certificates", "libsdl2-dev", "libsdl2-image-dev", "libsdl2-mixer-dev", "libsdl2-ttf-dev",
-                  "libfreetype-dev")
-# the app uses no MIDI (portmidi would be one more library to carry), nor pygame's own docs,
-# examples and tests
-MESON_OPTIONS = ("midi=disabled", "stripped=true")
+                  "libfreetype-dev", "libportmidi-dev")
+# the app needs none of pygame's own docs, examples and tests (its 2.5.8 builds pygame.midi
+# even when told not to: so portmidi is there)
+MESON_OPTIONS = ("stripped=true",)
 EMULATORS = {"arm64": "qemu-aarch64", "armhf": "qemu-arm"}  # binfmt_misc's names (qemu-user-static)
 
 
