@@ -51,3 +51,13 @@ def test_a_copy_without_git_leaves_out_what_was_built(tmp_path):
         (source / name).write_text("")
     copy = bundle.copy_source(source, tmp_path / "copy")
     assert [p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file()] == ["companion/a.py"]
+
+
+def test_the_armv7l_wheel_is_built_for_every_python_the_bundle_carries():
+    """One armhf root per Raspberry Pi OS release, each with the Python the bundle has wheels for."""
+    from companion.appliance import wheelhouse
+
+    assert sorted(wheelhouse.PYTHONS.values()) == sorted(bundle.DEFAULT_PYTHONS)
+    pygame = next(d for d in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+                  if d.startswith("pygame-ce"))
+    assert wheelhouse.pygame_requirement() == pygame  # the same pygame-ce as every other platform gets
