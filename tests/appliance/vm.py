@@ -201,7 +201,9 @@ class VM:
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise VMError(f"QEMU did not start: see {self.folder / 'qemu.log'}")
             time.sleep(0.2)
-        self.qmp = QMP(self.folder / "qmp.sock")
+        # a screendump of an ARM guest under TCG has taken over 30 s: a timed-out socket is
+        # useless from then on, so the wait is stretched as every other
+        self.qmp = QMP(self.folder / "qmp.sock", timeout=30 * self.arch.slow)
         self.serial = Serial(self.folder / "ser.sock", self.folder / "console.log", self.arch.slow)
         return self
 
