@@ -555,7 +555,10 @@ def run_checks(config_path: Path, db_path: Path, machine: Machine | None = None,
                listen_s: float = 2.5) -> list[Check]:
     machine = machine or Machine()
     config, out = check_config(config_path)
-    out = check_platform(machine) + out
+    try:
+        out = check_platform(machine) + out
+    except Exception as exc:  # a broken pygame must not hide the other checks
+        out = [Check("pygame", FAIL, f"pygame cannot be loaded: {exc!r}", "reinstall the app (sudo make update-pi)")] + out
     steps: Iterable[Callable[[], list[Check]]] = (
         lambda: check_display(machine), lambda: check_touch(machine), lambda: check_audio(machine),
         lambda: check_speech(config), lambda: check_gpio(config, machine, pin_factory),

@@ -47,6 +47,8 @@ SDL_PACKAGES = ("libsdl2-2.0-0", "libsdl2-image-2.0-0", "libsdl2-mixer-2.0-0", "
 def packages(machine: str | None = None, bits: int | None = None) -> tuple[str, ...]:
     """The Debian packages the app needs on this processor."""
     return PACKAGES + (SDL_PACKAGES if platforms.is_32bit_arm(machine, bits) else ())
+
+
 PREFIX = Path("/opt/cloud-companion")
 CONFIG_DIR = Path("/etc/cloud-companion")
 STATE_DIR = Path("/var/lib/cloud-companion")
