@@ -79,18 +79,25 @@ class Mounted:
             subprocess.run(["umount", "-l", str(target)])
 
 
+def debootstrap(release: str, debian_arch: str, folder: Path, what: str) -> Path:
+    """folder/root.tmp: a fresh minimal Debian root (the caller adds to it and renames it root)."""
+    tmp = folder / "root.tmp"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"building {what} with debootstrap (once; kept in {folder})", flush=True)
+    run("debootstrap", "--variant=minbase", f"--arch={debian_arch}", release, str(tmp), MIRROR,
+        stdout=subprocess.DEVNULL)
+    return tmp
+
+
 def build_root(release: str, folder: Path) -> Path:
     """folder/root: a minimal armhf Debian with the build packages, made once (minutes)."""
     root = folder / "root"
     enable_binfmt("armhf")
     if (root / ".complete").exists():
         return root
-    tmp = folder / "root.tmp"
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    folder.mkdir(parents=True, exist_ok=True)
-    print(f"building an armhf {release} root to build wheels in (once; kept in {folder})", flush=True)
-    run("debootstrap", "--variant=minbase", "--arch=armhf", release, str(tmp), MIRROR, stdout=subprocess.DEVNULL)
+    tmp = debootstrap(release, "armhf", folder, f"an armhf {release} root to build wheels in")
     with Mounted(tmp):
         chroot(tmp, "apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "
                     + " ".join(BUILD_PACKAGES) + " >/dev/null && apt-get clean")

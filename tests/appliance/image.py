@@ -28,7 +28,6 @@ PROJECT = HERE.parents[1]
 sys.path.insert(0, str(PROJECT))
 from companion.appliance import install, wheelhouse  # noqa: E402
 
-MIRROR = os.environ.get("DEBIAN_MIRROR", "http://deb.debian.org/debian")
 RELEASES = ("bookworm", "trixie")
 SUITES = RELEASES  # what `make appliance-test` boots unless told (ARCH=arm64: the arm64 ones)
 
@@ -188,13 +187,7 @@ def build_root(suite: str, folder: Path) -> Path:
     wheelhouse.enable_binfmt(arch.debian)  # also for a root built before: the install and the tests chroot into it
     if (root / ".complete").exists():
         return root
-    tmp = folder / "root.tmp"
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    folder.mkdir(parents=True, exist_ok=True)
-    print(f"building the {suite} root with debootstrap (once; kept in {folder})", flush=True)
-    run("debootstrap", "--variant=minbase", f"--arch={arch.debian}", release, str(tmp), MIRROR,
-        stdout=subprocess.DEVNULL)
+    tmp = wheelhouse.debootstrap(release, arch.debian, folder, f"the {suite} root")
     (tmp / "usr" / "sbin" / "policy-rc.d").write_text("#!/bin/sh\nexit 101\n")  # no daemons start in the chroot
     (tmp / "usr" / "sbin" / "policy-rc.d").chmod(0o755)
     with wheelhouse.Mounted(tmp):
