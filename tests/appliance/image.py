@@ -16,8 +16,6 @@ own, so the installer's display step runs for real).
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
