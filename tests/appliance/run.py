@@ -333,15 +333,18 @@ class Run:
                                 "while dd if=/dev/zero of=/fill2 bs=1M count=64 oflag=append conv=notrunc "
                                 "2>/dev/null; do :; done; sync; df -h / | tail -1")
                 (fx, fy), risen = self.screens[f"{len(TAPS)}:{MORE[0]}"]
-                vm.qmp.tap(fx, fy)
-                time.sleep(10)
-                state = self.service(vm)
-                assert state["ActiveState"] == "active" and state["MainPID"] == pid, f"the app fell over: {state}"
-                kept = self.actions(vm)
-                assert kept == ACKNOWLEDGED, f"{kept} actions with the card full, {ACKNOWLEDGED} before"
-                said = vm.serial.run("journalctl -b -u cloud-companion --no-pager | grep -i 'cannot save' | tail -1")[1]
-                shown = difference(self.shot(vm, "full"), risen)  # the game went on, with a notice on it
-                vm.serial.check("rm -f /fill /fill2; sync")
+                try:
+                    vm.qmp.tap(fx, fy)
+                    time.sleep(10)
+                    state = self.service(vm)
+                    assert state["ActiveState"] == "active" and state["MainPID"] == pid, f"the app fell over: {state}"
+                    kept = self.actions(vm)
+                    assert kept == ACKNOWLEDGED, f"{kept} actions with the card full, {ACKNOWLEDGED} before"
+                    said = vm.serial.run("journalctl -b -u cloud-companion --no-pager | grep -i 'cannot save' "
+                                         "| tail -1")[1]
+                    shown = difference(self.shot(vm, "full"), risen)  # the game went on, with a notice on it
+                finally:  # the later checks need the room back, whatever happened here
+                    vm.serial.check("rm -f /fill /fill2; sync")
                 deadline = time.monotonic() + 90 * self.arch.slow
                 while self.actions(vm) < ACKNOWLEDGED + 1 and time.monotonic() < deadline:
                     time.sleep(3)

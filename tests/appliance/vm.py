@@ -37,19 +37,42 @@ def overlay(base: Path, path: Path) -> Path:
 
 
 class QMP:
+    """QEMU's monitor. A command that outlasts `timeout` leaves its socket mid-reply, so the
+    connection is dropped and made again (QEMU takes the next client): one slow screendump is
+    one failed command, not a monitor that never answers again."""
+
     def __init__(self, path: Path, timeout: float = 30):
+        self.path, self.timeout = path, timeout
+        self.connect()
+
+    def connect(self) -> None:
         self.sock = socket.socket(socket.AF_UNIX)
-        self.sock.settimeout(timeout)
-        self.sock.connect(str(path))
+        self.sock.settimeout(self.timeout)
+        self.sock.connect(str(self.path))
         self.file = self.sock.makefile("rw")
         self.file.readline()  # the greeting
         self.command("qmp_capabilities")
 
     def command(self, name: str, **arguments):
+        try:
+            return self.exchange(name, arguments)
+        except OSError as exc:  # timed out, or QEMU closed it
+            try:
+                self.file.close()
+                self.sock.close()
+                self.connect()
+            except OSError:
+                pass
+            raise VMError(f"QMP {name}: {exc} (the monitor connected again)") from exc
+
+    def exchange(self, name: str, arguments: dict):
         self.file.write(json.dumps({"execute": name, **({"arguments": arguments} if arguments else {})}) + "\n")
         self.file.flush()
         while True:
-            reply = json.loads(self.file.readline())
+            line = self.file.readline()
+            if not line:
+                raise ConnectionResetError("QMP closed its socket")
+            reply = json.loads(line)
             if "error" in reply:
                 raise VMError(f"QMP {name}: {reply['error']}")
             if "return" in reply:
