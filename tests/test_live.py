@@ -14,7 +14,7 @@ import pygame
 import pytest
 
 from companion.live import address
-from livepage import HOST, Events, Live, Writer, example, free_port, get, raw, status_of
+from livepage import HOST, Events, Live, Writer, device, example, free_port, get, raw, status_of
 
 C9 = example("cloud9-four-players-tie-break.jsonl")
 MINE = example("cloudmine-six-players.jsonl")
@@ -71,7 +71,7 @@ def test_the_picture_is_the_apps_screen_at_tv_and_phone_size(game, orientation, 
 def test_each_action_reaches_every_viewer_and_the_page_follows(game):
     live, writer = game
     before = version_of(get(live.url, "/fragment")[2])
-    viewers = [Events(live.port) for _ in range(3)]
+    viewers = [Events(live.port, source=device(n)) for n in range(3)]
     try:
         for viewer in viewers:
             assert viewer.wait(1)[0][0] == before  # the version shown now, as soon as it connects
@@ -194,7 +194,7 @@ def test_the_journal_is_never_written_and_the_writers_lock_never_taken(game):
 def test_anything_but_looking_is_refused(game, method):
     live, _writer = game
     target = f"{HOST}:{live.port}" if method == "CONNECT" else "/"
-    answer = raw(live.port, f"{method} {target} HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nConnection: close\r\n\r\nundo".encode())
+    answer = raw(live.port, f"{method} {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nConnection: close\r\n\r\nundo".encode())
     assert status_of(answer) in (400, 405), answer[:200]
     assert get(live.url, "/")[0] == 200
 
@@ -204,20 +204,20 @@ def test_anything_but_looking_is_refused(game, method):
                                   "/picture/0-1/sideways.png", "/..%2f..%2fetc%2fpasswd", "/static/", "/.git/config"])
 def test_no_path_reaches_outside_its_pages(game, path):
     live, _writer = game
-    answer = raw(live.port, f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+    answer = raw(live.port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
     assert status_of(answer) in (400, 404), answer[:200]
     assert b"root:" not in answer
 
 
 @pytest.mark.parametrize("request_bytes", [
-    b"GET / HTTP/1.1\r\nHost: x\r\nX-Huge: " + b"a" * 100_000 + b"\r\n\r\n",
-    b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Huge: " + b"a" * 100_000 + b"\r\n\r\n",
+    b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
     b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % n for n in range(500)) + b"\r\n",
     b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(range(256)) * 4,  # a TLS hello
     b"GET / HTTP/9.9\r\n\r\n",
     b"GET\r\n\r\n",
-    b"GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nabc",
-    b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nabc",
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999\r\n\r\n",
     bytes(range(256)) * 40,
 ])
 def test_malformed_and_oversized_requests_are_refused(game, request_bytes):
@@ -307,11 +307,11 @@ def test_too_many_viewers_are_told_to_come_back_later(game):
     from companion.live.server import MAX_VIEWERS
 
     live, _writer = game
-    viewers = [Events(live.port) for _ in range(MAX_VIEWERS)]
+    viewers = [Events(live.port, source=device(n)) for n in range(MAX_VIEWERS)]
     try:
         for viewer in viewers:
             viewer.wait(1)
-        extra = raw(live.port, b"GET /events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout=5)
+        extra = raw(live.port, b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", timeout=5)
         assert status_of(extra) == 503
         assert get(live.url, "/")[0] == 200  # the pages still load
     finally:
@@ -323,7 +323,7 @@ def half_requests(port: int, count: int, socks: list) -> None:
     """`count` connections that each send half a request and then nothing, kept in `socks`."""
     for _ in range(count):
         s = socket.create_connection((HOST, port), timeout=10)
-        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         socks.append(s)
 
 
@@ -365,7 +365,7 @@ def test_connections_that_send_no_request_in_time_are_closed(place):
     live = Live(db, config, extra=("--head-timeout", "1"))
     socks = []
     try:
-        for start in (b"", b"GET / HTTP/1.1\r\nHost: x\r\n", b"GE"):  # nothing, half a head, two letters
+        for start in (b"", b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"GE"):  # nothing, half a head, two letters
             s = socket.create_connection((HOST, live.port), timeout=20)
             s.sendall(start)
             socks.append(s)
@@ -392,7 +392,7 @@ def test_viewers_that_never_read_are_dropped_and_memory_stays_flat(game):
             s = socket.socket()
             s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
             s.connect((HOST, live.port))
-            s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
             stuck.append(s)
     try:
         for line in C9[10:]:
@@ -417,7 +417,7 @@ def test_viewers_that_never_read_are_dropped_and_memory_stays_flat(game):
 
 def test_fifty_viewers_at_once_get_every_change_and_memory_stays_flat(game):
     live, writer = game
-    viewers = [Events(live.port) for _ in range(50)]
+    viewers = [Events(live.port, source=device(n)) for n in range(50)]
     try:
         for viewer in viewers:
             viewer.wait(1)

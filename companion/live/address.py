@@ -109,6 +109,30 @@ def page_url(hosts: list[str], port: int) -> str:
     return f"http://{host}:{port}/"
 
 
+def host_name(host: str) -> str:
+    """A Host header's name or address alone: no port, no brackets, no final dot, lower case."""
+    host = host.strip().lower()
+    if host.startswith("["):  # [v6]:port
+        return host[1:host.find("]")] if "]" in host else host
+    if host.count(":") == 1:
+        host = host.split(":", 1)[0]
+    return host.rstrip(".")
+
+
+def own_names(hosts: list[str], url: str | None) -> set[str]:
+    """The names a request may ask for: the addresses listened on (every home-network address
+    when listening on all of them), loopback's, this machine's name with and without `.local`
+    (mDNS), and the host of the published URL."""
+    names = {"localhost", "127.0.0.1", "::1"}
+    for host in hosts:
+        names.update(lan_addresses() if host in ("0.0.0.0", "::", "") else [host])
+    machine = socket.gethostname().lower()
+    names.update({machine, f"{machine}.local"})
+    if url:
+        names.add(host_name(url.split("//", 1)[-1].split("/", 1)[0]))
+    return {host_name(n) for n in names if n}
+
+
 def publish(url: str | None, path: Path | None = None) -> None:
     """Write (or, with None, remove) the URL the app shows; a place it cannot write is skipped:
     the app then shows the name-based URL (fallback_url)."""

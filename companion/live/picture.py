@@ -197,6 +197,14 @@ class Painter:
         self.clock.seconds += SETTLE_S
         self.app.pump()
 
+    def follow(self, config: Config) -> None:
+        """What the table's settings change on its screen, as they are now (the odds, the
+        forecast); the language is each page's own (see _language)."""
+        wanted = {"show_odds": config.show_odds, "show_forecast": config.show_forecast}
+        if any(getattr(self.app.config, name) != value for name, value in wanted.items()):
+            self.app.config = self.app.config.with_changes(**wanted)
+            self.app.refresh()
+
     def _language(self, language: str) -> None:
         i18n.set_language(language)  # the pages (page.py) set it too, on this same thread
         if self.language != language:
