@@ -452,3 +452,155 @@ def test_a_folder_for_a_journal_is_one_line(tmp_path):
                            capture_output=True, text=True, timeout=60)
     assert wrong.returncode == 2 and len(wrong.stderr.strip().splitlines()) == 1
     assert wrong.stderr.startswith("cloud-companion")
+
+
+def test_one_device_cannot_take_the_room(game):
+    """A flood of event streams from one address: a handful are let in, the rest refused and
+    closed at once (not held open for a keep-alive), and every other device still gets its page
+    and its stream."""
+    live, _writer = game
+    streams, refused = [], []
+    try:
+        for _ in range(80):
+            s = socket.create_connection((HOST, live.port), timeout=5)
+            s.sendall(f"GET /events HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
+            answer, began = s.recv(4096), time.monotonic()
+            if status_of(answer) == 200:
+                streams.append(s)
+                continue
+            while chunk := s.recv(4096):
+                answer += chunk
+            assert status_of(answer) == 503 and time.monotonic() - began < 2  # closed at once
+            refused.append(s)
+        assert 1 <= len(streams) <= 8 and len(refused) == 80 - len(streams)
+        tv = Events(live.port, source=device(7))  # another device: let in
+        assert tv.wait(1) and tv.status == 200
+        assert get(live.url, "/")[0] == 200
+        tv.close()
+    finally:
+        for s in streams + refused:
+            s.close()
+
+
+def test_a_device_over_the_cap_gets_a_page_that_tries_again_by_itself(place):
+    from companion.live.server import MAX_CONNECTIONS, SECURITY_HEADERS
+
+    db, config = place
+    live = Live(db, config, extra=("--head-timeout", "120"))
+    socks = []
+    try:
+        half_requests(live.port, MAX_CONNECTIONS, socks)
+        answer = raw(live.port, f"GET / HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert status_of(answer) == 503 and b"Content-Type: text/html" in head
+        assert re.search(rb'<meta http-equiv="refresh" content="\d+">', body)
+        assert all(name.encode() in head for name in SECURITY_HEADERS)
+        assert 'lang="de"' in body.decode() and "von selbst" in body.decode()  # every language's line
+    finally:
+        for s in socks:
+            s.close()
+        live.stop()
+
+
+@pytest.mark.parametrize("host", ["evil.example.com", "evil.example.com:8019", "192.0.2.7", "[2001:db8::1]:80",
+                                  "127.0.0.1.evil.example.com", "localhost.evil"])
+def test_it_answers_only_to_its_own_names(game, host):
+    live, _writer = game
+    status, headers, body = get(live.url, "/", headers={"Host": host})
+    assert status == 421 and b"Ann" not in body
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    for path in ("/fragment", "/events", "/history", "/records"):
+        assert get(live.url, path, headers={"Host": host}, timeout=5)[0] == 421
+    for own in (f"{HOST}:{live.port}", "localhost", f"{socket.gethostname()}.local:{live.port}",
+                socket.gethostname().upper()):
+        assert get(live.url, "/", headers={"Host": own})[0] == 200, own
+
+
+def test_a_bad_request_is_one_line_in_the_log_and_an_answer_with_the_pages_headers(place):
+    from companion.live.server import SECURITY_HEADERS
+
+    db, config = place
+    live = Live(db, config)
+    bad = [b"GET / HTTP/1.1\r\nHost: x\r\nX-Huge: " + b"<script>" * 400 + b"\r\n\r\n",
+           b"GET /<script>alert(1)</script>" + b"a" * 3000 + b" HTTP/1.1\r\n\r\n",
+           b"GET / HTTP/9.9\r\n\r\n",
+           b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % n for n in range(100)) + b"\r\n",
+           b"GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nabc"]
+    try:
+        for request in bad:
+            answer = raw(live.port, request)
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert status_of(answer) == 400, answer[:200]
+            assert all(name.encode() in head for name in SECURITY_HEADERS), head
+            assert b"script" not in body and b"aaaa" not in body and len(body) < 100
+    finally:
+        logged = live.stop()
+    lines = [line for line in logged.splitlines() if "refused a request" in line]
+    assert len(lines) == len(bad), logged
+    assert "Traceback" not in logged and "<script>" not in logged
+
+
+def test_the_icon_and_the_apps_typeface_are_served(game):
+    live, _writer = game
+    for path in ("/favicon.ico", "/favicon.svg"):
+        status, headers, body = get(live.url, path)
+        assert status == 200 and headers["Content-Type"] == "image/svg+xml" and body.startswith(b"<svg")
+    for weight in ("regular", "bold"):
+        status, headers, body = get(live.url, f"/font/{weight}.ttf")
+        assert status == 200 and headers["Content-Type"] == "font/ttf" and body[:4] == b"\x00\x01\x00\x00"
+    assert "Atkinson Hyperlegible" in get(live.url, "/style.css")[2].decode()
+    assert get(live.url, "/font/../../etc/passwd.ttf")[0] == 404
+
+
+def test_records_are_worked_out_once_per_state_of_the_results_off_the_drawing_thread(place, monkeypatch):
+    """Eight pages asking for the records at once, and again: the journal's games are replayed
+    once, on the reading thread, and a picture asked for meanwhile does not wait for them."""
+    import asyncio
+    import threading
+
+    import aiohttp
+
+    from companion.insights import records as insights
+    from companion.live.server import LiveServer, Options
+
+    db, config = place
+    for lines in (MINE, C9):
+        writer = Writer(db, lines[0])
+        for line in lines[1:]:
+            writer.send(line)
+        writer.close()
+    threads = []
+    real = insights.journal_records
+
+    def counted(*args, **kwargs):
+        threads.append(threading.current_thread().name)
+        time.sleep(0.5)  # as slow as many games on a Pi: what waits for it shows
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(insights, "journal_records", counted)
+    monkeypatch.setenv(address.URL_FILE_ENV, str(db.with_name("live-url")))
+
+    async def scenario():
+        server = LiveServer(Options(db=db, config=config, host=HOST, port=free_port(), always=True))
+        await server.start()
+        url = f"http://{HOST}:{server.bound[1]}"
+        try:
+            async with aiohttp.ClientSession() as session:
+                async def fetch(path):
+                    async with session.get(url + path) as answer:
+                        return answer.status, (await answer.read()).decode(errors="replace"), time.monotonic()
+                version = re.search(r'data-version="([^"]+)"', (await fetch("/fragment"))[1]).group(1)
+                began = time.monotonic()
+                asked = [asyncio.ensure_future(fetch("/records?lang=" + lang)) for lang in ("en", "de") * 4]
+                await asyncio.sleep(0.05)
+                picture = await fetch(f"/picture/{version}/portrait.png")
+                pages = await asyncio.gather(*asked)
+                again = await asyncio.gather(*(fetch("/records") for _ in range(8)))
+        finally:
+            await server.close()
+        return began, picture, pages, again
+
+    began, picture, pages, again = asyncio.run(scenario())
+    assert all(status == 200 and "Cloud 9" in text for status, text, _ in pages + again)
+    assert threads == ["live-read_0"]  # once, whoever asked and however often
+    assert picture[0] == 200 and picture[2] < max(at for _, _, at in pages)  # not queued behind them

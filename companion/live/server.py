@@ -469,7 +469,7 @@ class LiveServer:
 
     async def records(self, request: web.Request) -> web.Response:
         """Worked out once for each state of the journal's results (a game ended or was
-        undone), on the reading thread, whoever asks and however often."""
+        undone), on the reading thread, whoever asks, in whichever language, however often."""
         language, chosen = self._language(request)
         try:
             state = await self._read(self.journal.results_state)
@@ -479,17 +479,19 @@ class LiveServer:
         if self._records[0] != state:
             self._records = (state, {})
 
-        async def make():
+        async def work_out():
             from ..insights.records import journal_records
 
             try:
-                found = await self._read(lambda: journal_records(self.journal, keep=False))
-                records, problem = found.records, None
+                return (await self._read(lambda: journal_records(self.journal, keep=False))).records, None
             except Exception as exc:
-                records, problem = {}, str(exc)
+                return {}, str(exc)
+
+        async def make():
+            records, problem = await self._shared(("records",), work_out, self._records[1])
             return await self._draw(lambda p: _in(language, page.records_page, language, chosen,
                                                   p.records(language, records), problem))
-        return self._html(await self._shared((language, chosen), make, self._records[1]))
+        return self._html(await self._shared(("page", language, chosen), make, self._records[1]))
 
     async def picture(self, request: web.Request) -> web.StreamResponse:
         language, _chosen = self._language(request)
