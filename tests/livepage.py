@@ -154,11 +154,19 @@ def status_of(answer: bytes) -> int:
     return int(found.group(1)) if found else 0
 
 
-class Events:
-    """One viewer's event stream, read on a thread: every `change` event's version, and when."""
+def device(n: int) -> str:
+    """The n-th device of a household, as a loopback address of its own (all of 127/8 is
+    loopback): the page counts event streams per address."""
+    return f"127.0.{1 + n // 250}.{1 + n % 250}"
 
-    def __init__(self, port: int, timeout: float = 60):
-        self.sock = socket.create_connection((HOST, port), timeout=timeout)
+
+class Events:
+    """One viewer's event stream, read on a thread: every `change` event's version, and when.
+    `source`: the address it comes from (a device of its own; default: 127.0.0.1)."""
+
+    def __init__(self, port: int, timeout: float = 60, source: str | None = None):
+        self.sock = socket.create_connection((HOST, port), timeout=timeout,
+                                             source_address=(source, 0) if source else None)
         self.sock.sendall(f"GET /events HTTP/1.1\r\nHost: {HOST}\r\nAccept: text/event-stream\r\n\r\n".encode())
         self.versions: list[tuple[str, float]] = []
         self.status = 0
@@ -176,7 +184,7 @@ class Events:
                 buffer += chunk
                 if not self.status:
                     self.status = status_of(buffer)
-                for version in re.findall(rb'data: \{"version": "([^"]+)"\}\n\n', buffer):
+                for version in re.findall(rb'data: \{"version": "([^"]+)"[^\n]*\n\n', buffer):
                     with self.changed:
                         self.versions.append((version.decode(), time.monotonic()))
                         self.changed.notify_all()

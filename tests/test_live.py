@@ -14,7 +14,7 @@ import pygame
 import pytest
 
 from companion.live import address
-from livepage import HOST, Events, Live, Writer, example, free_port, get, raw, status_of
+from livepage import HOST, Events, Live, Writer, device, example, free_port, get, raw, status_of
 
 C9 = example("cloud9-four-players-tie-break.jsonl")
 MINE = example("cloudmine-six-players.jsonl")
@@ -71,7 +71,7 @@ def test_the_picture_is_the_apps_screen_at_tv_and_phone_size(game, orientation, 
 def test_each_action_reaches_every_viewer_and_the_page_follows(game):
     live, writer = game
     before = version_of(get(live.url, "/fragment")[2])
-    viewers = [Events(live.port) for _ in range(3)]
+    viewers = [Events(live.port, source=device(n)) for n in range(3)]
     try:
         for viewer in viewers:
             assert viewer.wait(1)[0][0] == before  # the version shown now, as soon as it connects
@@ -194,7 +194,7 @@ def test_the_journal_is_never_written_and_the_writers_lock_never_taken(game):
 def test_anything_but_looking_is_refused(game, method):
     live, _writer = game
     target = f"{HOST}:{live.port}" if method == "CONNECT" else "/"
-    answer = raw(live.port, f"{method} {target} HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nConnection: close\r\n\r\nundo".encode())
+    answer = raw(live.port, f"{method} {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nConnection: close\r\n\r\nundo".encode())
     assert status_of(answer) in (400, 405), answer[:200]
     assert get(live.url, "/")[0] == 200
 
@@ -204,20 +204,20 @@ def test_anything_but_looking_is_refused(game, method):
                                   "/picture/0-1/sideways.png", "/..%2f..%2fetc%2fpasswd", "/static/", "/.git/config"])
 def test_no_path_reaches_outside_its_pages(game, path):
     live, _writer = game
-    answer = raw(live.port, f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+    answer = raw(live.port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
     assert status_of(answer) in (400, 404), answer[:200]
     assert b"root:" not in answer
 
 
 @pytest.mark.parametrize("request_bytes", [
-    b"GET / HTTP/1.1\r\nHost: x\r\nX-Huge: " + b"a" * 100_000 + b"\r\n\r\n",
-    b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Huge: " + b"a" * 100_000 + b"\r\n\r\n",
+    b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
     b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % n for n in range(500)) + b"\r\n",
     b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(range(256)) * 4,  # a TLS hello
     b"GET / HTTP/9.9\r\n\r\n",
     b"GET\r\n\r\n",
-    b"GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nabc",
-    b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nabc",
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999\r\n\r\n",
     bytes(range(256)) * 40,
 ])
 def test_malformed_and_oversized_requests_are_refused(game, request_bytes):
@@ -307,11 +307,11 @@ def test_too_many_viewers_are_told_to_come_back_later(game):
     from companion.live.server import MAX_VIEWERS
 
     live, _writer = game
-    viewers = [Events(live.port) for _ in range(MAX_VIEWERS)]
+    viewers = [Events(live.port, source=device(n)) for n in range(MAX_VIEWERS)]
     try:
         for viewer in viewers:
             viewer.wait(1)
-        extra = raw(live.port, b"GET /events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout=5)
+        extra = raw(live.port, b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", timeout=5)
         assert status_of(extra) == 503
         assert get(live.url, "/")[0] == 200  # the pages still load
     finally:
@@ -323,7 +323,7 @@ def half_requests(port: int, count: int, socks: list) -> None:
     """`count` connections that each send half a request and then nothing, kept in `socks`."""
     for _ in range(count):
         s = socket.create_connection((HOST, port), timeout=10)
-        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         socks.append(s)
 
 
@@ -365,7 +365,7 @@ def test_connections_that_send_no_request_in_time_are_closed(place):
     live = Live(db, config, extra=("--head-timeout", "1"))
     socks = []
     try:
-        for start in (b"", b"GET / HTTP/1.1\r\nHost: x\r\n", b"GE"):  # nothing, half a head, two letters
+        for start in (b"", b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"GE"):  # nothing, half a head, two letters
             s = socket.create_connection((HOST, live.port), timeout=20)
             s.sendall(start)
             socks.append(s)
@@ -392,7 +392,7 @@ def test_viewers_that_never_read_are_dropped_and_memory_stays_flat(game):
             s = socket.socket()
             s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
             s.connect((HOST, live.port))
-            s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
             stuck.append(s)
     try:
         for line in C9[10:]:
@@ -417,7 +417,7 @@ def test_viewers_that_never_read_are_dropped_and_memory_stays_flat(game):
 
 def test_fifty_viewers_at_once_get_every_change_and_memory_stays_flat(game):
     live, writer = game
-    viewers = [Events(live.port) for _ in range(50)]
+    viewers = [Events(live.port, source=device(n)) for n in range(50)]
     try:
         for viewer in viewers:
             viewer.wait(1)
@@ -452,3 +452,155 @@ def test_a_folder_for_a_journal_is_one_line(tmp_path):
                            capture_output=True, text=True, timeout=60)
     assert wrong.returncode == 2 and len(wrong.stderr.strip().splitlines()) == 1
     assert wrong.stderr.startswith("cloud-companion")
+
+
+def test_one_device_cannot_take_the_room(game):
+    """A flood of event streams from one address: a handful are let in, the rest refused and
+    closed at once (not held open for a keep-alive), and every other device still gets its page
+    and its stream."""
+    live, _writer = game
+    streams, refused = [], []
+    try:
+        for _ in range(80):
+            s = socket.create_connection((HOST, live.port), timeout=5)
+            s.sendall(f"GET /events HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
+            answer, began = s.recv(4096), time.monotonic()
+            if status_of(answer) == 200:
+                streams.append(s)
+                continue
+            while chunk := s.recv(4096):
+                answer += chunk
+            assert status_of(answer) == 503 and time.monotonic() - began < 2  # closed at once
+            refused.append(s)
+        assert 1 <= len(streams) <= 8 and len(refused) == 80 - len(streams)
+        tv = Events(live.port, source=device(7))  # another device: let in
+        assert tv.wait(1) and tv.status == 200
+        assert get(live.url, "/")[0] == 200
+        tv.close()
+    finally:
+        for s in streams + refused:
+            s.close()
+
+
+def test_a_device_over_the_cap_gets_a_page_that_tries_again_by_itself(place):
+    from companion.live.server import MAX_CONNECTIONS, SECURITY_HEADERS
+
+    db, config = place
+    live = Live(db, config, extra=("--head-timeout", "120"))
+    socks = []
+    try:
+        half_requests(live.port, MAX_CONNECTIONS, socks)
+        answer = raw(live.port, f"GET / HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert status_of(answer) == 503 and b"Content-Type: text/html" in head
+        assert re.search(rb'<meta http-equiv="refresh" content="\d+">', body)
+        assert all(name.encode() in head for name in SECURITY_HEADERS)
+        assert 'lang="de"' in body.decode() and "von selbst" in body.decode()  # every language's line
+    finally:
+        for s in socks:
+            s.close()
+        live.stop()
+
+
+@pytest.mark.parametrize("host", ["evil.example.com", "evil.example.com:8019", "192.0.2.7", "[2001:db8::1]:80",
+                                  "127.0.0.1.evil.example.com", "localhost.evil"])
+def test_it_answers_only_to_its_own_names(game, host):
+    live, _writer = game
+    status, headers, body = get(live.url, "/", headers={"Host": host})
+    assert status == 421 and b"Ann" not in body
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    for path in ("/fragment", "/events", "/history", "/records"):
+        assert get(live.url, path, headers={"Host": host}, timeout=5)[0] == 421
+    for own in (f"{HOST}:{live.port}", "localhost", f"{socket.gethostname()}.local:{live.port}",
+                socket.gethostname().upper()):
+        assert get(live.url, "/", headers={"Host": own})[0] == 200, own
+
+
+def test_a_bad_request_is_one_line_in_the_log_and_an_answer_with_the_pages_headers(place):
+    from companion.live.server import SECURITY_HEADERS
+
+    db, config = place
+    live = Live(db, config)
+    bad = [b"GET / HTTP/1.1\r\nHost: x\r\nX-Huge: " + b"<script>" * 400 + b"\r\n\r\n",
+           b"GET /<script>alert(1)</script>" + b"a" * 3000 + b" HTTP/1.1\r\n\r\n",
+           b"GET / HTTP/9.9\r\n\r\n",
+           b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % n for n in range(100)) + b"\r\n",
+           b"GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nabc"]
+    try:
+        for request in bad:
+            answer = raw(live.port, request)
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert status_of(answer) == 400, answer[:200]
+            assert all(name.encode() in head for name in SECURITY_HEADERS), head
+            assert b"script" not in body and b"aaaa" not in body and len(body) < 100
+    finally:
+        logged = live.stop()
+    lines = [line for line in logged.splitlines() if "refused a request" in line]
+    assert len(lines) == len(bad), logged
+    assert "Traceback" not in logged and "<script>" not in logged
+
+
+def test_the_icon_and_the_apps_typeface_are_served(game):
+    live, _writer = game
+    for path in ("/favicon.ico", "/favicon.svg"):
+        status, headers, body = get(live.url, path)
+        assert status == 200 and headers["Content-Type"] == "image/svg+xml" and body.startswith(b"<svg")
+    for weight in ("regular", "bold"):
+        status, headers, body = get(live.url, f"/font/{weight}.ttf")
+        assert status == 200 and headers["Content-Type"] == "font/ttf" and body[:4] == b"\x00\x01\x00\x00"
+    assert "Atkinson Hyperlegible" in get(live.url, "/style.css")[2].decode()
+    assert get(live.url, "/font/../../etc/passwd.ttf")[0] == 404
+
+
+def test_records_are_worked_out_once_per_state_of_the_results_off_the_drawing_thread(place, monkeypatch):
+    """Eight pages asking for the records at once, and again: the journal's games are replayed
+    once, on the reading thread, and a picture asked for meanwhile does not wait for them."""
+    import asyncio
+    import threading
+
+    import aiohttp
+
+    from companion.insights import records as insights
+    from companion.live.server import LiveServer, Options
+
+    db, config = place
+    for lines in (MINE, C9):
+        writer = Writer(db, lines[0])
+        for line in lines[1:]:
+            writer.send(line)
+        writer.close()
+    threads = []
+    real = insights.journal_records
+
+    def counted(*args, **kwargs):
+        threads.append(threading.current_thread().name)
+        time.sleep(0.5)  # as slow as many games on a Pi: what waits for it shows
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(insights, "journal_records", counted)
+    monkeypatch.setenv(address.URL_FILE_ENV, str(db.with_name("live-url")))
+
+    async def scenario():
+        server = LiveServer(Options(db=db, config=config, host=HOST, port=free_port(), always=True))
+        await server.start()
+        url = f"http://{HOST}:{server.bound[1]}"
+        try:
+            async with aiohttp.ClientSession() as session:
+                async def fetch(path):
+                    async with session.get(url + path) as answer:
+                        return answer.status, (await answer.read()).decode(errors="replace"), time.monotonic()
+                version = re.search(r'data-version="([^"]+)"', (await fetch("/fragment"))[1]).group(1)
+                began = time.monotonic()
+                asked = [asyncio.ensure_future(fetch("/records?lang=" + lang)) for lang in ("en", "de") * 4]
+                await asyncio.sleep(0.05)
+                picture = await fetch(f"/picture/{version}/portrait.png")
+                pages = await asyncio.gather(*asked)
+                again = await asyncio.gather(*(fetch("/records") for _ in range(8)))
+        finally:
+            await server.close()
+        return began, picture, pages, again
+
+    began, picture, pages, again = asyncio.run(scenario())
+    assert all(status == 200 and "Cloud 9" in text for status, text, _ in pages + again)
+    assert threads == ["live-read_0"]  # once, whoever asked and however often
+    assert picture[0] == 200 and picture[2] < max(at for _, _, at in pages)  # not queued behind them

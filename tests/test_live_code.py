@@ -18,7 +18,12 @@ SIZES = [(800, 480), (720, 1280), (1024, 600)]
 def url_file(tmp_path, monkeypatch):
     path = tmp_path / "live-url"
     monkeypatch.setenv(address.URL_FILE_ENV, str(path))
+    monkeypatch.setattr(address, "AVAHI_SOCKET", tmp_path / "no-avahi")  # none, unless a test makes it
     return path
+
+
+def no_code(h) -> bool:
+    return not any(isinstance(w, QRCode) for w in h.widgets())
 
 
 def test_switching_it_on_is_saved_and_offers_the_code(tmp_path, url_file):
@@ -60,12 +65,31 @@ def test_the_code_is_the_address_the_live_page_published(url_file):
             assert pixel == ((0, 0, 0) if dark else (255, 255, 255)), (x, y)
 
 
-def test_without_a_published_address_it_shows_the_machines_name(url_file):
+def test_without_a_published_address_it_shows_the_machines_name_while_avahi_announces_it(url_file, monkeypatch):
+    avahi = url_file.with_name("avahi-socket")
+    avahi.touch()
+    monkeypatch.setattr(address, "AVAHI_SOCKET", avahi)
     h = Harness((800, 480))
     h.app.change_config(live=True, live_port=8123)
     h.app.show(LiveCodeScreen(h.app))
     h.app.pump()
     assert any(text.startswith("http://") and text.endswith(".local:8123/") for text in h.texts())
+
+
+@pytest.mark.parametrize("published,words", [
+    ("http://127.0.0.1:8765/", "listens on this machine alone"),  # loopback: no home network
+    (None, "no Avahi"),                                             # nothing said, no name announced
+])
+def test_no_code_that_leads_nowhere_it_says_why_instead(url_file, published, words):
+    if published:
+        address.publish(published, url_file)
+    h = Harness((800, 480))
+    h.app.change_config(live=True)
+    h.app.show(LiveCodeScreen(h.app))
+    h.app.pump()
+    assert no_code(h) and h.shows("No address a phone can open")
+    assert any(words in text for text in h.texts())
+    assert not any(text.startswith("http://") for text in h.texts())
 
 
 def test_the_game_menu_offers_the_code_only_while_it_is_on(url_file):
@@ -84,8 +108,10 @@ def test_the_game_menu_offers_the_code_only_while_it_is_on(url_file):
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("language", ["en", "de", "hu"])
-def test_the_switch_and_the_code_fit_every_screen_and_language(size, language, url_file):
-    address.publish("http://192.168.178.100:8019/", url_file)
+@pytest.mark.parametrize("published", ["http://192.168.178.100:8019/", "http://127.0.0.1:8019/", None])
+def test_the_switch_and_the_code_fit_every_screen_and_language(size, language, url_file, published):
+    if published:
+        address.publish(published, url_file)
     h = Harness(size)
     h.app.change_config(language=language, live=True)
     more = SettingsScreen(h.app)

@@ -109,9 +109,33 @@ def page_url(hosts: list[str], port: int) -> str:
     return f"http://{host}:{port}/"
 
 
+def host_name(host: str) -> str:
+    """A Host header's name or address alone: no port, no brackets, no final dot, lower case."""
+    host = host.strip().lower()
+    if host.startswith("["):  # [v6]:port
+        return host[1:host.find("]")] if "]" in host else host
+    if host.count(":") == 1:
+        host = host.split(":", 1)[0]
+    return host.rstrip(".")
+
+
+def own_names(hosts: list[str], url: str | None) -> set[str]:
+    """The names a request may ask for: the addresses listened on (every home-network address
+    when listening on all of them), loopback's, this machine's name with and without `.local`
+    (mDNS), and the host of the published URL."""
+    names = {"localhost", "127.0.0.1", "::1"}
+    for host in hosts:
+        names.update(lan_addresses() if host in ("0.0.0.0", "::", "") else [host])
+    machine = socket.gethostname().lower()
+    names.update({machine, f"{machine}.local"})
+    if url:
+        names.add(host_name(url.split("//", 1)[-1].split("/", 1)[0]))
+    return {host_name(n) for n in names if n}
+
+
 def publish(url: str | None, path: Path | None = None) -> None:
     """Write (or, with None, remove) the URL the app shows; a place it cannot write is skipped:
-    the app then shows the name-based URL (fallback_url)."""
+    the app then shows the name-based URL (fallback_url) where Avahi announces it."""
     path = path or url_file()
     try:
         if url is None:
@@ -139,5 +163,24 @@ def fallback_url(port: int) -> str:
     return f"http://{socket.gethostname()}.local:{port}/"
 
 
-def shown_url(port: int) -> str:
-    return published_url() or fallback_url(port)
+# avahi-daemon's socket: there while the machine's `.local` name is announced on the network
+AVAHI_SOCKET = Path("/run/avahi-daemon/socket")
+LOOPBACK_ONLY = "loopback"   # the page listens on this machine alone (no home network found)
+NO_ADDRESS = "no-address"    # the page has said nothing, and the machine's name is not announced
+
+
+def phone_url(port: int, avahi: Path | None = None) -> tuple[str | None, str | None]:
+    """The address a phone on the home network can open, else None and why (LOOPBACK_ONLY,
+    NO_ADDRESS): the published one unless it is loopback's, else the machine's `.local` name
+    while Avahi announces it."""
+    url = published_url()
+    if url is not None:
+        host = host_name(url.split("//", 1)[-1].split("/", 1)[0])
+        try:
+            loopback = ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            loopback = host == "localhost"
+        return (None, LOOPBACK_ONLY) if loopback else (url, None)
+    if (avahi or AVAHI_SOCKET).exists():
+        return fallback_url(port), None
+    return None, NO_ADDRESS

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +43,10 @@ from .reader import Look  # noqa: E402
 
 # the sizes drawn: a TV (1080p) and a phone held upright
 SIZES = {"landscape": (1920, 1080), "portrait": (1080, 1920)}
+# the ui's caches of drawn pictures (boards, clouds, layers, ribbons): sized for the Pi's one
+# screen, they would hold a hundred megabytes of both 1080p shapes; the page forgets them at
+# each new state (it draws each state once, in two shapes)
+PICTURE_CACHES = ("companion.ui.boards.", "companion.ui.kit.ribbon")
 SETTLE_S = 5.0      # past every short transition: the picture shows the settled screen
 STORY_LINES = 6
 
@@ -53,6 +58,22 @@ class _Table(NoHardware):
 
     def status_line(self):
         return None
+
+
+class _TableApp(App):
+    """The app as the page draws it: without the buttons that only a finger on the Pi's own
+    screen can use (Undo, the menu, back): nobody can tap them on a TV or a picture."""
+
+    UNTAPPABLE = frozenset({"undo", "menu", "back"})
+
+    def _build_if_needed(self) -> None:
+        building = self._needs_build and self.screen is not None
+        super()._build_if_needed()
+        if building:
+            start = self.overlay_start
+            own = [w for w in self.widgets[:start] if w.key not in self.UNTAPPABLE]
+            self.widgets = own + [w for w in self.widgets[start:] if w.key not in self.UNTAPPABLE]
+            self.overlay_start = len(own)
 
 
 class _Silent:
@@ -110,6 +131,15 @@ def _turn(view: dict[str, Any]) -> str | None:
     return None
 
 
+def forget_pictures() -> None:
+    """Empty every cache of drawn pictures the ui's boards keep (PICTURE_CACHES)."""
+    for name, module in list(sys.modules.items()):
+        if name.startswith(PICTURE_CACHES):
+            for value in list(vars(module).values()):
+                if callable(getattr(value, "cache_clear", None)) and getattr(value, "__module__", None) == name:
+                    value.cache_clear()
+
+
 class Painter:
     def __init__(self) -> None:
         pygame.display.init()
@@ -118,18 +148,25 @@ class Painter:
             pygame.display.set_mode((1, 1))  # App.draw flips the display; ours draws off screen
         self.clock = _StepClock()
         self.controller = GameController()
-        self.app = App(Viewport(pygame.Surface(SIZES["landscape"])), Config(), self.controller,
-                       sounds=Silence(), hardware=_Table(), clock=self.clock, voice=_Silent())
+        self.app = _TableApp(Viewport(pygame.Surface(SIZES["landscape"])), Config(), self.controller,
+                             sounds=Silence(), hardware=_Table(), clock=self.clock, voice=_Silent())
+        # each picture is drawn once and shared: a kept copy of a whole frame (8 MiB at 1080p)
+        # would only be memory
+        self.app.still_frames = False
         self.app.home()
         self.shown: Look | None = None
         self.orientation = "landscape"
         self.language = "en"
+        # one buffer for every picture: pygame keeps references to the file object it saved
+        # to (pygame-ce 2.5), so a new one each time would keep every picture ever drawn
+        self._png = io.BytesIO()
 
     # --- the game shown ----------------------------------------------------------------------
     def show(self, look: Look) -> None:
         """Bring the screen to `look`: the new actions only when it continues the game shown
         (so the last one's card shows as on the Pi), else the game rebuilt."""
         before, self.shown = self.shown, look
+        forget_pictures()
         if look.game is None or look.problem:
             self.app.home()
             return
@@ -160,6 +197,14 @@ class Painter:
         self.clock.seconds += SETTLE_S
         self.app.pump()
 
+    def follow(self, config: Config) -> None:
+        """What the table's settings change on its screen, as they are now (the odds, the
+        forecast); the language is each page's own (see _language)."""
+        wanted = {"show_odds": config.show_odds, "show_forecast": config.show_forecast}
+        if any(getattr(self.app.config, name) != value for name, value in wanted.items()):
+            self.app.config = self.app.config.with_changes(**wanted)
+            self.app.refresh()
+
     def _language(self, language: str) -> None:
         i18n.set_language(language)  # the pages (page.py) set it too, on this same thread
         if self.language != language:
@@ -171,15 +216,17 @@ class Painter:
         if self.orientation != orientation:
             self.orientation = orientation
             self.app.set_viewport(Viewport(pygame.Surface(SIZES[orientation])))
+            self.app.refresh()  # the screen laid out again for its new shape
 
     # --- what the page gets --------------------------------------------------------------------
     def png(self, language: str, orientation: str) -> bytes:
         self._language(language)
         self._orient(orientation)
         self.app.draw()
-        out = io.BytesIO()
-        pygame.image.save(self.app.viewport.display, out, "png")
-        return out.getvalue()
+        self._png.seek(0)
+        self._png.truncate()
+        pygame.image.save(self.app.viewport.display, self._png, "png")
+        return self._png.getvalue()
 
     def text(self, language: str) -> GameText:
         self._language(language)

@@ -95,6 +95,14 @@ class ReadOnlyJournal:
             return Look(found.game, problem=f"game {found.game.id} cannot be rebuilt")
         return found
 
+    def results_state(self) -> tuple | None:
+        """What the records depend on, cheaply: the file and how often its results changed
+        (None: a journal without that count, or none)."""
+        def read(store: Store) -> tuple | None:
+            changes = store.changes()
+            return None if changes is None else (self.path.stat().st_ino, changes)
+        return self._with(read)
+
     def games(self, limit: int = 50) -> list[GameSummary]:
         return self._with(lambda store: store.summaries(limit, 0)) or []
 

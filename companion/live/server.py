@@ -5,7 +5,13 @@ from the disk (the CSS and script are in the code), so no path can reach outside
 a misbehaving or hostile client from costing more than a little memory: short request lines and
 headers, no request bodies, a cap on connections and on viewers, a bounded queue per viewer,
 a time limit on every write (a client that stops reading is cut off), and connections that
-send no request in time are closed. Clients from outside the home network are refused.
+send no request in time are closed. Clients from outside the home network are refused, and so
+is a request for any name but the machine's own (a page elsewhere that rebinds its own name to
+this address cannot read the game). One device cannot take the room: a few event streams per
+address, and a refused one is closed at once.
+
+Two threads work for it: one reads the journal, one draws (pygame, and the language of the
+pages). A slow read (the records of many games) never holds up a picture.
 
 The settings' `live` switch turns it on and off while it runs: off, it listens nowhere.
 """
@@ -20,10 +26,12 @@ import secrets
 import signal
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 
 from .. import config as settings
 from ..i18n import LANGUAGES
@@ -34,6 +42,7 @@ from .reader import Look, ReadOnlyJournal
 log = logging.getLogger(__name__)
 
 MAX_VIEWERS = 64          # open pages at once (a table of eight, their phones, a TV or two)
+STREAMS_PER_ADDRESS = 6   # open pages of one device (a phone with a few tabs); more are refused
 MAX_CONNECTIONS = 128     # sockets at once, viewers included
 HEAD_TIMEOUT_S = 10.0     # a connection must send its request within this
 WRITE_TIMEOUT_S = 10.0    # a client that takes longer to take a write is cut off
@@ -45,16 +54,46 @@ RESCAN_S = 60.0           # the home-network addresses are looked up again this 
 # heard with its -wal written but its index not yet (a writer held up between the two)
 LATE_S = 0.3
 LIMITS = {"max_line_size": 2048, "max_field_size": 2048, "max_headers": 32}
+# what every connection's handler is made with (aiohttp's RequestHandler)
+HANDLER_OPTIONS = {"access_log": None, "keepalive_timeout": KEEPALIVE_S, **LIMITS}
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self'; "
-                               "style-src 'self' 'unsafe-inline'; base-uri 'none'; form-action 'none'; "
-                               "frame-ancestors 'none'",
+                               "font-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'; "
+                               "form-action 'none'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
 }
-BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n"
-        b"Retry-After: 5\r\nConnection: close\r\n\r\nbusy\n")
+BUSY_RETRY_S = 5
+
+
+def _busy_answer() -> bytes:
+    """The whole answer a connection over the cap gets: a small page that loads itself again."""
+    body = page.busy_page(BUSY_RETRY_S).encode()
+    head = {"Content-Type": "text/html; charset=utf-8", "Content-Length": str(len(body)),
+            "Retry-After": str(BUSY_RETRY_S), "Cache-Control": "no-store", "Connection": "close", **SECURITY_HEADERS}
+    return ("HTTP/1.1 503 Service Unavailable\r\n" + "".join(f"{k}: {v}\r\n" for k, v in head.items())
+            + "\r\n").encode() + body
+
+
+BUSY = _busy_answer()
+
+
+class _Handler(RequestHandler):
+    """aiohttp's handler of one connection, whose refusals of a request it cannot read (or an
+    error) are one line in the log and a short answer with the page's headers: never a
+    traceback, never the request's own bytes sent back."""
+
+    def handle_error(self, request, status: int = 500, exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        reason = str(exc or message or "").splitlines()[0][:120] if (exc or message) else ""
+        log.warning("refused a request from %s: %s %s", request.remote, status, reason.encode("unicode_escape").decode())
+        if request.writer.output_size > 0:
+            raise ConnectionError("an answer was under way already")
+        phrase = HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else "Error"
+        response = web.Response(status=status, text=f"{status} {phrase}\n", headers=SECURITY_HEADERS)
+        response.force_close()
+        return response
 
 
 class _Busy(asyncio.Protocol):
@@ -85,8 +124,26 @@ class Options:
     write_timeout: float = WRITE_TIMEOUT_S
 
 
+def tame_malloc() -> None:
+    """glibc's allocator told to give memory back: large blocks (a picture's pixels, 8 MiB at
+    1080p) mapped on their own and returned when freed, rather than left in the heap where
+    smaller ones keep it from shrinking, and one arena for every thread. Elsewhere: nothing."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return
+    M_MMAP_THRESHOLD, M_ARENA_MAX = -3, -8
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024)
+    mallopt(M_ARENA_MAX, 1)
+
+
 class LiveServer:
     def __init__(self, options: Options):
+        tame_malloc()
         self.options = options
         self.journal = ReadOnlyJournal(options.db)
         self.hub = Hub(MAX_VIEWERS)
@@ -98,8 +155,14 @@ class LiveServer:
         self.bound: tuple[list[str], int] | None = None
         self.url: str | None = None
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-draw")
+        self.reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-read")
         self._painter = None
+        # this version's pages and pictures (emptied at each new version: a few per language)
         self._cache: dict[tuple, asyncio.Future] = {}
+        # the records page per language, for one state of the journal's results
+        self._records: tuple[Any, dict[str, asyncio.Future]] = (None, {})
+        self._streams: dict[str, int] = {}  # open event streams per client address
+        self.names: set[str] = set()  # the Host names this page answers to
         self._served: set = set()
         self._arriving: set[Any] = set()  # protocols made for connections not yet connected
         self._refreshing: asyncio.Task | None = None
@@ -111,8 +174,7 @@ class LiveServer:
         self._late_round = False
         self.stopped = asyncio.Event()
         self.app = self._make_app()
-        self.runner = web.AppRunner(self.app, handle_signals=False, access_log=None,
-                                    keepalive_timeout=KEEPALIVE_S, **LIMITS)
+        self.runner = web.AppRunner(self.app, handle_signals=False, **HANDLER_OPTIONS)
 
     @property
     def version(self) -> str:
@@ -126,16 +188,27 @@ class LiveServer:
                 from .picture import Painter  # pygame loads here, off the event loop
 
                 self._painter = Painter()
+                self._painter.follow(self.config)
             return fn(self._painter, *args)
         return asyncio.get_running_loop().run_in_executor(self.pool, job)
 
-    def _shared(self, key: tuple, make: Callable[[], Awaitable[Any]]) -> asyncio.Future:
+    def _read(self, fn: Callable[[], Any]) -> Awaitable[Any]:
+        """Run fn() on the reading thread (the journal's reads: never in the drawing's way)."""
+        return asyncio.get_running_loop().run_in_executor(self.reads, fn)
+
+    def _shared(self, key: tuple, make: Callable[[], Awaitable[Any]], cache: dict | None = None) -> asyncio.Future:
         """One job per key and version, whoever asks: fifty viewers, one picture."""
-        key = (self.version, *key)
-        found = self._cache.get(key)
+        cache = self._cache if cache is None else cache
+        key = (self.version, *key) if cache is self._cache else key
+        found = cache.get(key)
         if found is None or (found.done() and (found.cancelled() or found.exception() is not None)):
-            found = self._cache[key] = asyncio.ensure_future(make())
+            found = cache[key] = asyncio.ensure_future(make())
         return found
+
+    def _new_version(self) -> None:
+        self.number += 1
+        self._cache.clear()
+        self.hub.publish(event(self.version, self.config.language))
 
     # --- hearing of changes ------------------------------------------------------------------
     def changed(self) -> None:
@@ -179,13 +252,11 @@ class LiveServer:
         new version was published."""
         if self.bound is None and not force:
             return False
-        look = await asyncio.get_running_loop().run_in_executor(self.pool, self.journal.look)
+        look = await self._read(self.journal.look)
         if look.key != self.look.key or self.number == 0 or force:
             await self._draw(lambda painter: painter.show(look))
             self.look = look
-            self.number += 1
-            self._cache.clear()
-            self.hub.publish(event(self.version))
+            self._new_version()
             return True
         return False
 
@@ -193,7 +264,11 @@ class LiveServer:
         path = self.options.config
         loaded = (await asyncio.get_running_loop().run_in_executor(
             None, lambda: settings.load(path, move_aside=False)))[0] if path else settings.Config()
-        self.config = loaded
+        before, self.config = self.config, loaded
+        if self.number and _shown_settings(before) != _shown_settings(loaded):
+            # the table's language or what its screen shows changed: every page follows
+            await self._draw(lambda painter: painter.follow(loaded))
+            self._new_version()
         wanted = self.options.always or loaded.live
         port = self.options.port or loaded.live_port
         hosts = address.hosts_to_bind(self.options.host)
@@ -215,7 +290,7 @@ class LiveServer:
         connected = set(server.connections)
         if len(connected) + len(self._arriving - connected) >= MAX_CONNECTIONS:
             return _Busy()
-        handler = server()
+        handler = _Handler(server, loop=asyncio.get_running_loop(), **HANDLER_OPTIONS)
         self._arriving.add(handler)
         loop = asyncio.get_running_loop()
         # the transport schedules connection_made right after this returns: two turns of the
@@ -243,6 +318,7 @@ class LiveServer:
                 log.warning("cannot listen on %s:%s: %s", host, port, exc.strerror or exc)
         self.bound = (hosts, port)
         self.url = address.page_url([h for h in hosts], port)
+        self.names = address.own_names(hosts, self.url)
         address.publish(self.url)
         log.warning("the live page is at %s", self.url)
 
@@ -286,6 +362,7 @@ class LiveServer:
             self.watch.close()
         await self._stop_listening()
         await self.runner.cleanup()
+        self.reads.shutdown(wait=True)
         self.pool.shutdown(wait=True)
 
     # --- the pages ----------------------------------------------------------------------------
@@ -299,6 +376,9 @@ class LiveServer:
         app.router.add_get(r"/picture/{version:[0-9a-f]+-[0-9]+}/{orientation:landscape|portrait}.png", self.picture)
         app.router.add_get("/style.css", self.style)
         app.router.add_get("/live.js", self.script)
+        app.router.add_get("/favicon.svg", self.icon)
+        app.router.add_get("/favicon.ico", self.icon)
+        app.router.add_get(r"/font/{weight:regular|bold}.ttf", self.font)
         return app
 
     @web.middleware
@@ -309,6 +389,8 @@ class LiveServer:
             self._served &= live
         if not address.allowed_client(request.remote):
             return self._headers(web.Response(status=403, text="only the home network may look\n"))
+        if not self._own_name(request.headers.get("Host")):
+            return self._headers(web.Response(status=421, text="this page answers to its own names only\n"))
         if request.method not in ("GET", "HEAD"):
             return self._headers(web.Response(status=405, text="this page can only be looked at\n",
                                               headers={"Allow": "GET, HEAD"}))
@@ -321,6 +403,10 @@ class LiveServer:
             response = web.Response(status=exc.status, text=f"{exc.status} {exc.reason}\n", headers=exc.headers)
         return self._headers(response)
 
+    def _own_name(self, host: str | None) -> bool:
+        """A request without a Host (not a browser's) or for one of this machine's own names."""
+        return host is None or address.host_name(host) in self.names
+
     @staticmethod
     def _headers(response: web.StreamResponse) -> web.StreamResponse:
         if not response.prepared:
@@ -328,65 +414,87 @@ class LiveServer:
         return response
 
     @staticmethod
-    def _text(text: str, kind: str) -> web.Response:
-        return web.Response(text=text, content_type=kind, headers={"Cache-Control": "max-age=300"})
+    def _fixed(body: str | bytes, kind: str) -> web.Response:
+        return web.Response(body=body.encode() if isinstance(body, str) else body, content_type=kind,
+                            headers={"Cache-Control": "max-age=300"})
 
     async def style(self, request: web.Request) -> web.Response:
-        return self._text(page.STYLE, "text/css")
+        return self._fixed(page.STYLE, "text/css")
 
     async def script(self, request: web.Request) -> web.Response:
-        return self._text(page.SCRIPT, "text/javascript")
+        return self._fixed(page.SCRIPT, "text/javascript")
 
-    def _language(self, request: web.Request) -> str:
+    async def icon(self, request: web.Request) -> web.Response:
+        return self._fixed(page.ICON, "image/svg+xml")
+
+    async def font(self, request: web.Request) -> web.Response:
+        return self._fixed(page.font(request.match_info["weight"]), "font/ttf")
+
+    def _language(self, request: web.Request) -> tuple[str, bool]:
+        """The page's language, and whether the viewer chose it (else it is the table's)."""
         asked = request.query.get("lang", "")
-        return asked if asked in LANGUAGES else self.config.language
+        return (asked, True) if asked in LANGUAGES else (self.config.language, False)
 
     def _html(self, html: str) -> web.Response:
         return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
 
-    async def _game_text(self, language: str):
+    async def _game_html(self, request: web.Request, kind: str) -> web.Response:
+        language, chosen = self._language(request)
+        whole = page.game_page if kind == "page" else page.game_part
         look = self.look
-        return await self._shared(("text", language), lambda: self._draw(lambda p: p.text(language))), look
+        version = self.version
+
+        async def make():
+            text = await self._draw(lambda p: p.text(language))
+            return await self._draw(lambda p: _in(language, whole, language, chosen, version, text, look.problem))
+        return self._html(await self._shared((kind, language, chosen), make))
 
     async def game(self, request: web.Request) -> web.Response:
-        language = self._language(request)
-        version = self.version
-        text, look = await self._game_text(language)
-        html = await self._draw(lambda p: _in(language, page.game_page, language, version, text, look.problem))
-        return self._html(html)
+        return await self._game_html(request, "page")
 
     async def fragment(self, request: web.Request) -> web.Response:
-        language = self._language(request)
-        version = self.version
-        text, look = await self._game_text(language)
-        html = await self._draw(lambda p: _in(language, page.game_part, language, version, text, look.problem))
-        return self._html(html)
+        return await self._game_html(request, "part")
 
     async def history(self, request: web.Request) -> web.Response:
-        language = self._language(request)
-        loop = asyncio.get_running_loop()
-        try:
-            games, problem = await loop.run_in_executor(self.pool, self.journal.games), None
-        except Exception as exc:  # a damaged journal: said on the page
-            games, problem = [], str(exc)
-        html = await self._draw(lambda p: _in(language, page.history_page, language, p.history(language, games), problem))
-        return self._html(html)
+        language, chosen = self._language(request)
+
+        async def make():
+            try:
+                games, problem = await self._read(self.journal.games), None
+            except Exception as exc:  # a damaged journal: said on the page
+                games, problem = [], str(exc)
+            return await self._draw(lambda p: _in(language, page.history_page, language, chosen,
+                                                  p.history(language, games), problem))
+        return self._html(await self._shared(("history", language, chosen), make))
 
     async def records(self, request: web.Request) -> web.Response:
-        from ..insights.records import journal_records
-
-        language = self._language(request)
-        loop = asyncio.get_running_loop()
+        """Worked out once for each state of the journal's results (a game ended or was
+        undone), on the reading thread, whoever asks, in whichever language, however often."""
+        language, chosen = self._language(request)
         try:
-            found = await loop.run_in_executor(self.pool, lambda: journal_records(self.journal, keep=False))
-            records, problem = found.records, None
-        except Exception as exc:
-            records, problem = {}, str(exc)
-        html = await self._draw(lambda p: _in(language, page.records_page, language, p.records(language, records), problem))
-        return self._html(html)
+            state = await self._read(self.journal.results_state)
+        except Exception:  # no state to go by: once for this version
+            state = None
+        state = state if state is not None else self.version
+        if self._records[0] != state:
+            self._records = (state, {})
+
+        async def work_out():
+            from ..insights.records import journal_records
+
+            try:
+                return (await self._read(lambda: journal_records(self.journal, keep=False))).records, None
+            except Exception as exc:
+                return {}, str(exc)
+
+        async def make():
+            records, problem = await self._shared(("records",), work_out, self._records[1])
+            return await self._draw(lambda p: _in(language, page.records_page, language, chosen,
+                                                  p.records(language, records), problem))
+        return self._html(await self._shared(("page", language, chosen), make, self._records[1]))
 
     async def picture(self, request: web.Request) -> web.StreamResponse:
-        language = self._language(request)
+        language, _chosen = self._language(request)
         orientation = request.match_info["orientation"]
         current = request.match_info["version"] == self.version
         png = await self._shared(("png", language, orientation), lambda: self._draw(lambda p: p.png(language, orientation)))
@@ -402,16 +510,28 @@ class LiveServer:
         await response.write_eof()
         return response
 
+    def _refuse_stream(self, text: str) -> web.Response:
+        """A stream that cannot be had: said, and its connection closed at once (a refused
+        connection kept alive would hold a place another device needs)."""
+        response = web.Response(status=503, text=text, headers={"Retry-After": "10"})
+        response.force_close()
+        return response
+
     async def events(self, request: web.Request) -> web.StreamResponse:
+        client = request.remote or ""
+        if self._streams.get(client, 0) >= STREAMS_PER_ADDRESS:
+            return self._refuse_stream("too many pages open on this device\n")
         viewer = self.hub.join()
         if viewer is None:
-            return web.Response(status=503, text="too many viewers\n", headers={"Retry-After": "10"})
+            return self._refuse_stream("too many viewers\n")
+        self._streams[client] = self._streams.get(client, 0) + 1
         viewer.on_drop = request.transport.abort if request.transport else None
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
         self._headers(response)
         try:
             await response.prepare(request)
-            if not await _write(request, response, self.options.write_timeout, b"retry: 2000\n" + event(self.version)):
+            greeting = b"retry: 2000\n" + event(self.version, self.config.language)
+            if not await _write(request, response, self.options.write_timeout, greeting):
                 return response
             while not viewer.dropped.is_set():
                 try:
@@ -426,7 +546,17 @@ class LiveServer:
             pass
         finally:
             self.hub.leave(viewer)
+            left = self._streams.get(client, 1) - 1
+            if left:
+                self._streams[client] = left
+            else:
+                self._streams.pop(client, None)
         return response
+
+
+def _shown_settings(config: settings.Config) -> tuple:
+    """The settings that change what the table's screen shows (the page follows them)."""
+    return config.language, config.show_odds, config.show_forecast
 
 
 def _in(language: str, fn, *args):
@@ -448,8 +578,10 @@ async def _write(request: web.Request, response: web.StreamResponse, timeout: fl
         return False
 
 
-def event(version: str) -> bytes:
-    return f"event: change\ndata: {json.dumps({'version': version})}\n\n".encode()
+def event(version: str, language: str) -> bytes:
+    """A change: the version shown now, and the table's language (a page whose viewer chose
+    none follows it)."""
+    return f"event: change\ndata: {json.dumps({'version': version, 'language': language})}\n\n".encode()
 
 
 class CannotListen(Exception):

@@ -258,7 +258,23 @@ def _painted_box(image: pygame.Surface) -> pygame.Rect:
 
 
 PLACED_CACHE = 1024
+# ... and at most this many bytes of their pixels: at 1080p a label's lines are ten times the
+# Pi screen's, and a thousand of them would hold a hundred megabytes
+PLACED_BYTES = 6 << 20
 _PLACED: OrderedDict[tuple, list] = OrderedDict()
+_placed_bytes = [0]
+
+
+def _lines_bytes(lines: list[tuple[pygame.Surface, pygame.Rect]]) -> int:
+    return sum(image.get_width() * image.get_height() * image.get_bytesize() for image, _box in lines)
+
+
+def _keep_placed(key: tuple, lines: list[tuple[pygame.Surface, pygame.Rect]]) -> None:
+    _PLACED[key] = lines
+    _placed_bytes[0] += _lines_bytes(lines)
+    while len(_PLACED) > 1 and (len(_PLACED) > PLACED_CACHE or _placed_bytes[0] > PLACED_BYTES):
+        _key, oldest = _PLACED.popitem(last=False)
+        _placed_bytes[0] -= _lines_bytes(oldest)
 
 
 class Label(Widget):
@@ -305,9 +321,8 @@ class Label(Widget):
                   self.colour, theme.scale)
         out = _PLACED.get(shared)
         if out is None:
-            out = _PLACED[shared] = self._place(theme)
-            if len(_PLACED) > PLACED_CACHE:
-                _PLACED.popitem(last=False)
+            out = self._place(theme)
+            _keep_placed(shared, out)
         else:
             _PLACED.move_to_end(shared)
         self._placed = (key, out)

@@ -2,7 +2,9 @@
 
 The Settings screen shows the switch and, when it is on, a button to this screen; the game menu
 has one too. The address is the one the live page's service published (it sees the network,
-the app does not), else the machine's name on the home network.
+the app does not), else the machine's name on the home network while Avahi announces it. When
+no phone could open either (the page listens on loopback alone, or has said nothing and the
+name is not announced), the screen says so plainly instead of showing a code that leads nowhere.
 """
 
 from __future__ import annotations
@@ -41,8 +43,17 @@ class QRCode(Widget):
                                                           module, module))
 
 
-def page_url(app) -> str:
-    return address.shown_url(app.config.live_port)
+def page_url(app) -> tuple[str | None, str | None]:
+    """The address a phone can open, or None and why not (see address.phone_url)."""
+    return address.phone_url(app.config.live_port)
+
+
+def no_address_text(reason: str) -> str:
+    if reason == address.LOOPBACK_ONLY:
+        return _("The live page listens on this machine alone: it found no home network (or was told "
+                 "to listen on loopback only). A phone cannot open it.")
+    return _("The live page has not said where it listens, and this machine's name is not announced "
+             "on the home network (no Avahi). A phone cannot open it yet.")
 
 
 def caption() -> str:
@@ -69,7 +80,15 @@ class LiveCodeScreen(Screen):
     def build(self, f, t):
         c = f.content
         gap = f.u(GAP * 2)
-        url = page_url(self.app)
+        url, reason = page_url(self.app)
+        if url is None:
+            card = c.inflate(-f.u(GAP * 4), -f.u(GAP * 4))
+            if f.portrait:  # the words together, not spread down a tall screen
+                card.h //= 2
+            title, text = rows(card.inflate(-f.u(24), -f.u(24)), [1, 2.5], gap)
+            return [Panel(card, key="no-address"),
+                    Label(title, _("No address a phone can open"), "title", wrap=True, key="live-none"),
+                    Label(text, no_address_text(reason), "body", wrap=True, key="live-why")]
         if f.portrait:
             picture, words = rows(c, [3, 1.3], gap)
         else:

@@ -1,0 +1,123 @@
+"""The live page's pictures, drawn in this process as its drawing thread draws them: each
+language and shape comes out as if drawn first whatever was drawn before it, without the buttons
+only the Pi's own screen can use, and memory that stays put however many pictures are drawn."""
+
+from __future__ import annotations
+
+import gc
+import io
+import itertools
+import tracemalloc
+
+import pygame
+import pytest
+
+from companion.journal.history import GameSummary
+from companion.live import picture
+from companion.live.picture import Painter
+from companion.live.reader import Look
+from companion.rules.simulate import random_game
+from companion.ui.kit import widgets
+
+SHAPES = [(language, orientation) for language in ("en", "de", "hu") for orientation in ("landscape", "portrait")]
+C9 = {"game": "cloud9", "players": ["Ann", "Ben", "Cat", "Dan"]}
+SHIP = {"game": "cloudship", "players": ["Ann", "Ben", "Cat"]}
+
+
+def look(setup: dict, actions: list, game_id: int = 1) -> Look:
+    n = len(actions)
+    summary = GameSummary(game_id, setup["game"], setup["game"], setup, setup["players"], "2026-01-01T00:00:00+00:00",
+                          f"2026-01-01T00:00:{n % 60:02d}+00:00", None, "playing", "", [], {}, n)
+    return Look(summary, dict(setup), tuple(actions))
+
+
+@pytest.fixture(scope="module")
+def halfway():
+    return look(C9, random_game(C9, seed=1)[:10])
+
+
+@pytest.fixture(scope="module")
+def first_drawn(halfway):
+    """Each language and shape drawn by a painter that drew nothing before it."""
+    out = {}
+    for shape in SHAPES:
+        painter = Painter()
+        painter.show(halfway)
+        out[shape] = painter.png(*shape)
+    return out
+
+
+def test_every_picture_is_as_if_drawn_first_whatever_came_before(halfway, first_drawn):
+    painter = Painter()
+    painter.show(halfway)
+    for before, after in itertools.permutations(SHAPES, 2):  # every shape after every other one
+        painter.png(*before)
+        assert painter.png(*after) == first_drawn[after], (before, after)
+
+
+def test_the_upright_picture_after_a_tv_one_fills_its_frame(halfway):
+    painter = Painter()
+    painter.show(halfway)
+    painter.png("en", "landscape")
+    upright = pygame.image.load(io.BytesIO(painter.png("en", "portrait")), "p.png")
+    w, h = upright.get_size()
+    lower = [upright.get_at((x, y))[:3] for x in range(0, w, 24) for y in range(h // 2, h, 24)]
+    assert lower.count((0, 0, 0)) / len(lower) < 0.02  # not the landscape layout in a tall frame
+
+
+def test_the_buttons_only_a_finger_on_the_pi_can_use_are_not_drawn(halfway):
+    painter = Painter()
+    painter.show(halfway)
+    for shape in SHAPES[:2]:
+        painter.png(*shape)
+        keys = {w.key for w in painter.app.all_widgets()}
+        assert not keys & {"undo", "menu", "back"}
+        assert "title" in keys  # the rest of the bar is there
+
+
+def test_pictures_drawn_keep_no_memory():
+    painter = Painter()
+    painter.show(look(C9, random_game(C9, seed=2)[:6]))
+    painter.png("en", "landscape")
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(30):
+            painter.png("en", "landscape")
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 256 * 1024, grown  # thirty pictures of 100-300 KiB each, none of them kept
+
+
+def test_the_boards_pictures_are_forgotten_at_each_new_state():
+    from companion.ui.boards import cloudship
+
+    painter = Painter()
+    actions = random_game(SHIP, seed=3)
+    held = []
+    for n in range(4, 16):  # a dozen states, each drawn in both shapes
+        painter.show(look(SHIP, actions[:n]))
+        held.append(cloudship.bed_layer.cache_info().currsize + cloudship.engine_layer.cache_info().currsize)
+        for shape in SHAPES[:2]:
+            painter.png(*shape)
+    # what the state on screen needs, never what all the states before it needed
+    assert max(held) <= held[0] + 2 and max(held) < cloudship.LAYER_CACHE, held
+    assert all(name.startswith("companion.ui.") for name in picture.PICTURE_CACHES)
+
+
+def test_placed_label_lines_are_bounded_in_bytes_as_in_count(monkeypatch):
+    from companion.ui.kit import theme as th
+
+    monkeypatch.setattr(widgets, "_PLACED", type(widgets._PLACED)())
+    monkeypatch.setattr(widgets, "_placed_bytes", [0])
+    pygame.font.init()
+    theme = th.Theme(2.25)  # a 1080p screen's scale: big lines
+    for n in range(300):  # each label a new one, as many pages of new text would be
+        label = widgets.Label(pygame.Rect(0, 0, 1800, 200), f"A long line of text, number {n}", "title")
+        label.placed(theme)
+    held = sum(widgets._lines_bytes(lines) for lines in widgets._PLACED.values())
+    assert held == widgets._placed_bytes[0] <= widgets.PLACED_BYTES
+    assert 1 < len(widgets._PLACED) < 300  # the oldest went first
