@@ -21,6 +21,7 @@ hole into a bed with no drop for it is missed.
 
 from __future__ import annotations
 
+import math
 import queue
 import random
 from dataclasses import asdict
@@ -30,11 +31,12 @@ from types import SimpleNamespace
 
 from ...config import Config
 from ..judge import Timings
-from ..link import ShipLink, clock_ms
+from ..link import LineSplitter, ShipLink, clock_ms
 from ..protocol import ProtocolError, decode
 from ..session import ShipSession
 from .physics import BED_CENTRES, BEDS, BOX
 from .runner import TwinShip, pulse
+from .virtual import VirtualTwin
 
 PAIR_MS = 40
 REST_S = 2.5  # on the table before and after the flight
@@ -64,13 +66,14 @@ class FlightStandIn:
     """The game controller as the session sees it: a Cloudship game in its flight phase that
     takes every judged action, noting when it came."""
 
-    def __init__(self):
+    def __init__(self, clock=clock_ms):
         self.match = SimpleNamespace(setup={"game": "cloudship"}, state=SimpleNamespace(phase="flight"),
                                      actions=lambda: [])
         self.actions: list[tuple[int, dict]] = []
+        self.clock = clock
 
     def submit(self, action: dict) -> None:
-        self.actions.append((clock_ms(), dict(action)))
+        self.actions.append((self.clock(), dict(action)))
 
     def subscribe(self, _listener) -> None:
         pass
@@ -103,11 +106,19 @@ def percentile(values: list[float], share: float) -> float | None:
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
 
+def strike_now(beds, bed: str) -> None:
+    """A ball strikes a bed detector on a simulated clock: its pin's edge, at once."""
+    pin = beds.pin(bed)
+    pin.drive_low()
+    pin.drive_high()
+
+
 class CalibrationRun:
     def __init__(self, drops: int, seed: int = 0, timings: Timings | None = None, *, config: Config | None = None,
-                 crew: dict | None = None, pin_factory=None):
+                 crew: dict | None = None, pin_factory=None, virtual: bool = False):
         self.drops = drops
         self.seed = seed
+        self.virtual = virtual  # on a simulated clock (virtual.VirtualTwin), not in real time
         self.config = config or Config()
         self.timings = timings or self.config.judge
         self.crew = crew
@@ -124,37 +135,47 @@ class CalibrationRun:
         from ...devices.beds import BedDetectors
 
         woken = threading.Event()
-        session = JudgedSession(queue.Queue(), clock=clock_ms, timings=self.timings, beds_present=True)
+        options = dict(seed=self.seed, crew=self.crew, compiled=True)
+        twin = VirtualTwin(**options) if self.virtual else TwinShip(**options)
+        clock = twin.pi_ms if self.virtual else clock_ms
+        session = JudgedSession(queue.Queue(), clock=clock, timings=self.timings, beds_present=True)
         inlet = session.inlet(woken.set)
-        beds = BedDetectors(self.config.bed_pins(), inlet, clock_ms, pin_factory=self.pin_factory or MockFactory(),
+        beds = BedDetectors(self.config.bed_pins(), inlet, clock, pin_factory=self.pin_factory or MockFactory(),
                             wake=woken.set)
-        twin = TwinShip(strike=lambda bed: pulse(beds, bed), seed=self.seed, crew=self.crew, compiled=True)
+        twin.strike = (lambda bed: strike_now(beds, bed)) if self.virtual else (lambda bed: pulse(beds, bed))
         twin.keep_lines = True
-        controller = FlightStandIn()
+        controller = FlightStandIn(clock)
+        if self.virtual:
+            def until(done, seconds):
+                return self._until_virtual(twin, session, controller, done, seconds)
+        else:
+            def until(done, seconds):
+                return self._until(session, controller, woken, done, seconds)
         link = None
         try:
             twin.start()
-            link = ShipLink(twin.path, inlet, wake=woken.set, retry_s=0.05)
-            link.start()
-            self._until(session, controller, woken, lambda: session.link == "connected", 10)
-            self._until(session, controller, woken, lambda: False, REST_S)
+            if self.virtual:  # the link's own line splitting, the port opened at once
+                twin.port = LineSplitter(inlet.put, clock).data_received
+                inlet.put([(clock(), "port", "back")])
+            else:
+                link = ShipLink(twin.path, inlet, wake=woken.set, retry_s=0.05)
+                link.start()
+            until(lambda: session.link == "connected", 10)
+            until(lambda: False, REST_S)
             rest_until = twin.board_ms()
             twin.fly()
             lifted = twin.board_ms()
-            self._until(session, controller, woken, lambda: session.judge.flown, 10)
+            until(lambda: session.judge.flown, 10)
             flown_ms = twin.board_ms() - lifted
-            (flight or self._drops)(twin, lambda done, seconds: self._until(session, controller, woken, done, seconds),
-                                    progress)
+            (flight or self._drops)(twin, until, progress)
             # the last balls' judgement, then the landing and a rest on the table
-            self._until(session, controller, woken, lambda: False,
-                        (self.timings.max_fall + self.timings.settle + 400) / 1000)
+            until(lambda: False, (self.timings.max_fall + self.timings.settle + 400) / 1000)
             landing = twin.board_ms()
             twin.set_down()
-            self._until(session, controller, woken,
-                        lambda: any(a.get("act") == "land" for _t, a in controller.actions),
-                        REST_S + self.timings.rest_time / 1000 + 5)
+            until(lambda: any(a.get("act") == "land" for _t, a in controller.actions),
+                  REST_S + self.timings.rest_time / 1000 + 5)
             landed_at = twin.board_ms()
-            self._until(session, controller, woken, lambda: False, 0.3)
+            until(lambda: False, 0.3)
         finally:
             if link is not None:
                 link.stop()
@@ -196,6 +217,18 @@ class CalibrationRun:
             woken.wait(min(left, 0.01 if session.judge.balls else 0.5))
             woken.clear()
             self.news += session.poll(controller)
+        return True
+
+    def _until_virtual(self, twin: VirtualTwin, session, controller, done, seconds: float) -> bool:
+        """`_until` on the simulated clock: the twin wakes as it would in real time, the session
+        is polled after each wake and at each of the judge's deadlines."""
+        end = twin.now + seconds * 1000
+        while not done():
+            if twin.now >= end:
+                return False
+            wake_at = twin.step()
+            self.news += session.poll(controller)
+            twin.advance_to(math.ceil(min(wake_at, end, max(twin.now + 1, twin.now + session.due_in_ms()))))
         return True
 
     # -- the report ---------------------------------------------------------------------------
