@@ -88,11 +88,6 @@ def uart_stream():
     return _uart[0]
 
 
-def _int16(b, i):
-    v = b[i] | (b[i + 1] << 8)
-    return v - 65536 if v >= 32768 else v
-
-
 def _mark_synced():
     if _usb[0] is None:
         _usb[0] = sys.stdout.buffer
@@ -114,17 +109,30 @@ def next_sample():
         for i in range(len(more)):
             _buf[n + i] = more[i]
         n += len(more)
-    b = _buf
-    t = 0
-    for i in range(7, -1, -1):
-        t = (t << 8) | b[i]
-    SAMPLE[T] = t
-    for i in range(6):
-        SAMPLE[ACCEL + i] = _int16(b, 8 + 2 * i)
-    for i in range(4):
-        SAMPLE[COLOUR + i] = b[20 + 2 * i] | (b[21 + 2 * i] << 8)
-    SAMPLE[BATTERY] = b[28] | (b[29] << 8)
+    # unpacked by hand, every field spelled out: no loop, no call, nothing allocated (a few
+    # times faster under MicroPython than a loop over the bytes)
+    b, s = _buf, SAMPLE
+    s[0] = (b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24) | (b[4] << 32) | (b[5] << 40)
+            | (b[6] << 48) | (b[7] << 56))
+    v = b[8] | (b[9] << 8)
+    s[1] = v - 65536 if v >= 32768 else v
+    v = b[10] | (b[11] << 8)
+    s[2] = v - 65536 if v >= 32768 else v
+    v = b[12] | (b[13] << 8)
+    s[3] = v - 65536 if v >= 32768 else v
+    v = b[14] | (b[15] << 8)
+    s[4] = v - 65536 if v >= 32768 else v
+    v = b[16] | (b[17] << 8)
+    s[5] = v - 65536 if v >= 32768 else v
+    v = b[18] | (b[19] << 8)
+    s[6] = v - 65536 if v >= 32768 else v
+    s[7] = b[20] | (b[21] << 8)
+    s[8] = b[22] | (b[23] << 8)
+    s[9] = b[24] | (b[25] << 8)
+    s[10] = b[26] | (b[27] << 8)
+    s[11] = b[28] | (b[29] << 8)
     flags = b[30] | (b[31] << 8)
+    t = s[0]
     SAMPLE[FLAGS] = flags
     if flags & SYNC:
         _sync[0] = True
