@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import queue
 import random
+from bisect import bisect_left, bisect_right
 from dataclasses import asdict
 import threading
 import time
@@ -97,6 +98,27 @@ def plan(count: int, rng: random.Random) -> list[dict]:
             at = (rng.choice((-1, 1)) * (BOX + rng.uniform(0.03, 0.06)), rng.uniform(-0.1, 0.1))
         out.append({"ball": kind, "at": at, "z": rng.uniform(0.10, 0.35)})
     return out
+
+
+class Times:
+    """Times of the judge's output in the order it came, for pairing: `first(low, high, taken)`
+    is the first index not taken whose time is within low..high, found by bisection where the
+    times never go back (as the judge gives them), else by looking at each."""
+
+    def __init__(self, times: list[int]):
+        self.times = times
+        self.ordered = all(a <= b for a, b in zip(times, times[1:]))
+
+    def first(self, low: float, high: float, taken: set[int]) -> int | None:
+        times = self.times
+        if not self.ordered:
+            return next((i for i, t in enumerate(times) if i not in taken and low <= t <= high), None)
+        for i in range(bisect_left(times, low), len(times)):
+            if times[i] > high:
+                return None
+            if i not in taken:
+                return i
+        return None
 
 
 def percentile(values: list[float], share: float) -> float | None:
@@ -248,6 +270,8 @@ class CalibrationRun:
         no_hole = [n for n in self.news if n.get("notice") == "no_hole"]
         taken_drops: set[int] = set()
         taken_outside: set[int] = set()
+        drop_times = Times([record["t"] for record, _taken in judged])
+        outside_times = Times([notice["t"] for notice in outside])
         rows = []
         for number, story in enumerate(stories, start=1):
             ball_id = story["id"]
@@ -260,20 +284,20 @@ class CalibrationRun:
             if hits:
                 # the judge's last impact: a detector ringing again in the same bed is not one
                 last = [t for i, (t, bed) in enumerate(hits) if i == 0 or hits[i - 1][1] != bed][-1]
-                for i, (record, taken) in enumerate(judged):
-                    # the judge gives a drop `settle` after the last impact it was told of
-                    if i not in taken_drops and -PAIR_MS <= record["t"] - tm.settle - last <= PAIR_MS:
-                        taken_drops.add(i)
-                        judged_as = {"act": "drop", "ball": record["ball"], "bed": record["bed"]}
-                        if ball_id in written and taken is not None:
-                            row["latency_ms"] = taken - written[ball_id]
-                        break
+                # the judge gives a drop `settle` after the last impact it was told of
+                i = drop_times.first(last + tm.settle - PAIR_MS, last + tm.settle + PAIR_MS, taken_drops)
+                if i is not None:
+                    record, taken = judged[i]
+                    taken_drops.add(i)
+                    judged_as = {"act": "drop", "ball": record["ball"], "bed": record["bed"]}
+                    if ball_id in written and taken is not None:
+                        row["latency_ms"] = taken - written[ball_id]
             if judged_as is None and ball_id in written:
-                for i, notice in enumerate(outside):
-                    if i not in taken_outside and abs(notice["t"] - tm.max_fall - written[ball_id]) <= PAIR_MS:
-                        taken_outside.add(i)
-                        judged_as = {"notice": "outside", "ball": notice["ball"]}
-                        break
+                opened = written[ball_id] + tm.max_fall
+                i = outside_times.first(opened - PAIR_MS, opened + PAIR_MS, taken_outside)
+                if i is not None:
+                    taken_outside.add(i)
+                    judged_as = {"notice": "outside", "ball": outside[i]["ball"]}
             row["judged"] = judged_as
             truth_drop = story["through"] == "hole" and story["bed"] is not None
             if truth_drop:
@@ -327,25 +351,29 @@ class CalibrationRun:
         ball from the hole is in the air (the earliest falling ball takes the first impact)."""
         tm = self.timings
         hole = [s for s in stories if s["through"] == "hole"]
-        last_of = {}
-        for story in hole:
-            hits = strikes.get(story["id"], [])
-            if hits:
-                last_of[story["id"]] = (hits[-1][0], hits[-1][1])
+        # the last impact of each ball from the hole, and when each one's BALL line went out, in
+        # time order: each moment below looks only at those within its window
+        lasts = sorted((strikes[s["id"]][-1][0], strikes[s["id"]][-1][1]) for s in hole if strikes.get(s["id"]))
+        last_times = [t for t, _bed in lasts]
+        opened = sorted((written[s["id"]], s["id"]) for s in hole if s["id"] in written)
+        opened_times = [t for t, _id in opened]
+
+        def within(times, low, high) -> range:
+            return range(bisect_left(times, low), bisect_right(times, high))
+
         count = 0
         for story in stories:
             hits = strikes.get(story["id"], [])
             if story["through"] == "rim" and hits:
                 t, bed = hits[0]
-                if any(bed != b and tm.bounce_min <= t - last <= tm.settle for last, b in last_of.values()):
+                if any(lasts[i][1] != bed for i in within(last_times, t - tm.settle, t - tm.bounce_min)):
                     count += 1
-                elif any(other["id"] in written and tm.min_fall <= t - written[other["id"]] <= tm.max_fall
-                         and not any(hit <= t for hit, _b in strikes.get(other["id"], [])) for other in hole):
+                elif any(not any(hit <= t for hit, _b in strikes.get(opened[i][1], []))
+                         for i in within(opened_times, t - tm.max_fall, t - tm.min_fall)):
                     count += 1
             elif story["through"] == "hole" and story["bed"] is None and story["id"] in written:
-                opened = written[story["id"]]
-                if any(other["id"] != story["id"] and other["id"] in written
-                       and abs(written[other["id"]] - opened) <= tm.max_fall for other in hole):
+                mine = written[story["id"]]
+                if any(opened[i][1] != story["id"] for i in within(opened_times, mine - tm.max_fall, mine + tm.max_fall)):
                     count += 1
         return count
 
