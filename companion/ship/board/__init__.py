@@ -72,6 +72,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+from collections import deque
 import queue
 import select
 import shutil
@@ -228,7 +229,9 @@ class Board:
         self._reading.set()
         self._stderr: list[bytes] = []
         self._pending = b""  # readers=False: the start of a line not yet complete
-        self._marks_owed = 0  # SYNC records fed whose mark the board has not written yet
+        self._marks_owed = 0  # SYNC records fed whose steps' lines have not been taken
+        self._marked: deque[bytes] = deque()  # what the board wrote up to each mark not taken yet
+        self._unmarked = bytearray()  # ... and since the last mark read
         self._threads = [threading.Thread(target=lambda: self._stderr.append(self._proc.stderr.read()), daemon=True)]
         if readers:
             self._threads += [
@@ -265,29 +268,39 @@ class Board:
                 lines.put(line.rstrip(b"\r").decode("ascii", "replace"))
         # a line cut short when the samples ended is not given: the board stopped mid-line
 
-    def feed(self, *samples: Sample, sync: bool = False) -> None:
+    def feed(self, *samples: Sample, sync: bool = False) -> bool:
+        """Give the board its next samples; with `sync`, ask it to mark when it has done its
+        steps up to the last of them (True when a mark was asked for)."""
         data = b"".join(s.record() for s in samples)
-        if sync and data:
+        marked = sync and bool(data)
+        if marked:
             data = bytearray(data)
             data[-2] |= SYNC  # the last record's flags (little-endian: their low byte)
             self._marks_owed += 1
         self._proc.stdin.write(data)
         self._proc.stdin.flush()
+        return marked
 
-    def synced_lines(self) -> list[str]:
-        """readers=False: the complete lines on USB once the board has done its steps up to
-        every sample fed with sync (BoardStopped if it stops first)."""
+    def synced_lines(self, marks: int | None = None) -> list[str]:
+        """readers=False: once the board has done its steps up to the next `marks` samples fed
+        with sync (all of them: None), the complete lines those steps wrote on USB (BoardStopped
+        if it stops first). What it wrote after them waits for the next call."""
+        want = self._marks_owed if marks is None else min(marks, self._marks_owed)
         fd = self._proc.stdout.fileno()
-        chunks = [self._pending]
-        while self._marks_owed:
+        while len(self._marked) < want:
             if not select.select([fd], [], [], SYNC_WAIT_S)[0]:
                 raise BoardStopped(f"the board did no step for {SYNC_WAIT_S} s")
             chunk = os.read(fd, 65536)
             if not chunk:
                 raise BoardStopped("the board stopped: " + self._stopped_why())
-            self._marks_owed -= chunk.count(SYNC_MARK)
-            chunks.append(chunk)
-        *complete, self._pending = b"".join(chunks).replace(SYNC_MARK, b"").split(b"\n")
+            first, *rest = chunk.split(SYNC_MARK)
+            self._unmarked += first
+            for part in rest:  # each mark closes what the steps up to its sample wrote
+                self._marked.append(bytes(self._unmarked))
+                self._unmarked = bytearray(part)
+        taken = [self._marked.popleft() for _ in range(want)]
+        self._marks_owed -= want
+        *complete, self._pending = b"".join([self._pending, *taken]).split(b"\n")
         return [line.rstrip(b"\r").decode("ascii", "replace") for line in complete]
 
     def _stopped_why(self) -> str:

@@ -109,8 +109,6 @@ def start_board(name: str, folder, compiled: bool = False, model: ShipModel | No
 
 
 class TwinShip:
-    simulated = False  # the board's time passes as the clock's (virtual.VirtualTwin: as the run moves it)
-
     def __init__(self, strike: Callable[[str], None] | None = None, *, seed: int | None = None,
                  board: str | None = None,
                  flying_wake_s: float = FLYING_WAKE_S, model: ShipModel | None = None,
@@ -260,10 +258,13 @@ class TwinShip:
                 self._next_tick += TICK_MS
         samples += core.samples_to(now)
         if samples:
-            try:
-                self._board.feed(*samples, sync=self.simulated)
-            except (BrokenPipeError, ValueError, OSError):
-                pass  # the board has stopped (closing)
+            self._feed(samples)
+
+    def _feed(self, samples: list) -> None:
+        try:
+            self._board.feed(*samples)
+        except (BrokenPipeError, ValueError, OSError):
+            pass  # the board has stopped (closing)
 
     def _strike_at(self, t: int, ball) -> int:
         """When an impact at board time `t` strikes its bed: then, or, for a ball through the
@@ -350,9 +351,11 @@ class TwinShip:
         return self.firmware_started + self._last_beat + BEAT_MS + BATCH_OUT_MS
 
     def _write_lines(self) -> None:
-        if self._board is None:
-            return
-        lines = self._board.synced_lines() if self.simulated else self._board.usb_lines()
+        if self._board is not None:
+            self._hand_on(self._board.usb_lines())
+
+    def _hand_on(self, lines: list[str]) -> None:
+        """The firmware's lines into the pty, noting its BEATs and each BALL line's ball."""
         if not lines:
             return
         for line in lines:

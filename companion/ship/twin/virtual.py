@@ -8,10 +8,12 @@ and bed impact, once a BEAT's batch is out at rest). What differs:
 
 - `now` is the board's clock, moved by `step()` to the next wake (`advance_to`); the Pi's clock
   (`pi_ms`) runs beside it, `PI_OFFSET_MS` ahead.
-- The board is fed with `sync`: at each wake the twin waits until the firmware has done its steps
-  up to the last sample fed (the board host's clock says so on the port, see
-  companion.ship.board), then takes the lines those steps wrote. A line is handed on at the
-  wake that finds it, as the real-time twin's thread does.
+- The board is fed with `sync`: the board host's clock marks on the port when the firmware has
+  done its steps up to the last sample of a wake (see companion.ship.board), so the lines those
+  steps wrote are handed on at that wake's time, as the real-time twin's thread hands on what it
+  finds when it wakes. The board works on a wake's samples while the model moves on to the
+  next: each wake hands on the lines of the wakes before it (the two processes in step, each on
+  a core of its own).
 - No pty: what the firmware writes goes to `port(data)` (the run's LineSplitter, the link's own),
   and the bed impacts to `strike(bed)` at their time.
 """
@@ -19,6 +21,7 @@ and bed impact, once a BEAT's batch is out at rest). What differs:
 from __future__ import annotations
 
 import math
+from collections import deque
 from typing import Callable
 
 from .runner import TwinShip, start_board
@@ -27,13 +30,13 @@ PI_OFFSET_MS = 10_000_000  # the Pi's clock reads this when the board powers on
 
 
 class VirtualTwin(TwinShip):
-    simulated = True
-
     def __init__(self, strike: Callable[[str], None] | None = None, *, port: Callable[[bytes], None] | None = None,
                  **options):
         super().__init__(strike, **options)
         self.now = 0  # the board's ms
         self.port = port or (lambda data: None)
+        self._marked: deque[int] = deque()  # the time of each wake whose lines are not handed on yet
+        self._fed_now = False
 
     @staticmethod
     def _open_port() -> tuple[int, int, str | None]:
@@ -64,6 +67,26 @@ class VirtualTwin(TwinShip):
     def advance_to(self, t: int) -> None:
         """Move the clock on to `t` (the next wake, or sooner: the run's own deadlines)."""
         self.now = max(self.now, int(t))
+
+    def _feed(self, samples: list) -> None:
+        if self._board.feed(*samples, sync=True):
+            self._marked.append(self.now)
+            self._fed_now = True
+
+    def _write_lines(self) -> None:
+        """The lines of every wake but this one (whose samples the board is working on), each
+        at the time of its wake."""
+        board, now = self._board, self.now
+        keep = 1 if self._fed_now else 0
+        self._fed_now = False
+        if board is None:
+            return
+        try:
+            while len(self._marked) > keep:
+                self.now = self._marked.popleft()
+                self._hand_on(board.synced_lines(1))
+        finally:
+            self.now = now
 
     def write_raw(self, data: bytes) -> None:
         self.written += 1
