@@ -149,6 +149,47 @@ def test_a_game_finished_since_is_not_replayed(journal_path, tmp_path):
         journal.close()
 
 
+def test_records_worked_out_off_the_loop_while_it_keeps_answering(journal_path, tmp_path, monkeypatch,
+                                                                   reset_language):
+    """Games that arrived without their records (an older version's journal, a restore): the
+    screen says the records are being worked out, and the loop answers taps meanwhile; then it
+    shows them, the app's journal keeps them, and the next visit reads them at once."""
+    import threading
+
+    from companion.ui.screens import records as screen
+
+    path = copy_of(journal_path, tmp_path)  # no extras, no records kept
+    release, calls = threading.Event(), []
+
+    def slow(where):  # the worker held until the test lets it go
+        calls.append(threading.current_thread().name)
+        assert release.wait(30)
+        return screen.worked_out_records.__wrapped__(where)
+
+    slow.__wrapped__ = screen.worked_out_records
+    monkeypatch.setattr(screen, "worked_out_records", slow)
+    journal = Journal.open(path)
+    try:
+        h = records_screen(journal)
+        assert h.shows("records-working") and not any(t.startswith("Highest score") for t in h.texts())
+        h.tap("records:cloudship")  # the loop answers while the records are worked out
+        assert h.screen.tab == "cloudship" and h.shows("records-working")
+        release.set()
+        h.screen.working.join(30)
+        h.app.pump()  # the worker's records reach the loop
+        assert not h.shows("records-working")
+        assert any(t.startswith("Fewest rounds") for t in h.texts())
+        assert calls == ["records"]  # worked out once, on the screen's own thread
+        assert kept_is_fresh(path)
+        h.app.show(HistoryScreen(h.app))
+        h.app.pump()
+        h.tap("tab:records")  # the next visit: the kept records at once, no worker
+        assert h.screen.working is None and "Highest score: 74 (Ann)" in h.texts()
+        assert calls == ["records"]
+    finally:
+        journal.close()
+
+
 @pytest.mark.parametrize("damage", [
     "not json at all", '{"version": 99, "games": {}}', '{"version": 1, "games": []}',
     # JSON of the right version whose entries are not what the cache writes

@@ -236,6 +236,8 @@ class JournalRecords:
     records: dict[str, TitleRecords]
     latest: dict[str, int]      # title -> the id of its most recently played finished game
     replayed: int               # games replayed this time (not found in the cache)
+    changes: int | None = None  # the journal's count of changes they describe (None: unknown)
+    last: list | None = None    # [start, id] of the last game counted
 
 
 def cache_path(journal_path: Path) -> Path:
@@ -341,18 +343,51 @@ def journal_records(journal, cache: Path | None = None, keep: bool = True) -> Jo
     """The table's records: those the journal keeps as games end when they are up to date
     (one row read), else worked out by `replayed_records` and kept again where the journal
     is its writer's."""
+    found = kept_records(journal)
+    return found if found is not None else replayed_records(journal, cache, keep)
+
+
+def kept_records(journal) -> JournalRecords | None:
+    """The records the journal keeps, if they are up to date (one row read), else None."""
     store = journal.store() if hasattr(journal, "store") else None
-    if store is not None:
-        try:
-            changes = store.changes()
-            state = _read_kept(store)
-        except sqlite3.DatabaseError:
-            changes = state = None
-        if state is not None and changes is not None and state["changes"] == changes:
-            kept = _kept_from(state)
-            if kept is not None:
-                return JournalRecords(kept[0], kept[1], 0)
-    return replayed_records(journal, cache, keep)
+    if store is None:
+        return None
+    try:
+        changes = store.changes()
+        state = _read_kept(store)
+    except sqlite3.DatabaseError:
+        return None
+    if state is not None and changes is not None and state["changes"] == changes:
+        kept = _kept_from(state)
+        if kept is not None:
+            return JournalRecords(kept[0], kept[1], 0, changes, state.get("last"))
+    return None
+
+
+def worked_out_records(path: Path) -> JournalRecords:
+    """The records worked out from scratch on a journal's file, through a connection of this
+    thread's own that writes nothing in it (a worker's, while the app holds the writer): the
+    cache beside it is written, the records are for the writer to keep (`keep_worked_out`)."""
+    from ..journal.journal import Journal
+
+    with Journal.read(path) as reader:
+        return replayed_records(reader, keep=True)
+
+
+def keep_worked_out(journal, found: JournalRecords) -> bool:
+    """The writer keeps records a worker worked out, if the journal has not changed since (one
+    row written); False when it has (or cannot keep them): the next visit works them out again."""
+    store = journal.store(writing=True) if hasattr(journal, "store") else None
+    if store is None or found.changes is None:
+        return False
+    try:
+        with store._transaction():
+            if store.changes() != found.changes:
+                return False
+            _write_kept(store, kept_state(found.records, found.latest, found.changes, found.last))
+    except sqlite3.Error:  # a full or read-only disk: the records are right, only slower next time
+        return False
+    return True
 
 
 def _journaled_extras(journal) -> dict[int, Any]:
@@ -401,7 +436,9 @@ def replayed_records(journal, cache: Path | None = None, keep: bool = True) -> J
     that only looks) reads the cache but never writes it: the journal's folder stays as it is."""
     from ..journal.errors import JournalError
 
+    store = journal.store() if hasattr(journal, "store") else None
     try:
+        changes = store.changes() if store is not None else None  # read before the results they describe
         results = journal.results()
     except sqlite3.DatabaseError as exc:  # a damaged page: one line, never a traceback
         raise JournalError(f"the records cannot be read from {journal.path}: {exc}") from None
@@ -441,7 +478,7 @@ def replayed_records(journal, cache: Path | None = None, keep: bool = True) -> J
         _write_cache(cache, fresh)
     if keep:
         _keep_in_journal(journal, records, latest, last, worked_out)
-    return JournalRecords(records, latest, replayed)
+    return JournalRecords(records, latest, replayed, changes, last)
 
 
 def _well_formed(game: str, extras: Any) -> bool:

@@ -98,28 +98,30 @@ def play_cloud9(bots: Sequence[str], seed: int, watch=None) -> GameResult:
     state: Cloud9State = RULES.setup({"players": players, "first_pilot": players[seed % len(players)]})
     deck = VirtualDeck(players, rng)
     apply = RULES.apply
+    random_share = rng.random
+    faces = len(DIE)
     rolls, trip_rolls, this_trip = 0, [], 0
     for _ in range(ACTION_LIMIT):
-        phase = state.phase
-        if phase == "over":
+        if state.over:
             break
-        if phase == "roll":
-            if state.solo and policy[state.pilot](state, deck.played()):
+        if state.dice is None:  # the roll
+            if state.solo and policy[state.pilot](state, deck.seen):
                 action = {"act": "jump", "player": state.pilot}
             else:
-                action = {"act": "roll", "dice": rng.choices(DIE, k=DICE[state.cloud])}
+                # what rng.choices(DIE, k=n) draws, the same numbers, without its call's overhead
+                action = {"act": "roll", "dice": [DIE[int(random_share() * faces)] for _ in range(DICE[state.cloud])]}
                 rolls += 1
                 this_trip += 1
-        elif phase == "decide":
+        elif state.deciders:
             who = state.deciders[0]
-            action = {"act": "jump" if policy[who](state, deck.played()) else "stay", "player": who}
+            action = {"act": "jump" if policy[who](state, deck.seen) else "stay", "player": who}
         else:
             action = pilot_action(state.dice, deck.hands[state.pilot])
             if action["act"] == "rise":
                 deck.play(state.pilot, action["cards"])
-        before = state
+        trip = state.trip
         state = apply(state, action)
-        if state.trip != before.trip:  # step 4: a new trip, everyone draws one
+        if state.trip != trip:  # step 4: a new trip, everyone draws one
             deck.deal_one_each(players, state.pilot)
             trip_rolls.append(this_trip)
             this_trip = 0

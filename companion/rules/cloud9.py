@@ -20,7 +20,7 @@ from typing import Any, Mapping
 from .common import (
     evolve,
     N_, Action, Listing, Outcome, RulesError, Term, best, next_seat, player_field,
-    setup_player_choice, setup_players, string_list,
+    setup_player_choice, setup_players, string_list, string_tuple,
 )
 
 # --- board data (rulings.md, "Board data": printed on the board, not in the rulebook) -------
@@ -64,13 +64,19 @@ def cards_needed(dice: tuple[str, ...]) -> list[str]:
     return sorted(f for f in dice if f != BLANK)
 
 
+@lru_cache(maxsize=1024)
+def _needed(dice: tuple[str, ...]) -> list[str]:
+    # cards_needed once per roll (a few hundred exist); the list is only compared, never handed out
+    return cards_needed(dice)
+
+
 def rise_cost(dice: tuple[str, ...], cards: list[str]) -> int:
     """How many cards a rise with `cards` spends, or RulesError if they do not match the roll.
 
     Ruling 3: the matching colours (any order) or a single wild card instead; an all-blank
     roll needs no card at all.
     """
-    needed = cards_needed(dice)
+    needed = _needed(dice)
     if not needed:
         if cards:
             raise RulesError("every die is blank: the balloon rises without any card", RULE_BLANK_ROLL)
@@ -82,7 +88,7 @@ def rise_cost(dice: tuple[str, ...], cards: list[str]) -> int:
 
 def may_fall(dice: tuple[str, ...]) -> bool:
     """Ruling 3: a roll of only blank faces needs no card, so the pilot must rise."""
-    return bool(cards_needed(dice))
+    return bool(_needed(tuple(dice)))
 
 
 def seats_after(players: tuple[str, ...], name: str) -> tuple[str, ...]:
@@ -268,21 +274,21 @@ class Cloud9Rules:
         if state.over:
             raise RulesError("the game is over: {winners} won", RULE_WINNING,
                              winners=Listing(self._winners(state), "and"))
-        handler = self._HANDLERS.get(act) if isinstance(act, str) else None
+        handler = _HANDLERS.get(act) if isinstance(act, str) else None
         if handler is None:
             raise RulesError("{act!r} is not an action in Cloud 9 (roll, jump, stay, rise or fall)",
                              RULE_CONTRACT, act=act)
         return handler(self, state, action)
 
     def _roll(self, state: Cloud9State, action: Action) -> Cloud9State:
-        if state.phase != "roll":
+        if state.dice is not None:  # not the roll (apply has refused a game that is over)
             raise self._waiting_for(state, RULE_STEP_1)
-        faces = string_list(action, "dice", FACES, N_("a list of die faces"))
+        faces = string_tuple(action, "dice", FACES, N_("a list of die faces"))
         want = DICE[state.cloud]
         if len(faces) != want:
             raise RulesError("the pilot rolls {want} dice on cloud {cloud}, not {count}", RULE_STEP_1,
                              want=want, cloud=state.cloud, count=len(faces))
-        return evolve(state, dice=tuple(faces), deciders=passengers_in_order(state))
+        return evolve(state, dice=faces, deciders=passengers_in_order(state))
 
     def _jump(self, state: Cloud9State, action: Action) -> Cloud9State:
         if not _their_turn(state, action):
@@ -302,6 +308,9 @@ class Cloud9Rules:
         )
 
     def _stay(self, state: Cloud9State, action: Action) -> Cloud9State:
+        deciders = state.deciders
+        if deciders and action.get("player") == deciders[0]:  # the usual stay (_their_turn)
+            return evolve(state, deciders=deciders[1:])
         if not _their_turn(state, action):
             player = player_field(action, state.players)
             if state.solo and player == state.pilot and state.phase == "roll":
@@ -345,7 +354,7 @@ class Cloud9Rules:
                              player=player, who=who)
 
     def _rise(self, state: Cloud9State, action: Action) -> Cloud9State:
-        if state.phase != "resolve":
+        if state.dice is None or state.deciders:  # not the resolve (a game over is refused by apply)
             raise self._waiting_for(state, RULE_STEP_3)
         cards = string_list(action, "cards", CARDS, N_("a list of balloon cards"))
         cost = rise_cost(state.dice, cards)
@@ -365,7 +374,7 @@ class Cloud9Rules:
         return evolve(state, **risen, pilot=next_pilot(state), solo=len(state.basket) == 1)
 
     def _fall(self, state: Cloud9State, action: Action) -> Cloud9State:
-        if state.phase != "resolve":
+        if state.dice is None or state.deciders:  # not the resolve (a game over is refused by apply)
             raise self._waiting_for(state, RULE_STEP_3)
         if not may_fall(state.dice):
             raise RulesError("every die is blank: the balloon must rise (with no cards)", RULE_BLANK_ROLL)
@@ -383,8 +392,6 @@ class Cloud9Rules:
             return RulesError("{who} must decide first: jump out or stay in", rule, who=state.deciders[0])
         return RulesError("the dice are rolled: {pilot} makes the balloon rise or fall", rule,
                           pilot=state.pilot)
-
-    _HANDLERS = {"roll": _roll, "jump": _jump, "stay": _stay, "rise": _rise, "fall": _fall}
 
     # --- the public state ----------------------------------------------------------------------
 
@@ -418,5 +425,9 @@ class Cloud9Rules:
             "cards_needed": cards_needed(state.dice) if state.dice is not None else None,
         }
 
+
+# looked up once per action: a module global, not the class's attribute
+_HANDLERS = {"roll": Cloud9Rules._roll, "jump": Cloud9Rules._jump, "stay": Cloud9Rules._stay,
+             "rise": Cloud9Rules._rise, "fall": Cloud9Rules._fall}
 
 RULES = Cloud9Rules()

@@ -119,13 +119,19 @@ def player_field(action: Action, players: Sequence[str]) -> str:
     return name
 
 
-def string_list(action: Action, name: str, allowed: Sequence[str], what: str) -> list[str]:
+def string_tuple(action: Action, name: str, allowed: Sequence[str], what: str) -> tuple[str, ...]:
+    """The action's field `name`: a list whose every item is one of `allowed`, as a tuple."""
     values = field(action, name, list, what)
     for v in values:
         if not isinstance(v, str) or v not in allowed:
             raise RulesError("{value!r} is not one of {allowed}", "replay contract",
                              value=v, allowed=terms(allowed))
-    return list(values)
+    return tuple(values)
+
+
+def string_list(action: Action, name: str, allowed: Sequence[str], what: str) -> list[str]:
+    """string_tuple as a list of its own."""
+    return list(string_tuple(action, name, allowed, what))
 
 
 def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:

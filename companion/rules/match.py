@@ -67,7 +67,8 @@ class Match:
 
     def apply(self, action: Action) -> "Match":
         """The match after `action`, or RulesError; `self` is never changed."""
-        if not isinstance(action, Mapping):
+        # a dict, as every parsed action is, is a Mapping: the abstract check only for the rest
+        if type(action) is not dict and not isinstance(action, Mapping):
             raise RulesError("an action must be a JSON object", "replay contract")
         act = action.get("act")
         if not isinstance(act, str):

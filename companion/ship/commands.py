@@ -150,11 +150,12 @@ def cmd_twin(args: argparse.Namespace) -> int:
     config, problems = settings.load(args.config, move_aside=False)
     for problem in problems:
         say(f"twin: {problem}")
-    run = CalibrationRun(args.drops, seed=args.seed, config=config)
+    run = CalibrationRun(args.drops, seed=args.seed, config=config, virtual=args.virtual)
     out = sys.stdout
     try:
         if not args.json:
-            print(f"flying {args.drops} balls through the twin, the link and the judge "
+            print(f"flying {args.drops} balls through the twin, the link and the judge"
+                  f"{' on a simulated clock' if args.virtual else ''} "
                   f"(judge timings: {', '.join(f'{k} {v}' for k, v in vars(config.judge).items())})", flush=True)
         report = run.fly()
         for row in report["drops"]:
@@ -192,6 +193,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     twin.add_argument("--drops", type=int, default=50, metavar="N", help="how many balls (default 50)")
     twin.add_argument("--seed", type=int, default=0, help="the twin's seed: its sensors' noise and bias, the crew's wobble, where each ball is aimed")
     twin.add_argument("--json", action="store_true", help="one JSON object a drop, the summary last")
+    twin.add_argument("--virtual", action="store_true",
+                      help="on a simulated clock: the same twin, firmware and judge, as fast as they run "
+                           "(thousands of drops in minutes) instead of in real time")
     twin.add_argument("--config", type=Path, help="the settings file whose [judge] timings to try "
                                                   "(default: the app's)")
     twin.set_defaults(func=cmd_twin)

@@ -61,12 +61,18 @@ test of a host that does not read).
 thread waits on the board's ports (each would wake for every few bytes the firmware writes),
 `usb_lines()` takes what the USB pipe holds when asked, and the Bluetooth module is not wired
 (its lines go nowhere; `uart_lines()` is empty).
+
+On a simulated clock (the twin's virtual calibration run) the host feeds with `feed(...,
+sync=True)` and takes `synced_lines()`: they wait until the board has done every step up to the
+last sample fed (its clock asked to say so, see pico/boardclock.py) and give the lines those
+steps completed, so each line is known to have been written by then, however fast the host runs.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+from collections import deque
 import queue
 import select
 import shutil
@@ -99,7 +105,9 @@ LAUNCH = PICO / "launch.py"
 
 ACCEL_LSB_PER_G = 16384   # the MPU-6050 at ±2 g
 GYRO_LSB_PER_DPS = 131    # ... and ±250 degrees a second
-BEAM, NO_IMU, NO_COLOUR, MEASURE_START, MEASURE_END = 1, 2, 4, 8, 16
+BEAM, NO_IMU, NO_COLOUR, MEASURE_START, MEASURE_END, SYNC = 1, 2, 4, 8, 16, 32
+SYNC_MARK = b"\x00"  # the board's word on USB that it has done its steps up to a SYNC record
+SYNC_WAIT_S = 30  # a board that has not done a few steps by then has stopped or hangs
 RECORD = struct.Struct("<q6h4HHH")
 F_SETPIPE_SZ = 1031
 
@@ -175,6 +183,10 @@ def make_flash(folder: Path, compiled: bool = False) -> Path:
     return folder
 
 
+class BoardStopped(RuntimeError):
+    """The board stopped (or hangs) while the host waited for its steps."""
+
+
 class Board:
     """The firmware in a child process; see the module's docstring."""
 
@@ -217,6 +229,9 @@ class Board:
         self._reading.set()
         self._stderr: list[bytes] = []
         self._pending = b""  # readers=False: the start of a line not yet complete
+        self._marks_owed = 0  # SYNC records fed whose steps' lines have not been taken
+        self._marked: deque[bytes] = deque()  # what the board wrote up to each mark not taken yet
+        self._unmarked = bytearray()  # ... and since the last mark read
         self._threads = [threading.Thread(target=lambda: self._stderr.append(self._proc.stderr.read()), daemon=True)]
         if readers:
             self._threads += [
@@ -253,9 +268,50 @@ class Board:
                 lines.put(line.rstrip(b"\r").decode("ascii", "replace"))
         # a line cut short when the samples ended is not given: the board stopped mid-line
 
-    def feed(self, *samples: Sample) -> None:
-        self._proc.stdin.write(b"".join(s.record() for s in samples))
+    def feed(self, *samples: Sample, sync: bool = False) -> bool:
+        """Give the board its next samples; with `sync`, ask it to mark when it has done its
+        steps up to the last of them (True when a mark was asked for)."""
+        data = b"".join(s.record() for s in samples)
+        marked = sync and bool(data)
+        if marked:
+            data = bytearray(data)
+            data[-2] |= SYNC  # the last record's flags (little-endian: their low byte)
+            self._marks_owed += 1
+        self._proc.stdin.write(data)
         self._proc.stdin.flush()
+        return marked
+
+    def synced_lines(self, marks: int | None = None) -> list[str]:
+        """readers=False: once the board has done its steps up to the next `marks` samples fed
+        with sync (all of them: None), the complete lines those steps wrote on USB (BoardStopped
+        if it stops first). What it wrote after them waits for the next call."""
+        want = self._marks_owed if marks is None else min(marks, self._marks_owed)
+        fd = self._proc.stdout.fileno()
+        while len(self._marked) < want:
+            if not select.select([fd], [], [], SYNC_WAIT_S)[0]:
+                raise BoardStopped(f"the board did no step for {SYNC_WAIT_S} s")
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise BoardStopped("the board stopped: " + self._stopped_why())
+            first, *rest = chunk.split(SYNC_MARK)
+            self._unmarked += first
+            for part in rest:  # each mark closes what the steps up to its sample wrote
+                self._marked.append(bytes(self._unmarked))
+                self._unmarked = bytearray(part)
+        taken = [self._marked.popleft() for _ in range(want)]
+        self._marks_owed -= want
+        *complete, self._pending = b"".join([self._pending, *taken]).split(b"\n")
+        return [line.rstrip(b"\r").decode("ascii", "replace") for line in complete]
+
+    def _stopped_why(self) -> str:
+        try:
+            self._proc.wait(5)
+        except subprocess.TimeoutExpired:
+            return "its output closed"
+        for thread in self._threads:
+            thread.join(1)
+        lines = b"".join(self._stderr).decode("utf-8", "replace").strip().splitlines()
+        return lines[-1] if lines else f"exit status {self._proc.returncode}"
 
     def pause_usb(self) -> None:
         self._reading.clear()

@@ -21,8 +21,10 @@ hole into a bed with no drop for it is missed.
 
 from __future__ import annotations
 
+import math
 import queue
 import random
+from bisect import bisect_left, bisect_right
 from dataclasses import asdict
 import threading
 import time
@@ -30,11 +32,12 @@ from types import SimpleNamespace
 
 from ...config import Config
 from ..judge import Timings
-from ..link import ShipLink, clock_ms
+from ..link import LineSplitter, ShipLink, clock_ms
 from ..protocol import ProtocolError, decode
 from ..session import ShipSession
 from .physics import BED_CENTRES, BEDS, BOX
 from .runner import TwinShip, pulse
+from .virtual import VirtualTwin
 
 PAIR_MS = 40
 REST_S = 2.5  # on the table before and after the flight
@@ -64,13 +67,14 @@ class FlightStandIn:
     """The game controller as the session sees it: a Cloudship game in its flight phase that
     takes every judged action, noting when it came."""
 
-    def __init__(self):
+    def __init__(self, clock=clock_ms):
         self.match = SimpleNamespace(setup={"game": "cloudship"}, state=SimpleNamespace(phase="flight"),
                                      actions=lambda: [])
         self.actions: list[tuple[int, dict]] = []
+        self.clock = clock
 
     def submit(self, action: dict) -> None:
-        self.actions.append((clock_ms(), dict(action)))
+        self.actions.append((self.clock(), dict(action)))
 
     def subscribe(self, _listener) -> None:
         pass
@@ -96,6 +100,27 @@ def plan(count: int, rng: random.Random) -> list[dict]:
     return out
 
 
+class Times:
+    """Times of the judge's output in the order it came, for pairing: `first(low, high, taken)`
+    is the first index not taken whose time is within low..high, found by bisection where the
+    times never go back (as the judge gives them), else by looking at each."""
+
+    def __init__(self, times: list[int]):
+        self.times = times
+        self.ordered = all(a <= b for a, b in zip(times, times[1:]))
+
+    def first(self, low: float, high: float, taken: set[int]) -> int | None:
+        times = self.times
+        if not self.ordered:
+            return next((i for i, t in enumerate(times) if i not in taken and low <= t <= high), None)
+        for i in range(bisect_left(times, low), len(times)):
+            if times[i] > high:
+                return None
+            if i not in taken:
+                return i
+        return None
+
+
 def percentile(values: list[float], share: float) -> float | None:
     if not values:
         return None
@@ -103,11 +128,19 @@ def percentile(values: list[float], share: float) -> float | None:
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
 
+def strike_now(beds, bed: str) -> None:
+    """A ball strikes a bed detector on a simulated clock: its pin's edge, at once."""
+    pin = beds.pin(bed)
+    pin.drive_low()
+    pin.drive_high()
+
+
 class CalibrationRun:
     def __init__(self, drops: int, seed: int = 0, timings: Timings | None = None, *, config: Config | None = None,
-                 crew: dict | None = None, pin_factory=None):
+                 crew: dict | None = None, pin_factory=None, virtual: bool = False):
         self.drops = drops
         self.seed = seed
+        self.virtual = virtual  # on a simulated clock (virtual.VirtualTwin), not in real time
         self.config = config or Config()
         self.timings = timings or self.config.judge
         self.crew = crew
@@ -124,37 +157,47 @@ class CalibrationRun:
         from ...devices.beds import BedDetectors
 
         woken = threading.Event()
-        session = JudgedSession(queue.Queue(), clock=clock_ms, timings=self.timings, beds_present=True)
+        options = dict(seed=self.seed, crew=self.crew, compiled=True)
+        twin = VirtualTwin(**options) if self.virtual else TwinShip(**options)
+        clock = twin.pi_ms if self.virtual else clock_ms
+        session = JudgedSession(queue.Queue(), clock=clock, timings=self.timings, beds_present=True)
         inlet = session.inlet(woken.set)
-        beds = BedDetectors(self.config.bed_pins(), inlet, clock_ms, pin_factory=self.pin_factory or MockFactory(),
+        beds = BedDetectors(self.config.bed_pins(), inlet, clock, pin_factory=self.pin_factory or MockFactory(),
                             wake=woken.set)
-        twin = TwinShip(strike=lambda bed: pulse(beds, bed), seed=self.seed, crew=self.crew, compiled=True)
+        twin.strike = (lambda bed: strike_now(beds, bed)) if self.virtual else (lambda bed: pulse(beds, bed))
         twin.keep_lines = True
-        controller = FlightStandIn()
+        controller = FlightStandIn(clock)
+        if self.virtual:
+            def until(done, seconds):
+                return self._until_virtual(twin, session, controller, done, seconds)
+        else:
+            def until(done, seconds):
+                return self._until(session, controller, woken, done, seconds)
         link = None
         try:
             twin.start()
-            link = ShipLink(twin.path, inlet, wake=woken.set, retry_s=0.05)
-            link.start()
-            self._until(session, controller, woken, lambda: session.link == "connected", 10)
-            self._until(session, controller, woken, lambda: False, REST_S)
+            if self.virtual:  # the link's own line splitting, the port opened at once
+                twin.port = LineSplitter(inlet.put, clock).data_received
+                inlet.put([(clock(), "port", "back")])
+            else:
+                link = ShipLink(twin.path, inlet, wake=woken.set, retry_s=0.05)
+                link.start()
+            until(lambda: session.link == "connected", 10)
+            until(lambda: False, REST_S)
             rest_until = twin.board_ms()
             twin.fly()
             lifted = twin.board_ms()
-            self._until(session, controller, woken, lambda: session.judge.flown, 10)
+            until(lambda: session.judge.flown, 10)
             flown_ms = twin.board_ms() - lifted
-            (flight or self._drops)(twin, lambda done, seconds: self._until(session, controller, woken, done, seconds),
-                                    progress)
+            (flight or self._drops)(twin, until, progress)
             # the last balls' judgement, then the landing and a rest on the table
-            self._until(session, controller, woken, lambda: False,
-                        (self.timings.max_fall + self.timings.settle + 400) / 1000)
+            until(lambda: False, (self.timings.max_fall + self.timings.settle + 400) / 1000)
             landing = twin.board_ms()
             twin.set_down()
-            self._until(session, controller, woken,
-                        lambda: any(a.get("act") == "land" for _t, a in controller.actions),
-                        REST_S + self.timings.rest_time / 1000 + 5)
+            until(lambda: any(a.get("act") == "land" for _t, a in controller.actions),
+                  REST_S + self.timings.rest_time / 1000 + 5)
             landed_at = twin.board_ms()
-            self._until(session, controller, woken, lambda: False, 0.3)
+            until(lambda: False, 0.3)
         finally:
             if link is not None:
                 link.stop()
@@ -198,6 +241,18 @@ class CalibrationRun:
             self.news += session.poll(controller)
         return True
 
+    def _until_virtual(self, twin: VirtualTwin, session, controller, done, seconds: float) -> bool:
+        """`_until` on the simulated clock: the twin wakes as it would in real time, the session
+        is polled after each wake and at each of the judge's deadlines."""
+        end = twin.now + seconds * 1000
+        while not done():
+            if twin.now >= end:
+                return False
+            wake_at = twin.step()
+            self.news += session.poll(controller)
+            twin.advance_to(math.ceil(min(wake_at, end, max(twin.now + 1, twin.now + session.due_in_ms()))))
+        return True
+
     # -- the report ---------------------------------------------------------------------------
 
     def _report(self, twin: TwinShip, controller: FlightStandIn, session, rest_until, flown_ms, landing,
@@ -215,6 +270,8 @@ class CalibrationRun:
         no_hole = [n for n in self.news if n.get("notice") == "no_hole"]
         taken_drops: set[int] = set()
         taken_outside: set[int] = set()
+        drop_times = Times([record["t"] for record, _taken in judged])
+        outside_times = Times([notice["t"] for notice in outside])
         rows = []
         for number, story in enumerate(stories, start=1):
             ball_id = story["id"]
@@ -227,20 +284,20 @@ class CalibrationRun:
             if hits:
                 # the judge's last impact: a detector ringing again in the same bed is not one
                 last = [t for i, (t, bed) in enumerate(hits) if i == 0 or hits[i - 1][1] != bed][-1]
-                for i, (record, taken) in enumerate(judged):
-                    # the judge gives a drop `settle` after the last impact it was told of
-                    if i not in taken_drops and -PAIR_MS <= record["t"] - tm.settle - last <= PAIR_MS:
-                        taken_drops.add(i)
-                        judged_as = {"act": "drop", "ball": record["ball"], "bed": record["bed"]}
-                        if ball_id in written and taken is not None:
-                            row["latency_ms"] = taken - written[ball_id]
-                        break
+                # the judge gives a drop `settle` after the last impact it was told of
+                i = drop_times.first(last + tm.settle - PAIR_MS, last + tm.settle + PAIR_MS, taken_drops)
+                if i is not None:
+                    record, taken = judged[i]
+                    taken_drops.add(i)
+                    judged_as = {"act": "drop", "ball": record["ball"], "bed": record["bed"]}
+                    if ball_id in written and taken is not None:
+                        row["latency_ms"] = taken - written[ball_id]
             if judged_as is None and ball_id in written:
-                for i, notice in enumerate(outside):
-                    if i not in taken_outside and abs(notice["t"] - tm.max_fall - written[ball_id]) <= PAIR_MS:
-                        taken_outside.add(i)
-                        judged_as = {"notice": "outside", "ball": notice["ball"]}
-                        break
+                opened = written[ball_id] + tm.max_fall
+                i = outside_times.first(opened - PAIR_MS, opened + PAIR_MS, taken_outside)
+                if i is not None:
+                    taken_outside.add(i)
+                    judged_as = {"notice": "outside", "ball": outside[i]["ball"]}
             row["judged"] = judged_as
             truth_drop = story["through"] == "hole" and story["bed"] is not None
             if truth_drop:
@@ -294,25 +351,29 @@ class CalibrationRun:
         ball from the hole is in the air (the earliest falling ball takes the first impact)."""
         tm = self.timings
         hole = [s for s in stories if s["through"] == "hole"]
-        last_of = {}
-        for story in hole:
-            hits = strikes.get(story["id"], [])
-            if hits:
-                last_of[story["id"]] = (hits[-1][0], hits[-1][1])
+        # the last impact of each ball from the hole, and when each one's BALL line went out, in
+        # time order: each moment below looks only at those within its window
+        lasts = sorted((strikes[s["id"]][-1][0], strikes[s["id"]][-1][1]) for s in hole if strikes.get(s["id"]))
+        last_times = [t for t, _bed in lasts]
+        opened = sorted((written[s["id"]], s["id"]) for s in hole if s["id"] in written)
+        opened_times = [t for t, _id in opened]
+
+        def within(times, low, high) -> range:
+            return range(bisect_left(times, low), bisect_right(times, high))
+
         count = 0
         for story in stories:
             hits = strikes.get(story["id"], [])
             if story["through"] == "rim" and hits:
                 t, bed = hits[0]
-                if any(bed != b and tm.bounce_min <= t - last <= tm.settle for last, b in last_of.values()):
+                if any(lasts[i][1] != bed for i in within(last_times, t - tm.settle, t - tm.bounce_min)):
                     count += 1
-                elif any(other["id"] in written and tm.min_fall <= t - written[other["id"]] <= tm.max_fall
-                         and not any(hit <= t for hit, _b in strikes.get(other["id"], [])) for other in hole):
+                elif any(not any(hit <= t for hit, _b in strikes.get(opened[i][1], []))
+                         for i in within(opened_times, t - tm.max_fall, t - tm.min_fall)):
                     count += 1
             elif story["through"] == "hole" and story["bed"] is None and story["id"] in written:
-                opened = written[story["id"]]
-                if any(other["id"] != story["id"] and other["id"] in written
-                       and abs(written[other["id"]] - opened) <= tm.max_fall for other in hole):
+                mine = written[story["id"]]
+                if any(opened[i][1] != story["id"] for i in within(opened_times, mine - tm.max_fall, mine + tm.max_fall)):
                     count += 1
         return count
 

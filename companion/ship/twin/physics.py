@@ -55,6 +55,7 @@ RING_TWICE = 0.3       # chance a detector rings a second time
 STRIKE_MS = 12         # a detector's pulse
 FLICKER_GAP_MS = 5     # a flicker of the beam (a string, a glint) is over before the next begins
 
+AXES = ("x", "y", "z", "pitch", "roll")  # the hull's, as ShipModel._axes holds them
 BEDS = ("yellow", "purple", "white", "blue")
 BED_CENTRES = {"yellow": (-BOX / 2, BOX / 2), "purple": (BOX / 2, BOX / 2),
                "white": (-BOX / 2, -BOX / 2), "blue": (BOX / 2, -BOX / 2)}
@@ -95,6 +96,7 @@ class Follow:
         self.acc = w * w * (self.target - self.pos) - 2 * w * self.vel
         self.vel += self.acc * dt
         self.pos += self.vel * dt
+        # (ShipModel._step does the same for its five axes inline: a call each is half its cost)
 
     def still(self) -> bool:
         return abs(self.target - self.pos) < 1e-6 and abs(self.vel) < 1e-6
@@ -107,14 +109,19 @@ class Wobble:
     def __init__(self, rng: random.Random, size: float, freqs=(0.6, 1.4, 3.1)):
         self.parts = [(size * rng.uniform(0.6, 1.0) / (i + 1), 2 * math.pi * f * rng.uniform(0.8, 1.25),
                        rng.uniform(0, 2 * math.pi)) for i, f in enumerate(freqs)]
+        # each sine's amplitude, rate and phase with the products the rate and acceleration
+        # take, a * w and a * w * w, worked out once (the same floats as on every call)
+        self._terms = [(a, w, phase, a * w, a * w * w) for a, w, phase in self.parts]
 
     def at(self, t: float, scale: float) -> tuple[float, float, float]:
         pos = vel = acc = 0.0
-        for a, w, phase in self.parts:
-            s, c = math.sin(w * t + phase), math.cos(w * t + phase)
+        sin, cos = math.sin, math.cos
+        for a, w, phase, aw, aww in self._terms:
+            x = w * t + phase
+            s = sin(x)
             pos += a * s
-            vel += a * w * c
-            acc -= a * w * w * s
+            vel += aw * cos(x)
+            acc -= aww * s
         return pos * scale, vel * scale, acc * scale
 
 
@@ -149,6 +156,7 @@ class ShipModel:
                          ("z", 0.0009, (0.8, 2.5, 7.0)))}
         self._hull_at = -1
         self._hull: dict = {}
+        self._axes = (self.x, self.y, self.z, self.pitch, self.roll)
         spreads = accel_bias_g if isinstance(accel_bias_g, tuple) else (accel_bias_g,) * 3
         self.accel_bias = [rng.gauss(0, spread) for spread in spreads]
         self.gyro_bias = [rng.gauss(0, gyro_bias_dps) for _ in range(3)]
@@ -229,8 +237,11 @@ class ShipModel:
             self._step(0.001)
 
     def _step(self, dt: float) -> None:
-        for axis in (self.x, self.y, self.z, self.pitch, self.roll):
-            axis.step(dt)
+        for axis in self._axes:  # Follow.step, inline
+            w = axis.omega
+            acc = axis.acc = w * w * (axis.target - axis.pos) - 2 * w * axis.vel
+            vel = axis.vel = axis.vel + acc * dt
+            axis.pos += vel * dt
         goal = 1.0 if self.flying else 0.0
         self._lift += max(-dt * 2, min(dt * 2, goal - self._lift))
         moving = self._roll_balls(dt)
@@ -246,22 +257,24 @@ class ShipModel:
 
     def hull(self) -> dict[str, tuple[float, float, float]]:
         """Each axis of the hull as (position, rate, acceleration): hands and wobble."""
-        if self._hull_at == self.t and self._settled:
+        # within one millisecond the hull moves only when a step runs, and a step moves the
+        # clock on; what else changes the hands' aim (_unsettle) forgets it too
+        if self._hull_at == self.t:
             return self._hull
         self._hull_at = self.t
         self._hull = self._hull_now()
         return self._hull
 
     def _hull_now(self) -> dict[str, tuple[float, float, float]]:
+        if self._lift <= 0:
+            return {name: (a.pos, a.vel, a.acc) for name, a in zip(AXES, self._axes)}
         seconds = self.t / 1000
+        scale = self._lift * self.steadiness
+        wobble = self._wobble
         out = {}
-        for name in ("x", "y", "z", "pitch", "roll"):
-            a = getattr(self, name)
-            pos, vel, acc = a.pos, a.vel, a.acc
-            if self._lift > 0:
-                wp, wv, wa = self._wobble[name].at(seconds, self._lift * self.steadiness)
-                pos, vel, acc = pos + wp, vel + wv, acc + wa
-            out[name] = (pos, vel, acc)
+        for name, a in zip(AXES, self._axes):
+            wp, wv, wa = wobble[name].at(seconds, scale)
+            out[name] = (a.pos + wp, a.vel + wv, a.acc + wa)
         return out
 
     def tilt(self) -> tuple[float, float]:

@@ -121,10 +121,7 @@ class TwinShip:
         self.compiled = compiled
         self.boot_s = boot_s  # the Pico's main.py starts this long after power-on
         self.flying_wake_s = flying_wake_s
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)  # no echo, no line editing: the bytes pass as they are
-        os.set_blocking(self.master, False)
-        self.path = os.ttyname(self.slave)
+        self.master, self.slave, self.path = self._open_port()
         self.lock = threading.RLock()  # the model, the pilot and the core
         self.dropped = 0  # writes the pty had no room for
         self.written = 0  # writes into the pty
@@ -141,11 +138,20 @@ class TwinShip:
         self._clears_seen = 0
         self._expect_until = 0
         self._ball_written: dict[int, int] = {}  # ball id -> board ms its BALL line went out
+        self._pending: list[tuple[int, str, object]] = []  # bed impacts due (board ms, bed, ball)
         self._next_tick = 0
         self._stop = threading.Event()
         self._nudge = threading.Event()
         self._thread = threading.Thread(target=self._run, name="ship-twin", daemon=True)
         self._flash = tempfile.TemporaryDirectory(prefix="twin-")  # the board's flash, levelled once
+
+    @staticmethod
+    def _open_port() -> tuple[int, int, str | None]:
+        """The pty the firmware's USB lines go into: (master, slave, the slave's path)."""
+        master, slave = os.openpty()
+        tty.setraw(slave)  # no echo, no line editing: the bytes pass as they are
+        os.set_blocking(master, False)
+        return master, slave, os.ttyname(slave)
 
     # -- what the crew does -----------------------------------------------------------------------
 
@@ -252,10 +258,13 @@ class TwinShip:
                 self._next_tick += TICK_MS
         samples += core.samples_to(now)
         if samples:
-            try:
-                self._board.feed(*samples)
-            except (BrokenPipeError, ValueError, OSError):
-                pass  # the board has stopped (closing)
+            self._feed(samples)
+
+    def _feed(self, samples: list) -> None:
+        try:
+            self._board.feed(*samples)
+        except (BrokenPipeError, ValueError, OSError):
+            pass  # the board has stopped (closing)
 
     def _strike_at(self, t: int, ball) -> int:
         """When an impact at board time `t` strikes its bed: then, or, for a ball through the
@@ -270,7 +279,6 @@ class TwinShip:
         return max(t, written + t - ball.story["beam_clear"])
 
     def _run(self) -> None:
-        pending: list[tuple[int, str, object]] = []  # bed impacts due (board ms, bed, ball)
         if self.boot_s and self._stop.wait(self.boot_s):
             return
         board = start_board(self.interpreter, self._flash.name, self.compiled, self.model)
@@ -278,42 +286,10 @@ class TwinShip:
             if self._stop.is_set():
                 _close_board(board)
                 return
-            now = self.board_ms()
-            if now > self.core.t + 1:  # main.py starts now, the Pico's clock long past zero
-                self.model.advance(now)
-                self.core.t = now - 1
-            self.firmware_started = self.core.t + 1  # board ms of its first sample: T counts from here
-            self._board = board
+            self._power_on(board)
         while not self._stop.is_set():
             self._nudge.clear()
-            with self.lock:
-                self._catch_up()
-                pending += self.core.strikes
-                self.core.strikes.clear()
-                beam_due = self.core.beam_due()
-                quiet = self.model.quiet() and not self.pilot.busy and not self.model.flying
-                if self.core.beam_clears != self._clears_seen:  # a break ended: a ball's?
-                    self._clears_seen = self.core.beam_clears
-                    self._expect_until = self.core.t + EXPECT_MS
-                # a ball's body has passed and its BALL line is not read yet (a flicker's break
-                # gives none, and a ball the firmware missed gives none for long)
-                expecting = bool(self.model.cleared) and self.core.t < self._expect_until
-            self._write_lines()
-            now = self.board_ms()
-            due = [s for s in pending if self._strike_at(s[0], s[2]) <= now]
-            if due:
-                pending = [s for s in pending if s not in due]
-                for _t, bed, ball in due:
-                    self.struck.append((self.pi_ms(), bed, ball.id))
-                    self.strike(bed)
-            wake_at = now + self.flying_wake_s * 1000
-            batch_out = self._batch_out()
-            if quiet and batch_out is not None and batch_out > now:
-                wake_at = batch_out  # nothing moves: the firmware writes nothing before its next BEAT
-            if beam_due is not None:
-                wake_at = min(wake_at, beam_due)
-            if pending:
-                wake_at = min(wake_at, min(self._strike_at(s[0], s[2]) for s in pending))
+            now, wake_at, expecting = self._pass()
             if expecting:
                 # the board is writing its BALL line, a few bytes a millisecond: its next sample
                 # is due in a millisecond, and its bytes are taken the moment they come
@@ -324,6 +300,50 @@ class TwinShip:
                 wake_at = now + 1
             self._nudge.wait(max(0.0, (wake_at - self.board_ms()) / 1000))
 
+    def _power_on(self, board: Board) -> None:
+        """The board's main.py starts now (the lock held), the Pico's clock long past zero."""
+        now = self.board_ms()
+        if now > self.core.t + 1:
+            self.model.advance(now)
+            self.core.t = now - 1
+        self.firmware_started = self.core.t + 1  # board ms of its first sample: T counts from here
+        self._board = board
+
+    def _pass(self) -> tuple[int, float, bool]:
+        """One wake of the twin: the model moved to now and the board fed, the firmware's lines
+        written, the impacts due struck. Board ms now, when to wake next, and whether a BALL
+        line is being written (then the next wake is a millisecond on)."""
+        with self.lock:
+            self._catch_up()
+            self._pending += self.core.strikes
+            self.core.strikes.clear()
+            beam_due = self.core.beam_due()
+            quiet = self.model.quiet() and not self.pilot.busy and not self.model.flying
+            if self.core.beam_clears != self._clears_seen:  # a break ended: a ball's?
+                self._clears_seen = self.core.beam_clears
+                self._expect_until = self.core.t + EXPECT_MS
+            # a ball's body has passed and its BALL line is not read yet (a flicker's break
+            # gives none, and a ball the firmware missed gives none for long)
+            expecting = bool(self.model.cleared) and self.core.t < self._expect_until
+        self._write_lines()
+        now = self.board_ms()
+        pending = self._pending
+        due = [s for s in pending if self._strike_at(s[0], s[2]) <= now]
+        if due:
+            self._pending = pending = [s for s in pending if s not in due]
+            for _t, bed, ball in due:
+                self.struck.append((self.pi_ms(), bed, ball.id))
+                self.strike(bed)
+        wake_at = now + self.flying_wake_s * 1000
+        batch_out = self._batch_out()
+        if quiet and batch_out is not None and batch_out > now:
+            wake_at = batch_out  # nothing moves: the firmware writes nothing before its next BEAT
+        if beam_due is not None:
+            wake_at = min(wake_at, beam_due)
+        if pending:
+            wake_at = min(wake_at, min(self._strike_at(s[0], s[2]) for s in pending))
+        return now, wake_at, expecting
+
     def _batch_out(self) -> int | None:
         """Board ms by which a resting ship's next batch of lines is out (None: no BEAT seen)."""
         if self._last_beat is None:
@@ -331,9 +351,11 @@ class TwinShip:
         return self.firmware_started + self._last_beat + BEAT_MS + BATCH_OUT_MS
 
     def _write_lines(self) -> None:
-        if self._board is None:
-            return
-        lines = self._board.usb_lines()
+        if self._board is not None:
+            self._hand_on(self._board.usb_lines())
+
+    def _hand_on(self, lines: list[str]) -> None:
+        """The firmware's lines into the pty, noting its BEATs and each BALL line's ball."""
         if not lines:
             return
         for line in lines:

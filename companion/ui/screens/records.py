@@ -1,17 +1,24 @@
 """Records: the table's records per title (reached from the History screen), with the picture
 of the latest finished game where a picture says more than a table (companion.ui.boards.plots).
 
-The records are read once per visit (insights.records.journal_records: the journal's results
-table and a cache of what only a replay tells, so only games not seen before are replayed),
-then kept; a title's picture rebuilds just that one game, the first time its tab is shown.
+The records are read once per visit: those the journal keeps as games end, one row, when they
+are up to date. When they are not (thousands of games restored or imported at once, a journal of
+an older version) they are worked out on a thread of the screen's own, through a connection of
+its own (insights.records.worked_out_records: every game not seen before is replayed), while the
+screen says so and the loop goes on; then they show and the app's journal keeps them, so the
+next visit reads them at once. A title's picture rebuilds just that one game, the first time its
+tab is shown.
 """
 
 from __future__ import annotations
 
+import threading
+
 import pygame
 
 from ...i18n import N_, translator
-from ...insights.records import TitleRecords, journal_records
+from ...insights.records import (JournalRecords, TitleRecords, journal_records, keep_worked_out, kept_records,
+                                 worked_out_records)
 from ...journal import JournalError
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, rows
@@ -101,6 +108,7 @@ class RecordsScreen(Screen):
         self._records: dict[str, TitleRecords] | None = None
         self._latest: dict[str, int] = {}         # title -> its latest finished game's id
         self._pictures: dict[str, object] = {}    # title -> that game, rebuilt
+        self.working: threading.Thread | None = None  # working the records out, off the loop
 
     def title(self) -> str:
         return _("Records")
@@ -108,16 +116,50 @@ class RecordsScreen(Screen):
     def on_enter(self) -> None:
         self._records = None  # read afresh on each visit
 
-    def load(self) -> dict[str, TitleRecords]:
-        if self._records is None:
+    def load(self) -> dict[str, TitleRecords] | None:
+        """The records to show; None while they are being worked out."""
+        if self._records is None and self.working is None:
             try:
-                found = journal_records(self.source) if hasattr(self.source, "results") else None
+                found = self._read()
             except JournalError:  # unreadable: the tab shows no records rather than failing
                 found = None
-            self._records = found.records if found else {}
-            self._latest = found.latest if found else {}
-            self._pictures = {}
+            if self.working is None:
+                self._show(found)
         return self._records
+
+    def _read(self) -> JournalRecords | None:
+        """The records at once where they are kept, else None and the worker on its way."""
+        source = self.source
+        if not hasattr(source, "results"):
+            return None
+        path = getattr(source, "path", None)
+        if path is None or not hasattr(source, "store"):
+            return journal_records(source)
+        found = kept_records(source)
+        if found is None:
+            self.working = threading.Thread(target=self._work_out, args=(path,), name="records", daemon=True)
+            self.working.start()
+        return found
+
+    def _work_out(self, path) -> None:
+        try:
+            found = worked_out_records(path)
+        except Exception:  # unreadable, or damaged meanwhile: no records rather than a failure
+            found = None
+        self.app.call_soon(lambda: self._arrived(found))
+
+    def _arrived(self, found: JournalRecords | None) -> None:
+        """On the loop: the worker's records shown, and kept by the app's journal."""
+        self.working = None
+        if found is not None:
+            keep_worked_out(self.source, found)
+        self._show(found)
+        self.app.refresh()
+
+    def _show(self, found: JournalRecords | None) -> None:
+        self._records = found.records if found else {}
+        self._latest = found.latest if found else {}
+        self._pictures = {}
 
     def picture(self, game: str):
         """The latest finished game of a title, rebuilt once (None if it no longer replays)."""
@@ -136,6 +178,9 @@ class RecordsScreen(Screen):
         out: list[Widget] = [Button(rect, game_title(game), lambda g=game: self.show_tab(g), kind="choice",
                                     selected=self.tab == game, key=f"records:{game}")
                              for rect, game in zip(cols(tabs, len(TITLES), gap), TITLES)]
+        if records is None:
+            return out + [Label(body, _("Working out the records of every game…"), "prompt", wrap=True,
+                                key="records-working")]
         mine = records.get(self.tab)
         if mine is None:
             return out + [Label(body, _("No finished games of this title yet."), "prompt", wrap=True,

@@ -94,6 +94,23 @@ class I2C:
             if register == MPU_WHO_AM_I:
                 buf[0] = 0x68
                 return
+            if register == MPU_DATA and n == 14:
+                # the firmware's burst, spelled out: the bytes of the loop below, a few times faster
+                a, g = boardclock.ACCEL, boardclock.GYRO
+                v = sample[a] & 0xFFFF
+                buf[0], buf[1] = v >> 8, v & 0xFF
+                v = sample[a + 1] & 0xFFFF
+                buf[2], buf[3] = v >> 8, v & 0xFF
+                v = sample[a + 2] & 0xFFFF
+                buf[4], buf[5] = v >> 8, v & 0xFF
+                buf[6], buf[7] = 0, 0
+                v = sample[g] & 0xFFFF
+                buf[8], buf[9] = v >> 8, v & 0xFF
+                v = sample[g + 1] & 0xFFFF
+                buf[10], buf[11] = v >> 8, v & 0xFF
+                v = sample[g + 2] & 0xFFFF
+                buf[12], buf[13] = v >> 8, v & 0xFF
+                return
             for i in range(n):  # 0x3B..0x48: accel X Y Z, temperature, gyro X Y Z, big-endian
                 index = register - MPU_DATA + i
                 word = index // 2
