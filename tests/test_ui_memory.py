@@ -132,3 +132,32 @@ def test_the_recap_png_is_packed_band_by_band_with_the_same_pixels(height):
     back = pygame.image.load(io.BytesIO(recap.png_bytes(pixels)), "x.png")
     assert back.get_size() == (width, height)
     assert pygame.image.tobytes(back, "RGB") == pixels[2]
+
+
+HEAP_CHILD = """
+import sys
+from companion.ui.loop.heap import give_back_large_blocks
+if sys.argv[1] == "fixed":
+    assert give_back_large_blocks()
+def rss():
+    return int(open("/proc/self/status").read().split("VmRSS:")[1].split()[0])
+big = bytearray(8 << 20)
+del big                                  # glibc would now raise its threshold to 8 MiB
+frames, keep = [], []
+for _ in range(24):
+    frames.append(bytearray(1536000))    # a frame at 800x480
+    keep.append(bytearray(2000))         # and something small that stays after it (from the heap)
+before = rss()
+del frames
+print(before - rss())
+"""
+
+
+def test_the_heap_gives_frames_back_once_freed():
+    import subprocess
+    import sys
+
+    freed = {mode: int(subprocess.run([sys.executable, "-c", HEAP_CHILD, mode], capture_output=True, text=True,
+                                      check=True).stdout) for mode in ("default", "fixed")}
+    assert freed["fixed"] > 30 << 10  # KiB: the 24 frames' 36 MB went back
+    assert freed["default"] < freed["fixed"] // 2  # the default heap holds most of them

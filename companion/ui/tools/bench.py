@@ -42,6 +42,8 @@ os._exit(0)
 # played to its end, then the history and the settings
 PEAK_SCRIPT = """
 import resource, sys
+from companion.ui.loop.heap import give_back_large_blocks
+give_back_large_blocks()  # as `cloud-companion run` does first
 from companion.ui.tools.harness import Harness
 from companion.ui.screens.history import HistoryScreen
 from companion.ui.screens.settings import SettingsScreen

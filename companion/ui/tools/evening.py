@@ -36,6 +36,7 @@ def evening(games: int = 20, size: tuple[int, int] = (800, 480), log=lambda line
     from ...journal import Journal
     from ...rules import rules_by_name
     from ...sound import Sounds
+    from ..loop import collecting
     from ..loop.hardware import SeatHardware
     from ..loop.ship_view import attach_ship
     from ..screens.help import HelpScreen
@@ -47,6 +48,9 @@ def evening(games: int = 20, size: tuple[int, int] = (800, 480), log=lambda line
     from .demo import _StepClock, players_game
     from .harness import Harness
 
+    from ..loop.heap import give_back_large_blocks
+
+    give_back_large_blocks()  # as `cloud-companion run` does first
     played = 0
     with tempfile.TemporaryDirectory() as scratch:
         config, _problems = settings.load(Path(scratch) / "settings.toml")  # the defaults
@@ -59,13 +63,15 @@ def evening(games: int = 20, size: tuple[int, int] = (800, 480), log=lambda line
         app.hardware = SeatHardware.open(config, wake=app.wake)
         attach_ship(app, config, [])
 
-        def idle() -> None:
-            """What the loop does while nobody presses: first-time costs, drawing ahead."""
+        def idle(at_rest: bool = False) -> None:
+            """What the loop does while nobody presses (App.wait): first-time costs, drawing
+            ahead, the garbage collected (the oldest generation only `at_rest`, or when overdue)."""
             while app.warm_step():
                 pass
             while app.rehearse_step():
                 pass
             app.finish_idle_work()
+            collecting.tidy(at_rest)
 
         def settle() -> None:
             """The frames of the animation now running, to its end."""
@@ -79,7 +85,7 @@ def evening(games: int = 20, size: tuple[int, int] = (800, 480), log=lambda line
         def visit(screen) -> None:
             app.show(screen)
             settle()
-            idle()
+            idle(at_rest=True)
 
         try:
             for turn, (language, rotate) in enumerate(TURNS):
@@ -100,7 +106,7 @@ def evening(games: int = 20, size: tuple[int, int] = (800, 480), log=lambda line
                             if not app.game_screen.submit(action):
                                 raise RuntimeError(f"{game} refused {action}")
                             settle()
-                        idle()  # the end screen, its recap saved
+                        idle(at_rest=True)  # the end screen, its recap saved
                         played += 1
                 for screen in (HistoryScreen(app), RecordsScreen(app), SettingsScreen(app), PracticeScreen(app),
                                SeatTestScreen(app), *(HelpScreen(app, game) for game in GAMES)):
