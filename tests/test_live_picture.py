@@ -108,16 +108,18 @@ def test_the_boards_pictures_are_forgotten_at_each_new_state():
     assert all(name.startswith("companion.ui.") for name in picture.PICTURE_CACHES)
 
 
-def test_placed_label_lines_are_bounded_in_bytes_as_in_count(monkeypatch):
+def test_placed_labels_hold_no_pictures_and_their_lines_stay_within_the_themes_bytes(monkeypatch):
     from companion.ui.kit import theme as th
 
     monkeypatch.setattr(widgets, "_PLACED", type(widgets._PLACED)())
-    monkeypatch.setattr(widgets, "_placed_bytes", [0])
     pygame.font.init()
     theme = th.Theme(2.25)  # a 1080p screen's scale: big lines
     for n in range(300):  # each label a new one, as many pages of new text would be
         label = widgets.Label(pygame.Rect(0, 0, 1800, 200), f"A long line of text, number {n}", "title")
         label.placed(theme)
-    held = sum(widgets._lines_bytes(lines) for lines in widgets._PLACED.values())
-    assert held == widgets._placed_bytes[0] <= widgets.PLACED_BYTES
-    assert 1 < len(widgets._PLACED) < 300  # the oldest went first
+    # what places a label keeps its lines' words and boxes; the images are the theme's
+    kept = [item for _px, lines in widgets._PLACED.values() for line in lines for item in line]
+    assert kept and not any(isinstance(item, pygame.Surface) for item in kept)
+    held = sum(image.get_width() * image.get_height() * image.get_bytesize() for image in theme._text.values())
+    assert held == theme._text_bytes <= theme.TEXT_CACHE_BYTES
+    assert 1 < len(theme._text) < 300  # the oldest went first

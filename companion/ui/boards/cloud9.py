@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import math
 import random
-from functools import lru_cache
 from typing import Callable
 
 import pygame
 
+from ..kit.caches import pictures
 from ...rules.cloud9 import DICE, POINTS, TOP_CLOUD, TOP_POINTS
 from ..kit import theme as th
 from ..kit.layout import Frame, cols, inset, rows
@@ -75,7 +75,7 @@ def draw_pawn(surface: pygame.Surface, rect: pygame.Rect, colour: str, mark: str
     surface.blit(image, image.get_rect(center=centre))
 
 
-@lru_cache(maxsize=64)
+@pictures(256 << 10, 64)
 def _pawn_image(w: int, h: int, colour: str, mark: str, scale: float) -> pygame.Surface:
     image = pygame.Surface((w, h), pygame.SRCALPHA)
     draw_pawn(image, pygame.Rect(0, 0, w, h), colour, mark, th.Theme(scale))
@@ -127,7 +127,7 @@ def draw_cloud(surface: pygame.Surface, rect: pygame.Rect, fill, line, width: in
         pygame.draw.circle(surface, fill, centre, r)
 
 
-@lru_cache(maxsize=32)
+@pictures(768 << 10, 32)
 def _cloud_image(w: int, h: int, fill, line, width: int) -> pygame.Surface:
     """The cloud with its outline inside `w` x `h` (nothing drawn outside its rect)."""
     image = pygame.Surface((w, h), pygame.SRCALPHA)
@@ -210,7 +210,7 @@ class Cubes(Widget):
             surface.blit(_cube(side, side, max(1, ctx.theme.px(1.2))), box)
 
 
-@lru_cache(maxsize=16)
+@pictures(64 << 10, 16)
 def _cube(width: int, height: int, line: int) -> pygame.Surface:
     """A small die seen from above and aside: front, top and side faces in greys."""
     image = pygame.Surface((width, height), pygame.SRCALPHA)

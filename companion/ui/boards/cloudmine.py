@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import pygame
 
+from ..kit.caches import pictures
 from ..kit import theme as th
 
 WOOD = (176, 122, 74)
@@ -34,7 +34,7 @@ ROLES = ("dreamer", "chooser", "observer", "guessed")
 
 # --- the still parts, drawn once per size --------------------------------------------------------
 
-@lru_cache(maxsize=16)
+@pictures(1 << 20, 4)
 def table_surface(w: int, h: int) -> pygame.Surface:
     """The round table: a wooden rim round a green felt, with the clockwise arrows of play."""
     surface = pygame.Surface((max(1, w), max(1, h)), pygame.SRCALPHA)
@@ -74,7 +74,7 @@ def paint_table(surface: pygame.Surface, rect: pygame.Rect) -> None:
     surface.blit(table_surface(rect.w, rect.h), rect.topleft)
 
 
-@lru_cache(maxsize=64)
+@pictures(128 << 10, 64)
 def card_back(w: int, h: int) -> pygame.Surface:
     """One cloud card face down: blue with a white border and a white cloud."""
     w, h = max(6, w), max(8, h)
@@ -107,7 +107,7 @@ def stack_layers(count: int) -> int:
     return 0 if count <= 0 else min(8, 1 + (count - 1) // 10)
 
 
-@lru_cache(maxsize=64)
+@pictures(256 << 10, 64)
 def pile_surface(w: int, h: int, layers: int) -> pygame.Surface:
     """A face-down pile `layers` edges high that fits w x h, standing on its bottom edge."""
     surface = pygame.Surface((max(1, w), max(1, h)), pygame.SRCALPHA)
@@ -128,7 +128,7 @@ def paint_pile(surface: pygame.Surface, rect: pygame.Rect, count: int) -> None:
     surface.blit(image, rect.topleft)
 
 
-@lru_cache(maxsize=64)
+@pictures(64 << 10, 64)
 def role_surface(role: str, px: int) -> pygame.Surface:
     """The role piece in a px x px square: the Dreamer a moon on a cloud, the Chooser a card
     with a star (the card they pick), an Observer an open eye, one who has guessed a shut eye."""

@@ -11,10 +11,10 @@ once per state and size into a layer (cached) and blitted; only the moving part 
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import pygame
 
+from ..kit.caches import pictures
 from ...rules.cloudship import BED_CAPACITY, ENGINE_SPACES, SECTION_SIZE
 from ..kit import theme as th
 from ..kit.shapes import draw_shape
@@ -39,7 +39,10 @@ PLATE = (214, 222, 232)           # an engine section's plate
 PLATE_LINE = (150, 162, 180)
 GOLD = (250, 204, 21)
 
-LAYER_CACHE = 24  # a few states of each part at one size (a 1920x1080 bed is under 0.5 MB)
+# a few states of each part at one size, in at most LAYER_BYTES each (a bed at 800x480 is
+# about 75 KB, at 1920x1080 under 0.5 MB)
+LAYER_CACHE = 24
+LAYER_BYTES = 768 << 10
 
 
 def ease(t: float) -> float:
@@ -113,7 +116,7 @@ def _ship(surface: pygame.Surface, box: pygame.Rect) -> None:
     pygame.draw.polygon(surface, th.INK, points, line)
 
 
-@lru_cache(maxsize=LAYER_CACHE)
+@pictures(LAYER_BYTES, LAYER_CACHE)
 def weather_layer(size: tuple[int, int], end: int, storm: int) -> pygame.Surface:
     """The still weather bar: the squares (crossed ones dark, the last three before the ship
     pink) and the ship on the end square; the storm cloud is drawn over it."""
@@ -183,7 +186,7 @@ def bed_fill(colour: str) -> tuple[int, int, int]:
     return (238, 238, 232) if colour == "white" else _tint(rgb, (255, 255, 255), 0.18)
 
 
-@lru_cache(maxsize=LAYER_CACHE)
+@pictures(LAYER_BYTES, LAYER_CACHE)
 def bed_layer(size: tuple[int, int], colour: str, flowers: int, shown_flowers: int, new: int = 0,
               lost: int = 0, pad: tuple[int, int, int] = (0, 0, 0)) -> pygame.Surface:
     """A still flowerbed: a soil frame, the bed's colour filling it, its shape pressed into
@@ -292,7 +295,7 @@ def _gear(surface, centre, r, colour) -> None:
     pygame.draw.circle(surface, PLATE, centre, r * 0.35)
 
 
-@lru_cache(maxsize=LAYER_CACHE)
+@pictures(LAYER_BYTES, LAYER_CACHE)
 def engine_layer(size: tuple[int, int], engine: tuple[tuple[bool, str | None], ...], reveal: int | None,
                  hidden: int | None = None) -> pygame.Surface:
     """The still engine room: the sections' plates (the first three with a tool part), the pipe

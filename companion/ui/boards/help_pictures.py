@@ -5,11 +5,11 @@ drawn once per size into a cached Surface. Only shapes, no words: the line under
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Callable
 
 import pygame
 
+from ..kit.caches import pictures
 from ..kit import theme as th
 from ..kit.shapes import draw_crown, draw_cross, draw_tick, draw_token
 from ..kit.widgets import draw_player_token
@@ -219,7 +219,7 @@ PICTURES: dict[str, Painter] = {
 }
 
 
-@lru_cache(maxsize=64)
+@pictures(512 << 10, 64)
 def picture(kind: str, side: int) -> pygame.Surface:
     """The step picture `kind` on a round sky tile `side` px square (cached per size)."""
     side = max(16, side)

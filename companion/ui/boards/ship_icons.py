@@ -5,11 +5,11 @@ flight, the ship's falling balls and the end screen all draw them)."""
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Callable
 
 import pygame
 
+from ..kit.caches import pictures
 from ..kit import theme as th
 from ..kit.shapes import draw_token
 from ..kit.widgets import Picture
@@ -107,7 +107,7 @@ PAINTERS: dict[str, Callable[[pygame.Surface, float, tuple[float, float]], None]
 }
 
 
-@lru_cache(maxsize=256)
+@pictures(384 << 10, 256)
 def icon(kind: str, px: int) -> pygame.Surface:
     """The picture `kind` in a px x px square (cached: a frame blits, it does not draw)."""
     px = max(4, px)

@@ -9,10 +9,10 @@ is a different edge of the canvas once the picture is turned (`canvas_edge`).
 
 from __future__ import annotations
 
-from functools import lru_cache
 
 import pygame
 
+from .caches import pictures
 from . import theme as th
 from .shapes import draw_shape
 
@@ -53,7 +53,7 @@ def draw_ribbon(surface: pygame.Surface, area: pygame.Rect, edge: str, colour: s
     return strip
 
 
-@lru_cache(maxsize=32)
+@pictures(256 << 10, 32)
 def ribbon_image(size: tuple[int, int], edge: str, colour: str, scale: float) -> pygame.Surface:
     image = pygame.Surface(size)
     _paint(image, image.get_rect(), edge, colour, scale)

@@ -257,24 +257,11 @@ def _painted_box(image: pygame.Surface) -> pygame.Rect:
     return pygame.Rect(box)
 
 
+# where labels' lines went, by what places them: the lines and their boxes, not their images
+# (those are the theme's, kept within its byte budget; held here, a thousand labels' images
+# were 12 MiB after an evening)
 PLACED_CACHE = 1024
-# ... and at most this many bytes of their pixels: at 1080p a label's lines are ten times the
-# Pi screen's, and a thousand of them would hold a hundred megabytes
-PLACED_BYTES = 6 << 20
-_PLACED: OrderedDict[tuple, list] = OrderedDict()
-_placed_bytes = [0]
-
-
-def _lines_bytes(lines: list[tuple[pygame.Surface, pygame.Rect]]) -> int:
-    return sum(image.get_width() * image.get_height() * image.get_bytesize() for image, _box in lines)
-
-
-def _keep_placed(key: tuple, lines: list[tuple[pygame.Surface, pygame.Rect]]) -> None:
-    _PLACED[key] = lines
-    _placed_bytes[0] += _lines_bytes(lines)
-    while len(_PLACED) > 1 and (len(_PLACED) > PLACED_CACHE or _placed_bytes[0] > PLACED_BYTES):
-        _key, oldest = _PLACED.popitem(last=False)
-        _placed_bytes[0] -= _lines_bytes(oldest)
+_PLACED: OrderedDict[tuple, tuple] = OrderedDict()
 
 
 class Label(Widget):
@@ -319,16 +306,22 @@ class Label(Widget):
         # where a label like this one was placed last time is remembered across rebuilds
         shared = (self.text, tuple(self.rect), self.size, self.min_size, self.wrap, self.weight, self.align,
                   self.colour, theme.scale)
-        out = _PLACED.get(shared)
-        if out is None:
-            out = self._place(theme)
-            _keep_placed(shared, out)
+        layout = _PLACED.get(shared)
+        if layout is None:
+            layout = _PLACED[shared] = self._place(theme)
+            if len(_PLACED) > PLACED_CACHE:
+                _PLACED.popitem(last=False)
         else:
             _PLACED.move_to_end(shared)
-        self._placed = (key, out)
-        return out
+        self._placed = (key, self._imaged(theme, layout))
+        return self._placed[1]
 
-    def _place(self, theme: Theme) -> list[tuple[pygame.Surface, pygame.Rect]]:
+    def _imaged(self, theme: Theme, layout: tuple) -> list[tuple[pygame.Surface, pygame.Rect]]:
+        px, lines = layout
+        return [(theme.text(line, px, self.colour, self.weight), box) for line, box in lines]
+
+    def _place(self, theme: Theme) -> tuple[int, tuple[tuple[str, pygame.Rect], ...]]:
+        """The size the lines are drawn at, and each line with the box its image goes in."""
         fit = self.fitted(theme)
         face = th.font(fit.px, self.weight)
         line_h = face.get_linesize()
@@ -336,7 +329,7 @@ class Label(Widget):
         y = self.rect.y + face.first_baseline(len(fit.lines), self.rect.h) - face.above
         out = []
         for line in fit.lines:
-            image = theme.text(line, fit.px, self.colour, self.weight)
+            image = theme.text(line, fit.px, self.colour, self.weight)  # its size places it
             box = image.get_rect(top=y)
             if self.align == "left":
                 box.left = self.rect.left
@@ -344,9 +337,9 @@ class Label(Widget):
                 box.right = self.rect.right
             else:
                 box.centerx = self.rect.centerx
-            out.append((image, box))
+            out.append((line, box))
             y += line_h
-        return out
+        return fit.px, tuple(out)
 
     def ink(self, theme: Theme) -> list[pygame.Rect]:
         """Where each line's letters are (their painted pixels), as drawn without clipping."""

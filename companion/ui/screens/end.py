@@ -193,7 +193,7 @@ class NameLabel(Label):
         # not the labels' shared cache: that knows the lines by the plain label's wrapping
         key = (theme.scale, self.colour)
         if getattr(self, "_placed", None) is None or self._placed[0] != key:
-            self._placed = (key, self._place(theme))
+            self._placed = (key, self._imaged(theme, self._place(theme)))
         return self._placed[1]
 
 

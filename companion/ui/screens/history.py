@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from pathlib import Path
+
 import pygame
 
 from ... import i18n
@@ -169,19 +171,29 @@ class HistoryScreen(Screen):
                 Button(forward, _("Older"), lambda: self.turn(1), kind="secondary", enabled=self.page < pages - 1, key="older")]
         return out
 
-    def recap_of(self, game) -> pygame.Surface | None:
-        """The game's recap picture, if the journal's exports hold one (read once per visit)."""
+    def recap_path(self, game) -> Path | None:
         folder = getattr(self.source, "path", None)
-        if folder is None:
+        return None if folder is None else recap.recap_path(folder, game.id, game.game)
+
+    def recap_of(self, game) -> pygame.Surface | None:
+        """A small copy of the game's recap picture, if the journal's exports hold one (read
+        once per visit): a page of whole pictures held 7 MB each; a tap reads it whole again."""
+        path = self.recap_path(game)
+        if path is None:
             return None
         key = f"recap:{game.id}"
         if key not in self._rows:
-            path = recap.recap_path(folder, game.id, game.game)
-            try:
-                self._rows[key] = [pygame.image.load(str(path))] if path.is_file() else [None]
-            except (OSError, pygame.error):  # cut short or unreadable: the row goes without it
-                self._rows[key] = [None]
+            self._rows[key] = [_thumbnail(path)]
         return self._rows[key][0]
+
+    def open_recap(self, game) -> None:
+        try:
+            picture = pygame.image.load(str(self.recap_path(game)))
+        except (OSError, pygame.error):  # removed or cut short since the row was drawn: gone from it
+            self._rows[f"recap:{game.id}"] = [None]
+            self.app.refresh()
+            return
+        self.app.show(RecapScreen(self.app, picture))
 
     def game_row(self, f, t, rect: pygame.Rect, game) -> list[Widget]:
         inner = pygame.Rect(rect.x + f.u(12), rect.y + f.u(4), rect.w - f.u(24), rect.h - f.u(8))
@@ -191,8 +203,7 @@ class HistoryScreen(Screen):
             side = max(f.u(56), min(inner.h * 3 // 4, f.u(72)))  # the picture's 3:4, a tap target
             box = pygame.Rect(inner.right - side, inner.y, side, inner.h)
             inner.w -= side + f.u(GAP)
-            thumb = [Thumbnail(box, picture, lambda picture=picture: self.app.show(RecapScreen(self.app, picture)),
-                               key=f"recap:{game.id}")]
+            thumb = [Thumbnail(box, picture, lambda game=game: self.open_recap(game), key=f"recap:{game.id}")]
         title = Label((0, 0, 0, 0), game_title(game.game), "body", align="left")
         date = Label((0, 0, 0, 0), when(game.started_at), "small", align="left", colour=th.INK_SOFT)
         one_line = t.font(t.size("body"), th.weight_of("body")).block_height(1)
@@ -308,6 +319,22 @@ class ScoresScreen(Screen):
                     Label(name_rect, name, "body", align="left", key=f"name:{name}"),
                     Label(score_rect, str(game.scores.get(name, 0)), "title", align="right", key=f"score:{name}")]
         return out
+
+
+THUMBNAIL_PX = 240  # the small copy's height: a row's picture is at most a third of it at full HD
+
+
+def _thumbnail(path: Path) -> pygame.Surface | None:
+    if not path.is_file():
+        return None
+    try:
+        picture = pygame.image.load(str(path))
+    except (OSError, pygame.error):  # cut short or unreadable: the row goes without it
+        return None
+    w, h = picture.get_size()
+    if h <= THUMBNAIL_PX:
+        return picture
+    return pygame.transform.smoothscale(picture, (max(1, round(w * THUMBNAIL_PX / h)), THUMBNAIL_PX))
 
 
 class Thumbnail(Button):

@@ -119,8 +119,10 @@ def app_icon():
 
 def cmd_run(args: argparse.Namespace) -> int:
     from ... import config as settings
+    from ..loop.heap import give_back_large_blocks
 
     started = time.perf_counter()
+    give_back_large_blocks()  # before the first picture is made
     config_path = args.config or settings.default_path()
     config, problems = settings.load(config_path)
     from ...appliance.service import Service, setup_logging

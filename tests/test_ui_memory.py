@@ -1,0 +1,163 @@
+"""What the app keeps stays within its bounds however long the evening: each cache of pictures
+filled past its budget, the labels' placements holding no images, the recap packed without a
+second copy of its pixels."""
+
+from __future__ import annotations
+
+import io
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from companion.ui.boards import cloud9, cloudmine, cloudship, help_pictures, recap, ship_icons  # noqa: E402
+from companion.ui.kit import ribbon, widgets  # noqa: E402
+from companion.ui.kit.caches import Pictures, pictures, surface_bytes  # noqa: E402
+from companion.ui.kit.theme import Theme  # noqa: E402
+
+pygame.display.init()
+pygame.display.set_mode((8, 8))
+
+
+def _kept_bytes(store: Pictures) -> int:
+    return sum(surface_bytes(s) for s in store._kept.values())
+
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(1, 300), st.integers(1, 300)), max_size=60),
+       st.integers(1, 400_000), st.integers(1, 20))
+@settings(max_examples=60, deadline=None)
+def test_pictures_stay_within_their_bytes_and_count(puts, max_bytes, max_items):
+    store = Pictures(max_bytes, max_items)
+    for key, w, h in puts:
+        surface = pygame.Surface((w, h))
+        store.put(key, surface)
+        assert store.get(key) is surface  # the newest is always kept
+        assert store.bytes == _kept_bytes(store)
+        assert len(store) <= max_items
+        assert store.bytes <= max_bytes or len(store) == 1
+
+
+def test_the_oldest_picture_goes_first():
+    store = Pictures(3 * 100 * 4, 10)
+    for key in "abc":
+        store.put(key, pygame.Surface((10, 10), pygame.SRCALPHA))
+    store.get("a")  # used again: "b" is now the oldest
+    store.put("d", pygame.Surface((10, 10), pygame.SRCALPHA))
+    assert store.get("b") is None and all(store.get(k) is not None for k in "acd")
+
+
+# every cache of pictures the boards draw, with arguments that make a new picture each time
+BOARD_CACHES = [
+    (cloud9._pawn_image, lambda i: (40 + i, 60, "red", "A", 1.0)),
+    (cloud9._cloud_image, lambda i: (100 + i, 60, (255, 255, 255), (0, 0, 0), 2)),
+    (cloud9._cube, lambda i: (20 + i, 20, 1)),
+    (cloudmine.table_surface, lambda i: (300 + i, 300)),
+    (cloudmine.card_back, lambda i: (40 + i, 60)),
+    (cloudmine.pile_surface, lambda i: (40 + i, 60, 3)),
+    (cloudmine.role_surface, lambda i: ("dreamer", 20 + i)),
+    (help_pictures.picture, lambda i: ("c9-roll", 120 + i)),
+    (cloudship.weather_layer, lambda i: ((400 + i, 60), 8, 2)),
+    (cloudship.bed_layer, lambda i: ((120 + i, 90), "red", 2, 2)),
+    (cloudship.engine_layer, lambda i: ((300 + i, 80), ((False, None),) * 8, None)),
+    (ship_icons.icon, lambda i: ("flower", 30 + i)),
+    (ribbon.ribbon_image, lambda i: ((400 + i, 20), "bottom", "red", 1.0)),
+]
+
+
+@pytest.mark.parametrize("make, args", BOARD_CACHES, ids=[make.__name__ for make, _ in BOARD_CACHES])
+def test_each_board_cache_filled_stays_within_its_budget(make, args):
+    make.cache_clear()
+    store = make.store
+    for i in range(store.max_items + 40):
+        picture = make(*args(i))
+        assert make(*args(i)) is picture  # kept: the next frame blits it
+    info = make.cache_info()
+    assert info.currsize <= info.maxsize
+    assert info.bytes == _kept_bytes(store)
+    assert info.bytes <= info.max_bytes or info.currsize == 1  # the newest, larger than it all
+    assert info.misses == store.max_items + 40  # filled past its count
+    make.cache_clear()
+
+
+def test_a_picture_larger_than_its_budget_is_still_kept_once():
+    @pictures(100)
+    def big(w):
+        return pygame.Surface((w, w))
+
+    first = big(50)
+    assert big(50) is first and big.cache_info().currsize == 1
+
+
+def test_placed_labels_hold_no_pictures():
+    """The shared placements know lines and boxes; the images stay the theme's, within its
+    byte budget, however many labels were placed."""
+    theme = Theme(1.0)
+    widgets._PLACED.clear()
+    for i in range(widgets.PLACED_CACHE + 50):
+        label = widgets.Label((0, 0, 300, 40), f"Player {i} jumps", "body")
+        drawn = label.placed(theme)
+        assert drawn and all(isinstance(image, pygame.Surface) for image, _box in drawn)
+    assert len(widgets._PLACED) == widgets.PLACED_CACHE
+    held = [part for _px, lines in widgets._PLACED.values() for line in lines for part in line]
+    assert not any(isinstance(part, pygame.Surface) for part in held)
+    assert theme._text_bytes <= Theme.TEXT_CACHE_BYTES
+
+
+def test_a_label_placed_again_draws_the_same_pixels_after_its_image_left_the_theme():
+    theme = Theme(1.0)
+    label = widgets.Label((0, 0, 200, 60), "Weißenböck Jürgen lands", "body", wrap=True)
+    first = pygame.Surface((200, 60))
+    for image, box in label.placed(theme):
+        first.blit(image, box)
+    theme._text.clear()  # as when the evening pushed it out
+    again = widgets.Label((0, 0, 200, 60), "Weißenböck Jürgen lands", "body", wrap=True)
+    second = pygame.Surface((200, 60))
+    for image, box in again.placed(theme):
+        second.blit(image, box)
+    assert pygame.image.tobytes(first, "RGB") == pygame.image.tobytes(second, "RGB")
+
+
+@pytest.mark.parametrize("height", [1, 63, 64, 65, 200])
+def test_the_recap_png_is_packed_band_by_band_with_the_same_pixels(height):
+    width = 37
+    surface = pygame.Surface((width, height))
+    for y in range(height):
+        surface.fill(((y * 7) % 256, (y * 13) % 256, (y * 29) % 256), (0, y, width, 1))
+    surface.fill((250, 10, 10), (3, 0, 5, height))
+    pixels = recap.pixels_of(surface)
+    back = pygame.image.load(io.BytesIO(recap.png_bytes(pixels)), "x.png")
+    assert back.get_size() == (width, height)
+    assert pygame.image.tobytes(back, "RGB") == pixels[2]
+
+
+HEAP_CHILD = """
+import sys
+from companion.ui.loop.heap import give_back_large_blocks
+if sys.argv[1] == "fixed":
+    assert give_back_large_blocks()
+def rss():
+    return int(open("/proc/self/status").read().split("VmRSS:")[1].split()[0])
+big = bytearray(8 << 20)
+del big                                  # glibc would now raise its threshold to 8 MiB
+frames, keep = [], []
+for _ in range(24):
+    frames.append(bytearray(1536000))    # a frame at 800x480
+    keep.append(bytearray(2000))         # and something small that stays after it (from the heap)
+before = rss()
+del frames
+print(before - rss())
+"""
+
+
+def test_the_heap_gives_frames_back_once_freed():
+    import subprocess
+    import sys
+
+    freed = {mode: int(subprocess.run([sys.executable, "-c", HEAP_CHILD, mode], capture_output=True, text=True,
+                                      check=True).stdout) for mode in ("default", "fixed")}
+    assert freed["fixed"] > 30 << 10  # KiB: the 24 frames' 36 MB went back
+    assert freed["default"] < freed["fixed"] // 2  # the default heap holds most of them
