@@ -113,6 +113,8 @@ AIMS: dict[str, Aim] = {
     "insights.records_10k_ms": Aim(most=200, why="years of games: the table's records at once"),
     "live.action_to_update_p99_ms": Aim(most=1000, why="the TV and the phones follow within a second"),
     "live.rss_mb_*_viewer*": Aim(most=120, why="the page beside the app on a Pi Zero 2's 512 MiB"),
+    "live.rss_mb_evening_*": Aim(most=64, why="fifty games watched by fifty devices fit a Pi 3 beside the app"),
+    "live.rss_growth_mb_evening": Aim(most=2, why="an evening's games leave nothing behind: every cache has a bound"),
     "live.idle_cpu_percent": Aim(most=0.5, why="a page left open all evening costs next to nothing"),
     "live.start_s": Aim(most=2, why="the page is there soon after the Pi boots"),
     "live.press_to_frame_p99_ms_*": Aim(most=16.7, why="fifty viewers never slow the table's own screen"),

@@ -81,13 +81,18 @@ def test_every_figure_with_a_unit_of_time_memory_or_speed_has_an_aim():
 
 
 def test_the_live_pages_figures_are_measured_from_outside():
+    from companion.bench import aim_for
     from companion.live.bench import bench as live_bench
 
-    figures = live_bench(actions=4, idle=0.5, presses=20, crowd=5)
+    figures = live_bench(actions=4, idle=0.5, presses=20, crowd=3, games=2)
     for name in ("live.action_to_update_p99_ms", "live.rss_mb_1_viewer", "live.rss_mb_50_viewers",
+                 "live.rss_mb_evening_game_10", "live.rss_mb_evening_end",
                  "live.idle_cpu_percent", "live.start_s", "live.press_to_frame_p99_ms_50_viewers"):
         assert figures[name] > 0 or name == "live.idle_cpu_percent", name
     assert 10 < figures["live.rss_mb_1_viewer"] < 1000
+    assert figures["live.rss_growth_mb_evening"] == round(figures["live.rss_mb_evening_end"]
+                                                          - figures["live.rss_mb_evening_game_10"], 1)
+    assert aim_for("live.rss_mb_evening_end").most == 64 and aim_for("live.rss_growth_mb_evening").most == 2
 
 
 def test_the_settlement_figure_times_every_settling_guess_of_an_eight_player_game():

@@ -12,6 +12,11 @@ does it, the page's part and its picture).
 - start_s: from starting the process to serving the first page;
 - reporting_viewer_reconnects: how often the measuring viewer's event stream was cut and opened
   again, as a page does (a change is still awaited; 0 when nothing was cut);
+- rss_mb_evening_game_10, rss_mb_evening_end, rss_growth_mb_evening: the server's memory over an
+  evening of fifty games (the three titles in turn, every fifth a Cloud Mine game played to its end, so the
+  records change), fifty viewers on their own addresses watching in three languages, as TVs and
+  as phones: what it holds once warm, and what it gains from game 10 to game 50 (nothing, when
+  every cache has its bound);
 - press_to_frame_p99_ms_50_viewers: the app's own seat press to frame (devices/bench.py), its
   journal watched by the page and fifty viewers fetching every change meanwhile (all on this
   machine: on the Pi the viewers are phones); _no_page: the same with no page, to compare.
@@ -37,43 +42,54 @@ GAP_S = 0.25       # between two actions: one change at a time
 CHANGE_TIMEOUT_S = 30.0  # an action the page never shows ends the bench with an error
 IDLE_S = 8.0
 HOST = "127.0.0.1"
+EVENING_GAMES = 50
+SHORT_GAME = 4     # actions of most of the evening's games: each a new state drawn in every shape
+EVENING = ({"game": "cloud9", "players": ["Ann", "Ben", "Cat"]},
+           {"game": "cloudship", "players": ["Ann", "Ben", "Cat"]},
+           {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]})
 
 VIEWERS_SCRIPT = r"""
 import asyncio, json, re, sys, time
 import aiohttp
 
-async def viewer(session, url, report):
-    # as a page's EventSource does: a stream that ends is opened again, and a version already
-    # shown (the greeting on reconnecting) is not fetched again
+LANGUAGES, SHAPES = ("en", "de", "hu"), ("landscape", "portrait")
+
+async def viewer(n, url, report):
+    # a device of its own (its own loopback address: the page allows a few streams per device),
+    # in one of the three languages, a TV (landscape) or a phone (portrait); as a page's
+    # EventSource does, a stream that ends is opened again, and a version already shown (the
+    # greeting on reconnecting) is not fetched again
+    language, shape = LANGUAGES[n % 3], SHAPES[n // 3 % 2]
+    connector = aiohttp.TCPConnector(limit=0, local_addr=(f"127.0.{n // 200}.{n % 200 + 2}", 0))
     last = None
-    while True:
-        try:
-            async with session.get(url + "/events", timeout=aiohttp.ClientTimeout(total=None)) as stream:
-                async for line in stream.content:
-                    if not line.startswith(b"data: "):
-                        continue
-                    version = json.loads(line[6:])["version"]
-                    if version == last:
-                        continue
-                    async with session.get(url + "/fragment") as part:
-                        html = await part.text()
-                    shown = re.search(r'/picture/([^/]+)/landscape', html)
-                    if shown:
-                        async with session.get(f"{url}/picture/{shown.group(1)}/landscape.png") as png:
-                            await png.read()
-                    last = version
-                    if report:
-                        print(json.dumps({"version": version, "at": time.monotonic()}), flush=True)
-        except aiohttp.ClientError:
-            pass
-        if report:
-            print(json.dumps({"reconnect": time.monotonic()}), flush=True)
-        await asyncio.sleep(0.5)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        while True:
+            try:
+                async with session.get(url + "/events", timeout=aiohttp.ClientTimeout(total=None)) as stream:
+                    async for line in stream.content:
+                        if not line.startswith(b"data: "):
+                            continue
+                        version = json.loads(line[6:])["version"]
+                        if version == last:
+                            continue
+                        async with session.get(f"{url}/fragment?lang={language}") as part:
+                            html = await part.text()
+                        shown = re.search(r'/picture/([^/]+)/landscape', html)
+                        if shown:
+                            picture = f"{url}/picture/{shown.group(1)}/{shape}.png?lang={language}"
+                            async with session.get(picture) as png:
+                                await png.read()
+                        last = version
+                        if report:
+                            print(json.dumps({"version": version, "at": time.monotonic()}), flush=True)
+            except aiohttp.ClientError:
+                pass
+            if report:
+                print(json.dumps({"reconnect": time.monotonic()}), flush=True)
+            await asyncio.sleep(0.5)
 
 async def main(url, count):
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector) as session:
-        await asyncio.gather(*(viewer(session, url, n == 0) for n in range(count)))
+    await asyncio.gather(*(viewer(n, url, n == 0) for n in range(count)))
 
 asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 """
@@ -167,7 +183,29 @@ def _cpu_seconds(pid: int) -> float:
     return cpu_seconds(pid)
 
 
-def bench(actions: int = ACTIONS, idle: float = IDLE_S, presses: int = 150, crowd: int = 50) -> dict[str, float]:
+def _evening(controller, viewers: _Viewers, pid: int, games: int) -> dict[str, float]:
+    """`games` games watched by the crowd; the server's memory at game 10 (or sooner) and at the end."""
+    from ..rules.simulate import random_game
+
+    held, warm = {}, min(10, games)
+    for n in range(1, games + 1):
+        setup = EVENING[n % 3]
+        actions = random_game(setup, seed=1000 + n)
+        if not (setup["game"] == "cloudmine" and n % 5 == 0):
+            actions = actions[:SHORT_GAME]
+        controller.new_game(setup)
+        viewers.next_change()
+        for action in actions:
+            controller.submit(action)
+            viewers.next_change()
+        if n in (warm, games):
+            held[n] = _rss_mb(pid)
+    return {"live.rss_mb_evening_game_10": round(held[warm], 1), "live.rss_mb_evening_end": round(held[games], 1),
+            "live.rss_growth_mb_evening": round(held[games] - held[warm], 1)}
+
+
+def bench(actions: int = ACTIONS, idle: float = IDLE_S, presses: int = 150, crowd: int = 50,
+          games: int = EVENING_GAMES) -> dict[str, float]:
     from ..controller import GameController
     from ..journal import Journal
     from ..rules.simulate import random_game
@@ -218,6 +256,7 @@ def bench(actions: int = ACTIONS, idle: float = IDLE_S, presses: int = 150, crow
             figures["live.cpu_ms_per_action_1_viewer"] = round(one_viewer_ms, 2)
             figures["live.cpu_ms_per_viewer_per_action"] = round(max(0.0, crowd_ms - one_viewer_ms) / (crowd - 1), 2)
             figures["live.rss_mb_50_viewers"] = round(_rss_mb(server.process.pid), 1)
+            figures.update(_evening(controller, many, server.process.pid, games))
             figures["live.reporting_viewer_reconnects"] = one.reconnects + many.reconnects
             # the app's own loop meanwhile: seat presses saved to the journal the page watches
             from ..devices.bench import bench as seats_bench

@@ -35,6 +35,7 @@ from aiohttp.web_protocol import RequestHandler
 
 from .. import config as settings
 from ..i18n import LANGUAGES
+from ..ui.loop import heap
 from . import address, page
 from .events import FolderWatch, Hub
 from .reader import Look, ReadOnlyJournal
@@ -124,26 +125,9 @@ class Options:
     write_timeout: float = WRITE_TIMEOUT_S
 
 
-def tame_malloc() -> None:
-    """glibc's allocator told to give memory back: large blocks (a picture's pixels, 8 MiB at
-    1080p) mapped on their own and returned when freed, rather than left in the heap where
-    smaller ones keep it from shrinking, and one arena for every thread. Elsewhere: nothing."""
-    import ctypes
-    import ctypes.util
-
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):
-        return
-    M_MMAP_THRESHOLD, M_ARENA_MAX = -3, -8
-    mallopt(M_MMAP_THRESHOLD, 256 * 1024)
-    mallopt(M_ARENA_MAX, 1)
-
-
 class LiveServer:
     def __init__(self, options: Options):
-        tame_malloc()
+        heap.give_back_large_blocks(arenas=1)
         self.options = options
         self.journal = ReadOnlyJournal(options.db)
         self.hub = Hub(MAX_VIEWERS)

@@ -18,12 +18,14 @@ LARGE = 128 << 10      # glibc's own first threshold, kept
 ARENAS = 2
 
 
-def give_back_large_blocks() -> bool:
+def give_back_large_blocks(arenas: int = ARENAS) -> bool:
     """Fix the threshold (no raising it) and the arenas; False where the C library is not
-    glibc (nothing changed: the app runs as before)."""
+    glibc (nothing changed: the app runs as before). The live page asks for one arena: its
+    threads take turns at the drawing, and each arena would keep its own share of the pictures."""
     try:
         mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError):
         return False
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
-    return bool(mallopt(M_MMAP_THRESHOLD, LARGE)) and bool(mallopt(M_ARENA_MAX, ARENAS))
+    return bool(mallopt(M_MMAP_THRESHOLD, LARGE)) and bool(mallopt(M_ARENA_MAX, arenas))
+
