@@ -109,6 +109,16 @@ def difference(a, b) -> float:
     return sum(abs(x - y) for x, y in zip(pa, pb)) / len(pa)
 
 
+def notice_pixels(surface) -> int:
+    """How many pixels are in the colour of the top bar's urgent notices ("Not saved yet")."""
+    import pygame
+
+    from companion.ui.kit.theme import DANGER
+
+    return pygame.mask.from_threshold(surface.convert(24) if surface.get_bitsize() != 24 else surface,
+                                      DANGER, (8, 8, 8, 255)).count()
+
+
 def load(path: Path):
     import pygame
 
@@ -342,7 +352,11 @@ class Run:
                     assert kept == ACKNOWLEDGED, f"{kept} actions with the card full, {ACKNOWLEDGED} before"
                     said = vm.serial.run("journalctl -b -u cloud-companion --no-pager | grep -i 'cannot save' "
                                          "| tail -1")[1]
-                    shown = difference(self.shot(vm, "full"), risen)  # the game went on, with a notice on it
+                    assert "cannot save" in said, f"the log does not say the journal cannot save: {said!r}"
+                    seen = self.shot(vm, "full")
+                    shown = difference(seen, risen)  # the game went on, with a notice on it
+                    assert notice_pixels(seen) > notice_pixels(risen) + 2000, \
+                        f"no 'Not saved yet' notice on the screen (see {self.folder / 'full.ppm'})"
                 finally:  # the later checks need the room back, whatever happened here
                     vm.serial.check("rm -f /fill /fill2; sync")
                 deadline = time.monotonic() + 90 * self.arch.slow
