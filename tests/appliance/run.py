@@ -54,6 +54,8 @@ LIVE_PORT = 8019     # the settings' live_port as installed
 CUTS = os.environ.get("POWER_CUTS")
 # APPLIANCE_BREAK=sync: the trials' writer with the journal's fsync off, to see the check fail
 CARELESS = os.environ.get("APPLIANCE_BREAK") == "sync"
+# APPLIANCE_BOOTS=cuts,late: only these boots after the install (nolive first late stick overlay cuts)
+BOOTS = [name for name in os.environ.get("APPLIANCE_BOOTS", "").split(",") if name]
 CUT_DB = "/var/lib/cloud-companion/cuts.sqlite3"
 LIVE_BOOT_SHARE = 0.2  # the live unit's CPU at boot (switched off), at most this part of the app's (it was 0.23 with its server loaded then, 0.14 now)
 EXPOSURE = 1.2       # systemd-analyze security's figure for the live unit, as the README states
@@ -756,10 +758,12 @@ class Run:
             self.record("install", False, str(exc)[:400])
             return
         run = overlay(installed, self.folder / "run.qcow2")
-        for boot in (lambda: self.without_live(installed), lambda: self.first_boot(run),
-                     self.first_frame_kept, lambda: self.after_power_cut(run),
-                     lambda: self.late_display(installed), lambda: self.exfat_stick(installed),
-                     lambda: self.overlay_root(installed), lambda: self.power_cuts(installed)):
+        boots = {"nolive": [lambda: self.without_live(installed)],
+                 "first": [lambda: self.first_boot(run), self.first_frame_kept, lambda: self.after_power_cut(run)],
+                 "late": [lambda: self.late_display(installed)], "stick": [lambda: self.exfat_stick(installed)],
+                 "overlay": [lambda: self.overlay_root(installed)], "cuts": [lambda: self.power_cuts(installed)]}
+        chosen = [name for name in BOOTS if name in boots] or list(boots)
+        for boot in (step for name in chosen for step in boots[name]):
             try:
                 boot()
             except Exception as exc:
