@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import os
 import re
+import random
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -47,6 +49,14 @@ MORE = ["rise"]      # the next action, tapped with the card full, then once mor
 CONFIG = "/etc/cloud-companion/config.toml"
 LIVE = "cloud-companion-live"
 LIVE_PORT = 8019     # the settings' live_port as installed
+# power cuts at random moments, the host's cache off: 20 on x86_64, 5 on ARM (each a boot of
+# minutes there); POWER_CUTS says how many
+CUTS = os.environ.get("POWER_CUTS")
+# APPLIANCE_BREAK=sync: the trials' writer with the journal's fsync off, to see the check fail
+CARELESS = os.environ.get("APPLIANCE_BREAK") == "sync"
+# APPLIANCE_BOOTS=cuts,late: only these boots after the install (nolive first late stick overlay cuts)
+BOOTS = [name for name in os.environ.get("APPLIANCE_BOOTS", "").split(",") if name]
+CUT_DB = "/var/lib/cloud-companion/cuts.sqlite3"
 LIVE_BOOT_SHARE = 0.2  # the live unit's CPU at boot (switched off), at most this part of the app's (it was 0.23 with its server loaded then, 0.14 now)
 EXPOSURE = 1.2       # systemd-analyze security's figure for the live unit, as the README states
 # the Settings screen's switch: the app's own settings code, as the service user, on the file
@@ -109,6 +119,16 @@ def difference(a, b) -> float:
     return sum(abs(x - y) for x, y in zip(pa, pb)) / len(pa)
 
 
+def notice_pixels(surface) -> int:
+    """How many pixels are in the colour of the top bar's urgent notices ("Not saved yet")."""
+    import pygame
+
+    from companion.ui.kit.theme import DANGER
+
+    return pygame.mask.from_threshold(surface.convert(24) if surface.get_bitsize() != 24 else surface,
+                                      DANGER, (8, 8, 8, 255)).count()
+
+
 def load(path: Path):
     import pygame
 
@@ -154,6 +174,7 @@ class Run:
             bundle.build(out, platform=self.arch.platform, pythons=(python,))
             previous = out / "previous"
             previous.mkdir()
+            shutil.copy(HERE / "writer.py", out / "writer.py")  # the power-cut trials' writer
             base = subprocess.run(["git", "-C", str(PROJECT), "merge-base", "HEAD", "main"], capture_output=True,
                                   text=True).stdout.strip() or "HEAD"
             with tempfile.TemporaryDirectory() as scratch:
@@ -178,6 +199,8 @@ class Run:
         (stretched for a slower guest)."""
         timeout *= self.arch.slow
         deadline, best = time.monotonic() + timeout, 255.0
+        if self.arch.debian != "amd64":
+            self.display_up(vm, deadline)
         while time.monotonic() < deadline:
             try:
                 seen = self.shot(vm, name)
@@ -192,10 +215,19 @@ class Run:
         raise AssertionError(f"the screen never showed it in {timeout:.0f} s (closest: {best:.1f}; "
                              f"see {self.folder / (name + '.ppm')})")
 
+    def display_up(self, vm: VM, deadline: float) -> None:
+        """On ARM's virt board, wait for the guest's KMS device before the first screendump:
+        screendumps once a second from power-on left the guest on QEMU's 640x480 placeholder
+        for four minutes, while the same boot looked at only once its DRM device was there
+        showed the app at 1280x800 (the shell comes some 20 s before that device, so the
+        first frame's time is not delayed by waiting)."""
+        vm.serial.wait_for_shell()
+        while vm.serial.run("test -e /dev/dri/card0")[0] != 0:
+            assert time.monotonic() < deadline, "no DRM device in the guest"
+            time.sleep(2)
+
     def actions(self, vm: VM) -> int:
-        code = ("import sqlite3; c = sqlite3.connect('file:" + DB + "?mode=ro', uri=True); "
-                "print(c.execute('select count(*) from actions').fetchone()[0])")
-        return int(vm.serial.check(f"python3 -c {shlex.quote(code)}").splitlines()[-1])
+        return self.count_actions(vm, DB)
 
     def service(self, vm: VM, unit: str = "cloud-companion") -> dict[str, str]:
         out = vm.serial.check(f"systemctl show -p ActiveState,SubState,NRestarts,MainPID,Result {unit}")
@@ -342,7 +374,11 @@ class Run:
                     assert kept == ACKNOWLEDGED, f"{kept} actions with the card full, {ACKNOWLEDGED} before"
                     said = vm.serial.run("journalctl -b -u cloud-companion --no-pager | grep -i 'cannot save' "
                                          "| tail -1")[1]
-                    shown = difference(self.shot(vm, "full"), risen)  # the game went on, with a notice on it
+                    assert "cannot save" in said, f"the log does not say the journal cannot save: {said!r}"
+                    seen = self.shot(vm, "full")
+                    shown = difference(seen, risen)  # the game went on, with a notice on it
+                    assert notice_pixels(seen) > notice_pixels(risen) + 2000, \
+                        f"no 'Not saved yet' notice on the screen (see {self.folder / 'full.ppm'})"
                 finally:  # the later checks need the room back, whatever happened here
                     vm.serial.check("rm -f /fill /fill2; sync")
                 deadline = time.monotonic() + 90 * self.arch.slow
@@ -559,6 +595,52 @@ class Run:
                 + (", the game on screen again" if shown else "") + "; the package step ran too; the live page "
                 f"serves the game")
 
+    def power_cuts(self, installed: Path) -> None:
+        """The power cut, many times, each at a random moment while the journal writes as the app
+        does, with QEMU's own cache off (cache=none: what the guest had not flushed is gone)."""
+        disk = overlay(installed, self.folder / "cuts.qcow2")
+        writer = ("/opt/cloud-companion/venv/bin/python /mnt/bundle/writer.py " + CUT_DB
+                  + (" careless" if CARELESS else ""))
+        rng = random.Random(os.environ.get("POWER_CUT_SEED", "clouds"))
+        cuts_wanted = int(CUTS or (20 if self.arch.debian == "amd64" else 5))
+        trials: list[tuple[int, int]] = []  # (actions acknowledged before the cut, found after it)
+
+        def cuts():
+            acked = None
+            for trial in range(cuts_wanted + 1):  # the last boot only counts what the last cut left
+                vm = self.vm(disk, cache="none", display=False).start()
+                try:
+                    vm.serial.wait_for_shell()
+                    vm.serial.check("mountpoint -q /mnt/bundle || mount -o ro /dev/vdb /mnt/bundle")
+                    if acked is not None:
+                        trials.append((acked, self.count_actions(vm, CUT_DB)))
+                    if trial == cuts_wanted:
+                        break
+                    start = len(vm.serial.log)
+                    vm.serial.sock.sendall(f"{writer}\n".encode())
+                    if vm.serial.read_until(rb"ack \d+", 120) is None:
+                        raise AssertionError("the writer never wrote: " + vm.serial.log[start:].decode(errors="replace"))
+                    vm.serial.read_until(rb"(?!x)x", rng.uniform(0.2, 3.0) * self.arch.slow)  # writing meanwhile
+                    vm.kill()  # the power cut, inside some write
+                    seen = re.findall(rb"ack (\d+)\r?\n", bytes(vm.serial.log[start:]))
+                    acked = int(seen[-1])
+                finally:
+                    vm.kill()
+            lost = [max(0, acked - found) for acked, found in trials]
+            self.figures["power cuts (host cache off)"] = len(trials)
+            self.figures["acknowledged actions lost"] = sum(lost)
+            assert sum(lost) == 0, f"acknowledged actions lost: {lost} ({trials})"
+            return (f"{len(trials)} cuts at random moments while writing: {trials[-1][1]} actions on the disk, every "
+                    f"one acknowledged kept (the last acknowledgement before each cut vs. what was there after: "
+                    f"{', '.join(f'{a}/{f}' for a, f in trials[:6])}...)")
+        self.check(f"{cuts_wanted} power cuts inside writes, the host's cache off: no acknowledged action lost"
+                   + (" (the writer's fsync off: this must fail)" if CARELESS else ""), cuts)
+
+    def count_actions(self, vm: VM, db: str) -> int:
+        code = ("import sqlite3; c = sqlite3.connect('file:" + db + "?mode=ro', uri=True); "
+                "print(c.execute('select count(*) from actions').fetchone()[0])")
+        return int(vm.serial.check(f"python3 -c {shlex.quote(code)}").splitlines()[-1])
+
     def without_live(self, installed: Path) -> None:
         """The same first boot with the live unit masked: its cost to the first frame."""
         disk = overlay(installed, self.folder / "nolive.qcow2")
@@ -676,10 +758,12 @@ class Run:
             self.record("install", False, str(exc)[:400])
             return
         run = overlay(installed, self.folder / "run.qcow2")
-        for boot in (lambda: self.without_live(installed), lambda: self.first_boot(run),
-                     self.first_frame_kept, lambda: self.after_power_cut(run),
-                     lambda: self.late_display(installed), lambda: self.exfat_stick(installed),
-                     lambda: self.overlay_root(installed)):
+        boots = {"nolive": [lambda: self.without_live(installed)],
+                 "first": [lambda: self.first_boot(run), self.first_frame_kept, lambda: self.after_power_cut(run)],
+                 "late": [lambda: self.late_display(installed)], "stick": [lambda: self.exfat_stick(installed)],
+                 "overlay": [lambda: self.overlay_root(installed)], "cuts": [lambda: self.power_cuts(installed)]}
+        chosen = [name for name in BOOTS if name in boots] or list(boots)
+        for boot in (step for name in chosen for step in boots[name]):
             try:
                 boot()
             except Exception as exc:
