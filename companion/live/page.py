@@ -43,13 +43,15 @@ def font(weight: str) -> bytes:
 
 
 def busy_page(retry_s: int) -> str:
-    """What a connection over the cap is sent: a line in each language, and the page loads
-    itself again a few seconds later (safe on any thread: no current language used)."""
+    """What a connection over the cap is sent: a line in each language, large enough to read
+    across a room on a TV, and the page loads itself again a few seconds later (safe on any
+    thread: no current language used)."""
     lines = "".join(f'<p lang="{code}">{_e(i18n.catalog("live", code).gettext(BUSY))}</p>' for code in i18n.LANGUAGES)
     return (f'<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="{retry_s}">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>Cloud Companion</title>'
             f'<link rel="icon" href="/favicon.svg"></head>'
-            f'<body style="font-family: sans-serif; background: #dcecfb; color: #14213d; padding: 1em">{lines}</body></html>')
+            f'<body style="font-family: sans-serif; font-size: clamp(1.2rem, 2.6vw, 3rem); line-height: 1.4; '
+            f'background: #dcecfb; color: #14213d; margin: 0; padding: 8vh 6vw">{lines}</body></html>')  # TV-sized
 
 
 def document(language: str, chosen: bool, title: str, body: str, here: str) -> str:
