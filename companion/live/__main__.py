@@ -16,7 +16,7 @@ from .commands import register
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cloud-companion")
-    register(parser.add_subparsers(dest="command", required=True))
+    register(parser.add_subparsers(dest="command", required=True), name_default=False)
     args = parser.parse_args(["live", *(sys.argv[1:] if argv is None else argv)])
     logging.basicConfig(level=logging.WARNING, format="cloud-companion: %(message)s")
     return args.func(args)

@@ -24,11 +24,17 @@ def _port(text: str) -> int:
     return port
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    from ..journal.journal import default_path
+def register(sub: argparse._SubParsersAction, name_default: bool = True) -> None:
+    """`name_default`: say the journal's default path in the help (that loads the journal's
+    code, which the unit's `python -m companion.live` leaves until it is switched on)."""
+    if name_default:
+        from ..journal.journal import default_path
 
+        where = str(default_path())
+    else:
+        where = "the app's own"
     live = sub.add_parser("live", help="serve the live page of the game for the TV and phones on the home network")
-    live.add_argument("--db", type=Path, default=None, help=f"the journal file, read-only (default: {default_path()})")
+    live.add_argument("--db", type=Path, default=None, help=f"the journal file, read-only (default: {where})")
     live.add_argument("--config", type=Path, default=None,
                       help="the settings file: its live switch turns the page on and off (default: the user's)")
     live.add_argument("--host", help="the address to listen on (default: loopback and the home network's)")
