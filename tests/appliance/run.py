@@ -372,8 +372,12 @@ class Run:
                     assert state["ActiveState"] == "active" and state["MainPID"] == pid, f"the app fell over: {state}"
                     kept = self.actions(vm)
                     assert kept == ACKNOWLEDGED, f"{kept} actions with the card full, {ACKNOWLEDGED} before"
-                    said = vm.serial.run("journalctl -b -u cloud-companion --no-pager | grep -i 'cannot save' "
-                                         "| tail -1")[1]
+                    deadline = time.monotonic() + 60 * self.arch.slow  # the tap's write fails, then the log says so
+                    while "cannot save" not in (said := vm.serial.run(
+                            "journalctl -b -u cloud-companion --no-pager | grep -i 'cannot save' | tail -1")[1]):
+                        if time.monotonic() > deadline:
+                            break
+                        time.sleep(3)
                     assert "cannot save" in said, f"the log does not say the journal cannot save: {said!r}"
                     seen = self.shot(vm, "full")
                     shown = difference(seen, risen)  # the game went on, with a notice on it
