@@ -277,7 +277,7 @@ class Run:
             def rotation():
                 vm.serial.check("sed -i 's/^volume = 0.8/volume = 0.3/' /etc/cloud-companion/config.toml")  # Settings
                 vm.serial.check("cd /mnt/bundle/cloud-companion && make install-pi PI_DISPLAY=hdmi PI_ROTATE=180 "
-                                ">/dev/null 2>&1; cd /")
+                                ">/dev/null 2>&1; cd /", timeout=600)  # a whole install again: minutes under load
                 turned = vm.serial.check("grep '^rotate' /etc/cloud-companion/config.toml")
                 volume = vm.serial.check("grep '^volume' /etc/cloud-companion/config.toml")
                 # back as it was for the other boots (the comparison pictures are upright)
