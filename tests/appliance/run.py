@@ -621,7 +621,7 @@ class Run:
                     vm.serial.wait_for_shell()
                     vm.serial.check("mountpoint -q /mnt/bundle || mount -o ro /dev/vdb /mnt/bundle")
                     if acked is not None:
-                        trials.append((acked, self.count_actions(vm, CUT_DB)))
+                        trials.append((acked, self.count_actions(vm, CUT_DB, recover=True)))
                     if trial == cuts_wanted:
                         break
                     start = len(vm.serial.log)
@@ -644,8 +644,11 @@ class Run:
         self.check(f"{cuts_wanted} power cuts inside writes, the host's cache off: no acknowledged action lost"
                    + (" (the writer's fsync off: this must fail)" if CARELESS else ""), cuts)
 
-    def count_actions(self, vm: VM, db: str) -> int:
-        code = ("import sqlite3; c = sqlite3.connect('file:" + db + "?mode=ro', uri=True); "
+    def count_actions(self, vm: VM, db: str, recover: bool = False) -> int:
+        """The journal's actions, read-only; `recover`: opened for writing, so that SQLite can
+        first roll its WAL forward (the trials' own file, after a cut of a writer without fsync)."""
+        where = f"'{db}'" if recover else f"'file:{db}?mode=ro', uri=True"
+        code = (f"import sqlite3; c = sqlite3.connect({where}); "
                 "print(c.execute('select count(*) from actions').fetchone()[0])")
         return int(vm.serial.check(f"python3 -c {shlex.quote(code)}").splitlines()[-1])
 
