@@ -4,6 +4,7 @@ that a damaged journal, slow or hostile clients and many viewers cannot bring it
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import socket
@@ -327,37 +328,37 @@ def half_requests(port: int, count: int, socks: list) -> None:
         socks.append(s)
 
 
-def test_too_many_connections_are_turned_away_at_once(place):
-    from companion.live.server import MAX_CONNECTIONS
-
+@contextlib.contextmanager
+def held_open(place, count: int):
+    """The live page with `count` connections that sent half a request and wait (they are
+    not timed out meanwhile): the page, and those connections."""
     db, config = place
     live = Live(db, config, extra=("--head-timeout", "120"))
-    socks = []
+    socks: list = []
     try:
-        half_requests(live.port, MAX_CONNECTIONS + 5, socks)
-        for s in socks[-5:]:
-            assert status_of(s.recv(200)) == 503  # past the cap: told at once
+        half_requests(live.port, count, socks)
+        yield live, socks
     finally:
         for s in socks:
             s.close()
         live.stop()
 
 
+def test_too_many_connections_are_turned_away_at_once(place):
+    from companion.live.server import MAX_CONNECTIONS
+
+    with held_open(place, MAX_CONNECTIONS + 5) as (_live, socks):
+        for s in socks[-5:]:
+            assert status_of(s.recv(200)) == 503  # past the cap: told at once
+
+
 def test_connections_already_closed_do_not_count_against_the_cap(place):
     from companion.live.server import MAX_CONNECTIONS
 
-    db, config = place
-    live = Live(db, config, extra=("--head-timeout", "120"))
-    held = []
-    try:
-        half_requests(live.port, MAX_CONNECTIONS - 8, held)  # a crowd of connections that stay open
+    with held_open(place, MAX_CONNECTIONS - 8) as (live, _crowd):  # a crowd of connections that stay open
         # pages asked for one after another, each closed before the next: the room the crowd
         # leaves is enough for all of them, however quickly they come
         assert [get(live.url, "/")[0] for _ in range(30)] == [200] * 30
-    finally:
-        for s in held:
-            s.close()
-        live.stop()
 
 
 def test_connections_that_send_no_request_in_time_are_closed(place):
@@ -485,21 +486,13 @@ def test_one_device_cannot_take_the_room(game):
 def test_a_device_over_the_cap_gets_a_page_that_tries_again_by_itself(place):
     from companion.live.server import MAX_CONNECTIONS, SECURITY_HEADERS
 
-    db, config = place
-    live = Live(db, config, extra=("--head-timeout", "120"))
-    socks = []
-    try:
-        half_requests(live.port, MAX_CONNECTIONS, socks)
+    with held_open(place, MAX_CONNECTIONS) as (live, _socks):
         answer = raw(live.port, f"GET / HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
         head, _, body = answer.partition(b"\r\n\r\n")
         assert status_of(answer) == 503 and b"Content-Type: text/html" in head
         assert re.search(rb'<meta http-equiv="refresh" content="\d+">', body)
         assert all(name.encode() in head for name in SECURITY_HEADERS)
         assert 'lang="de"' in body.decode() and "von selbst" in body.decode()  # every language's line
-    finally:
-        for s in socks:
-            s.close()
-        live.stop()
 
 
 @pytest.mark.parametrize("host", ["evil.example.com", "evil.example.com:8019", "192.0.2.7", "[2001:db8::1]:80",
