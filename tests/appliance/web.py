@@ -4,6 +4,7 @@ QEMU forwards from loopback to the guest's live page."""
 from __future__ import annotations
 
 import http.client
+import json
 import re
 import socket
 import threading
@@ -49,6 +50,11 @@ def story(fragment: bytes) -> list[str]:
     return [line.decode() for line in re.findall(rb"<li>(.*?)</li>", found.group(1))] if found else []
 
 
+def told(line: bytes) -> str | None:
+    """The version an event stream's data line tells of (None for its other lines)."""
+    return json.loads(line[len(b"data: "):])["version"] if line.startswith(b"data: ") else None
+
+
 class Events(threading.Thread):
     """One viewer's event stream (/events), read in the background: the versions it was told of."""
 
@@ -69,9 +75,9 @@ class Events(threading.Thread):
                 line = response.fp.readline()
                 if not line:
                     break
-                found = re.match(rb'data: \{"version": "([^"]+)"\}', line)
-                if found:
-                    self.versions.append((time.monotonic(), found.group(1).decode()))
+                version = told(line)
+                if version:
+                    self.versions.append((time.monotonic(), version))
         except Exception as exc:  # the stream ended: said by the check that reads it
             self.error = exc
         finally:
