@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import re
 import shutil
 import signal
 import socket
@@ -89,7 +90,9 @@ def test_the_running_app_says_ready_beats_and_stops_on_sigterm(notify_socket, tm
         assert app.wait(20) == 0
     finally:
         app.kill()
-        app.communicate()
+        log = app.communicate()[1]
+    # the log says when the first frame came, in the app's processor time
+    assert re.search(r"started: the first frame after \d+\.\d s of processor time, \d+\.\d s waiting for one", log), log
 
 
 def test_a_crash_logs_the_traceback_and_the_last_actions():

@@ -10,6 +10,7 @@ import json
 import logging
 import os
 import sys
+import time
 import traceback
 from typing import Any
 
@@ -50,6 +51,15 @@ def setup_logging(level: str = "info", stream=None) -> logging.Logger:
     return LOG
 
 
+def _waited_for_processor() -> float:
+    """Seconds the main thread was ready to run but waited on the run queue (0 where the
+    kernel does not say: /proc/self/schedstat is Linux's)."""
+    try:
+        return int(open("/proc/self/schedstat").read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 class Service:
     """What the unit needs from the app: notifications, the watchdog beat, a crash report."""
 
@@ -71,7 +81,10 @@ class Service:
             beat()
         # the system log marks each start and stop; a terminal needs no such chatter
         self._level = logging.INFO if self.notifier.active else logging.DEBUG
-        LOG.log(self._level, "started")
+        # what the first frame cost, and how long the app stood ready while other work had the
+        # processor (the kernel's run-queue wait): what a unit started beside it took from it
+        LOG.log(self._level, "started: the first frame after %.1f s of processor time, %.1f s waiting for one",
+                time.process_time(), _waited_for_processor())
 
     def stopping(self) -> None:
         self.notifier.stopping()

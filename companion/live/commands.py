@@ -82,11 +82,18 @@ async def until_switched_on(config: Path) -> bool:
             loop.remove_signal_handler(signum)
 
 
-def cmd_live(args: argparse.Namespace) -> int:
-    from .. import config as settings
+def _default_journal() -> Path:
+    # imported only without --db: the unit names its journal, and a page switched off at boot
+    # has no use for the journal's code
     from ..journal.journal import default_path
 
-    db = (args.db or default_path()).absolute()
+    return default_path()
+
+
+def cmd_live(args: argparse.Namespace) -> int:
+    from .. import config as settings
+
+    db = (args.db or _default_journal()).absolute()
     if db.is_dir():
         return fail(f"{db} is a folder, not a journal file")
     config = (args.config or settings.default_path()).absolute()

@@ -57,7 +57,7 @@ CARELESS = os.environ.get("APPLIANCE_BREAK") == "sync"
 # APPLIANCE_BOOTS=cuts,late: only these boots after the install (nolive first late stick overlay cuts)
 BOOTS = [name for name in os.environ.get("APPLIANCE_BOOTS", "").split(",") if name]
 CUT_DB = "/var/lib/cloud-companion/cuts.sqlite3"
-LIVE_BOOT_SHARE = 0.2  # the live unit's CPU at boot (switched off), at most this part of the app's (it was 0.23 with its server loaded then, 0.14 now)
+BOOT_WAIT_SHARE = 0.1  # the app's wait for a processor on its way to the first frame, at most this part of its CPU
 EXPOSURE = 1.2       # systemd-analyze security's figure for the live unit, as the README states
 # the Settings screen's switch: the app's own settings code, as the service user, on the file
 SWITCH_ON = ("runuser -u cloud-companion -- /opt/cloud-companion/venv/bin/python -c "
@@ -416,6 +416,13 @@ class Run:
     def cpu_seconds(self, vm: VM, unit: str) -> float:
         return round(int(vm.serial.check(f"systemctl show -p CPUUsageNSec --value {unit}")) / 1e9, 1)
 
+    def first_frame_cpu(self, vm: VM) -> tuple[float, float]:
+        """The app's processor time to its first frame, and its time waiting for a processor
+        meanwhile, as its log says (fixed figures: the unit's own count goes on rising)."""
+        said = vm.serial.check("journalctl -b -u cloud-companion -o cat | grep -m1 'started: the first frame'")
+        found = re.search(r"after ([0-9.]+) s of processor time, ([0-9.]+) s waiting", said)
+        return float(found.group(1)), float(found.group(2))
+
     def listening(self, vm: VM, pid: str) -> list[str]:
         """The sockets the process listens on (ss, as root, sees every process's)."""
         out = vm.serial.run("ss -Hltnp")[1]
@@ -426,7 +433,9 @@ class Run:
         while (state := self.live_state(vm))["ActiveState"] != "active" and time.monotonic() < deadline:
             time.sleep(2)
         assert state["ActiveState"] == "active" and state["SubState"] == "running", state
-        self.figures["app's CPU to its first frame (s)"] = self.cpu_seconds(vm, "cloud-companion")
+        cpu, waited = self.first_frame_cpu(vm)
+        self.figures["app's CPU to its first frame (s)"] = cpu
+        self.figures["app's wait for a processor to its first frame (s)"] = waited
         log = self.live_log(vm)
         deadline = time.monotonic() + 120 * self.arch.slow  # the service imports aiohttp first: slow under TCG
         while "switched off" not in log and time.monotonic() < deadline:
@@ -662,7 +671,11 @@ class Run:
                 vm.serial.wait_for_shell()
                 state = self.live_state(vm)
                 assert state["ActiveState"] == "inactive", state
-                return f"the Home screen {seconds:.0f} s after power-on, the live unit masked"
+                cpu, waited = self.first_frame_cpu(vm)
+                self.figures["app's CPU to its first frame, live unit masked (s)"] = cpu
+                self.figures["app's wait for a processor to its first frame, live unit masked (s)"] = waited
+                return (f"the Home screen {seconds:.0f} s after power-on, the live unit masked; the app "
+                        f"{cpu} s of CPU to it, {waited} s waiting for a processor")
             self.check("the first frame without the live unit (for comparison)", first_frame)
             vm.shutdown()
 
@@ -748,15 +761,22 @@ class Run:
 
     def first_frame_kept(self) -> None:
         def kept():
-            with_live = self.figures["boot to first frame (s)"]
-            without = self.figures["boot to first frame, live unit masked (s)"]
-            app, live = self.figures["app's CPU to its first frame (s)"], self.figures["live unit's CPU at boot, switched off (s)"]
-            # under TCG on a shared machine a boot's time wanders by tens of seconds: what the live
-            # unit takes from the app is measured as its processor time (all of it spent at boot:
-            # switched off it then waits), which must stay a small part of the app's
-            assert live <= LIVE_BOOT_SHARE * app, f"the live unit took {live} s of CPU at boot, the app {app} s"
-            return (f"the live unit {live} s of CPU at boot, the app {app} s to its first frame; the first frame "
-                    f"{with_live} s after power-on with the live unit, {without} s with it masked")
+            figures = self.figures
+            app, waited = figures["app's CPU to its first frame (s)"], figures["app's wait for a processor to its first frame (s)"]
+            live = figures["live unit's CPU at boot, switched off (s)"]
+            # under TCG on a shared machine a boot's time wanders by tens of seconds, and the host's
+            # load slows every guest task alike: what another unit takes from the app shows in the
+            # guest's own scheduler, as the app's time ready to run while another task ran
+            assert waited <= BOOT_WAIT_SHARE * app, (
+                f"the app waited {waited} s for a processor on its way to the first frame ({app} s of its own); "
+                f"the live unit took {live} s of CPU at boot")
+            said = (f"the app waited {waited} s for a processor to its first frame ({app} s of CPU); the live "
+                    f"unit {live} s of CPU at boot; the first frame {figures['boot to first frame (s)']} s after power-on")
+            masked = figures.get("app's wait for a processor to its first frame, live unit masked (s)")
+            if masked is not None:
+                said += (f"; with the live unit masked {figures['boot to first frame, live unit masked (s)']} s, "
+                         f"{masked} s waited")
+            return said
         self.check("the live unit does not delay the first frame", kept)
 
     def all(self) -> None:
