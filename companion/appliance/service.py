@@ -81,9 +81,10 @@ class Service:
             beat()
         # the system log marks each start and stop; a terminal needs no such chatter
         self._level = logging.INFO if self.notifier.active else logging.DEBUG
-        # what the first frame cost, and how long the app stood ready while other work had the
-        # processor (the kernel's run-queue wait): what a unit started beside it took from it
-        LOG.log(self._level, "started: the first frame after %.1f s of processor time, %.1f s waiting for one",
+        # what the start cost (the first frame, then the journal and devices attached), and how
+        # long the app stood ready while other work had the processor (the kernel's run-queue
+        # wait): what a unit started beside it took from it
+        LOG.log(self._level, "started: ready after %.1f s of processor time, %.1f s waiting for one",
                 time.process_time(), _waited_for_processor())
 
     def stopping(self) -> None:
