@@ -33,6 +33,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+import care  # noqa: E402
 import image  # noqa: E402
 import web  # noqa: E402
 from vm import VM, VMError, overlay  # noqa: E402
@@ -54,7 +55,7 @@ LIVE_PORT = 8019     # the settings' live_port as installed
 CUTS = os.environ.get("POWER_CUTS")
 # APPLIANCE_BREAK=sync: the trials' writer with the journal's fsync off, to see the check fail
 CARELESS = os.environ.get("APPLIANCE_BREAK") == "sync"
-# APPLIANCE_BOOTS=cuts,late: only these boots after the install (nolive first late stick overlay cuts)
+# APPLIANCE_BOOTS=cuts,late: only these boots after the install (nolive first late stick overlay cuts care)
 BOOTS = [name for name in os.environ.get("APPLIANCE_BOOTS", "").split(",") if name]
 CUT_DB = "/var/lib/cloud-companion/cuts.sqlite3"
 BOOT_WAIT_SHARE = 0.1  # the app's wait for a processor on its way to the first frame, at most this part of its CPU
@@ -767,6 +768,45 @@ class Run:
             self.check("the journal on a disk of its own: no warning", kept)
             vm.shutdown()
 
+    def care(self, installed: Path, run: Path) -> None:
+        """The Pi looked after: dry runs, refusals, backup, export, report, restore, Shut down;
+        then, booted again, uninstall, install again and the purge. On the first boot's disk
+        (the game played by touch) when that boot ran."""
+        disk = overlay(run if run.exists() else installed, self.folder / "care.qcow2")
+        with self.vm(disk) as vm:
+            vm.serial.wait_for_shell()
+            vm.serial.check("mountpoint -q /mnt/bundle || mount -o ro /dev/vdb /mnt/bundle")
+            self.wait_active(vm, 180)
+            if self.actions(vm) == 0:  # the first boot did not run: some games, written as the app writes
+                vm.serial.check(f"systemctl stop cloud-companion && runuser -u cloud-companion -- timeout 20 "
+                                f"/opt/cloud-companion/venv/bin/python /mnt/bundle/writer.py {DB} >/dev/null; "
+                                f"systemctl start cloud-companion", timeout=240)
+                self.wait_active(vm, 180)
+            played = self.actions(vm)
+            self.figures["actions on the looked-after disk"] = played
+            self.check("the installer's dry runs change nothing", lambda: care.dry_runs(self, vm))
+            self.check("the installer refuses in one line, before it changes anything", lambda: care.refusals(self, vm))
+            self.check("backup, export and report from the command line",
+                       lambda: care.backup_export_report(self, vm, played))
+            self.check("restore: refused beside the app, then the games back", lambda: care.restore(self, vm, played))
+            self.check("Settings' Shut down powers off through the polkit rule", lambda: care.shut_down(self, vm))
+        with self.vm(disk) as vm:
+            vm.serial.wait_for_shell()
+            vm.serial.check("mountpoint -q /mnt/bundle || mount -o ro /dev/vdb /mnt/bundle")
+
+            def whole():
+                state = self.wait_active(vm, 180)
+                found = self.actions(vm)
+                assert found == played, f"{found} actions after the shut down, {played} before"
+                return f"{state['ActiveState']}, {found} actions"
+            self.check("after Shut down the app starts again with every game", whole)
+            self.check("uninstalling keeps the game history", lambda: care.uninstall_keeps(self, vm, played))
+            self.check("installing again finds the history", lambda: care.install_again(self, vm, played))
+            self.check("PURGE=1 deletes the history, keeping a last backup"
+                       + (" (its last backup left out: this must fail)" if care.CARELESS_PURGE else ""),
+                       lambda: care.purge(self, vm, played))
+            vm.shutdown()
+
     def first_frame_kept(self) -> None:
         def kept():
             figures = self.figures
@@ -800,7 +840,8 @@ class Run:
         boots = {"nolive": [lambda: self.without_live(installed)],
                  "first": [lambda: self.first_boot(run), self.first_frame_kept, lambda: self.after_power_cut(run)],
                  "late": [lambda: self.late_display(installed)], "stick": [lambda: self.exfat_stick(installed)],
-                 "overlay": [lambda: self.overlay_root(installed)], "cuts": [lambda: self.power_cuts(installed)]}
+                 "overlay": [lambda: self.overlay_root(installed)], "cuts": [lambda: self.power_cuts(installed)],
+                 "care": [lambda: self.care(installed, run)]}
         chosen = [name for name in BOOTS if name in boots] or list(boots)
         for boot in (step for name in chosen for step in boots[name]):
             try:
