@@ -15,13 +15,19 @@ from unitfile import exposure, needs_systemd, settings
 UNIT = Path(__file__).parent.parent / "systemd" / "cloud-companion.service"
 POLKIT = UNIT.with_name("50-cloud-companion-poweroff.rules")
 EXEC = "/opt/cloud-companion/venv/bin/cloud-companion"
+EXPOSURE = 0.6  # what systemd-analyze says of it today (and the unit and the README): it must not get looser
 
 
 @needs_systemd
-def test_exposure_is_at_most_one_and_each_remaining_item_is_explained():
+def test_exposure_stays_at_most_its_figure_and_each_remaining_item_is_explained():
     score, report = exposure(UNIT)
-    assert score <= 1.0, report
+    assert score <= EXPOSURE, report
     comments = "\n".join(line for line in UNIT.read_text().splitlines() if line.startswith("#"))
+    assert f"rates this unit {EXPOSURE}" in comments
+    project = UNIT.parents[1]  # what the README and the manual say of it
+    said = " ".join(p.read_text() for p in [project / "README.md", *sorted(project.glob("docs/**/*.md"))])
+    said = " ".join(said.split())
+    assert f"rates it {EXPOSURE}" in said and f"the app's unit: {EXPOSURE}" in said
     remaining = re.findall(r"^✗ (\S+?)=", report, re.M)
     assert remaining  # a unit for real hardware cannot close everything
     for name in remaining:
