@@ -362,6 +362,11 @@ class Run:
 
             def card_full():
                 pid = self.service(vm)["MainPID"]
+                # the write-ahead log emptied first: SQLite writes a checkpointed log again from its
+                # start, into room it already has, so a full card would not stop the next action
+                vm.serial.check("runuser -u cloud-companion -- python3 -c " + shlex.quote(
+                    f"import sqlite3; print(sqlite3.connect('{DB}').execute('pragma wal_checkpoint(TRUNCATE)')"
+                    ".fetchone())"))
                 vm.serial.check("fallocate -l $(($(df --output=avail -B1 / | tail -1) + 0)) /fill || true; "
                                 "while dd if=/dev/zero of=/fill2 bs=1M count=64 oflag=append conv=notrunc "
                                 "2>/dev/null; do :; done; sync; df -h / | tail -1")
