@@ -244,7 +244,7 @@ class Run:
                 raise AssertionError(f"the unit is not active: {state}")
             time.sleep(2)
 
-    def tap(self, vm: VM, index: int, key: str, timeout: float = 60) -> None:
+    def tap(self, vm: VM, index: int, key: str, timeout: float = 120) -> None:
         (fx, fy), after = self.screens[f"{index}:{key}"]
         vm.qmp.tap(fx, fy)
         self.wait_for_screen(vm, after, timeout)
