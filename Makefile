@@ -46,6 +46,7 @@ man_body = grep -v -e '^\.TH ' -e '^\.\\" ' $(1)
 
 $(BIN)/sphinx-build: $(BIN)/cloud-companion
 	$(BIN)/pip install -q -e '.[docs]'
+	touch $@
 
 docs: $(BIN)/sphinx-build
 	$(SPHINX) -b html docs build/docs/html

@@ -10,7 +10,7 @@ project = "Cloud Companion"
 author = "the Cloud Companion project"
 extensions = ["myst_parser", "sphinxarg.ext"]
 source_suffix = {".md": "markdown"}
-exclude_patterns = ["_build", "man"]
+exclude_patterns = ["man"]
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3  # a link to "page.md#a-heading" reaches that heading
 
@@ -20,7 +20,7 @@ html_static_path = []
 html_permalinks_icon = "#"
 
 # `make man`: the man page from the same parsers as the command line page
-man_pages = [("man", "cloud-companion",
+man_pages = [("cli", "cloud-companion",
               "keeps the books for Cloud 9, Cloudship and The Cloud Mine at the table",
               [author], 1)]
 man_show_urls = False
