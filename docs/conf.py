@@ -12,7 +12,7 @@ extensions = ["myst_parser", "sphinxarg.ext"]
 source_suffix = {".md": "markdown"}
 exclude_patterns = ["man"]
 myst_enable_extensions = ["colon_fence", "deflist"]
-myst_heading_anchors = 3  # a link to "page.md#a-heading" reaches that heading
+myst_heading_anchors = 3  # a link such as "data.md#back-up" reaches that heading
 
 html_theme = "furo"
 html_title = "Cloud Companion"
