@@ -11,12 +11,11 @@ author = "the Cloud Companion project"
 extensions = ["myst_parser", "sphinxarg.ext"]
 source_suffix = {".md": "markdown"}
 exclude_patterns = ["man"]
-myst_enable_extensions = ["colon_fence", "deflist"]
+myst_enable_extensions = ["deflist"]  # the man page's FILES list
 myst_heading_anchors = 3  # a link such as "data.md#back-up" reaches that heading
 
 html_theme = "furo"
 html_title = "Cloud Companion"
-html_static_path = []
 html_permalinks_icon = "#"
 
 # `make man`: the man page from the same parsers as the command line page
@@ -24,4 +23,4 @@ man_pages = [("cli", "cloud-companion",
               "keeps the books for Cloud 9, Cloudship and The Cloud Mine at the table",
               [author], 1)]
 man_show_urls = False
-today_fmt = "%Y"  # the man page's date: the year only, so rebuilding it changes nothing
+today_fmt = "%Y"  # the man page's date
