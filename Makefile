@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test bench demo clean install-pi update-pi uninstall-pi FORCE
+.PHONY: run test bench demo docs man clean install-pi update-pi uninstall-pi FORCE
 
 # pygame and pygame-ce both install the package `pygame`: a .venv made while the app used pygame
 # has pygame removed first, and pygame-ce installed afresh over the files they shared
@@ -35,6 +35,30 @@ bench: $(BIN)/cloud-companion
 
 demo: $(BIN)/cloud-companion
 	$(BIN)/cloud-companion demo --out demo-screens
+
+# the manual (Sphinx, MyST, Furo) into build/docs/html, warnings as errors; the man page is built
+# from the same parsers and must match the copy in docs/man/ that the wheel installs (`make man`
+# refreshes that copy)
+SPHINX = $(BIN)/sphinx-build -q -W --keep-going
+MAN_PAGE := docs/man/cloud-companion.1
+# the lines that name the date and the docutils version are not the page's content
+man_body = grep -v -e '^\.TH ' -e '^\.\\" ' $(1)
+
+$(BIN)/sphinx-build: $(BIN)/cloud-companion
+	$(BIN)/pip install -q -e '.[docs]'
+	touch $@
+
+docs: $(BIN)/sphinx-build
+	$(SPHINX) -b html docs build/docs/html
+	$(SPHINX) -b man docs build/docs/man
+	@$(call man_body,build/docs/man/cloud-companion.1) > build/docs/man/built.body
+	@$(call man_body,$(MAN_PAGE)) > build/docs/man/kept.body
+	@cmp -s build/docs/man/built.body build/docs/man/kept.body \
+		|| { echo "$(MAN_PAGE) differs from the parsers: run make man" >&2; exit 1; }
+
+man: $(BIN)/sphinx-build
+	$(SPHINX) -b man docs build/docs/man
+	cp build/docs/man/cloud-companion.1 $(MAN_PAGE)
 
 clean:
 	rm -rf $(VENV) demo-screens

@@ -27,7 +27,7 @@ from typing import Any, Callable
 import platformdirs
 import tomli_w
 
-# the [judge] table is the drop judge's own Timings (ship-contract.md section 2): one list of names
+# the [judge] table is the drop judge's own Timings (hardware/PROTOCOL.md section 2): one list of names
 from .ship.judge import Timings as JudgeTimings
 
 APP_NAME = "cloud-companion"
@@ -59,7 +59,7 @@ class SeatPins:
 
 @dataclass(frozen=True)
 class BedPins:
-    """The flowerbeds' impact detectors (ship-contract.md): the pins the seats leave free."""
+    """The flowerbeds' impact detectors (hardware/PROTOCOL.md): the pins the seats leave free."""
     yellow: int = 2
     purple: int = 3
     white: int = 14

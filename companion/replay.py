@@ -1,4 +1,4 @@
-"""Replaying a game written as JSON Lines (shared/design/replay-contract.md).
+"""Replaying a game written as JSON Lines (docs/reference/replay-contract.md).
 
 Line 1 is the setup, every later non-blank line one action. This module parses and applies;
 the command line (cli.py) only prints what it returns.

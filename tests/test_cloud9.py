@@ -1,4 +1,4 @@
-"""Cloud 9: the rulebook's examples, every reading in rulings.md, and the contract's fixed details."""
+"""Cloud 9: the rulebook's examples, every reading in docs/rulings.md, and the contract's fixed details."""
 
 import itertools
 import json

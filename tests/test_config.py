@@ -1,7 +1,6 @@
 """The settings file: defaults, round trip, every pin-map error, broken files kept aside."""
 
 import os
-import re
 import tomllib
 from dataclasses import asdict
 from pathlib import Path
@@ -148,19 +147,6 @@ def test_the_example_file_lists_every_setting_at_its_default():
     uncommented = "\n".join(line[2:] if line.startswith("# ") and "=" in line or line.startswith("# [[")
                              else line for line in text.splitlines())
     assert tomllib.loads(uncommented)["seats"][:2] == [asdict(s) for s in config.DEFAULT_SEATS[:2]]
-
-
-def test_the_readme_sample_is_safe_to_copy(tmp_path):
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    settings = readme.split("### Settings", 1)[1].split("\n## ", 1)[0]
-    samples = re.findall(r"```toml\n(.*?)```", settings, re.S)
-    assert samples
-    for sample in samples:
-        path = tmp_path / "config.toml"
-        path.write_text(sample)
-        loaded, problems = config.load(path)
-        assert problems == []
-        assert loaded.seats == config.DEFAULT_SEATS  # copying it never cuts the table to fewer seats
 
 
 @settings(deadline=None)  # each example writes and fsyncs a file: slow on a busy disk

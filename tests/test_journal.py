@@ -246,7 +246,7 @@ def test_reopened_journal_rebuilds_exactly_the_stored_prefix(tmp_path_factory, s
 
 
 def test_the_readme_backup_recipe_copies_a_journal_in_use(tmp_path):
-    """README, "Your data": SQLite's online backup, while the app is writing."""
+    """docs/data.md, "Back up": SQLite's online backup, while the app is writing."""
     path, copy = tmp_path / "journal.sqlite3", tmp_path / "journal-backup.sqlite3"
     with Journal.open(path) as journal:
         ref, match = play(journal, random_game(MINE, seed=12)[:9])

@@ -345,7 +345,7 @@ MAIN_ACTIONS = ("right", "wrong", "jump", "stay", "done", "fall", "rise", "rise-
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_the_main_buttons_are_at_least_64_design_pixels(size):
     """Right/Wrong, Jump/Stay and the pilot's rise, fall and roll: a child's finger from across the
-    table (ui-guide: 64 px for the main actions)."""
+    table (docs/reference/screens.md: 64 px for the main actions)."""
     problems = []
     for name in ("cloudmine-3", "cloudmine-8", "cloud9-6", "cloud9-6-long-decide", "cloud9-6-rise", "cloud9-3"):
         h = Harness(size)

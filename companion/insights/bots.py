@@ -25,8 +25,8 @@ from .odds import rise_chance_trusted as rise_chance
 Policy = Callable[[Cloud9State, Mapping[str, int]], bool]
 
 # the share the odds bot counts of the estimated staying value above what a rise makes sure
-# of: the best of 0.4 to 1.25 in simulations against cautious and bold (README, "Bots and
-# simulation")
+# of: the best of 0.4 to 1.25 in simulations against cautious and bold (docs/insights.md, "Bots
+# and simulation")
 STAY_DISCOUNT = 0.6
 
 

@@ -1,7 +1,7 @@
 """Cloud 9: the exact chance that the pilot can make the balloon rise.
 
 What the table knows is the roll, the pilot's hand size and every card played face up since
-the last reshuffle (rulings.md, ruling 5: those are exactly the cards in the discard pile).
+the last reshuffle (docs/rulings.md, ruling 5: those are exactly the cards in the discard pile).
 Every other card, the pilot's hand among them, is unseen; the pilot's hand is then a uniform
 draw of `hand` cards from the unseen ones, so the count of each colour in it follows the
 multivariate hypergeometric distribution.

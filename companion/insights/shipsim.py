@@ -174,7 +174,7 @@ def hidden_hail(state: ShipState, rng: random.Random) -> dict[int, bool]:
     """A face for every tile still face down with no known face (0-based space -> hail?),
     drawn uniformly among the layouts the mode allows that agree with the faces already seen:
     one hail tile per set of three in standard and partly cloudy, three among all nine tiles
-    in tornado (rulings.md, Cloudship, reading 7)."""
+    in tornado (docs/rulings.md, Cloudship, reading 7)."""
     unknown = [i for i, t in enumerate(state.tiles) if t is not None and t.hail is None]
     if not unknown:
         return {}

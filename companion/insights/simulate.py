@@ -21,7 +21,7 @@ from ..rules.cloud9 import COLOURS, DICE, HAND_SIZE, RULES, Cloud9State
 from .bots import POLICIES, pilot_action
 from .odds import FULL_DECK
 
-# a die's six faces: one per colour and two blank (rulings.md, Cloud 9 board data)
+# a die's six faces: one per colour and two blank (docs/rulings.md, Cloud 9 board data)
 DIE = COLOURS + ("blank", "blank")
 # no real game comes near this; a policy that never ends a game would stop here
 ACTION_LIMIT = 20_000

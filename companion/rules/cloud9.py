@@ -1,7 +1,7 @@
 """Cloud 9: balloon trips, passengers' decisions, scores and public hand sizes (3 to 6 players).
 
-Rulebook: shared/rules/cloud9-rulebook-en.txt (German: cloud9-rulebook-de.txt);
-board data and readings: shared/design/rulings.md, "Cloud 9".
+Rulebook: Cloud 9's English and German editions;
+board data and readings: docs/rulings.md, "Cloud 9".
 
 A turn goes roll -> decide (each passenger jumps or stays, in seat order from the pilot's
 left) -> resolve (the pilot makes the balloon rise with cards, or it falls). Hands are only
@@ -23,7 +23,7 @@ from .common import (
     setup_player_choice, setup_players, string_list, string_tuple,
 )
 
-# --- board data (rulings.md, "Board data": printed on the board, not in the rulebook) -------
+# --- board data (docs/rulings.md, "Board data": printed on the board, not in the rulebook) --
 
 # points for jumping out on each cloud; reaching the top cloud scores TOP_POINTS for all aboard
 POINTS = {1: 1, 2: 2, 3: 4, 4: 6, 5: 9, 6: 12, 7: 15, 8: 20}
@@ -48,7 +48,7 @@ HAND_SIZE = 6
 # "Winning the Game": the game ends after a fall once someone has this many points
 WINNING_SCORE = 50
 
-# the rules a refusal names (rulebook sections and rulings.md readings)
+# the rules a refusal names (rulebook sections and docs/rulings.md readings)
 RULE_STEP_1 = "playing the game, step 1"
 RULE_STEP_2 = "playing the game, step 2"
 RULE_STEP_3 = "playing the game, step 3"

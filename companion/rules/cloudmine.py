@@ -1,7 +1,7 @@
 """The Cloud Mine: roles, guessing order and card counts (3 to 8 players, 80 cards).
 
-Rulebook: shared/rules/cloudmine-rulebook-hu.txt (English: cloudmine-rules-en.md);
-readings: shared/design/rulings.md, "The Cloud Mine".
+Rulebook: The Cloud Mine's Hungarian edition;
+readings: docs/rulings.md, "The Cloud Mine".
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Cloudship: the cooperative flying game for 2 to 4 players (storm, beds, engine room, hail).
 
-Rulebook: shared/rules/cloudship-rulebook-en.txt; board data and readings 1-9:
-shared/design/rulings.md, "Cloudship"; actions and view: shared/design/replay-contract.md.
+Rulebook: Cloudship's English edition; board data and readings 1-9:
+docs/rulings.md, "Cloudship"; actions and view: docs/reference/replay-contract.md.
 
 A round: the commander rolls, the storm moves, the ship is loaded and flies; every ball that
 comes to rest in a bed is told with a `drop`, and `land` resolves the round. The resolution
@@ -23,7 +23,7 @@ from .common import (
     setup_players, string_list, terms,
 )
 
-# --- board data (rulings.md, "Cloudship", board data) ------------------------------------
+# --- board data (docs/rulings.md, "Cloudship", board data) -------------------------------
 
 BEDS = ("yellow", "purple", "white", "blue")  # also the order of regular plantings (contract)
 STORM = "storm"

@@ -1,7 +1,7 @@
 """Types and helpers shared by the three games' rules.
 
 Actions are plain JSON objects (dicts) exactly as in the replay contract
-(`shared/design/replay-contract.md`); states are immutable values private to each game
+(`docs/reference/replay-contract.md`); states are immutable values private to each game
 module, and `view()` turns a state into the contract's public JSON object.
 """
 
@@ -18,7 +18,7 @@ class RulesError(ValueError):
     """An action that the rules do not allow in this state.
 
     `reason` is one sentence a player understands; `rule` names the rule it comes from
-    (a rulebook section or a ruling in rulings.md), so a screen can show both.
+    (a rulebook section or a ruling in docs/rulings.md), so a screen can show both.
 
     The sentence is written as a `template` with {placeholders} and the `params` that fill
     them, so that the app can show it in the players' language (companion.i18n.explain):

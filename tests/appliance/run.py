@@ -59,7 +59,7 @@ CARELESS = os.environ.get("APPLIANCE_BREAK") == "sync"
 BOOTS = [name for name in os.environ.get("APPLIANCE_BOOTS", "").split(",") if name]
 CUT_DB = "/var/lib/cloud-companion/cuts.sqlite3"
 BOOT_WAIT_SHARE = 0.1  # the app's wait for a processor on its way to the first frame, at most this part of its CPU
-EXPOSURE = 1.2       # systemd-analyze security's figure for the live unit, as the README states
+EXPOSURE = 1.2       # systemd-analyze security's figure for the live unit, as docs/live-page.md states
 # the Settings screen's switch: the app's own settings code, as the service user, on the file
 SWITCH_ON = ("runuser -u cloud-companion -- /opt/cloud-companion/venv/bin/python -c "
              + shlex.quote("from pathlib import Path; from companion import config as c; p = Path('" + CONFIG + "'); "
@@ -734,7 +734,7 @@ class Run:
 
     def overlay_root(self, installed: Path) -> None:
         """raspi-config's overlay file system: the journal's folder on an overlay in memory. The
-        Home screen and doctor say so; the same folder on a disk of its own (what the README
+        Home screen and doctor say so; the same folder on a disk of its own (what docs/appliance.md
         tells) brings no warning and keeps the games."""
         disk = overlay(installed, self.folder / "overlay.qcow2")
         games = self.folder / "games.img"
@@ -758,7 +758,7 @@ class Run:
 
             def kept():
                 vm.serial.check("systemctl stop cloud-companion; umount /var/lib/cloud-companion", timeout=180)
-                # the README's way: a partition of its own (here a second disk) for the games
+                # the manual's way (docs/appliance.md): a partition of its own (here a second disk) for the games
                 vm.serial.check("mount LABEL=GAMES /mnt && cp -a /var/lib/cloud-companion/. /mnt/ && umount /mnt && "
                                 "printf '[Mount]\\nWhat=LABEL=GAMES\\nWhere=/var/lib/cloud-companion\\nType=ext4\\n"
                                 "Options=noatime\\n\\n[Install]\\nWantedBy=local-fs.target\\n' "

@@ -1,7 +1,7 @@
 """Scaling from the 800x480 design grid to any screen, and rotation inside the app.
 
 A `Frame` describes the canvas a screen lays itself out on: its size in screen pixels and the
-scale from design pixels (ui-guide numbers) to screen pixels. Landscape canvases are scaled so
+scale from design pixels (docs/reference/screens.md numbers) to screen pixels. Landscape canvases are scaled so
 that 800x480 fits; portrait ones so that 480x800 fits, then the layout stretches to fill the
 rest (1024x600 is 819x480 design pixels, 720x1280 is 480x853).
 
@@ -61,7 +61,7 @@ class Frame:
         return pygame.Rect(m, top, self.width - 2 * m, self.height - top - m)
 
     def board_and_step(self, step_share: float | None = None) -> tuple[pygame.Rect, pygame.Rect]:
-        """Game screens: board state and the current step (ui-guide: the step on the right
+        """Game screens: board state and the current step (docs/reference/screens.md: the step on the right
         third in landscape, at the bottom in portrait)."""
         c, gap = self.content, self.u(GAP * 2)
         if self.portrait:

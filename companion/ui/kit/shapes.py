@@ -1,4 +1,4 @@
-"""The shape of every game colour, drawn (ui-guide): colour-blind players and grey photos
+"""The shape of every game colour, drawn (docs/reference/screens.md): colour-blind players and grey photos
 still tell red (circle) from green (square).
 
 `draw_token(surface, colour_name, center, radius)` draws the colour's shape filled with the
@@ -100,7 +100,7 @@ def _draw_rainbow(surface, center, radius, outline, width) -> None:
 
 
 def draw_token(surface: pygame.Surface, colour: str, center: Point, radius: float) -> None:
-    """A game colour as its shape, filled with the colour (ui-guide table)."""
+    """A game colour as its shape, filled with the colour (docs/reference/screens.md's table)."""
     c = COLOURS[colour]
     draw_shape(surface, c.shape, center, radius, c.rgb)
 

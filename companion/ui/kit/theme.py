@@ -1,4 +1,4 @@
-"""The look: sky, cards, type sizes, and every game colour with its own shape (ui-guide).
+"""The look: sky, cards, type sizes, and every game colour with its own shape (docs/reference/screens.md).
 
 All sizes here are in design pixels at 800x480; `Theme(scale)` turns them into screen pixels.
 Rendered text is cached, so redrawing an unchanged screen costs blits, not font rendering.
@@ -23,7 +23,7 @@ FONT_PATHS = {"bold": str(FONTS_DIR / "AtkinsonHyperlegible-Bold.ttf"),
               "regular": str(FONTS_DIR / "AtkinsonHyperlegible-Regular.ttf")}
 FONT_PATH = FONT_PATHS["bold"]
 
-# type sizes in design pixels (ui-guide: display 48-72, prompt 32-40, body 22-24, never under 18;
+# type sizes in design pixels (docs/reference/screens.md: display 48-72, prompt 32-40, body 22-24, never under 18;
 # "min" is the floor a label may shrink to, secondary text asks for "small" and gets it where it fits)
 SIZES = {"display": 64, "big": 48, "prompt": 36, "title": 28, "body": 24, "small": 20, "min": 18}
 MIN_TEXT = SIZES["min"]
@@ -61,7 +61,7 @@ class GameColour:
     shape: str
 
 
-# ui-guide "Colours and their shapes": every colour always comes with its shape
+# docs/reference/screens.md "Colours and their shapes": every colour always comes with its shape
 COLOURS: dict[str, GameColour] = {c.name: c for c in (
     GameColour("red", (215, 38, 61), "circle"),
     GameColour("yellow", (244, 194, 13), "triangle"),

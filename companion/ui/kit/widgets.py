@@ -362,7 +362,7 @@ class Label(Widget):
 
 
 class Token(Widget):
-    """A game colour as its shape (the ui-guide table)."""
+    """A game colour as its shape (the table in docs/reference/screens.md)."""
 
     def __init__(self, rect, colour: str, key: str | None = None):
         super().__init__(rect, key)

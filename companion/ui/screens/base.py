@@ -46,7 +46,7 @@ HOW A GAME SCREEN IS WRITTEN (Cloud 9 and Cloudship follow screens/cloudmine.py)
    (1-8 or None)) and `self.player(name)`.
    `build(f, t)` is called again after every change (a new state, language, size, rotation), so
    a screen keeps no widget state: read everything from `self.view`. Sizes: `f.u(n)` turns design
-   pixels (800x480 grid, ui-guide) into screen pixels; `f.portrait` tells the orientation; text
+   pixels (800x480 grid, docs/reference/screens.md) into screen pixels; `f.portrait` tells the orientation; text
    sizes are roles: "display" 64, "big" 48, "prompt" 36, "title" 28, "body" 24, "small" 20,
    "min" 18 (Label shrinks text to fit, never below `min_size`; tests fail when text overflows).
    Keep buttons at least `f.u(48)` on each side (`f.u(64)` for the main actions).

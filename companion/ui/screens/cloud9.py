@@ -1,6 +1,6 @@
 """Cloud 9: the board's path of nine clouds with the basket and the pieces aboard (drawn by
 boards/cloud9.py), the scoreboard toward 50 with hand sizes, and the step: enter the roll,
-each passenger's jump or stay, then the pilot's rise (which cards) or fall (ui-guide, "Game
+each passenger's jump or stay, then the pilot's rise (which cards) or fall (docs/reference/screens.md, "Game
 screens"). This module lays them out and takes the input; the moments (a rise, a fall, a
 jump) are started here and drawn by the board.
 
@@ -35,7 +35,7 @@ TUMBLE_S = 0.3           # the app's own roll: the dice tumble this long before 
 LIFT_S = board.RISE_S    # a rise: the basket floats up from the cloud it left
 FALL_S = board.FALL_S    # a fall: the basket drops, its passengers tumble out
 JUMP_S = board.JUMP_S    # a jump: the piece flies from the basket to its player's score
-# the prompt's largest type (ui-guide: 32-40); from 40 a label shrinks through 30 and 28, so a
+# the prompt's largest type (docs/reference/screens.md: 32-40); from 40 a label shrinks through 30 and 28, so a
 # long name in a narrow step still stands above the 28 px of everything else
 PROMPT_PX = 40
 

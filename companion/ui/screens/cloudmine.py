@@ -1,5 +1,5 @@
 """The Cloud Mine: the ring of players with their roles, the cards to draw, whose guess it is,
-right / wrong for the Dreamer, cards per player and the deck (ui-guide, "Game screens")."""
+right / wrong for the Dreamer, cards per player and the deck (docs/reference/screens.md, "Game screens")."""
 
 from __future__ import annotations
 

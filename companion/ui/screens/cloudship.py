@@ -1,7 +1,7 @@
 """Cloudship: the weather bar with the storm marker, the four beds with their flowers, the engine
 room's pipe of 12 spaces with flowers and revealed hail, and the step of the round: enter the
 roll, load and fly (tap the bed where each ball lands), land, then the wild flower and tile
-questions the resolution asks (ui-guide, "Game screens, at a glance").
+questions the resolution asks (docs/reference/screens.md, "Game screens, at a glance").
 
 The flight is entered by taps now; the ship's sensor will submit the same `drop` actions through
 the controller (the screen shows them like taps), and `ship_tilt()` draws the ship at the angle
