@@ -50,6 +50,7 @@ def test_the_install_dry_run_prints_every_step_and_changes_nothing():
     assert "write /etc/systemd/system/cloud-companion.service" in out
     assert "write /etc/polkit-1/rules.d/50-cloud-companion-poweroff.rules" in out
     assert "write /etc/udev/rules.d/90-cloud-companion-usb.rules" in out
+    assert "write /usr/local/share/man/man1/cloud-companion.1" in out  # where man looks
     assert "systemctl enable cloud-companion.service" in out and "touch2 display" in out
     assert out.rstrip().endswith("dry run: nothing was changed")
     assert ([p.exists() for p in watched], user_exists()) == before
@@ -60,6 +61,7 @@ def test_update_and_uninstall_dry_runs_keep_the_history_unless_asked():
     assert update.returncode == 0 and "systemctl restart cloud-companion.service" in update.stdout
     keep = dry_run("uninstall-pi")
     assert keep.returncode == 0 and "/var/lib/cloud-companion" not in keep.stdout
+    assert "its command and manual page" in keep.stdout
     purge = dry_run("uninstall-pi", "PURGE=1")
     assert "DELETE the game history and settings (/var/lib/cloud-companion" in purge.stdout
 

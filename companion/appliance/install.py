@@ -59,6 +59,7 @@ LIVE_UNIT_NAME = "cloud-companion-live.service"
 POLKIT_NAME = "50-cloud-companion-poweroff.rules"
 UDEV_NAME = "90-cloud-companion-usb.rules"
 COMMAND = Path("/usr/local/bin/cloud-companion")
+MAN_PAGE = Path("/usr/local/share/man/man1/cloud-companion.1")  # where `man cloud-companion` looks
 HARDWARE_WATCHDOG = Path("/etc/systemd/system.conf.d/cloud-companion-watchdog.conf")
 FIRMWARE = Path("/boot/firmware")  # Bookworm and Trixie; before them /boot held config.txt
 BOOT_CONFIGS = (FIRMWARE / "config.txt", Path("/boot/config.txt"))
@@ -259,6 +260,8 @@ def app_steps(source: Path) -> list[Step]:
         write_step("the cloud-companion command (run as the service, on its journal and settings)",
                    COMMAND, (source / "systemd" / "cloud-companion-cli").read_text(),
                    mode=0o755),
+        write_step("its manual page (man cloud-companion)", MAN_PAGE,
+                   (source / "docs" / "man" / "cloud-companion.1").read_text()),
     ]
 
 
@@ -389,9 +392,11 @@ def uninstall_plan(purge: bool) -> list[Step]:
              lambda: [p.unlink(missing_ok=True) for p in (unit, live, rule, udev)] and None,
              lambda: not any(p.exists() for p in (unit, live, rule, udev)), [f"rm {unit} {live} {rule} {udev}"]),
         command_step("systemd forgets the unit", "systemctl", "daemon-reload"),
-        Step(f"remove the app ({PREFIX}) and its command", lambda: (shutil.rmtree(PREFIX, ignore_errors=True),
-                                                                   COMMAND.unlink(missing_ok=True)) and None,
-             lambda: not PREFIX.exists() and not COMMAND.exists(), [f"rm -r {PREFIX} {COMMAND}"]),
+        Step(f"remove the app ({PREFIX}), its command and manual page",
+             lambda: (shutil.rmtree(PREFIX, ignore_errors=True), COMMAND.unlink(missing_ok=True),
+                      MAN_PAGE.unlink(missing_ok=True)) and None,
+             lambda: not PREFIX.exists() and not COMMAND.exists() and not MAN_PAGE.exists(),
+             [f"rm -r {PREFIX} {COMMAND} {MAN_PAGE}"]),
     ]
     config_txt = boot_config()
     if config_txt is not None:
