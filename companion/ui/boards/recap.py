@@ -106,6 +106,14 @@ def deck_line(match: Match) -> str | None:
         left=out.left, needed=out.needed)
 
 
+def trips_caption(trips: int, per: int) -> str:
+    """Cloud 9's story's caption: points trip by trip, or per few trips in a long game."""
+    if per == 1:
+        return _.ngettext("Points trip by trip ({count} trip)", "Points trip by trip ({count} trips)",
+                          trips).format(count=trips)
+    return _("Points per {size} trips ({count} trips)").format(size=per, count=trips)
+
+
 def title_of(game: str) -> str:
     return _(TITLES[game]) if game in TITLES else game
 
@@ -440,31 +448,75 @@ def fill_pattern(surface: pygame.Surface, rect: pygame.Rect, colour, pattern: st
     surface.set_clip(clip)
 
 
+BAR_LEAST = 16  # design pixels: the narrowest bar a table still reads (a column of several trips, else)
+BAR_SHARE = 0.75  # of its slot: the gap between bars is the rest
+PIECE_LEAST = 6  # design pixels: the lowest piece of a bar that is not empty (a Dreamer's one card)
+PER_BAR = (1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 25, 50, 100)
+
+
+def per_bar(count: int, width: int, theme: th.Theme) -> int:
+    """How many trips or rounds one bar stands for, so that `count` of them in `width` pixels
+    come out as bars at least BAR_LEAST wide: one each while they fit, else a few together."""
+    least = theme.px(BAR_LEAST) / BAR_SHARE
+    return next((k for k in PER_BAR if -(-count // k) * least <= max(1, width)), PER_BAR[-1])
+
+
+def grouped(values: list[list[tuple]], per: int) -> list[list[tuple]]:
+    """`values` (a stack of (value, colour[, pattern]) per trip or round) with every `per`
+    consecutive stacks added into one: the pieces of one colour and pattern summed, in the
+    order they first appear (nothing is lost: the totals stay the same)."""
+    if per <= 1:
+        return values
+    out = []
+    for start in range(0, len(values), per):
+        pieces: dict[tuple, int] = {}
+        for stack in values[start:start + per]:
+            for value, *look in stack:
+                pieces[tuple(look)] = pieces.get(tuple(look), 0) + value
+        out.append([(value, *look) for look, value in pieces.items()])
+    return out
+
+
+def bar_boxes(rect: pygame.Rect, values: list[list[tuple]], top: int, theme: th.Theme,
+              labels: bool = True) -> list[list[pygame.Rect]]:
+    """Where `draw_bars` puts each piece of each bar (an empty piece has no box): each bar
+    BAR_SHARE of its slot, each piece not empty at least PIECE_LEAST high (never above the box)."""
+    slot = rect.w / max(1, len(values))
+    width = max(2, int(slot * BAR_SHARE))
+    px = theme.size("min")
+    room = rect.h - (px + theme.px(2) if labels and rect.h > 2.5 * px else 0)
+    least = min(theme.px(PIECE_LEAST), max(2, room // 3))
+    out = []
+    for i, stack in enumerate(values):
+        x = int(rect.x + i * slot + (slot - width) / 2)
+        y, boxes = rect.bottom, []
+        for value, *_look in stack:
+            if value <= 0:
+                continue
+            height = min(max(least, round(room * value / max(1, top))), y - rect.y)
+            boxes.append(pygame.Rect(x, y - height, width, height))
+            y -= height
+        out.append(boxes)
+    return out
+
+
 def draw_bars(surface: pygame.Surface, rect: pygame.Rect, values: list[list[tuple]],
               top: int, theme: th.Theme, labels: bool = True) -> None:
     """Bars side by side, each a stack of (value, colour) or (value, colour, pattern) from the
     bottom, on a light baseline; each bar's total above it where it can be read (at least the
     smallest type size)."""
-    count = max(1, len(values))
-    slot = rect.w / count
-    width = max(2, int(slot * 0.7))
+    slot = rect.w / max(1, len(values))
     base = rect.bottom
     pygame.draw.line(surface, th.CARD_LINE, (rect.x, base), (rect.right, base), max(1, theme.px(1.5)))
     px = theme.size("min")
-    room = rect.h - (px + theme.px(2) if labels and rect.h > 2.5 * px else 0)
     readable = labels and rect.h > 2.5 * px and theme.measure("88", px, "regular")[0] <= slot
-    for i, stack in enumerate(values):
-        x = int(rect.x + i * slot + (slot - width) / 2)
-        y, total = base, 0
-        for value, colour, *pattern in stack:
-            if value <= 0:
-                continue
-            height = max(2, round(room * value / max(1, top)))
-            fill_pattern(surface, pygame.Rect(x, y - height, width, height), colour, *pattern)
-            if width >= theme.px(6):  # an outline on thin bars would hide their colour
-                pygame.draw.rect(surface, th.INK, (x, y - height, width, height), 1)
-            y -= height
-            total += value
-        if readable and total:
+    for stack, boxes in zip(values, bar_boxes(rect, values, top, theme, labels)):
+        pieces = [piece for piece in stack if piece[0] > 0]
+        for (value, colour, *pattern), box in zip(pieces, boxes):
+            fill_pattern(surface, box, colour, *pattern)
+            if box.w >= theme.px(6):  # an outline on thin bars would hide their colour
+                pygame.draw.rect(surface, th.INK, box, 1)
+        total = sum(value for value, *_look in pieces)
+        if readable and total and boxes:
             image = theme.text(str(total), px, th.INK_SOFT, "regular")
-            surface.blit(image, image.get_rect(midbottom=(x + width // 2, y - theme.px(1))))
+            surface.blit(image, image.get_rect(midbottom=(boxes[-1].centerx, boxes[-1].top - theme.px(1))))
