@@ -152,9 +152,15 @@ def render_recap(match: Match, started_at: str | None = None, size: tuple[int, i
         pygame.font.init()
     surface = pygame.Surface(size)
     th.paint_sky(surface)
-    theme = th.Theme(min(size[0] / 800, size[1] / 1066))
-    _Recap(surface, theme, match, started_at).draw()
+    _Recap(surface, recap_theme(size), match, started_at).draw()
     return surface
+
+
+def recap_theme(size: tuple[int, int]) -> th.Theme:
+    """The type and spacing for a recap of `size`: a portrait page scales from 800x1066, a
+    landscape screen from 800x480 (the app's own screen: its text as large as the app's)."""
+    w, h = size
+    return th.Theme(min(w / 800, h / 1066) if h > w else min(w / 800, h / 480))
 
 
 def save_recap(match: Match, path: str | Path, started_at: str | None = None,
@@ -251,6 +257,9 @@ class _Recap:
 
     def draw(self) -> None:
         w, h = self.s.get_size()
+        if w > h:
+            self.draw_landscape()
+            return
         m = self.margin
         y = self.header(pygame.Rect(m, m, w - 2 * m, self.u(110)))
         n = len(self.v["players"])
@@ -264,14 +273,39 @@ class _Recap:
         if found:
             self.awards(pygame.Rect(m, story.bottom + m // 2, w - 2 * m, awards_h), found)
 
-    def header(self, rect: pygame.Rect) -> int:
+    def draw_landscape(self) -> None:
+        """A screen's shape: the header along the top, the standings in a column at the left,
+        the story and the awards beside them."""
+        w, h = self.s.get_size()
+        m = self.margin = self.u(12)
+        y = self.header(pygame.Rect(m, m, w - 2 * m, self.u(64)), "prompt", "body")
+        body = pygame.Rect(m, y + m // 2, w - 2 * m, h - y - m - m // 2)
+        # the standings as wide as the longest name needs beside its rank, crown, token and score
+        longest = max(self.t.measure(name, self.t.size("min"), th.weight_of("title"))[0] for name in self.v["players"])
+        score_w = 0 if self.game == "cloudship" else self.t.measure("888", self.t.size("title"), "bold")[0]
+        left_w = min(body.w // 2, max(body.w // 3, self.u(24 + 114 + 34) + longest + score_w))
+        self.standings(pygame.Rect(body.x, body.y, left_w, body.h), columns=1)
+        right = pygame.Rect(body.x + left_w + m, body.y, body.w - left_w - m, body.h)
+        found = told.awards(self.m)
+        awards_h = min(right.h // 3, self.u(40) + self.u(48) * len(found)) if found else 0
+        self.story(pygame.Rect(right.x, right.y, right.w, right.h - (awards_h + m // 2 if found else 0)))
+        if found:
+            self.awards(pygame.Rect(right.x, right.bottom - awards_h, right.w, awards_h), found)
+
+    @property
+    def landscape(self) -> bool:
+        w, h = self.s.get_size()
+        return w > h
+
+    def header(self, rect: pygame.Rect, title_role: str = "display", line_role: str = "title") -> int:
         icon = pygame.Rect(rect.x, rect.y, rect.h, rect.h)
         draw_game_icon(self.s, self.game, icon)
         x = icon.right + self.u(16)
-        self.text(title_of(self.game), "display", (x, rect.y), width=rect.right - x)
+        title = self.text(title_of(self.game), title_role, (x, rect.y), width=rect.right - x)
         line = day_of(self.started_at)
         outcome = self.outcome()
-        self.text(" · ".join(part for part in (line, outcome) if part), "title", (x, rect.y + self.u(72)),
+        self.text(" · ".join(part for part in (line, outcome) if part), line_role,
+                  (x, max(title.bottom, rect.bottom - self.t.font(self.t.size(line_role)).get_linesize())),
                   colour=th.INK, width=rect.right - x)
         return rect.bottom
 
@@ -287,12 +321,12 @@ class _Recap:
             return _("{name} wins!").format(name=v["winners"][0])
         return _("Shared win: {names}").format(names=names(v["winners"]))
 
-    def standings(self, rect: pygame.Rect) -> None:
+    def standings(self, rect: pygame.Rect, columns: int | None = None) -> None:
         self.card(rect)
         inner = rect.inflate(-self.u(24), -self.u(16))
         v = self.v
         order = ranked(self.m) if self.game != "cloudship" else [(1, p) for p in v["players"]]
-        columns = 2 if len(order) > 1 else 1
+        columns = columns or (2 if len(order) > 1 else 1)
         per = -(-len(order) // columns)
         col_w = inner.w // columns
         row_h = min(self.u(46), inner.h // max(1, per))
@@ -340,14 +374,18 @@ class _Recap:
             self.cloudmine(inner)
 
     def caption(self, rect: pygame.Rect, text: str) -> pygame.Rect:
-        self.text(text, "title", rect.topleft, width=rect.w)
+        """The story's caption along the top of `rect` (none yet for ""); the room under it."""
+        if text:
+            self.text(text, "title", rect.topleft, width=rect.w)
         return pygame.Rect(rect.x, rect.y + self.u(40), rect.w, rect.h - self.u(40))
 
     def bars(self, rect: pygame.Rect, values, top: int, labels: bool = True) -> None:
         draw_bars(self.s, rect, values, top, self.t, labels)
 
     def player_rows(self, rect: pygame.Rect, series: dict[str, list[list[tuple[int, tuple[int, int, int]]]]],
-                    top: int, right_text) -> None:
+                    right_text) -> int:
+        """A row of bars per player (in landscape a token leads it: the standings beside it name
+        everyone); a long game's bars each a few trips or rounds together. Returns how many."""
         names_ = list(self.v["players"])
         row_h = rect.h // max(1, len(names_))
         # the names' column as wide as the widest name needs (up to two fifths), all in one size
@@ -355,40 +393,58 @@ class _Recap:
         name_px = shared_px({name: most for name in names_}, self.t.size("small"), self.t.size("min"), None,
                             th.weight_of("small"), most=1)
         widest = max(self.t.measure(name, name_px, th.weight_of("small"))[0] for name in names_)
-        name_w = max(self.u(190), min(most, widest) + self.u(52))
+        name_w = self.u(44) if self.landscape else max(self.u(190), min(most, widest) + self.u(52))
+        tail_w = max(self.t.measure(right_text(name), self.t.size("small"), "regular")[0] for name in names_)
+        tail_w = min(self.u(100), tail_w + self.u(4))
+        chart_w = rect.w - name_w - tail_w - self.u(8)
+        per = per_bar(max(len(stacks) for stacks in series.values()), chart_w, self.t)
+        series = {name: grouped(stacks, per) for name, stacks in series.items()}
+        top = max([1] + [sum(value for value, *_c in stack) for stacks in series.values() for stack in stacks])
         for i, name in enumerate(names_):
             row = pygame.Rect(rect.x, rect.y + i * row_h, rect.w, row_h - self.u(6))
-            self.token(name, (row.x + self.u(18), row.centery), self.u(16))
-            self.text(name, "small", (row.x + self.u(40), row.centery), anchor="midleft", width=name_w - self.u(44),
-                      px=name_px)
-            tail_w = self.u(100)
+            self.token(name, (row.x + self.u(18), row.centery), min(self.u(16), row.h / 2))
+            if not self.landscape:
+                self.text(name, "small", (row.x + self.u(40), row.centery), anchor="midleft",
+                          width=name_w - self.u(44), px=name_px)
             self.text(right_text(name), "small", (row.right, row.centery), anchor="midright", weight="regular",
                       colour=th.INK_SOFT, width=tail_w)
-            chart = pygame.Rect(row.x + name_w, row.y, row.w - name_w - tail_w - self.u(8), row.h)
+            chart = pygame.Rect(row.x + name_w, row.y, chart_w, row.h)
             self.bars(chart, series[name], top)
+        return per
 
     def cloud9(self, rect: pygame.Rect) -> None:
         trips = told.cloud9_trips(self.m)
-        area = self.caption(rect, _.ngettext("Points trip by trip ({count} trip)",
-                                             "Points trip by trip ({count} trips)", len(trips)).format(count=len(trips)))
-        top = max([1] + [t.points[p] for t in trips for p in t.points])
+        area = self.caption(rect, "")
         series = {p: [[(t.points[p], self.colour(p))] for t in trips] for p in self.v["players"]}
         hands = self.v["hands"]
-        self.player_rows(area, series, top, lambda p: _.ngettext("{count} card", "{count} cards", hands[p]).format(
+        per = self.player_rows(area, series, lambda p: _.ngettext("{count} card", "{count} cards", hands[p]).format(
             count=hands[p]))
+        self.caption(rect, trips_caption(len(trips), per))
 
     def cloudship(self, rect: pygame.Rect) -> None:
         area = self.caption(rect, _("Round by round: storm, flowers, hail"))
         planted = sum(self.v["beds"].values())
-        summary = _("{planted} of 12 flowers planted, the storm {left} squares away").format(
-            planted=planted, left=max(0, self.v["storm_end"] - self.v["storm"]))
+        left = max(0, self.v["storm_end"] - self.v["storm"])
+        summary = (_("{planted} of 12 flowers planted, the storm at the end of its track").format(planted=planted)
+                   if left == 0 else
+                   _.ngettext("{planted} of 12 flowers planted, the storm {left} square away",
+                              "{planted} of 12 flowers planted, the storm {left} squares away", left).format(
+                       planted=planted, left=left))
         self.text(summary, "small", (area.x, area.bottom), anchor="bottomleft", width=area.w)
-        plots.draw_rounds(self.s, pygame.Rect(area.x, area.y, area.w, area.h - self.u(40)),
-                          told.cloudship_rounds(self.m), self.t)
+        rounds = told.cloudship_rounds(self.m)
+        room = pygame.Rect(area.x, area.y, area.w, area.h - self.u(40))
+        # the blocks as large as they get, and the room they leave: the storm and the flowers
+        # toward their ends, round by round
+        chart = pygame.Rect(room.x, room.y, room.w, min(room.h, plots.needed_height(room, rounds, self.t)))
+        plots.draw_rounds(self.s, chart, rounds, self.t)
+        rest = pygame.Rect(room.x, chart.bottom + self.u(12), room.w, room.bottom - chart.bottom - self.u(12))
+        if rest.h >= self.u(160):
+            pygame.draw.line(self.s, th.CARD_LINE, (rest.x, rest.y - self.u(6)), (rest.right, rest.y - self.u(6)), 1)
+            plots.plot_game(self.s, rest, self.m, self.t)
 
     def cloudmine(self, rect: pygame.Rect) -> None:
         rounds = told.cloudmine_rounds(self.m)
-        area = self.caption(rect, _("Cards round by round, by role"))
+        area = self.caption(rect, "")
         legend = pygame.Rect(area.x, area.y, area.w, self.u(32))
         x = legend.x
         for role, label in (("dreamer", _("Dreamer")), ("chooser", _("Chooser")), ("observer", _("Observer"))):
@@ -401,17 +457,20 @@ class _Recap:
         if line:
             self.text(line, "small", (area.x, area.bottom), anchor="bottomleft", width=area.w)
         body = pygame.Rect(area.x, legend.bottom + self.u(8), area.w, area.h - legend.h - self.u(8) - bottom)
-        top = max([1] + [c for r in rounds for c in r.cards.values()])
         series = {p: [[role_bar(r.cards[p], r.roles[p])] for r in rounds] for p in self.v["players"]}
         scores = self.v["scores"]
-        self.player_rows(body, series, top, lambda p: _.ngettext("{count} card", "{count} cards", scores[p]).format(
+        per = self.player_rows(body, series, lambda p: _.ngettext("{count} card", "{count} cards", scores[p]).format(
             count=scores[p]))
+        self.caption(rect, _("Cards round by round, by role") if per == 1 else
+                     _("Cards per {size} rounds, by role").format(size=per))
 
     def awards(self, rect: pygame.Rect, found: list[told.Award]) -> None:
         self.card(rect)
         inner = rect.inflate(-self.u(24), -self.u(16))
         self.text(_("Awards"), "title", inner.topleft)
         y = inner.y + self.u(34)
+        step = max(self.u(46), min(self.u(66), (inner.bottom - y) // max(1, len(found))))
+        found = found[:max(1, (inner.bottom - y) // step)]  # those the box has room for, the first first
         for award in found:
             star = pygame.Rect(inner.x, y + self.u(6), self.u(30), self.u(26))
             draw_crown(self.s, star, GOLD)
@@ -419,9 +478,11 @@ class _Recap:
             title = self.text(award_title(award), "body", (x, y + self.u(4)))
             for j, name in enumerate(award.players[:4]):
                 self.token(name, (title.right + self.u(22) + j * self.u(34), title.centery), self.u(14))
-            self.text(award_line(award), "small", (x, title.bottom), weight="regular", colour=th.INK_SOFT,
-                      width=inner.right - x)
-            y += self.u(66)
+            words = next((w for w in (award_line(award), award_short(award), award_short(award, few=True))
+                          if self.t.measure(w, self.t.size("min"), "regular")[0] <= inner.right - x),
+                         award_short(award, few=True))
+            self.text(words, "small", (x, title.bottom), weight="regular", colour=th.INK_SOFT, width=inner.right - x)
+            y += step
 
 
 def role_bar(value: int, role: str) -> tuple[int, tuple[int, int, int], str]:

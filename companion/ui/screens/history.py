@@ -251,6 +251,17 @@ class HistoryScreen(Screen):
         return self._rows[key][0]
 
     def open_recap(self, game) -> None:
+        """The game's recap, drawn for this screen's shape where the game replays (else its
+        saved picture, scaled to fit)."""
+        rebuild = getattr(self.source, "rebuild", None)
+        if rebuild is not None:
+            try:
+                match = rebuild(game.id)
+            except Exception:  # a game that no longer replays: its saved picture still shows
+                match = None
+            if match is not None:
+                self.app.show(RecapScreen(self.app, match=match, started_at=game.started_at))
+                return
         try:
             picture = pygame.image.load(str(self.recap_path(game)))
         except (OSError, pygame.error):  # removed or cut short since the row was drawn: gone from it
@@ -451,11 +462,12 @@ class Thumbnail(Button):
 
 
 class RecapScreen(Screen):
-    """A game's recap picture, whole, as large as the screen allows."""
+    """A game's recap: drawn for the screen's own shape from the game itself (`match`), or a
+    saved recap picture, whole, as large as the screen allows."""
 
-    def __init__(self, app, picture: pygame.Surface):
+    def __init__(self, app, picture: pygame.Surface | None = None, *, match=None, started_at: str | None = None):
         super().__init__(app)
-        self.picture = picture
+        self.picture, self.match, self.started_at = picture, match, started_at
         self._scaled: pygame.Surface | None = None
 
     def title(self) -> str:
@@ -467,10 +479,21 @@ class RecapScreen(Screen):
     def build(self, f, t):
         return [Picture(f.content, self.paint, key="recap")]
 
+    def drawn(self, size: tuple[int, int]) -> pygame.Surface:
+        """The picture at `size`: the game's recap drawn for it, or the saved one scaled to fit."""
+        if self._scaled is not None and (self._scaled.get_size() == size or self.match is None and
+                                         self._fits == size):
+            return self._scaled
+        self._fits = size
+        if self.match is not None:
+            self._scaled = recap.render_recap(self.match, self.started_at, size)
+        else:
+            w, h = self.picture.get_size()
+            scale = min(size[0] / w, size[1] / h)
+            self._scaled = pygame.transform.smoothscale(self.picture, (max(1, round(w * scale)),
+                                                                       max(1, round(h * scale))))
+        return self._scaled
+
     def paint(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        w, h = self.picture.get_size()
-        scale = min(rect.w / w, rect.h / h)
-        size = (max(1, round(w * scale)), max(1, round(h * scale)))
-        if self._scaled is None or self._scaled.get_size() != size:
-            self._scaled = pygame.transform.smoothscale(self.picture, size)
-        surface.blit(self._scaled, self._scaled.get_rect(center=rect.center))
+        picture = self.drawn(rect.size)
+        surface.blit(picture, picture.get_rect(center=rect.center))
