@@ -120,6 +120,28 @@ def _cloud9(surface, rect, match, theme) -> None:
             pygame.draw.lines(surface, th.INK, False, points, theme.px(5))  # an outline: yellow shows
             pygame.draw.lines(surface, rgb, False, points, theme.px(3))
         draw_token(surface, player.colour, points[-1], theme.px(9))
+    _players_legend(surface, area, theme, players, series)
+
+
+def _players_legend(surface, area, theme, players, series) -> None:
+    """Which line is whose: each player's shape and name, in a card at the plot's top left
+    (the lines start low there), the leader first."""
+    font = theme.font(theme.size("min"), "regular")
+    line = font.get_linesize()
+    ordered = sorted(players, key=lambda p: -series[p.name][-1])
+    room = max(1, (area.h - theme.px(12)) // line)
+    shown = ordered[:room]
+    width = min(area.w // 2, theme.px(34) + max(font.size(p.name)[0] for p in shown))
+    card = pygame.Rect(area.x + theme.px(8), area.y + theme.px(4), width, line * len(shown) + theme.px(8))
+    pygame.draw.rect(surface, th.CARD, card, border_radius=theme.px(8))
+    pygame.draw.rect(surface, GRID, card, 1, border_radius=theme.px(8))
+    for i, player in enumerate(shown):
+        y = card.y + theme.px(4) + i * line
+        draw_token(surface, player.colour, (card.x + theme.px(14), y + line // 2), theme.px(8))
+        name = player.name
+        while font.size(name)[0] > card.w - theme.px(34) and len(name) > 2:
+            name = name[:-2] + "…"
+        surface.blit(font.render(name, True, th.INK), (card.x + theme.px(28), y))
 
 
 # --- Cloudship ----------------------------------------------------------------------------------
@@ -188,7 +210,8 @@ def round_labels(numbers: list[int], slot: float, widest: int, room: int) -> lis
     step-th (2, 4, 6, ... or 5, 10, 15, ...), so that the labels are evenly spaced and no two
     touch. `slot` is the width one round takes."""
     step = next((s for s in ROUND_STEPS if s * slot >= widest + room), ROUND_STEPS[-1])
-    return [n for n in numbers if n % step == 0] if step > 1 else list(numbers)
+    shown = [n for n in numbers if n % step == 0] if step > 1 else list(numbers)
+    return shown or numbers[-1:]  # a game shorter than a step: its last round
 
 
 def rounds_geometry(rect: pygame.Rect, rounds, theme) -> dict:

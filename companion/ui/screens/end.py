@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 GOLD = (247, 190, 40)
 FLOWERS = 12  # Cloudship: the four beds of three
-BARS_LEAST = 88  # design pixels: the narrowest a player's row of bars still tells its story (four bars)
+BARS_LEAST = 56  # design pixels: the narrowest a player's row of bars still tells its story (three bars)
 CELEBRATION_S = 0.8  # petals over a full garden, then stillness
 PETALS = [(214, 62, 120), (244, 194, 13), (123, 63, 160), (31, 111, 209), (250, 250, 250), (46, 158, 79)]
 
@@ -455,6 +455,8 @@ class EndScreen(Screen):
         caption_rect = pygame.Rect(inner.x, header.y, caption_w, header.h // (2 if stacked else 1))
         if game == "cloudmine" and not _fits(theme, caption, caption_rect, 1):
             caption = _("Cards")  # the legend beside it says the rest
+        elif game == "cloud9" and per > 1 and not _fits(theme, caption, caption_rect, 1):
+            caption = _("Points per {size} trips").format(size=per)
         out.append(Label(caption_rect, caption, "small", align="left",
                          colour=th.INK_SOFT, key="caption:story", weight="regular"))
         if game == "cloud9":

@@ -157,20 +157,6 @@ def named(entries: list, text_of, t, rect: pygame.Rect, size: str) -> str:
     return text_of(min(1, len(entries)))
 
 
-def one_size(widgets: list[Widget], t) -> list[Widget]:
-    """The rows' labels of one part (every title, every result, every score line...) all in the
-    size the part's most crowded row fits: rows of one list at one size."""
-    parts: dict[str, list[Label]] = {}
-    for widget in widgets:
-        if isinstance(widget, Label) and widget.key and ":" in widget.key:
-            parts.setdefault(widget.key.split(":")[0], []).append(widget)
-    for labels in parts.values():
-        px = min(label.fitted(t).px for label in labels)
-        for label in labels:
-            label.size, label._fitted = px / t.scale, None
-    return widgets
-
-
 class HistoryScreen(Screen):
     def __init__(self, app, source=None):
         super().__init__(app)
@@ -228,7 +214,7 @@ class HistoryScreen(Screen):
         listed_rows: list[Widget] = []
         for rect, item in zip(rows(body, per_page, gap), shown):
             listed_rows += self.game_row(f, t, rect, item) if self.tab == "games" else self.player_row(f, rect, item)
-        out += one_size(listed_rows, t)
+        out += records_view.one_size(listed_rows, t)
         back, page_label, forward = cols(pager, [1, 1.4, 1], gap)
         out += [Button(back, _("Newer"), lambda: self.turn(-1), kind="secondary", enabled=self.page > 0, key="newer"),
                 Label(page_label, _("Page {page} of {pages}").format(page=self.page + 1, pages=pages), "small"),
