@@ -30,7 +30,6 @@ from ..kit.shapes import draw_token
 from .ship_icons import blit_icon
 
 _ = translator("insights")
-_app = translator("app")
 
 STORM_LINE = th.COLOURS["storm"].rgb
 FLOWER_LINE = (214, 62, 120)
@@ -131,7 +130,7 @@ def _players_legend(surface, area, theme, players, series) -> None:
     ordered = sorted(players, key=lambda p: -series[p.name][-1])
     room = max(1, (area.h - theme.px(12)) // line)
     shown = ordered[:room]
-    width = min(area.w // 2, theme.px(34) + max(font.size(p.name)[0] for p in shown))
+    width = min(area.w * 3 // 5, theme.px(34) + max(font.size(p.name)[0] for p in shown))
     card = pygame.Rect(area.x + theme.px(8), area.y + theme.px(4), width, line * len(shown) + theme.px(8))
     pygame.draw.rect(surface, th.CARD, card, border_radius=theme.px(8))
     pygame.draw.rect(surface, GRID, card, 1, border_radius=theme.px(8))
@@ -221,7 +220,7 @@ def rounds_geometry(rect: pygame.Rect, rounds, theme) -> dict:
     px = theme.size("min")
     face = theme.font(px, "regular")
     line = face.get_linesize()
-    words = [_app("flowers planted"), _app("storm squares"), _app("flowers hail took")]
+    words = [_("flowers planted"), _("storm squares"), _("flowers hail took")]
     swatch = px + theme.px(6)
     # a flat box: the key in a column at the left, each word beside its half (the short words
     # where the long ones would take more than a quarter of it); else a legend above

@@ -29,7 +29,7 @@ from ..kit import theme as th
 from ..kit.names import shared_px
 from ..kit.roster import players_from_setup
 from ..kit.shapes import draw_crown, draw_game_icon
-from ..kit.widgets import draw_player_token, token_marks
+from ..kit.widgets import draw_player_token, token_marks, wrap_lines
 from . import plots
 
 _ = i18n.translator("app")
@@ -278,7 +278,8 @@ class _Recap:
         the story and the awards beside them."""
         w, h = self.s.get_size()
         m = self.margin = self.u(12)
-        y = self.header(pygame.Rect(m, m, w - 2 * m, self.u(64)), "prompt", "body")
+        head_h = sum(self.t.font(self.t.size(role), th.weight_of(role)).get_linesize() for role in ("prompt", "body"))
+        y = self.header(pygame.Rect(m, m, w - 2 * m, head_h), "prompt", "body")
         body = pygame.Rect(m, y + m // 2, w - 2 * m, h - y - m - m // 2)
         # the standings as wide as the longest name needs beside its rank, crown, token and score
         longest = max(self.t.measure(name, self.t.size("min"), th.weight_of("title"))[0] for name in self.v["players"])
@@ -286,7 +287,8 @@ class _Recap:
         left_w = min(body.w // 2, max(body.w // 3, self.u(24 + 114 + 34) + longest + score_w))
         self.standings(pygame.Rect(body.x, body.y, left_w, body.h), columns=1)
         right = pygame.Rect(body.x + left_w + m, body.y, body.w - left_w - m, body.h)
-        found = told.awards(self.m)
+        # the awards under the story where it keeps room for a row of bars per player
+        found = told.awards(self.m) if len(self.v["players"]) <= 5 else []
         awards_h = min(right.h // 3, self.u(40) + self.u(48) * len(found)) if found else 0
         self.story(pygame.Rect(right.x, right.y, right.w, right.h - (awards_h + m // 2 if found else 0)))
         if found:
@@ -373,6 +375,18 @@ class _Recap:
         else:
             self.cloudmine(inner)
 
+    def note(self, text: str, area: pygame.Rect) -> int:
+        """A line along the bottom of `area` (two where one would not fit); the height it takes."""
+        px = self.t.size("small")
+        lines = wrap_lines(text, px, area.w, "regular")
+        if len(lines) > 1 and self.t.measure(text, self.t.size("min"), "regular")[0] <= area.w:
+            lines, px = [text], self.t.size("min")
+        step = self.t.font(px, "regular").get_linesize()
+        for i, words in enumerate(lines):
+            self.text(words, "small", (area.x, area.bottom - (len(lines) - 1 - i) * step), anchor="bottomleft",
+                      weight="regular", px=px)
+        return step * len(lines) + self.u(6)
+
     def caption(self, rect: pygame.Rect, text: str) -> pygame.Rect:
         """The story's caption along the top of `rect` (none yet for ""); the room under it."""
         if text:
@@ -430,9 +444,9 @@ class _Recap:
                    _.ngettext("{planted} of 12 flowers planted, the storm {left} square away",
                               "{planted} of 12 flowers planted, the storm {left} squares away", left).format(
                        planted=planted, left=left))
-        self.text(summary, "small", (area.x, area.bottom), anchor="bottomleft", width=area.w)
+        below = self.note(summary, area)
         rounds = told.cloudship_rounds(self.m)
-        room = pygame.Rect(area.x, area.y, area.w, area.h - self.u(40))
+        room = pygame.Rect(area.x, area.y, area.w, area.h - below - self.u(8))
         # the blocks as large as they get, and the room they leave: the storm and the flowers
         # toward their ends, round by round
         chart = pygame.Rect(room.x, room.y, room.w, min(room.h, plots.needed_height(room, rounds, self.t)))
@@ -453,9 +467,7 @@ class _Recap:
             x = self.text(label, "small", (x + self.u(22), legend.centery), anchor="midleft", weight="regular").right
             x += self.u(20)
         line = deck_line(self.m)
-        bottom = self.u(30) if line else 0
-        if line:
-            self.text(line, "small", (area.x, area.bottom), anchor="bottomleft", width=area.w)
+        bottom = self.note(line, area) if line else 0
         body = pygame.Rect(area.x, legend.bottom + self.u(8), area.w, area.h - legend.h - self.u(8) - bottom)
         series = {p: [[role_bar(r.cards[p], r.roles[p])] for r in rounds] for p in self.v["players"]}
         scores = self.v["scores"]
