@@ -109,13 +109,14 @@ def result_colour(game):
     return th.GOOD if kind in ("won", "over") else th.DANGER if kind == "lost" else th.INK_SOFT
 
 
-def detail_entries(game) -> list[str]:
-    """The row's second line: every score from the best down, or, for a game played together,
-    the crew and what they reached together."""
+def detail_text(game, shown: int) -> str:
+    """The row's second line, naming the first `shown`: every score from the best down, or, for
+    a game played together, what the table reached and the crew."""
     if game.game not in SHARED:
-        return ranked_scores(game)
+        return listed(ranked_scores(game), shown)
     planted = max(game.scores.values(), default=0)
-    return [_("{planted} of 12 flowers").format(planted=planted).replace(" ", "\u00a0")] + list(game.players)
+    reached = _("{planted} of 12 flowers").format(planted=planted).replace(" ", "\u00a0")
+    return f"{reached} · {listed(list(game.players), shown)}"
 
 
 def draw_outcome(surface: pygame.Surface, rect: pygame.Rect, kind: str) -> None:
@@ -297,8 +298,7 @@ class HistoryScreen(Screen):
             result_rect.h = t.font(t.size("body"), th.weight_of("body")).block_height(2)
         result = named(game.winners, lambda shown: result_text(game, shown), t, result_rect, "body")
         score_rect = pygame.Rect(text.x, result_rect.bottom, text.w, text.bottom - result_rect.bottom)
-        entries = detail_entries(game)
-        scores = named(entries, lambda shown: listed(entries, shown), t, score_rect, "small")
+        scores = named(list(game.players), lambda shown: detail_text(game, shown), t, score_rect, "small")
         score_rect.h = min(score_rect.h, needed_height(t, scores, score_rect, "small"))  # right under the result
         out: list[Widget] = [
             GameRow(rect, lambda: self.app.show(ScoresScreen(self.app, game)), key=f"game-row:{game.id}"),
