@@ -68,13 +68,15 @@ def test_a_long_cloudship_game_s_columns_and_icons_keep_their_size(size):
         assert min(g["slot"] * 0.8, g["unit"]) >= theme.px(16)
 
 
-def test_eight_players_scores_keep_a_gap_from_row_to_row():
-    h = ended("cloudmine", 8, (800, 480))
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600)], ids=["800x480", "1024x600"])
+def test_eight_players_ranks_and_scores_keep_a_gap_from_row_to_row(size):
+    h = ended("cloudmine", 8, size)
     theme = h.app.theme
-    finals = sorted((h.find(f"final:{name}") for name in h.screen.view["players"]), key=lambda w: w.rect.y)
-    inks = [label.ink(theme) for label in finals]
-    for above, below in zip(inks, inks[1:]):
-        assert min(r.top for r in below) - max(r.bottom for r in above) >= theme.px(4)
+    for kind in ("final", "rank"):
+        labels = sorted((h.find(f"{kind}:{name}") for name in h.screen.view["players"]), key=lambda w: w.rect.y)
+        inks = [label.ink(theme) for label in labels]
+        for above, below in zip(inks, inks[1:]):
+            assert min(r.top for r in below) - max(r.bottom for r in above) >= theme.px(8), kind
 
 
 def coop(game_id: int, won: bool) -> GameSummary:

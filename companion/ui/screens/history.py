@@ -455,6 +455,7 @@ class RecapScreen(Screen):
         super().__init__(app)
         self.picture, self.match, self.started_at = picture, match, started_at
         self._scaled: pygame.Surface | None = None
+        self._fits: tuple[int, int] | None = None  # the box the saved picture was scaled for
 
     def title(self) -> str:
         return _("Recap")
