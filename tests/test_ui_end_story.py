@@ -68,9 +68,12 @@ def test_a_tied_cloud9_end_screen_shows_every_trip_and_every_hand(size):
     view = match.view
     for name in view["players"]:
         bars = h.find(f"story:{name}")
-        assert len(bars.totals()) == view["trip"] == 23
+        shown = len(bars.totals())  # a bar a trip, or (where 23 would be hairlines) a few trips a bar
+        per = -(-23 // shown)
+        assert view["trip"] == 23 and -(-23 // per) == shown and (per == 1 or per * 0.75 * bars.rect.w / 23 >= 16)
         assert sum(bars.totals()) == view["scores"][name]
-    assert h.find("story:Dan").totals()[-3:] == [0, 4, 15]
+    if len(h.find("story:Dan").totals()) == 23:
+        assert h.find("story:Dan").totals()[-3:] == [0, 4, 15]
     # the hands are shown for everyone, and they broke the tie: Cat 13 cards, Ann 5
     assert h.find("hand:Cat").texts() == ["13 cards"] and h.find("hand:Ann").texts() == ["5 cards"]
     assert h.find("hand:Dan").texts() == ["17 cards"] and h.find("hand:Ben").texts() == ["13 cards"]
@@ -136,8 +139,8 @@ def test_a_finished_game_leaves_its_recap_beside_the_journal_s_exports(tmp_path)
     h.app.show(HistoryScreen(h.app))
     h.app.pump()
     h.tap(f"recap:{game.id}")
-    assert isinstance(h.screen, RecapScreen)
-    assert h.screen.picture.get_size() == (1200, 1600)
+    assert isinstance(h.screen, RecapScreen)  # drawn again for the screen's shape from the game itself
+    assert h.screen.match is not None and h.screen.drawn((760, 400)).get_size() == (760, 400)
     h.render()
     journal.close()
 

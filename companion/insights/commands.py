@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 
+from .. import i18n
 from ..console import fail, say
 from .forecast import DEFAULT_RUNS, MAX_RUNS, NEUTRAL_SKILL, forecast, journal_skill
 from .odds import OddsError, rise_chance
@@ -82,6 +83,8 @@ def _extend_history(history: argparse.ArgumentParser) -> None:
     history.add_argument("--recap", type=int, metavar="GAME_ID",
                          help="save that game's recap picture: standings, story, awards (with --out)")
     history.add_argument("--out", metavar="FILE", help="where --plot or --recap writes its PNG")
+    history.add_argument("--language", choices=i18n.LANGUAGES,
+                         help="the language --recap draws its words in: en (the default), de or hu")
     listing = history.get_default("func")
 
     def cmd_history(args: argparse.Namespace) -> int:
@@ -93,6 +96,8 @@ def _extend_history(history: argparse.ArgumentParser) -> None:
             return cmd_history_records(args)
         if args.out is not None:
             return fail("--out goes with --plot GAME_ID")
+        if args.language is not None:
+            return fail("--language goes with --recap GAME_ID")
         return listing(args)
 
     history.set_defaults(func=cmd_history)
@@ -245,10 +250,14 @@ def cmd_history_recap(args: argparse.Namespace) -> int:
         return fail(str(exc))
     from ..ui.boards.recap import save_recap
 
+    was = i18n.current_language()
     try:
+        i18n.set_language(args.language or "en")
         path = save_recap(match, args.out, summary.started_at)
     except Exception as exc:  # pygame.error and OSError: the file could not be written
         return fail(f"cannot write {args.out}: {getattr(exc, 'strerror', None) or exc}")
+    finally:
+        i18n.set_language(was)
     say(f"game {args.recap}'s recap saved in {path}")
     return 0
 

@@ -14,6 +14,7 @@ The same drawing goes on the History screen and into a PNG (`cloud-companion his
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import pygame
@@ -29,7 +30,6 @@ from ..kit.shapes import draw_token
 from .ship_icons import blit_icon
 
 _ = translator("insights")
-_app = translator("app")
 
 STORM_LINE = th.COLOURS["storm"].rgb
 FLOWER_LINE = (214, 62, 120)
@@ -119,6 +119,28 @@ def _cloud9(surface, rect, match, theme) -> None:
             pygame.draw.lines(surface, th.INK, False, points, theme.px(5))  # an outline: yellow shows
             pygame.draw.lines(surface, rgb, False, points, theme.px(3))
         draw_token(surface, player.colour, points[-1], theme.px(9))
+    _players_legend(surface, area, theme, players, series)
+
+
+def _players_legend(surface, area, theme, players, series) -> None:
+    """Which line is whose: each player's shape and name, in a card at the plot's top left
+    (the lines start low there), the leader first."""
+    font = theme.font(theme.size("min"), "regular")
+    line = font.get_linesize()
+    ordered = sorted(players, key=lambda p: -series[p.name][-1])
+    room = max(1, (area.h - theme.px(12)) // line)
+    shown = ordered[:room]
+    width = min(area.w * 3 // 5, theme.px(34) + max(font.size(p.name)[0] for p in shown))
+    card = pygame.Rect(area.x + theme.px(8), area.y + theme.px(4), width, line * len(shown) + theme.px(8))
+    pygame.draw.rect(surface, th.CARD, card, border_radius=theme.px(8))
+    pygame.draw.rect(surface, GRID, card, 1, border_radius=theme.px(8))
+    for i, player in enumerate(shown):
+        y = card.y + theme.px(4) + i * line
+        draw_token(surface, player.colour, (card.x + theme.px(14), y + line // 2), theme.px(8))
+        name = player.name
+        while font.size(name)[0] > card.w - theme.px(34) and len(name) > 2:
+            name = name[:-2] + "…"
+        surface.blit(font.render(name, True, th.INK), (card.x + theme.px(28), y))
 
 
 # --- Cloudship ----------------------------------------------------------------------------------
@@ -158,30 +180,47 @@ def _legend(surface, area, theme, entries) -> None:
 
 HAIL_BLOCK = (120, 150, 190)
 ROUND_STEPS = (1, 2, 5, 10, 20, 50, 100)
+ICON_LEAST = 16  # design pixels: a flower or a hailstone smaller than this is drawn as a plain block
+COLUMN_SHARE = 0.8  # of its slot: a column's width
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the round-by-round chart: a round, or a few rounds together in a long game."""
+    first: int
+    last: int
+    planted: int
+    storm_moved: int
+    hail_took: int
+
+
+def columns_of(rounds, per: int) -> list[Column]:
+    """The rounds `per` to a column, their flowers, storm squares and hail added up."""
+    out = []
+    for start in range(0, len(rounds), per):
+        part = rounds[start:start + per]
+        out.append(Column(part[0].number, part[-1].number, sum(r.planted for r in part),
+                          sum(r.storm_moved for r in part), sum(r.hail_took for r in part)))
+    return out
 
 
 def round_labels(numbers: list[int], slot: float, widest: int, room: int) -> list[int]:
-    """The round numbers to write under their columns, every step-th from the first (1, 5, 10,
-    ... or every one), so that no two labels touch; the last round is always written."""
+    """The round numbers to write under the chart: every one where they have room, else every
+    step-th (2, 4, 6, ... or 5, 10, 15, ...), so that the labels are evenly spaced and no two
+    touch. `slot` is the width one round takes."""
     step = next((s for s in ROUND_STEPS if s * slot >= widest + room), ROUND_STEPS[-1])
-    shown: list[int] = []
-    for n in numbers:
-        if (not shown or n % step == 0) and (not shown or (n - shown[-1]) * slot >= widest + room):
-            shown.append(n)
-    if numbers and shown[-1] != numbers[-1]:
-        if (numbers[-1] - shown[-1]) * slot < widest + room:
-            shown.pop()  # the last one's place goes to the last round
-        shown.append(numbers[-1])
-    return shown
+    shown = [n for n in numbers if n % step == 0] if step > 1 else list(numbers)
+    return shown or numbers[-1:]  # a game shorter than a step: its last round
 
 
 def rounds_geometry(rect: pygame.Rect, rounds, theme) -> dict:
-    """Where `draw_rounds` puts its parts: the key's column, the chart, its line, one block's
-    height and the round numbers written (also read by the tests)."""
+    """Where `draw_rounds` puts its parts: the key's column, the chart, its line, the columns
+    (a long game's rounds a few to a column, so that a column is never a hairline), one
+    block's height and the round numbers written (also read by the tests)."""
     px = theme.size("min")
     face = theme.font(px, "regular")
     line = face.get_linesize()
-    words = [_app("flowers planted"), _app("storm squares"), _app("flowers hail took")]
+    words = [_("flowers planted"), _("storm squares"), _("flowers hail took")]
     swatch = px + theme.px(6)
     # a flat box: the key in a column at the left, each word beside its half (the short words
     # where the long ones would take more than a quarter of it); else a legend above
@@ -201,20 +240,32 @@ def rounds_geometry(rect: pygame.Rect, rounds, theme) -> dict:
     top = rect.y if beside else y + line + theme.px(6)
     chart = pygame.Rect(rect.x + (key_w + theme.px(10) if beside else 0), top,
                         rect.w - (key_w + theme.px(10) if beside else 0), rect.bottom - top - line - theme.px(2))
-    up = max([1] + [r.planted for r in rounds])
-    down = max([1] + [r.storm_moved + r.hail_took for r in rounds])
-    slot = chart.w / max(1, len(rounds))
+    least = theme.px(ICON_LEAST) / COLUMN_SHARE
+    per = next((k for k in range(1, len(rounds) + 1) if -(-len(rounds) // k) * least <= chart.w), max(1, len(rounds)))
+    columns = columns_of(list(rounds), per)
+    up = max([1] + [c.planted for c in columns])
+    down = max([1] + [c.storm_moved + c.hail_took for c in columns])
+    slot = chart.w / max(1, len(columns))
     unit = max(1, min(chart.h / (up + down), theme.px(28)))
     base = round(chart.y + (chart.h - unit * (up + down)) / 2 + unit * up)
     widest = face.size(str(max([1] + [r.number for r in rounds])))[0]
-    numbers = round_labels([r.number for r in rounds], slot, widest, theme.px(8))
+    numbers = round_labels([r.number for r in rounds], slot / per, widest, theme.px(8))
+    width = max(2, min(int(slot * COLUMN_SHARE), theme.px(48)))
     return {"px": px, "line": line, "words": words, "key_w": key_w, "swatch": swatch, "chart": chart, "legend": legend,
-            "slot": slot, "unit": unit, "base": base, "up": up, "down": down, "numbers": numbers}
+            "slot": slot, "unit": unit, "base": base, "up": up, "down": down, "numbers": numbers,
+            "per": per, "columns": columns, "width": width, "first": rounds[0].number if rounds else 1}
+
+
+def needed_height(rect: pygame.Rect, rounds, theme) -> int:
+    """The least height of `rect` at which the chart's blocks are as large as they get: a
+    taller box would only be empty above and below them."""
+    g = rounds_geometry(rect, rounds, theme)
+    return rect.h - g["chart"].h + round(theme.px(28) * (g["up"] + g["down"])) + theme.px(4)
 
 
 def pictures_drawn(g: dict, theme) -> bool:
     """Are the blocks big enough to be drawn as flowers and hailstones (else plain blocks)?"""
-    return min(max(2, min(int(g["slot"] * 0.8), theme.px(48))), g["unit"]) >= theme.px(12)
+    return min(g["width"], g["unit"]) >= theme.px(ICON_LEAST)
 
 
 def draw_rounds(surface: pygame.Surface, rect: pygame.Rect, rounds, theme: th.Theme) -> None:
@@ -223,35 +274,33 @@ def draw_rounds(surface: pygame.Surface, rect: pygame.Rect, rounds, theme: th.Th
     the key at the left beside its half, every round's column, and the round numbers spaced so
     they never touch. Shape and side tell the three apart without their colours."""
     g = rounds_geometry(rect, rounds, theme)
-    chart, slot, unit, base = g["chart"], g["slot"], g["unit"], g["base"]
+    chart, slot, unit, base, width = g["chart"], g["slot"], g["unit"], g["base"], g["width"]
     storm = th.COLOURS["storm"].rgb
     gap = 1 if unit < 6 else 2
-    for i, r in enumerate(rounds):
-        width = max(2, min(int(slot * 0.8), theme.px(48)))
+    pictures = pictures_drawn(g, theme)  # room for the flower and the hailstone themselves
+    for i, column in enumerate(g["columns"]):
         x = round(chart.x + i * slot + (slot - width) / 2)
-        pictures = pictures_drawn(g, theme)  # room for the flower and the hailstone themselves
-        for k in range(r.planted):
+        for k in range(column.planted):
             block = pygame.Rect(x, round(base - (k + 1) * unit) + gap, width, max(1, round(unit) - gap))
             if pictures:
                 blit_icon(surface, "flower", block.center, min(block.w, block.h) + gap)
             else:
                 pygame.draw.rect(surface, FLOWER_LINE, block, border_radius=max(0, round(unit) // 4))
-        for k in range(r.storm_moved):
+        for k in range(column.storm_moved):
             pygame.draw.rect(surface, storm, (x, round(base + k * unit) + gap, width, max(1, round(unit) - gap)))
-        for k in range(r.storm_moved, r.storm_moved + r.hail_took):  # under the storm's squares
-            centre = (x + width / 2, base + (k + 0.5) * unit + gap / 2)
-            radius = max(1, (min(width, unit) - gap) / 2)
+        for k in range(column.storm_moved, column.storm_moved + column.hail_took):  # under the storm's squares
+            block = pygame.Rect(x, round(base + k * unit) + gap, width, max(1, round(unit) - gap))
             if pictures:
-                blit_icon(surface, "hail", centre, round(2 * radius + gap))
+                blit_icon(surface, "hail", block.center, min(block.w, block.h) + gap)
             else:
-                pygame.draw.circle(surface, HAIL_BLOCK, centre, radius)
-                pygame.draw.circle(surface, th.INK, centre, radius, 1)
+                pygame.draw.rect(surface, HAIL_BLOCK, block, border_radius=max(0, round(unit) // 4))
+                pygame.draw.rect(surface, th.INK, block, 1, border_radius=max(0, round(unit) // 4))
     pygame.draw.line(surface, th.INK, (chart.x, base), (chart.right, base), max(1, theme.px(2)))
     px, line = g["px"], g["line"]
-    for number in g["numbers"]:
-        i = next(i for i, r in enumerate(rounds) if r.number == number)
+    for number in g["numbers"]:  # under its own round, within its column
         image = theme.text(str(number), px, th.INK_SOFT, "regular")
-        surface.blit(image, image.get_rect(midtop=(round(chart.x + (i + 0.5) * slot), chart.bottom + theme.px(2))))
+        x = chart.x + (number - g["first"] + 0.5) * slot / g["per"]
+        surface.blit(image, image.get_rect(midtop=(round(x), chart.bottom + theme.px(2))))
     # the key: each word beside its own half, with the shape its blocks have
     swatch, side = g["swatch"], max(4, px * 2 // 3)
     above = pygame.Rect(rect.x, chart.y, g["key_w"], base - chart.y)
@@ -272,6 +321,7 @@ def draw_rounds(surface: pygame.Surface, rect: pygame.Rect, rounds, theme: th.Th
         elif pictures_drawn(g, theme):
             blit_icon(surface, "hail", centre, px)
         else:
-            pygame.draw.circle(surface, HAIL_BLOCK, centre, side / 2)
-            pygame.draw.circle(surface, th.INK, centre, side / 2, 1)
+            block = pygame.Rect(0, 0, side, side).move(x, y + (line - side) // 2)
+            pygame.draw.rect(surface, HAIL_BLOCK, block)
+            pygame.draw.rect(surface, th.INK, block, 1)
         surface.blit(theme.text(word, px, th.INK, "regular"), (x + swatch, y))

@@ -29,7 +29,7 @@ from ..kit import theme as th
 from ..kit.names import shared_px
 from ..kit.roster import players_from_setup
 from ..kit.shapes import draw_crown, draw_game_icon
-from ..kit.widgets import draw_player_token, token_marks
+from ..kit.widgets import draw_player_token, token_marks, wrap_lines
 from . import plots
 
 _ = i18n.translator("app")
@@ -106,6 +106,14 @@ def deck_line(match: Match) -> str | None:
         left=out.left, needed=out.needed)
 
 
+def trips_caption(trips: int, per: int) -> str:
+    """Cloud 9's story's caption: points trip by trip, or per few trips in a long game."""
+    if per == 1:
+        return _.ngettext("Points trip by trip ({count} trip)", "Points trip by trip ({count} trips)",
+                          trips).format(count=trips)
+    return _("Points per {size} trips ({count} trips)").format(size=per, count=trips)
+
+
 def title_of(game: str) -> str:
     return _(TITLES[game]) if game in TITLES else game
 
@@ -144,9 +152,15 @@ def render_recap(match: Match, started_at: str | None = None, size: tuple[int, i
         pygame.font.init()
     surface = pygame.Surface(size)
     th.paint_sky(surface)
-    theme = th.Theme(min(size[0] / 800, size[1] / 1066))
-    _Recap(surface, theme, match, started_at).draw()
+    _Recap(surface, recap_theme(size), match, started_at).draw()
     return surface
+
+
+def recap_theme(size: tuple[int, int]) -> th.Theme:
+    """The type and spacing for a recap of `size`: a portrait page scales from 800x1066, a
+    landscape screen from 800x480 (the app's own screen: its text as large as the app's)."""
+    w, h = size
+    return th.Theme(min(w / 800, h / 1066) if h > w else min(w / 800, h / 480))
 
 
 def save_recap(match: Match, path: str | Path, started_at: str | None = None,
@@ -243,6 +257,9 @@ class _Recap:
 
     def draw(self) -> None:
         w, h = self.s.get_size()
+        if w > h:
+            self.draw_landscape()
+            return
         m = self.margin
         y = self.header(pygame.Rect(m, m, w - 2 * m, self.u(110)))
         n = len(self.v["players"])
@@ -256,14 +273,41 @@ class _Recap:
         if found:
             self.awards(pygame.Rect(m, story.bottom + m // 2, w - 2 * m, awards_h), found)
 
-    def header(self, rect: pygame.Rect) -> int:
+    def draw_landscape(self) -> None:
+        """A screen's shape: the header along the top, the standings in a column at the left,
+        the story and the awards beside them."""
+        w, h = self.s.get_size()
+        m = self.margin = self.u(12)
+        head_h = sum(self.t.font(self.t.size(role), th.weight_of(role)).get_linesize() for role in ("prompt", "body"))
+        y = self.header(pygame.Rect(m, m, w - 2 * m, head_h), "prompt", "body")
+        body = pygame.Rect(m, y + m // 2, w - 2 * m, h - y - m - m // 2)
+        # the standings as wide as the longest name needs beside its rank, crown, token and score
+        longest = max(self.t.measure(name, self.t.size("min"), th.weight_of("title"))[0] for name in self.v["players"])
+        score_w = 0 if self.game == "cloudship" else self.t.measure("888", self.t.size("title"), "bold")[0]
+        left_w = min(body.w // 2, max(body.w // 3, self.u(24 + 114 + 34) + longest + score_w))
+        self.standings(pygame.Rect(body.x, body.y, left_w, body.h), columns=1)
+        right = pygame.Rect(body.x + left_w + m, body.y, body.w - left_w - m, body.h)
+        # the awards under the story where it keeps room for a row of bars per player
+        found = told.awards(self.m) if len(self.v["players"]) <= 5 else []
+        awards_h = min(right.h // 3, self.u(40) + self.u(48) * len(found)) if found else 0
+        self.story(pygame.Rect(right.x, right.y, right.w, right.h - (awards_h + m // 2 if found else 0)))
+        if found:
+            self.awards(pygame.Rect(right.x, right.bottom - awards_h, right.w, awards_h), found)
+
+    @property
+    def landscape(self) -> bool:
+        w, h = self.s.get_size()
+        return w > h
+
+    def header(self, rect: pygame.Rect, title_role: str = "display", line_role: str = "title") -> int:
         icon = pygame.Rect(rect.x, rect.y, rect.h, rect.h)
         draw_game_icon(self.s, self.game, icon)
         x = icon.right + self.u(16)
-        self.text(title_of(self.game), "display", (x, rect.y), width=rect.right - x)
+        title = self.text(title_of(self.game), title_role, (x, rect.y), width=rect.right - x)
         line = day_of(self.started_at)
         outcome = self.outcome()
-        self.text(" · ".join(part for part in (line, outcome) if part), "title", (x, rect.y + self.u(72)),
+        self.text(" · ".join(part for part in (line, outcome) if part), line_role,
+                  (x, max(title.bottom, rect.bottom - self.t.font(self.t.size(line_role)).get_linesize())),
                   colour=th.INK, width=rect.right - x)
         return rect.bottom
 
@@ -279,12 +323,12 @@ class _Recap:
             return _("{name} wins!").format(name=v["winners"][0])
         return _("Shared win: {names}").format(names=names(v["winners"]))
 
-    def standings(self, rect: pygame.Rect) -> None:
+    def standings(self, rect: pygame.Rect, columns: int | None = None) -> None:
         self.card(rect)
         inner = rect.inflate(-self.u(24), -self.u(16))
         v = self.v
         order = ranked(self.m) if self.game != "cloudship" else [(1, p) for p in v["players"]]
-        columns = 2 if len(order) > 1 else 1
+        columns = columns or (2 if len(order) > 1 else 1)
         per = -(-len(order) // columns)
         col_w = inner.w // columns
         row_h = min(self.u(46), inner.h // max(1, per))
@@ -331,15 +375,31 @@ class _Recap:
         else:
             self.cloudmine(inner)
 
+    def note(self, text: str, area: pygame.Rect) -> int:
+        """A line along the bottom of `area` (two where one would not fit); the height it takes."""
+        px = self.t.size("small")
+        lines = wrap_lines(text, px, area.w, "regular")
+        if len(lines) > 1 and self.t.measure(text, self.t.size("min"), "regular")[0] <= area.w:
+            lines, px = [text], self.t.size("min")
+        step = self.t.font(px, "regular").get_linesize()
+        for i, words in enumerate(lines):
+            self.text(words, "small", (area.x, area.bottom - (len(lines) - 1 - i) * step), anchor="bottomleft",
+                      weight="regular", px=px)
+        return step * len(lines) + self.u(6)
+
     def caption(self, rect: pygame.Rect, text: str) -> pygame.Rect:
-        self.text(text, "title", rect.topleft, width=rect.w)
+        """The story's caption along the top of `rect` (none yet for ""); the room under it."""
+        if text:
+            self.text(text, "title", rect.topleft, width=rect.w)
         return pygame.Rect(rect.x, rect.y + self.u(40), rect.w, rect.h - self.u(40))
 
     def bars(self, rect: pygame.Rect, values, top: int, labels: bool = True) -> None:
         draw_bars(self.s, rect, values, top, self.t, labels)
 
     def player_rows(self, rect: pygame.Rect, series: dict[str, list[list[tuple[int, tuple[int, int, int]]]]],
-                    top: int, right_text) -> None:
+                    right_text) -> int:
+        """A row of bars per player (in landscape a token leads it: the standings beside it name
+        everyone); a long game's bars each a few trips or rounds together. Returns how many."""
         names_ = list(self.v["players"])
         row_h = rect.h // max(1, len(names_))
         # the names' column as wide as the widest name needs (up to two fifths), all in one size
@@ -347,40 +407,58 @@ class _Recap:
         name_px = shared_px({name: most for name in names_}, self.t.size("small"), self.t.size("min"), None,
                             th.weight_of("small"), most=1)
         widest = max(self.t.measure(name, name_px, th.weight_of("small"))[0] for name in names_)
-        name_w = max(self.u(190), min(most, widest) + self.u(52))
+        name_w = self.u(44) if self.landscape else max(self.u(190), min(most, widest) + self.u(52))
+        tail_w = max(self.t.measure(right_text(name), self.t.size("small"), "regular")[0] for name in names_)
+        tail_w = min(self.u(100), tail_w + self.u(4))
+        chart_w = rect.w - name_w - tail_w - self.u(8)
+        per = per_bar(max(len(stacks) for stacks in series.values()), chart_w, self.t)
+        series = {name: grouped(stacks, per) for name, stacks in series.items()}
+        top = max([1] + [sum(value for value, *_c in stack) for stacks in series.values() for stack in stacks])
         for i, name in enumerate(names_):
             row = pygame.Rect(rect.x, rect.y + i * row_h, rect.w, row_h - self.u(6))
-            self.token(name, (row.x + self.u(18), row.centery), self.u(16))
-            self.text(name, "small", (row.x + self.u(40), row.centery), anchor="midleft", width=name_w - self.u(44),
-                      px=name_px)
-            tail_w = self.u(100)
+            self.token(name, (row.x + self.u(18), row.centery), min(self.u(16), row.h / 2))
+            if not self.landscape:
+                self.text(name, "small", (row.x + self.u(40), row.centery), anchor="midleft",
+                          width=name_w - self.u(44), px=name_px)
             self.text(right_text(name), "small", (row.right, row.centery), anchor="midright", weight="regular",
                       colour=th.INK_SOFT, width=tail_w)
-            chart = pygame.Rect(row.x + name_w, row.y, row.w - name_w - tail_w - self.u(8), row.h)
+            chart = pygame.Rect(row.x + name_w, row.y, chart_w, row.h)
             self.bars(chart, series[name], top)
+        return per
 
     def cloud9(self, rect: pygame.Rect) -> None:
         trips = told.cloud9_trips(self.m)
-        area = self.caption(rect, _.ngettext("Points trip by trip ({count} trip)",
-                                             "Points trip by trip ({count} trips)", len(trips)).format(count=len(trips)))
-        top = max([1] + [t.points[p] for t in trips for p in t.points])
+        area = self.caption(rect, "")
         series = {p: [[(t.points[p], self.colour(p))] for t in trips] for p in self.v["players"]}
         hands = self.v["hands"]
-        self.player_rows(area, series, top, lambda p: _.ngettext("{count} card", "{count} cards", hands[p]).format(
+        per = self.player_rows(area, series, lambda p: _.ngettext("{count} card", "{count} cards", hands[p]).format(
             count=hands[p]))
+        self.caption(rect, trips_caption(len(trips), per))
 
     def cloudship(self, rect: pygame.Rect) -> None:
         area = self.caption(rect, _("Round by round: storm, flowers, hail"))
         planted = sum(self.v["beds"].values())
-        summary = _("{planted} of 12 flowers planted, the storm {left} squares away").format(
-            planted=planted, left=max(0, self.v["storm_end"] - self.v["storm"]))
-        self.text(summary, "small", (area.x, area.bottom), anchor="bottomleft", width=area.w)
-        plots.draw_rounds(self.s, pygame.Rect(area.x, area.y, area.w, area.h - self.u(40)),
-                          told.cloudship_rounds(self.m), self.t)
+        left = max(0, self.v["storm_end"] - self.v["storm"])
+        summary = (_("{planted} of 12 flowers planted, the storm at the end of its track").format(planted=planted)
+                   if left == 0 else
+                   _.ngettext("{planted} of 12 flowers planted, the storm {left} square away",
+                              "{planted} of 12 flowers planted, the storm {left} squares away", left).format(
+                       planted=planted, left=left))
+        below = self.note(summary, area)
+        rounds = told.cloudship_rounds(self.m)
+        room = pygame.Rect(area.x, area.y, area.w, area.h - below - self.u(8))
+        # the blocks as large as they get, and the room they leave: the storm and the flowers
+        # toward their ends, round by round
+        chart = pygame.Rect(room.x, room.y, room.w, min(room.h, plots.needed_height(room, rounds, self.t)))
+        plots.draw_rounds(self.s, chart, rounds, self.t)
+        rest = pygame.Rect(room.x, chart.bottom + self.u(12), room.w, room.bottom - chart.bottom - self.u(12))
+        if rest.h >= self.u(160):
+            pygame.draw.line(self.s, th.CARD_LINE, (rest.x, rest.y - self.u(6)), (rest.right, rest.y - self.u(6)), 1)
+            plots.plot_game(self.s, rest, self.m, self.t)
 
     def cloudmine(self, rect: pygame.Rect) -> None:
         rounds = told.cloudmine_rounds(self.m)
-        area = self.caption(rect, _("Cards round by round, by role"))
+        area = self.caption(rect, "")
         legend = pygame.Rect(area.x, area.y, area.w, self.u(32))
         x = legend.x
         for role, label in (("dreamer", _("Dreamer")), ("chooser", _("Chooser")), ("observer", _("Observer"))):
@@ -389,21 +467,22 @@ class _Recap:
             x = self.text(label, "small", (x + self.u(22), legend.centery), anchor="midleft", weight="regular").right
             x += self.u(20)
         line = deck_line(self.m)
-        bottom = self.u(30) if line else 0
-        if line:
-            self.text(line, "small", (area.x, area.bottom), anchor="bottomleft", width=area.w)
+        bottom = self.note(line, area) if line else 0
         body = pygame.Rect(area.x, legend.bottom + self.u(8), area.w, area.h - legend.h - self.u(8) - bottom)
-        top = max([1] + [c for r in rounds for c in r.cards.values()])
         series = {p: [[role_bar(r.cards[p], r.roles[p])] for r in rounds] for p in self.v["players"]}
         scores = self.v["scores"]
-        self.player_rows(body, series, top, lambda p: _.ngettext("{count} card", "{count} cards", scores[p]).format(
+        per = self.player_rows(body, series, lambda p: _.ngettext("{count} card", "{count} cards", scores[p]).format(
             count=scores[p]))
+        self.caption(rect, _("Cards round by round, by role") if per == 1 else
+                     _("Cards per {size} rounds, by role").format(size=per))
 
     def awards(self, rect: pygame.Rect, found: list[told.Award]) -> None:
         self.card(rect)
         inner = rect.inflate(-self.u(24), -self.u(16))
         self.text(_("Awards"), "title", inner.topleft)
         y = inner.y + self.u(34)
+        step = max(self.u(46), min(self.u(66), (inner.bottom - y) // max(1, len(found))))
+        found = found[:max(1, (inner.bottom - y) // step)]  # those the box has room for, the first first
         for award in found:
             star = pygame.Rect(inner.x, y + self.u(6), self.u(30), self.u(26))
             draw_crown(self.s, star, GOLD)
@@ -411,9 +490,11 @@ class _Recap:
             title = self.text(award_title(award), "body", (x, y + self.u(4)))
             for j, name in enumerate(award.players[:4]):
                 self.token(name, (title.right + self.u(22) + j * self.u(34), title.centery), self.u(14))
-            self.text(award_line(award), "small", (x, title.bottom), weight="regular", colour=th.INK_SOFT,
-                      width=inner.right - x)
-            y += self.u(66)
+            words = next((w for w in (award_line(award), award_short(award), award_short(award, few=True))
+                          if self.t.measure(w, self.t.size("min"), "regular")[0] <= inner.right - x),
+                         award_short(award, few=True))
+            self.text(words, "small", (x, title.bottom), weight="regular", colour=th.INK_SOFT, width=inner.right - x)
+            y += step
 
 
 def role_bar(value: int, role: str) -> tuple[int, tuple[int, int, int], str]:
@@ -440,31 +521,75 @@ def fill_pattern(surface: pygame.Surface, rect: pygame.Rect, colour, pattern: st
     surface.set_clip(clip)
 
 
+BAR_LEAST = 16  # design pixels: the narrowest bar a table still reads (a column of several trips, else)
+BAR_SHARE = 0.75  # of its slot: the gap between bars is the rest
+PIECE_LEAST = 6  # design pixels: the lowest piece of a bar that is not empty (a Dreamer's one card)
+PER_BAR = (1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 25, 50, 100)
+
+
+def per_bar(count: int, width: int, theme: th.Theme) -> int:
+    """How many trips or rounds one bar stands for, so that `count` of them in `width` pixels
+    come out as bars at least BAR_LEAST wide: one each while they fit, else a few together."""
+    least = theme.px(BAR_LEAST) / BAR_SHARE
+    return next((k for k in PER_BAR if -(-count // k) * least <= max(1, width)), PER_BAR[-1])
+
+
+def grouped(values: list[list[tuple]], per: int) -> list[list[tuple]]:
+    """`values` (a stack of (value, colour[, pattern]) per trip or round) with every `per`
+    consecutive stacks added into one: the pieces of one colour and pattern summed, in the
+    order they first appear (nothing is lost: the totals stay the same)."""
+    if per <= 1:
+        return values
+    out = []
+    for start in range(0, len(values), per):
+        pieces: dict[tuple, int] = {}
+        for stack in values[start:start + per]:
+            for value, *look in stack:
+                pieces[tuple(look)] = pieces.get(tuple(look), 0) + value
+        out.append([(value, *look) for look, value in pieces.items()])
+    return out
+
+
+def bar_boxes(rect: pygame.Rect, values: list[list[tuple]], top: int, theme: th.Theme,
+              labels: bool = True) -> list[list[pygame.Rect]]:
+    """Where `draw_bars` puts each piece of each bar (an empty piece has no box): each bar
+    BAR_SHARE of its slot, each piece not empty at least PIECE_LEAST high (never above the box)."""
+    slot = rect.w / max(1, len(values))
+    width = max(2, int(slot * BAR_SHARE))
+    px = theme.size("min")
+    room = rect.h - (px + theme.px(2) if labels and rect.h > 2.5 * px else 0)
+    least = min(theme.px(PIECE_LEAST), max(2, room // 3))
+    out = []
+    for i, stack in enumerate(values):
+        x = int(rect.x + i * slot + (slot - width) / 2)
+        y, boxes = rect.bottom, []
+        for value, *_look in stack:
+            if value <= 0:
+                continue
+            height = min(max(least, round(room * value / max(1, top))), y - rect.y)
+            boxes.append(pygame.Rect(x, y - height, width, height))
+            y -= height
+        out.append(boxes)
+    return out
+
+
 def draw_bars(surface: pygame.Surface, rect: pygame.Rect, values: list[list[tuple]],
               top: int, theme: th.Theme, labels: bool = True) -> None:
     """Bars side by side, each a stack of (value, colour) or (value, colour, pattern) from the
     bottom, on a light baseline; each bar's total above it where it can be read (at least the
     smallest type size)."""
-    count = max(1, len(values))
-    slot = rect.w / count
-    width = max(2, int(slot * 0.7))
+    slot = rect.w / max(1, len(values))
     base = rect.bottom
     pygame.draw.line(surface, th.CARD_LINE, (rect.x, base), (rect.right, base), max(1, theme.px(1.5)))
     px = theme.size("min")
-    room = rect.h - (px + theme.px(2) if labels and rect.h > 2.5 * px else 0)
     readable = labels and rect.h > 2.5 * px and theme.measure("88", px, "regular")[0] <= slot
-    for i, stack in enumerate(values):
-        x = int(rect.x + i * slot + (slot - width) / 2)
-        y, total = base, 0
-        for value, colour, *pattern in stack:
-            if value <= 0:
-                continue
-            height = max(2, round(room * value / max(1, top)))
-            fill_pattern(surface, pygame.Rect(x, y - height, width, height), colour, *pattern)
-            if width >= theme.px(6):  # an outline on thin bars would hide their colour
-                pygame.draw.rect(surface, th.INK, (x, y - height, width, height), 1)
-            y -= height
-            total += value
-        if readable and total:
+    for stack, boxes in zip(values, bar_boxes(rect, values, top, theme, labels)):
+        pieces = [piece for piece in stack if piece[0] > 0]
+        for (value, colour, *pattern), box in zip(pieces, boxes):
+            fill_pattern(surface, box, colour, *pattern)
+            if box.w >= theme.px(6):  # an outline on thin bars would hide their colour
+                pygame.draw.rect(surface, th.INK, box, 1)
+        total = sum(value for value, *_look in pieces)
+        if readable and total and boxes:
             image = theme.text(str(total), px, th.INK_SOFT, "regular")
-            surface.blit(image, image.get_rect(midbottom=(x + width // 2, y - theme.px(1))))
+            surface.blit(image, image.get_rect(midbottom=(boxes[-1].centerx, boxes[-1].top - theme.px(1))))

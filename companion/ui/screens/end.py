@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 GOLD = (247, 190, 40)
 FLOWERS = 12  # Cloudship: the four beds of three
-BARS_LEAST = 56  # design pixels: the narrowest a player's row of bars still tells its story
+BARS_LEAST = 56  # design pixels: the narrowest a player's row of bars still tells its story (three bars)
 CELEBRATION_S = 0.8  # petals over a full garden, then stillness
 PETALS = [(214, 62, 120), (244, 194, 13), (123, 63, 160), (31, 111, 209), (250, 250, 250), (46, 158, 79)]
 
@@ -411,13 +411,9 @@ class EndScreen(Screen):
         if game == "cloud9":
             trips = _told(told.cloud9_trips, match)
             series = {p: [[(trip.points[p], self.game_screen.colour_of(p))] for trip in trips] for p in v["players"]}
-            caption = _.ngettext("Points trip by trip ({count} trip)", "Points trip by trip ({count} trips)",
-                                 len(trips)).format(count=len(trips))
         else:
             rounds = _told(told.cloudmine_rounds, match)
             series = {p: [[recap.role_bar(r.cards[p], r.roles[p])] for r in rounds] for p in v["players"]}
-            caption = _("Cards per round")
-        top = max([1] + [value for stacks in series.values() for stack in stacks for value, *_c in stack])
         header_h = f.u(60 if game == "cloudmine" and f.portrait else 30)
         row_h = min(f.u(96 if f.portrait else 84), (area.h - f.u(16) - header_h) // max(1, len(ranked)))
         height = min(area.h, row_h * len(ranked) + f.u(16) + header_h)
@@ -445,14 +441,22 @@ class EndScreen(Screen):
             hands = {name: str(v["hands"][name]) for name in v["players"]}
             hand_w = self.hand_width(hands) + f.u(8)
         name_w = (room if two_lines else min(longest, room - hand_w - f.u(BARS_LEAST)) if low
-                  else max(f.u(120), min(longest, (room + f.u(8) - hand_w) * 7 // 10)))
+                  else max(f.u(120), min(longest, (room + f.u(8) - hand_w) * 7 // 10, room - hand_w - f.u(BARS_LEAST))))
         bars_x = inner.x + lead + f.u(8) + (0 if two_lines else name_w)
         bars_w = inner.right - score_w - hand_w - f.u(8) - bars_x
+        # a long game: each bar a few trips or rounds together, so that no bar is a hairline
+        per = recap.per_bar(len(trips if game == "cloud9" else rounds), bars_w, theme)
+        series = {name: recap.grouped(stacks, per) for name, stacks in series.items()}
+        top = max([1] + [sum(value for value, *_c in stack) for stacks in series.values() for stack in stacks])
+        caption = (recap.trips_caption(len(trips), per) if game == "cloud9" else
+                   _("Cards per round") if per == 1 else _("Cards per {size} rounds").format(size=per))
         caption_w = (bars_x + bars_w - inner.x if game == "cloud9" else inner.w if stacked
                      else inner.w - self.legend_width(f) - f.u(8))
         caption_rect = pygame.Rect(inner.x, header.y, caption_w, header.h // (2 if stacked else 1))
         if game == "cloudmine" and not _fits(theme, caption, caption_rect, 1):
             caption = _("Cards")  # the legend beside it says the rest
+        elif game == "cloud9" and per > 1 and not _fits(theme, caption, caption_rect, 1):
+            caption = _("Points per {size} trips").format(size=per)
         out.append(Label(caption_rect, caption, "small", align="left",
                          colour=th.INK_SOFT, key="caption:story", weight="regular"))
         if game == "cloud9":
@@ -471,6 +475,9 @@ class EndScreen(Screen):
         # every name in one design size: a table whose names all have one size reads as a table
         name_size = shared_px({name: name_w for name in v["players"]}, theme.size("title"), theme.size("min"),
                               name_h, "bold") / theme.scale
+        # the scores' digits with a clear gap to the next row's (eight rows of a line each)
+        score_size = ("big" if row_h >= f.u(56) else "title" if row_h >= f.u(40) else
+                      max(th.MIN_TEXT, (row_h - f.u(10)) / theme.scale * 1.25))
         for index, (rank, name) in enumerate(ranked):
             row = pygame.Rect(inner.x, header.bottom + index * row_h, inner.w, row_h)
             won = name in v["winners"]
@@ -483,13 +490,13 @@ class EndScreen(Screen):
             else:
                 name_rect = pygame.Rect(token.right + f.u(8), row.y, name_w, row.h)
                 bars = pygame.Rect(bars_x, row.y + f.u(4), bars_w, row.h - f.u(8))
-            out += [Label(rank_rect, _("{rank}.").format(rank=rank), "title", align="left", key=f"rank:{name}"),
+            out += [Label(rank_rect, _("{rank}.").format(rank=rank), score_size, align="left", key=f"rank:{name}"),
                     PlayerToken(token.inflate(-shrink, -shrink), name, self.game_screen.player(name).colour,
                                 key=f"token:{name}", mark=self.game_screen.mark(name)),
                     NameLabel(name_rect, name, name_size, align="left", key=f"name:{name}"),
                     Bars(bars, series[name], top, key=f"story:{name}"),
                     Label(pygame.Rect(row.right - score_w, row.y, score_w, row.h), str(v["scores"][name]),
-                          "big" if row_h >= f.u(44) else "title", align="right", key=f"final:{name}")]
+                          score_size, align="right", key=f"final:{name}")]
             if won:
                 out.append(Crown(crown.inflate(-shrink - f.u(2), -shrink - f.u(6)), key=f"crown:{name}"))
             if game == "cloud9":

@@ -1,5 +1,7 @@
-"""History: every game from the journal (title, when, winners, the scores from the best down),
-a page at a time, and each player's totals. A row names as many players as it has room for and
+"""History: every game from the journal (its title's picture, title, when, what became of it with
+a glyph: a crown for a win, a flower or the storm's bolt for a game the table wins or loses
+together, the scores from the best down or the crew), a page at a time, and each player's
+totals; every row's parts in one size. A row names as many players as it has room for and
 counts the rest ("+2 more"), the winner always named; a tap on it shows the game's every score.
 A game with a recap picture shows it small on its row; a tap on the picture shows it whole."""
 
@@ -15,8 +17,10 @@ from ... import i18n
 from . import records as records_view
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, rows
+from ..kit.shapes import draw_crown, draw_game_icon, draw_token
 from ..kit.widgets import Button, Label, Panel, Picture, Widget, fit_text
 from ..boards import recap
+from ..boards.ship_icons import blit_icon
 from .base import Screen, game_title
 
 _ = i18n.translator("app")
@@ -75,13 +79,58 @@ def listed(entries: list[str], shown: int) -> str:
     return text
 
 
+SHARED = ("cloudship",)  # the games the whole table wins or loses together
+
+
+def outcome(game) -> str:
+    """won, lost (a game the table plays together), over (someone won), stopped or playing."""
+    if game.status != "over":
+        return "stopped" if game.status == "abandoned" else "playing"
+    if game.game in SHARED:
+        return "won" if game.winners else "lost"
+    return "over"
+
+
 def result_text(game, shown: int) -> str:
-    """What became of the game, naming the first `shown` winners."""
-    if game.status == "over":
-        if not game.winners:
-            return _("Lost together")
-        return _("Won by {names}").format(names=listed(list(game.winners), shown))
-    return _("Stopped") if game.status == "abandoned" else _("In progress")
+    """What became of the game, naming the first `shown` winners (a shared game: the table)."""
+    kind = outcome(game)
+    if kind == "won":
+        return _("The table won")
+    if kind == "lost":
+        return _("The table lost")
+    if kind == "over":
+        return _("Won by {names}").format(names=listed(list(game.winners), shown)) if game.winners else _("Game over")
+    return _("Stopped") if kind == "stopped" else _("In progress")
+
+
+def result_colour(game):
+    """A win in green, a shared loss in red, a game not over in grey."""
+    kind = outcome(game)
+    return th.GOOD if kind in ("won", "over") else th.DANGER if kind == "lost" else th.INK_SOFT
+
+
+def detail_text(game, shown: int) -> str:
+    """The row's second line, naming the first `shown`: every score from the best down, or, for
+    a game played together, what the table reached and the crew."""
+    if game.game not in SHARED:
+        return listed(ranked_scores(game), shown)
+    planted = max(game.scores.values(), default=0)
+    reached = _("{planted} of 12 flowers").format(planted=planted).replace(" ", "\u00a0")
+    return f"{reached} · {listed(list(game.players), shown)}"
+
+
+def draw_outcome(surface: pygame.Surface, rect: pygame.Rect, kind: str) -> None:
+    """The result's glyph: a crown for a win, a flower for a shared win, the storm's bolt for a
+    shared loss (so a result reads without its colour or its words)."""
+    side = min(rect.w, rect.h)
+    box = pygame.Rect(0, 0, side, side)
+    box.center = rect.center
+    if kind == "over":
+        draw_crown(surface, box.inflate(0, -side // 4), recap.GOLD)
+    elif kind == "won":
+        blit_icon(surface, "flower", box.center, side)
+    elif kind == "lost":
+        draw_token(surface, "storm", box.center, side / 2)
 
 
 def fitted(t, text: str, rect: pygame.Rect, size: str):
@@ -163,8 +212,10 @@ class HistoryScreen(Screen):
         if not shown:
             out.append(Label(body, _("No games yet.") if self.tab == "games" else _("No finished games yet."), "prompt",
                              key="empty"))
+        listed_rows: list[Widget] = []
         for rect, item in zip(rows(body, per_page, gap), shown):
-            out += self.game_row(f, t, rect, item) if self.tab == "games" else self.player_row(f, rect, item)
+            listed_rows += self.game_row(f, t, rect, item) if self.tab == "games" else self.player_row(f, rect, item)
+        out += records_view.one_size(listed_rows, t)
         back, page_label, forward = cols(pager, [1, 1.4, 1], gap)
         out += [Button(back, _("Newer"), lambda: self.turn(-1), kind="secondary", enabled=self.page > 0, key="newer"),
                 Label(page_label, _("Page {page} of {pages}").format(page=self.page + 1, pages=pages), "small"),
@@ -187,6 +238,17 @@ class HistoryScreen(Screen):
         return self._rows[key][0]
 
     def open_recap(self, game) -> None:
+        """The game's recap, drawn for this screen's shape where the game replays (else its
+        saved picture, scaled to fit)."""
+        rebuild = getattr(self.source, "rebuild", None)
+        if rebuild is not None:
+            try:
+                match = rebuild(game.id)
+            except Exception:  # a game that no longer replays: its saved picture still shows
+                match = None
+            if match is not None:
+                self.app.show(RecapScreen(self.app, match=match, started_at=game.started_at))
+                return
         try:
             picture = pygame.image.load(str(self.recap_path(game)))
         except (OSError, pygame.error):  # removed or cut short since the row was drawn: gone from it
@@ -196,7 +258,12 @@ class HistoryScreen(Screen):
         self.app.show(RecapScreen(self.app, picture))
 
     def game_row(self, f, t, rect: pygame.Rect, game) -> list[Widget]:
+        """A game's card: its title's picture, title and date, what became of it (with its
+        glyph) and the scores (a shared game: the crew), its recap picture at the right."""
         inner = pygame.Rect(rect.x + f.u(12), rect.y + f.u(4), rect.w - f.u(24), rect.h - f.u(8))
+        icon_side = min(inner.h, f.u(48 if f.portrait else 56))
+        icon = pygame.Rect(inner.x, inner.centery - icon_side // 2, icon_side, icon_side)
+        inner = pygame.Rect(icon.right + f.u(GAP), inner.y, inner.right - icon.right - f.u(GAP), inner.h)
         picture = self.recap_of(game)
         thumb: list[Widget] = []
         if picture is not None:
@@ -204,45 +271,69 @@ class HistoryScreen(Screen):
             box = pygame.Rect(inner.right - side, inner.y, side, inner.h)
             inner.w -= side + f.u(GAP)
             thumb = [Thumbnail(box, picture, lambda game=game: self.open_recap(game), key=f"recap:{game.id}")]
-        title = Label((0, 0, 0, 0), game_title(game.game), "body", align="left")
-        date = Label((0, 0, 0, 0), when(game.started_at), "small", align="left", colour=th.INK_SOFT)
+        title = Label((0, 0, 0, 0), game_title(game.game), "body", align="left", key=f"title:{game.id}")
+        date = Label((0, 0, 0, 0), when(game.started_at), "small", align="left", colour=th.INK_SOFT,
+                     key=f"date:{game.id}")
         one_line = t.font(t.size("body"), th.weight_of("body")).block_height(1)
-        if f.portrait:  # the title and the date on one line above, the result and scores full width
-            head, text = pygame.Rect(inner.x, inner.y, inner.w, one_line), inner.copy()
-            text.top, text.h = head.bottom, inner.bottom - head.bottom
+        if f.portrait:  # the title and the date on a line (or one above the other), the rest under them
             widths = [t.measure(label.text, t.size(label.size), label.weight)[0] + 1 for label in (title, date)]
-            title.rect, date.rect = cols(head, widths, f.u(GAP))  # each as wide as it is, sharing alike
-            date.align = "right"
+            if sum(widths) + f.u(GAP) <= inner.w:
+                head = pygame.Rect(inner.x, inner.y, inner.w, one_line)
+                title.rect, date.rect = cols(head, widths, f.u(GAP))
+                date.rect.right, date.align = inner.right, "right"
+            else:
+                date_h = t.font(t.size("small"), th.weight_of("small")).block_height(1)
+                title.rect = pygame.Rect(inner.x, inner.y, inner.w, one_line)
+                date.rect = head = pygame.Rect(inner.x, title.rect.bottom, inner.w, date_h)
+            text = pygame.Rect(inner.x, head.bottom + f.u(4), inner.w, inner.bottom - head.bottom - f.u(4))
         else:
             head, text = cols(inner, [1, 2.1] if not thumb else [1, 1.9], f.u(GAP))
             title.rect, date.rect = rows(head, 2)
-        colour = th.GOOD if game.status == "over" else th.INK_SOFT
-        result_rect = pygame.Rect(text.x, text.y, text.w, one_line)
+        kind = outcome(game)
+        glyph_w = one_line if kind in ("over", "won", "lost") else 0
+        glyph = pygame.Rect(text.x, text.y, glyph_w, one_line)
+        result_rect = pygame.Rect(text.x + glyph_w + (f.u(6) if glyph_w else 0), text.y,
+                                  text.w - glyph_w - (f.u(6) if glyph_w else 0), one_line)
         if f.portrait and not fits(t, result_text(game, len(game.winners)), result_rect, "body"):
             result_rect.h = t.font(t.size("body"), th.weight_of("body")).block_height(2)
         result = named(game.winners, lambda shown: result_text(game, shown), t, result_rect, "body")
         score_rect = pygame.Rect(text.x, result_rect.bottom, text.w, text.bottom - result_rect.bottom)
-        entries = ranked_scores(game)
-        scores = named(entries, lambda shown: listed(entries, shown), t, score_rect, "small")
+        scores = named(list(game.players), lambda shown: detail_text(game, shown), t, score_rect, "small")
         score_rect.h = min(score_rect.h, needed_height(t, scores, score_rect, "small"))  # right under the result
-        return [GameRow(rect, lambda: self.app.show(ScoresScreen(self.app, game)), key=f"game-row:{game.id}"),
-                title, date,
-                Label(result_rect, result, "body", align="left", wrap=True, colour=colour, key=f"result:{game.id}"),
-                Label(score_rect, scores, "small", align="left", wrap=True, key=f"scores:{game.id}")] + thumb
+        out: list[Widget] = [
+            GameRow(rect, lambda: self.app.show(ScoresScreen(self.app, game)), key=f"game-row:{game.id}"),
+            Picture(icon, lambda surface, box, name=game.game: draw_game_icon(surface, name, box),
+                    key=f"icon:{game.id}", still=True),
+            title, date,
+            Label(result_rect, result, "body", align="left", wrap=True, colour=result_colour(game),
+                  key=f"result:{game.id}"),
+            Label(score_rect, scores, "small", align="left", wrap=True, key=f"scores:{game.id}")]
+        if glyph_w:
+            out.append(Picture(glyph, lambda surface, box, kind=kind: draw_outcome(surface, box, kind),
+                               key=f"outcome:{game.id}", still=True))
+        return out + thumb
 
     def player_row(self, f, rect: pygame.Rect, total) -> list[Widget]:
+        """A player's card for one title: the title's picture, the name, the title and the record."""
         inner = pygame.Rect(rect.x + f.u(12), rect.y + f.u(4), rect.w - f.u(24), rect.h - f.u(8))
+        icon_side = min(inner.h, f.u(56))
+        icon = pygame.Rect(inner.x, inner.centery - icon_side // 2, icon_side, icon_side)
+        inner = pygame.Rect(icon.right + f.u(GAP), inner.y, inner.right - icon.right - f.u(GAP), inner.h)
         if f.portrait:  # the name, the title and the record one above the other, each full width
             name, game, record = rows(inner, 3)
         else:
             head, record = cols(inner, [1, 1.3], f.u(GAP))
             name, game = rows(head, 2)
-        return [Panel(rect, key=f"total:{total.game}:{total.name}"),
-                Label(name, total.name, "body", align="left"),
-                Label(game, game_title(total.game), "small", align="left", colour=th.INK_SOFT),
+        which = f"{total.game}:{total.name}"
+        return [Panel(rect, key=f"total:{which}"),
+                Picture(icon, lambda surface, box, name=total.game: draw_game_icon(surface, name, box),
+                        key=f"total-icon:{which}", still=True),
+                Label(name, total.name, "body", align="left", key=f"total-name:{which}"),
+                Label(game, game_title(total.game), "small", align="left", colour=th.INK_SOFT,
+                      key=f"total-title:{which}"),
                 Label(record, _("{won} of {played} won, best {best}").format(won=total.won, played=total.played,
                                                                             best=total.best_score), "small", wrap=True,
-                      align="left" if f.portrait else "center")]
+                      align="left" if f.portrait else "center", key=f"total-record:{which}")]
 
     def show_tab(self, tab: str) -> None:
         self.tab, self.page = tab, 0
@@ -301,7 +392,7 @@ class ScoresScreen(Screen):
         one_line = t.font(t.size("title"), th.weight_of("title")).block_height(1)
         head = pygame.Rect(c.x, c.y, c.w, one_line + f.u(GAP) + t.font(t.size("small"), "regular").block_height(1))
         result_rect, date_rect = rows(head, [one_line, head.h - one_line - f.u(GAP)], f.u(GAP))
-        colour = th.GOOD if game.status == "over" else th.INK_SOFT
+        colour = result_colour(game)
         result = named(game.winners, lambda shown: result_text(game, shown), t, result_rect, "title")
         out: list[Widget] = [Label(result_rect, result, "title", align="left", wrap=True, colour=colour, key="result"),
                              Label(date_rect, when(game.started_at), "small", align="left", colour=th.INK_SOFT,
@@ -357,12 +448,14 @@ class Thumbnail(Button):
 
 
 class RecapScreen(Screen):
-    """A game's recap picture, whole, as large as the screen allows."""
+    """A game's recap: drawn for the screen's own shape from the game itself (`match`), or a
+    saved recap picture, whole, as large as the screen allows."""
 
-    def __init__(self, app, picture: pygame.Surface):
+    def __init__(self, app, picture: pygame.Surface | None = None, *, match=None, started_at: str | None = None):
         super().__init__(app)
-        self.picture = picture
+        self.picture, self.match, self.started_at = picture, match, started_at
         self._scaled: pygame.Surface | None = None
+        self._fits: tuple[int, int] | None = None  # the box the saved picture was scaled for
 
     def title(self) -> str:
         return _("Recap")
@@ -373,10 +466,21 @@ class RecapScreen(Screen):
     def build(self, f, t):
         return [Picture(f.content, self.paint, key="recap")]
 
+    def drawn(self, size: tuple[int, int]) -> pygame.Surface:
+        """The picture at `size`: the game's recap drawn for it, or the saved one scaled to fit."""
+        if self._scaled is not None and (self._scaled.get_size() == size or self.match is None and
+                                         self._fits == size):
+            return self._scaled
+        self._fits = size
+        if self.match is not None:
+            self._scaled = recap.render_recap(self.match, self.started_at, size)
+        else:
+            w, h = self.picture.get_size()
+            scale = min(size[0] / w, size[1] / h)
+            self._scaled = pygame.transform.smoothscale(self.picture, (max(1, round(w * scale)),
+                                                                       max(1, round(h * scale))))
+        return self._scaled
+
     def paint(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        w, h = self.picture.get_size()
-        scale = min(rect.w / w, rect.h / h)
-        size = (max(1, round(w * scale)), max(1, round(h * scale)))
-        if self._scaled is None or self._scaled.get_size() != size:
-            self._scaled = pygame.transform.smoothscale(self.picture, size)
-        surface.blit(self._scaled, self._scaled.get_rect(center=rect.center))
+        picture = self.drawn(rect.size)
+        surface.blit(picture, picture.get_rect(center=rect.center))

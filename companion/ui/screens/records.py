@@ -84,8 +84,7 @@ def record_rows(t, area: pygame.Rect, lines: list[str], gap: int) -> list[tuple[
     for i, line in enumerate(lines):
         size = "small" if i else "body"
         px, weight = t.size(size), th.weight_of(size)
-        one_line = th.font(t.size("min"), weight).size(line)[0] <= area.w
-        needed.append(th.font(px, weight).block_height(1 if one_line else len(wrap_lines(line, px, area.w, weight))))
+        needed.append(th.font(px, weight).block_height(len(wrap_lines(line, px, area.w, weight))))
     even = (area.h - gap * (MAX_LINES - 1)) // MAX_LINES
     if sum(max(height, even) for height in needed) + gap * (len(needed) - 1) <= area.h:
         needed = [max(height, even) for height in needed]
@@ -96,6 +95,20 @@ def record_rows(t, area: pygame.Rect, lines: list[str], gap: int) -> list[tuple[
         out.append((pygame.Rect(area.x, y, area.w, height), line))
         y += height + gap
     return out
+
+
+def one_size(widgets: list[Widget], t) -> list[Widget]:
+    """The rows' labels of one part (every title, every result, every score line...) all in the
+    size the part's most crowded row fits: rows of one list at one size."""
+    parts: dict[str, list[Label]] = {}
+    for widget in widgets:
+        if isinstance(widget, Label) and widget.key and ":" in widget.key:
+            parts.setdefault(widget.key.split(":")[0], []).append(widget)
+    for labels in parts.values():
+        px = min(label.fitted(t).px for label in labels)
+        for label in labels:
+            label.size, label._fitted = px / t.scale, None
+    return widgets
 
 
 class RecordsScreen(Screen):
@@ -193,10 +206,10 @@ class RecordsScreen(Screen):
             text = body
         out.append(Panel(text, key="records-card"))
         inner = text.inflate(-f.u(20), -f.u(12))
-        for i, (rect, line) in enumerate(record_rows(t, inner, record_lines(mine), f.u(6))):
-            out.append(Label(rect, line, "small" if i else "body", align="left", wrap=True,
-                             colour=th.INK if i < 3 else th.INK_SOFT, key=f"record:{i}"))
-        return out
+        lines = [Label(rect, line, "small" if i else "body", align="left", wrap=True,
+                       colour=th.INK if i < 3 else th.INK_SOFT, key=f"record:{i}" if i else "played:0")
+                 for i, (rect, line) in enumerate(record_rows(t, inner, record_lines(mine), f.u(6)))]
+        return out + one_size(lines, t)  # the records below the count of games all in one size
 
     def show_tab(self, game: str) -> None:
         self.tab = game
