@@ -115,6 +115,17 @@ from ..kit.widgets import Badge, Button, DrawContext, Label, Panel, Widget, badg
 _ = i18n.translator("app")
 
 
+
+def clear_boxes(board: pygame.Rect, taken: list[pygame.Rect], about: list[pygame.Rect], gap: int,
+                least: int) -> list[pygame.Rect]:
+    """The boxes on `board` clear of `taken` and `about` (a band across each stretch between
+    the edges of what is `about`), at least `least` each way, the largest first."""
+    edges = sorted({board.left, board.right, *(r.right + gap for r in about), *(r.left - gap for r in about)})
+    edges = [x for x in edges if board.left <= x <= board.right]
+    boxes = [free_band(pygame.Rect(x0, board.y, x1 - x0, board.h), taken + about, gap)
+             for i, x0 in enumerate(edges) for x1 in edges[i + 1:]]
+    return sorted((b for b in boxes if b.w >= least and b.h >= least), key=lambda b: -b.w * b.h)
+
 class Screen:
     """One screen: it builds its widgets from the current state and reacts to input."""
 
@@ -355,7 +366,19 @@ class GameScreen(Screen):
                     band = free_band(part, taken, gap)
                     if band.h >= least_h:
                         return band
+            # else the largest box between them where all the card's words fit
+            for box in clear_boxes(board, taken, about, gap, f.u(64)):
+                if self.card_fits(f, box, moment):
+                    return box
         return self._free_rect
+
+    def card_fits(self, f: Frame, area: pygame.Rect, moment: story.Moment) -> bool:
+        """Whether the result card shows all its words whole in `area` (none under its floor)."""
+        from ..story.cards import card_widgets
+
+        theme = self.app.theme
+        widgets = card_widgets(f, area, moment, lambda name: self.player(name).colour, lambda: None, self.mark)
+        return not any(w.overflow(theme) or w.clipped(theme) for w in widgets if isinstance(w, Label))
 
     def toast_area(self, f, widgets):
         # a refusal names a player ("Ann is the Dreamer"): it goes where it covers neither a

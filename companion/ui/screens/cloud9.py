@@ -305,8 +305,11 @@ class Cloud9Screen(GameScreen):
         return _("Trip {number}").format(number=self.view["trip"])
 
     def card_keeps_clear(self, moment):
-        # a fall or a trip to the top is about the balloon: its card leaves the ladder in sight
-        return ("ladder",) if moment.kind in ("fall", "top") else ()
+        # a fall or a trip to the top is about the balloon and the scores: its card leaves the
+        # ladder and every score in sight
+        if moment.kind not in ("fall", "top"):
+            return ()
+        return ("ladder", *(f"score:{name}" for name in self.view["players"]))
 
     # --- the roll being entered (for the current state only) ----------------------------------
     def _draft(self) -> list[str]:

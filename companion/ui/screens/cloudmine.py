@@ -12,7 +12,7 @@ from ..kit import theme as th
 from ..boards import cloudmine as board
 from ..kit.layout import GAP, cols, free_band, grid, inset, rows
 from ..kit.widgets import Label, Panel, Picture, PlayerToken, Widget
-from .base import GameScreen
+from .base import GameScreen, clear_boxes
 
 _ = translator("cloudmine")
 
@@ -200,8 +200,13 @@ class CloudMineScreen(GameScreen):
         return True
 
     def card_keeps_clear(self, moment):
-        # a settlement's card leaves in sight everyone it gives cards to
-        return tuple(f"player:{name}" for name in moment.players) if moment.kind == "settle" else ()
+        # a settlement's card leaves in sight everyone it gives cards to, the new Dreamer and
+        # Chooser, and the deck the next round draws from
+        if moment.kind != "settle":
+            return ()
+        v = self.view
+        named = dict.fromkeys([*moment.players, v["dreamer"], v["chooser"]])
+        return (*(f"player:{name}" for name in named), "deck", "deck-pile")
 
     def card_area(self, f, board_rect, below, moment):
         area = super().card_area(f, board_rect, below, moment)
@@ -213,26 +218,12 @@ class CloudMineScreen(GameScreen):
         gap = f.u(GAP)
         taken = [w.rect for w in below if w.accepts_tap()]
         # where the card may go, the first where all its words fit: on the board clear of the
-        # takers (a band across it, else the largest box between them), else over the step's
-        # words, above its buttons
-        least = f.u(64)
-        edges = sorted({board_rect.left, board_rect.right, *(r.right + gap for r in about),
-                        *(r.left - gap for r in about)})
-        edges = [x for x in edges if board_rect.left <= x <= board_rect.right]
-        boxes = [free_band(pygame.Rect(x0, board_rect.y, x1 - x0, board_rect.h), taken + about, gap)
-                 for i, x0 in enumerate(edges) for x1 in edges[i + 1:]]
+        # players it is about (a band across it, else the largest box between them), else over
+        # the step's words, above its buttons
         places = [area] if not any(area.colliderect(r) for r in about) else []
-        places += sorted((b for b in boxes if b.w >= least and b.h >= least), key=lambda b: -b.w * b.h)
+        places += clear_boxes(board_rect, taken, about, gap, f.u(64))
         places.append(free_band(step, [r for r in taken if r.colliderect(step)], gap))
         return next((p for p in places if self.card_fits(f, p, moment)), places[0])
-
-    def card_fits(self, f, area: pygame.Rect, moment) -> bool:
-        """Whether the result card shows all its words whole in `area` (none under its floor)."""
-        from ..story.cards import card_widgets
-
-        theme = self.app.theme
-        widgets = card_widgets(f, area, moment, lambda name: self.player(name).colour, lambda: None, self.mark)
-        return not any(w.overflow(theme) or w.clipped(theme) for w in widgets if isinstance(w, Label))
 
     # --- the step: what happens now --------------------------------------------------------
     def step_panel(self, f, step: pygame.Rect) -> list[Widget]:

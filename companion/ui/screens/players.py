@@ -220,7 +220,7 @@ class PlayersScreen(Screen):
         claimed, the seat under or beside it."""
         count = len(self.entries)
         columns = 2 if count > 4 and not f.portrait else 1
-        per_column = max(4 if not f.portrait else 8, -(-count // columns))
+        per_column = max(4 if not f.portrait else 6, -(-count // columns))  # portrait: rows 64 high at least
         gap = f.u(GAP)
         column_rects = cols(area, columns, gap * 2)
         seated = self.claiming or any(e.seat for e in self.entries)
