@@ -110,7 +110,8 @@ from ..kit import theme as th
 from ..kit.layout import GAP, MARGIN, Frame, free_band, rows
 from ..kit.theme import Theme
 from ..kit.roster import Player, players_from_setup
-from ..kit.widgets import Badge, Button, DrawContext, Label, Panel, Widget, badge_widgets, chevron_left, menu_icon, undo_icon
+from ..kit.widgets import (Badge, Button, DrawContext, Label, Panel, PlayerToken, Widget, badge_widgets, chevron_left,
+                           fit_text, menu_icon, undo_icon)
 
 _ = i18n.translator("app")
 
@@ -218,6 +219,31 @@ class Screen:
 
     def refresh(self) -> None:
         self.app.refresh()
+
+
+# the decision banner's type: the largest words on a game screen
+PROMPT_PX = 40
+
+
+class PromptLabel(Label):
+    """The prompt, which may also break a hyphenated name after its hyphen ("Maximilian-" /
+    "Alexander: jump or stay?"), where that lets it stand larger."""
+
+    def __init__(self, rect, text: str, *args, name: str = "", **kwargs):
+        super().__init__(rect, text, *args, **kwargs)
+        self.name = name
+
+    def signature(self, ctx):
+        plain = super().signature(ctx)
+        return None if plain is None else plain + (self.name,)
+
+    def fitted(self, theme):
+        plain = super().fitted(theme)
+        if "-" not in self.name or self.name not in self.text:
+            return plain
+        broken = fit_text(self.text.replace(self.name, self.name.replace("-", "-\n"), 1), self.rect.w, self.rect.h,
+                          theme.size(self.size), theme.size(self.min_size), self.wrap, self.weight)
+        return broken if broken.px > plain.px and not broken.overflow else plain
 
 
 class GameScreen(Screen):
@@ -339,6 +365,28 @@ class GameScreen(Screen):
         if self._strip_rect is not None and not (card and card[0].rect.colliderect(self._strip_rect)):
             out += strip_widgets(f, self._strip_rect, self.recent())
         return out + card
+
+    def prompt_card(self, f: Frame, rect: pygame.Rect, name: str | None, text: str,
+                    key: str = "prompt") -> list[Widget]:
+        """The decision banner: the next thing to do in the largest words on the screen, on the
+        acting player's colour with their token (without a player, on the app's own blue)."""
+        rgb = th.banner(th.COLOURS[self.player(name).colour].rgb) if name else th.PRIMARY
+        out: list[Widget] = [Panel(rect, colour=rgb, border=th.CARD_LINE, key="prompt-card")]
+        if name and rect.w >= f.u(320):  # the player's token beside the words, where the width allows
+            side = min(rect.h - f.u(12), f.u(56))
+            badge = pygame.Rect(rect.x + f.u(6), rect.centery - side // 2, side, side)
+            out += [Panel(badge, border=None, radius=10), self.prompt_piece(badge.inflate(-f.u(6), -f.u(6)), name)]
+            left = badge.right + f.u(8)
+        else:  # a narrow step (landscape): the words take it all
+            left = rect.x + f.u(8)
+        margin = f.u(4)  # the words clear of the banner's edges
+        text_rect = pygame.Rect(left, rect.y + margin, rect.right - left - f.u(8), rect.h - 2 * margin)
+        return out + [PromptLabel(text_rect, text, PROMPT_PX, colour=th.text_on(rgb), wrap=True, key=key,
+                                  name=name or "")]
+
+    def prompt_piece(self, box: pygame.Rect, name: str) -> Widget:
+        """The acting player's token on the banner."""
+        return PlayerToken(box, name, self.player(name).colour, key=f"prompt-piece:{name}", mark=self.mark(name))
 
     def card_keeps_clear(self, moment: story.Moment) -> tuple[str, ...]:
         """Keys of the board's parts a result card must leave in sight: what the moment is

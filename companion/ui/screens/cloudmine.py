@@ -243,7 +243,7 @@ class CloudMineScreen(GameScreen):
                                     v["dreamer_pile"]).format(dreamer=v["dreamer"], count=v["dreamer_pile"])
         # the answers at least 64 px high (landscape stacks them); a draw line of two long names
         # takes its third line from the prompt's room
-        heights = [0.9, 1.6, 0.6, 2.2] if not f.portrait else [1, 1.6, 0.7, 1.4]
+        heights = [0.9, 2.1, 0.5, 1.9] if not f.portrait else [1, 1.6, 0.7, 1.4]
         for _more in range(4):
             draw_rect, prompt_rect, table_rect, buttons = rows(inner, heights, f.u(GAP))
             draw = Label(draw_rect, draw_text, "body", wrap=True, key="draw")
@@ -251,15 +251,7 @@ class CloudMineScreen(GameScreen):
                 break
             heights = [heights[0] + 0.15, heights[1] - 0.15, *heights[2:]]
         out.append(draw)
-        # the guesser's token beside the words where the step is wide (the ring marks them too)
-        token = pygame.Rect(prompt_rect.x, prompt_rect.y, min(prompt_rect.h, f.u(56)) if f.portrait else 0,
-                            prompt_rect.h)
-        if token.w:
-            out.append(PlayerToken(token.inflate(-f.u(6), -f.u(6)), who, self.player(who).colour, key="guesser",
-                                   mark=self.mark(who)))
-        out.append(Label(pygame.Rect(token.right + f.u(6) * bool(token.w), prompt_rect.y,
-                                     prompt_rect.right - token.right - f.u(6) * bool(token.w), prompt_rect.h),
-                         _("{name} guesses").format(name=who), "big", wrap=True, colour=th.INK, key="prompt"))
+        out += self.prompt_card(f, prompt_rect, who, _("{name} guesses").format(name=who))
         out.append(Label(table_rect, _.ngettext("{count} card on the table", "{count} cards on the table",
                                                 v["table"]).format(count=v["table"]), "body", key="table"))
         right, wrong = rows(buttons, 2, f.u(GAP)) if not f.portrait else \

@@ -279,9 +279,9 @@ class CloudshipScreen(GameScreen):
 
     def prompt(self, f, rect: pygame.Rect, text: str, who: str | None = None, key: str = "prompt",
                icons: tuple[str, ...] = ()) -> list[Widget]:
-        """The next thing to do, in the largest type on the screen; above it, where given, the
-        same as a picture for those who cannot read yet (the commander's disc and three dice:
-        "roll!"), the commander's disc beside it otherwise."""
+        """The next thing to do, on the decision banner (in the commander's colour, where the
+        step is theirs); above it, where given, the same as a picture for those who cannot
+        read yet (the commander's disc and three dice: "roll!")."""
         out: list[Widget] = []
         if icons:
             pictures, rect = rows(rect, [0.8, 1.2], f.u(2))
@@ -293,12 +293,7 @@ class CloudshipScreen(GameScreen):
                 out.append(PlayerToken(box, who, self.player(who).colour, key="commander", mark=self.mark(who)))
                 row = pygame.Rect(box.right + side // 5, row.y, row.right - box.right - side // 5, side)
             out.append(Picture(row, icons_in_row(list(icons), side), key=f"{key}-picture", still=True))
-        elif who is not None:
-            side = min(rect.h, f.u(48))
-            box = pygame.Rect(rect.x, rect.y + (rect.h - side) // 2, side, side)
-            out.append(PlayerToken(box, who, self.player(who).colour, key="commander", mark=self.mark(who)))
-            rect = pygame.Rect(box.right + f.u(6), rect.y, rect.right - box.right - f.u(6), rect.h)
-        return out + [Label(rect, text, "prompt", wrap=True, key=key)]
+        return out + self.prompt_card(f, rect, who, text, key=key)
 
     def roll_step(self, f, inner: pygame.Rect) -> list[Widget]:
         v = self.view
