@@ -15,7 +15,7 @@ from companion.ui.tools.harness import Harness, _labels
 WORDS = re.compile(r"[^\W\d_]")  # a letter
 
 
-def BAR_BOTTOM(h: Harness) -> int:
+def bar_bottom(h: Harness) -> int:
     """Where the top bar (the game's name, the round, undo and the menu) ends."""
     from companion.ui.kit.layout import TOP_BAR
 
@@ -44,7 +44,7 @@ def test_the_decision_is_the_largest_words_on_the_screen(game, size, language):
             banner = next(w for w in h.widgets() if w.key in ("prompt", "load"))
             assert any(w.key == "prompt-card" and w.rect.contains(banner.rect) for w in h.widgets())
             others = [label for label in _labels(h.app.layers()[0]) if label is not banner and WORDS.search(label.text)
-                      and label.rect.top >= BAR_BOTTOM(h)]
+                      and label.rect.top >= bar_bottom(h)]
             largest = max(others, key=lambda label: label.fitted(theme).px)
             assert banner.fitted(theme).px >= largest.fitted(theme).px, (players, number, banner.text, largest.text)
             screen.submit(action)

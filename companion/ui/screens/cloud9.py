@@ -571,8 +571,8 @@ class Cloud9Screen(GameScreen):
             out.append(FaceButton(cell, face, lambda face=face: self.add_face(face), enabled=not full,
                                   key=f"face:{face}"))
         app_roll, done = cols(buttons, [1, 1], f.u(GAP))
-        out += [Button(app_roll, _("Roll for me"), self.roll_for_me, kind="secondary", key="app-roll", size="body"),
-                self.action_button(done, _("Done"), self.roll_action(), key="done", size="title")]
+        out += [Button(app_roll, _("Roll for me"), self.roll_for_me, kind="secondary", key="app-roll", size="small"),
+                self.action_button(done, _("Done"), self.roll_action(), key="done", size="small")]
         return out
 
     def decision(self, f, inner: pygame.Rect, v) -> list[Widget]:

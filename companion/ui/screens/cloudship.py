@@ -315,7 +315,8 @@ class CloudshipScreen(GameScreen):
             out.append(Label(info, notice or _("Tap the faces the three dice show."), "small", wrap=True,
                              colour=th.DANGER if notice else th.INK_SOFT, key="roll-info"))
         out += self.die_slots(f, slot_area)
-        out.append(Button(helper, _("Roll for me"), self.roll_for_me, kind="secondary", key="roll-for-me"))
+        out.append(Button(helper, _("Roll for me"), self.roll_for_me, kind="secondary", key="roll-for-me",
+                          size="small"))  # under the banner's size
         return out
 
     def die_slots(self, f, area: pygame.Rect) -> list[Widget]:
