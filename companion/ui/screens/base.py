@@ -116,7 +116,6 @@ from ..kit.widgets import (Badge, Button, DrawContext, Label, Panel, PlayerToken
 _ = i18n.translator("app")
 
 
-
 def clear_boxes(board: pygame.Rect, taken: list[pygame.Rect], about: list[pygame.Rect], gap: int,
                 least: int) -> list[pygame.Rect]:
     """The boxes on `board` clear of `taken` and `about` (a band across each stretch between
@@ -126,6 +125,7 @@ def clear_boxes(board: pygame.Rect, taken: list[pygame.Rect], about: list[pygame
     boxes = [free_band(pygame.Rect(x0, board.y, x1 - x0, board.h), taken + about, gap)
              for i, x0 in enumerate(edges) for x1 in edges[i + 1:]]
     return sorted((b for b in boxes if b.w >= least and b.h >= least), key=lambda b: -b.w * b.h)
+
 
 class Screen:
     """One screen: it builds its widgets from the current state and reacts to input."""
@@ -221,7 +221,8 @@ class Screen:
         self.app.refresh()
 
 
-# the decision banner's type: the largest words on a game screen
+# the decision banner's largest type (ui-guide: 32-40); from 40 a label shrinks through 30 and
+# 28, so a long name in a narrow step still stands above the 28 px of everything else
 PROMPT_PX = 40
 
 

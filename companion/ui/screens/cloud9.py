@@ -25,7 +25,7 @@ from ..boards.cloud9 import Pawn, draw_die
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, inset, rows
 from ..kit.shapes import draw_token
-from ..kit.widgets import Button, Label, Panel, Widget, chevron_left, fit_text
+from ..kit.widgets import Button, Label, Panel, Widget, chevron_left
 from ..story.moments import colour_word
 from .base import GameScreen
 
@@ -35,9 +35,6 @@ TUMBLE_S = 0.3           # the app's own roll: the dice tumble this long before 
 LIFT_S = board.RISE_S    # a rise: the basket floats up from the cloud it left
 FALL_S = board.FALL_S    # a fall: the basket drops, its passengers tumble out
 JUMP_S = board.JUMP_S    # a jump: the piece flies from the basket to its player's score
-# the prompt's largest type (ui-guide: 32-40); from 40 a label shrinks through 30 and 28, so a
-# long name in a narrow step still stands above the 28 px of everything else
-
 
 # --- drawing dice and cards (the dice themselves are the board's: boards/cloud9.py) -----------
 
