@@ -44,5 +44,5 @@ def test_the_settle_card_covers_neither_the_new_roles_nor_the_deck(size, players
     h = Harness(size)
     screen = first_card(h, "cloudmine", players, ("settle",))
     v = screen.view
-    assert hidden(h, {f"player:{v['dreamer']}", f"player:{v['chooser']}", "deck", "deck-pile"}) == []
+    assert hidden(h, {f"player:{v['dreamer']}", f"player:{v['chooser']}", "deck", "deck-pile", "deck-caption"}) == []
     assert not (h.overflows() or h.clipped())

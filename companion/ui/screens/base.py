@@ -379,9 +379,9 @@ class GameScreen(Screen):
             out += [Panel(badge, border=None, radius=10), self.prompt_piece(badge.inflate(-f.u(6), -f.u(6)), name)]
             left = badge.right + f.u(8)
         else:  # a narrow step (landscape): the words take it all
-            left = rect.x + f.u(8)
-        margin = f.u(4)  # the words clear of the banner's edges
-        text_rect = pygame.Rect(left, rect.y + margin, rect.right - left - f.u(8), rect.h - 2 * margin)
+            left = rect.x + f.u(5)
+        margin = f.u(4)  # the words clear of the banner's top and bottom
+        text_rect = pygame.Rect(left, rect.y + margin, rect.right - left - f.u(5), rect.h - 2 * margin)
         return out + [PromptLabel(text_rect, text, PROMPT_PX, colour=th.text_on(rgb), wrap=True, key=key,
                                   name=name or "")]
 

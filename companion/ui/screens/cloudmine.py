@@ -206,7 +206,7 @@ class CloudMineScreen(GameScreen):
             return ()
         v = self.view
         named = dict.fromkeys([*moment.players, v["dreamer"], v["chooser"]])
-        return (*(f"player:{name}" for name in named), "deck", "deck-pile")
+        return (*(f"player:{name}" for name in named), "deck", "deck-pile", "deck-caption")
 
     def card_area(self, f, board_rect, below, moment):
         area = super().card_area(f, board_rect, below, moment)

@@ -370,7 +370,7 @@ class CloudshipScreen(GameScreen):
         dropped = Counter(d["ball"] for d in v["drops"])
         # the headline is what to load ("2 raindrops, 1 hailstone"), the balls aboard the ship
         # drawn large under it, how to catch them below
-        heights = [0.5, 1.65, 0.8, 1.1, 1.0] if not f.portrait else [0.45, 1.25, 0.7, 0.65, 0.9]
+        heights = [0.5, 1.85, 0.75, 1.0, 1.0] if not f.portrait else [0.45, 1.35, 0.7, 0.6, 0.9]
         dice_row, load_row, ship_row, hint_row, land_row = rows(inner, heights, f.u(GAP))
         storms = v["dice"].count(STORM)
         dice_kinds = [f"die:{face}" for face in v["dice"]]
@@ -453,7 +453,7 @@ class CloudshipScreen(GameScreen):
         return out
 
     def plant_step(self, f, inner: pygame.Rect) -> list[Widget]:
-        heights = [1.6, 0.75, 2.7, 0.9] if not f.portrait else [1.3, 0.5, 1.5, 0.75]
+        heights = [2.0, 0.75, 2.2, 0.8] if not f.portrait else [1.3, 0.5, 1.5, 0.75]
         prompt, hint, choice, summary = rows(inner, heights, f.u(GAP))
         out = self.prompt(f, prompt, _("A wild flower! Which bed gets it?"),  # one at a time
                           icons=("token:wild", "flower"))
