@@ -210,20 +210,26 @@ class CloudMineScreen(GameScreen):
 
     def card_area(self, f, board_rect, below, moment):
         area = super().card_area(f, board_rect, below, moment)
-        keys = set(self.card_keeps_clear(moment))
-        about = [w.rect for w in below if w.key in keys]
         step = getattr(self, "_step_rect", None)
-        if step is None or not about:
+        keys = self.card_keeps_clear(moment)
+        if step is None or not keys:
             return area
         gap = f.u(GAP)
         taken = [w.rect for w in below if w.accepts_tap()]
-        # where the card may go, the first where all its words fit: on the board clear of the
-        # players it is about (a band across it, else the largest box between them), else over
-        # the step's words, above its buttons
-        places = [area] if not any(area.colliderect(r) for r in about) else []
-        places += clear_boxes(board_rect, taken, about, gap, f.u(64))
-        places.append(free_band(step, [r for r in taken if r.colliderect(step)], gap))
-        return next((p for p in places if self.card_fits(f, p, moment)), places[0])
+        # where the card may go, the first where all its words fit: on the board clear of what
+        # it keeps in sight (a band across it, else the largest box between them), else over
+        # the step's words, above its buttons; where no such place holds its words, clear of
+        # the players it gives cards to only
+        takers = {f"player:{name}" for name in moment.players}
+        for clear in (set(keys), takers):
+            about = [w.rect for w in below if w.key in clear]
+            places = [area] if not any(area.colliderect(r) for r in about) else []
+            places += clear_boxes(board_rect, taken, about, gap, f.u(64))
+            places.append(free_band(step, [r for r in taken if r.colliderect(step)], gap))
+            found = next((p for p in places if self.card_fits(f, p, moment)), None)
+            if found is not None:
+                return found
+        return places[0]
 
     # --- the step: what happens now --------------------------------------------------------
     def step_panel(self, f, step: pygame.Rect) -> list[Widget]:

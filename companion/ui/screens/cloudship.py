@@ -370,7 +370,7 @@ class CloudshipScreen(GameScreen):
         dropped = Counter(d["ball"] for d in v["drops"])
         # the headline is what to load ("2 raindrops, 1 hailstone"), the balls aboard the ship
         # drawn large under it, how to catch them below
-        heights = [0.5, 1.85, 0.75, 1.0, 1.0] if not f.portrait else [0.45, 1.35, 0.7, 0.6, 0.9]
+        heights = [0.5, 1.85, 0.75, 1.0, 1.0] if not f.portrait else [0.45, 1.35, 0.6, 0.65, 0.9]
         dice_row, load_row, ship_row, hint_row, land_row = rows(inner, heights, f.u(GAP))
         storms = v["dice"].count(STORM)
         dice_kinds = [f"die:{face}" for face in v["dice"]]
