@@ -253,9 +253,9 @@ def test_settings_say_why_the_app_is_silent_without_espeak_ng(harness, monkeypat
     from companion.ui.screens.settings import SettingsScreen
 
     monkeypatch.setenv("PATH", str(tmp_path))  # a PATH without espeak-ng
-    for language, reason in (("en", "Silent: espeak-ng is not installed"),
-                             ("de", "Stumm: espeak-ng ist nicht installiert"),
-                             ("hu", "Néma: nincs espeak-ng")):
+    for language, reason in (("en", "Silent: no voice is installed"),
+                             ("de", "Stumm: keine Stimme installiert"),
+                             ("hu", "Néma: nincs telepített hang")):
         h = harness(language)
         h.app.show(SettingsScreen(h.app))
         h.app.pump()

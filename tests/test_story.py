@@ -57,6 +57,16 @@ def test_cloud9_fall_names_everyone_aboard_and_what_they_missed():
     assert after.view["trip"] == 2
 
 
+def test_cloud9_fall_names_a_pilot_alone_once():
+    match = play(C9, [{"act": "roll", "dice": ["blank", "blank"]}, {"act": "stay", "player": "Ben"},
+                      {"act": "stay", "player": "Cat"}, {"act": "rise", "cards": []},
+                      {"act": "roll", "dice": ["red", "green"]}, {"act": "jump", "player": "Cat"},
+                      {"act": "jump", "player": "Ann"}])
+    _after, found = step(match, {"act": "fall"})
+    assert found[0].players == ("Ben",)
+    assert found[0].card_text == "Ben let it fall and scores nothing this trip (jumping out paid 2)"
+
+
 def test_cloud9_top_cloud_scores_everyone_aboard():
     # a solo pilot rising to cloud 9 with blank rolls (the rules let a blank roll rise free)
     match = Match.start(C9)

@@ -22,14 +22,13 @@ import pygame
 import pytest
 
 from companion import i18n
-from companion.ui.tools.demo import LONG_NAMES, players_game
+from companion.ui.tools.demo import LONG_NAMES, MOST_PLAYERS, other_screens, players_game
 from companion.ui.tools.harness import Harness
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "companion" / "examples"
 LANGUAGES = ("en", "de", "hu")
 QUICK_SIZES = ((800, 480), (720, 1280))
 FULL_SIZES = ((800, 480), (1024, 600), (1280, 800), (1920, 1080), (720, 1280))
-MOST_PLAYERS = {"cloud9": 6, "cloudmine": 8, "cloudship": 4}
 MOST_ACTIONS = 150
 CHECKS = ("overflows", "clipped", "covered", "spilled", "off_canvas")
 
@@ -220,3 +219,51 @@ def test_history_fits_at_every_size_in_every_language(finished_journal):
     findings = history_findings(finished_journal, [(language, size) for language in LANGUAGES
                                                    for size in FULL_SIZES])
     assert not findings, "\n" + report(findings)
+
+
+# --- every other screen: Players with the longest names, History, Help, Settings, the menus ----
+def other_findings(journal, combos) -> dict[tuple, set]:
+    """Every screen `other_screens` shows (those the demo saves besides the games' own), checked
+    as the game moments are; findings as in `sweep`, the screen's name in the moment's place."""
+    found: dict[tuple, set] = defaultdict(set)
+    try:
+        for language, size in combos:
+            h = Harness(size, journal=journal)
+            h.app.change_config(language=language)
+            for name in other_screens(h):
+                h.app.pump()
+                for check in (*CHECKS, "small_targets"):
+                    for line in getattr(h, check)():
+                        found["-", type(h.app.screen).__name__, check, name, language, size].add(line)
+    finally:
+        i18n.set_language("en")
+    return found
+
+
+def test_every_other_screen_fits_in_every_language_and_orientation(finished_journal):
+    findings = other_findings(finished_journal, [(language, size) for language in LANGUAGES
+                                                 for size in (*QUICK_SIZES, (1024, 600))])
+    assert not findings, "\n" + report(findings)
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (720, 1280)])
+@pytest.mark.parametrize("count", [3, 6, 8])
+def test_the_players_names_share_one_size_and_show_whole_or_shortened(size, count):
+    from companion.ui.kit.names import ELLIPSIS
+    from companion.ui.kit.roster import Player
+    from companion.ui.screens.players import PlayersScreen
+
+    h = Harness(size)
+    colours = ("red", "blue", "green", "yellow", "black", "orange", "purple", "white")
+    h.app.show(PlayersScreen(h.app, "cloudmine", players=[Player(n, c, None) for n, c in zip(LONG_NAMES[:count], colours)]))
+    h.app.pump()
+    theme = h.app.theme
+    labels = [h.find(f"name:{i}").label for i in range(count)]
+    assert len({label.fitted(theme).px for label in labels}) == 1
+    assert labels[0].fitted(theme).px >= theme.size("min")
+    for label, name in zip(labels, LONG_NAMES):
+        lines = label.fitted(theme).lines
+        # every line a piece of the name; where it is not all there, a line says so
+        assert all(line.rstrip(ELLIPSIS) in name for line in lines), lines
+        assert " ".join(lines).replace("- ", "-") == name or any(line.endswith(ELLIPSIS) for line in lines), lines
+        assert label.clipped(theme) == [] and label.overflow(theme) == []

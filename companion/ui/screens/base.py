@@ -110,9 +110,21 @@ from ..kit import theme as th
 from ..kit.layout import GAP, MARGIN, Frame, free_band, rows
 from ..kit.theme import Theme
 from ..kit.roster import Player, players_from_setup
-from ..kit.widgets import Badge, Button, DrawContext, Label, Panel, Widget, badge_widgets, chevron_left, menu_icon, undo_icon
+from ..kit.widgets import (Badge, Button, DrawContext, Label, Panel, PlayerToken, Widget, badge_widgets, chevron_left,
+                           fit_text, menu_icon, undo_icon)
 
 _ = i18n.translator("app")
+
+
+def clear_boxes(board: pygame.Rect, taken: list[pygame.Rect], about: list[pygame.Rect], gap: int,
+                least: int) -> list[pygame.Rect]:
+    """The boxes on `board` clear of `taken` and `about` (a band across each stretch between
+    the edges of what is `about`), at least `least` each way, the largest first."""
+    edges = sorted({board.left, board.right, *(r.right + gap for r in about), *(r.left - gap for r in about)})
+    edges = [x for x in edges if board.left <= x <= board.right]
+    boxes = [free_band(pygame.Rect(x0, board.y, x1 - x0, board.h), taken + about, gap)
+             for i, x0 in enumerate(edges) for x1 in edges[i + 1:]]
+    return sorted((b for b in boxes if b.w >= least and b.h >= least), key=lambda b: -b.w * b.h)
 
 
 class Screen:
@@ -207,6 +219,32 @@ class Screen:
 
     def refresh(self) -> None:
         self.app.refresh()
+
+
+# the decision banner's largest type (docs/reference/screens.md: 32-40); from 40 a label shrinks through 30 and
+# 28, so a long name in a narrow step still stands above the 28 px of everything else
+PROMPT_PX = 40
+
+
+class PromptLabel(Label):
+    """The prompt, which may also break a hyphenated name after its hyphen ("Maximilian-" /
+    "Alexander: jump or stay?"), where that lets it stand larger."""
+
+    def __init__(self, rect, text: str, *args, name: str = "", **kwargs):
+        super().__init__(rect, text, *args, **kwargs)
+        self.name = name
+
+    def signature(self, ctx):
+        plain = super().signature(ctx)
+        return None if plain is None else plain + (self.name,)
+
+    def fitted(self, theme):
+        plain = super().fitted(theme)
+        if "-" not in self.name or self.name not in self.text:
+            return plain
+        broken = fit_text(self.text.replace(self.name, self.name.replace("-", "-\n"), 1), self.rect.w, self.rect.h,
+                          theme.size(self.size), theme.size(self.min_size), self.wrap, self.weight)
+        return broken if broken.px > plain.px and not broken.overflow else plain
 
 
 class GameScreen(Screen):
@@ -329,6 +367,28 @@ class GameScreen(Screen):
             out += strip_widgets(f, self._strip_rect, self.recent())
         return out + card
 
+    def prompt_card(self, f: Frame, rect: pygame.Rect, name: str | None, text: str,
+                    key: str = "prompt") -> list[Widget]:
+        """The decision banner: the next thing to do in the largest words on the screen, on the
+        acting player's colour with their token (without a player, on the app's own blue)."""
+        rgb = th.banner(th.COLOURS[self.player(name).colour].rgb) if name else th.PRIMARY
+        out: list[Widget] = [Panel(rect, colour=rgb, border=th.CARD_LINE, key="prompt-card")]
+        if name and rect.w >= f.u(320):  # the player's token beside the words, where the width allows
+            side = min(rect.h - f.u(12), f.u(56))
+            badge = pygame.Rect(rect.x + f.u(6), rect.centery - side // 2, side, side)
+            out += [Panel(badge, border=None, radius=10), self.prompt_piece(badge.inflate(-f.u(6), -f.u(6)), name)]
+            left = badge.right + f.u(8)
+        else:  # a narrow step (landscape): the words take it all
+            left = rect.x + f.u(5)
+        margin = f.u(4)  # the words clear of the banner's top and bottom
+        text_rect = pygame.Rect(left, rect.y + margin, rect.right - left - f.u(5), rect.h - 2 * margin)
+        return out + [PromptLabel(text_rect, text, PROMPT_PX, colour=th.text_on(rgb), wrap=True, key=key,
+                                  name=name or "")]
+
+    def prompt_piece(self, box: pygame.Rect, name: str) -> Widget:
+        """The acting player's token on the banner."""
+        return PlayerToken(box, name, self.player(name).colour, key=f"prompt-piece:{name}", mark=self.mark(name))
+
     def card_keeps_clear(self, moment: story.Moment) -> tuple[str, ...]:
         """Keys of the board's parts a result card must leave in sight: what the moment is
         about (Cloudship's storm card: the weather bar)."""
@@ -355,7 +415,19 @@ class GameScreen(Screen):
                     band = free_band(part, taken, gap)
                     if band.h >= least_h:
                         return band
+            # else the largest box between them where all the card's words fit
+            for box in clear_boxes(board, taken, about, gap, f.u(64)):
+                if self.card_fits(f, box, moment):
+                    return box
         return self._free_rect
+
+    def card_fits(self, f: Frame, area: pygame.Rect, moment: story.Moment) -> bool:
+        """Whether the result card shows all its words whole in `area` (none under its floor)."""
+        from ..story.cards import card_widgets
+
+        theme = self.app.theme
+        widgets = card_widgets(f, area, moment, lambda name: self.player(name).colour, lambda: None, self.mark)
+        return not any(w.overflow(theme) or w.clipped(theme) for w in widgets if isinstance(w, Label))
 
     def toast_area(self, f, widgets):
         # a refusal names a player ("Ann is the Dreamer"): it goes where it covers neither a

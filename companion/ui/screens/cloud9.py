@@ -25,7 +25,7 @@ from ..boards.cloud9 import Pawn, draw_die
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, inset, rows
 from ..kit.shapes import draw_token
-from ..kit.widgets import Button, Label, Panel, Widget, chevron_left, fit_text
+from ..kit.widgets import Button, Label, Panel, Widget, chevron_left
 from ..story.moments import colour_word
 from .base import GameScreen
 
@@ -35,10 +35,6 @@ TUMBLE_S = 0.3           # the app's own roll: the dice tumble this long before 
 LIFT_S = board.RISE_S    # a rise: the basket floats up from the cloud it left
 FALL_S = board.FALL_S    # a fall: the basket drops, its passengers tumble out
 JUMP_S = board.JUMP_S    # a jump: the piece flies from the basket to its player's score
-# the prompt's largest type (docs/reference/screens.md: 32-40); from 40 a label shrinks through 30 and 28, so a
-# long name in a narrow step still stands above the 28 px of everything else
-PROMPT_PX = 40
-
 
 # --- drawing dice and cards (the dice themselves are the board's: boards/cloud9.py) -----------
 
@@ -183,27 +179,6 @@ class Bar(Widget):
         pygame.draw.rect(surface, th.INK, (filled.x, filled.bottom - edge, filled.w, edge), 1)
 
 
-class PromptLabel(Label):
-    """The prompt, which may also break a hyphenated name after its hyphen ("Maximilian-" /
-    "Alexander: jump or stay?"), where that lets it stand larger."""
-
-    def __init__(self, rect, text: str, *args, name: str = "", **kwargs):
-        super().__init__(rect, text, *args, **kwargs)
-        self.name = name
-
-    def signature(self, ctx):
-        plain = super().signature(ctx)
-        return None if plain is None else plain + (self.name,)
-
-    def fitted(self, theme):
-        plain = super().fitted(theme)
-        if "-" not in self.name or self.name not in self.text:
-            return plain
-        broken = fit_text(self.text.replace(self.name, self.name.replace("-", "-\n"), 1), self.rect.w, self.rect.h,
-                          theme.size(self.size), theme.size(self.min_size), self.wrap, self.weight)
-        return broken if broken.px > plain.px and not broken.overflow else plain
-
-
 class Balloon(Widget):
     """The basket on its cloud with the pieces aboard, drawn over the board's picture: a moment
     moves it (a rise) or hides it (a fall) without redrawing the board."""
@@ -305,8 +280,11 @@ class Cloud9Screen(GameScreen):
         return _("Trip {number}").format(number=self.view["trip"])
 
     def card_keeps_clear(self, moment):
-        # a fall or a trip to the top is about the balloon: its card leaves the ladder in sight
-        return ("ladder",) if moment.kind in ("fall", "top") else ()
+        # a fall or a trip to the top is about the balloon and the scores: its card leaves the
+        # ladder and every score in sight
+        if moment.kind not in ("fall", "top"):
+            return ()
+        return ("ladder", *(f"score:{name}" for name in self.view["players"]))
 
     # --- the roll being entered (for the current state only) ----------------------------------
     def _draft(self) -> list[str]:
@@ -522,24 +500,10 @@ class Cloud9Screen(GameScreen):
             return out + self.decision(f, inner, v)
         return out + self.rise_or_fall(f, inner, v)
 
-    def prompt_card(self, f, rect: pygame.Rect, name: str, text: str) -> list[Widget]:
-        """The next thing to do, big, on the acting player's colour with their token."""
-        colour = self.player(name).colour
-        rgb = th.banner(th.COLOURS[colour].rgb)  # the player's colour, dark enough for its text
-        out: list[Widget] = [Panel(rect, colour=rgb, border=th.CARD_LINE, key="prompt-card")]
-        if rect.w >= f.u(320):  # the player's token beside the words, where the width allows
-            side = min(rect.h - f.u(12), f.u(56))
-            badge = pygame.Rect(rect.x + f.u(6), rect.centery - side // 2, side, side)
-            piece = badge.inflate(-f.u(6), -f.u(6))
-            piece = pygame.Rect(piece.centerx - round(piece.h * 0.41), piece.y, round(piece.h * 0.82), piece.h)
-            out += [Panel(badge, border=None, radius=10),
-                    Pawn(piece, name, colour, key=f"prompt-piece:{name}", mark=self.mark(name))]
-            left = badge.right + f.u(8)
-        else:  # a narrow step (landscape): the words take it all, in the player's colour
-            left = rect.x + f.u(5)
-        text_rect = pygame.Rect(left, rect.y + f.u(2), rect.right - left - f.u(5), rect.h - f.u(4))
-        return out + [PromptLabel(text_rect, text, PROMPT_PX, colour=th.text_on(rgb), wrap=True, key="prompt",
-                                  name=name)]
+    def prompt_piece(self, piece: pygame.Rect, name: str) -> Widget:
+        # the player's own piece, as it stands in the basket
+        piece = pygame.Rect(piece.centerx - round(piece.h * 0.41), piece.y, round(piece.h * 0.82), piece.h)
+        return Pawn(piece, name, self.player(name).colour, key=f"prompt-piece:{name}", mark=self.mark(name))
 
     def roll_line(self, f, rect: pygame.Rect, v) -> list[Widget]:
         """The roll being resolved, and how many cards the pilot holds."""
@@ -604,8 +568,8 @@ class Cloud9Screen(GameScreen):
             out.append(FaceButton(cell, face, lambda face=face: self.add_face(face), enabled=not full,
                                   key=f"face:{face}"))
         app_roll, done = cols(buttons, [1, 1], f.u(GAP))
-        out += [Button(app_roll, _("Roll for me"), self.roll_for_me, kind="secondary", key="app-roll", size="body"),
-                self.action_button(done, _("Done"), self.roll_action(), key="done", size="title")]
+        out += [Button(app_roll, _("Roll for me"), self.roll_for_me, kind="secondary", key="app-roll", size="small"),
+                self.action_button(done, _("Done"), self.roll_action(), key="done", size="small")]
         return out
 
     def decision(self, f, inner: pygame.Rect, v) -> list[Widget]:

@@ -12,7 +12,7 @@ from ..kit import theme as th
 from ..boards import cloudmine as board
 from ..kit.layout import GAP, cols, free_band, grid, inset, rows
 from ..kit.widgets import Label, Panel, Picture, PlayerToken, Widget
-from .base import GameScreen
+from .base import GameScreen, clear_boxes
 
 _ = translator("cloudmine")
 
@@ -200,39 +200,36 @@ class CloudMineScreen(GameScreen):
         return True
 
     def card_keeps_clear(self, moment):
-        # a settlement's card leaves in sight everyone it gives cards to
-        return tuple(f"player:{name}" for name in moment.players) if moment.kind == "settle" else ()
+        # a settlement's card leaves in sight everyone it gives cards to, the new Dreamer and
+        # Chooser, and the deck the next round draws from
+        if moment.kind != "settle":
+            return ()
+        v = self.view
+        named = dict.fromkeys([*moment.players, v["dreamer"], v["chooser"]])
+        return (*(f"player:{name}" for name in named), "deck", "deck-pile", "deck-caption")
 
     def card_area(self, f, board_rect, below, moment):
         area = super().card_area(f, board_rect, below, moment)
-        keys = set(self.card_keeps_clear(moment))
-        about = [w.rect for w in below if w.key in keys]
         step = getattr(self, "_step_rect", None)
-        if step is None or not about:
+        keys = self.card_keeps_clear(moment)
+        if step is None or not keys:
             return area
         gap = f.u(GAP)
         taken = [w.rect for w in below if w.accepts_tap()]
-        # where the card may go, the first where all its words fit: on the board clear of the
-        # takers (a band across it, else the largest box between them), else over the step's
-        # words, above its buttons
-        least = f.u(64)
-        edges = sorted({board_rect.left, board_rect.right, *(r.right + gap for r in about),
-                        *(r.left - gap for r in about)})
-        edges = [x for x in edges if board_rect.left <= x <= board_rect.right]
-        boxes = [free_band(pygame.Rect(x0, board_rect.y, x1 - x0, board_rect.h), taken + about, gap)
-                 for i, x0 in enumerate(edges) for x1 in edges[i + 1:]]
-        places = [area] if not any(area.colliderect(r) for r in about) else []
-        places += sorted((b for b in boxes if b.w >= least and b.h >= least), key=lambda b: -b.w * b.h)
-        places.append(free_band(step, [r for r in taken if r.colliderect(step)], gap))
-        return next((p for p in places if self.card_fits(f, p, moment)), places[0])
-
-    def card_fits(self, f, area: pygame.Rect, moment) -> bool:
-        """Whether the result card shows all its words whole in `area` (none under its floor)."""
-        from ..story.cards import card_widgets
-
-        theme = self.app.theme
-        widgets = card_widgets(f, area, moment, lambda name: self.player(name).colour, lambda: None, self.mark)
-        return not any(w.overflow(theme) or w.clipped(theme) for w in widgets if isinstance(w, Label))
+        # where the card may go, the first where all its words fit: on the board clear of what
+        # it keeps in sight (a band across it, else the largest box between them), else over
+        # the step's words, above its buttons; where no such place holds its words, clear of
+        # the players it gives cards to only
+        takers = {f"player:{name}" for name in moment.players}
+        for clear in (set(keys), takers):
+            about = [w.rect for w in below if w.key in clear]
+            places = [area] if not any(area.colliderect(r) for r in about) else []
+            places += clear_boxes(board_rect, taken, about, gap, f.u(64))
+            places.append(free_band(step, [r for r in taken if r.colliderect(step)], gap))
+            found = next((p for p in places if self.card_fits(f, p, moment)), None)
+            if found is not None:
+                return found
+        return places[0]
 
     # --- the step: what happens now --------------------------------------------------------
     def step_panel(self, f, step: pygame.Rect) -> list[Widget]:
@@ -252,7 +249,7 @@ class CloudMineScreen(GameScreen):
                                     v["dreamer_pile"]).format(dreamer=v["dreamer"], count=v["dreamer_pile"])
         # the answers at least 64 px high (landscape stacks them); a draw line of two long names
         # takes its third line from the prompt's room
-        heights = [0.9, 1.6, 0.6, 2.2] if not f.portrait else [1, 1.6, 0.7, 1.4]
+        heights = [0.9, 2.1, 0.5, 1.9] if not f.portrait else [1, 1.6, 0.7, 1.4]
         for _more in range(4):
             draw_rect, prompt_rect, table_rect, buttons = rows(inner, heights, f.u(GAP))
             draw = Label(draw_rect, draw_text, "body", wrap=True, key="draw")
@@ -260,15 +257,7 @@ class CloudMineScreen(GameScreen):
                 break
             heights = [heights[0] + 0.15, heights[1] - 0.15, *heights[2:]]
         out.append(draw)
-        # the guesser's token beside the words where the step is wide (the ring marks them too)
-        token = pygame.Rect(prompt_rect.x, prompt_rect.y, min(prompt_rect.h, f.u(56)) if f.portrait else 0,
-                            prompt_rect.h)
-        if token.w:
-            out.append(PlayerToken(token.inflate(-f.u(6), -f.u(6)), who, self.player(who).colour, key="guesser",
-                                   mark=self.mark(who)))
-        out.append(Label(pygame.Rect(token.right + f.u(6) * bool(token.w), prompt_rect.y,
-                                     prompt_rect.right - token.right - f.u(6) * bool(token.w), prompt_rect.h),
-                         _("{name} guesses").format(name=who), "big", wrap=True, colour=th.INK, key="prompt"))
+        out += self.prompt_card(f, prompt_rect, who, _("{name} guesses").format(name=who))
         out.append(Label(table_rect, _.ngettext("{count} card on the table", "{count} cards on the table",
                                                 v["table"]).format(count=v["table"]), "body", key="table"))
         right, wrong = rows(buttons, 2, f.u(GAP)) if not f.portrait else \

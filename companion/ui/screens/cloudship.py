@@ -279,9 +279,9 @@ class CloudshipScreen(GameScreen):
 
     def prompt(self, f, rect: pygame.Rect, text: str, who: str | None = None, key: str = "prompt",
                icons: tuple[str, ...] = ()) -> list[Widget]:
-        """The next thing to do, in the largest type on the screen; above it, where given, the
-        same as a picture for those who cannot read yet (the commander's disc and three dice:
-        "roll!"), the commander's disc beside it otherwise."""
+        """The next thing to do, on the decision banner (in the commander's colour, where the
+        step is theirs); above it, where given, the same as a picture for those who cannot
+        read yet (the commander's disc and three dice: "roll!")."""
         out: list[Widget] = []
         if icons:
             pictures, rect = rows(rect, [0.8, 1.2], f.u(2))
@@ -293,12 +293,7 @@ class CloudshipScreen(GameScreen):
                 out.append(PlayerToken(box, who, self.player(who).colour, key="commander", mark=self.mark(who)))
                 row = pygame.Rect(box.right + side // 5, row.y, row.right - box.right - side // 5, side)
             out.append(Picture(row, icons_in_row(list(icons), side), key=f"{key}-picture", still=True))
-        elif who is not None:
-            side = min(rect.h, f.u(48))
-            box = pygame.Rect(rect.x, rect.y + (rect.h - side) // 2, side, side)
-            out.append(PlayerToken(box, who, self.player(who).colour, key="commander", mark=self.mark(who)))
-            rect = pygame.Rect(box.right + f.u(6), rect.y, rect.right - box.right - f.u(6), rect.h)
-        return out + [Label(rect, text, "prompt", wrap=True, key=key)]
+        return out + self.prompt_card(f, rect, who, text, key=key)
 
     def roll_step(self, f, inner: pygame.Rect) -> list[Widget]:
         v = self.view
@@ -320,7 +315,8 @@ class CloudshipScreen(GameScreen):
             out.append(Label(info, notice or _("Tap the faces the three dice show."), "small", wrap=True,
                              colour=th.DANGER if notice else th.INK_SOFT, key="roll-info"))
         out += self.die_slots(f, slot_area)
-        out.append(Button(helper, _("Roll for me"), self.roll_for_me, kind="secondary", key="roll-for-me"))
+        out.append(Button(helper, _("Roll for me"), self.roll_for_me, kind="secondary", key="roll-for-me",
+                          size="small"))  # under the banner's size
         return out
 
     def die_slots(self, f, area: pygame.Rect) -> list[Widget]:
@@ -374,7 +370,7 @@ class CloudshipScreen(GameScreen):
         dropped = Counter(d["ball"] for d in v["drops"])
         # the headline is what to load ("2 raindrops, 1 hailstone"), the balls aboard the ship
         # drawn large under it, how to catch them below
-        heights = [0.5, 1.65, 0.8, 1.1, 1.0] if not f.portrait else [0.45, 1.25, 0.7, 0.65, 0.9]
+        heights = [0.5, 1.85, 0.75, 1.0, 1.0] if not f.portrait else [0.45, 1.35, 0.6, 0.65, 0.9]
         dice_row, load_row, ship_row, hint_row, land_row = rows(inner, heights, f.u(GAP))
         storms = v["dice"].count(STORM)
         dice_kinds = [f"die:{face}" for face in v["dice"]]
@@ -457,7 +453,7 @@ class CloudshipScreen(GameScreen):
         return out
 
     def plant_step(self, f, inner: pygame.Rect) -> list[Widget]:
-        heights = [1.6, 0.75, 2.7, 0.9] if not f.portrait else [1.3, 0.5, 1.5, 0.75]
+        heights = [2.0, 0.75, 2.2, 0.8] if not f.portrait else [1.3, 0.5, 1.5, 0.75]
         prompt, hint, choice, summary = rows(inner, heights, f.u(GAP))
         out = self.prompt(f, prompt, _("A wild flower! Which bed gets it?"),  # one at a time
                           icons=("token:wild", "flower"))

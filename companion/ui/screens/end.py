@@ -22,9 +22,9 @@ from ..boards import recap
 from ..boards import plots
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows
-from ..kit.names import fit_name, name_lines, shared_px
+from ..kit.names import NameLabel, name_lines, shared_px
 from ..kit.shapes import draw_crown
-from ..kit.widgets import Button, Fitted, Label, Panel, Picture, PlayerToken, Widget, wrap_lines
+from ..kit.widgets import Button, Label, Panel, Picture, PlayerToken, Widget, wrap_lines
 from .base import Screen, game_title
 
 _ = i18n.translator("app")
@@ -177,24 +177,6 @@ def _fits(theme, text: str, rect: pygame.Rect, lines: int) -> bool:
     px = theme.size("min")
     wrapped = wrap_lines(text, px, rect.w, "regular")
     return len(wrapped) <= lines and theme.font(px, "regular").fits_height(wrapped, rect.h)
-
-
-class NameLabel(Label):
-    """A player's name: the largest size down to its floor at which it fits its box on one
-    line, or on two broken between words or after a hyphen (never inside a word)."""
-
-    def fitted(self, theme) -> Fitted:
-        if self._fitted is None or self._fitted[0] != theme.scale:
-            self._fitted = (theme.scale, fit_name(self.text, theme.size(self.size), theme.size(self.min_size),
-                                                  self.rect.w, self.rect.h, self.weight))
-        return self._fitted[1]
-
-    def placed(self, theme):
-        # not the labels' shared cache: that knows the lines by the plain label's wrapping
-        key = (theme.scale, self.colour)
-        if getattr(self, "_placed", None) is None or self._placed[0] != key:
-            self._placed = (key, self._imaged(theme, self._place(theme)))
-        return self._placed[1]
 
 
 class EndScreen(Screen):

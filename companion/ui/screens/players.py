@@ -16,6 +16,7 @@ from ... import i18n
 from ...rules import SetupError, rules_by_name
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows
+from ..kit.names import NameLabel, shared_px
 from ..kit.widgets import Button, Label, Panel, Widget, player_icon, token_marks
 from . import game_screen_class
 from ..kit.roster import Player
@@ -211,33 +212,51 @@ class PlayersScreen(Screen):
     def build(self, f, t):
         share = 0.36 if not f.portrait or len(self.entries) > 6 else 0.45
         left, right = f.board_and_step(share)
-        return self.player_list(f, left) + (self.seat_panel(f, right) if self.claiming else self.options_panel(f, right))
+        return self.player_list(f, t, left) + (self.seat_panel(f, right) if self.claiming else self.options_panel(f, right))
 
-    def player_list(self, f, area: pygame.Rect) -> list[Widget]:
+    def player_list(self, f, t, area: pygame.Rect) -> list[Widget]:
+        """A row per player: the colour, the name (every name at one size, on up to two lines,
+        shortened at its end only where even the floor is too big) and, once seats are being
+        claimed, the seat under or beside it."""
         count = len(self.entries)
         columns = 2 if count > 4 and not f.portrait else 1
-        per_column = max(4 if not f.portrait else 8, -(-count // columns))
+        per_column = max(4 if not f.portrait else 6, -(-count // columns))  # portrait: rows 64 high at least
         gap = f.u(GAP)
         column_rects = cols(area, columns, gap * 2)
+        seated = self.claiming or any(e.seat for e in self.entries)
         out: list[Widget] = []
+        names: list[Button] = []
         marks = token_marks([e.name for e in self.entries])
         for index, entry in enumerate(self.entries):
             row = rows(column_rects[index // per_column], per_column, gap)[index % per_column]
             side = min(row.h, f.u(72))
             colour_rect = pygame.Rect(row.x, row.centery - side // 2, side, side)
             rest = pygame.Rect(colour_rect.right + gap, row.y, row.right - colour_rect.right - gap, row.h)
-            if rest.w > f.u(300):  # room for the seat beside the name
+            if not seated:
+                name_rect, seat_rect = rest, None
+            elif rest.w > f.u(300):  # room for the seat beside the name
                 name_rect, seat_rect = cols(rest, [2.2, 1], gap)
             else:  # the seat under the name
                 name_rect, seat_rect = rows(rest, [1.9, 1], f.u(2)) if row.h >= f.u(48 + 24) else (rest, None)
             out.append(Button(colour_rect, "", lambda i=index: self.next_colour(i), kind="choice",
                               icon=player_icon(marks[entry.name], entry.colour), key=f"colour:{index}"))
-            out.append(Button(name_rect, entry.name, lambda i=index: self.edit_name(i), kind="choice",
-                              key=f"name:{index}", size="title", wrap=False))
+            names.append(Button(name_rect, entry.name, lambda i=index: self.edit_name(i), kind="choice",
+                                key=f"name:{index}", size="title"))
+            out.append(names[-1])
             if seat_rect is not None:
                 seat_text = _("Seat {number}").format(number=entry.seat) if entry.seat else _("No seat")
                 out.append(Label(seat_rect, seat_text, "min", colour=th.INK_SOFT, key=f"seat:{index}"))
+        self.share_name_size(names, t)
         return out
+
+    @staticmethod
+    def share_name_size(buttons: list[Button], theme) -> None:
+        """Every name button's label at the one size at which all the names fit (`shared_px`)."""
+        weight = th.weight_of("title")
+        px = shared_px({b.text: b.label.rect.w for b in buttons}, theme.size("title"), theme.size("min"),
+                       min(b.label.rect.h for b in buttons), weight)
+        for b in buttons:
+            b.label = NameLabel(b.label.rect, b.text, px / theme.scale, weight=weight, shorten=True)
 
     def extra_bar_buttons(self, f, t, area):
         """Cloudship: a practice flight before the first round (the ship and its balls, no score)."""

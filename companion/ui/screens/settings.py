@@ -132,7 +132,7 @@ class SettingsScreen(Screen):
         on, off, note = cols(rect, [1, 1, 2], gap)
         can_speak = voice.unavailable_reason is None
         if voice.speech.unavailable_reason:
-            reason = _("Silent: espeak-ng is not installed")
+            reason = _("Silent: no voice is installed")
         elif not can_speak:
             reason = _("No sound device")
         else:

@@ -182,9 +182,11 @@ def _cloud9(before: View, after: View, action) -> list[Moment]:
             lambda: _.ngettext("The balloon fell from cloud {cloud}: {names} scores nothing this trip",
                                "The balloon fell from cloud {cloud}: {names} score nothing this trip",
                                len(aboard)).format(cloud=cloud, names=names_text(aboard)),
-            _card=lambda: _.ngettext("{pilot} let it fall: {names} scores nothing this trip (jumping out paid {points})",
-                                     "{pilot} let it fall: {names} score nothing this trip (jumping out paid {points})",
-                                     len(aboard)).format(pilot=pilot, names=names_text(aboard), points=points))]
+            _card=lambda: (_("{pilot} let it fall and scores nothing this trip (jumping out paid {points})").format(
+                pilot=pilot, points=points) if aboard == (pilot,) else
+                _.ngettext("{pilot} let it fall: {names} scores nothing this trip (jumping out paid {points})",
+                           "{pilot} let it fall: {names} score nothing this trip (jumping out paid {points})",
+                           len(aboard)).format(pilot=pilot, names=names_text(aboard), points=points)))]
     if act == "rise":
         pilot, cards = before["pilot"], list(action.get("cards") or [])
         if after["trip"] > before["trip"] or (after["over"] and not before["over"]):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import tempfile
 from importlib import import_module
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from ... import i18n
 
@@ -61,8 +61,6 @@ def record(out: Path, language: str = "en", sizes: dict[str, tuple[int, int]] = 
     """Play the demo and save the screenshots under `out/<size name>/`; returns the files."""
     from ...journal import Journal
     from .harness import Harness
-    from ..screens.history import HistoryScreen
-    from ..screens.settings import SettingsScreen
 
     saved: list[Path] = []
     games = games or [g for g in DEMO_GAMES if demo_script(g) is not None]
@@ -121,28 +119,88 @@ def record(out: Path, language: str = "en", sizes: dict[str, tuple[int, int]] = 
                         extra.submit(action)
                     h.app.pump()
                     shot(f"{game}-{name}{moment_words(h)}")
-                if not screen.view["over"]:
-                    h.app.game_screen.open_menu()
-                    shot(f"{game}-menu")
-                    h.app.close_dialog()
                 log(f"{size_name}: {game} played, {len(actions)} actions")
-            h.app.home()
-            h.app.pump()
-            h.tap("game:cloudmine")
-            h.tap("name:0")
-            shot("keyboard")
-            h.tap("cancel")
-            h.tap("claim")
-            shot("claim-seats")
-            h.app.show(HistoryScreen(h.app))
-            shot("history")
-            h.app.show(SettingsScreen(h.app))
-            shot("settings")
+            for name in other_screens(h):
+                shot(name)
             h.app.refuse(_refusal_example())
             shot("refusal")
             journal.close()
     i18n.set_language("en")
     return saved
+
+
+MOST_PLAYERS = {"cloud9": 6, "cloudmine": 8, "cloudship": 4}
+
+
+def other_screens(h) -> Iterator[str]:
+    """Every screen besides a game's own, each shown on `h` in turn: its name is yielded while
+    it shows. The Players screen of each title with three and with the most players, all with
+    the longest names, while seats are claimed, the keyboard, every tab of History (a game's
+    scores and each title's records), How to play of each title, both pages of Settings, the
+    seat test and where the seats sit, the live page's code, and each game's menu."""
+    from ..kit.roster import Player
+    from ..screens.help import HelpScreen
+    from ..screens.history import HistoryScreen
+    from ..screens.live_code import LiveCodeScreen
+    from ..screens.players import PlayersScreen, colours_for
+    from ..screens.records import TITLES
+    from ..screens.settings import SettingsScreen
+
+    def show(screen) -> None:
+        h.app.close_dialog()
+        h.app.show(screen)
+        h.app.pump()
+
+    for game, most in MOST_PLAYERS.items():
+        for count in (3, most):
+            players = [Player(name, colour, None) for name, colour in zip(LONG_NAMES[:count], colours_for(game))]
+            show(PlayersScreen(h.app, game, players=players))
+            yield f"players-{game}-{count}"
+    h.tap("claim")
+    h.tap("seat-button:3")
+    yield "players-claiming-seats"
+    h.tap("name:0")
+    yield "keyboard"
+    show(HistoryScreen(h.app))
+    yield "history-games"
+    rows = [w.key for w in h.widgets() if (w.key or "").startswith("game-row:")]
+    if rows:
+        h.tap(rows[0])
+        yield "history-scores"
+        show(HistoryScreen(h.app))
+    h.tap("tab:players")
+    yield "history-players"
+    h.tap("tab:records")
+    for title in TITLES:
+        h.tap(f"records:{title}")
+        yield f"history-records-{title}"
+    for game in MOST_PLAYERS:
+        show(HelpScreen(h.app, game))
+        yield f"help-{game}"
+    show(SettingsScreen(h.app))
+    h.tap("settings:basics")
+    yield "settings-basics"
+    h.tap("seat-test")
+    yield "settings-seat-test"
+    show(SettingsScreen(h.app))
+    h.tap("seat-edges")
+    yield "settings-seat-edges"
+    show(SettingsScreen(h.app))
+    h.tap("settings:more")
+    yield "settings-more"
+    live = h.app.config.live
+    h.app.change_config(live=True)
+    show(LiveCodeScreen(h.app))
+    yield "live-code"
+    h.app.change_config(live=live)
+    for game, most in MOST_PLAYERS.items():
+        h.start_game({"game": game, "players": list(LONG_NAMES[:most])})
+        h.app.game_screen.open_menu()
+        h.app.pump()
+        yield f"{game}-menu"
+    h.app.close_dialog()
+    h.app.home()
+    h.app.pump()
 
 
 # an illegal first action per game, for the refusal's picture
