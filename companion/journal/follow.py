@@ -18,6 +18,7 @@ from ..controller import GameController
 from ..replay import NotAGame, bounded_lines, is_blank, line_text, parse_action, parse_setup, setup_text
 from ..rules import Match, RulesError
 from .journal import Journal
+from ..errors import CompanionError
 
 # exit codes beyond the replay contract's 0, 1 and 2
 EXIT_NONE = 3      # resume: there is no unfinished game
@@ -25,7 +26,7 @@ EXIT_BUSY = 4      # another instance writes to this journal
 EXIT_UNSAVED = 5   # some actions could not be saved (the disk refused)
 
 
-class OutputFailed(Exception):
+class OutputFailed(CompanionError):
     """The output refused a line (a full disk): its OSError is args[0]. Kept apart from the
     input's read errors, which are OSErrors too."""
 

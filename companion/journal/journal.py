@@ -47,6 +47,7 @@ class GameRef:
     id: int | None = None
     accepted: int = 0   # actions handed to the journal
     saved: int = 0      # of those, durable on the disk (1..saved)
+    started: str = ""   # when the game began, as stored: the seed of the app's dice
 
 
 @dataclass(frozen=True)
@@ -378,9 +379,14 @@ class Journal:
 
     def begin(self, match: Match) -> GameRef:
         """Record a new game (its setup); any unfinished game is left as abandoned."""
-        ref = GameRef()
-        self._write(_Begin(ref, dict(match.setup), match.rules.title, match.view, self.clock()))
+        ref = GameRef(started=self.clock())
+        self._write(_Begin(ref, dict(match.setup), match.rules.title, match.view, ref.started))
         return ref
+
+    def seed(self, ref: GameRef) -> str:
+        """The seed of the app's dice for this game: its start as the journal keeps it, so a
+        resumed game rolls the same dice at the same point as before the restart."""
+        return ref.started
 
     def append(self, ref: GameRef, action: Mapping[str, Any], after: Match) -> bool:
         """Record an accepted action and the game as it stands after it.
@@ -572,7 +578,7 @@ class Journal:
             game_id = game.id
         summary, actions = self.stored(game_id)
         match = rebuild(summary.setup, actions, game_id)
-        ref = GameRef(summary.id, accepted=len(actions), saved=len(actions))
+        ref = GameRef(summary.id, accepted=len(actions), saved=len(actions), started=summary.started_at)
         if self.writer and summary.status == "abandoned":
             self._write(_Status(ref, "playing"))
         return Resumed(ref, match)

@@ -18,9 +18,8 @@ from math import factorial, prod
 from typing import Any, Mapping
 
 from .common import (
-    evolve,
-    N_, Action, Listing, Outcome, RulesError, Term, best, next_seat, player_field,
-    setup_player_choice, setup_players, string_list, string_tuple,
+    N_, Action, Listing, Outcome, RulesError, Term, best, canonical_action, evolve, next_seat,
+    player_field, setup_player_choice, setup_players, string_list, string_tuple,
 )
 
 # --- board data (rulings.md, "Board data": printed on the board, not in the rulebook) -------
@@ -57,6 +56,11 @@ RULE_WINNING = "winning the game"
 RULE_BLANK_ROLL = "ruling 3"
 RULE_HAND = "ruling 4"
 RULE_CONTRACT = "replay contract"
+
+# the fields each action has (others are ignored), and the multisets among them
+ACTION_FIELDS = {"roll": ("dice",), "jump": ("player",), "stay": ("player",), "rise": ("cards",),
+                 "fall": ()}
+MULTISETS = {"dice": FACES, "cards": CARDS}
 
 
 def cards_needed(dice: tuple[str, ...]) -> list[str]:
@@ -266,6 +270,11 @@ class Cloud9Rules:
             chance = prod((FACE_WEIGHTS[f] / DIE_SIDES) ** k for f, k in counts.items())
             out.append(Outcome({"act": "roll", "dice": list(faces)}, orderings * chance))
         return out
+
+    def canonical(self, action: Action) -> dict[str, Any]:
+        """The action's one spelling: the dice of a roll and the cards of a rise in face order
+        (the rules read them as multisets), fields Cloud 9 does not read left out."""
+        return canonical_action(action, ACTION_FIELDS, MULTISETS)
 
     # --- playing -----------------------------------------------------------------------------
 

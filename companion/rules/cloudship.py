@@ -18,9 +18,8 @@ from math import factorial, prod
 from typing import Any, Mapping, Sequence
 
 from .common import (
-    evolve,
-    N_, Action, Outcome, RulesError, SetupError, field, next_seat, setup_player_choice,
-    setup_players, string_list, terms,
+    N_, Action, Outcome, RulesError, SetupError, canonical_action, evolve, field, next_seat,
+    setup_player_choice, setup_players, string_list, terms,
 )
 
 # --- board data (rulings.md, "Cloudship", board data) ------------------------------------
@@ -325,6 +324,11 @@ class CloudshipRules:
             outcomes.append(Outcome({"act": "roll", "dice": list(dice)}, chance))
         return outcomes
 
+    def canonical(self, action: Action) -> dict[str, Any]:
+        """The action's one spelling: a roll's dice in face order (the storm counts them, it
+        does not read their order), fields Cloudship does not read left out."""
+        return canonical_action(action, ACTION_FIELDS, {"dice": FACES})
+
     def apply(self, state: ShipState, action: Action) -> ShipState:
         act = action.get("act")
         if state.phase == "over":
@@ -494,6 +498,9 @@ def _wrong_phase(state: ShipState) -> RulesError:
 
 _HANDLERS = {"roll": _roll, "drop": _drop, "land": _land, "plant": _plant_wild, "reveal": _reveal}
 _PHASE_OF = {"roll": "roll", "drop": "flight", "land": "flight", "plant": "plant", "reveal": "reveal"}
+# the fields each action has (others are ignored)
+ACTION_FIELDS = {"roll": ("dice",), "drop": ("ball", "bed"), "land": (), "plant": ("bed",),
+                 "reveal": ("hail",)}
 
 RULES = CloudshipRules()
 roll_outcomes = RULES.roll_outcomes

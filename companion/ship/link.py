@@ -28,6 +28,7 @@ from typing import Callable
 import serial
 import serial.threaded
 from serial.tools import list_ports
+from ..errors import CompanionError
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ def clock_ms() -> int:
     return time.monotonic_ns() // 1_000_000
 
 
-class NoPort(OSError):
+class NoPort(CompanionError, OSError):
     """`auto` found no board, or the port could not be opened."""
 
 

@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterable, Iterator
 
 from .judge import BEDS, Judge
+from ..errors import CompanionError
 
 VALUES = {"bed": BEDS, "port": ("lost", "back"), "flight": ("start", "end")}
 # the link passes on at most 200 characters a line, written as JSON in the flight log: a record
@@ -20,7 +21,7 @@ VALUES = {"bed": BEDS, "port": ("lost", "back"), "flight": ("start", "end")}
 MAX_RECORD_CHARS = 64 * 1024
 
 
-class BadRecord(ValueError):
+class BadRecord(CompanionError, ValueError):
     """A line that is not a record; the message says why in a few words."""
 
 

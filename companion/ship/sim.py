@@ -29,6 +29,7 @@ import tty
 from typing import Callable
 
 from .protocol import encode
+from ..errors import CompanionError
 
 TILT_S = 0.05
 BEAT_S = 1.0
@@ -48,7 +49,7 @@ def write_or_drop(fd: int, data: bytes) -> bool:
         return False
 
 
-class ScriptError(ValueError):
+class ScriptError(CompanionError, ValueError):
     """A line of a timed script that cannot be read."""
 
 
