@@ -22,12 +22,21 @@ from .rules import Match, RulesError
 Listener = Callable[[Match, Match, Mapping[str, Any]], None]  # (before, after, action)
 
 
+class ResumedGame(Protocol):
+    """A game the journal rebuilt: its handle and the match (companion.journal.Resumed)."""
+
+    @property
+    def ref(self) -> Any: ...
+    @property
+    def match(self) -> Match: ...
+
+
 class ActionLog(Protocol):
     """What the controller needs from the journal (companion.journal.Journal implements it)."""
 
     def begin(self, match: Match) -> Any: ...  # returns the journal's handle for the game
     def append(self, game_id: Any, action: Mapping[str, Any], after: Match) -> bool: ...
-    def resume(self, game_id: int | None = None) -> Any: ...  # (handle, match) or None
+    def resume(self, game_id: int | None = None) -> ResumedGame | None: ...
     def abandon(self, game_id: Any) -> bool: ...  # the table stopped this game for good
     def retry(self) -> bool: ...  # save what waits; True when nothing waits any more
     def seed(self, game_id: Any) -> str: ...  # the game's seed for the app's dice, kept with it

@@ -24,7 +24,7 @@ from .journal import Journal
 RESUME_ACTIONS = 2000
 
 
-def long_game(setup: dict[str, Any], length: int, seed: int = 0) -> Iterator[tuple[dict, Match]]:
+def long_game(setup: dict[str, Any], length: int, seed: int = 0) -> Iterator[tuple[dict[str, Any], Match]]:
     """(action, match after) for a game of exactly `length` actions that never ends.
 
     Random legal play with undo and redo mixed in; an action that would end the game is taken

@@ -11,7 +11,7 @@ read the same way but the contract's replay rules hold: the first illegal line e
 from __future__ import annotations
 
 import json
-from typing import BinaryIO, Iterator, NamedTuple, TextIO
+from typing import Any, BinaryIO, Iterator, NamedTuple, TextIO
 
 from ..console import PROG
 from ..controller import GameController
@@ -31,7 +31,7 @@ class OutputFailed(CompanionError):
     input's read errors, which are OSErrors too."""
 
 
-def _emit(stream: TextIO, obj: dict) -> None:
+def _emit(stream: TextIO, obj: dict[str, Any]) -> None:
     try:
         stream.write(json.dumps(obj, ensure_ascii=False) + "\n")
         stream.flush()
@@ -103,6 +103,7 @@ def record_replay(stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO,
     journal.retry()
     acks.catch_up(controller.game_id.saved)
     if not follow:  # replay's own answer; a follower's stdout carries only {"ok": N} lines
+        assert controller.match is not None  # new_game above set it
         state = controller.match.view
         if error:
             state["error"] = error

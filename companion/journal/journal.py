@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import platformdirs
 
@@ -62,7 +62,7 @@ class Resumed(NamedTuple):
     match: Match
 
 
-def rebuild(setup: Mapping[str, Any], actions: list[Mapping[str, Any]], game_id: Any = "?") -> Match:
+def rebuild(setup: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], game_id: Any = "?") -> Match:
     """A stored game replayed through the rules core."""
     try:
         match = Match.start(setup)
@@ -107,6 +107,7 @@ class _Append:
     extras: Any = None
 
     def run(self, db: Store) -> None:
+        assert self.ref.id is not None  # its game's _Begin ran first: the steps wait in order
         db.append(self.ref.id, self.seq, self.action, self.view, self.at, self.extras)
         self.ref.saved = self.seq
 
@@ -117,6 +118,7 @@ class _Status:
     status: str
 
     def run(self, db: Store) -> None:
+        assert self.ref.id is not None  # its game's _Begin ran first: the steps wait in order
         db.set_status(self.ref.id, self.status)
 
 
@@ -427,9 +429,11 @@ class Journal:
             return True
         if self._db is None and not self._open_writer():
             return False
+        db = self._db
+        assert db is not None  # _open_writer sets it when it succeeds
         try:
             while self._pending:
-                self._pending[0].run(self._db)
+                self._pending[0].run(db)
                 self._pending.pop(0)
         except (sqlite3.Error, OSError) as exc:
             # reopened on the next try: a fresh connection recovers from whatever this was
@@ -536,8 +540,8 @@ class Journal:
     def offer(self) -> ResumeOffer | None:
         """The unfinished game to offer at start, or None (a damaged one is never offered)."""
         db = self._reading()
-        game = db.unfinished() if db else None
-        if game is None:
+        game = db.unfinished() if db is not None else None
+        if db is None or game is None:
             return None
         try:
             self.rebuild(game.id)  # what resuming will do: a game that cannot come back is not offered

@@ -117,7 +117,7 @@ class SchemaProblem(CompanionError):
 
 
 def version(conn: sqlite3.Connection) -> int:
-    return conn.execute("PRAGMA user_version").fetchone()[0]
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
 def tables(conn: sqlite3.Connection) -> set[str]:

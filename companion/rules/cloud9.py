@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from .common import (
     N_, Action, Listing, Outcome, RulesError, Term, best, canonical_action, evolve, next_seat,
@@ -122,7 +122,7 @@ def _cards_refused(needed: list[str]) -> RulesError:
     number of colours, so that each language can phrase the whole list its own way."""
     counts = Counter(needed)
     colours = [c for c in COLOURS if counts[c]]
-    params = {}
+    params: dict[str, int | Term] = {}
     for i, colour in enumerate(colours, start=1):
         params[f"count{i}"], params[f"colour{i}"] = counts[colour], Term(colour)
     rule = RULE_STEP_1
@@ -188,7 +188,7 @@ def _their_turn(state: Cloud9State, action: Action) -> bool:
     return bool(state.deciders) and action.get("player") == state.deciders[0]
 
 
-def _with(values: tuple[int, ...], players: tuple[str, ...], names, delta: int) -> tuple[int, ...]:
+def _with(values: tuple[int, ...], players: tuple[str, ...], names: Iterable[str], delta: int) -> tuple[int, ...]:
     out = list(values)
     for name in names:
         out[players.index(name)] += delta
@@ -249,6 +249,7 @@ class Cloud9Rules:
         if phase == "decide":
             who = state.deciders[0]
             return [{"act": "jump", "player": who}, {"act": "stay", "player": who}]
+        assert state.dice is not None  # the resolve phase follows a roll
         needed = cards_needed(state.dice)
         if not needed:
             return [{"act": "rise", "cards": []}]

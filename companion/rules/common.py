@@ -129,7 +129,7 @@ def field(action: Action, name: str, kind: type | tuple[type, ...], what: str) -
 
 
 def player_field(action: Action, players: Sequence[str]) -> str:
-    name = field(action, "player", str, N_("a player's name"))
+    name: str = field(action, "player", str, N_("a player's name"))
     if name not in players:
         raise RulesError("there is no player called {name!r}", "replay contract", name=name)
     return name
@@ -176,7 +176,7 @@ def setup_player_choice(config: Mapping[str, Any], key: str, players: Sequence[s
         return players[0]
     if name not in players:
         raise SetupError(f'"{key}" must be one of the players, not {name!r}')
-    return name
+    return str(name)
 
 
 def next_seat(players: Sequence[str], name: str, step: int = 1) -> str:
