@@ -29,9 +29,9 @@ import tomli_w
 
 # the [judge] table is the drop judge's own Timings (ship-contract.md section 2): one list of names
 from .ship.judge import Timings as JudgeTimings
+from . import APP_NAME
 from .errors import CompanionError
 
-APP_NAME = "cloud-companion"
 LANGUAGES = ("en", "de", "hu")
 ROTATIONS = (0, 90, 180, 270)
 LOG_LEVELS = ("debug", "info", "warning", "error")

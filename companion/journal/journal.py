@@ -19,12 +19,13 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import platformdirs
 
-from ..config import APP_NAME
+from .. import APP_NAME
 from ..replay import jsonl, to_jsonl
 from ..rules import Match, RulesError, SetupError
 from . import store as sqlite_store
 from .errors import CannotRebuild, JournalBusy, JournalError, NotAJournal, NotUpgraded, UnusableFile
 from .history import GameSummary, PlayerTotal, player_totals
+from .hooks import records_keeper
 from .lock import WriterLock, one_name, real_file
 from .store import Store, StoredGame
 
@@ -398,10 +399,10 @@ class Journal:
         """
         ref.accepted += 1
         extras = None
-        if after.view["over"]:  # worked out once, as the game ends: the records keep it
-            from ..insights.records import game_extras
+        keeper = records_keeper()
+        if after.view["over"] and keeper is not None:  # worked out once, as the game ends
             try:
-                extras = game_extras(after.setup["game"], after)
+                extras = keeper.extras(after.setup["game"], after)
             except Exception:  # never a reason not to save the action: a replay works it out
                 extras = None
         return self._write(_Append(ref, ref.accepted, dict(action), after.view, self.clock(), extras))

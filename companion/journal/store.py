@@ -17,6 +17,7 @@ from urllib.parse import quote
 from . import rows, schema
 from .errors import NotUpgraded, UnusableFile
 from .history import GameSummary, PlayerTotal
+from .hooks import records_keeper
 
 # SQLite's primary result codes that mean "this file's content is not a usable database"
 DAMAGE_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
@@ -290,9 +291,9 @@ class Store:
             if over and extras is not None:
                 db.execute("INSERT OR REPLACE INTO extras (game_id, actions, data) VALUES (?, ?, ?)",
                            (game_id, seq, json.dumps(extras, ensure_ascii=False)))
-            if over != bool(was_over and was_over[0]):
-                from ..insights.records import keep_after_end  # the records follow the results
-                keep_after_end(self, game_id, over, changes)
+            keeper = records_keeper()
+            if over != bool(was_over and was_over[0]) and keeper is not None:
+                keeper.after_end(self, game_id, over, changes)  # the records follow the results
 
     def changes(self) -> int | None:
         """How often the results or extras have changed (None: a journal without the count)."""
