@@ -82,7 +82,8 @@ def _named(record: tuple[int, str, int] | None) -> dict[str, Any] | None:
 
 def states_of(match: Match) -> list[Any]:
     """Every state from the setup to now (undone actions left out)."""
-    out, step = [], match.current
+    out = []
+    step: Any = match.current  # the match's own steps, from the current one back to the setup
     while step is not None:
         out.append(step.state)
         step = step.before

@@ -140,7 +140,16 @@ def _why(exc: BaseException) -> str:
 
 
 class Journal:
-    """Open with Journal.open (the app, one writer) or Journal.read (commands that only look)."""
+    """Open with Journal.open (the app, one writer) or Journal.read (commands that only look).
+
+    What it raises, all JournalErrors (and so CompanionErrors), each one sentence for a person:
+    JournalBusy when another instance writes to the file; NotAJournal for a path that is a
+    folder, missing (reading) or another kind of file; UnusableFile (NotUpgraded among them)
+    for a damaged, foreign or newer journal, which opening for writing sets aside and replaces
+    instead (said in `messages`); CannotRebuild for a stored game the rules no longer replay;
+    JournalError for a write through a journal opened for reading. A disk that cannot be
+    written raises nothing: the steps wait in memory and `problem` says why.
+    """
 
     def __init__(self, path: Path, *, clock: Callable[[], str] = utc_now,
                  connect: sqlite_store.Connect = sqlite_store.connect, writer: bool = True):

@@ -221,12 +221,18 @@ def _end_trip(state: Cloud9State, fell: bool) -> Cloud9State:
 
 
 class Cloud9Rules:
+    """Cloud 9's rules (common.GameRules). `setup` raises SetupError for a setup that cannot
+    start a game; `apply` raises RulesError, with the reason and the rule, for any action the
+    rules do not allow now; `legal_actions`, `roll_outcomes`, `canonical` and `view` never raise
+    for a state the rules made."""
+
     name = "cloud9"
     title = "Cloud 9"
     min_players = 3
     max_players = 6
 
     def setup(self, config: Mapping[str, Any]) -> Cloud9State:
+        """The first state: everyone aboard on cloud 1, six cards each (SetupError if not)."""
         players = setup_players(config, self.min_players, self.max_players, self.title)
         pilot = setup_player_choice(config, "first_pilot", players)
         n = len(players)
@@ -239,6 +245,7 @@ class Cloud9Rules:
     # --- what may be played ------------------------------------------------------------------
 
     def legal_actions(self, state: Cloud9State) -> list[dict[str, Any]]:
+        """Every action allowed now: each distinct roll, a decision, or the ways to resolve."""
         phase = state.phase
         if phase == "over":
             return []
@@ -280,6 +287,7 @@ class Cloud9Rules:
     # --- playing -----------------------------------------------------------------------------
 
     def apply(self, state: Cloud9State, action: Action) -> Cloud9State:
+        """The state after `action`; RulesError when the rules do not allow it now."""
         act = action.get("act")
         if state.over:
             raise RulesError("the game is over: {winners} won", RULE_WINNING,
@@ -411,6 +419,7 @@ class Cloud9Rules:
         return best(top, state.hand)
 
     def view(self, state: Cloud9State) -> dict[str, Any]:
+        """The replay contract's public state (with the project's extra keys)."""
         return {
             "game": self.name,
             "players": list(state.players),

@@ -82,6 +82,10 @@ def _end_round(state: MineState, scores: tuple[int, ...]) -> MineState:
 
 
 class CloudMineRules:
+    """The Cloud Mine's rules (common.GameRules). `setup` raises SetupError for a setup that cannot
+    start a game; `apply` raises RulesError, with the reason and the rule, for any action the
+    rules do not allow now; the other methods never raise for a state the rules made."""
+
     name = "cloudmine"
     title = "The Cloud Mine"
     min_players = 3

@@ -278,6 +278,10 @@ def _next_round(state: ShipState) -> ShipState:
 # --- the rules object ----------------------------------------------------------------------
 
 class CloudshipRules:
+    """Cloudship's rules (common.GameRules). `setup` raises SetupError for a setup that cannot
+    start a game; `apply` raises RulesError, with the reason and the rule, for any action the
+    rules do not allow now; the other methods never raise for a state the rules made."""
+
     name = "cloudship"
     title = "Cloudship"
     min_players = 2
