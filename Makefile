@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test bench demo docs man clean install-pi update-pi uninstall-pi FORCE
+.PHONY: run test typecheck bench demo docs man clean install-pi update-pi uninstall-pi FORCE
 
 # pygame and pygame-ce both install the package `pygame`: a .venv made while the app used pygame
 # has pygame removed first, and pygame-ce installed afresh over the files they shared
@@ -29,6 +29,11 @@ run: $(BIN)/cloud-companion
 
 test: $(BIN)/cloud-companion
 	$(BIN)/python -m pytest $(ARGS)
+
+# mypy as pyproject.toml's [tool.mypy] sets it (--strict on the rules, the controller, the
+# journal and the ship)
+typecheck: $(BIN)/cloud-companion
+	$(BIN)/python -m mypy
 
 bench: $(BIN)/cloud-companion
 	$(BIN)/cloud-companion bench

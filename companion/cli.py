@@ -13,6 +13,7 @@ import sys
 from importlib import import_module, metadata
 
 from .console import PROG, OneLineParser, cannot_write_output, closed_pipe, fail, is_write_failure, stdout_failure
+from .insights import records as _records  # noqa: F401 (installs the journal's records keeper)
 from .replay import NotAGame, replay_file
 
 # modules with a register(subparsers) function, each adding its own subcommands

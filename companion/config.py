@@ -29,8 +29,9 @@ import tomli_w
 
 # the [judge] table is the drop judge's own Timings (hardware/PROTOCOL.md section 2): one list of names
 from .ship.judge import Timings as JudgeTimings
+from . import APP_NAME
+from .errors import CompanionError
 
-APP_NAME = "cloud-companion"
 LANGUAGES = ("en", "de", "hu")
 ROTATIONS = (0, 90, 180, 270)
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -46,7 +47,7 @@ MAX_BYTES = 64 * 1024
 NAMED = 5  # of many unknown settings, the first few are named and the rest counted
 
 
-class ConfigError(ValueError):
+class ConfigError(CompanionError, ValueError):
     """A setting that cannot work (a pin used twice, out of range, an unknown language)."""
 
 
@@ -373,7 +374,7 @@ def load(path: Path | None = None, move_aside: bool = True) -> tuple[Config, lis
     return config, [f"{path}: {problem}" for problem in problems]
 
 
-class NotSettings(OSError):
+class NotSettings(CompanionError, OSError):
     """A path that holds no settings file: what it is instead, as the rest of a sentence."""
 
 

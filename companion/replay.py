@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO, Iterable, Iterator, Mapping
 
 from .rules import Match, RulesError, SetupError
+from .errors import CompanionError
 
 
-class NotAGame(Exception):
+class NotAGame(CompanionError):
     """The input cannot be read as a game at all (exit 1 in the contract)."""
 
 

@@ -23,6 +23,7 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable
+from .errors import CompanionError
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +34,7 @@ SYNTHESIS_TIMEOUT_S = 10.0
 CACHE_SIZE = 64
 
 
-class SpeechError(RuntimeError):
+class SpeechError(CompanionError, RuntimeError):
     """espeak-ng could not turn a text into speech."""
 
 

@@ -27,9 +27,10 @@ from ..journal.journal import SIDE_FILES, default_path
 from ..journal.lock import WriterLock, one_name, real_file
 from ..journal.store import damage, is_sqlite_file
 from ..whose import cannot_write, denied
+from ..errors import CompanionError
 
 
-class BackupError(Exception):
+class BackupError(CompanionError):
     """One sentence for the user: what went wrong and what to do."""
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from .events import JUMP, STAY
 from .seats import SeatInput
+from ..errors import CompanionError
 
 JUMP_KEYS = "12345678"
 STAY_KEYS = "qwertyui"
@@ -24,7 +25,7 @@ KEY_MAP: dict[str, tuple[int, str]] = {
 }
 
 
-class NotSimulated(RuntimeError):
+class NotSimulated(CompanionError, RuntimeError):
     """The keyboard only drives simulated pins; real buttons are pressed by hand."""
 
 

@@ -17,13 +17,14 @@ from gpiozero import Device
 from gpiozero.exc import BadPinFactory
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
+from ..errors import CompanionError
 
 log = logging.getLogger(__name__)
 
 ENV_OVERRIDE = "GPIOZERO_PIN_FACTORY"
 
 
-class NoPinFactory(RuntimeError):
+class NoPinFactory(CompanionError, RuntimeError):
     """The pin factory named in GPIOZERO_PIN_FACTORY could not be loaded."""
 
 

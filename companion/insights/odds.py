@@ -31,6 +31,7 @@ from math import comb
 from typing import Iterable, Mapping
 
 from ..rules.cloud9 import BLANK, COLOURS, DECK_SIZE, FACES, WILD, Cloud9State
+from ..errors import CompanionError
 
 CARD_KINDS = COLOURS + (WILD,)
 # ruling 5: 18 balloon cards of each colour and 4 wild cards
@@ -39,7 +40,7 @@ FULL_DECK: Mapping[str, int] = {**{c: (DECK_SIZE - WILD_CARDS) // len(COLOURS) f
                                 WILD: WILD_CARDS}
 
 
-class OddsError(ValueError):
+class OddsError(CompanionError, ValueError):
     """What the table told does not describe a possible Cloud 9 moment (one line, for the CLI)."""
 
 

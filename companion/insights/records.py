@@ -25,6 +25,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from ..journal.hooks import keep_records_with
 from ..rules import Match
 
 
@@ -81,7 +82,8 @@ def _named(record: tuple[int, str, int] | None) -> dict[str, Any] | None:
 
 def states_of(match: Match) -> list[Any]:
     """Every state from the setup to now (undone actions left out)."""
-    out, step = [], match.current
+    out = []
+    step: Any = match.current  # the match's own steps, from the current one back to the setup
     while step is not None:
         out.append(step.state)
         step = step.before
@@ -539,3 +541,16 @@ def _write_cache(path: Path, games: dict[str, list]) -> None:
 
 def records_json(records: dict[str, TitleRecords], order: Sequence[str] = ("cloud9", "cloudship", "cloudmine")) -> list:
     return [records[g].to_json() for g in order if g in records]
+
+
+class _Keeper:
+    """The journal's records keeper (journal.hooks.RecordsKeeper): these records."""
+
+    def extras(self, game: str, match: Match) -> Any:
+        return game_extras(game, match)
+
+    def after_end(self, store: Any, game_id: int, ended: bool, changes_before: int | None) -> None:
+        keep_after_end(store, game_id, ended, changes_before)
+
+
+keep_records_with(_Keeper())

@@ -34,6 +34,7 @@ from ..rules.cloudship import (
     BED_CAPACITY, BEDS, FACE_WEIGHTS, FLOWERS, MODES, RULES, STORM, TILE_SECTIONS, ShipState,
     bed_outcome, section_spaces,
 )
+from ..errors import CompanionError
 
 FACE_LIST = [face for face, weight in FACE_WEIGHTS.items() for _ in range(weight)]
 # the setups the mode table compares (partly cloudy: one set left out, or two)
@@ -45,7 +46,7 @@ MODE_SETUPS: dict[str, dict] = {
 ROUND_LIMIT = 500
 
 
-class ShipSimulationError(ValueError):
+class ShipSimulationError(CompanionError, ValueError):
     """A Cloudship simulation that cannot run as asked (one line, for the CLI)."""
 
 

@@ -20,6 +20,7 @@ from typing import Sequence
 from ..rules.cloud9 import COLOURS, DICE, HAND_SIZE, RULES, Cloud9State
 from .bots import POLICIES, pilot_action
 from .odds import FULL_DECK
+from ..errors import CompanionError
 
 # a die's six faces: one per colour and two blank (docs/rulings.md, Cloud 9 board data)
 DIE = COLOURS + ("blank", "blank")
@@ -27,7 +28,7 @@ DIE = COLOURS + ("blank", "blank")
 ACTION_LIMIT = 20_000
 
 
-class SimulationError(ValueError):
+class SimulationError(CompanionError, ValueError):
     """A simulation that cannot be run as asked (one line, for the CLI)."""
 
 

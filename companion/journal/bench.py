@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 import platformdirs
 
-from ..config import APP_NAME
+from .. import APP_NAME
 from ..rules import GAME_MODULES, Match
 from ..rules.bench import SETUPS
 from .journal import Journal
@@ -24,7 +24,7 @@ from .journal import Journal
 RESUME_ACTIONS = 2000
 
 
-def long_game(setup: dict[str, Any], length: int, seed: int = 0) -> Iterator[tuple[dict, Match]]:
+def long_game(setup: dict[str, Any], length: int, seed: int = 0) -> Iterator[tuple[dict[str, Any], Match]]:
     """(action, match after) for a game of exactly `length` actions that never ends.
 
     Random legal play with undo and redo mixed in; an action that would end the game is taken
@@ -147,7 +147,7 @@ def build_history(path: Path, games: int = HISTORY_GAMES, seed: int = 0) -> None
 
 
 def _extras(game: str, match: Match) -> Any:
-    from ..insights.records import game_extras
+    from ..insights.records import game_extras  # a benchmark: the top of the package
     return game_extras(game, match)
 
 

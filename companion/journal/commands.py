@@ -28,7 +28,7 @@ def _db_option(parser: argparse.ArgumentParser) -> None:
                         help=f"the journal file (default: {default_path()})")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     resume = sub.add_parser("resume", help="print the unfinished game's state (exit 3 if none)")
     _db_option(resume)
     resume.set_defaults(func=cmd_resume)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from ..errors import CompanionError
 
-class JournalError(Exception):
+
+class JournalError(CompanionError):
     """A journal problem, in one sentence for a person."""
 
 

@@ -11,13 +11,14 @@ read the same way but the contract's replay rules hold: the first illegal line e
 from __future__ import annotations
 
 import json
-from typing import BinaryIO, Iterator, NamedTuple, TextIO
+from typing import Any, BinaryIO, Iterator, NamedTuple, TextIO
 
 from ..console import PROG
 from ..controller import GameController
 from ..replay import NotAGame, bounded_lines, is_blank, line_text, parse_action, parse_setup, setup_text
 from ..rules import Match, RulesError
 from .journal import Journal
+from ..errors import CompanionError
 
 # exit codes beyond the replay contract's 0, 1 and 2
 EXIT_NONE = 3      # resume: there is no unfinished game
@@ -25,12 +26,12 @@ EXIT_BUSY = 4      # another instance writes to this journal
 EXIT_UNSAVED = 5   # some actions could not be saved (the disk refused)
 
 
-class OutputFailed(Exception):
+class OutputFailed(CompanionError):
     """The output refused a line (a full disk): its OSError is args[0]. Kept apart from the
     input's read errors, which are OSErrors too."""
 
 
-def _emit(stream: TextIO, obj: dict) -> None:
+def _emit(stream: TextIO, obj: dict[str, Any]) -> None:
     try:
         stream.write(json.dumps(obj, ensure_ascii=False) + "\n")
         stream.flush()
@@ -102,6 +103,7 @@ def record_replay(stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO,
     journal.retry()
     acks.catch_up(controller.game_id.saved)
     if not follow:  # replay's own answer; a follower's stdout carries only {"ok": N} lines
+        assert controller.match is not None  # new_game above set it
         state = controller.match.view
         if error:
             state["error"] = error

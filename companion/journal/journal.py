@@ -15,16 +15,17 @@ import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import platformdirs
 
-from ..config import APP_NAME
+from .. import APP_NAME
 from ..replay import jsonl, to_jsonl
 from ..rules import Match, RulesError, SetupError
 from . import store as sqlite_store
 from .errors import CannotRebuild, JournalBusy, JournalError, NotAJournal, NotUpgraded, UnusableFile
 from .history import GameSummary, PlayerTotal, player_totals
+from .hooks import records_keeper
 from .lock import WriterLock, one_name, real_file
 from .store import Store, StoredGame
 
@@ -47,6 +48,7 @@ class GameRef:
     id: int | None = None
     accepted: int = 0   # actions handed to the journal
     saved: int = 0      # of those, durable on the disk (1..saved)
+    started: str = ""   # when the game began, as stored: the seed of the app's dice
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ class Resumed(NamedTuple):
     match: Match
 
 
-def rebuild(setup: Mapping[str, Any], actions: list[Mapping[str, Any]], game_id: Any = "?") -> Match:
+def rebuild(setup: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], game_id: Any = "?") -> Match:
     """A stored game replayed through the rules core."""
     try:
         match = Match.start(setup)
@@ -106,6 +108,7 @@ class _Append:
     extras: Any = None
 
     def run(self, db: Store) -> None:
+        assert self.ref.id is not None  # its game's _Begin ran first: the steps wait in order
         db.append(self.ref.id, self.seq, self.action, self.view, self.at, self.extras)
         self.ref.saved = self.seq
 
@@ -116,6 +119,7 @@ class _Status:
     status: str
 
     def run(self, db: Store) -> None:
+        assert self.ref.id is not None  # its game's _Begin ran first: the steps wait in order
         db.set_status(self.ref.id, self.status)
 
 
@@ -136,7 +140,16 @@ def _why(exc: BaseException) -> str:
 
 
 class Journal:
-    """Open with Journal.open (the app, one writer) or Journal.read (commands that only look)."""
+    """Open with Journal.open (the app, one writer) or Journal.read (commands that only look).
+
+    What it raises, all JournalErrors (and so CompanionErrors), each one sentence for a person:
+    JournalBusy when another instance writes to the file; NotAJournal for a path that is a
+    folder, missing (reading) or another kind of file; UnusableFile (NotUpgraded among them)
+    for a damaged, foreign or newer journal, which opening for writing sets aside and replaces
+    instead (said in `messages`); CannotRebuild for a stored game the rules no longer replay;
+    JournalError for a write through a journal opened for reading. A disk that cannot be
+    written raises nothing: the steps wait in memory and `problem` says why.
+    """
 
     def __init__(self, path: Path, *, clock: Callable[[], str] = utc_now,
                  connect: sqlite_store.Connect = sqlite_store.connect, writer: bool = True):
@@ -378,9 +391,14 @@ class Journal:
 
     def begin(self, match: Match) -> GameRef:
         """Record a new game (its setup); any unfinished game is left as abandoned."""
-        ref = GameRef()
-        self._write(_Begin(ref, dict(match.setup), match.rules.title, match.view, self.clock()))
+        ref = GameRef(started=self.clock())
+        self._write(_Begin(ref, dict(match.setup), match.rules.title, match.view, ref.started))
         return ref
+
+    def seed(self, ref: GameRef) -> str:
+        """The seed of the app's dice for this game: its start as the journal keeps it, so a
+        resumed game rolls the same dice at the same point as before the restart."""
+        return ref.started
 
     def append(self, ref: GameRef, action: Mapping[str, Any], after: Match) -> bool:
         """Record an accepted action and the game as it stands after it.
@@ -390,10 +408,10 @@ class Journal:
         """
         ref.accepted += 1
         extras = None
-        if after.view["over"]:  # worked out once, as the game ends: the records keep it
-            from ..insights.records import game_extras
+        keeper = records_keeper()
+        if after.view["over"] and keeper is not None:  # worked out once, as the game ends
             try:
-                extras = game_extras(after.setup["game"], after)
+                extras = keeper.extras(after.setup["game"], after)
             except Exception:  # never a reason not to save the action: a replay works it out
                 extras = None
         return self._write(_Append(ref, ref.accepted, dict(action), after.view, self.clock(), extras))
@@ -421,9 +439,11 @@ class Journal:
             return True
         if self._db is None and not self._open_writer():
             return False
+        db = self._db
+        assert db is not None  # _open_writer sets it when it succeeds
         try:
             while self._pending:
-                self._pending[0].run(self._db)
+                self._pending[0].run(db)
                 self._pending.pop(0)
         except (sqlite3.Error, OSError) as exc:
             # reopened on the next try: a fresh connection recovers from whatever this was
@@ -530,8 +550,8 @@ class Journal:
     def offer(self) -> ResumeOffer | None:
         """The unfinished game to offer at start, or None (a damaged one is never offered)."""
         db = self._reading()
-        game = db.unfinished() if db else None
-        if game is None:
+        game = db.unfinished() if db is not None else None
+        if db is None or game is None:
             return None
         try:
             self.rebuild(game.id)  # what resuming will do: a game that cannot come back is not offered
@@ -572,7 +592,7 @@ class Journal:
             game_id = game.id
         summary, actions = self.stored(game_id)
         match = rebuild(summary.setup, actions, game_id)
-        ref = GameRef(summary.id, accepted=len(actions), saved=len(actions))
+        ref = GameRef(summary.id, accepted=len(actions), saved=len(actions), started=summary.started_at)
         if self.writer and summary.status == "abandoned":
             self._write(_Status(ref, "playing"))
         return Resumed(ref, match)

@@ -50,7 +50,7 @@ class WriterLock:
     def __init__(self, db_path: Path):
         self.db_path = db_path
         self._fd: int | None = None
-        self._closer: weakref.finalize | None = None  # a reader's hold ends with it, if not before
+        self._closer: "weakref.finalize[[int], WriterLock] | None" = None  # a reader's hold ends with it, if not before
 
     @property
     def path(self) -> Path:

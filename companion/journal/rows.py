@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from ..replay import MAX_DEPTH, depth  # the journal stores what the replay format allows
+from ..errors import CompanionError
 
 
 class BadText(bytes):
@@ -36,7 +37,7 @@ def plain(value: Any) -> Any:
     return str(value) if isinstance(value, BadText) else value
 
 
-class Damaged(ValueError):
+class Damaged(CompanionError, ValueError):
     """A stored value is not what the journal writes; the message says which and how."""
 
 

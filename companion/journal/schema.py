@@ -8,6 +8,7 @@ upgrade leaves the file at the previous version, never half-way.
 from __future__ import annotations
 
 import sqlite3
+from ..errors import CompanionError
 
 # version -> SQL that brings a file from version - 1 to version
 MIGRATIONS: dict[int, str] = {
@@ -111,12 +112,12 @@ SCHEMA_VERSION = max(MIGRATIONS)
 TABLES = {"games", "actions", "meta"}  # every version has these (results: from 2 on)
 
 
-class SchemaProblem(Exception):
+class SchemaProblem(CompanionError):
     """The file is a SQLite database, but not a journal this version can use."""
 
 
 def version(conn: sqlite3.Connection) -> int:
-    return conn.execute("PRAGMA user_version").fetchone()[0]
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
 def tables(conn: sqlite3.Connection) -> set[str]:

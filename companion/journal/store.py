@@ -17,6 +17,7 @@ from urllib.parse import quote
 from . import rows, schema
 from .errors import NotUpgraded, UnusableFile
 from .history import GameSummary, PlayerTotal
+from .hooks import records_keeper
 
 # SQLite's primary result codes that mean "this file's content is not a usable database"
 DAMAGE_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
@@ -99,7 +100,7 @@ def damage(conn: sqlite3.Connection, tables: tuple[str, ...] | None = None) -> s
         pragma = "PRAGMA quick_check" if table is None else f"PRAGMA quick_check({table})"
         problems = conn.execute(pragma).fetchall()
         if problems != [("ok",)]:
-            return problems[0][0].splitlines()[-1]
+            return str(problems[0][0]).splitlines()[-1]
     return None
 
 
@@ -141,17 +142,17 @@ STATUSES = ("playing", "over", "abandoned")
 def _status(value: Any) -> str:
     if value not in STATUSES:
         raise rows.Damaged("its status is unknown")
-    return value
+    return str(value)
 
 
-def _summary(row: tuple) -> GameSummary:
+def _summary(row: tuple[Any, ...]) -> GameSummary:
     """A games row as a summary; a row whose values are not what the journal writes (damage
     SQLite cannot see) is a summary marked `damaged`, with what could be read of it."""
     (gid, game, title, setup, players, started, updated, ended, status, phase, winners,
      scores, actions) = row
     problems: list[str] = []
 
-    def read(check, fallback):
+    def read(check: Callable[[], Any], fallback: Any) -> Any:
         try:
             return check()
         except rows.Damaged as exc:
@@ -261,6 +262,8 @@ class Store:
                 (setup["game"], title, _dump(setup), _dump(view["players"]), at, at,
                  "over" if view["over"] else "playing", view["phase"], _dump(view["winners"]),
                  _dump(view["scores"])))
+            if cur.lastrowid is None:  # never after an INSERT; said rather than stored as NULL
+                raise sqlite3.IntegrityError("the new game got no id")
             return cur.lastrowid
 
     def append(self, game_id: int, seq: int, action: Mapping[str, Any],
@@ -288,9 +291,9 @@ class Store:
             if over and extras is not None:
                 db.execute("INSERT OR REPLACE INTO extras (game_id, actions, data) VALUES (?, ?, ?)",
                            (game_id, seq, json.dumps(extras, ensure_ascii=False)))
-            if over != bool(was_over and was_over[0]):
-                from ..insights.records import keep_after_end  # the records follow the results
-                keep_after_end(self, game_id, over, changes)
+            keeper = records_keeper()
+            if over != bool(was_over and was_over[0]) and keeper is not None:
+                keeper.after_end(self, game_id, over, changes)  # the records follow the results
 
     def changes(self) -> int | None:
         """How often the results or extras have changed (None: a journal without the count)."""
@@ -329,7 +332,7 @@ class Store:
         return [_summary(row) for row in found]
 
     def count(self) -> int:
-        return self.conn.execute("SELECT count(*) FROM games").fetchone()[0]
+        return int(self.conn.execute("SELECT count(*) FROM games").fetchone()[0])
 
     def totals(self) -> list[PlayerTotal]:
         """Each player's record per game, from the results table (as history.player_totals)."""

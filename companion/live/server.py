@@ -39,6 +39,7 @@ from ..ui.loop import heap
 from . import address, page
 from .events import FolderWatch, Hub
 from .reader import Look, ReadOnlyJournal
+from ..errors import CompanionError
 
 log = logging.getLogger(__name__)
 
@@ -568,7 +569,7 @@ def event(version: str, language: str) -> bytes:
     return f"event: change\ndata: {json.dumps({'version': version, 'language': language})}\n\n".encode()
 
 
-class CannotListen(Exception):
+class CannotListen(CompanionError):
     pass
 
 

@@ -15,7 +15,8 @@ GAME_MODULES = {"cloud9": "cloud9", "cloudship": "cloudship", "cloudmine": "clou
 def rules_by_name(name: str) -> GameRules:
     if name not in GAME_MODULES:
         raise SetupError(f"unknown game {name!r}: expected one of {', '.join(GAME_MODULES)}")
-    return import_module(f".{GAME_MODULES[name]}", __name__).RULES
+    rules: GameRules = import_module(f".{GAME_MODULES[name]}", __name__).RULES
+    return rules
 
 
 def rules_for(setup: Mapping[str, Any]) -> GameRules:

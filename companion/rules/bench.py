@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from .match import Match
 from .simulate import random_game
 
-SETUPS = {
+SETUPS: dict[str, dict[str, Any]] = {
     "cloud9": {"game": "cloud9", "players": ["Ann", "Ben", "Cat", "Dan", "Eve"]},
     "cloudship": {"game": "cloudship", "players": ["Ann", "Ben", "Cat"], "mode": "standard"},
     "cloudmine": {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]},
@@ -17,7 +18,8 @@ SETUPS = {
 def bench() -> dict[str, float]:
     figures: dict[str, float] = {}
     for name, setup in SETUPS.items():
-        games, seed = [], 0
+        games: list[list[dict[str, Any]]] = []
+        seed = 0
         while sum(map(len, games)) < 2000:  # several games back to back: one long evening
             games.append(random_game(setup, seed))
             seed += 1
@@ -28,7 +30,7 @@ def bench() -> dict[str, float]:
     return figures
 
 
-def _replay_seconds(setup: dict, games: list[list[dict]]) -> float:
+def _replay_seconds(setup: dict[str, Any], games: list[list[dict[str, Any]]]) -> float:
     start = time.perf_counter()
     for actions in games:
         match = Match.start(setup)

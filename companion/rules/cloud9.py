@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from .common import (
-    evolve,
-    N_, Action, Listing, Outcome, RulesError, Term, best, next_seat, player_field,
-    setup_player_choice, setup_players, string_list, string_tuple,
+    N_, Action, Listing, Outcome, RulesError, Term, best, canonical_action, evolve, next_seat,
+    player_field, setup_player_choice, setup_players, string_list, string_tuple,
 )
 
 # --- board data (docs/rulings.md, "Board data": printed on the board, not in the rulebook) --
@@ -57,6 +56,11 @@ RULE_WINNING = "winning the game"
 RULE_BLANK_ROLL = "ruling 3"
 RULE_HAND = "ruling 4"
 RULE_CONTRACT = "replay contract"
+
+# the fields each action has (others are ignored), and the multisets among them
+ACTION_FIELDS = {"roll": ("dice",), "jump": ("player",), "stay": ("player",), "rise": ("cards",),
+                 "fall": ()}
+MULTISETS = {"dice": FACES, "cards": CARDS}
 
 
 def cards_needed(dice: tuple[str, ...]) -> list[str]:
@@ -118,7 +122,7 @@ def _cards_refused(needed: list[str]) -> RulesError:
     number of colours, so that each language can phrase the whole list its own way."""
     counts = Counter(needed)
     colours = [c for c in COLOURS if counts[c]]
-    params = {}
+    params: dict[str, int | Term] = {}
     for i, colour in enumerate(colours, start=1):
         params[f"count{i}"], params[f"colour{i}"] = counts[colour], Term(colour)
     rule = RULE_STEP_1
@@ -184,7 +188,7 @@ def _their_turn(state: Cloud9State, action: Action) -> bool:
     return bool(state.deciders) and action.get("player") == state.deciders[0]
 
 
-def _with(values: tuple[int, ...], players: tuple[str, ...], names, delta: int) -> tuple[int, ...]:
+def _with(values: tuple[int, ...], players: tuple[str, ...], names: Iterable[str], delta: int) -> tuple[int, ...]:
     out = list(values)
     for name in names:
         out[players.index(name)] += delta
@@ -217,12 +221,18 @@ def _end_trip(state: Cloud9State, fell: bool) -> Cloud9State:
 
 
 class Cloud9Rules:
+    """Cloud 9's rules (common.GameRules). `setup` raises SetupError for a setup that cannot
+    start a game; `apply` raises RulesError, with the reason and the rule, for any action the
+    rules do not allow now; `legal_actions`, `roll_outcomes`, `canonical` and `view` never raise
+    for a state the rules made."""
+
     name = "cloud9"
     title = "Cloud 9"
     min_players = 3
     max_players = 6
 
     def setup(self, config: Mapping[str, Any]) -> Cloud9State:
+        """The first state: everyone aboard on cloud 1, six cards each (SetupError if not)."""
         players = setup_players(config, self.min_players, self.max_players, self.title)
         pilot = setup_player_choice(config, "first_pilot", players)
         n = len(players)
@@ -235,6 +245,7 @@ class Cloud9Rules:
     # --- what may be played ------------------------------------------------------------------
 
     def legal_actions(self, state: Cloud9State) -> list[dict[str, Any]]:
+        """Every action allowed now: each distinct roll, a decision, or the ways to resolve."""
         phase = state.phase
         if phase == "over":
             return []
@@ -245,6 +256,7 @@ class Cloud9Rules:
         if phase == "decide":
             who = state.deciders[0]
             return [{"act": "jump", "player": who}, {"act": "stay", "player": who}]
+        assert state.dice is not None  # the resolve phase follows a roll
         needed = cards_needed(state.dice)
         if not needed:
             return [{"act": "rise", "cards": []}]
@@ -267,9 +279,15 @@ class Cloud9Rules:
             out.append(Outcome({"act": "roll", "dice": list(faces)}, orderings * chance))
         return out
 
+    def canonical(self, action: Action) -> dict[str, Any]:
+        """The action's one spelling: the dice of a roll and the cards of a rise in face order
+        (the rules read them as multisets), fields Cloud 9 does not read left out."""
+        return canonical_action(action, ACTION_FIELDS, MULTISETS)
+
     # --- playing -----------------------------------------------------------------------------
 
     def apply(self, state: Cloud9State, action: Action) -> Cloud9State:
+        """The state after `action`; RulesError when the rules do not allow it now."""
         act = action.get("act")
         if state.over:
             raise RulesError("the game is over: {winners} won", RULE_WINNING,
@@ -401,6 +419,7 @@ class Cloud9Rules:
         return best(top, state.hand)
 
     def view(self, state: Cloud9State) -> dict[str, Any]:
+        """The replay contract's public state (with the project's extra keys)."""
         return {
             "game": self.name,
             "players": list(state.players),

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from .common import (
-    evolve,
-    N_, Action, RulesError, best, field, next_seat, player_field, setup_player_choice, setup_players,
+    N_, Action, Outcome, RulesError, best, canonical_action, evolve, field, next_seat, player_field,
+    setup_player_choice, setup_players,
 )
 
 DECK_SIZE = 80
@@ -82,6 +82,10 @@ def _end_round(state: MineState, scores: tuple[int, ...]) -> MineState:
 
 
 class CloudMineRules:
+    """The Cloud Mine's rules (common.GameRules). `setup` raises SetupError for a setup that cannot
+    start a game; `apply` raises RulesError, with the reason and the rule, for any action the
+    rules do not allow now; the other methods never raise for a state the rules made."""
+
     name = "cloudmine"
     title = "The Cloud Mine"
     min_players = 3
@@ -98,6 +102,14 @@ class CloudMineRules:
             return []
         who = state.guessers[0]
         return [{"act": "guess", "player": who, "correct": c} for c in (True, False)]
+
+    def roll_outcomes(self, state: MineState) -> list[Outcome]:
+        """The Cloud Mine has no dice: never a roll."""
+        return []
+
+    def canonical(self, action: Action) -> dict[str, Any]:
+        """The action's one spelling: a guess's player and answer, nothing else it carries."""
+        return canonical_action(action, {"guess": ("player", "correct")}, {})
 
     def apply(self, state: MineState, action: Action) -> MineState:
         act = action.get("act")

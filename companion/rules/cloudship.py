@@ -15,12 +15,11 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from math import factorial, prod
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, TypeVar
 
 from .common import (
-    evolve,
-    N_, Action, Outcome, RulesError, SetupError, field, next_seat, setup_player_choice,
-    setup_players, string_list, terms,
+    N_, Action, Outcome, RulesError, SetupError, canonical_action, evolve, field, next_seat,
+    setup_player_choice, setup_players, string_list, terms,
 )
 
 # --- board data (docs/rulings.md, "Cloudship", board data) -------------------------------
@@ -43,6 +42,7 @@ BALLS = ("rain", "hail")
 # the contract: the ship holds a load only through flight, plant and reveal; before the first
 # roll, between rounds and once the game is over (won or lost) it is empty
 UNLOADED = (0, 0)
+T = TypeVar("T")
 
 MODES = ("standard", "sunny", "partly_cloudy", "overcast", "dreary", "stormy", "tornado")
 # reading 7: where the hail tile lies face up within each section (0 = its first space)
@@ -205,7 +205,7 @@ class ShipState:
         return [colour for colour, count in zip(BEDS, self.beds) if count < BED_CAPACITY]
 
 
-def _with(values: tuple, index: int, value: Any) -> tuple:
+def _with(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return values[:index] + (value,) + values[index + 1:]
 
 
@@ -213,6 +213,7 @@ def _with(values: tuple, index: int, value: Any) -> tuple:
 
 def _resolve(state: ShipState) -> ShipState:
     """Reading 3 and 4: hail removals in every bed first, then the plantings they leave."""
+    assert state.dice is not None  # the flight that lands follows a roll
     beds, flowers = list(state.beds), list(state.flowers)
     removed: list[str] = []
     watered: list[int] = []
@@ -277,6 +278,10 @@ def _next_round(state: ShipState) -> ShipState:
 # --- the rules object ----------------------------------------------------------------------
 
 class CloudshipRules:
+    """Cloudship's rules (common.GameRules). `setup` raises SetupError for a setup that cannot
+    start a game; `apply` raises RulesError, with the reason and the rule, for any action the
+    rules do not allow now; the other methods never raise for a state the rules made."""
+
     name = "cloudship"
     title = "Cloudship"
     min_players = 2
@@ -325,14 +330,18 @@ class CloudshipRules:
             outcomes.append(Outcome({"act": "roll", "dice": list(dice)}, chance))
         return outcomes
 
+    def canonical(self, action: Action) -> dict[str, Any]:
+        """The action's one spelling: a roll's dice in face order (the storm counts them, it
+        does not read their order), fields Cloudship does not read left out."""
+        return canonical_action(action, ACTION_FIELDS, {"dice": FACES})
+
     def apply(self, state: ShipState, action: Action) -> ShipState:
         act = action.get("act")
         if state.phase == "over":
             if state.result == "won":
                 raise RulesError("the game is over, the crew won: all 12 flowers are planted", RULE_END)
             raise RulesError("the game is over, the crew lost: the storm has arrived", RULE_END)
-        handler = _HANDLERS.get(act) if isinstance(act, str) else None
-        if handler is None:
+        if not isinstance(act, str) or (handler := _HANDLERS.get(act)) is None:
             raise RulesError("{act!r} is not an action in Cloudship (roll, drop, land, plant, reveal)",
                              RULE_CONTRACT, act=act)
         expected = _PHASE_OF[act]
@@ -468,12 +477,13 @@ _BED_FULL = {
 
 def _reveal(state: ShipState, action: Action) -> ShipState:
     hail = field(action, "hail", bool, N_("true or false"))  # either face: tiles get set up wrong
+    assert state.revealing is not None  # the reveal phase names the flipped space
     tiles = _with(state.tiles, state.revealing, Tile(face_up=True, hail=hail))
     return _carry_on(evolve(state, tiles=tiles, revealing=None))
 
 
 def _colour(action: Action) -> str:
-    colour = field(action, "bed", str, N_("a bed colour"))
+    colour: str = field(action, "bed", str, N_("a bed colour"))
     if colour not in BEDS:
         raise RulesError("{colour!r} is not a bed: {beds}", RULE_CONTRACT, colour=colour, beds=terms(BEDS))
     return colour
@@ -488,12 +498,16 @@ def _wrong_phase(state: ShipState) -> RulesError:
     if state.phase == "plant":
         return RulesError("a wild flower waits for its bed: plant it in {beds}", RULE_WILD,
                           beds=terms(state.open_beds(), "or"))
+    assert state.revealing is not None  # the only phase left: a flipped tile awaits its face
     return RulesError("the tile on engine space {space} was just flipped: tell whether it shows hail (reveal)",
                       RULE_HAIL, space=state.revealing + 1)
 
 
 _HANDLERS = {"roll": _roll, "drop": _drop, "land": _land, "plant": _plant_wild, "reveal": _reveal}
 _PHASE_OF = {"roll": "roll", "drop": "flight", "land": "flight", "plant": "plant", "reveal": "reveal"}
+# the fields each action has (others are ignored)
+ACTION_FIELDS = {"roll": ("dice",), "drop": ("ball", "bed"), "land": (), "plant": ("bed",),
+                 "reveal": ("hail",)}
 
 RULES = CloudshipRules()
 roll_outcomes = RULES.roll_outcomes

@@ -8,13 +8,25 @@ module, and `view()` turns a state into the contract's public JSON object.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol, Sequence
+import json
+from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
 
 Action = Mapping[str, Any]
 View = dict[str, Any]
+S = TypeVar("S")  # a game's state type
 
 
-class RulesError(ValueError):
+class CompanionError(Exception):
+    """The root of every error the companion raises on purpose, one sentence for a person.
+
+    Each error also keeps the builtin it resembles (a RulesError is a ValueError, a missing
+    serial port an OSError), so code that catches those goes on working. It lives here, at the
+    bottom of the package, because the rules core imports nothing outside itself;
+    `companion.errors` is its public name.
+    """
+
+
+class RulesError(CompanionError, ValueError):
     """An action that the rules do not allow in this state.
 
     `reason` is one sentence a player understands; `rule` names the rule it comes from
@@ -29,7 +41,7 @@ class RulesError(ValueError):
     Only a template with params is formatted: a name may contain braces.
     """
 
-    def __init__(self, template: str, rule: str | None = None, **params: Any):
+    def __init__(self, template: str, rule: str | None = None, **params: Any) -> None:
         reason = template.format(**params) if params else template
         super().__init__(reason)
         self.reason = reason
@@ -56,7 +68,7 @@ class Listing(str):
     items: tuple[str, ...]
     conjunction: str
 
-    def __new__(cls, items: Sequence[str], conjunction: str = ","):
+    def __new__(cls, items: Sequence[str], conjunction: str = ",") -> "Listing":
         listing = super().__new__(cls, cls.JOINERS[conjunction].join(items))
         listing.items = tuple(items)
         listing.conjunction = conjunction
@@ -74,7 +86,7 @@ def N_(text: str) -> str:
     return text
 
 
-class SetupError(ValueError):
+class SetupError(CompanionError, ValueError):
     """A setup object that cannot start a game (wrong player count, unknown mode, ...)."""
 
 
@@ -90,6 +102,10 @@ class GameRules(Protocol):
     def apply(self, state: Any, action: Action) -> Any: ...
     def legal_actions(self, state: Any) -> list[dict[str, Any]]: ...
     def view(self, state: Any) -> View: ...
+    # chance: every roll due now with its probability ([] when no roll is due, or never)
+    def roll_outcomes(self, state: Any) -> list[Outcome]: ...
+    # the one spelling of an action, for comparing actions (see canonical_action)
+    def canonical(self, action: Action) -> dict[str, Any]: ...
 
 
 # --- validation helpers, so that every game refuses malformed input the same way ---------
@@ -113,7 +129,7 @@ def field(action: Action, name: str, kind: type | tuple[type, ...], what: str) -
 
 
 def player_field(action: Action, players: Sequence[str]) -> str:
-    name = field(action, "player", str, N_("a player's name"))
+    name: str = field(action, "player", str, N_("a player's name"))
     if name not in players:
         raise RulesError("there is no player called {name!r}", "replay contract", name=name)
     return name
@@ -160,7 +176,7 @@ def setup_player_choice(config: Mapping[str, Any], key: str, players: Sequence[s
         return players[0]
     if name not in players:
         raise SetupError(f'"{key}" must be one of the players, not {name!r}')
-    return name
+    return str(name)
 
 
 def next_seat(players: Sequence[str], name: str, step: int = 1) -> str:
@@ -168,13 +184,13 @@ def next_seat(players: Sequence[str], name: str, step: int = 1) -> str:
     return players[(players.index(name) + step) % len(players)]
 
 
-def best(players: Sequence[str], key) -> list[str]:
+def best(players: Sequence[str], key: Callable[[str], Any]) -> list[str]:
     """Every player whose key is the highest, in seat order (shared wins)."""
     top = max(key(p) for p in players)
     return [p for p in players if key(p) == top]
 
 
-def evolve(state: Any, **changes: Any) -> Any:
+def evolve(state: S, **changes: Any) -> S:
     """A copy of a frozen dataclass with some fields changed.
 
     Does what dataclasses.replace does, about five times faster (no __init__ per copy): a
@@ -192,3 +208,37 @@ class Outcome:
 
     action: dict[str, Any]
     probability: float
+
+
+def canonical_action(action: Action, fields: Mapping[str, Sequence[str]],
+                     orders: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+    """An action in its one spelling: the "act" and the fields the game reads for it (extra
+    fields are ignored, as the replay contract says), each list field that holds a multiset
+    (dice, cards) in the order of `orders[field]`, anything else in it after them.
+
+    Two actions that the rules treat alike have equal canonical forms: a roll listed in any
+    order, the cards of a rise in any order. An act the game does not know is kept whole.
+    """
+    act = action.get("act")
+    read = fields.get(act) if isinstance(act, str) else None
+    if read is None:
+        return dict(action)
+    out: dict[str, Any] = {"act": act}
+    for name in read:
+        if name not in action:
+            continue
+        value = action[name]
+        order = orders.get(name)
+        if order is not None and isinstance(value, list):
+            rank = {item: i for i, item in enumerate(order)}
+            # junk may hold any JSON values: those sort after the known ones, by their JSON
+            value = sorted(value, key=lambda v: (rank.get(v, len(rank)) if isinstance(v, str) else len(rank),
+                                                 json.dumps(v, sort_keys=True)))
+        out[name] = value
+    return out
+
+
+def action_key(action: Action) -> str:
+    """A canonical action as one hashable string (JSON with sorted keys): bool and number,
+    1 and 1.0 stay apart, as the rules keep them apart."""
+    return json.dumps(action, sort_keys=True)

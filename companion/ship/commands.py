@@ -10,8 +10,12 @@ import os
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..console import say
+if TYPE_CHECKING:
+    from .sim import ShipSimulator
+    from .twin.runner import TwinShip
 from .records import BadRecord, judge_records, read_records
 
 
@@ -103,7 +107,7 @@ def cmd_ship_sim(args: argparse.Namespace) -> int:
             os.unlink(args.link)
 
 
-def _keys(sim) -> int:
+def _keys(sim: ShipSimulator | TwinShip) -> int:
     import termios
     import tty
 
@@ -123,7 +127,7 @@ def _keys(sim) -> int:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
-def _commands(sim) -> int:
+def _commands(sim: ShipSimulator | TwinShip) -> int:
     from .sim import ScriptError, parse_script
 
     for line in sys.stdin:
@@ -173,7 +177,7 @@ def cmd_twin(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     judge = sub.add_parser("judge", help="judge a recorded cloud ship stream (JSON Lines) and print "
                                          "the drops, landings, notices and link reports")
     judge.add_argument("file", help="the recording, or - for standard input")

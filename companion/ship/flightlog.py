@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import TextIO
 from pathlib import Path
 
 import platformdirs
@@ -33,7 +34,7 @@ class FlightLog:
         self.keep = keep
         self.max_bytes = max_bytes
         self.path: Path | None = None
-        self._file = None
+        self._file: TextIO | None = None
         self._size = 0
         self.problem: str | None = None
 

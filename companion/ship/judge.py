@@ -19,11 +19,13 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, replace
 from itertools import chain
+from typing import Any
 
 from .protocol import SEQ_MODULO, VERSION, ProtocolError, decode
 
 BEDS = ("yellow", "purple", "white", "blue")
 INFINITY = float("inf")
+Record = dict[str, Any]  # one line of the judge's output (ship-contract.md)
 SHIP_HOLDS = 6  # balls aboard at most: more in the air at once is a fault of the ball sensor
 
 
@@ -67,7 +69,7 @@ class Judge:
         struck (``x_impact``). The live tilt is `tilt`, read when the screen wants it."""
         self.timings = timings or Timings()
         self.extras = extras
-        self._out: list[dict] = []
+        self._out: list[Record] = []
         self._started = False
         self._clock = 0  # when the silence clock last started
         self._silence = False
@@ -97,7 +99,7 @@ class Judge:
 
     # -- events ------------------------------------------------------------------------------
 
-    def ship(self, t: int, line: str) -> list[dict]:
+    def ship(self, t: int, line: str) -> list[Record]:
         """A line from the ship, as read, without its ``\\n``."""
         self._begin(t)
         try:
@@ -141,7 +143,7 @@ class Judge:
             self._emit({"t": t, "link": "board", "code": fields[0], "text": fields[1]})
         return self._flush()
 
-    def bed(self, t: int, bed: str) -> list[dict]:
+    def bed(self, t: int, bed: str) -> list[Record]:
         """An impact in one of the four beds."""
         self._begin(t)
         tm = self.timings
@@ -166,7 +168,7 @@ class Judge:
             self._impact(t, latest)
         return self._flush()
 
-    def port(self, t: int, state: str) -> list[dict]:
+    def port(self, t: int, state: str) -> list[Record]:
         """The serial port vanished (``lost``) or was opened again (``back``)."""
         self._begin(t)
         self._emit({"t": t, "link": state})
@@ -181,7 +183,7 @@ class Judge:
             self._clock = t
         return self._flush()
 
-    def flight(self, t: int, state: str) -> list[dict]:
+    def flight(self, t: int, state: str) -> list[Record]:
         """The game entered (``start``) or left (``end``) its flight phase."""
         self._begin(t)
         self._rest_since = None
@@ -191,7 +193,7 @@ class Judge:
         self.flown = False
         return self._flush()
 
-    def tick(self, now: int) -> list[dict]:
+    def tick(self, now: int) -> list[Record]:
         """Fire the deadlines earlier than ``now`` (the live app's clock moving on)."""
         if self._started:
             self._advance(now, run_on=False)
@@ -210,7 +212,7 @@ class Judge:
             when = min(when, self._clock + tm.silent)
         return when
 
-    def finish(self) -> list[dict]:
+    def finish(self) -> list[Record]:
         """The run-on at the end of a recording: every ball is judged, no ``silent``."""
         self._advance(INFINITY, run_on=True)
         return self._flush()
@@ -230,12 +232,13 @@ class Judge:
         tm = self.timings
         while True:
             first: Ball | None = None
-            when = INFINITY
+            first_due = 0  # the first ball's deadline, a time in ms like every time the judge gives
+            when: float = INFINITY  # first_due, or INFINITY while no ball is due
             candidates = self._settling if not self._falling else [self._falling[0], *self._settling]
             for ball in candidates:
                 due = ball.deadline(tm)
-                if due < when or (due == when and ball.order < first.order):  # a tie: opened earlier first
-                    first, when = ball, due
+                if due < when or (first is not None and due == when and ball.order < first.order):
+                    first, first_due, when = ball, due, due  # a tie: the ball opened earlier first
             if not (run_on or self._lost or self._silence):
                 quiet = self._clock + tm.silent
                 if quiet < limit and quiet < when:
@@ -253,10 +256,10 @@ class Judge:
             if self.in_air < SHIP_HOLDS:
                 self._too_many = False
             if first.bed is None:
-                self._emit({"t": when, "notice": "outside", "ball": first.kind})
+                self._emit({"t": first_due, "notice": "outside", "ball": first.kind})
             else:
-                self._emit({"t": when, "act": "drop", "ball": first.kind, "bed": first.bed})
-            self._give_land(when)
+                self._emit({"t": first_due, "act": "drop", "ball": first.kind, "bed": first.bed})
+            self._give_land(first_due)
 
     def _tilt(self, t: int, pitch: int, roll: int, motion: int) -> None:
         self.tilt = (pitch, roll, motion)
@@ -288,7 +291,7 @@ class Judge:
         if self.extras:
             self._emit({"t": t, "x_impact": ball.bed, "ball": ball.kind})
 
-    def _reject(self, t: int, why: str) -> list[dict]:
+    def _reject(self, t: int, why: str) -> list[Record]:
         self._fault(why)
         self._emit({"t": t, "link": "rejected", "why": why})
         return self._flush()
@@ -296,9 +299,9 @@ class Judge:
     def _fault(self, name: str) -> None:
         self.counts[name] = self.counts.get(name, 0) + 1
 
-    def _emit(self, record: dict) -> None:
+    def _emit(self, record: Record) -> None:
         self._out.append(record)
 
-    def _flush(self) -> list[dict]:
+    def _flush(self) -> list[Record]:
         out, self._out = self._out, []
         return out

@@ -19,15 +19,15 @@ from __future__ import annotations
 
 import logging
 import os
-import queue
 import select
 import threading
 import time
-from typing import Callable
+from typing import Callable, Protocol
 
 import serial
 import serial.threaded
 from serial.tools import list_ports
+from ..errors import CompanionError
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ def clock_ms() -> int:
     return time.monotonic_ns() // 1_000_000
 
 
-class NoPort(OSError):
+class NoPort(CompanionError, OSError):
     """`auto` found no board, or the port could not be opened."""
 
 
@@ -98,7 +98,7 @@ class LineSplitter(serial.threaded.Protocol):
             if not self.skipping:
                 records.append((t, "ship", rest[:LONGEST + 1].decode("latin-1")))
             self.skipping = True
-            rest = b""
+            rest = bytearray()
         self.buffer = bytearray(rest)
         if records:
             self.deliver(records)
@@ -176,7 +176,8 @@ class PortReader(serial.threaded.ReaderThread):
             return
         self.protocol = self.protocol_factory()
         self.protocol.connection_made(self)
-        self._connection_made.set()
+        # ReaderThread's own event, set as its run() does (the stubs leave its private parts out)
+        self._connection_made.set()  # type: ignore[attr-defined]
         poller = select.poll()
         poller.register(fd, select.POLLIN)
         poller.register(cancel, select.POLLIN)
@@ -200,7 +201,8 @@ class PortReader(serial.threaded.ReaderThread):
             error = exc
         self.alive = False
         self.protocol.connection_lost(error)
-        self.protocol = None
+        # as ReaderThread.run() leaves it: no protocol once the port is closed (its stubs say it always has one)
+        self.protocol = None  # type: ignore[assignment]
 
     def _pause(self, data: bytes) -> float:
         """How long to let more bytes arrive after this read (0: read on at once)."""
@@ -232,10 +234,17 @@ class PortReader(serial.threaded.ReaderThread):
         return data
 
 
+class Inlet(Protocol):
+    """Where the link puts each batch of records: a queue.Queue (its put says nothing, None),
+    or an inlet whose put says False when nobody need be woken for this batch."""
+
+    def put(self, records: list[tuple[int, str, str]], /) -> bool | None: ...
+
+
 class ShipLink(threading.Thread):
     """Keeps the port open and its lines flowing onto `events` (lists of records)."""
 
-    def __init__(self, spec: str, events: queue.Queue, *, clock: Clock = clock_ms,
+    def __init__(self, spec: str, events: Inlet, *, clock: Clock = clock_ms,
                  wake: Callable[[], None] | None = None, retry_s: float = RETRY_S):
         super().__init__(name="ship-link", daemon=True)
         self.spec = spec
@@ -264,7 +273,8 @@ class ShipLink(threading.Thread):
                 self._stopping.wait(self.retry_s)
                 continue
             self.problem = None
-            reader = PortReader(port, lambda: LineSplitter(self._deliver, self.clock))
+            # any pyserial URL's port works (loop://, socket://): the stubs ask for a serial.Serial
+            reader = PortReader(port, lambda: LineSplitter(self._deliver, self.clock))  # type: ignore[arg-type]
             reader.name = "ship-reader"
             with self._lock:
                 if self._stopping.is_set():

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 
-from .judge import BEDS, Judge
+from .judge import BEDS, Judge, Record
+from ..errors import CompanionError
 
 VALUES = {"bed": BEDS, "port": ("lost", "back"), "flight": ("start", "end")}
 # the link passes on at most 200 characters a line, written as JSON in the flight log: a record
@@ -20,12 +21,12 @@ VALUES = {"bed": BEDS, "port": ("lost", "back"), "flight": ("start", "end")}
 MAX_RECORD_CHARS = 64 * 1024
 
 
-class BadRecord(ValueError):
+class BadRecord(CompanionError, ValueError):
     """A line that is not a record; the message says why in a few words."""
 
 
-def _no_repeats(pairs: list[tuple[str, object]]) -> dict:
-    record: dict = {}
+def _no_repeats(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    record: dict[str, object] = {}
     for key, value in pairs:
         if key in record:
             raise BadRecord(f"the key {key!r} appears twice")
@@ -75,8 +76,8 @@ def read_records(data: bytes) -> list[tuple[int, str, str]]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise BadRecord(f"line {line}: the bytes are not UTF-8") from None
+        where = data[:exc.start].count(b"\n") + 1
+        raise BadRecord(f"line {where}: the bytes are not UTF-8") from None
     records = []
     last = 0
     lines = text.split("\n")
@@ -102,7 +103,7 @@ def format_record(t: int, key: str, value: str) -> str:
     return json.dumps({"t": t, key: value}, ensure_ascii=False)
 
 
-def judge_records(records: Iterable[tuple[int, str, str]], judge: Judge | None = None) -> Iterator[dict]:
+def judge_records(records: Iterable[tuple[int, str, str]], judge: Judge | None = None) -> Iterator[Record]:
     """Everything the judge says about a recording, run-on included, in order."""
     judge = judge or Judge()
     handlers = {"ship": judge.ship, "bed": judge.bed, "port": judge.port, "flight": judge.flight}

@@ -26,9 +26,10 @@ import random
 import threading
 import time
 import tty
-from typing import Callable
+from typing import Callable, Sequence
 
 from .protocol import encode
+from ..errors import CompanionError
 
 TILT_S = 0.05
 BEAT_S = 1.0
@@ -48,7 +49,7 @@ def write_or_drop(fd: int, data: bytes) -> bool:
         return False
 
 
-class ScriptError(ValueError):
+class ScriptError(CompanionError, ValueError):
     """A line of a timed script that cannot be read."""
 
 
@@ -87,7 +88,7 @@ class ShipSimulator:
         self._thread.start()
         return self
 
-    def link_at(self, path: str | os.PathLike) -> None:
+    def link_at(self, path: str | os.PathLike[str]) -> None:
         """Make `path` a symbolic link to this ship's pty, replacing an older one there: a name
         that stays (like /dev/serial/by-id/...), so a replug is a new pty behind the same path."""
         if os.path.islink(path):
@@ -124,12 +125,12 @@ class ShipSimulator:
     def board_ms(self) -> int:
         return int((time.monotonic() - self._started) * 1000)
 
-    def send(self, kind: str, *fields) -> None:
+    def send(self, kind: str, *fields: int | str) -> None:
         with self._lock:
             self._write_due(time.monotonic())  # the stream's lines sampled before this one go first
             self.write_raw(self._line(kind, self.board_ms(), fields))
 
-    def _line(self, kind: str, board_ms: int, fields) -> bytes:
+    def _line(self, kind: str, board_ms: int, fields: Sequence[int | str]) -> bytes:
         line = encode(kind, self._seq, board_ms, fields)
         self._seq = (self._seq + 1) % 65536
         return (line + "\r\n").encode("ascii")
@@ -169,6 +170,7 @@ class ShipSimulator:
         if self._next_tilt is None or self._next_beat is None:
             return  # not streaming yet (HELLO)
         lines = []
+        fields: tuple[int, ...]
         while min(self._next_tilt, self._next_beat) <= now:
             if self._next_tilt <= self._next_beat:
                 at, kind, fields = self._next_tilt, "TILT", self.sample()
@@ -266,7 +268,7 @@ def read_script(path: str) -> str:
 
 
 def parse_script(text: str) -> list[tuple[int, str, list[str]]]:
-    steps = []
+    steps: list[tuple[int, str, list[str]]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         words = line.split("#", 1)[0].split()
         if not words:

@@ -85,6 +85,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from ...errors import CompanionError
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -183,7 +184,7 @@ def make_flash(folder: Path, compiled: bool = False) -> Path:
     return folder
 
 
-class BoardStopped(RuntimeError):
+class BoardStopped(CompanionError, RuntimeError):
     """The board stopped (or hangs) while the host waited for its steps."""
 
 
