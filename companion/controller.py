@@ -136,11 +136,18 @@ class GameController:
         """
         if self.match is None:
             raise RulesError("no game is in progress", "controller")
-        seed = self.log.seed(self.game_id) if self.log is not None else self._own_seed
-        action = self.match.app_roll(seed)
+        action = self.app_roll()
         if action is None:
             raise RulesError("no roll is due now", "controller")
         return self.submit(action)
+
+    def app_roll(self) -> dict[str, Any] | None:
+        """The roll `roll_for_me` would submit now (None without a game or a roll due), for a
+        screen that submits it its own way."""
+        if self.match is None:
+            return None
+        seed = self.log.seed(self.game_id) if self.log is not None else self._own_seed
+        return self.match.app_roll(seed)
 
     def legal_actions(self) -> list[dict[str, Any]]:
         """The legal actions now ([] without a game)."""

@@ -314,12 +314,12 @@ class Cloud9Screen(GameScreen):
         return {"act": "roll", "dice": sorted(self._draft(), key=FACES.index)}
 
     def roll_for_me(self) -> None:
-        """The app rolls: a roll drawn with its true probability from the rules."""
-        outcomes = self.match.rules.roll_outcomes(self.match.state)
-        if not outcomes:
+        """The app rolls: a roll drawn with its true probability, the same again after an undo
+        (the controller's rule: undo is not a re-roll)."""
+        action = self.controller.app_roll()
+        if action is None:
             return
-        chosen = self.rng.choices(outcomes, weights=[o.probability for o in outcomes])[0]
-        if self.submit(chosen.action):
+        if self.submit(action):
             self._tumble = (self.app.now(), self.rng.randrange(1 << 16))
             self.app.animate(TUMBLE_S)
 
