@@ -20,7 +20,7 @@ import pygame
 from ..kit import theme as th
 
 REACH = 4         # points a widget may paint outside its rect (an outline, a highlight's edge)
-WHOLE_SHARE = 0.5  # where the change covers more of the frame than this, it is painted whole
+WHOLE_SHARE = 0.25  # a change over more of the frame than this is painted whole (as quick there)
 
 
 def widget_bounds(widgets, theme: th.Theme) -> list[pygame.Rect]:
