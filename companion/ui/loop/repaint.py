@@ -7,8 +7,8 @@ Those areas alone are painted again (the sky, then every widget that reaches int
 order, clipped to them): the same pixels as painting the whole frame, for a fraction of the
 work (a Cloud 9 press moves a piece or two and the step's words; the board stays).
 
-It rests on one promise: a widget paints only inside its box grown by `REACH` points
-(a test draws every widget of every game screen alone to check it).
+It rests on one promise: a widget paints only inside its box grown by `REACH` points (the
+tests play each game and compare every frame painted so with one painted whole from nothing).
 """
 
 from __future__ import annotations
