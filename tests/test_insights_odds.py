@@ -11,8 +11,9 @@ from itertools import combinations
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from companion.insights import odds
 from companion.insights.odds import (
-    FULL_DECK, OddsError, match_played, rise_chance, rise_chance_exact,
+    FULL_DECK, OddsError, match_played, played_since_reshuffle, rise_chance, rise_chance_exact,
 )
 from companion.rules import Match
 from companion.rules.cloud9 import COLOURS, WILD, cards_needed
@@ -173,3 +174,35 @@ def test_a_record_no_real_deck_could_give_shows_no_odds_instead_of_failing():
                     {"act": "rise", "cards": ["wild"]})
     m = m.apply({"act": "roll", "dice": ["red"] + ["blank"] * (m.view["dice_here"] - 1)})
     assert m.view["dice"] and pilot_rise_chance(m) is None
+
+
+def _played_walked_whole(match) -> Counter:
+    states, actions, step = [], [], match.current
+    while step is not None:
+        states.append(step.state)
+        if step.action is not None:
+            actions.append(step.action)
+        step = step.before
+    return played_since_reshuffle(reversed(states), reversed(actions))
+
+
+def test_played_cards_kept_by_step_agree_with_the_whole_history_through_undo_and_redo():
+    setup = {"game": "cloud9", "players": ["Ann", "Ben", "Cat"]}
+    rng = random.Random(7)
+    for seed in range(4):
+        for match, _ in random_actions(setup, seed, limit=800):
+            probe = match
+            for _ in range(rng.randrange(3)):  # take some back and put them again
+                if probe.can_undo:
+                    probe = probe.apply({"act": "undo"})
+            for candidate in (match, probe):
+                assert match_played(candidate) == _played_walked_whole(candidate)
+
+
+def test_played_cards_kept_for_a_bounded_number_of_steps(monkeypatch):
+    monkeypatch.setattr(odds, "PLAYED_STEPS", 20)
+    odds._played_at.clear()
+    for match, _ in random_actions({"game": "cloud9", "players": ["Ann", "Ben", "Cat"]}, 3, limit=300):
+        match_played(match)
+        assert len(odds._played_at) <= 20
+    assert len(odds._played_at) == 20

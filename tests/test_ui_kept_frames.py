@@ -319,3 +319,35 @@ def test_the_end_screen_drawn_ahead_tells_the_game_s_own_story_worked_out_once(m
     h.app.screen.undo()  # one step back: that state's own story
     h.app.pump()
     assert h.app.controller.match.view["over"] is False
+
+
+@pytest.mark.parametrize("game, players", [("cloud9", SIX), ("cloudmine", SIX[:4]), ("cloudship", SIX[:3])])
+def test_a_frame_painted_over_the_last_where_it_differs_shows_what_painting_it_whole_shows(game, players):
+    clock = Clock()
+    h = Harness((800, 480), clock=clock)
+    h.start_game({"game": game, "players": players})
+    rng = random.Random(1)
+    for _ in range(60):
+        legal = [a for a in h.app.controller.legal_actions() if a.get("act") not in ("undo", "redo")]
+        if not legal or h.app.controller.match.view.get("over"):
+            break
+        h.app.controller.submit(rng.choice(legal))
+        h.app.pump()
+        clock.t += 3.0  # the move's moment over
+        assert shown(h) == fresh(h)
+    if game != "cloudmine":  # its answers change most of the frame: painted whole
+        assert h.app.frames_painted_in_part >= 1
+
+
+def test_the_areas_painted_again_are_those_of_the_widgets_that_changed():
+    from companion.ui.loop.repaint import changed_areas
+
+    a, b, c = pygame.Rect(0, 0, 10, 10), pygame.Rect(100, 100, 10, 10), pygame.Rect(5, 5, 10, 10)
+    # b moved to c: both its places, joined with nothing else
+    assert changed_areas(("A", "B"), [a, b], ("A", "C"), [a, c], (800, 480)) == [b, c]
+    assert changed_areas(("A", "B"), [a, b], ("A", "B"), [a, b], (800, 480)) == []
+    # the same widgets in another order may cover each other otherwise: painted whole
+    assert changed_areas(("A", "B"), [a, b], ("B", "A"), [b, a], (800, 480)) is None
+    # most of the frame changed: painted whole
+    big = pygame.Rect(0, 0, 800, 400)
+    assert changed_areas(("A",), [a], ("D",), [big], (800, 480)) is None

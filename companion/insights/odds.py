@@ -24,7 +24,8 @@ The model treats the pilot's hand as random; it does not use what a "fall" revea
 
 from __future__ import annotations
 
-from collections import Counter
+import weakref
+from collections import Counter, OrderedDict
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
@@ -143,23 +144,42 @@ def played_since_reshuffle(states: Iterable[Cloud9State], actions: Iterable[Mapp
     before = next(states)
     played: Counter = Counter()
     for action, after in zip(actions, states):
-        spent = action.get("cards", []) if action.get("act") == "rise" else []
-        played.update(spent)
-        if after.discards < before.discards + len(spent):  # the discards went back in
-            played = Counter()
+        played = _played_after(played, before, action, after)
         before = after
     return played
 
 
+def _played_after(played: Counter, before: Cloud9State, action: Mapping, after: Cloud9State) -> Counter:
+    """The cards seen once `action` led from `before` to `after`, `played` seen before it."""
+    spent = action.get("cards", []) if action.get("act") == "rise" else []
+    if after.discards < before.discards + len(spent):  # the discards went back in
+        return Counter()
+    return played + Counter(spent) if spent else played
+
+
+# what was seen at each step of the games on the table, by the step's identity: a new step
+# adds its own action to its parent's (a rebuild after each press read the whole history)
+PLAYED_STEPS = 512
+_played_at: OrderedDict[int, tuple[weakref.ref, Counter]] = OrderedDict()
+
+
 def match_played(match) -> Counter:
     """played_since_reshuffle over a rules Match's history (undone actions left out)."""
-    states, actions, step = [], [], match.current
+    path, step, played = [], match.current, None
     while step is not None:
-        states.append(step.state)
-        if step.action is not None:
-            actions.append(step.action)
+        known = _played_at.get(id(step))
+        if known is not None and known[0]() is step:
+            played = known[1]
+            break
+        path.append(step)
         step = step.before
-    return played_since_reshuffle(reversed(states), reversed(actions))
+    for step in reversed(path):
+        played = Counter() if played is None else _played_after(played, step.before.state, step.action, step.state)
+        _played_at[id(step)] = (weakref.ref(step), played)
+    _played_at.move_to_end(id(match.current))
+    while len(_played_at) > PLAYED_STEPS:
+        _played_at.popitem(last=False)
+    return Counter(played)
 
 
 def pilot_rise_chance(match) -> float | None:

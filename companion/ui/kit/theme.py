@@ -352,9 +352,15 @@ def sky_bands(height: int) -> tuple[tuple[tuple[int, int, int], int, int], ...]:
     return tuple((colour, top, rows) for colour, top, rows in bands)
 
 
-def paint_sky(surface: pygame.Surface) -> None:
-    """A calm vertical gradient over the whole of `surface`, filled band by band: as quick as
-    blitting a picture of it, and no screen-sized picture kept (8 MB at full HD)."""
+def paint_sky(surface: pygame.Surface, area: pygame.Rect | None = None) -> None:
+    """A calm vertical gradient over the whole of `surface` (or its `area` alone), filled band
+    by band: as quick as blitting a picture of it, and no screen-sized picture kept (8 MB at
+    full HD)."""
     width = surface.get_width()
+    if area is None:
+        for colour, top, rows in sky_bands(surface.get_height()):
+            surface.fill(colour, (0, top, width, rows))
+        return
     for colour, top, rows in sky_bands(surface.get_height()):
-        surface.fill(colour, (0, top, width, rows))
+        if top + rows > area.top and top < area.bottom:
+            surface.fill(colour, pygame.Rect(area.x, top, area.w, rows).clip(area))

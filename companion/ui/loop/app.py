@@ -36,7 +36,7 @@ from ... import i18n
 from ...config import Config, save as save_config
 from ..kit import theme as th
 from ..kit.layout import Frame, Viewport
-from . import collecting
+from . import collecting, repaint
 from .waiting import WATCHED_IDLE_S, InputWatch, Waker, sleep_until
 from ..kit.widgets import Button, DrawContext, Label, Panel, Widget, Dialog, DialogButton
 from ..kit.layout import GAP, MARGIN, grid, inset, rows
@@ -121,6 +121,8 @@ class App:
         self._scratch: pygame.Surface | None = None
         self.still_frames = True  # frames of still widgets kept and shown again (see _still)
         self._stills: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self._still_bounds: dict[tuple, list[pygame.Rect]] = {}  # where each kept frame's widgets paint
+        self.frames_painted_in_part = 0  # new frames painted over a kept one where they differ
         self._still_memo: tuple | None = None
         self._status: tuple = (None, None)  # (save problem, stuck buttons) the badges show
         self.game_screen = None  # the screen of the game in progress, to continue it from home
@@ -470,7 +472,7 @@ class App:
             th.paint_sky(target)
         yield from self._paint_in_slices(target, screen, widgets, ctx)
         if key is not None:
-            self._keep(key, target)
+            self._keep(key, target, repaint.widget_bounds(widgets, self.theme))
         return key
 
     def _paint_in_slices(self, surface: pygame.Surface, screen, widgets: list[Widget], ctx: DrawContext):
@@ -792,9 +794,12 @@ class App:
             return None
         kept = self._stills.get(key)
         if kept is None:
-            kept = pygame.Surface(canvas.get_size(), 0, canvas)  # the canvas's own pixel format
-            self._paint(kept, screen, widgets, ctx)
-            self._keep(key, kept)
+            bounds = repaint.widget_bounds(widgets, ctx.theme)
+            kept = self._painted_over_kept(key, widgets, bounds, ctx)
+            if kept is None:
+                kept = pygame.Surface(canvas.get_size(), 0, canvas)  # the canvas's own pixel format
+                self._paint(kept, screen, widgets, ctx)
+            self._keep(key, kept, bounds)
         else:
             self._stills.move_to_end(key)
         return kept
@@ -816,11 +821,32 @@ class App:
             self._still_memo = (widgets, ctx.pressed, ctx.focused, key, animating)
         return key
 
-    def _keep(self, key, kept: pygame.Surface) -> None:
+    def _painted_over_kept(self, key, widgets: list[Widget], bounds: list[pygame.Rect],
+                           ctx: DrawContext) -> pygame.Surface | None:
+        """The frame of `key` painted over a copy of the frame kept or shown last where their
+        widgets differ (repaint), or None where that is not quicker."""
+        base_key = next(reversed(self._stills), None)
+        if base_key not in self._still_bounds or base_key.parts[:2] != key.parts[:2]:
+            return None
+        areas = repaint.changed_areas(base_key.parts[2], self._still_bounds[base_key], key.parts[2], bounds,
+                                      key.parts[0])
+        if areas is None:
+            return None
+        kept = self._stills[base_key].copy()
+        repaint.repaint(kept, areas, widgets, bounds, ctx)
+        self.frames_painted_in_part += 1
+        return kept
+
+    def _keep(self, key, kept: pygame.Surface, bounds: list[pygame.Rect] | None = None) -> None:
+        """Keep a frame, and where its widgets paint (`bounds`: a later frame may be painted
+        over it where they differ)."""
         size = kept.get_width() * kept.get_height() * kept.get_bytesize()
         self._stills[key] = kept
+        if bounds is not None:
+            self._still_bounds[key] = bounds
         while len(self._stills) > max(1, min(STILL_FRAMES, STILL_BYTES // max(1, size))):
-            self._stills.popitem(last=False)
+            gone, _ = self._stills.popitem(last=False)
+            self._still_bounds.pop(gone, None)
 
     def layers(self) -> list[list[Widget]]:
         """What is on screen in the order it is drawn, as layers that may cover the one below on
