@@ -11,7 +11,8 @@ memory and writes them as soon as it can; `save_problem` says why meanwhile, for
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Protocol
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from .rules import Match, RulesError
 

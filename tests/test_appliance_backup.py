@@ -18,7 +18,6 @@ import pytest
 from companion.appliance.backup import BackupError, backup, restore, verify
 from companion.journal import Journal, JournalBusy
 from companion.rules.simulate import random_game
-
 from journaling import MINE, journal_of_games, play
 
 

@@ -8,8 +8,8 @@ import pytest
 from companion import i18n
 from companion.appliance import power
 from companion.config import Config
-from companion.ui.tools.harness import Harness
 from companion.ui.screens.settings import SettingsScreen
+from companion.ui.tools.harness import Harness
 
 SIZES = [(800, 480), (720, 1280)]
 

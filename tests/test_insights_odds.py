@@ -12,7 +12,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.insights.odds import (
-    FULL_DECK, OddsError, match_played, rise_chance, rise_chance_exact,
+    FULL_DECK,
+    OddsError,
+    match_played,
+    rise_chance,
+    rise_chance_exact,
 )
 from companion.rules import Match
 from companion.rules.cloud9 import COLOURS, WILD, cards_needed
@@ -80,7 +84,7 @@ def test_real_deck_agrees_with_sampling():
 
 def test_a_wild_card_left_in_a_hand_of_all_unseen_wilds_always_rises():
     # every colour played out: only the 4 wild cards are unseen, and any hand holds one
-    played = {c: 18 for c in COLOURS}
+    played = dict.fromkeys(COLOURS, 18)
     assert rise_chance(("red", "red", "red", "red"), 1, played) == 1.0
     # no wild cards unseen and no red left: nothing can pay for a red die
     assert rise_chance(("red",), 6, {"red": 18, "wild": 4}) == 0.0

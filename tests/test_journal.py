@@ -6,7 +6,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -24,7 +24,7 @@ class Clock:
     """Minutes ticking by, one per call, from a fixed start."""
 
     def __init__(self):
-        self.t = datetime(2026, 3, 1, 18, 0, tzinfo=timezone.utc)
+        self.t = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 
     def __call__(self):
         self.t += timedelta(minutes=1)

@@ -25,10 +25,10 @@ The model treats the pilot's hand as random; it does not use what a "fall" revea
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb
-from typing import Iterable, Mapping
 
 from ..rules.cloud9 import BLANK, COLOURS, DECK_SIZE, FACES, WILD, Cloud9State
 
@@ -81,7 +81,7 @@ def _chance_key(roll: tuple[str, ...], hand: int, unseen: Mapping[str, int]) -> 
     return covered, unseen.get(WILD, 0), sum(unseen.values()), hand
 
 
-@lru_cache(maxsize=None)
+@cache
 def _needed(roll: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     """Each colour a roll needs and how many (a few hundred rolls exist)."""
     need = Counter(roll)

@@ -11,7 +11,8 @@ read the same way but the contract's replay rules hold: the first illegal line e
 from __future__ import annotations
 
 import json
-from typing import BinaryIO, Iterator, NamedTuple, TextIO
+from collections.abc import Iterator
+from typing import BinaryIO, NamedTuple, TextIO
 
 from ..console import PROG
 from ..controller import GameController

@@ -12,10 +12,11 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 import platformdirs
 
@@ -23,8 +24,8 @@ from ..config import APP_NAME
 from ..replay import jsonl, to_jsonl
 from ..rules import Match, RulesError, SetupError
 from . import store as sqlite_store
-from .errors import CannotRebuild, JournalBusy, JournalError, NotAJournal, NotUpgraded, UnusableFile
-from .history import GameSummary, PlayerTotal, player_totals
+from .errors import CannotRebuild, JournalError, NotAJournal, NotUpgraded, UnusableFile
+from .history import GameSummary, PlayerTotal
 from .lock import WriterLock, one_name, real_file
 from .store import Store, StoredGame
 
@@ -37,7 +38,7 @@ def default_path() -> Path:
 
 
 def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 @dataclass
@@ -160,7 +161,7 @@ class Journal:
         self._check_conn: sqlite3.Connection | None = None  # the check's own, while it reads
 
     @classmethod
-    def open(cls, path: Path | str | None = None, **options: Any) -> "Journal":
+    def open(cls, path: Path | str | None = None, **options: Any) -> Journal:
         """The app's journal; JournalBusy when another instance writes to it.
 
         Never fails for the disk's sake: when it cannot be written, `problem` says so and the
@@ -212,7 +213,7 @@ class Journal:
             self.on_damage(self.damage)
 
     @classmethod
-    def read(cls, path: Path | str | None = None, **options: Any) -> "Journal":
+    def read(cls, path: Path | str | None = None, **options: Any) -> Journal:
         """A look at the journal that writes nothing, beside a running app if need be: it
         creates, moves and changes no file.
 
@@ -468,7 +469,7 @@ class Journal:
             conn.interrupt()  # the check then ends with "interrupted": nothing learnt
         thread.join(timeout=5)
 
-    def __enter__(self) -> "Journal":
+    def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -11,16 +11,28 @@ counted, never seen: the companion trusts the pilot's "fall" (ruling 4).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
-from typing import Any, Mapping
+from typing import Any
 
 from .common import (
+    N_,
+    Action,
+    Listing,
+    Outcome,
+    RulesError,
+    Term,
+    best,
     evolve,
-    N_, Action, Listing, Outcome, RulesError, Term, best, next_seat, player_field,
-    setup_player_choice, setup_players, string_list, string_tuple,
+    next_seat,
+    player_field,
+    setup_player_choice,
+    setup_players,
+    string_list,
+    string_tuple,
 )
 
 # --- board data (rulings.md, "Board data": printed on the board, not in the rulebook) -------
@@ -38,7 +50,7 @@ FACES = COLOURS + (BLANK,)
 WILD = "wild"
 CARDS = COLOURS + (WILD,)
 # each die: one face per colour and two blank faces
-FACE_WEIGHTS = {**{c: 1 for c in COLOURS}, BLANK: 2}
+FACE_WEIGHTS = {**dict.fromkeys(COLOURS, 1), BLANK: 2}
 DIE_SIDES = sum(FACE_WEIGHTS.values())
 
 # ruling 5: 72 balloon cards and 4 wild cards; 6 dealt to each player
@@ -97,7 +109,7 @@ def seats_after(players: tuple[str, ...], name: str) -> tuple[str, ...]:
     return players[i:] + players[:i]
 
 
-def next_pilot(state: "Cloud9State") -> str:
+def next_pilot(state: Cloud9State) -> str:
     """Step 3: after a rise the pilot's role moves left, skipping those no longer aboard
     (back to the pilot when nobody else is left)."""
     return (passengers_in_order(state) or (state.pilot,))[0]

@@ -6,12 +6,21 @@ readings: shared/design/rulings.md, "The Cloud Mine".
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .common import (
+    N_,
+    Action,
+    RulesError,
+    best,
     evolve,
-    N_, Action, RulesError, best, field, next_seat, player_field, setup_player_choice, setup_players,
+    field,
+    next_seat,
+    player_field,
+    setup_player_choice,
+    setup_players,
 )
 
 DECK_SIZE = 80

@@ -12,15 +12,25 @@ goes (`plant`) or what a freshly flipped tile shows (`reveal`).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from math import factorial, prod
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .common import (
+    N_,
+    Action,
+    Outcome,
+    RulesError,
+    SetupError,
     evolve,
-    N_, Action, Outcome, RulesError, SetupError, field, next_seat, setup_player_choice,
-    setup_players, string_list, terms,
+    field,
+    next_seat,
+    setup_player_choice,
+    setup_players,
+    string_list,
+    terms,
 )
 
 # --- board data (rulings.md, "Cloudship", board data) ------------------------------------
@@ -348,7 +358,7 @@ class CloudshipRules:
             "over": state.phase == "over",
             "phase": state.phase,
             "winners": list(state.players) if state.result == "won" else [],
-            "scores": {name: planted for name in state.players},
+            "scores": dict.fromkeys(state.players, planted),
             "storm": state.storm,
             "storm_end": STORM_END,
             "beds": dict(zip(BEDS, state.beds)),

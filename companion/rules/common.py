@@ -7,8 +7,9 @@ module, and `view()` turns a state into the contract's public JSON object.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 Action = Mapping[str, Any]
 View = dict[str, Any]

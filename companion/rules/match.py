@@ -8,8 +8,9 @@ history is a linked list so that each step costs O(1) however long the game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .common import Action, GameRules, RulesError, SetupError, View
 
@@ -18,7 +19,7 @@ from .common import Action, GameRules, RulesError, SetupError, View
 class _Step:
     state: Any
     action: Action | None  # the action that led here (None for the setup)
-    before: "_Step | None"
+    before: _Step | None
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class Match:
     undone: tuple[_Step, ...] = ()  # redo stack: most recently undone last
 
     @classmethod
-    def start(cls, setup: Mapping[str, Any]) -> "Match":
+    def start(cls, setup: Mapping[str, Any]) -> Match:
         from . import rules_for  # late import: the registry imports the game modules
 
         rules = rules_for(setup)
@@ -65,7 +66,7 @@ class Match:
             extra.append({"act": "redo"})
         return self.rules.legal_actions(self.current.state) + extra
 
-    def apply(self, action: Action) -> "Match":
+    def apply(self, action: Action) -> Match:
         """The match after `action`, or RulesError; `self` is never changed."""
         # a dict, as every parsed action is, is a Mapping: the abstract check only for the rest
         if type(action) is not dict and not isinstance(action, Mapping):

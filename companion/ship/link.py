@@ -23,7 +23,7 @@ import queue
 import select
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import serial
 import serial.threaded

@@ -26,7 +26,7 @@ import random
 import threading
 import time
 import tty
-from typing import Callable
+from collections.abc import Callable
 
 from .protocol import encode
 
@@ -82,7 +82,7 @@ class ShipSimulator:
 
     # -- what the crew does -----------------------------------------------------------------------
 
-    def start(self) -> "ShipSimulator":
+    def start(self) -> ShipSimulator:
         self.send("HELLO", "1", self.device, FIRMWARE)
         self._thread.start()
         return self

@@ -4,7 +4,7 @@ names shares (a table whose names all have one size reads as a table)."""
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from . import theme as th
 from .widgets import Fitted

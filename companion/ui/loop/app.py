@@ -21,27 +21,27 @@ dialog), Ctrl+Z is undo on game screens, and a screen may take keys first (`Scre
 from __future__ import annotations
 
 import heapq
-from collections import OrderedDict
-from dataclasses import dataclass
+import itertools
 import logging
 import select
-import itertools
 import threading
 import time
-from typing import Any, Callable
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import pygame
 
 from ... import i18n
 from ...config import Config, save as save_config
 from ..kit import theme as th
-from ..kit.layout import Frame, Viewport
-from . import collecting
-from .waiting import WATCHED_IDLE_S, InputWatch, Waker, sleep_until
-from ..kit.widgets import Button, DrawContext, Label, Panel, Widget, Dialog, DialogButton
-from ..kit.layout import GAP, MARGIN, grid, inset, rows
+from ..kit.layout import GAP, MARGIN, Frame, Viewport, grid, inset, rows
+from ..kit.widgets import Button, Dialog, DialogButton, DrawContext, Label, Panel, Widget
 from ..screens.base import Screen
 from ..screens.seat_edges import TurnCues
+from . import collecting
+from .waiting import WATCHED_IDLE_S, InputWatch, Waker, sleep_until
 
 CALL = pygame.event.custom_type()  # attribute: fn, a callable run on the main thread
 
@@ -71,9 +71,9 @@ class App:
                  sounds=None, hardware=None, journal=None, config_path=None,
                  clock: Callable[[], float] = time.monotonic, voice=None):
         from ...controller import GameController
-        from .hardware import NoHardware
         from ...sound import Sounds
         from ..story.voice import Voice
+        from .hardware import NoHardware
 
         self.viewport = viewport
         self.config = config or Config()
@@ -277,8 +277,10 @@ class App:
             return False
         step = self._warming.pop(0)
         if step is None:
-            from ..screens import routes  # noqa: F401  every screen's module, loaded
-            from ..screens import end  # noqa: F401
+            from ..screens import (
+                end,  # noqa: F401
+                routes,  # noqa: F401  every screen's module, loaded
+            )
         else:
             px, weight, letters = (*step, th.COMMON_LETTERS)[:3]
             if len(letters) > WARM_LETTERS:  # the rest of this size next time
@@ -497,7 +499,7 @@ class App:
         shown = memo[3] if memo is not None and memo[0] is self.widgets else None
         return (self.frame, self.theme.scale, i18n.current_language(), self._status, shown, self.animating)
 
-    def _foreseen_for(self, screen, before, action) -> "Foreseen | None":
+    def _foreseen_for(self, screen, before, action) -> Foreseen | None:
         if not self._foreseen:
             return None
         context = self._foresight_context()
@@ -629,8 +631,8 @@ class App:
 
     def show_game(self):
         """Show the controller's game (a resumed one): colours and seats come from its setup."""
-        from ..screens import game_screen_class
         from ..kit.roster import players_from_setup
+        from ..screens import game_screen_class
 
         match = self.controller.match
         screen = game_screen_class(match.setup["game"])(self, players=players_from_setup(match.setup))
@@ -717,7 +719,7 @@ class App:
         if self._show_foreseen():
             return
         self._build_if_needed()
-        canvas, frame = self.viewport.canvas, self.frame
+        canvas = self.viewport.canvas
         ctx = DrawContext(self.theme, self.focused(), self.pressed, self.clock())
         still = self._still(self.screen, self.widgets, ctx, canvas)
         if still is not None:

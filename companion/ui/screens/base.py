@@ -99,18 +99,30 @@ HOW A GAME SCREEN IS WRITTEN (Cloud 9 and Cloudship follow screens/cloudmine.py)
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import pygame
 
 from ... import i18n
 from ...rules import RulesError
-from ..story import moments as story
 from ..kit import theme as th
 from ..kit.layout import GAP, MARGIN, Frame, free_band, rows
-from ..kit.theme import Theme
 from ..kit.roster import Player, players_from_setup
-from ..kit.widgets import Badge, Button, DrawContext, Label, Panel, Widget, badge_widgets, chevron_left, menu_icon, undo_icon
+from ..kit.theme import Theme
+from ..kit.widgets import (
+    Badge,
+    Button,
+    DrawContext,
+    Label,
+    Panel,
+    Widget,
+    badge_widgets,
+    chevron_left,
+    menu_icon,
+    undo_icon,
+)
+from ..story import moments as story
 
 _ = i18n.translator("app")
 
@@ -400,7 +412,7 @@ class GameScreen(Screen):
         finds its words fitted and drawn already. None unless a game screen names them."""
         return []
 
-    def stand_in(self, after, action) -> "GameScreen":
+    def stand_in(self, after, action) -> GameScreen:
         """A copy of this screen showing `after` (what `action` leads to), as it would after
         the change; this screen and the game are left as they are."""
         twin = copy.copy(self)

@@ -17,14 +17,13 @@ import pygame
 
 from ... import i18n
 from ...insights import awards as told
-from ..story import moments as story
-from ..boards import recap
-from ..boards import plots
+from ..boards import plots, recap
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows
 from ..kit.names import fit_name, name_lines, shared_px
 from ..kit.shapes import draw_crown
 from ..kit.widgets import Button, Fitted, Label, Panel, Picture, PlayerToken, Widget, wrap_lines
+from ..story import moments as story
 from .base import Screen, game_title
 
 _ = i18n.translator("app")
@@ -469,7 +468,7 @@ class EndScreen(Screen):
         name_h = (max(row_h * 4 // 10, theme.font(theme.size("min")).get_linesize() + f.u(2)) if two_lines
                   else row_h)
         # every name in one design size: a table whose names all have one size reads as a table
-        name_size = shared_px({name: name_w for name in v["players"]}, theme.size("title"), theme.size("min"),
+        name_size = shared_px(dict.fromkeys(v["players"], name_w), theme.size("title"), theme.size("min"),
                               name_h, "bold") / theme.scale
         for index, (rank, name) in enumerate(ranked):
             row = pygame.Rect(inner.x, header.bottom + index * row_h, inner.w, row_h)
@@ -555,7 +554,7 @@ class EndScreen(Screen):
 
         # the garden: a flower for each one planted, an empty spot for each one missing
         spots = ["flower"] * planted + ["tile:blank"] * (FLOWERS - planted)
-        figures_told = (("{planted}/{all}".format(planted=planted, all=FLOWERS), _("flowers planted"), "planted"),
+        figures_told = ((f"{planted}/{FLOWERS}", _("flowers planted"), "planted"),
                         (str(left), _("storm squares left"), "storm-left"),
                         (str(v["round"]), _("rounds flown"), "rounds"))
 

@@ -6,17 +6,16 @@ A game with a recap picture shows it small on its row; a tap on the picture show
 from __future__ import annotations
 
 from datetime import datetime
-
 from pathlib import Path
 
 import pygame
 
 from ... import i18n
-from . import records as records_view
+from ..boards import recap
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, rows
 from ..kit.widgets import Button, Label, Panel, Picture, Widget, fit_text
-from ..boards import recap
+from . import records as records_view
 from .base import Screen, game_title
 
 _ = i18n.translator("app")

@@ -16,9 +16,9 @@ from ... import i18n
 from ...rules import SetupError, rules_by_name
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows
+from ..kit.roster import Player
 from ..kit.widgets import Button, Label, Panel, Widget, player_icon, token_marks
 from . import game_screen_class
-from ..kit.roster import Player
 from .base import Screen, game_title
 
 _ = i18n.translator("app")

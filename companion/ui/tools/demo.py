@@ -11,9 +11,9 @@ title's own limits kept) with the longest names the screens must fit.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
-from typing import Callable
 
 from ... import i18n
 
@@ -60,9 +60,9 @@ def record(out: Path, language: str = "en", sizes: dict[str, tuple[int, int]] = 
            players: int | None = None) -> list[Path]:
     """Play the demo and save the screenshots under `out/<size name>/`; returns the files."""
     from ...journal import Journal
-    from .harness import Harness
     from ..screens.history import HistoryScreen
     from ..screens.settings import SettingsScreen
+    from .harness import Harness
 
     saved: list[Path] = []
     games = games or [g for g in DEMO_GAMES if demo_script(g) is not None]
