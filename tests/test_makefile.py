@@ -71,3 +71,12 @@ def test_a_value_that_is_neither_yes_nor_no_stops_make(setting):
     planned_command = uninstall_command(setting)
     assert planned_command.returncode != 0 and "neither yes nor no" in planned_command.stderr
     assert "companion.appliance.install" not in planned_command.stdout
+
+
+def test_every_test_named_slow_still_exists():
+    """slow_tests.txt names test functions: one renamed or removed would leave `make check` slow again."""
+    from conftest import SLOW
+
+    missing = [name for name in sorted(SLOW)
+               if f"def {name.split('::')[-1]}(" not in (ROOT / name.split("::")[0]).read_text(encoding="utf-8")]
+    assert len(SLOW) > 100 and not missing, missing
