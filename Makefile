@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test typecheck bench demo docs man clean install-pi update-pi uninstall-pi FORCE
+.PHONY: run test check typecheck bench demo docs man clean install-pi update-pi uninstall-pi FORCE
 
 # pygame and pygame-ce both install the package `pygame`: a .venv made while the app used pygame
 # has pygame removed first, and pygame-ce installed afresh over the files they shared
@@ -13,7 +13,7 @@ $(BIN)/cloud-companion: pyproject.toml $(if $(OLD_PYGAME),FORCE)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(if $(OLD_PYGAME),$(BIN)/pip uninstall -q -y pygame pygame-ce)
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test,dev]'
 	touch $@
 
 FORCE:
@@ -27,8 +27,14 @@ run: $(BIN)/cloud-companion
 	$(BIN)/cloud-companion live --host 127.0.0.1 & live=$$!; trap 'kill $$live 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/cloud-companion run $(RUN_ARGS) $(ARGS)
 
+# the tests on every core (pytest-xdist; JOBS=1 runs them one after another). `make check` runs
+# the fast ones, those not marked slow, for a quick answer while working
+JOBS ?= auto
 test: $(BIN)/cloud-companion
-	$(BIN)/python -m pytest $(ARGS)
+	$(BIN)/python -m pytest -n $(JOBS) $(ARGS)
+
+check: $(BIN)/cloud-companion
+	$(BIN)/python -m pytest -n $(JOBS) -m "not slow" $(ARGS)
 
 # mypy as pyproject.toml's [tool.mypy] sets it (--strict on the rules, the controller, the
 # journal and the ship)

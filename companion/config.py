@@ -20,9 +20,10 @@ import shutil
 import stat
 import time
 import tomllib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import platformdirs
 import tomli_w
@@ -36,7 +37,7 @@ LANGUAGES = ("en", "de", "hu")
 ROTATIONS = (0, 90, 180, 270)
 LOG_LEVELS = ("debug", "info", "warning", "error")
 # BCM numbers a Pi header offers (GPIO 0-27)
-GPIO_RANGE = range(0, 28)
+GPIO_RANGE = range(28)
 # The seats leave I2C (2, 3) and the UART (14, 15) free: the flowerbed detectors use them
 RESERVED_PINS = {2: "I2C SDA", 3: "I2C SCL", 14: "UART TX", 15: "UART RX"}
 BED_COLOURS = ("yellow", "purple", "white", "blue")
@@ -110,7 +111,7 @@ class Config:
     # (the picture's edges turn with `rotate`): the turn ribbon is drawn on that edge
     seat_edges: tuple[str, ...] = DEFAULT_SEAT_EDGES
 
-    def with_changes(self, **changes: Any) -> "Config":
+    def with_changes(self, **changes: Any) -> Config:
         return validate(replace(self, **changes))
 
     def bed_pins(self) -> tuple[int, ...]:

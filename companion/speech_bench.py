@@ -4,12 +4,13 @@ and what the speech worker pays (espeak-ng per language, a cached prompt)."""
 from __future__ import annotations
 
 import time
+from functools import partial
 
 from . import i18n
 from .rules.match import Match
 from .rules.simulate import random_game
 from .speech import Speech, find_espeak, synthesize
-from .ui.story import spoken, moments as story
+from .ui.story import moments as story, spoken
 
 SAMPLE = {"en": "Ben: jump or stay?", "de": "Ladet ein: zwei Regentropfen und ein Hagelkorn. Und los!",
           "hu": "Zsolt, te találgatsz!"}
@@ -23,7 +24,7 @@ def bench() -> dict[str, float]:
         return figures  # no espeak-ng here: only the main thread's share is measured
     try:
         for language, text in SAMPLE.items():
-            best = min(_timed(lambda: synthesize(language, text, speech.program)) for _ in range(3))
+            best = min(_timed(partial(synthesize, language, text, speech.program)) for _ in range(3))
             figures[f"speech.synthesize_{language}_ms"] = round(best * 1000, 1)
         speech.say("en", SAMPLE["en"])
         speech.wait_idle(10)

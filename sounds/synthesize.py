@@ -19,8 +19,8 @@ import random
 import sys
 import wave
 from array import array
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 RATE = 22050  # Hz; plenty for short effects on a small speaker, and half the size of 44.1 kHz
 # Levels: a sustained buzz at the same peak as a tick sounds far louder, so each effect is scaled

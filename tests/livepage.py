@@ -144,7 +144,7 @@ def raw(port: int, data: bytes, timeout: float = 10) -> bytes:
                 chunks.append(chunk)
                 if b"\r\n\r\n" in b"".join(chunks):  # the answer's head: the rest comes at once
                     s.settimeout(0.5)
-        except (socket.timeout, ConnectionResetError):
+        except (TimeoutError, ConnectionResetError):
             pass
         return b"".join(chunks)
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from companion.ship.judge import Judge, Timings
 from companion.ship.protocol import encode
 from companion.ship.records import judge_records
-from companion.ship.judge import Judge, Timings
 
 
 class Board:

@@ -18,7 +18,6 @@ import pytest
 from companion.appliance.backup import BackupError, backup, restore, verify
 from companion.journal import Journal, JournalBusy
 from companion.rules.simulate import random_game
-
 from journaling import MINE, journal_of_games, play
 
 
@@ -158,10 +157,9 @@ def unwritable_folder(tmp_path):
     """A folder no file can be made in: read-only for a user; root writes anywhere but /sys."""
     if os.geteuid() == 0:
         return "/sys"
-    folder = tmp_path / "read-only"
-    folder.mkdir()
-    folder.chmod(0o555)
-    return str(folder)
+    folder = tempfile.mkdtemp(prefix="read-only-", dir=tmp_path)  # a new one each call
+    os.chmod(folder, 0o555)
+    return folder
 
 
 def test_backup_and_restore_onto_places_that_cannot_be_written_answer_in_one_line(tmp_path, journal_path):

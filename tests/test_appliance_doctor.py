@@ -23,7 +23,6 @@ from companion import config as settings
 from companion.appliance import doctor
 from companion.appliance.doctor import FAIL, OK, SKIP, WARN, Check, Machine
 from companion.ship.protocol import encode
-
 from journaling import journal_of_games
 
 
@@ -474,8 +473,8 @@ def test_a_journal_on_an_overlay_root_is_warned_about_before_a_reboot_loses_it(t
     proc.mkdir()
     db = tmp_path / "var" / "journal.sqlite3"
     db.parent.mkdir()
-    (proc / "mounts").write_text(f"overlay / overlay rw,lowerdir=/media/root-ro 0 0\n"
-                                 f"proc /proc proc rw 0 0\n")
+    (proc / "mounts").write_text("overlay / overlay rw,lowerdir=/media/root-ro 0 0\n"
+                                 "proc /proc proc rw 0 0\n")
     [storage] = doctor.check_storage(db, proc)
     assert storage.status == WARN and "forgotten at the next reboot" in storage.detail and "Overlay" in storage.fix
     (proc / "mounts").write_text(f"overlay / overlay rw 0 0\n/dev/sda2 {tmp_path / 'var'} ext4 rw 0 0\n")

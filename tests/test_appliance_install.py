@@ -165,7 +165,7 @@ def test_the_usb_rule_mounts_sticks_where_the_app_looks_writable_by_the_service_
     assert where.parent in ROOTS and "$env{CLOUD_COMPANION_MOUNT}" in mount
     options = dict(re.findall(r'ENV\{ID_FS_TYPE\}=="(\w+)", ENV\{CLOUD_COMPANION_MOUNT\}="([^"]+)"', rule))
     assert set(options) == {"vfat", "exfat"}
-    for fs, given in options.items():
+    for given in options.values():
         assert "uid=cloud-companion" in given and "umask=0077" in given
     # the kernel's exFAT refuses "flush" and with it the whole mount; FAT takes it
     assert "flush" in options["vfat"].split(",") and "flush" not in options["exfat"].split(",")
@@ -195,8 +195,8 @@ def test_the_pi_command_runs_as_the_service_on_the_service_files(tmp_path):
 
 
 def test_a_purge_keeps_a_last_backup_before_it_deletes_the_history(tmp_path, monkeypatch):
-    from journaling import journal_of_games
     from companion.appliance.backup import verify
+    from journaling import journal_of_games
 
     state, prefix, kept = tmp_path / "state", tmp_path / "opt", tmp_path / "backups"
     state.mkdir()
@@ -256,7 +256,7 @@ def test_installing_again_with_another_rotation_turns_the_picture_and_keeps_the_
 def test_preflight_names_what_is_missing_before_anything_changes(tmp_path, monkeypatch):
     monkeypatch.setattr(install, "BOOT_CONFIGS", (tmp_path / "firmware" / "config.txt", tmp_path / "config.txt"))
     monkeypatch.setattr(install, "FIRMWARE", tmp_path / "firmware")
-    everything = {"which": lambda tool: f"/usr/bin/{tool}", "missing": lambda: [], "reachable": lambda: True}
+    everything = {"which": lambda tool: f"/usr/bin/{tool}", "missing": list, "reachable": lambda: True}
     problems, notices = install.preflight("install", ROOT, **everything)
     assert problems == [] and notices == [f"no {tmp_path / 'firmware' / 'config.txt'}: not a Raspberry Pi, "
                                           "so the display step is left out"]
@@ -283,7 +283,7 @@ def test_on_32bit_pi_os_the_install_needs_a_bundle_with_pygame_ce_or_refuses_in_
     monkeypatch.setattr(install, "FIRMWARE", tmp_path)
     monkeypatch.setattr(platforms.platform, "machine", lambda: "aarch64")  # a Pi 4's 64-bit kernel ...
     monkeypatch.setattr(platforms.sys, "maxsize", 2**31 - 1)               # ... under 32-bit Pi OS
-    everything = {"which": lambda tool: f"/usr/bin/{tool}", "missing": lambda: [], "reachable": lambda: True}
+    everything = {"which": lambda tool: f"/usr/bin/{tool}", "missing": list, "reachable": lambda: True}
     problems, _ = install.preflight("install", tmp_path, **everything)
     assert len(problems) == 1 and "32-bit Raspberry Pi OS" in problems[0]
     assert "(64-bit)" in problems[0] and "make bundle ARCH=armhf" in problems[0]
@@ -302,7 +302,7 @@ def test_a_pi_1_or_zero_w_is_refused_in_one_line(tmp_path, monkeypatch):
 
     monkeypatch.setattr(platforms.platform, "machine", lambda: "armv6l")
     monkeypatch.setattr(platforms.sys, "maxsize", 2**31 - 1)
-    problems, _ = install.preflight("install", tmp_path, which=lambda tool: tool, missing=lambda: [],
+    problems, _ = install.preflight("install", tmp_path, which=lambda tool: tool, missing=list,
                                     reachable=lambda: True)
     assert len(problems) == 1 and "Pi 1 or Zero W" in problems[0] and "Zero 2 W works" in problems[0]
 

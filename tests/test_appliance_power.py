@@ -3,20 +3,31 @@ leaves the loop so the journal is closed, and only then powers off."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from companion import i18n
 from companion.appliance import power
 from companion.config import Config
-from companion.ui.tools.harness import Harness
 from companion.ui.screens.settings import SettingsScreen
+from companion.ui.tools.harness import Harness
 
 SIZES = [(800, 480), (720, 1280)]
 
 
 @pytest.fixture
-def under_systemd(monkeypatch):
+def under_systemd(monkeypatch, tmp_path):
+    """As the service: systemd's INVOCATION_ID, and a systemctl first on the PATH. It is a
+    stand-in that refuses, so a machine without systemd runs these tests too, and no test can
+    switch off the machine it runs on."""
     monkeypatch.setenv("INVOCATION_ID", "0123456789abcdef")
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    systemctl = tools / "systemctl"
+    systemctl.write_text("#!/bin/sh\necho 'a stand-in: the tests never power off' >&2\nexit 1\n")
+    systemctl.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tools}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setattr(power, "_requested", False)
     yield
     i18n.set_language("en")

@@ -14,7 +14,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 import pytest
 
@@ -41,7 +40,7 @@ def received(sock, until: str, timeout: float = 20) -> list[str]:
     while time.monotonic() < deadline:
         try:
             messages.append(sock.recv(4096).decode())
-        except socket.timeout:
+        except TimeoutError:
             break
         if until in messages[-1]:
             break

@@ -4,7 +4,6 @@ goes on."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import threading
 import time
@@ -13,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from companion.appliance.usb import StickWatcher, stick_mounts
-from companion.ui.tools.harness import Harness
 from companion.ui.loop.usb_backup import offer_backup
-
+from companion.ui.tools.harness import Harness
 from journaling import journal_of_games
 
 MOUNTS = """/dev/mmcblk0p2 / ext4 rw,noatime 0 0

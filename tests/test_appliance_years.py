@@ -15,7 +15,6 @@ from companion.journal.bench import build_history
 from companion.journal.store import Store, connect
 from companion.rules import Match
 from companion.rules.simulate import random_game
-
 from journaling import play
 
 SETUPS = [{"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]},

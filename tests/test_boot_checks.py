@@ -30,6 +30,7 @@ def test_the_full_cards_notice_is_seen_only_when_the_screen_shows_it(monkeypatch
 
 def test_a_viewer_reads_each_change_the_live_page_tells():
     import web
+
     from companion.live.server import event
 
     lines = event("a1b2c3-7", "de").splitlines()

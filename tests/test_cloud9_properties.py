@@ -40,7 +40,7 @@ def check_view(v):
 @given(setups, st.integers(0, 2**32))
 def test_random_games_keep_every_invariant(setup, seed):
     last = None
-    for match, action in random_actions(setup, seed):
+    for match, action in random_actions(setup, seed):  # noqa: B007 - the last action ends the game below
         v = match.view
         check_view(v)
         if last is not None:
@@ -93,7 +93,7 @@ actions = st.fixed_dictionaries(
 @given(setups, st.integers(0, 2**32), st.integers(0, 400), st.lists(actions, min_size=1, max_size=8))
 def test_fuzzed_actions_are_refused_unless_legal_and_refusals_change_nothing(setup, seed, steps, tries):
     match = Match.start(setup)
-    for match, _ in random_actions(setup, seed, limit=steps):
+    for match, _ in random_actions(setup, seed, limit=steps):  # noqa: B007 - the last match is the one wanted
         pass
     for action in tries:
         legal = {canonical(a) for a in RULES.legal_actions(match.state)}
@@ -122,7 +122,7 @@ def _malformed(action):
 @given(setups, st.integers(0, 2**32), st.integers(0, 400))
 def test_every_listed_action_is_accepted_and_roll_outcomes_add_up(setup, seed, steps):
     match = Match.start(setup)
-    for match, _ in random_actions(setup, seed, limit=steps):
+    for match, _ in random_actions(setup, seed, limit=steps):  # noqa: B007 - the last match is the one wanted
         pass
     for action in RULES.legal_actions(match.state):
         match.apply(action)

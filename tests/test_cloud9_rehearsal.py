@@ -18,7 +18,6 @@ from companion.ui.loop.app import still_key
 from companion.ui.screens.cloud9 import Cloud9Screen
 from companion.ui.screens.end import EndScreen
 from companion.ui.tools.harness import Harness
-
 from test_ui_kept_frames import Clock, pixels, rehearse, shown
 
 THREE = ["Ann", "Ben", "Cat"]
@@ -84,7 +83,7 @@ def choose(match, rng: random.Random) -> dict:
 def play(h: Harness, clock: Clock, rng: random.Random, presses: int) -> dict[str, int]:
     """Press by press: the drawing ahead run to its end, then the press; every press drawn
     ahead is found among the kept frames and shows what drawing it afresh shows."""
-    found = {act: 0 for act in DRAWN_AHEAD}
+    found = dict.fromkeys(DRAWN_AHEAD, 0)
     for _ in range(presses):
         screen = h.app.screen
         if not isinstance(screen, Cloud9Screen):

@@ -9,7 +9,12 @@ from companion import cli
 from companion.replay import replay_lines
 from companion.rules import Match, RulesError, SetupError
 from companion.rules.cloudship import (
-    FACE_WEIGHTS, RULES, STORM_END, bed_outcome, return_space, roll_outcomes,
+    FACE_WEIGHTS,
+    RULES,
+    STORM_END,
+    bed_outcome,
+    return_space,
+    roll_outcomes,
 )
 
 CREW = ["Emma", "Milan", "Aaron", "Olivia"]
@@ -102,7 +107,7 @@ def test_rulebook_example_first_round_step_by_step():
     assert v["engine_room"] == 10 and v["hail_visible"] == 1
     assert tiles(m)[:3] == ["blank", "hail", "face_down"]
     assert v["phase"] == "roll" and v["commander"] == "Milan" and v["load"] == {"rain": 0, "hail": 0}
-    assert v["scores"] == {name: 2 for name in CREW}
+    assert v["scores"] == dict.fromkeys(CREW, 2)
     # from now on the crew loads one hailstone every round
     m = roll(m, "white", "blue", "storm")
     assert m.view["load"] == {"rain": 2, "hail": 1}
@@ -373,7 +378,7 @@ def test_the_crew_wins_with_all_twelve_flowers_and_the_commander_stays():
     m = land(rains(roll(m, "blue", "blue", "blue"), "blue", "blue", "blue"))
     v = m.view
     assert v["over"] and v["result"] == "won" and v["phase"] == "over"
-    assert v["winners"] == CREW and v["scores"] == {name: 12 for name in CREW}
+    assert v["winners"] == CREW and v["scores"] == dict.fromkeys(CREW, 12)
     assert v["engine_room"] == 0 and v["commander"] == commander
     assert v["load"] == {"rain": 0, "hail": 0}  # the ship is empty once the game is over
     with pytest.raises(RulesError, match="the game is over, the crew won"):

@@ -9,7 +9,7 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from companion.rules import GAME_MODULES, Match, RulesError
+from companion.rules import GAME_MODULES, RulesError
 from companion.rules.simulate import random_actions
 
 SETUPS = {
@@ -28,7 +28,7 @@ json_value = st.recursive(json_leaf, lambda inner: st.one_of(
     max_leaves=8)
 junk_action = st.fixed_dictionaries(
     {"act": st.sampled_from(ACTS)},
-    optional={k: json_value for k in ["player", "dice", "cards", "ball", "bed", "hail", "correct"]})
+    optional=dict.fromkeys(["player", "dice", "cards", "ball", "bed", "hail", "correct"], json_value))
 
 
 def states(game, seeds=3):

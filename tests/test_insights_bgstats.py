@@ -13,7 +13,7 @@ import re
 import subprocess
 import sys
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from itertools import count
 from pathlib import Path
 
@@ -48,7 +48,7 @@ EXAMPLES = Path("companion/examples")
 
 
 def example(name):
-    lines = [json.loads(l) for l in (EXAMPLES / name).read_text(encoding="utf-8").splitlines() if l.strip()]
+    lines = [json.loads(line) for line in (EXAMPLES / name).read_text(encoding="utf-8").splitlines() if line.strip()]
     return lines[0], lines[1:]
 
 
@@ -57,7 +57,7 @@ def journal_path(tmp_path_factory):
     """Games journaled one minute per action from a fixed moment (so durations are known)."""
     path = tmp_path_factory.mktemp("bgstats") / "journal.db"
     ticks = count()
-    start = datetime(2026, 3, 1, 18, 0, tzinfo=timezone.utc)
+    start = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
     journal = Journal.open(path, clock=lambda: (start + timedelta(minutes=next(ticks))).isoformat())
     for name in ["cloud9-four-players-tie-break.jsonl", "cloudship-won.jsonl", "cloudship-lost.jsonl",
                  "cloudmine-six-players.jsonl"]:

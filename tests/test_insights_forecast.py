@@ -7,17 +7,22 @@ import sys
 from fractions import Fraction
 
 import pytest
-
 from hypothesis import given, settings, strategies as st
 
 from companion.insights.forecast import (
-    NEUTRAL_SKILL, forecast, journal_skill, skill_estimate, storm_arrival, storm_rounds,
-    storm_steps, tips_on_target,
+    NEUTRAL_SKILL,
+    forecast,
+    journal_skill,
+    skill_estimate,
+    storm_arrival,
+    storm_rounds,
+    storm_steps,
+    tips_on_target,
 )
 from companion.insights.shipsim import aim, hidden_hail, roll, simulate_cloudship, tip
 from companion.journal import Journal
 from companion.rules import Match
-from companion.rules.cloudship import BEDS, FLOWERS, RULES, STORM, STORM_END
+from companion.rules.cloudship import BEDS, FLOWERS, RULES, STORM, STORM_END, ShipState
 from journaling import play
 
 SUNNY = {"game": "cloudship", "players": ["Ann", "Ben"], "mode": "sunny"}

@@ -13,8 +13,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion.insights.records import (
-    cache_path, cloud9_scores_by_trip, cloudmine_cards_by_role, cloudship_storm_and_flowers, journal_games,
-    journal_records, records_json, table_records,
+    cache_path,
+    cloud9_scores_by_trip,
+    cloudmine_cards_by_role,
+    cloudship_storm_and_flowers,
+    journal_games,
+    journal_records,
+    records_json,
+    table_records,
 )
 from companion.journal import Journal, JournalError
 from companion.journal.bench import build_history
@@ -311,7 +317,7 @@ def test_history_records_prints_json(journal_path):
 
 
 def test_history_plot_saves_the_pictures(journal_path, tmp_path):
-    for game_id, colour in ((4, (207, 38, 52)), (1, None)):
+    for game_id in (4, 1):
         png = tmp_path / f"game{game_id}.png"
         out = run("history", "--db", str(journal_path), "--plot", str(game_id), "--out", str(png))
         assert out.returncode == 0, out.stderr
@@ -338,10 +344,10 @@ def test_history_plot_refuses_in_one_line(journal_path, args, message):
 
 from companion import i18n  # noqa: E402
 from companion.config import Config  # noqa: E402
-from companion.ui.tools.harness import Harness  # noqa: E402
 from companion.ui.kit.layout import SIZES  # noqa: E402
-from companion.ui.screens.records import Plot  # noqa: E402
 from companion.ui.screens.history import HistoryScreen  # noqa: E402
+from companion.ui.screens.records import Plot  # noqa: E402
+from companion.ui.tools.harness import Harness  # noqa: E402
 
 
 @pytest.fixture

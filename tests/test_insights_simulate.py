@@ -12,14 +12,22 @@ from hypothesis import given, settings, strategies as st
 from companion.insights.bots import aboard_value, bold, by_odds, cautious, pilot_action
 from companion.insights.odds import rise_chance
 from companion.insights.shipsim import (
-    MODE_SETUPS, aim, fly, flowers_after_landing, hidden_hail, new_game, play_rounds,
-    simulate_cloudship, tip, wanted,
+    MODE_SETUPS,
+    aim,
+    flowers_after_landing,
+    fly,
+    hidden_hail,
+    new_game,
+    play_rounds,
+    simulate_cloudship,
+    tip,
+    wanted,
 )
 from companion.insights.simulate import SimulationError, play_cloud9, simulate_cloud9
 from companion.rules import Match
 from companion.rules.cloud9 import POINTS, RULES as CLOUD9, TOP_CLOUD, TOP_POINTS, Cloud9State
-from companion.rules.common import evolve
 from companion.rules.cloudship import BEDS, FACES, RULES as SHIP, section_spaces
+from companion.rules.common import evolve
 
 BOTS = ["cautious", "bold", "odds"]
 

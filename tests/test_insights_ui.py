@@ -6,13 +6,12 @@ from pathlib import Path
 import pygame
 import pytest
 
-from companion import config as cfg
-from companion import i18n
+from companion import config as cfg, i18n
 from companion.insights.odds import pilot_rise_chance
-from companion.ui.tools.harness import Harness
-from companion.ui.kit.layout import SIZES
 from companion.ui.boards.risk_meter import GREEN, RED, RiskMeter, draw_face
+from companion.ui.kit.layout import SIZES
 from companion.ui.screens.settings import SettingsScreen
+from companion.ui.tools.harness import Harness
 
 SHOTS = Path("/tmp/insights-shots")
 PLAYERS = ["Anna", "Benedikt", "Cleo", "Dávid"]

@@ -6,7 +6,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -24,7 +24,7 @@ class Clock:
     """Minutes ticking by, one per call, from a fixed start."""
 
     def __init__(self):
-        self.t = datetime(2026, 3, 1, 18, 0, tzinfo=timezone.utc)
+        self.t = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 
     def __call__(self):
         self.t += timedelta(minutes=1)
@@ -196,6 +196,7 @@ def test_concurrent_readers_see_whole_actions_only(tmp_path):
     actions = random_game(MINE, seed=11)
     seen, errors = [], []
     done = threading.Event()
+    read = threading.Condition()  # the writer waits on it for a read of the game part-played
 
     def read_while_writing():
         reader = Journal.read(path)
@@ -209,16 +210,27 @@ def test_concurrent_readers_see_whole_actions_only(tmp_path):
             except Exception as exc:  # noqa: BLE001 - reported below, with the test's failure
                 errors.append(exc)
                 return
+            finally:
+                with read:
+                    read.notify_all()
         reader.close()
+
+    def let_the_reader_see(count):
+        """However the threads are scheduled, a read lands after this commit: the reads then
+        see more than one length of the game."""
+        with read:
+            read.wait_for(lambda: errors or (seen and seen[-1] >= count), timeout=30)
 
     with Journal.open(path) as journal:
         match = Match.start(MINE)
         ref = journal.begin(match)
         thread = threading.Thread(target=read_while_writing)
         thread.start()
-        for action in actions:
+        for count, action in enumerate(actions, start=1):
             match = match.apply(action)
             journal.append(ref, action, match)
+            if count in (1, len(actions) // 2):
+                let_the_reader_see(count)
         done.set()
         thread.join(30)
     assert not errors, errors

@@ -219,7 +219,7 @@ def test_a_db_path_that_is_not_a_journal_is_said_in_one_line(tmp_path, command):
                        (game, "is not a journal (it is not an SQLite database)")):
         run = cli(command, "--db", path)
         assert run.returncode == 1 and run.stdout == ""
-        assert run.stderr.startswith(f"cloud-companion: ") and says in run.stderr
+        assert run.stderr.startswith("cloud-companion: ") and says in run.stderr
         assert len(run.stderr.splitlines()) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "game.jsonl"]
     assert list(folder.iterdir()) == [] and game.read_text() == jsonl(MINE, random_game(MINE, seed=3)[:2])

@@ -14,8 +14,7 @@ import subprocess
 import pytest
 
 from companion.controller import GameController
-from companion.journal import Journal
-from companion.journal import store
+from companion.journal import Journal, store
 from companion.journal.bench import long_game
 from companion.journal.follow import EXIT_UNSAVED, record_replay
 from companion.rules.simulate import random_game

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import Journal, JournalBusy, UnusableFile
+from companion.journal import Journal, JournalBusy, UnusableFile, schema
 from companion.journal.errors import NotAJournal
 from companion.journal.journal import default_path
-from companion.journal import schema
 from companion.journal.store import Store, connect
 from companion.rules import Match
 from companion.rules.simulate import random_game

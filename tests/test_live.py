@@ -236,9 +236,10 @@ def test_only_the_home_network_may_look():
 
 
 def test_a_client_from_outside_the_home_network_is_refused():
-    from aiohttp.test_utils import make_mocked_request
     import asyncio
     from unittest import mock
+
+    from aiohttp.test_utils import make_mocked_request
 
     from companion.live.server import LiveServer, Options
 

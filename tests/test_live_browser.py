@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -86,7 +85,7 @@ def test_the_page_shows_the_game_and_follows_each_action_by_itself(table, tmp_pa
         for line in C9[8:12]:  # the real writer journals them; the page is never reloaded
             shown = version(driver)
             writer.send(line)
-            wait_for(driver, lambda d: version(d) != shown, what="the page following the action")
+            wait_for(driver, lambda d, shown=shown: version(d) != shown, what="the page following the action")
         assert version(driver) != first
         wait_for(driver, picture_loaded, what="the new picture")
         assert driver.execute_script("return performance.getEntriesByType('navigation').length") == 1

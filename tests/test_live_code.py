@@ -7,9 +7,9 @@ import segno
 
 from companion import config as settings
 from companion.live import address
-from companion.ui.tools.harness import Harness
 from companion.ui.screens.live_code import LiveCodeScreen, QRCode
 from companion.ui.screens.settings import SettingsScreen
+from companion.ui.tools.harness import Harness
 
 SIZES = [(800, 480), (720, 1280), (1024, 600)]
 

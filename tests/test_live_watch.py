@@ -4,7 +4,6 @@ burst into one call, waits for a folder that does not exist yet, and never hears
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 from companion.journal import Journal
 from companion.live.events import FolderWatch, Hub

@@ -11,9 +11,9 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 
 
-def planned(venv: Path) -> list[str]:
-    """The commands `make test` would run with this venv (make -n runs nothing)."""
-    out = subprocess.run(["make", "-n", "-C", str(ROOT), "test", f"VENV={venv}"],
+def planned(venv: Path, target: str = "test") -> list[str]:
+    """The commands `make test` (or another target) would run with this venv (make -n runs nothing)."""
+    out = subprocess.run(["make", "-n", "-C", str(ROOT), target, f"VENV={venv}"],
                          capture_output=True, text=True, check=True, timeout=60).stdout
     return out.splitlines()
 
@@ -35,6 +35,16 @@ def test_a_venv_on_pygame_ce_is_left_alone(tmp_path):
     (venv / "bin").mkdir()
     (venv / "bin" / "cloud-companion").touch()
     assert not any("pip" in line for line in planned(venv))
+
+
+def test_make_test_runs_every_test_on_every_core_and_make_check_leaves_out_the_slow_ones(tmp_path):
+    venv = tmp_path / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "cloud-companion").touch()
+    test, = (line for line in planned(venv) if "-m pytest" in line)
+    check, = (line for line in planned(venv, "check") if "-m pytest" in line)
+    assert "-n auto" in test and " -m " not in test.replace("-m pytest", "")
+    assert "-n auto" in check and '-m "not slow"' in check
 
 
 def uninstall_command(*settings: str) -> subprocess.CompletedProcess:
@@ -61,3 +71,12 @@ def test_a_value_that_is_neither_yes_nor_no_stops_make(setting):
     planned_command = uninstall_command(setting)
     assert planned_command.returncode != 0 and "neither yes nor no" in planned_command.stderr
     assert "companion.appliance.install" not in planned_command.stdout
+
+
+def test_every_test_named_slow_still_exists():
+    """slow_tests.txt names test functions: one renamed or removed would leave `make check` slow again."""
+    from conftest import SLOW
+
+    missing = [name for name in sorted(SLOW)
+               if f"def {name.split('::')[-1]}(" not in (ROOT / name.split("::")[0]).read_text(encoding="utf-8")]
+    assert len(SLOW) > 100 and not missing, missing

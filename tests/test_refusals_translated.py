@@ -28,9 +28,9 @@ from companion.i18n.refusals import GAME_WORDS  # noqa: E402
 from companion.rules import GAME_MODULES, Match, RulesError, cloud9, cloudship  # noqa: E402
 from companion.rules.common import Listing, Term  # noqa: E402
 from companion.rules.simulate import random_actions  # noqa: E402
+from companion.ui.kit.layout import SIZES  # noqa: E402
 from companion.ui.loop.hardware import SeatHardware  # noqa: E402
 from companion.ui.tools.harness import Harness  # noqa: E402
-from companion.ui.kit.layout import SIZES  # noqa: E402
 from timekeeping import ManualClock
 
 PACKAGE = Path(__file__).resolve().parent.parent / "companion"
@@ -342,7 +342,7 @@ json_value = st.recursive(json_leaf, lambda inner: st.one_of(
     st.lists(inner, max_size=5), st.dictionaries(st.sampled_from(WORDS), inner, max_size=3)), max_leaves=8)
 junk_action = st.fixed_dictionaries(
     {"act": st.one_of(st.sampled_from(ACTS), json_leaf)},
-    optional={k: json_value for k in ["player", "dice", "cards", "ball", "bed", "hail", "correct"]})
+    optional=dict.fromkeys(["player", "dice", "cards", "ball", "bed", "hail", "correct"], json_value))
 
 
 @pytest.mark.parametrize("game", sorted(GAME_MODULES))

@@ -9,7 +9,16 @@ from hypothesis import given, settings, strategies as st
 
 from companion.devices.events import JUMP, STAY, LedMode, SeatPress
 from companion.devices.router import (
-    ACT, CLAIM, IGNORE, NOTE, REFUSE, SeatMap, claim, claim_led_plan, led_plan, route,
+    ACT,
+    CLAIM,
+    IGNORE,
+    NOTE,
+    REFUSE,
+    SeatMap,
+    claim,
+    claim_led_plan,
+    led_plan,
+    route,
 )
 from companion.rules import Match, RulesError
 from companion.rules.cloud9 import POINTS

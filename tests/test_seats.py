@@ -23,8 +23,6 @@ from companion.devices.seats import SeatInput
 from timekeeping import ManualClock
 
 
-
-
 @pytest.fixture
 def clock():
     return ManualClock(100.0)
@@ -281,7 +279,7 @@ def test_a_flicker_shows_the_opposite_briefly_then_the_steady_mode(clock, steady
 def test_closing_switches_every_led_off_and_frees_the_pins(clock):
     factory = MockFactory()
     panel = SeatInput(DEFAULT_SEATS, pin_factory=factory, clock=clock)
-    panel.set_leds({seat: LedMode.ON for seat in range(1, 9)})
+    panel.set_leds(dict.fromkeys(range(1, 9), LedMode.ON))
     pins_used = [factory.pin(p.led) for p in DEFAULT_SEATS]
     panel.close()
     assert not any(pin.state for pin in pins_used)

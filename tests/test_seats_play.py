@@ -135,7 +135,7 @@ def test_whole_cloud9_trips_decided_by_pin_presses(seed, players):
 
 
 def test_cloud9_a_trip_by_pins_from_the_rulebook_flow(t):
-    match = t.start({"game": "cloud9", "players": FOUR})
+    t.start({"game": "cloud9", "players": FOUR})
     assert t.leds() == {1: LedMode.ON} and t.lit(1)            # Ann pilots and rolls
     t.controller.submit({"act": "roll", "dice": ["red", "green"]})
     t.poll()
@@ -292,7 +292,7 @@ def test_the_cloud_mine_guesses_by_pins(seed, players):
             assert outcome.decision.kind == ACT
             assert t.controller.match.view == expected.view
         winners = {seats.seat_of(w) for w in t.controller.match.view["winners"]}
-        assert t.leds() == {seat: LedMode.ON for seat in winners}
+        assert t.leds() == dict.fromkeys(winners, LedMode.ON)
     finally:
         t.close()
 

@@ -15,9 +15,9 @@ from companion.devices.events import JUMP, STAY  # noqa: E402
 from companion.devices.keyboard import KeyboardSeats  # noqa: E402
 from companion.devices.seats import SeatInput  # noqa: E402
 from companion.devices.table import SeatTable  # noqa: E402
-from companion.ui.tools.harness import Harness  # noqa: E402
 from companion.ui.loop.hardware import SeatHardware  # noqa: E402
 from companion.ui.screens.seat_test import LedLamp, SeatTestScreen  # noqa: E402
+from companion.ui.tools.harness import Harness  # noqa: E402
 from timekeeping import ManualClock  # noqa: E402
 
 SHOTS = os.environ.get("SEAT_SCREENSHOTS")  # a folder to keep the screenshots in, to look at

@@ -1,7 +1,6 @@
 """The bed detectors on gpiozero's MockFactory pins, their pins in the settings, and the flight
 log's bounds."""
 
-import json
 import queue
 
 import pytest
@@ -90,10 +89,10 @@ def test_the_ship_settings_in_the_file(tmp_path):
 
 def test_the_flight_log_is_bounded(tmp_path):
     log = FlightLog(tmp_path, keep=3, max_bytes=400)
-    for flight in range(5):
+    for _ in range(5):
         path = log.start()
         for t in range(100):
-            log.record(t, "ship", "$TILT,%d,0,0,0,1*00" % t)
+            log.record(t, "ship", f"$TILT,{t},0,0,0,1*00")
         log.close()
         assert path.stat().st_size <= 400
     kept = log.flights()

@@ -7,11 +7,10 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from companion.ship.board import Board, Sample, make_flash, firmware_modules
-from companion.ship.judge import Judge
 import companion.ship.protocol as protocol
-
 from boardscripts import HAIL, RAIN, at_rest, busy_flight, tilted
+from companion.ship.board import Board, Sample, firmware_modules, make_flash
+from companion.ship.judge import Judge
 
 MICROPYTHON = Board.available("micropython")
 needs_micropython = pytest.mark.skipif(MICROPYTHON is not None, reason=MICROPYTHON or "")
@@ -85,15 +84,16 @@ def messages_of(lines):
 @needs_micropython
 def test_protocol_errors_are_reported_on_micropython(tmp_path):
     import subprocess
-    from companion.ship.board import micropython, PROTOCOL
-    unknown = "$NOPE,1,2*%02X" % protocol.checksum("NOPE,1,2")
+
+    from companion.ship.board import PROTOCOL, micropython
+    unknown = f"$NOPE,1,2*{protocol.checksum('NOPE,1,2'):02X}"
     script = ("import protocol\n"
-              "for line in ('$BALL,1,2,rain*00', %r, 'x' * 90):\n" % unknown +
+              f"for line in ('$BALL,1,2,rain*00', {unknown!r}, 'x' * 90):\n"
               "    try:\n"
               "        protocol.decode(line)\n"
               "    except ValueError as error:\n"
               "        print(error.why, isinstance(error, protocol.ProtocolError))\n")
-    done = subprocess.run([micropython(), "-c", "import sys; sys.path.insert(0, %r)\n" % str(PROTOCOL.parent) + script],
+    done = subprocess.run([micropython(), "-c", f"import sys; sys.path.insert(0, {str(PROTOCOL.parent)!r})\n" + script],
                           capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["checksum", "True", "format", "True", "too_long", "True"], done.stdout + done.stderr
 

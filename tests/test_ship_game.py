@@ -16,8 +16,8 @@ from companion.config import Config, JudgeTimings
 from companion.rules import Match
 from companion.ship.flightlog import FlightLog
 from companion.ship.records import judge_records, read_records
-from companion.ui.tools.harness import Harness
 from companion.ui.loop.ship_view import ShipPanel
+from companion.ui.tools.harness import Harness
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "companion" / "examples"
 # the contract's timings with a shorter settle and rest, so a game takes seconds (the rules of

@@ -1,7 +1,6 @@
 """The drop judge, rule by rule, as section 2 of the ship contract writes them."""
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from companion.ship.judge import Judge, Timings
 from companion.ship.records import judge_records
@@ -507,7 +506,7 @@ def test_the_work_per_line_stays_flat_in_a_flood_of_balls(monkeypatch):
     for count in (100, 2000):
         looked_at = 0
         start = judge._clock + 10_000
-        for n in range(count):
+        for _ in range(count):
             judge.ship(start, b.ball("rain"))
             judge.bed(start, "yellow")  # too soon to land: every ball stays in the air
         assert looked_at / count < 10, (count, looked_at)

@@ -3,8 +3,7 @@ bounces, deadlines at one time and silence, simulated millisecond by millisecond
 millisecond first, then that millisecond's deadlines: the balls in the order their BALL lines
 came, then `silent`) instead of firing deadlines before each event as judge.py does."""
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from companion.ship.judge import Judge, Timings
 from companion.ship.records import judge_records

@@ -9,8 +9,7 @@ import time
 import pytest
 import serial
 import serial.threaded
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from companion.ship.judge import Judge
 from companion.ship.link import LONGEST, LineSplitter, NoPort, PortReader, ShipLink, find_pico, open_port

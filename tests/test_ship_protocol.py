@@ -4,8 +4,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from companion.ship import protocol
 from companion.ship.protocol import ProtocolError, checksum, decode, encode
@@ -14,7 +13,7 @@ PROTOCOL_FILE = Path(protocol.__file__)
 
 
 def signed(body: str) -> str:
-    return "$%s*%02X" % (body, checksum(body))
+    return f"${body}*{checksum(body):02X}"
 
 
 def why(line: str) -> str:
@@ -42,7 +41,7 @@ def test_one_trailing_cr_and_lower_case_hex():
     assert decode("$BALL,118,53021,rain*36\r")[0] == "BALL"
     assert why("$BALL,118,53021,rain*36\r\r") == "format"
     body = "BALL,1,2,hail"
-    assert decode("$%s*%02x" % (body, checksum(body)))[3] == ["hail"]
+    assert decode(f"${body}*{checksum(body):02x}")[3] == ["hail"]
 
 
 def test_integers():

@@ -15,7 +15,7 @@ from companion.ship.judge import Timings
 from companion.ship.protocol import decode
 from companion.ship.twin.calibrate import CalibrationRun
 from companion.ship.twin.core import TwinCore
-from companion.ship.twin.physics import (BALL_R, BEAM_DEPTH, BED_CENTRES, G, ShipModel, bed_at)
+from companion.ship.twin.physics import BALL_R, BEAM_DEPTH, BED_CENTRES, G, ShipModel, bed_at
 from companion.ship.twin.pilot import Pilot
 from companion.ship.twin.runner import levelled_flash
 
@@ -97,7 +97,7 @@ def test_the_real_firmware_sees_the_twins_balls_with_their_colours_and_its_tilt(
         pytest.skip(why)
     core, samples = flight(7)
     # levelled at the table first, as SHIP.md has the maker do: its own 1 g and tilt zero
-    run = Board.run([s for s in samples], interpreter, flash=levelled_flash(interpreter, tmp_path, model=core.model))
+    run = Board.run(list(samples), interpreter, flash=levelled_flash(interpreter, tmp_path, model=core.model))
     messages = [decode(line) for line in run.usb]
     balls = [(m[2], m[3][0]) for m in messages if m[0] == "BALL"]
     assert [kind for _t, kind in balls] == ["rain", "hail"]

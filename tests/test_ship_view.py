@@ -12,9 +12,9 @@ from companion.config import Config, JudgeTimings
 from companion.rules import RulesError
 from companion.rules.cloudship import BEDS
 from companion.ship.session import ShipSession
-from companion.ui.tools.harness import Harness
-from companion.ui.screens.cloudship import demo_game
 from companion.ui.loop.ship_view import ShipPanel
+from companion.ui.screens.cloudship import demo_game
+from companion.ui.tools.harness import Harness
 from tests.shipstreams import Board
 
 SETUP, ACTIONS = demo_game()

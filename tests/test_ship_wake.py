@@ -9,8 +9,7 @@ import threading
 import time
 
 from gpiozero.pins.mock import MockFactory
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from companion.config import Config
 from companion.ship.judge import Judge
@@ -18,9 +17,9 @@ from companion.ship.link import ShipLink, clock_ms
 from companion.ship.protocol import decode, encode
 from companion.ship.session import ShipSession
 from companion.ship.sim import ShipSimulator
-from companion.ui.tools.harness import Harness
-from companion.ui.screens.cloudship import demo_game
 from companion.ui.loop.ship_view import TILT_REDRAW_DEG, ShipPanel
+from companion.ui.screens.cloudship import demo_game
+from companion.ui.tools.harness import Harness
 
 SETUP, _ = demo_game()
 

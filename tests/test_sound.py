@@ -21,7 +21,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.sound import QUIET_S, SOUND_NAMES, VOICE_CHANNEL, Sounds
-
 from timekeeping import ManualClock
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -130,7 +130,7 @@ def test_cloudmine_found_card_settles_the_round():
     settle = found[0]
     gained = {n: after.view["scores"][n] - match.view["scores"][n] for n in after.view["players"]}
     assert settle.headline == f"{finder} found the card"
-    assert dict((who, line) for who, line in settle.details) == {
+    assert dict(settle.details) == {
         finder: f"{finder} takes {story.count_word(gained[finder])} cards", "Ann": "Ann (Dreamer) takes one card"}
     assert settle.text.startswith(f"{finder} found the card: ")
 
@@ -203,7 +203,7 @@ def test_texts_follow_the_language_when_read():
         for language in i18n.LANGUAGES:
             i18n.set_language(language)
             texts[language] = (found[0].headline, found[0].text)
-        assert len({t for t in texts.values()}) == 3
+        assert len(set(texts.values())) == 3
     finally:
         i18n.set_language("en")
 

@@ -18,10 +18,10 @@ from companion.devices.router import SeatMap, route
 from companion.devices.table import SeatOutcome
 from companion.rules import Match
 from companion.rules.cloud9 import BLANK, DICE, FACES, POINTS, TOP_POINTS
-from companion.ui.tools.harness import Harness
 from companion.ui.kit.layout import SIZES
-from companion.ui.screens.cloud9 import FALL_S, JUMP_S, LIFT_S, CardsButton, Cloud9Screen, demo_game
+from companion.ui.screens.cloud9 import LIFT_S, CardsButton, Cloud9Screen, demo_game
 from companion.ui.screens.end import EndScreen
+from companion.ui.tools.harness import Harness
 
 SHOTS = Path("/tmp/cloud9-shots")
 THREE = ["Ann", "Ben", "Cat"]
@@ -120,7 +120,7 @@ def test_a_short_game_to_fifty_by_taps_in_portrait():
                 h.tap("stay")
             assert view(h)["pilot"] == pilot and view(h)["phase"] == "resolve"
             h.tap("rise")
-    assert view(h)["scores"] == {name: 2 * TOP_POINTS for name in THREE}
+    assert view(h)["scores"] == dict.fromkeys(THREE, 2 * TOP_POINTS)
     assert view(h)["trip"] == 3 and not view(h)["over"]
     tap_action(h, {"act": "roll", "dice": ["red", "yellow"]})
     first, second = view(h)["decide_order"]
@@ -319,7 +319,7 @@ def test_reaching_the_top_cloud_scores_everyone_aboard_and_plays_the_fanfare():
         if cloud < 8:
             submit_all(screen, [{"act": "rise", "cards": []}])
     h.tap("rise")
-    assert view(h)["scores"] == {n: TOP_POINTS for n in THREE}
+    assert view(h)["scores"] == dict.fromkeys(THREE, TOP_POINTS)
     assert h.app.sounds.played[-1] == "top_cloud"
     assert h.find("subtitle").text == "Trip 2"
 

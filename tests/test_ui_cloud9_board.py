@@ -323,8 +323,8 @@ def test_the_strip_shows_what_was_rolled():
 
 
 def test_a_drawn_part_that_declares_its_box_counts_for_the_covered_check():
-    from companion.ui.screens.cloud9 import Hand
     from companion.ui.kit.theme import Theme
+    from companion.ui.screens.cloud9 import Hand
 
     hand = Hand(pygame.Rect(10, 10, 20, 20))
     assert _painted(hand, Theme(1.0)) == [hand.rect]

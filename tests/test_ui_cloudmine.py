@@ -9,12 +9,13 @@ import time
 
 import pygame
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from companion.controller import GameController
 from companion.rules import Match
-from companion.ui.tools.harness import Harness
 from companion.ui.screens.cloudmine import CloudMineScreen, ring_cells
 from companion.ui.screens.end import EndScreen
+from companion.ui.tools.harness import Harness
 
 RULEBOOK = ["András", "Edit", "Tamás", "Gabriella", "Zsolt", "Robi"]
 
@@ -295,7 +296,6 @@ def test_a_seat_claimed_by_touch_is_lit_and_cannot_be_claimed_again_by_button():
         hardware.close()
 
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
 
 
 @settings(max_examples=30, deadline=None)

@@ -11,9 +11,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion import i18n
-from companion.ui.boards import cloudmine as board
-from companion.ui.boards import help_pictures
-from companion.ui.screens.cloudmine import CloudMineScreen, breakable, flights
+from companion.ui.boards import cloudmine as board, help_pictures
+from companion.ui.screens.cloudmine import breakable, flights
 from companion.ui.tools.demo import _StepClock
 from companion.ui.tools.harness import Harness
 

@@ -16,12 +16,12 @@ from companion import i18n
 from companion.rules import Match
 from companion.rules.cloudship import FACES, MODES, STORM
 from companion.rules.simulate import random_actions
-from companion.ui.tools.harness import Harness
-from companion.ui.loop.hardware import NoHardware
-from companion.ui.kit.layout import SIZES
 from companion.ui.boards.cloudship import CELEBRATE_S, FLIP_S, PASSED, PLANT_S, SLIDE_S
+from companion.ui.kit.layout import SIZES
+from companion.ui.loop.hardware import NoHardware
 from companion.ui.screens.cloudship import CloudshipScreen, demo_game, random_roll
 from companion.ui.screens.end import EndScreen
+from companion.ui.tools.harness import Harness
 
 SETUP, ACTIONS = demo_game()
 
@@ -71,7 +71,7 @@ def test_a_whole_game_tapped_through_ends_with_every_flower_planted():
     v = view(h)
     assert v["over"] and v["result"] == "won" and v["phase"] == "over"
     assert v["beds"] == {"yellow": 3, "purple": 3, "white": 3, "blue": 3} and v["engine_room"] == 0
-    assert v["winners"] == SETUP["players"] and v["scores"] == {name: 12 for name in SETUP["players"]}
+    assert v["winners"] == SETUP["players"] and v["scores"] == dict.fromkeys(SETUP["players"], 12)
     assert h.app.controller.match.actions() == ACTIONS
     expected = Match.start(SETUP)
     for action in ACTIONS:

@@ -87,8 +87,8 @@ def test_a_bad_size_is_refused_clearly():
 
 def test_the_demo_saves_every_screen_and_every_state_change(tmp_path):
     from companion.rules import Match
-    from companion.ui.tools.demo import record
     from companion.ui.screens.cloudmine import demo_game
+    from companion.ui.tools.demo import record
 
     files = record(tmp_path, sizes={"landscape": (800, 480), "portrait": (720, 1280)}, games=["cloudmine"])
     setup, actions = demo_game()
@@ -120,7 +120,7 @@ def test_demo_into_a_place_it_cannot_write_says_so_in_one_line(tmp_path, where):
     result = run_cli("demo", "--out", str(out), timeout=300)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"cloud-companion: cannot ") and str(out) in lines[0]
+    assert len(lines) == 1 and lines[0].startswith("cloud-companion: cannot ") and str(out) in lines[0]
 
 
 def test_run_with_a_db_that_is_not_a_journal_says_so_and_leaves_it_alone(tmp_path):

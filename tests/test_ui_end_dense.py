@@ -5,6 +5,7 @@ rounds chart readable."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, strategies as st
 
 from companion.ui.screens.end import EndScreen, NameLabel
 from companion.ui.tools.demo import players_game
@@ -88,7 +89,6 @@ def test_the_cloudship_rounds_chart_keeps_its_key_and_numbers_apart():
     assert all((b - a) * g["slot"] / g["per"] >= widest + theme.px(8) for a, b in zip(numbers, numbers[1:]))
 
 
-from hypothesis import given, strategies as st  # noqa: E402
 
 
 @given(count=st.integers(1, 200), slot=st.floats(2, 120), widest=st.integers(6, 40))

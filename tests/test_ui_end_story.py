@@ -3,8 +3,8 @@ journal's exports, History shows it, and `history --recap` draws one for any gam
 
 import json
 import subprocess
-import time
 import sys
+import time
 from pathlib import Path
 
 import pygame
@@ -14,12 +14,12 @@ from companion import i18n
 from companion.controller import GameController
 from companion.journal import Journal
 from companion.rules import Match
+from companion.ui.boards import recap
 from companion.ui.boards.cloudship import CELEBRATE_S
 from companion.ui.kit import theme as th
 from companion.ui.kit.roster import players_from_setup
 from companion.ui.screens.end import EndScreen
 from companion.ui.screens.history import HistoryScreen, RecapScreen
-from companion.ui.boards import recap
 from companion.ui.tools.harness import Harness
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "companion" / "examples"

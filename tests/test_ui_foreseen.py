@@ -15,7 +15,6 @@ from companion.ui.kit.widgets import Label
 from companion.ui.screens.cloudmine import CloudMineScreen
 from companion.ui.screens.end import EndScreen
 from companion.ui.tools.harness import Harness
-
 from test_ui_kept_frames import EIGHT, SIX, Clock, fresh, pixels, rehearse
 
 

@@ -10,12 +10,12 @@ import pygame.freetype
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion.ui.tools.harness import Harness
 from companion.ui.kit.layout import SIZES, Frame, Viewport, cols, rows
-from companion.ui.screens.base import Screen
 from companion.ui.kit.shapes import SHAPES, draw_shape
 from companion.ui.kit.theme import COLOURS, Theme
 from companion.ui.kit.widgets import Button, Label, fit_text
+from companion.ui.screens.base import Screen
+from companion.ui.tools.harness import Harness
 
 
 class CounterScreen(Screen):
@@ -235,7 +235,7 @@ def test_buttons_smaller_than_48_design_pixels_are_reported():
 
 
 def test_every_game_colour_has_its_own_shape_and_the_shapes_differ_in_grey():
-    colours = [c for c in COLOURS.values()]
+    colours = list(COLOURS.values())
     assert len({c.shape for c in colours}) == len(colours)
     masks = {}
     for shape in SHAPES:

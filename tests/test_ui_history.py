@@ -212,7 +212,7 @@ def test_a_row_is_reached_and_opened_from_the_keyboard_too():
     from companion.ui.screens.history import ScoresScreen
 
     h = Harness((800, 480))
-    show(h, finished(4, list(LONG_NAMES[:5]), {p: 5 for p in LONG_NAMES[:5]}, [LONG_NAMES[1]]))
+    show(h, finished(4, list(LONG_NAMES[:5]), dict.fromkeys(LONG_NAMES[:5], 5), [LONG_NAMES[1]]))
     for _ in range(10):
         h.key(pygame.K_TAB)
         if (h.app.focus_key or "").startswith("game-row:"):

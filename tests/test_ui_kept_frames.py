@@ -10,12 +10,12 @@ import random
 import pygame
 import pytest
 
-from companion.ui.tools.harness import Harness
 from companion.ui.kit.layout import Viewport
 from companion.ui.kit.widgets import Button, DrawContext, Label, Panel, Picture, painter_key
 from companion.ui.screens.base import Screen
 from companion.ui.screens.cloudmine import CloudMineScreen
 from companion.ui.screens.end import EndScreen
+from companion.ui.tools.harness import Harness
 
 SIX = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 EIGHT = ["Maximilian-Alexander", "Szentgyörgyi Boglárka", "Annemarie-Josephine", "Weißenböck Jürgen",
@@ -186,7 +186,10 @@ def test_what_a_drawing_function_holds_decides_whether_its_frame_may_be_kept():
     same = [lambda s, r, n=n: None for n in (3, 3, 4)]
     assert painter_key(same[0]) == painter_key(same[1]) != painter_key(same[2])
     assert painter_key(lambda s, r: screen) is None  # holds an object whose state may change
-    holder = (lambda thing: (lambda s, r: thing))
+
+    def holder(thing):
+        return lambda s, r: thing
+
     assert painter_key(holder([1, 2])) is None
     assert painter_key(lambda s, r, rgb=[1, 2, 3]: None) is None
     assert painter_key(holder(("red", 3))) is not None

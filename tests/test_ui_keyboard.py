@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from companion import i18n
-from companion.ui.tools.harness import Harness
 from companion.ui.kit.layout import SIZES
 from companion.ui.screens.keyboard import ACCENTS, LAYOUTS
+from companion.ui.tools.harness import Harness
 
 
 def open_keyboard(size, language) -> Harness:

@@ -9,10 +9,10 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion.config import Config
-from companion.ui.tools.harness import Harness
+from companion.ui.loop.ship_view import ShipPanel
 from companion.ui.screens.cloudship import demo_game
 from companion.ui.screens.practice import LocalDeck, PracticeScreen, TwinDeck
-from companion.ui.loop.ship_view import ShipPanel
+from companion.ui.tools.harness import Harness
 
 SETUP, _ = demo_game()
 SIZES = [(800, 480), (720, 1280)]

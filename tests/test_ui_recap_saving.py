@@ -18,7 +18,6 @@ from companion.journal import Journal
 from companion.ui.boards import recap
 from companion.ui.screens.end import EndScreen, keep_latest_recap
 from companion.ui.tools.harness import Harness
-
 from test_ui_end_story import example
 
 ROOT = Path(__file__).resolve().parent.parent

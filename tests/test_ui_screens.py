@@ -8,10 +8,10 @@ import pytest
 
 from companion import i18n
 from companion.journal import GameSummary, PlayerTotal
-from companion.ui.tools.harness import Harness
 from companion.ui.kit.layout import SIZES
 from companion.ui.screens.history import HistoryScreen, ListedGames
 from companion.ui.screens.settings import SettingsScreen
+from companion.ui.tools.harness import Harness
 
 EIGHT = ["Ann", "Ben", "Csilla", "Dóra", "Előd", "Ferenc", "Gábor", "Hannelore"]
 # long names (as long as a family's names get), for the most players each game takes
@@ -34,7 +34,7 @@ def shared_win() -> GameSummary:
     """Eight long names and a shared win: the row that used to clip ("Gewonnen von András, Zsol")."""
     return GameSummary(99, "cloudmine", "The Cloud Mine", {"game": "cloudmine", "players": EIGHT}, EIGHT,
                        "2026-06-01T18:00:00+00:00", "2026-06-01T19:00:00+00:00", "2026-06-01T19:00:00+00:00",
-                       "over", "over", ["Hannelore", "Csilla", "Ferenc"], {p: 15 for p in EIGHT}, 40)
+                       "over", "over", ["Hannelore", "Csilla", "Ferenc"], dict.fromkeys(EIGHT, 15), 40)
 
 
 HISTORY = ListedGames([summary(i, "over" if i % 3 else "abandoned") for i in range(7)],
@@ -132,7 +132,6 @@ def play_until(h: Harness, setup: dict, kind: str, prefer) -> None:
     happened ("decide": until a passenger decides on cloud 4 or higher)."""
     import random
 
-    from companion.ui.story import moments as story
 
     rng = random.Random(3)
     screen = h.start_game(setup)
@@ -416,8 +415,8 @@ def test_the_thing_to_decide_is_the_biggest_text_on_the_game_screen(size):
             h.app.refresh()
             h.render()
             theme = h.app.theme
-            from companion.ui.tools.harness import flat
             from companion.ui.kit.widgets import Label
+            from companion.ui.tools.harness import flat
 
             labels = [w for w in flat(h.app.layers()[0]) if isinstance(w, Label) and w.text]
             prompt = next(label for label in labels if label.key == "prompt")
@@ -490,9 +489,8 @@ def test_the_cloud_mine_end_screen_says_the_deck_ended_it():
 
 
 def test_cloudship_s_win_is_a_full_garden_in_colour():
-    from companion.ui.kit import theme as th
-
     from companion.ui.boards.cloudship import CELEBRATE_S
+    from companion.ui.kit import theme as th
 
     now = [100.0]
     h = Harness(clock=lambda: now[0])

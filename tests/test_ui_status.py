@@ -15,8 +15,7 @@ from companion.controller import GameController
 from companion.devices.events import JUMP
 from companion.devices.seats import SeatInput
 from companion.devices.table import SeatTable
-from companion.journal import Journal
-from companion.journal import store
+from companion.journal import Journal, store
 from companion.ui.loop.app import SAVE_RETRY_S
 from companion.ui.loop.hardware import SeatHardware
 from companion.ui.tools.harness import Harness

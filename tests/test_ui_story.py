@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.ui.tools.harness import Harness
 from companion.ui.screens.cloudmine import demo_game as cloudmine_demo
+from companion.ui.tools.harness import Harness
 
 SIZES = [(800, 480), (720, 1280)]
 

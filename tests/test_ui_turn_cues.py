@@ -20,6 +20,7 @@ from companion.ui.loop.hardware import SeatHardware
 from companion.ui.screens.seat_edges import SeatEdgesScreen, ribbons, to_move
 from companion.ui.tools.harness import Harness
 
+
 @pytest.fixture
 def reset_language():
     yield
@@ -99,8 +100,8 @@ def test_each_seat_chimes_its_own_chime_when_its_turn_comes_and_only_then():
 
 
 def test_the_seat_chimes_are_eight_different_short_sounds():
-    from pathlib import Path
     import wave
+    from pathlib import Path
 
     data = set()
     for seat in range(1, 9):

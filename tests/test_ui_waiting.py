@@ -11,10 +11,9 @@ import time
 import pygame
 import pytest
 
-from companion.ui.loop import app as app_module
-from companion.ui.loop import waiting
-from companion.ui.tools.harness import Harness
+from companion.ui.loop import app as app_module, waiting
 from companion.ui.loop.waiting import InputWatch, Waker, sleep_until
+from companion.ui.tools.harness import Harness
 
 
 def run_for(h: Harness, seconds: float) -> int:
@@ -164,7 +163,7 @@ def test_a_device_thread_and_the_loop_waking_first_at_once_share_one_waker():
         start = threading.Barrier(6)
         seen = []
 
-        def first_use():
+        def first_use(start=start, seen=seen):
             start.wait()
             seen.append(h.app.waker)
         threads = [threading.Thread(target=first_use) for _ in range(6)]

@@ -16,9 +16,9 @@ import shutil
 import sqlite3
 import subprocess
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Iterable
 
 from .. import config as settings
 from ..ship import protocol

@@ -25,10 +25,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from . import platforms
 
@@ -148,7 +148,7 @@ def settings_text(example: str, display: str, rotate: int) -> str:
         shown = f'"{value}"' if isinstance(value, str) else str(value)
         line = re.compile(rf"^{key} = [^#\n]*?(?=\s*(#|$))", re.M)
         if line.search(example):
-            example = line.sub(lambda _: f"{key} = {shown}", example, count=1)
+            example = line.sub(lambda _, text=f"{key} = {shown}": text, example, count=1)
         else:
             section = re.search(r"^\[", example, re.M)
             if section:

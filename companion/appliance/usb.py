@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import select
 import threading
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 ROOTS = (Path("/media"), Path("/run/media"))
 MOUNTS = Path("/proc/self/mounts")
@@ -47,7 +47,7 @@ class StickWatcher:
         self._stop_r, self._stop_w = os.pipe()
         self._thread = threading.Thread(target=self._run, daemon=True, name="usb-sticks")
 
-    def start(self) -> "StickWatcher":
+    def start(self) -> StickWatcher:
         self._fd = os.open(self.mounts, os.O_RDONLY)
         self._known = stick_mounts(self._read(), self.roots)
         self._thread.start()

@@ -136,7 +136,7 @@ def build(out: Path, release: str = "trixie", folder: Path | None = None) -> Pat
     with Mounted(root):
         chroot(root, "export PIP_CERT=/tmp/host-ca.crt; python3 -m venv /tmp/build-venv && "
                      "/tmp/build-venv/bin/pip install -q --upgrade pip && "
-                     f"/tmp/build-venv/bin/pip wheel -q --no-deps --no-binary pygame-ce -w /tmp/wheels "
+                     "/tmp/build-venv/bin/pip wheel -q --no-deps --no-binary pygame-ce -w /tmp/wheels "
                      + " ".join(f"--config-settings=setup-args=-D{option}" for option in MESON_OPTIONS)
                      + f" '{pygame_requirement()}'")
     wheel, = work.glob("pygame_ce-*.whl")

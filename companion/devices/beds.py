@@ -12,7 +12,7 @@ resting on a break-beam): it is reported; being held, it gives no new impacts un
 from __future__ import annotations
 
 import queue
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from gpiozero import DigitalInputDevice
 from gpiozero.pins import Factory

@@ -11,7 +11,7 @@ the chatter after it, and the chatter of the release, fall inside the window and
 
 from __future__ import annotations
 
-from typing import Hashable
+from collections.abc import Hashable
 
 # Switch bounce lasts up to a few milliseconds; two deliberate presses are >100 ms apart.
 DEBOUNCE_S = 0.03

@@ -17,8 +17,9 @@ Decision kinds:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..i18n import N_, translator
 from .events import JUMP, STAY, LedMode, SeatPress
@@ -57,12 +58,12 @@ class SeatMap:
     pairs: tuple[tuple[int, str], ...] = ()
 
     @classmethod
-    def in_order(cls, players: Iterable[str]) -> "SeatMap":
+    def in_order(cls, players: Iterable[str]) -> SeatMap:
         """The first player at seat 1, the next at seat 2, ... (clockwise round the table)."""
         return cls(tuple(enumerate(players, start=1)))
 
     @classmethod
-    def from_json(cls, data: Mapping[str, str]) -> "SeatMap":
+    def from_json(cls, data: Mapping[str, str]) -> SeatMap:
         return cls(tuple(sorted((int(seat), name) for seat, name in data.items())))
 
     def to_json(self) -> dict[str, str]:
@@ -74,12 +75,12 @@ class SeatMap:
     def seat_of(self, player: str) -> int | None:
         return next((s for s, name in self.pairs if name == player), None)
 
-    def with_seat(self, seat: int, player: str) -> "SeatMap":
+    def with_seat(self, seat: int, player: str) -> SeatMap:
         """`player` at `seat` (leaving any seat they had before; whoever sat there stands up)."""
         kept = [(s, n) for s, n in self.pairs if s != seat and n != player]
         return SeatMap(tuple(sorted(kept + [(seat, player)])))
 
-    def without(self, player: str) -> "SeatMap":
+    def without(self, player: str) -> SeatMap:
         return SeatMap(tuple((s, n) for s, n in self.pairs if n != player))
 
 
@@ -191,7 +192,7 @@ def led_plan(view: View, seats: SeatMap) -> dict[int, LedMode]:
     """Each seat's LED for this state: whose decision it is blinks, whose turn it is is lit;
     when the game is over the winners' LEDs are lit."""
     if view["over"]:
-        by_player = {name: LedMode.ON for name in view["winners"]}
+        by_player = dict.fromkeys(view["winners"], LedMode.ON)
     else:
         by_player = GAME_SEATS[view["game"]].leds(view)
     plan = {}

@@ -24,9 +24,9 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable, Mapping, Sequence
 
 from gpiozero import LED, DigitalInputDevice
 from gpiozero.pins import Factory
@@ -151,7 +151,7 @@ class SeatInput:
                 log.warning("seat %d %s is held down at start: ignored until released", *key)
 
     @classmethod
-    def open(cls, config: Config, **options) -> "SeatInput":
+    def open(cls, config: Config, **options) -> SeatInput:
         """The seats of the settings file on gpiozero's pin factory (MockFactory without GPIO)."""
         choice = choose_pin_factory()
         return cls(config.seats, pin_factory=choice.factory, simulated=choice.simulated, **options)
@@ -299,7 +299,7 @@ class SeatInput:
         self._leds.clear()
         self._buttons.clear()
 
-    def __enter__(self) -> "SeatInput":
+    def __enter__(self) -> SeatInput:
         return self
 
     def __exit__(self, *exc) -> None:

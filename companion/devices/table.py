@@ -16,8 +16,8 @@ before the dice were entered never becomes a decision about them.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from ..config import Config
 from ..controller import GameController
@@ -25,7 +25,17 @@ from ..i18n import explain, translator
 from ..rules import Match, RulesError
 from .events import LedMode, SeatPress
 from .router import (
-    ACT, IGNORE, NOTE, REFUSE, Decision, SeatMap, claim, claim_led_plan, describe_button, led_plan, route,
+    ACT,
+    IGNORE,
+    NOTE,
+    REFUSE,
+    Decision,
+    SeatMap,
+    claim,
+    claim_led_plan,
+    describe_button,
+    led_plan,
+    route,
 )
 from .seat_test import SeatTestModel
 from .seats import SeatInput
@@ -57,7 +67,7 @@ class SeatTable:
         self._leds_for: Match | None = None    # the match the LEDs show
 
     @classmethod
-    def open(cls, config: Config, wake: Callable[[], None] | None = None) -> "SeatTable":
+    def open(cls, config: Config, wake: Callable[[], None] | None = None) -> SeatTable:
         return cls(SeatInput.open(config, wake=wake))
 
     # --- what the screens switch to ------------------------------------------------------

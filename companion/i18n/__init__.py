@@ -18,9 +18,9 @@ A refusal of the rules core (RulesError) is shown with `explain(error) -> (reaso
 from __future__ import annotations
 
 import gettext
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
-from typing import Callable
 
 LOCALE_DIR = Path(__file__).resolve().parent
 LANGUAGES = ("en", "de", "hu")
@@ -48,7 +48,7 @@ def on_language_change(listener: Callable[[str], None]) -> None:
     _listeners.append(listener)
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(domain: str, language: str) -> gettext.NullTranslations:
     """The compiled catalog, or the identity for English and for a domain without one."""
     if language == SOURCE_LANGUAGE:
@@ -87,4 +87,4 @@ def domains() -> list[str]:
     return sorted({p.stem for p in LOCALE_DIR.glob("*/LC_MESSAGES/*.po")})
 
 
-from .refusals import explain  # noqa: E402  (it uses the translators above)
+from .refusals import explain as explain  # noqa: E402  (it uses the translators above)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 GLOSSARY_PATH = Path(__file__).resolve().parent / "glossary.toml"
@@ -43,7 +43,7 @@ def without_placeholders(text: str) -> str:
     return _PLACEHOLDER.sub(" ", text)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(path: Path = GLOSSARY_PATH) -> tuple[tuple[Term, ...], dict[str, tuple[re.Pattern, ...]]]:
     """(terms, forbidden wording per language) from the TOML file."""
     data = tomllib.loads(path.read_text(encoding="utf-8"))

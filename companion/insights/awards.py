@@ -18,8 +18,9 @@ Pure functions, plain data, no pygame: the end screen and the recap picture draw
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from ..rules import Match
 from ..rules.cloud9 import TOP_CLOUD
@@ -92,7 +93,7 @@ class ShipRound:
 def cloudship_rounds(match: Match) -> list[ShipRound]:
     rounds: list[ShipRound] = []
     start = None
-    for before, action, after in steps(match):
+    for before, _action, after in steps(match):
         if start is None:
             start = before
         if after.round != before.round or (after.result and not before.result):

@@ -101,7 +101,7 @@ def records_ms(games: int = HISTORY_GAMES, visits: int = 5) -> dict[str, float]:
         slowest = 0.0
         times = []
         with Writer.open(path) as journal:
-            for visit in range(visits):
+            for _ in range(visits):
                 match = Match.start(setup)
                 ref = journal.begin(match)
                 for action in actions:

@@ -13,11 +13,18 @@ turn it is (or for the solo pilot before the roll) with True to jump out.
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
+from functools import cache
 
 from ..rules.cloud9 import (
-    POINTS, TOP_CLOUD, TOP_POINTS, WILD, WINNING_SCORE, Cloud9Rules, Cloud9State, cards_needed,
+    POINTS,
+    TOP_CLOUD,
+    TOP_POINTS,
+    WILD,
+    WINNING_SCORE,
+    Cloud9Rules,
+    Cloud9State,
+    cards_needed,
     passengers_in_order,
 )
 from .odds import rise_chance_trusted as rise_chance
@@ -96,14 +103,14 @@ def by_odds(state: Cloud9State, played: Mapping[str, int]) -> bool:
     return here >= stake or here >= stake * rise_chance(state.dice, state.hand(state.pilot), played)
 
 
-@lru_cache(maxsize=None)
+@cache
 def rise_prior(cloud: int, hand: int) -> tuple[tuple[float, float], ...]:
     """(probability of the roll, chance a pilot holding `hand` cards pays for it) for every
     roll on `cloud`, with no card seen."""
     return tuple((p, rise_chance(dice, hand, {})) for p, dice in _rolls(cloud))
 
 
-@lru_cache(maxsize=None)
+@cache
 def aboard_value(cloud: int, hand: int, aboard: int, turn: int) -> float:
     """Expected points of a player aboard on `cloud` before the roll, with `aboard` players in
     the basket, who is the pilot `turn` rises from now (0: now), while every pilot holds
@@ -137,7 +144,7 @@ _ROLLS: dict[int, list[tuple[float, tuple[str, ...]]]] = {}
 POLICIES: dict[str, Policy] = {"cautious": cautious, "bold": bold, "odds": by_odds}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _needs(dice: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
     """The cards a roll needs, as a list and counted per colour (a few hundred rolls exist)."""
     need = cards_needed(dice)

@@ -30,11 +30,12 @@ Method.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import comb
-from typing import Any, Iterable
+from typing import Any
 
 from ..rules import Match
 from ..rules.cloudship import BEDS, DICE, FACE_WEIGHTS, RULES, STORM, STORM_END, ShipState
@@ -75,7 +76,7 @@ def storm_steps() -> dict[int, Fraction]:
     return {k: raw[k] / counted for k in range(DICE)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def storm_rounds(storm: int) -> Fraction:
     """Expected rounds (rolls that count) until the marker on `storm` reaches the end square."""
     if storm >= STORM_END:

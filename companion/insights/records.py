@@ -18,12 +18,13 @@ import json
 import os
 import sqlite3
 import tempfile
+from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from ..journal.hooks import keep_records_with
 from ..rules import Match

@@ -27,12 +27,21 @@ already seen agree with (see `hidden_hail`).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Iterable, Iterator, Sequence
 
 from ..rules.cloudship import (
-    BED_CAPACITY, BEDS, FACE_WEIGHTS, FLOWERS, MODES, RULES, STORM, TILE_SECTIONS, ShipState,
-    bed_outcome, section_spaces,
+    BED_CAPACITY,
+    BEDS,
+    FACE_WEIGHTS,
+    FLOWERS,
+    MODES,
+    RULES,
+    STORM,
+    TILE_SECTIONS,
+    ShipState,
+    bed_outcome,
+    section_spaces,
 )
 from ..errors import CompanionError
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Sequence
 
 from ..rules.cloud9 import COLOURS, DICE, HAND_SIZE, RULES, Cloud9State
 from .bots import POLICIES, pilot_action

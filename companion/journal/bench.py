@@ -11,8 +11,10 @@ import shutil
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
+from datetime import UTC
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import platformdirs
 
@@ -99,7 +101,7 @@ def build_history(path: Path, games: int = HISTORY_GAMES, seed: int = 0) -> None
     actions and summaries written as the journal writes them, but in one transaction: journaling
     them one commit at a time would take an hour of fsyncs.
     """
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     from ..rules.simulate import random_game
     from .store import Store, _dump
@@ -117,7 +119,7 @@ def build_history(path: Path, games: int = HISTORY_GAMES, seed: int = 0) -> None
     with Journal.open(path):
         pass  # creates the file with the current schema
     store = Store.open(path, writable=True)
-    start = datetime(2026, 1, 1, 18, tzinfo=timezone.utc) - timedelta(days=games // 3)
+    start = datetime(2026, 1, 1, 18, tzinfo=UTC) - timedelta(days=games // 3)
     try:
         with store._transaction() as db:
             for number in range(games):

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from . import rows, schema
@@ -195,7 +196,7 @@ class Store:
 
     @classmethod
     def open(cls, path: Path, *, writable: bool, connect: Connect = connect,
-             migrations: dict[int, str] = schema.MIGRATIONS, full_check: bool = True) -> "Store":
+             migrations: dict[int, str] = schema.MIGRATIONS, full_check: bool = True) -> Store:
         """Open and check the file; UnusableFile if its content cannot be used.
 
         Failures to reach the file at all (permissions, read-only or full disk) come out as
@@ -373,7 +374,7 @@ class Store:
         row = self.conn.execute(f"SELECT {_COLUMNS} FROM games ORDER BY id DESC LIMIT 1").fetchone()
         return _summary(row) if row else None
 
-    def game(self, game_id: int) -> "StoredGame | None":
+    def game(self, game_id: int) -> StoredGame | None:
         """A game's summary and every stored action, read in one snapshot; for a damaged
         game, the actions up to the first that cannot be read, and what is wrong."""
         with self._snapshot():

@@ -13,8 +13,8 @@ browser reconnects when it can. Memory per viewer stays bounded whatever the cli
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 from inotify_simple import INotify, flags
 

@@ -25,20 +25,20 @@ import pygame  # noqa: E402
 from .. import i18n  # noqa: E402
 from ..config import Config  # noqa: E402
 from ..controller import GameController  # noqa: E402
-from ..journal.journal import rebuild  # noqa: E402
 from ..journal.history import GameSummary  # noqa: E402
+from ..journal.journal import rebuild  # noqa: E402
 from ..rules import RulesError  # noqa: E402
-from ..ui.story import moments as story  # noqa: E402
-from ..ui.loop.app import App  # noqa: E402
-from ..ui.tools.harness import flat  # noqa: E402
-from ..ui.loop.hardware import NoHardware  # noqa: E402
 from ..ui.kit.layout import Viewport  # noqa: E402
-from ..ui.screens.records import record_lines  # noqa: E402
 from ..ui.kit.roster import players_from_setup  # noqa: E402
+from ..ui.kit.widgets import Label  # noqa: E402
+from ..ui.loop.app import App  # noqa: E402
+from ..ui.loop.hardware import NoHardware  # noqa: E402
 from ..ui.screens.base import game_title  # noqa: E402
 from ..ui.screens.end import EndScreen, standings  # noqa: E402
+from ..ui.screens.records import record_lines  # noqa: E402
+from ..ui.story import moments as story  # noqa: E402
 from ..ui.story.sounds import Silence  # noqa: E402
-from ..ui.kit.widgets import Label  # noqa: E402
+from ..ui.tools.harness import flat  # noqa: E402
 from .reader import Look  # noqa: E402
 
 # the sizes drawn: a TV (1080p) and a phone held upright

@@ -24,11 +24,12 @@ import logging
 import os
 import secrets
 import signal
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
@@ -302,7 +303,7 @@ class LiveServer:
                     raise CannotListen(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
                 log.warning("cannot listen on %s:%s: %s", host, port, exc.strerror or exc)
         self.bound = (hosts, port)
-        self.url = address.page_url([h for h in hosts], port)
+        self.url = address.page_url(list(hosts), port)
         self.names = address.own_names(hosts, self.url)
         address.publish(self.url)
         log.warning("the live page is at %s", self.url)
@@ -521,7 +522,7 @@ class LiveServer:
             while not viewer.dropped.is_set():
                 try:
                     message = await asyncio.wait_for(viewer.queue.get(), HEARTBEAT_S)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     message = b": still here\n\n"
                 if not message or viewer.dropped.is_set():
                     break
@@ -557,7 +558,7 @@ async def _write(request: web.Request, response: web.StreamResponse, timeout: fl
     try:
         await asyncio.wait_for(response.write(data), timeout)
         return True
-    except (asyncio.TimeoutError, ConnectionError, RuntimeError):
+    except (TimeoutError, ConnectionError, RuntimeError):
         if request.transport is not None:
             request.transport.abort()
         return False

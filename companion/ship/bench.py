@@ -42,10 +42,8 @@ import os
 import queue
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from pathlib import Path
 
 from .judge import Judge
 from .link import ShipLink, clock_ms
@@ -256,9 +254,9 @@ def line_to_frame(balls: int = BALLS) -> dict[str, float]:
     which is what the scheduler of a shared machine cannot add to."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from ..ui.tools.harness import Harness
-    from ..ui.screens.cloudship import demo_game
     from ..ui.loop.ship_view import ShipPanel
+    from ..ui.screens.cloudship import demo_game
+    from ..ui.tools.harness import Harness
 
     master, slave, path = _pty()
     h = Harness((800, 480))
@@ -349,9 +347,9 @@ def twin_latencies(balls: int = TWIN_BALLS) -> dict[str, tuple[float, float]]:
     from gpiozero.pins.mock import MockFactory
 
     from ..config import Config
-    from ..ui.tools.harness import Harness
-    from ..ui.screens.cloudship import demo_game
     from ..ui.loop.ship_view import ShipPanel
+    from ..ui.screens.cloudship import demo_game
+    from ..ui.tools.harness import Harness
 
     h = Harness((800, 480))
     app = h.app
@@ -467,8 +465,7 @@ def firmware_figures(seconds: int = 20, runs: int = FIRMWARE_RUNS) -> dict[str, 
     A step is timed by the wall clock (MicroPython's unix port has no CPU clock), so on a shared
     machine a step the kernel paused reads long: the run is made `runs` times over the same
     samples (the same steps, doing the same work) and each step counts with its least time."""
-    from .board import Board
-    from .board import Sample
+    from .board import Board, Sample
 
     if Board.available("micropython") is not None:
         return {}

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from .twin.runner import TwinShip
 from .records import BadRecord, judge_records, read_records
 
-
 # a flight log stops at 1 MB: a recording many times that size is no flight (or /dev/zero)
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 

@@ -43,7 +43,7 @@ class Timings:
     rest_time: int = 2000
     silent: int = 3000
 
-    def with_changes(self, **changes: int) -> "Timings":
+    def with_changes(self, **changes: int) -> Timings:
         return replace(self, **changes)
 
 

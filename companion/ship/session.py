@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import queue
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..rules import RulesError
 from .flightlog import FlightLog
@@ -53,7 +54,7 @@ class Inlet:
     """Where the device threads put their lists of records (in place of a queue): judged at
     once on their thread; the main loop woken only when the session says it must be."""
 
-    def __init__(self, session: "ShipSession", wake: Callable[[], None]):
+    def __init__(self, session: ShipSession, wake: Callable[[], None]):
         self.session = session
         self.wake = wake
 

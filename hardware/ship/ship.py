@@ -15,11 +15,11 @@ goes at once: the Pi times a rest from when it hears it), nor the one REST_TIME_
 one that completes the rest on the Pi, so a landing is heard when it is due).
 """
 
+import calibration
 from balls import CLEAR, BallDetector
 from clock import due, later, since
 from motion import ONE_G, MotionMeter
-from tilt import GYRO_LSB_PER_DPS, TiltFilter, UNIT
-import calibration
+from tilt import GYRO_LSB_PER_DPS, UNIT, TiltFilter
 
 TILT_MS = 50    # 20 TILT lines a second
 BEAT_MS = 1000  # a BEAT a second

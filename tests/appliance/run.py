@@ -16,8 +16,8 @@ The last line says `N passed, M failed`.
 from __future__ import annotations
 
 import os
-import re
 import random
+import re
 import shlex
 import shutil
 import subprocess
@@ -624,7 +624,7 @@ class Run:
             time.sleep(2)
         return (f"previous version -> this one with a game open: {after} actions kept"
                 + (", the game on screen again" if shown else "") + "; the package step ran too; the live page "
-                f"serves the game")
+                "serves the game")
 
     def power_cuts(self, installed: Path) -> None:
         """The power cut, many times, each at a random moment while the journal writes as the app

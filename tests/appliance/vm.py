@@ -120,7 +120,7 @@ class Serial:
                 return None
             try:
                 chunk = self.sock.recv(65536)
-            except socket.timeout:
+            except TimeoutError:
                 continue
             if not chunk:
                 raise VMError("the serial console closed (QEMU ended)")
@@ -212,7 +212,7 @@ class VM:
         here, there = self.forward
         return f"user,model=virtio-net-pci,restrict=on,hostfwd=tcp:127.0.0.1:{here}-:{there}"
 
-    def start(self) -> "VM":
+    def start(self) -> VM:
         for name in ("qmp.sock", "ser.sock"):
             (self.folder / name).unlink(missing_ok=True)
         self.log = open(self.folder / "qemu.log", "ab")
@@ -251,7 +251,7 @@ class VM:
             pass
         self.kill()
 
-    def __enter__(self) -> "VM":
+    def __enter__(self) -> VM:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -72,7 +72,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-from collections import deque
 import queue
 import select
 import shutil
@@ -83,6 +82,7 @@ import sysconfig
 import tempfile
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from ...errors import CompanionError

@@ -24,10 +24,10 @@ from __future__ import annotations
 import math
 import queue
 import random
-from bisect import bisect_left, bisect_right
-from dataclasses import asdict
 import threading
 import time
+from bisect import bisect_left, bisect_right
+from dataclasses import asdict
 from types import SimpleNamespace
 
 from ...config import Config
@@ -69,7 +69,7 @@ class FlightStandIn:
 
     def __init__(self, clock=clock_ms):
         self.match = SimpleNamespace(setup={"game": "cloudship"}, state=SimpleNamespace(phase="flight"),
-                                     actions=lambda: [])
+                                     actions=list)
         self.actions: list[tuple[int, dict]] = []
         self.clock = clock
 
@@ -220,7 +220,7 @@ class CalibrationRun:
             done = ended
             if ended >= self.drops or not twin.pilot.busy:
                 return
-            if not until(lambda: len(twin.model.truth) > ended or not twin.pilot.busy, DROP_TIMEOUT_S):
+            if not until(lambda ended=ended: len(twin.model.truth) > ended or not twin.pilot.busy, DROP_TIMEOUT_S):
                 with twin.lock:  # this ball will not go in: the crew takes it out and goes on
                     if twin.pilot.queue:
                         stuck = twin.pilot.queue.pop(0).ball

@@ -14,8 +14,6 @@ from __future__ import annotations
 from ..board import ACCEL_LSB_PER_G as ACCEL_LSB, BEAM, GYRO_LSB_PER_DPS as GYRO_LSB, NO_COLOUR, NO_IMU, RECORD, Sample
 from .physics import ShipModel
 
-
-
 IMU_MS = 5  # the firmware reads its IMU every 5 ms (hardware/ship/ship.py)
 LINE_MS = 5  # a BALL line of up to 40 bytes goes out on USB 8 bytes a loop step (hardware/ship/main.py)
 BATTERY_MV = 3900

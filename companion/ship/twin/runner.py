@@ -35,8 +35,8 @@ import tempfile
 import threading
 import time
 import tty
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ..board import Board
 from ..sim import write_or_drop
@@ -155,7 +155,7 @@ class TwinShip:
 
     # -- what the crew does -----------------------------------------------------------------------
 
-    def start(self) -> "TwinShip":
+    def start(self) -> TwinShip:
         """Power the board on: its host starts on the twin's own thread (the app's first frame
         does not wait for it)."""
         self._started = time.monotonic()

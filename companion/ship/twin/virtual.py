@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 
 from .runner import TwinShip, start_board
 
@@ -42,7 +42,7 @@ class VirtualTwin(TwinShip):
     def _open_port() -> tuple[int, int, str | None]:
         return -1, -1, None  # the lines go to `port`, not into a pty
 
-    def start(self) -> "VirtualTwin":
+    def start(self) -> VirtualTwin:
         """Power the board on; its main.py starts `boot_s` later on the simulated clock."""
         self.now += round(self.boot_s * 1000)
         board = start_board(self.interpreter, self._flash.name, self.compiled, self.model)

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Callable
+from collections.abc import Callable
 
 import pygame
 
-from ..kit.caches import pictures
 from ...rules.cloud9 import DICE, POINTS, TOP_CLOUD, TOP_POINTS
 from ..kit import theme as th
+from ..kit.caches import pictures
 from ..kit.layout import Frame, cols, inset, rows
 from ..kit.shapes import draw_shape, draw_token
 from ..kit.widgets import Label, PlayerToken, Widget, fit_text

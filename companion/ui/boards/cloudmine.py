@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from ..kit.caches import pictures
 from ..kit import theme as th
+from ..kit.caches import pictures
 
 WOOD = (176, 122, 74)
 WOOD_DARK = (122, 80, 44)

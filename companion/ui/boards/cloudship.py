@@ -14,9 +14,9 @@ import math
 
 import pygame
 
-from ..kit.caches import pictures
 from ...rules.cloudship import BED_CAPACITY, ENGINE_SPACES, SECTION_SIZE
 from ..kit import theme as th
+from ..kit.caches import pictures
 from ..kit.shapes import draw_shape
 from .ship_icons import HAIL_ALERT, HULL, PIPE, blit_icon
 

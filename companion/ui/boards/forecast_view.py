@@ -18,9 +18,9 @@ from ...i18n import translator
 from ...insights.forecast import NEUTRAL_SKILL, Forecast, forecast, journal_skill
 from ..kit import theme as th
 from ..kit.layout import cols
-from .risk_meter import draw_face
 from ..kit.shapes import draw_token
 from ..kit.widgets import Button, Label, Widget
+from .risk_meter import draw_face
 
 _ = translator("insights")
 

@@ -5,13 +5,13 @@ drawn once per size into a cached Surface. Only shapes, no words: the line under
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import pygame
 
-from ..kit.caches import pictures
 from ..kit import theme as th
-from ..kit.shapes import draw_crown, draw_cross, draw_tick, draw_token
+from ..kit.caches import pictures
+from ..kit.shapes import draw_cross, draw_crown, draw_tick, draw_token
 from ..kit.widgets import draw_player_token
 from . import cloudmine as mine
 from .ship_icons import blit_icon

@@ -16,9 +16,9 @@ import os
 import struct
 import tempfile
 import zlib
+from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
-from typing import Iterable
 
 import pygame
 
@@ -404,7 +404,7 @@ class _Recap:
         row_h = rect.h // max(1, len(names_))
         # the names' column as wide as the widest name needs (up to two fifths), all in one size
         most = int(rect.w * 0.4) - self.u(44)
-        name_px = shared_px({name: most for name in names_}, self.t.size("small"), self.t.size("min"), None,
+        name_px = shared_px(dict.fromkeys(names_, most), self.t.size("small"), self.t.size("min"), None,
                             th.weight_of("small"), most=1)
         widest = max(self.t.measure(name, name_px, th.weight_of("small"))[0] for name in names_)
         name_w = self.u(44) if self.landscape else max(self.u(190), min(most, widest) + self.u(52))

@@ -5,12 +5,12 @@ flight, the ship's falling balls and the end screen all draw them)."""
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import pygame
 
-from ..kit.caches import pictures
 from ..kit import theme as th
+from ..kit.caches import pictures
 from ..kit.shapes import draw_token
 from ..kit.widgets import Picture
 
@@ -129,7 +129,7 @@ def icon_painter(kind: str) -> Callable[[pygame.Surface, pygame.Rect, tuple], No
     return lambda surface, box, ink: blit_icon(surface, kind, box.center, min(box.w, box.h))
 
 
-def token(rect: pygame.Rect, colour: str, key: str | None = None) -> "Picture":
+def token(rect: pygame.Rect, colour: str, key: str | None = None) -> Picture:
     """A game colour as its shape (the theme's Token, from the picture cache)."""
     return Picture(rect, lambda surface, r: blit_icon(surface, f"token:{colour}", r.center, min(r.w, r.h)), key)
 

@@ -10,8 +10,9 @@ whatever its size (a full-HD table larger than the budget is still drawn once, n
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import wraps
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import pygame
 

@@ -5,7 +5,7 @@ box even at the floor is shortened at its end ("Szentgyörgyi Bo…"), never cut
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from . import theme as th
 from .widgets import Fitted, Label

@@ -9,11 +9,10 @@ is a different edge of the canvas once the picture is turned (`canvas_edge`).
 
 from __future__ import annotations
 
-
 import pygame
 
-from .caches import pictures
 from . import theme as th
+from .caches import pictures
 from .shapes import draw_shape
 
 EDGES = ("top", "right", "bottom", "left")  # clockwise

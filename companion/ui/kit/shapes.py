@@ -8,7 +8,7 @@ colour and outlined in ink, so that white and yellow also show on a white card.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import pygame
 

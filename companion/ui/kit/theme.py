@@ -149,7 +149,7 @@ class Font:
         self.linesize = max(face.get_sized_height(px), self.ascent + self.below)
         self.accent_room = self.above - self.ascent
         missing = [c for c, m in zip(NO_BREAK_SPACES, face.get_metrics(NO_BREAK_SPACES, size=px)) if m is None]
-        self._spaces = str.maketrans({c: " " for c in missing})
+        self._spaces = str.maketrans(dict.fromkeys(missing, " "))
         self._sizes: dict[str, tuple[int, int]] = {}
         self._inks: dict[str, tuple[int, int]] = {}
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 import pygame
 
@@ -26,8 +27,8 @@ Colour = tuple[int, int, int]
 @dataclass
 class DrawContext:
     theme: Theme
-    focused: "Widget | None" = None
-    pressed: "Widget | None" = None
+    focused: Widget | None = None
+    pressed: Widget | None = None
     now: float = 0.0
 
 
@@ -247,7 +248,7 @@ class Panel(Widget):
 
 
 # where a line's image has letters, found once per image (fitting asks it at every rebuild)
-_PAINTED: "weakref.WeakKeyDictionary[pygame.Surface, pygame.Rect]" = weakref.WeakKeyDictionary()
+_PAINTED: weakref.WeakKeyDictionary[pygame.Surface, pygame.Rect] = weakref.WeakKeyDictionary()
 
 
 def _painted_box(image: pygame.Surface) -> pygame.Rect:

@@ -10,7 +10,7 @@ it once per loop pass, and the top bar and the Cloudship screen read its status 
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pygame
 
@@ -87,7 +87,7 @@ class SeatHardware(NoHardware):
         table.input.hold_leds_for_frame = True  # released by frame_shown, after each pass's frame
 
     @classmethod
-    def open(cls, config, wake: Callable[[], None]) -> "SeatHardware":
+    def open(cls, config, wake: Callable[[], None]) -> SeatHardware:
         from ...devices.table import SeatTable
 
         table = SeatTable.open(config, wake=wake)

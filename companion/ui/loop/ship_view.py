@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import queue
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from ... import i18n
 from ...config import BED_COLOURS, Config
@@ -72,7 +72,7 @@ class ShipPanel:
 
     @classmethod
     def open(cls, config: Config, wake: Callable[[], None], simulated_pins: bool, *,
-             pin_factory=None, flight_log=None, sim_options: dict | None = None) -> "ShipPanel | None":
+             pin_factory=None, flight_log=None, sim_options: dict | None = None) -> ShipPanel | None:
         """The ship as the settings say; None when it is switched off (`port = "off"`)."""
         from ...ship.flightlog import FlightLog
         from ...ship.link import ShipLink, clock_ms

@@ -80,7 +80,7 @@ class InputWatch:
         weakref.finalize(self, _close_all, self._evdev.values())
 
     @classmethod
-    def for_display(cls) -> "InputWatch":
+    def for_display(cls) -> InputWatch:
         import pygame
 
         driver = pygame.display.get_driver() if pygame.display.get_init() else None

@@ -19,8 +19,7 @@ import pygame
 
 from ...i18n import translator
 from ...rules.cloud9 import FACES, WILD, WINNING_SCORE
-from ..boards import cloud9 as board
-from ..boards import risk_meter
+from ..boards import cloud9 as board, risk_meter
 from ..boards.cloud9 import Pawn, draw_die
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, inset, rows

@@ -8,8 +8,8 @@ from functools import lru_cache
 import pygame
 
 from ...i18n import translator
-from ..kit import theme as th
 from ..boards import cloudmine as board
+from ..kit import theme as th
 from ..kit.layout import GAP, cols, free_band, grid, inset, rows
 from ..kit.widgets import Label, Panel, Picture, PlayerToken, Widget
 from .base import GameScreen, clear_boxes
@@ -153,7 +153,7 @@ class CloudMineScreen(GameScreen):
         named = pygame.Rect(cell.x + f.u(10), top.y, cell.w - f.u(14), top.h)
         parts = [card, Label(named, breakable(name, named.w, f), "body", wrap=True, key=f"name:{name}"),
                  PlayerToken(token, name, player.colour, mark=self.mark(name)),
-                 Picture(role, lambda s, r, k=self.role_key(name): board.paint_role(s, r, k), key=f"piece:{name}", still=True)]
+                 Picture(role, lambda s, r, k=self.role_key(name): board.paint_role(s, r, k), key=f"piece:{name}", still=True)]  # noqa: B008 - the role now
         x = role.right + f.u(3)
         order = v["guess_order"]
         if name in order:  # the guessing order on the ring: 1 guesses now, 2 next...

@@ -19,10 +19,10 @@ import pygame
 from ...i18n import translator
 from ...rules.cloudship import BED_CAPACITY, BEDS, DICE, FACE_WEIGHTS, FACES, STORM
 from ..boards import cloudship as drawn, forecast_view, ship_flight
+from ..boards.ship_icons import HAIL_ALERT, HULL, blit_icon, icon_painter, icons_in_row
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows
 from ..kit.widgets import Button, Label, Panel, Picture, PlayerToken, Widget
-from ..boards.ship_icons import HAIL_ALERT, HULL, blit_icon, icon_painter, icons_in_row
 from .base import GameScreen
 from .practice import _ as ship_
 

@@ -7,7 +7,7 @@ A physical keyboard types into it too (text input, Backspace, Enter, Escape).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pygame
 

@@ -116,7 +116,7 @@ class TwinDeck(LocalDeck):
 class DeckView(Widget):
     """The deck from above, the bow to the right: rim, hole, the balls, and an arrow downhill."""
 
-    def __init__(self, rect, screen: "PracticeScreen", key: str = "deck"):
+    def __init__(self, rect, screen: PracticeScreen, key: str = "deck"):
         super().__init__(rect, key)
         self.screen = screen
 

@@ -17,14 +17,20 @@ import threading
 import pygame
 
 from ...i18n import N_, translator
-from ...insights.records import (JournalRecords, TitleRecords, journal_records, keep_worked_out, kept_records,
-                                 worked_out_records)
+from ...insights.records import (
+    JournalRecords,
+    TitleRecords,
+    journal_records,
+    keep_worked_out,
+    kept_records,
+    worked_out_records,
+)
 from ...journal import JournalError
+from ..boards.plots import plot_game
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, rows
-from ..boards.plots import plot_game
-from .base import Screen, game_title
 from ..kit.widgets import Button, Label, Panel, Widget, wrap_lines
+from .base import Screen, game_title
 
 _ = translator("insights")
 

@@ -3,7 +3,7 @@ imports the screens built on it."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .end import EndScreen
 from .help import HelpScreen

@@ -10,8 +10,8 @@ from ...config import ROTATIONS
 from ..boards import forecast_view, risk_meter
 from ..kit.layout import GAP, cols, rows
 from ..kit.widgets import Button, Label, Widget
-from .base import Screen, sensor_text
 from . import live_code
+from .base import Screen, sensor_text
 from .seat_edges import SeatEdgesScreen
 from .seat_test import SeatTestScreen
 

@@ -4,16 +4,16 @@ companion/ui/story/moments.py; this module only lays them out."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pygame
 
 from ...i18n import translator
 from ..kit import theme as th
 from ..kit.layout import GAP, Frame, cols, grid, inset, rows
-from .moments import Moment
 from ..kit.shapes import draw_token
 from ..kit.widgets import Button, Label, Panel, PlayerToken, Widget, wrap_lines
+from .moments import Moment
 
 _ = translator("story")
 

@@ -20,8 +20,9 @@ a noun, and a word reads as well as a digit on a card.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ...i18n import N_, translator
 

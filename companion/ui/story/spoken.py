@@ -14,7 +14,8 @@ Names go in exactly as the players typed them.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ... import i18n
 from . import moments as story

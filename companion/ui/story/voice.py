@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import io
 import wave
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ... import i18n
 from ...sound import VOICE_CHANNEL  # noqa: F401  (where the voice plays)
 from ...speech import Speech
-from . import spoken, moments as story
+from . import moments as story, spoken
 
 
 def checked_wav(wav: bytes) -> bytes:

@@ -126,9 +126,9 @@ def animation_frame_ms(rounds: int = 200) -> float:
     its basket rising to the next cloud, falling with its passengers tumbling out, a piece
     jumping out to its score; six players), the slowest of them: each frame is drawn whole
     while the transition runs, with nothing rebuilt."""
+    from ..screens.cloud9 import FALL_S, JUMP_S, LIFT_S, TUMBLE_S
     from .demo import _StepClock
     from .harness import Harness
-    from ..screens.cloud9 import FALL_S, JUMP_S, LIFT_S, TUMBLE_S
 
     worst = 0.0
     for kind in ("tumble", "lift", "fall", "jump"):
@@ -168,9 +168,9 @@ def animation_frame_ms(rounds: int = 200) -> float:
 def cloudmine_flight_frame_ms(rounds: int = 200) -> float:
     """Median ms of one frame of The Cloud Mine's settlement at 800x480 (eight players, the
     table's cards flying to the finder and the Dreamer's to their pile), halfway through."""
+    from ..boards.cloudmine import FLIGHT_S
     from .demo import _StepClock
     from .harness import Harness
-    from ..boards.cloudmine import FLIGHT_S
 
     clock = _StepClock()
     h = Harness((800, 480), clock=clock)
@@ -223,10 +223,10 @@ def cloudship_animation_frame_ms(rounds: int = 200) -> float:
     """Median ms of one frame of Cloudship's moments at 800x480 (the storm cloud sliding, a
     hail tile flipping, a flower dropping into its bed, the won garden's celebration), the
     slowest: each frame is drawn whole, with nothing rebuilt."""
-    from .demo import _StepClock
-    from .harness import Harness
     from ..boards.cloudship import CELEBRATE_S, FLIP_S, PLANT_S, SLIDE_S
     from ..screens.cloudship import demo_game
+    from .demo import _StepClock
+    from .harness import Harness
 
     setup, actions = demo_game()
     hail = next(i for i, a in enumerate(actions) if a == {"act": "reveal", "hail": True})

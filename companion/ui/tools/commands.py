@@ -139,9 +139,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         return fail(NO_DISPLAY.format(why=why))
 
     from ...controller import GameController
+    from ..kit.layout import Viewport
     from ..loop.app import App
     from ..loop.hardware import NoHardware
-    from ..kit.layout import Viewport
     from ..story.sounds import Silence
 
     # the first frame comes first; the journal, sounds and seat buttons load right after it
@@ -199,8 +199,8 @@ def attach_the_rest(app, args, config, problems: list[str]):
 
     logged = len(problems)
     from ...journal import Journal
-    from ..loop.hardware import SeatHardware
     from ...sound import Sounds
+    from ..loop.hardware import SeatHardware
 
     journal = Journal.open(args.db)  # JournalBusy: another app writes to it
     app.journal = journal

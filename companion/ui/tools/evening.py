@@ -38,6 +38,7 @@ def evening(games: int = 20, size: tuple[int, int] = (800, 480), log=lambda line
     from ...sound import Sounds
     from ..loop import collecting
     from ..loop.hardware import SeatHardware
+    from ..loop.heap import give_back_large_blocks
     from ..loop.ship_view import attach_ship
     from ..screens.help import HelpScreen
     from ..screens.history import HistoryScreen
@@ -47,8 +48,6 @@ def evening(games: int = 20, size: tuple[int, int] = (800, 480), log=lambda line
     from ..screens.settings import SettingsScreen
     from .demo import _StepClock, players_game
     from .harness import Harness
-
-    from ..loop.heap import give_back_large_blocks
 
     give_back_large_blocks()  # as `cloud-companion run` does first
     played = 0

@@ -17,17 +17,18 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+from collections.abc import Mapping  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Any, Mapping  # noqa: E402
+from typing import Any
 
 import pygame  # noqa: E402
 
 from ...config import Config  # noqa: E402
+from ..kit.layout import Viewport  # noqa: E402
+from ..kit.widgets import Button, Label, Panel, PlayerToken, Token, Widget  # noqa: E402
 from ..loop.app import App  # noqa: E402
 from ..loop.hardware import NoHardware  # noqa: E402
-from ..kit.layout import Viewport  # noqa: E402
 from ..story.sounds import Silence  # noqa: E402
-from ..kit.widgets import Button, Label, Panel, PlayerToken, Token, Widget  # noqa: E402
 
 
 def flat(widgets: list[Widget]) -> list[Widget]:
