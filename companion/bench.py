@@ -18,11 +18,17 @@ from fnmatch import fnmatch
 from importlib import import_module
 from pathlib import Path
 
-BENCH_MODULES: tuple[str, ...] = ("companion.rules.bench", "companion.devices.bench",
-                                  "companion.journal.bench", "companion.ui.tools.bench",
-                                  "companion.speech_bench", "companion.insights.bench",
-                                  "companion.appliance.bench", "companion.ship.bench",
-                                  "companion.live.bench")
+BENCH_MODULES: tuple[str, ...] = (
+    "companion.rules.bench",
+    "companion.devices.bench",
+    "companion.journal.bench",
+    "companion.ui.tools.bench",
+    "companion.speech_bench",
+    "companion.insights.bench",
+    "companion.appliance.bench",
+    "companion.ship.bench",
+    "companion.live.bench",
+)
 
 
 def app_starts(db: Path, config: Path, runs: int) -> list[tuple[float, float]]:
@@ -35,14 +41,24 @@ def app_starts(db: Path, config: Path, runs: int) -> list[tuple[float, float]]:
     times = []
     with tempfile.TemporaryDirectory() as scratch:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env.update(PYTHONPYCACHEPREFIX=str(Path(scratch) / "bytecode"), SDL_VIDEODRIVER="dummy",
-                   SDL_AUDIODRIVER="dummy")
-        command = [sys.executable, "-m", "companion", "run", "--windowed", "--first-frame-exit",
-                   "--db", str(db), "--config", str(config)]
+        env.update(
+            PYTHONPYCACHEPREFIX=str(Path(scratch) / "bytecode"), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy"
+        )
+        command = [
+            sys.executable,
+            "-m",
+            "companion",
+            "run",
+            "--windowed",
+            "--first-frame-exit",
+            "--db",
+            str(db),
+            "--config",
+            str(config),
+        ]
         for run in range(runs + 1):
             start = time.perf_counter()
-            child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                     env=env)
+            child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
             child.stdout.readline()  # "first frame after ..." is printed right after the first flip
             frame = time.perf_counter() - start
             child.communicate(timeout=120)  # then it attaches the journal and exits
@@ -53,7 +69,7 @@ def app_starts(db: Path, config: Path, runs: int) -> list[tuple[float, float]]:
 
 @dataclass(frozen=True)
 class Aim:
-    most: float | None = None   # the figure should be at most this
+    most: float | None = None  # the figure should be at most this
     least: float | None = None  # ... or at least this
     why: str = ""
 
@@ -71,10 +87,13 @@ AIMS: dict[str, Aim] = {
     "journal.commit_median_ms": Aim(most=8, why="an action is on the disk before the screen shows it"),
     "journal.commit_p99_ms": Aim(most=16.7, why="... within one frame nearly always"),
     "seats.press_to_frame_median_ms": Aim(most=8, why="a seat button shows its effect within a frame"),
-    "seats.press_to_frame_p99_ms": Aim(most=3, why="a visible change within a frame, with room for a Pi several times slower"),
+    "seats.press_to_frame_p99_ms": Aim(
+        most=3, why="a visible change within a frame, with room for a Pi several times slower"
+    ),
     "seats.press_to_frame_max_ms": Aim(most=50),
-    "seats.press_to_frame_loop_cpu_p99_ms": Aim(most=1.5, why="the press's own work: within one 60 Hz frame on a Pi 3, "
-                                                          "8 to 10 times slower"),
+    "seats.press_to_frame_loop_cpu_p99_ms": Aim(
+        most=1.5, why="the press's own work: within one 60 Hz frame on a Pi 3, 8 to 10 times slower"
+    ),
     "seats.cloud9_press_to_frame_median_ms": Aim(most=8),
     "seats.cloud9_press_to_frame_p99_ms": Aim(most=3, why="a jump or a stay as quick as The Cloud Mine's answer"),
     "seats.cloud9_press_to_frame_max_ms": Aim(most=50),
@@ -94,18 +113,25 @@ AIMS: dict[str, Aim] = {
     "ui.start_to_first_frame_10k_s": Aim(most=0.5, why="years of games do not slow the start"),
     "ship.lines_per_s": Aim(least=100_000, why="a 115200-baud link carries about 360 lines a second"),
     "ship.cpu_percent_at_link_rate": Aim(most=0.5, why="watching the ship costs next to nothing"),
-    "ship.line_to_frame_p99_ms": Aim(most=3, why="a ball leaving the hole shows at once, with room for a Pi several times slower"),
-    "ship.line_to_frame_cpu_p99_ms": Aim(most=1, why="the ball's own work, with no neighbour's pause in it: "
-                                                     "a Pi 3's frame"),
-    "ship.judge_ball_flood_lines_per_s": Aim(least=20_000, why="a flickering beam at 115200 baud (460 BALL "
-                                                              "lines a second) costs a few % of a Pi's core"),
+    "ship.line_to_frame_p99_ms": Aim(
+        most=3, why="a ball leaving the hole shows at once, with room for a Pi several times slower"
+    ),
+    "ship.line_to_frame_cpu_p99_ms": Aim(
+        most=1, why="the ball's own work, with no neighbour's pause in it: a Pi 3's frame"
+    ),
+    "ship.judge_ball_flood_lines_per_s": Aim(
+        least=20_000, why="a flickering beam at 115200 baud (460 BALL lines a second) costs a few % of a Pi's core"
+    ),
     "ship.twin_beam_to_frame_p50_ms": Aim(most=16.7, why="a ball through the beam shows within a frame"),
-    "ship.twin_beam_to_frame_p99_ms": Aim(most=33.4, why="a ball through the beam shows within two frames, "
-                                                         "board, link and judge included"),
-    "ship.twin_drop_after_settle_p99_ms": Aim(most=33.4, why="a judged drop is on the screen within two frames of "
-                                                            "the contract's settle"),
-    "ship.reads_per_line_at_pico_pace": Aim(most=2, why="a line the Pico hands over in pieces wakes the reader "
-                                                        "once and once more for its rest"),
+    "ship.twin_beam_to_frame_p99_ms": Aim(
+        most=33.4, why="a ball through the beam shows within two frames, board, link and judge included"
+    ),
+    "ship.twin_drop_after_settle_p99_ms": Aim(
+        most=33.4, why="a judged drop is on the screen within two frames of the contract's settle"
+    ),
+    "ship.reads_per_line_at_pico_pace": Aim(
+        most=2, why="a line the Pico hands over in pieces wakes the reader once and once more for its rest"
+    ),
     "speech.say_us": Aim(most=100, why="asking for a prompt never delays a frame"),
     "speech.prompt_us": Aim(most=100, why="making the sentence never delays a frame"),
     "odds.cloud9_query_ms": Aim(most=2, why="the risk meter is recomputed within a frame"),

@@ -17,10 +17,14 @@ from .insights import records as _records  # noqa: F401 (installs the journal's 
 from .replay import NotAGame, replay_file
 
 # modules with a register(subparsers) function, each adding its own subcommands
-COMMAND_MODULES: tuple[str, ...] = ("companion.journal.commands", "companion.ui.tools.commands",
-                                     "companion.appliance.commands",
-                                     "companion.insights.commands", "companion.ship.commands",
-                                     "companion.live.commands")
+COMMAND_MODULES: tuple[str, ...] = (
+    "companion.journal.commands",
+    "companion.ui.tools.commands",
+    "companion.appliance.commands",
+    "companion.insights.commands",
+    "companion.ship.commands",
+    "companion.live.commands",
+)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -59,23 +63,36 @@ def version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog=PROG, description="Cloud Companion keeps the books for Cloud 9, "
-                                     "Cloudship and The Cloud Mine. Without a command it starts the app.")
+    parser = OneLineParser(
+        prog=PROG,
+        description="Cloud Companion keeps the books for Cloud 9, "
+        "Cloudship and The Cloud Mine. Without a command it starts the app.",
+    )
     parser.add_argument("--version", action="version", version=f"{PROG} {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     replay = sub.add_parser("replay", help="replay a game written as JSON Lines")
     replay.add_argument("file", help="the game file, or - for standard input")
     replay.add_argument("--db", metavar="PATH", help="journal every action into this journal file")
-    replay.add_argument("--follow", action="store_true",
-                        help='journal each line as it arrives and print {"ok": N} once action N is '
-                             "saved (the default journal unless --db)")
+    replay.add_argument(
+        "--follow",
+        action="store_true",
+        help='journal each line as it arrives and print {"ok": N} once action N is '
+        "saved (the default journal unless --db)",
+    )
     replay.set_defaults(func=cmd_replay)
     bench = sub.add_parser("bench", help="measure speed and latency")
-    bench.add_argument("--json", action="store_true",
-                       help='print JSON: {"name": {"value": v, "aim": "<= 8", "met": true}, ...}')
+    bench.add_argument(
+        "--json", action="store_true", help='print JSON: {"name": {"value": v, "aim": "<= 8", "met": true}, ...}'
+    )
     from .bench import AREAS
-    bench.add_argument("--only", action="append", choices=AREAS, metavar="AREA",
-                       help=f"only this area's figures (again for more): {', '.join(AREAS)}")
+
+    bench.add_argument(
+        "--only",
+        action="append",
+        choices=AREAS,
+        metavar="AREA",
+        help=f"only this area's figures (again for more): {', '.join(AREAS)}",
+    )
     bench.set_defaults(func=cmd_bench)
     for module in COMMAND_MODULES:
         import_module(module).register(sub)

@@ -28,10 +28,11 @@ from typing import Any
 import platformdirs
 import tomli_w
 
-# the [judge] table is the drop judge's own Timings (hardware/PROTOCOL.md section 2): one list of names
-from .ship.judge import Timings as JudgeTimings
 from . import APP_NAME
 from .errors import CompanionError
+
+# the [judge] table is the drop judge's own Timings (hardware/PROTOCOL.md section 2): one list of names
+from .ship.judge import Timings as JudgeTimings
 
 LANGUAGES = ("en", "de", "hu")
 ROTATIONS = (0, 90, 180, 270)
@@ -62,6 +63,7 @@ class SeatPins:
 @dataclass(frozen=True)
 class BedPins:
     """The flowerbeds' impact detectors (hardware/PROTOCOL.md): the pins the seats leave free."""
+
     yellow: int = 2
     purple: int = 3
     white: int = 14
@@ -125,12 +127,14 @@ def default_path() -> Path:
 
 # --- checks of single values: each returns the value to use or raises ConfigError ---------
 
+
 def _choice(options: tuple) -> Callable[[Any], Any]:
     def check(value):
         # the same value of the same type: 90.0 is not the rotation 90, True is not 1
         if not any(value == option and type(value) is type(option) for option in options):
             raise ConfigError(f"must be one of {', '.join(map(str, options))}, not {value!r}")
         return value
+
     return check
 
 
@@ -151,6 +155,7 @@ def _whole(low: int, high: int) -> Callable[[Any], int]:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise ConfigError(f"must be a whole number from {low} to {high}, not {value!r}")
         return value
+
     return check
 
 
@@ -173,10 +178,13 @@ def _size(value):
 
 
 def _port(value):
-    if not isinstance(value, str) or not (value in ("auto", "off", "sim") or value.startswith("/dev/")
-                                          or "://" in value):
-        raise ConfigError(f'must be "auto", "off", "sim", a device such as "/dev/ttyACM0" or a pyserial '
-                          f'URL such as "socket://host:port", not {value!r}')
+    if not isinstance(value, str) or not (
+        value in ("auto", "off", "sim") or value.startswith("/dev/") or "://" in value
+    ):
+        raise ConfigError(
+            f'must be "auto", "off", "sim", a device such as "/dev/ttyACM0" or a pyserial '
+            f'URL such as "socket://host:port", not {value!r}'
+        )
     return value
 
 
@@ -227,8 +235,10 @@ CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Any], Any]]] = {
     "ship.beds": (("ship_beds",), _boolean),
     "ship.flight_logs": (("flight_logs",), _whole(0, 10_000)),
     **{f"beds.{colour}": (("beds", colour), _gpio) for colour in BED_COLOURS},
-    **{f"judge.{name}": (("judge", name), _whole(JUDGE_LEAST.get(name, 0), 60_000))
-       for name in (f.name for f in fields(JudgeTimings))},
+    **{
+        f"judge.{name}": (("judge", name), _whole(JUDGE_LEAST.get(name, 0), 60_000))
+        for name in (f.name for f in fields(JudgeTimings))
+    },
 }
 TABLES = {"ship", "beds", "judge"}  # TOML tables whose keys are checked one by one
 
@@ -318,8 +328,9 @@ def from_dict(data: dict[str, Any]) -> tuple[Config, list[str]]:
     clash = timing_clash(config)
     if clash:
         problems.append(f"{clash}; using the defaults for both")
-        config = replace(config, judge=replace(config.judge, min_fall=JudgeTimings.min_fall,
-                                               max_fall=JudgeTimings.max_fall))
+        config = replace(
+            config, judge=replace(config.judge, min_fall=JudgeTimings.min_fall, max_fall=JudgeTimings.max_fall)
+        )
     return config, problems
 
 
@@ -334,17 +345,24 @@ def _unknown_settings(keys: list[str]) -> str:
 
 def to_dict(config: Config) -> dict[str, Any]:
     """The TOML layout of config.example.toml (tables last, as TOML needs)."""
-    data: dict[str, Any] = {"language": config.language, "volume": config.volume, "muted": config.muted,
-                            "speech": config.speech, "show_odds": config.show_odds,
-                            "show_forecast": config.show_forecast,
-                            "live": config.live, "live_port": config.live_port,
-                            "log_level": config.log_level,
-                            "rotate": config.rotate,
-                            "size": "auto" if config.size is None else f"{config.size[0]}x{config.size[1]}",
-                            "seat_edges": list(config.seat_edges),
-                            "ship": {"port": config.ship_port, "beds": config.ship_beds,
-                                     "flight_logs": config.flight_logs}, "beds": asdict(config.beds),
-                            "judge": asdict(config.judge), "seats": [asdict(s) for s in config.seats]}
+    data: dict[str, Any] = {
+        "language": config.language,
+        "volume": config.volume,
+        "muted": config.muted,
+        "speech": config.speech,
+        "show_odds": config.show_odds,
+        "show_forecast": config.show_forecast,
+        "live": config.live,
+        "live_port": config.live_port,
+        "log_level": config.log_level,
+        "rotate": config.rotate,
+        "size": "auto" if config.size is None else f"{config.size[0]}x{config.size[1]}",
+        "seat_edges": list(config.seat_edges),
+        "ship": {"port": config.ship_port, "beds": config.ship_beds, "flight_logs": config.flight_logs},
+        "beds": asdict(config.beds),
+        "judge": asdict(config.judge),
+        "seats": [asdict(s) for s in config.seats],
+    }
     return data
 
 
@@ -390,8 +408,7 @@ def _read_small_file(path: Path) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise NotSettings("is not a regular file (a device or a pipe)")
         if info.st_size > MAX_BYTES:
-            raise NotSettings(f"is {info.st_size:,} bytes, more than a settings file can be "
-                              f"({MAX_BYTES // 1024} KiB)")
+            raise NotSettings(f"is {info.st_size:,} bytes, more than a settings file can be ({MAX_BYTES // 1024} KiB)")
         with os.fdopen(fd, "rb", closefd=False) as file:
             raw = file.read(MAX_BYTES + 1)  # it may have grown since fstat
         if len(raw) > MAX_BYTES:

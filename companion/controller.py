@@ -15,7 +15,8 @@ of the controller's own without a journal): an undone app roll comes back the sa
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable, Mapping, Protocol
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from .rules import Match, RulesError
 
@@ -40,6 +41,7 @@ class ActionLog(Protocol):
     def abandon(self, game_id: Any) -> bool: ...  # the table stopped this game for good
     def retry(self) -> bool: ...  # save what waits; True when nothing waits any more
     def seed(self, game_id: Any) -> str: ...  # the game's seed for the app's dice, kept with it
+
     problem: str | None  # why recent actions are not on the disk yet
 
 

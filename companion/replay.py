@@ -12,8 +12,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from .rules import Match, RulesError, SetupError
 from .errors import CompanionError
+from .rules import Match, RulesError, SetupError
 
 
 class NotAGame(CompanionError):
@@ -99,7 +99,9 @@ def parse_setup(line: str, number: int = 1) -> Match:
         setup = _load(line)
     except ValueError as exc:
         reason = str(exc)
-        raise NotAGame(f"line {number}: the setup is " + (reason if reason.startswith("not") else f"not a game: {reason}")) from None
+        raise NotAGame(
+            f"line {number}: the setup is " + (reason if reason.startswith("not") else f"not a game: {reason}")
+        ) from None
     if not isinstance(setup, dict):
         raise NotAGame(f"line {number}: the setup must be a JSON object")
     try:

@@ -41,21 +41,28 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402  (after the environment setting above)
 
 SOUND_NAMES: tuple[str, ...] = (
-    "roll",       # a die is rolled
-    "jump",       # a player jumps out of the basket
-    "rise",       # the balloon rises a cloud
-    "fall",       # the balloon falls
+    "roll",  # a die is rolled
+    "jump",  # a player jumps out of the basket
+    "rise",  # the balloon rises a cloud
+    "fall",  # the balloon falls
     "top_cloud",  # the balloon reaches the top cloud
     "raindrop",
     "hail",
     "storm",
-    "flower",     # a flower is planted
+    "flower",  # a flower is planted
     "won",
     "lost",
-    "right",      # a right guess
-    "wrong",      # a wrong guess
+    "right",  # a right guess
+    "wrong",  # a wrong guess
     # whose turn it is: each seat's own chime
-    "seat1", "seat2", "seat3", "seat4", "seat5", "seat6", "seat7", "seat8",
+    "seat1",
+    "seat2",
+    "seat3",
+    "seat4",
+    "seat5",
+    "seat6",
+    "seat7",
+    "seat8",
 )
 
 # The files are 22050 Hz 16-bit mono, so a mixer opened like this loads them without

@@ -21,8 +21,10 @@ import subprocess
 import tempfile
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+
 from .errors import CompanionError
 
 log = logging.getLogger(__name__)
@@ -60,11 +62,15 @@ def synthesize(language: str, text: str, program: str = ESPEAK) -> bytes:
     with tempfile.TemporaryDirectory(prefix="companion-speech-") as folder:
         out = Path(folder) / "speech.wav"
         # the text goes in on stdin, so no name can be taken for an option
-        command = [program, "-v", VOICES[language], "-s", str(WORDS_PER_MINUTE), "-b", "1",
-                   "-w", str(out), "--stdin"]
+        command = [program, "-v", VOICES[language], "-s", str(WORDS_PER_MINUTE), "-b", "1", "-w", str(out), "--stdin"]
         try:
-            done = subprocess.run(command, input=speakable(text).encode("utf-8"), capture_output=True,
-                                  timeout=SYNTHESIS_TIMEOUT_S, check=False)
+            done = subprocess.run(
+                command,
+                input=speakable(text).encode("utf-8"),
+                capture_output=True,
+                timeout=SYNTHESIS_TIMEOUT_S,
+                check=False,
+            )
         except FileNotFoundError:
             raise SpeechUnavailable(f"{ESPEAK} is not installed") from None
         except (OSError, subprocess.TimeoutExpired) as error:
@@ -78,9 +84,15 @@ def synthesize(language: str, text: str, program: str = ESPEAK) -> bytes:
 class Speech:
     """Says the newest prompt. `say` and `stop` are cheap and safe to call from the main loop."""
 
-    def __init__(self, deliver: Callable[[Any], None], *, prepare: Callable[[bytes], Any] = lambda wav: wav,
-                 path: str | None = None, synthesize: Callable[[str, str, str], bytes] = synthesize,
-                 cache_size: int = CACHE_SIZE):
+    def __init__(
+        self,
+        deliver: Callable[[Any], None],
+        *,
+        prepare: Callable[[bytes], Any] = lambda wav: wav,
+        path: str | None = None,
+        synthesize: Callable[[str, str, str], bytes] = synthesize,
+        cache_size: int = CACHE_SIZE,
+    ):
         self._deliver = deliver
         self._prepare = prepare
         self._synthesize = synthesize
@@ -89,9 +101,9 @@ class Speech:
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)  # a request came, or the worker went idle
         self._pending: tuple[str, str] | None = None
-        self._request = 0      # grows with every say/stop: a result for an older one is stale
+        self._request = 0  # grows with every say/stop: a result for an older one is stale
         self._closed = False
-        self._busy = False     # the worker is synthesizing or delivering
+        self._busy = False  # the worker is synthesizing or delivering
         self._thread: threading.Thread | None = None
         self.program = find_espeak(path)  # `path`: where to look (default: this process's PATH)
         self._unavailable_reason = None if self.program else f"{ESPEAK} is not installed"
@@ -192,4 +204,3 @@ class Speech:
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
         return prepared
-

@@ -12,8 +12,11 @@ from .rules.simulate import random_game
 from .speech import Speech, find_espeak, synthesize
 from .ui.story import moments as story, spoken
 
-SAMPLE = {"en": "Ben: jump or stay?", "de": "Ladet ein: zwei Regentropfen und ein Hagelkorn. Und los!",
-          "hu": "Zsolt, te találgatsz!"}
+SAMPLE = {
+    "en": "Ben: jump or stay?",
+    "de": "Ladet ein: zwei Regentropfen und ein Hagelkorn. Und los!",
+    "hu": "Zsolt, te találgatsz!",
+}
 
 
 def bench() -> dict[str, float]:

@@ -34,7 +34,10 @@ def cannot_write(folder: Path, name: str | None = None, home: str | None = None,
                 home = pwd.getpwnam(name).pw_dir
             except KeyError:
                 home = "/var/lib/cloud-companion"
-        return (f"the service user {name} (the Pi's cloud-companion command runs as it) cannot write in "
-                f"{folder}: give a folder it can write, such as {home}/exports or a USB stick under /media"
-                if made else f"{folder}: give a folder it can write, such as a USB stick under /media or {home}")
+        return (
+            f"the service user {name} (the Pi's cloud-companion command runs as it) cannot write in "
+            f"{folder}: give a folder it can write, such as {home}/exports or a USB stick under /media"
+            if made
+            else f"{folder}: give a folder it can write, such as a USB stick under /media or {home}"
+        )
     return f"the user {name} cannot write in {folder}: give a folder {name} can write"

@@ -19,8 +19,8 @@ html_title = "Cloud Companion"
 html_permalinks_icon = "#"
 
 # `make man`: the man page from the same parsers as the command line page
-man_pages = [("cli", "cloud-companion",
-              "keeps the books for Cloud 9, Cloudship and The Cloud Mine at the table",
-              [author], 1)]
+man_pages = [
+    ("cli", "cloud-companion", "keeps the books for Cloud 9, Cloudship and The Cloud Mine at the table", [author], 1)
+]
 man_show_urls = False
 today_fmt = "%Y"  # the man page's date

@@ -44,6 +44,7 @@ REED: Partials = ((1, 1.0), (2, 0.3), (3, 0.12))
 
 # --- building blocks -------------------------------------------------------------------------
 
+
 def frames(seconds: float) -> int:
     return int(round(seconds * RATE))
 
@@ -60,8 +61,10 @@ def pluck(attack: float, decay: float) -> Callable[[float], float]:
 
 def held(attack: float, release: float, seconds: float) -> Callable[[float], float]:
     """Rise, hold at full level, fall away over the last `release` seconds."""
+
     def level(t: float) -> float:
         return min(1.0, t / attack, max(0.0, (seconds - t) / release))
+
     return level
 
 
@@ -141,15 +144,14 @@ def melody(notes: list[tuple[int, float]], make: Callable[[float, float], Sample
     return mix(max(t + len(x) / RATE for t, x in parts), *parts)
 
 
-def clicks(
-    seconds: float, seed: int, times: list[float], make: Callable[[random.Random], Samples]
-) -> Samples:
+def clicks(seconds: float, seed: int, times: list[float], make: Callable[[random.Random], Samples]) -> Samples:
     """Short percussive events at the given times, each one a little different."""
     rng = random.Random(seed)
     return mix(seconds, *((t, make(rng)) for t in times))
 
 
 # --- the effects -----------------------------------------------------------------------------
+
 
 def roll() -> Samples:
     """Dice rattling in a cup and settling: wooden knocks, closer together, then apart."""
@@ -170,33 +172,33 @@ def roll() -> Samples:
 
 def jump() -> Samples:
     """An upward boing: a springy pitch that shoots up and wobbles."""
+
     def spring(t: float) -> float:
         wobble = 1.0 + 0.06 * math.exp(-t / 0.12) * math.sin(2 * math.pi * 16 * t)
         return glide(170, 520, 0.22)(t) * wobble
+
     return tone(0.4, spring, pluck(0.005, 0.14), SOFT)
 
 
 def rise() -> Samples:
     """A rising arpeggio, C E G C, each note ringing into the next."""
     notes = (72, 76, 79, 84)
-    return mix(0.56, *((0.085 * i, tone(0.3, midi(n), pluck(0.004, 0.1), SOFT))
-                       for i, n in enumerate(notes)))
+    return mix(0.56, *((0.085 * i, tone(0.3, midi(n), pluck(0.004, 0.1), SOFT)) for i, n in enumerate(notes)))
 
 
 def fall() -> Samples:
     """A descending slide whistle."""
-    return tone(0.62, glide(1000, 240, 0.55), held(0.02, 0.16, 0.62),
-                ((1, 1.0), (2, 0.12)), vibrato=(6.0, 0.015))
+    return tone(0.62, glide(1000, 240, 0.55), held(0.02, 0.16, 0.62), ((1, 1.0), (2, 0.12)), vibrato=(6.0, 0.015))
 
 
 def top_cloud() -> Samples:
     """A fanfare for reaching the top cloud: three quick notes up, then a bright held chord."""
+
     def horn(freq: float, seconds: float) -> Samples:
         return tone(seconds, freq, held(0.015, 0.05, seconds), BRASS)
 
     lead = melody([(67, 0.1), (72, 0.1), (76, 0.1)], horn)
-    chord = [(0.3, tone(0.82, midi(n), held(0.02, 0.35, 0.82), BRASS, vibrato=(5.5, 0.004)))
-             for n in (72, 76, 79, 84)]
+    chord = [(0.3, tone(0.82, midi(n), held(0.02, 0.35, 0.82), BRASS, vibrato=(5.5, 0.004))) for n in (72, 76, 79, 84)]
     return mix(1.12, (0.0, lead), *chord)
 
 
@@ -240,13 +242,16 @@ def storm() -> Samples:
 
 def flower() -> Samples:
     """A soft chime: two gentle bell notes, a fifth apart."""
+
     def bell(note: int) -> Samples:
         return tone(0.75, midi(note), pluck(0.008, 0.22), ((1, 1.0), (2.01, 0.2), (3.0, 0.05)))
+
     return mix(0.9, (0.0, bell(81)), (0.14, bell(88)))
 
 
 def won() -> Samples:
     """A happy little tune ending on a high held note over its chord."""
+
     def note(freq: float, seconds: float) -> Samples:
         return tone(seconds + 0.05, freq, pluck(0.006, 0.12 if seconds < 0.2 else 0.2), REED)
 
@@ -257,17 +262,26 @@ def won() -> Samples:
 
 def lost() -> Samples:
     """A sad, sliding-down 'wah wah wah waaah'."""
+
     def wah(freq: float, seconds: float) -> Samples:
         last = seconds > 0.3
-        return tone(seconds, freq, held(0.04, 0.08 if not last else 0.3, seconds), REED,
-                    vibrato=(5.0, 0.012) if last else (0.0, 0.0))
+        return tone(
+            seconds,
+            freq,
+            held(0.04, 0.08 if not last else 0.3, seconds),
+            REED,
+            vibrato=(5.0, 0.012) if last else (0.0, 0.0),
+        )
+
     return melody([(67, 0.21), (66, 0.21), (65, 0.21), (64, 0.52)], wah)
 
 
 def right() -> Samples:
     """Two rising tones: ding-ding."""
+
     def ding(note: int) -> Samples:
         return tone(0.28, midi(note), pluck(0.003, 0.08), SOFT)
+
     return mix(0.4, (0.0, ding(76)), (0.12, ding(83)))
 
 
@@ -277,14 +291,21 @@ def wrong() -> Samples:
 
     def part(note: int, seconds: float) -> Samples:
         return lowpass(tone(seconds, midi(note), held(0.01, 0.04, seconds), buzz), 1200)
+
     return mix(0.45, (0.0, part(50, 0.16)), (0.2, part(45, 0.25)))
 
 
 # each seat's turn chime: two or three short bell notes of its own, so whose turn it is can be
 # heard across the table (a different tune and register per seat, none like the game's effects)
 SEAT_TUNES: tuple[tuple[int, ...], ...] = (
-    (72, 79), (74, 69), (76, 79, 84), (67, 72, 67),
-    (79, 76), (81, 84, 88), (69, 74, 78), (84, 79, 72),
+    (72, 79),
+    (74, 69),
+    (76, 79, 84),
+    (67, 72, 67),
+    (79, 76),
+    (81, 84, 88),
+    (69, 74, 78),
+    (84, 79, 72),
 )
 
 
@@ -294,7 +315,9 @@ def seat_chime(seat: int) -> Callable[[], Samples]:
 
         def bell(note: int) -> Samples:
             return tone(0.3, midi(note), pluck(0.004, 0.09), ((1, 1.0), (2.76, 0.12), (5.4, 0.03)))
+
         return mix(0.12 * len(notes) + 0.22, *[(0.12 * i, bell(n)) for i, n in enumerate(notes)])
+
     chime.__doc__ = f"Seat {seat}'s turn: {len(SEAT_TUNES[seat - 1])} bell notes."
     return chime
 
@@ -319,11 +342,12 @@ EFFECTS: dict[str, Callable[[], Samples]] = {
 
 # --- output ----------------------------------------------------------------------------------
 
+
 def loudness(samples: Samples) -> float:
     """RMS of the loudest window: a rough measure of how loud an effect sounds."""
     width = frames(LOUDNESS_WINDOW)
     return max(
-        math.sqrt(sum(x * x for x in samples[start:start + width]) / width)
+        math.sqrt(sum(x * x for x in samples[start : start + width]) / width)
         for start in range(0, max(1, len(samples) - width + 1), width // 2)
     )
 
@@ -353,11 +377,15 @@ def render(name: str) -> bytes:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, action="append",
-                        help="directory to write into "
-                             "(default: sounds/ and companion/sounds_data/)")
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 if a file differs from what would be written")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        action="append",
+        help="directory to write into (default: sounds/ and companion/sounds_data/)",
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if a file differs from what would be written"
+    )
     args = parser.parse_args(argv)
     outputs = args.out or list(DEFAULT_OUTPUTS)
 

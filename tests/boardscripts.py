@@ -29,9 +29,17 @@ def busy_flight(start=0, ms=4000):
             gyro = (12.0 * math.sin(i / 5.0), -8.0, 1.0)
         beam = 500 <= i < 507 or 2500 <= i < 2506
         rgbc = (RAIN if i < 1000 else HAIL) if beam else AMBIENT
-        samples.append(Sample(t, accel=accel, gyro=gyro, beam=beam, rgbc=rgbc,
-                              battery_mv=3400 if i >= 3500 else 3900,
-                              imu=not 3000 <= i < 3200))
+        samples.append(
+            Sample(
+                t,
+                accel=accel,
+                gyro=gyro,
+                beam=beam,
+                rgbc=rgbc,
+                battery_mv=3400 if i >= 3500 else 3900,
+                imu=not 3000 <= i < 3200,
+            )
+        )
     return samples
 
 
@@ -45,6 +53,12 @@ def at_rest(start=0, ms=2000, measure=None, step=1):
             mark = "start"
         elif measure and i == measure[1]:
             mark = "end"
-        samples.append(Sample(start + i, accel=(n * 0.0004, -n * 0.0003, 1.0 + n * 0.0005),
-                              gyro=(n * 0.05, n * 0.03, 0.0), measure=mark))
+        samples.append(
+            Sample(
+                start + i,
+                accel=(n * 0.0004, -n * 0.0003, 1.0 + n * 0.0005),
+                gyro=(n * 0.05, n * 0.03, 0.0),
+                measure=mark,
+            )
+        )
     return samples

@@ -17,8 +17,11 @@ def english_afterwards():
         i18n.set_language("en")
 
 
-SLOW = {line for line in Path(__file__).with_name("slow_tests.txt").read_text(encoding="utf-8").splitlines()
-        if line and not line.startswith("#")}
+SLOW = {
+    line
+    for line in Path(__file__).with_name("slow_tests.txt").read_text(encoding="utf-8").splitlines()
+    if line and not line.startswith("#")
+}
 
 
 def pytest_collection_modifyitems(config, items):

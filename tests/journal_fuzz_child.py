@@ -36,9 +36,16 @@ def run(argv):
 def main_child(journal, report, work):
     db = ["--db", journal]
     commands = [
-        ["history"], ["history", "--json"], ["history", "--totals"], ["history", "--records"],
-        ["export", "--all"], ["export", "--all", "--compact"], ["export", "--all", "--out", f"{work}/out"],
-        ["export", "--bgstats", f"{work}/plays.bgsplay"], ["resume"], ["export"],
+        ["history"],
+        ["history", "--json"],
+        ["history", "--totals"],
+        ["history", "--records"],
+        ["export", "--all"],
+        ["export", "--all", "--compact"],
+        ["export", "--all", "--out", f"{work}/out"],
+        ["export", "--bgstats", f"{work}/plays.bgsplay"],
+        ["resume"],
+        ["export"],
         ["history", "--plot", "1", "--out", f"{work}/plot.png"],
     ]
     results = [run([*argv, *db]) for argv in commands]

@@ -50,12 +50,24 @@ def rss_mb(pid: int) -> float:
 class Live:
     """`cloud-companion live` on a free loopback port; stop() ends it (and says what it logged)."""
 
-    def __init__(self, db: Path, config: Path, port: int | None = None, extra: tuple[str, ...] = (),
-                 wait: bool = True):
+    def __init__(self, db: Path, config: Path, port: int | None = None, extra: tuple[str, ...] = (), wait: bool = True):
         self.db, self.config, self.port = db, config, port or free_port()
         self.log_path = db.with_name(f"live-{self.port}-{time.monotonic_ns()}.log")
-        command = [sys.executable, "-m", "companion", "live", "--db", str(db), "--config", str(config),
-                   "--host", HOST, "--port", str(self.port), *extra]
+        command = [
+            sys.executable,
+            "-m",
+            "companion",
+            "live",
+            "--db",
+            str(db),
+            "--config",
+            str(config),
+            "--host",
+            HOST,
+            "--port",
+            str(self.port),
+            *extra,
+        ]
         env = dict(os.environ, CLOUD_COMPANION_LIVE_URL_FILE=str(db.with_name("live-url")))
         self.log = open(self.log_path, "wb")
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env)
@@ -94,8 +106,12 @@ class Writer:
     """`cloud-companion replay - --db DB --follow`: each line sent is journaled before `send` returns."""
 
     def __init__(self, db: Path, setup: str):
-        self.process = subprocess.Popen([sys.executable, "-m", "companion", "replay", "-", "--db", str(db), "--follow"],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "companion", "replay", "-", "--db", str(db), "--follow"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         self.saved = 0
         self.process.stdin.write(setup.encode() + b"\n")
         self.process.stdin.flush()
@@ -165,8 +181,9 @@ class Events:
     `source`: the address it comes from (a device of its own; default: 127.0.0.1)."""
 
     def __init__(self, port: int, timeout: float = 60, source: str | None = None):
-        self.sock = socket.create_connection((HOST, port), timeout=timeout,
-                                             source_address=(source, 0) if source else None)
+        self.sock = socket.create_connection(
+            (HOST, port), timeout=timeout, source_address=(source, 0) if source else None
+        )
         self.sock.sendall(f"GET /events HTTP/1.1\r\nHost: {HOST}\r\nAccept: text/event-stream\r\n\r\n".encode())
         self.versions: list[tuple[str, float]] = []
         self.status = 0
@@ -188,7 +205,7 @@ class Events:
                     with self.changed:
                         self.versions.append((version.decode(), time.monotonic()))
                         self.changed.notify_all()
-                buffer = buffer[buffer.rfind(b"\n\n") + 2:] if b"\n\n" in buffer else buffer
+                buffer = buffer[buffer.rfind(b"\n\n") + 2 :] if b"\n\n" in buffer else buffer
         except OSError:
             pass
         with self.changed:

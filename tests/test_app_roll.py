@@ -20,8 +20,9 @@ CLOUDSHIP = {"game": "cloudship", "players": ["Ann", "Ben", "Cat"]}
 
 def roll_states(setup, seeds=3):
     """Matches waiting for a roll, from a few random games."""
-    return [m for seed in range(seeds) for m, _ in random_actions(setup, seed, limit=300)
-            if m.rules.roll_outcomes(m.state)]
+    return [
+        m for seed in range(seeds) for m, _ in random_actions(setup, seed, limit=300) if m.rules.roll_outcomes(m.state)
+    ]
 
 
 @settings(max_examples=60, deadline=None)

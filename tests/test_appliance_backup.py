@@ -44,6 +44,7 @@ def test_a_backup_taken_while_a_game_is_written_is_whole_and_consistent(tmp_path
         while not stop.is_set():
             play(journal, random_game(MINE, seed=seed))
             seed += 1
+
     writer = threading.Thread(target=keep_playing)
     writer.start()
     try:
@@ -88,10 +89,13 @@ def test_restore_is_refused_while_the_app_has_the_journal(tmp_path, journal_path
     assert verify(journal_path) == 3
 
 
-@pytest.mark.parametrize("content,words", [
-    (b"not a database at all" * 100, "cannot be read as a journal"),
-    (None, "an empty database"),
-])
+@pytest.mark.parametrize(
+    "content,words",
+    [
+        (b"not a database at all" * 100, "cannot be read as a journal"),
+        (None, "an empty database"),
+    ],
+)
 def test_a_file_that_is_no_journal_is_never_restored(tmp_path, journal_path, content, words):
     bad = tmp_path / "bad.sqlite3"
     if content is None:
@@ -131,8 +135,13 @@ def test_a_restore_into_a_place_with_no_journal_yet(tmp_path, journal_path):
 def test_a_restore_onto_a_fresh_machine_makes_the_default_journal_folder(tmp_path, journal_path):
     copy = backup(journal_path, tmp_path)
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
-    run = subprocess.run([sys.executable, "-m", "companion", "restore", str(copy.path)], env=env,
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "companion", "restore", str(copy.path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     assert verify(tmp_path / "xdg" / "cloud-companion" / "journal.sqlite3") == 3
 
@@ -172,7 +181,10 @@ def test_backup_and_restore_onto_places_that_cannot_be_written_answer_in_one_lin
     }
     for what, run in runs.items():
         assert run.returncode == 1, (what, run.stderr)
-        assert run.stderr.startswith("cloud-companion: cannot write") and run.stderr.count("\n") == 1, (what, run.stderr)
+        assert run.stderr.startswith("cloud-companion: cannot write") and run.stderr.count("\n") == 1, (
+            what,
+            run.stderr,
+        )
         assert "No such file" not in run.stderr
 
 
@@ -180,7 +192,10 @@ def test_backup_of_a_file_that_is_not_a_journal_says_so_like_every_command(tmp_p
     text = tmp_path / "notajournal.txt"
     text.write_text("shopping list\n" * 100)
     run = cli("backup", str(tmp_path), "--db", str(text))
-    assert run.returncode == 1 and run.stderr == f"cloud-companion: {text} is not a journal (it is not an SQLite database)\n"
+    assert (
+        run.returncode == 1
+        and run.stderr == f"cloud-companion: {text} is not a journal (it is not an SQLite database)\n"
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notajournal.txt"]
 
 
@@ -193,9 +208,25 @@ def test_backup_leaves_nothing_beside_an_idle_journal(tmp_path, journal_path):
 
 def as_nobody(*args, cwd=None):
     """The command run by a real unprivileged user, as the Pi's wrapper runs it as the service user."""
-    return subprocess.run(["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups",
-                           sys.executable, "-m", "companion", *args], capture_output=True, text=True,
-                          timeout=120, cwd=cwd, env={**os.environ, "HOME": "/nonexistent"})
+    return subprocess.run(
+        [
+            "setpriv",
+            "--reuid",
+            "nobody",
+            "--regid",
+            "nogroup",
+            "--clear-groups",
+            sys.executable,
+            "-m",
+            "companion",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+        env={**os.environ, "HOME": "/nonexistent"},
+    )
 
 
 @pytest.fixture
@@ -222,7 +253,10 @@ def test_a_folder_the_running_user_cannot_write_is_named_with_the_user_in_one_li
     }
     for what, run in runs.items():
         assert run.returncode == 1, (what, run.stdout, run.stderr)
-        assert run.stderr.startswith("cloud-companion: cannot write") and run.stderr.count("\n") == 1, (what, run.stderr)
+        assert run.stderr.startswith("cloud-companion: cannot write") and run.stderr.count("\n") == 1, (
+            what,
+            run.stderr,
+        )
         assert "the user nobody cannot write in" in run.stderr, (what, run.stderr)
         assert "unable to open database" not in run.stderr and "Traceback" not in run.stderr
     assert list(closed.iterdir()) == []

@@ -27,7 +27,11 @@ def test_the_project_asks_for_lgpio_only_where_pypi_has_wheels_for_it():
 
 def test_aarch64_also_takes_the_manylinux_2_34_tag_of_lgpios_wheels():
     assert bundle.platform_words("manylinux2014_aarch64") == [
-        "--platform", "manylinux2014_aarch64", "--platform", "manylinux_2_34_aarch64"]
+        "--platform",
+        "manylinux2014_aarch64",
+        "--platform",
+        "manylinux_2_34_aarch64",
+    ]
     assert bundle.platform_words("manylinux2014_x86_64") == ["--platform", "manylinux2014_x86_64"]
     assert bundle.platform_words("linux_armv7l") == ["--platform", "linux_armv7l", "--platform", "manylinux2014_armv7l"]
 
@@ -45,8 +49,14 @@ def test_32bit_arm_takes_lgpio_from_pypi_on_3_11_and_pygame_ce_from_the_wheel_bu
 
 def test_a_copy_without_git_leaves_out_what_was_built(tmp_path):
     source = tmp_path / "source"
-    for name in ("companion/a.py", "build/lib/x.py", "wheels/cp311/x.whl", "cloud_companion.egg-info/PKG-INFO",
-                 ".venv/bin/python", "companion/__pycache__/a.pyc"):
+    for name in (
+        "companion/a.py",
+        "build/lib/x.py",
+        "wheels/cp311/x.whl",
+        "cloud_companion.egg-info/PKG-INFO",
+        ".venv/bin/python",
+        "companion/__pycache__/a.pyc",
+    ):
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         (source / name).write_text("")
     copy = bundle.copy_source(source, tmp_path / "copy")
@@ -58,6 +68,9 @@ def test_the_armv7l_wheel_is_built_for_every_python_the_bundle_carries():
     from companion.appliance import wheelhouse
 
     assert sorted(wheelhouse.PYTHONS.values()) == sorted(bundle.DEFAULT_PYTHONS)
-    pygame = next(d for d in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
-                  if d.startswith("pygame-ce"))
+    pygame = next(
+        d
+        for d in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+        if d.startswith("pygame-ce")
+    )
     assert wheelhouse.pygame_requirement() == pygame  # the same pygame-ce as every other platform gets

@@ -40,24 +40,30 @@ def by_name(checks: list[Check], name: str) -> list[Check]:
 
 # --- pins -------------------------------------------------------------------------------------
 
+
 def test_every_seat_and_bed_pin_is_read_and_reported():
     checks = doctor.check_gpio(settings.Config(), Machine(), factory=MockFactory())
     assert checks[0].name == "gpio" and checks[0].status == WARN and "simulated" in checks[0].detail
-    assert [c.name for c in checks[1:]] == [f"seat {n}" for n in range(1, 9)] + \
-        ["bed yellow", "bed purple", "bed white", "bed blue"]
+    assert [c.name for c in checks[1:]] == [f"seat {n}" for n in range(1, 9)] + [
+        "bed yellow",
+        "bed purple",
+        "bed white",
+        "bed blue",
+    ]
     assert all(c.status == OK for c in checks[1:])
     assert by_name(checks, "seat 1")[0].detail == "jump GPIO 4, stay GPIO 17 (simulated)"
 
 
 def test_a_shorted_button_and_a_shorted_detector_show_as_stuck():
     factory = MockFactory()
-    factory.pin(17, pin_class=ShortedToGround)   # seat 1 stay
-    factory.pin(14, pin_class=ShortedToGround)   # the white bed
+    factory.pin(17, pin_class=ShortedToGround)  # seat 1 stay
+    factory.pin(14, pin_class=ShortedToGround)  # the white bed
     checks = doctor.check_gpio(settings.Config(), Machine(), factory=factory)
     stuck = [c for c in checks if c.status == WARN and c.name != "gpio"]
     assert [(c.name, c.detail) for c in stuck] == [
         ("seat 1", "stay (GPIO 17) reads pressed all the time: stuck or shorted"),
-        ("bed white", "detector (GPIO 14) reads pressed all the time: stuck or shorted")]
+        ("bed white", "detector (GPIO 14) reads pressed all the time: stuck or shorted"),
+    ]
     assert all("WIRING.md" in c.fix for c in stuck)
     assert by_name(checks, "seat 2")[0].status == OK
 
@@ -140,6 +146,7 @@ def test_doctor_fails_on_pygame_that_is_not_pygame_ce(monkeypatch):
 
 # --- the ship on a real pseudo-terminal -----------------------------------------------------------
 
+
 @pytest.fixture
 def ship(tmp_path):
     """A pty whose far end the test writes ship lines into; its name is linked as dev/ttyACM0."""
@@ -156,6 +163,7 @@ def ship(tmp_path):
                     os.write(master, (line + "\r\n").encode("latin-1"))
                     if stop.wait(every):
                         return
+
         threading.Thread(target=run, daemon=True).start()
 
     yield dev, speak
@@ -175,19 +183,19 @@ def line(kind: str, seq: int, t: int, *fields) -> str:
 
 def test_a_ship_saying_hello_and_beat_is_found_with_its_version_and_battery(ship):
     dev, speak = ship
-    speak([line("HELLO", 0, 5, "1", "CS-4F2A", "0.3.1"), line("TILT", 1, 55, 12, -3, 4),
-           line("BEAT", 2, 1005, 3900)])
+    speak([line("HELLO", 0, 5, "1", "CS-4F2A", "0.3.1"), line("TILT", 1, 55, 12, -3, 4), line("BEAT", 2, 1005, 3900)])
     port = f"{dev}/ttyACM0"
     checks = doctor.check_ship(ship_config(ship_port=port), Machine(dev=dev), listen_s=5)
     assert [(c.status, c.detail) for c in checks] == [
-        (OK, f"{port}, CS-4F2A firmware 0.3.1, protocol 1, battery 3.90 V")]
+        (OK, f"{port}, CS-4F2A firmware 0.3.1, protocol 1, battery 3.90 V")
+    ]
 
 
 def test_auto_listens_where_the_link_finds_the_board(ship):
     dev, speak = ship
     speak([line("HELLO", 0, 5, "1", "CS-4F2A", "0.3.1"), line("BEAT", 2, 1005, 3900)])
     port = f"{dev}/ttyACM0"
-    check, = doctor.check_ship(ship_config(), Machine(dev=dev), listen_s=5, find_port=lambda: port)
+    (check,) = doctor.check_ship(ship_config(), Machine(dev=dev), listen_s=5, find_port=lambda: port)
     assert (check.status, check.detail) == (OK, f"{port}, CS-4F2A firmware 0.3.1, protocol 1, battery 3.90 V")
 
 
@@ -198,21 +206,21 @@ def test_a_port_the_app_holds_is_busy_not_broken(ship):
     speak([line("BEAT", 2, 1005, 3900)])
     port = f"{dev}/ttyACM0"
     with open_port(port):  # the running app's link
-        check, = doctor.check_ship(ship_config(ship_port=port), Machine(dev=dev), listen_s=1)
+        (check,) = doctor.check_ship(ship_config(ship_port=port), Machine(dev=dev), listen_s=1)
     assert check.status == WARN and "systemctl stop" in check.fix
 
 
 def test_a_ship_on_another_protocol_version_fails(ship):
     dev, speak = ship
     speak([line("HELLO", 0, 5, "2", "CS-4F2A", "1.0.0"), line("BEAT", 1, 1005, 3900)])
-    check, = doctor.check_ship(ship_config(ship_port=f"{dev}/ttyACM0"), Machine(dev=dev), listen_s=3)
+    (check,) = doctor.check_ship(ship_config(ship_port=f"{dev}/ttyACM0"), Machine(dev=dev), listen_s=3)
     assert check.status == FAIL and "protocol version '2'" in check.detail and "firmware" in check.fix
 
 
 def test_a_ship_without_hello_is_alive_and_a_low_battery_warns(ship):
     dev, speak = ship
     speak([line("BEAT", 7, 9005, 3300)])
-    check, = doctor.check_ship(ship_config(ship_port=str(dev / "ttyACM0")), Machine(dev=dev), listen_s=1)
+    (check,) = doctor.check_ship(ship_config(ship_port=str(dev / "ttyACM0")), Machine(dev=dev), listen_s=1)
     assert check.status == WARN and "no HELLO heard" in check.detail and "battery 3.30 V: low" in check.detail
     assert check.fix == "charge the ship's battery"
 
@@ -220,12 +228,12 @@ def test_a_ship_without_hello_is_alive_and_a_low_battery_warns(ship):
 def test_garbage_on_the_line_fails_and_silence_warns(ship, tmp_path):
     dev, speak = ship
     speak(["$BEAT,1,2,3900*00", "\x00\xff noise"])
-    check, = doctor.check_ship(ship_config(ship_port=f"{dev}/ttyACM0"), Machine(dev=dev), listen_s=0.5)
+    (check,) = doctor.check_ship(ship_config(ship_port=f"{dev}/ttyACM0"), Machine(dev=dev), listen_s=0.5)
     assert check.status == FAIL and "unreadable lines, none good" in check.detail and "115200" in check.fix
     assert "checksum" in check.detail and "format" in check.detail  # the protocol's own reasons
     quiet_master, quiet_slave = os.openpty()
     try:
-        check, = doctor.check_ship(ship_config(ship_port=os.ttyname(quiet_slave)), Machine(dev=dev), listen_s=0.3)
+        (check,) = doctor.check_ship(ship_config(ship_port=os.ttyname(quiet_slave)), Machine(dev=dev), listen_s=0.3)
         assert check.status == WARN and check.detail.endswith("silent")
     finally:
         os.close(quiet_master)
@@ -239,25 +247,26 @@ def test_a_ship_unplugged_while_doctor_listens_is_a_warning_not_a_crash():
     os.write(master, (line("BEAT", 1, 5, 3900) + "\r\n").encode())
     threading.Timer(0.3, os.close, (master,)).start()  # the cable comes out
     try:
-        check, = doctor.check_ship(ship_config(ship_port=port), Machine(), listen_s=5)
+        (check,) = doctor.check_ship(ship_config(ship_port=port), Machine(), listen_s=5)
     finally:
         os.close(slave)
     assert check.status == WARN and "stopped working" in check.detail and "cable" in check.fix
 
 
 def test_no_ship_port_warns_and_off_and_sim_skip(tmp_path):
-    nothing, = doctor.check_ship(ship_config(), Machine(dev=tmp_path))  # no Pico on this machine
+    (nothing,) = doctor.check_ship(ship_config(), Machine(dev=tmp_path))  # no Pico on this machine
     assert nothing.status == WARN and "2E8A" in nothing.detail and "[ship] port" not in nothing.fix
     (tmp_path / "rfcomm0").touch()
-    hinted, = doctor.check_ship(ship_config(), Machine(dev=tmp_path))
+    (hinted,) = doctor.check_ship(ship_config(), Machine(dev=tmp_path))
     assert hinted.status == WARN and f"{tmp_path}/rfcomm0" in hinted.fix and "[ship] port" in hinted.fix
     assert doctor.check_ship(ship_config(ship_port="off"), Machine(dev=tmp_path))[0].status == SKIP
     assert doctor.check_ship(ship_config(ship_port="sim"), Machine(dev=tmp_path))[0].status == SKIP
-    missing, = doctor.check_ship(ship_config(ship_port=str(tmp_path / "rfcomm1")), Machine(dev=tmp_path))
+    (missing,) = doctor.check_ship(ship_config(ship_port=str(tmp_path / "rfcomm1")), Machine(dev=tmp_path))
     assert missing.status == FAIL and "[ship] port" in missing.fix
 
 
 # --- the journal ------------------------------------------------------------------------------
+
 
 def snapshot(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
@@ -274,18 +283,25 @@ def test_a_good_journal_is_counted_and_left_as_it_was(tmp_path):
     assert snapshot(tmp_path) == before
 
 
-@pytest.mark.parametrize("make,words", [
-    (lambda p: p.write_bytes(b"this is a game file, not a journal\n" * 50), "damaged"),
-    (lambda p: sqlite3.connect(p).executescript("CREATE TABLE photos (x); PRAGMA user_version = 0;"),
-     "a SQLite file of something else"),
-    (lambda p: sqlite3.connect(p).executescript("CREATE TABLE games (x); PRAGMA user_version = 99;"),
-     "newer Cloud Companion"),
-])
+@pytest.mark.parametrize(
+    "make,words",
+    [
+        (lambda p: p.write_bytes(b"this is a game file, not a journal\n" * 50), "damaged"),
+        (
+            lambda p: sqlite3.connect(p).executescript("CREATE TABLE photos (x); PRAGMA user_version = 0;"),
+            "a SQLite file of something else",
+        ),
+        (
+            lambda p: sqlite3.connect(p).executescript("CREATE TABLE games (x); PRAGMA user_version = 99;"),
+            "newer Cloud Companion",
+        ),
+    ],
+)
 def test_a_broken_journal_fails_with_what_to_do_and_is_not_moved(tmp_path, make, words):
     path = tmp_path / "journal.sqlite3"
     make(path)
     before = snapshot(tmp_path)
-    check, = doctor.check_journal(path)
+    (check,) = doctor.check_journal(path)
     assert check.status == FAIL and words in check.detail and "cloud-companion restore" in check.fix
     assert snapshot(tmp_path) == before
 
@@ -296,7 +312,7 @@ def test_a_journal_with_a_damaged_page_fails_the_integrity_check(tmp_path):
     data = bytearray(path.read_bytes())
     page = 4096
     assert len(data) > 6 * page
-    data[2 * page: 2 * page + 8] = b"\xff" * 8  # the header of page 3: no valid b-tree page
+    data[2 * page : 2 * page + 8] = b"\xff" * 8  # the header of page 3: no valid b-tree page
     path.write_bytes(bytes(data))
     checks = doctor.check_journal(path)
     assert checks[0].status == FAIL
@@ -308,6 +324,7 @@ def test_no_journal_yet_warns_and_a_directory_fails(tmp_path):
 
 
 # --- settings, devices of the machine, the service ------------------------------------------------
+
 
 def test_a_broken_settings_file_is_reported_and_not_moved(tmp_path):
     path = tmp_path / "config.toml"
@@ -346,7 +363,8 @@ def test_a_touchscreen_and_a_sound_card_are_found_in_proc(tmp_path):
     (tmp_path / "bus" / "input" / "devices").write_text(INPUT_DEVICES)
     (tmp_path / "asound").mkdir()
     (tmp_path / "asound" / "cards").write_text(
-        " 0 [vc4hdmi        ]: vc4-hdmi - vc4-hdmi\n                      vc4-hdmi\n")
+        " 0 [vc4hdmi        ]: vc4-hdmi - vc4-hdmi\n                      vc4-hdmi\n"
+    )
     machine = Machine(proc=tmp_path)
     assert doctor.check_touch(machine) == [Check("touch", OK, "generic ft5x06 (79)")]
     assert doctor.check_audio(machine) == [Check("audio", OK, "vc4-hdmi - vc4-hdmi")]
@@ -383,12 +401,21 @@ def connected_display(tmp_path) -> tuple[Path, Path]:
 
 def test_a_screen_that_draws_is_told_from_a_running_app_on_a_black_screen(tmp_path):
     dev, sys_ = connected_display(tmp_path)
-    shows = Machine(dev=dev, sys=sys_, systemctl=None, draw=lambda: (0, {
-        "shown": True, "driver": "kmsdrm", "renderer": "opengles2", "size": [800, 480]}))
+    shows = Machine(
+        dev=dev,
+        sys=sys_,
+        systemctl=None,
+        draw=lambda: (0, {"shown": True, "driver": "kmsdrm", "renderer": "opengles2", "size": [800, 480]}),
+    )
     assert by_name(doctor.check_display(shows), "picture") == [
-        Check("picture", OK, "drawn and read back (800x480, SDL's kmsdrm video driver, opengles2 renderer)")]
-    black = Machine(dev=dev, sys=sys_, systemctl=None, draw=lambda: (1, {
-        "shown": False, "renderer": "opengl", "read_back": [0, 0, 0]}))
+        Check("picture", OK, "drawn and read back (800x480, SDL's kmsdrm video driver, opengles2 renderer)")
+    ]
+    black = Machine(
+        dev=dev,
+        sys=sys_,
+        systemctl=None,
+        draw=lambda: (1, {"shown": False, "renderer": "opengl", "read_back": [0, 0, 0]}),
+    )
     [picture] = by_name(doctor.check_display(black), "picture")
     assert picture.status == FAIL and "screen stays black" in picture.detail and "opengl renderer" in picture.detail
     assert "SDL_RENDER_DRIVER=opengles2" in picture.fix and "libgl1-mesa-dri" in picture.fix
@@ -400,16 +427,22 @@ def test_a_screen_that_draws_is_told_from_a_running_app_on_a_black_screen(tmp_pa
 def test_the_drawing_probe_draws_and_reads_back_on_a_real_sdl(monkeypatch):
     """The probe itself, on SDL's offscreen driver (a renderer on EGL where Mesa has one)."""
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
-    run = subprocess.run([sys.executable, "-m", "companion.appliance.drawprobe"], capture_output=True, text=True,
-                         timeout=120, env=env)
+    run = subprocess.run(
+        [sys.executable, "-m", "companion.appliance.drawprobe"], capture_output=True, text=True, timeout=120, env=env
+    )
     result = json.loads(run.stdout.splitlines()[-1])
     assert run.returncode == 0 and result["shown"] and result["driver"] == "dummy" and result["size"]
 
 
 def test_without_the_gpu_driver_package_the_libraries_check_fails(tmp_path):
     dev, sys_ = connected_display(tmp_path)
-    machine = Machine(dev=dev, sys=sys_, systemctl=None, dri_drivers=(str(tmp_path / "none" / "*_dri.so"),),
-                      draw=lambda: (0, {"shown": True}))
+    machine = Machine(
+        dev=dev,
+        sys=sys_,
+        systemctl=None,
+        dri_drivers=(str(tmp_path / "none" / "*_dri.so"),),
+        draw=lambda: (0, {"shown": True}),
+    )
     [libraries] = by_name(doctor.check_display(machine), "libraries")
     assert libraries.status == FAIL and "libgl1-mesa-dri" in libraries.detail
     assert libraries.fix.startswith("sudo apt install") and "libgl1-mesa-dri" in libraries.fix
@@ -446,6 +479,7 @@ def test_speech_is_needed_only_when_it_is_on(monkeypatch):
 
 # --- the command --------------------------------------------------------------------------------
 
+
 def test_doctor_json_and_text_and_exit_code(tmp_path):
     env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}
     config = tmp_path / "c.toml"
@@ -457,8 +491,21 @@ def test_doctor_json_and_text_and_exit_code(tmp_path):
     assert report["ok"] == (not failed) and result.returncode == (1 if failed else 0)
     assert all(c["fix"] for c in report["checks"] if c["status"] in ("warn", "fail"))
     names = {c["name"] for c in report["checks"]}
-    assert {"config", "sdl", "libraries", "display", "touch", "audio", "speech", "gpio", "seat 1",
-            "bed blue", "ship", "journal", "service"} <= names
+    assert {
+        "config",
+        "sdl",
+        "libraries",
+        "display",
+        "touch",
+        "audio",
+        "speech",
+        "gpio",
+        "seat 1",
+        "bed blue",
+        "ship",
+        "journal",
+        "service",
+    } <= names
     text = subprocess.run(base, capture_output=True, text=True, timeout=120, env=env)
     assert text.returncode == result.returncode and "Traceback" not in text.stderr
     lines = text.stdout.splitlines()
@@ -473,8 +520,7 @@ def test_a_journal_on_an_overlay_root_is_warned_about_before_a_reboot_loses_it(t
     proc.mkdir()
     db = tmp_path / "var" / "journal.sqlite3"
     db.parent.mkdir()
-    (proc / "mounts").write_text("overlay / overlay rw,lowerdir=/media/root-ro 0 0\n"
-                                 "proc /proc proc rw 0 0\n")
+    (proc / "mounts").write_text("overlay / overlay rw,lowerdir=/media/root-ro 0 0\nproc /proc proc rw 0 0\n")
     [storage] = doctor.check_storage(db, proc)
     assert storage.status == WARN and "forgotten at the next reboot" in storage.detail and "Overlay" in storage.fix
     (proc / "mounts").write_text(f"overlay / overlay rw 0 0\n/dev/sda2 {tmp_path / 'var'} ext4 rw 0 0\n")
@@ -492,7 +538,8 @@ def test_report_bundles_doctor_and_the_log_into_one_file(tmp_path):
     text = out.read_text()
     assert text.startswith("Cloud Companion ") and "== cloud-companion doctor ==" in text
     assert "journal" in text and "== journalctl -u cloud-companion -b" in text
-    refused = subprocess.run(base + ["--out", str(tmp_path / "no" / "such" / "r.txt")], capture_output=True,
-                             text=True, timeout=120, env=env)
+    refused = subprocess.run(
+        base + ["--out", str(tmp_path / "no" / "such" / "r.txt")], capture_output=True, text=True, timeout=120, env=env
+    )
     assert refused.returncode == 1 and refused.stderr.startswith("cloud-companion: cannot write the report")
     assert "Traceback" not in refused.stderr

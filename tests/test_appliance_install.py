@@ -28,13 +28,21 @@ def user_exists() -> bool:
 
 
 def dry_run(*make_args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), *make_args, "DRY_RUN=1"],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        ["make", "--no-print-directory", "-C", str(ROOT), *make_args, "DRY_RUN=1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_the_install_dry_run_prints_every_step_and_changes_nothing():
-    watched = [install.PREFIX, install.CONFIG_DIR, Path("/etc/systemd/system") / install.UNIT_NAME,
-               Path("/etc/polkit-1/rules.d") / install.POLKIT_NAME]
+    watched = [
+        install.PREFIX,
+        install.CONFIG_DIR,
+        Path("/etc/systemd/system") / install.UNIT_NAME,
+        Path("/etc/polkit-1/rules.d") / install.POLKIT_NAME,
+    ]
     before = [p.exists() for p in watched], user_exists()
     result = dry_run("install-pi", "PI_DISPLAY=touch2", "PI_ROTATE=90")
     assert result.returncode == 0, result.stderr
@@ -42,10 +50,16 @@ def test_the_install_dry_run_prints_every_step_and_changes_nothing():
     assert "apt-get install -y " + " ".join(install.PACKAGES) in out
     for package in ("python3-lgpio", "espeak-ng", "libdrm2", "libgbm1", "libegl1", "libgles2", "fonts-dejavu-core"):
         assert package in install.PACKAGES
-    assert "useradd --system --user-group --home-dir /var/lib/cloud-companion --no-create-home " \
-           "--shell /usr/sbin/nologin cloud-companion" in out or "service user cloud-companion" in out
-    assert "usermod --groups gpio,dialout,video,render,input,audio cloud-companion" in out \
+    assert (
+        "useradd --system --user-group --home-dir /var/lib/cloud-companion --no-create-home "
+        "--shell /usr/sbin/nologin cloud-companion"
+        in out
+        or "service user cloud-companion" in out
+    )
+    assert (
+        "usermod --groups gpio,dialout,video,render,input,audio cloud-companion" in out
         or "exactly the groups gpio, dialout, video, render, input, audio: done already" in out
+    )
     assert "-m venv --system-site-packages /opt/cloud-companion/venv" in out
     assert "write /etc/systemd/system/cloud-companion.service" in out
     assert "write /etc/polkit-1/rules.d/50-cloud-companion-poweroff.rules" in out
@@ -69,16 +83,23 @@ def test_update_and_uninstall_dry_runs_keep_the_history_unless_asked():
 def test_without_root_and_without_dry_run_it_refuses():
     if os.geteuid() == 0:
         pytest.skip("running as root")
-    result = subprocess.run(["python3", "-m", "companion.appliance.install", "install"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        ["python3", "-m", "companion.appliance.install", "install"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 1 and "sudo make install-pi" in result.stderr
 
 
 def test_steps_that_are_done_are_skipped_so_a_second_run_is_harmless(tmp_path):
     ran = []
     target = tmp_path / "etc" / "thing.conf"
-    steps = [install.write_step("a file", target, "x = 1\n"),
-             install.Step("a command", lambda: ran.append("command"), lambda: "command" in ran)]
+    steps = [
+        install.write_step("a file", target, "x = 1\n"),
+        install.Step("a command", lambda: ran.append("command"), lambda: "command" in ran),
+    ]
     lines: list[str] = []
     install.carry_out(steps, dry_run=False, out=lines.append)
     assert target.read_text() == "x = 1\n" and ran == ["command"]
@@ -92,8 +113,9 @@ def test_steps_that_are_done_are_skipped_so_a_second_run_is_harmless(tmp_path):
 def test_a_dry_run_runs_nothing(tmp_path):
     target = tmp_path / "f"
     lines: list[str] = []
-    install.carry_out([install.write_step("a file", target, "x"),
-                       install.Step("boom", lambda: 1 / 0)], dry_run=True, out=lines.append)
+    install.carry_out(
+        [install.write_step("a file", target, "x"), install.Step("boom", lambda: 1 / 0)], dry_run=True, out=lines.append
+    )
     assert not target.exists() and lines[-1] == "dry run: nothing was changed"
 
 
@@ -185,8 +207,10 @@ def test_the_pi_command_runs_as_the_service_on_the_service_files(tmp_path):
     assert os.access(script, os.X_OK)
     # with the script's environment, the app's own defaults are the service's paths
     env = {**os.environ, "XDG_DATA_HOME": "/var/lib", "XDG_CONFIG_HOME": "/etc"}
-    code = ("from companion.journal.journal import default_path as j; from companion.config import default_path as c; "
-            "print(j()); print(c())")
+    code = (
+        "from companion.journal.journal import default_path as j; from companion.config import default_path as c; "
+        "print(j()); print(c())"
+    )
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     assert out.split() == ["/var/lib/cloud-companion/journal.sqlite3", "/etc/cloud-companion/config.toml"]
     unit = (ROOT / "systemd" / install.UNIT_NAME).read_text()
@@ -218,8 +242,9 @@ def test_a_purge_keeps_a_last_backup_before_it_deletes_the_history(tmp_path, mon
     copies = list(kept.glob("journal-*.sqlite3"))
     assert len(copies) == 1 and verify(copies[0]) == 2
     assert [p.read_text() for p in kept.glob("journal-*.config.toml")] == ['language = "hu"\n']
-    assert not any(what.startswith("keep a last backup") for what in
-                   (step.what for step in install.uninstall_plan(purge=False)))
+    assert not any(
+        what.startswith("keep a last backup") for what in (step.what for step in install.uninstall_plan(purge=False))
+    )
 
 
 def test_a_failed_last_backup_stops_the_purge_before_anything_is_deleted(tmp_path, monkeypatch):
@@ -245,8 +270,11 @@ def test_installing_again_with_another_rotation_turns_the_picture_and_keeps_the_
     loaded, problems = settings.from_dict(tomllib.loads(again))
     assert problems == [] and loaded.rotate == 90 and loaded.volume == 0.3
     # the file the Settings screen writes (no comments, maybe no rotate line at all)
-    saved = settings.to_toml(settings.Config(volume=0.3)) if hasattr(settings, "to_toml") else \
-        'volume = 0.3\n\n[ship]\nport = "auto"\n'
+    saved = (
+        settings.to_toml(settings.Config(volume=0.3))
+        if hasattr(settings, "to_toml")
+        else 'volume = 0.3\n\n[ship]\nport = "auto"\n'
+    )
     saved = "\n".join(line for line in saved.splitlines() if not line.startswith("rotate")) + "\n"
     turned = install.settings_text(saved, "hdmi", 180)
     loaded, problems = settings.from_dict(tomllib.loads(turned))
@@ -258,8 +286,9 @@ def test_preflight_names_what_is_missing_before_anything_changes(tmp_path, monke
     monkeypatch.setattr(install, "FIRMWARE", tmp_path / "firmware")
     everything = {"which": lambda tool: f"/usr/bin/{tool}", "missing": list, "reachable": lambda: True}
     problems, notices = install.preflight("install", ROOT, **everything)
-    assert problems == [] and notices == [f"no {tmp_path / 'firmware' / 'config.txt'}: not a Raspberry Pi, "
-                                          "so the display step is left out"]
+    assert problems == [] and notices == [
+        f"no {tmp_path / 'firmware' / 'config.txt'}: not a Raspberry Pi, so the display step is left out"
+    ]
     (tmp_path / "firmware").mkdir()  # there, but empty: the boot partition is not mounted
     problems, _ = install.preflight("install", ROOT, **everything)
     assert len(problems) == 1 and "not mounted" in problems[0] and "sudo mount -a" in problems[0]
@@ -282,7 +311,7 @@ def test_on_32bit_pi_os_the_install_needs_a_bundle_with_pygame_ce_or_refuses_in_
 
     monkeypatch.setattr(install, "FIRMWARE", tmp_path)
     monkeypatch.setattr(platforms.platform, "machine", lambda: "aarch64")  # a Pi 4's 64-bit kernel ...
-    monkeypatch.setattr(platforms.sys, "maxsize", 2**31 - 1)               # ... under 32-bit Pi OS
+    monkeypatch.setattr(platforms.sys, "maxsize", 2**31 - 1)  # ... under 32-bit Pi OS
     everything = {"which": lambda tool: f"/usr/bin/{tool}", "missing": list, "reachable": lambda: True}
     problems, _ = install.preflight("install", tmp_path, **everything)
     assert len(problems) == 1 and "32-bit Raspberry Pi OS" in problems[0]
@@ -302,8 +331,7 @@ def test_a_pi_1_or_zero_w_is_refused_in_one_line(tmp_path, monkeypatch):
 
     monkeypatch.setattr(platforms.platform, "machine", lambda: "armv6l")
     monkeypatch.setattr(platforms.sys, "maxsize", 2**31 - 1)
-    problems, _ = install.preflight("install", tmp_path, which=lambda tool: tool, missing=list,
-                                    reachable=lambda: True)
+    problems, _ = install.preflight("install", tmp_path, which=lambda tool: tool, missing=list, reachable=lambda: True)
     assert len(problems) == 1 and "Pi 1 or Zero W" in problems[0] and "Zero 2 W works" in problems[0]
 
 
@@ -312,8 +340,14 @@ def test_a_real_run_that_cannot_start_changes_nothing_and_says_why(tmp_path):
         pytest.skip("the real run needs root")
     env = {**os.environ, "PATH": str(tmp_path)}  # no systemctl, no apt-get, no udevadm
     (tmp_path / "python3").symlink_to(sys.executable)
-    result = subprocess.run([sys.executable, "-m", "companion.appliance.install", "install"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=60, env=env)
+    result = subprocess.run(
+        [sys.executable, "-m", "companion.appliance.install", "install"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "install-pi: systemctl is missing" in result.stderr and "nothing was changed" in result.stderr
     assert result.stdout == ""  # not one step ran
@@ -353,6 +387,7 @@ def test_the_app_is_built_from_a_copy_so_the_checkout_stays_clean_and_deleted_fi
             out = Path(words[words.index("--wheel-dir") + 1])
             out.mkdir(parents=True, exist_ok=True)
             (out / "cloud_companion-0.1.0-py3-none-any.whl").write_text("")
+
     monkeypatch.setattr(install.subprocess, "run", pip)
     install.install_app(checkout, tmp_path / "venv")
     built_in = Path(ran[0][-1])

@@ -17,9 +17,22 @@ UNIT = Path(__file__).parent.parent / "systemd" / "cloud-companion.service"
 def test_the_units_sandbox_is_carried_over_whole():
     properties = sandbox.service_properties(UNIT.read_text())
     keys = [p.split("=", 1)[0] for p in properties]
-    for needed in ("User", "Group", "SupplementaryGroups", "ProtectSystem", "PrivateNetwork", "DevicePolicy",
-                   "DeviceAllow", "SystemCallFilter", "RestrictAddressFamilies", "MemoryDenyWriteExecute",
-                   "ReadWritePaths", "Environment", "StateDirectory", "CacheDirectory"):
+    for needed in (
+        "User",
+        "Group",
+        "SupplementaryGroups",
+        "ProtectSystem",
+        "PrivateNetwork",
+        "DevicePolicy",
+        "DeviceAllow",
+        "SystemCallFilter",
+        "RestrictAddressFamilies",
+        "MemoryDenyWriteExecute",
+        "ReadWritePaths",
+        "Environment",
+        "StateDirectory",
+        "CacheDirectory",
+    ):
         assert needed in keys, needed
     assert "User=cloud-companion" in properties and "PrivateNetwork=yes" in properties
     assert keys.count("DeviceAllow") == UNIT.read_text().count("\nDeviceAllow=")  # every line, in order
@@ -28,10 +41,15 @@ def test_the_units_sandbox_is_carried_over_whole():
 
 
 def test_drop_ins_and_continued_lines_and_other_sections():
-    text = "[Unit]\nUser=nobody\n[Service]\nEnvironment=A=1 \\\n  B=2\n# User=root\nUser=cloud-companion\n" \
-           "[Service]\nEnvironment=GALLIUM_DRIVER=softpipe\n[Install]\nWantedBy=multi-user.target\n"
-    assert sandbox.service_properties(text) == ["Environment=A=1 B=2", "User=cloud-companion",
-                                                "Environment=GALLIUM_DRIVER=softpipe"]
+    text = (
+        "[Unit]\nUser=nobody\n[Service]\nEnvironment=A=1 \\\n  B=2\n# User=root\nUser=cloud-companion\n"
+        "[Service]\nEnvironment=GALLIUM_DRIVER=softpipe\n[Install]\nWantedBy=multi-user.target\n"
+    )
+    assert sandbox.service_properties(text) == [
+        "Environment=A=1 B=2",
+        "User=cloud-companion",
+        "Environment=GALLIUM_DRIVER=softpipe",
+    ]
 
 
 def test_the_command_marks_the_sandbox_and_gives_the_app_a_private_runtime_dir():
@@ -48,7 +66,8 @@ def test_systemd_takes_every_property(tmp_path):
     unit = tmp_path / "probe.service"
     lines = sandbox.service_properties(UNIT.read_text())
     unit.write_text("[Service]\nExecStart=/bin/true\n" + "\n".join(lines) + "\n")
-    result = subprocess.run(["systemd-analyze", "verify", "--man=no", str(unit)], capture_output=True, text=True,
-                            timeout=60)
+    result = subprocess.run(
+        ["systemd-analyze", "verify", "--man=no", str(unit)], capture_output=True, text=True, timeout=60
+    )
     unknown = [line for line in result.stderr.splitlines() if "Unknown key" in line or "Failed to parse" in line]
     assert unknown == []

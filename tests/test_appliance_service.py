@@ -74,11 +74,30 @@ def test_outside_systemd_nothing_is_sent_and_nothing_breaks(tmp_path):
 
 def test_the_running_app_says_ready_beats_and_stops_on_sigterm(notify_socket, tmp_path):
     sock, path = notify_socket
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-           "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "300000"}
-    app = subprocess.Popen([sys.executable, "-m", "companion", "run", "--windowed", "--db",
-                            str(tmp_path / "j.sqlite3"), "--config", str(tmp_path / "c.toml")],
-                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env = {
+        **os.environ,
+        "SDL_VIDEODRIVER": "dummy",
+        "SDL_AUDIODRIVER": "dummy",
+        "NOTIFY_SOCKET": path,
+        "WATCHDOG_USEC": "300000",
+    }
+    app = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "run",
+            "--windowed",
+            "--db",
+            str(tmp_path / "j.sqlite3"),
+            "--config",
+            str(tmp_path / "c.toml"),
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         first = received(sock, "READY=1")
         assert first and first[-1].startswith("READY=1")
@@ -137,10 +156,24 @@ def test_run_with_a_config_directory_keeps_it_and_says_so_on_stderr(tmp_path):
     folder = tmp_path / "settings"
     (folder / "mine.txt").parent.mkdir()
     (folder / "mine.txt").write_text("keep me")
-    result = subprocess.run([sys.executable, "-m", "companion", "run", "--windowed", "--first-frame-exit",
-                             "--db", str(tmp_path / "j.sqlite3"), "--config", str(folder)],
-                            env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "run",
+            "--windowed",
+            "--first-frame-exit",
+            "--db",
+            str(tmp_path / "j.sqlite3"),
+            "--config",
+            str(folder),
+        ],
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert f"warning: the settings file {folder} is a directory" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("j.")) == ["settings"]
@@ -150,10 +183,24 @@ def test_run_with_a_config_directory_keeps_it_and_says_so_on_stderr(tmp_path):
 def test_run_names_a_bad_value_on_stderr_and_starts(tmp_path):
     path = tmp_path / "c.toml"
     path.write_text('language = "de"\nvolume = 7\n')
-    result = subprocess.run([sys.executable, "-m", "companion", "run", "--windowed", "--first-frame-exit",
-                             "--db", str(tmp_path / "j.sqlite3"), "--config", str(path)],
-                            env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "run",
+            "--windowed",
+            "--first-frame-exit",
+            "--db",
+            str(tmp_path / "j.sqlite3"),
+            "--config",
+            str(path),
+        ],
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0
     assert f"warning: {path}: volume: must be a number from 0.0 to 1.0, not 7; using the default" in result.stderr
     assert path.read_text() == 'language = "de"\nvolume = 7\n'
@@ -172,11 +219,14 @@ def test_settings_problems_show_on_screen_short_and_counted(tmp_path):
     on_screen = settings_notices(problems, path)
     for size in ((800, 480), (720, 1280)):
         h = Harness(size, config=config)
-        journal = attach_the_rest(h.app, argparse.Namespace(db=tmp_path / f"j{size[0]}.sqlite3"), config, list(on_screen))
+        journal = attach_the_rest(
+            h.app, argparse.Namespace(db=tmp_path / f"j{size[0]}.sqlite3"), config, list(on_screen)
+        )
         try:
             h.app.pump()
-            assert h.app.toast_text == ("Settings: volume: must be a number from 0.0 to 1.0, not 7; using the default"
-                                        " (and 1 more in the log)")
+            assert h.app.toast_text == (
+                "Settings: volume: must be a number from 0.0 to 1.0, not 7; using the default (and 1 more in the log)"
+            )
             assert h.overflows() == []
         finally:
             h.app.stick_watcher.close()

@@ -37,7 +37,9 @@ def test_exposure_stays_at_most_its_figure_and_each_remaining_item_is_explained(
 @needs_systemd
 def test_the_unit_verifies_clean(tmp_path):
     # the real unit, with ExecStart pointing at this checkout's command instead of the Pi's venv
-    venv_command = Path(shutil.which("cloud-companion") or Path(__import__("sys").executable).with_name("cloud-companion"))
+    venv_command = Path(
+        shutil.which("cloud-companion") or Path(__import__("sys").executable).with_name("cloud-companion")
+    )
     unit = tmp_path / UNIT.name
     unit.write_text(UNIT.read_text().replace(EXEC, str(venv_command)))
     result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60)
@@ -60,8 +62,17 @@ def test_every_device_the_app_uses_is_allowed_and_nothing_else():
     unit = settings(UNIT.read_text())
     assert unit["DevicePolicy"] == ["closed"] and unit["PrivateNetwork"] == ["yes"]
     allowed = {entry.split()[0] for entry in unit["DeviceAllow"]}
-    assert allowed == {"char-gpiochip", "char-ttyACM", "char-ttyUSB", "char-ttyAMA", "char-ttyS",
-                       "char-rfcomm", "char-drm", "char-input", "char-alsa"}
+    assert allowed == {
+        "char-gpiochip",
+        "char-ttyACM",
+        "char-ttyUSB",
+        "char-ttyAMA",
+        "char-ttyS",
+        "char-rfcomm",
+        "char-drm",
+        "char-input",
+        "char-alsa",
+    }
     assert set(unit["SupplementaryGroups"][0].split()) == {"video", "render", "input", "audio", "gpio", "dialout"}
     assert unit["ProtectSystem"] == ["strict"] and unit["SystemCallFilter"][0] == "@system-service"
 
@@ -75,8 +86,10 @@ def test_the_unit_does_not_wait_for_the_deprecated_udev_settle():
 
 def test_the_polkit_rule_allows_the_service_user_only_to_power_off():
     rule = POLKIT.read_text()
-    assert re.findall(r'action\.id == "([^"]+)"', rule) == ["org.freedesktop.login1.power-off",
-                                                           "org.freedesktop.login1.power-off-multiple-sessions"]
+    assert re.findall(r'action\.id == "([^"]+)"', rule) == [
+        "org.freedesktop.login1.power-off",
+        "org.freedesktop.login1.power-off-multiple-sessions",
+    ]
     assert 'subject.user == "cloud-companion"' in rule and rule.count("Result.YES") == 1
 
 

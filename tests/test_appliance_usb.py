@@ -31,8 +31,10 @@ def test_writable_sticks_below_the_media_folders_are_found():
 
 def mount_tmpfs(where: Path) -> bool:
     where.mkdir(parents=True, exist_ok=True)
-    return subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "stick", str(where)],
-                          capture_output=True).returncode == 0
+    return (
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "stick", str(where)], capture_output=True).returncode
+        == 0
+    )
 
 
 def test_a_stick_mounted_later_is_reported_and_the_wait_costs_nothing(tmp_path):

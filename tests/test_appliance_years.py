@@ -17,9 +17,11 @@ from companion.rules import Match
 from companion.rules.simulate import random_game
 from journaling import play
 
-SETUPS = [{"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]},
-          {"game": "cloud9", "players": ["Ann", "Ben", "Eve"]},
-          {"game": "cloudship", "players": ["Cat", "Dan", "Eve"], "mode": "standard"}]
+SETUPS = [
+    {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]},
+    {"game": "cloud9", "players": ["Ann", "Ben", "Eve"]},
+    {"game": "cloudship", "players": ["Cat", "Dan", "Eve"], "mode": "standard"},
+]
 
 
 def finished(setup, seed):
@@ -47,8 +49,13 @@ QUICK = [SETUPS[0], {"game": "cloudmine", "players": ["Eve", "Ann", "Fay"]}, SET
 
 
 @hyp_settings(max_examples=10, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 50), st.sampled_from(["end", "undo-end", "stop"])),
-                min_size=1, max_size=5))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 2), st.integers(0, 50), st.sampled_from(["end", "undo-end", "stop"])),
+        min_size=1,
+        max_size=5,
+    )
+)
 def test_totals_always_match_the_games(tmp_path_factory, plan):
     """Whatever happens to games (finished, an end taken back, stopped), the totals kept by the
     triggers are the totals computed from the games themselves."""
@@ -84,12 +91,18 @@ def test_pages_and_totals_are_read_from_indexes_not_by_sorting_the_history(tmp_p
     path = tmp_path / "journal.sqlite3"
     build_history(path, games=30)
     conn = sqlite3.connect(path)
-    page = " ".join(row[3] for row in conn.execute(
-        "EXPLAIN QUERY PLAN SELECT id FROM games ORDER BY started_at DESC, id DESC LIMIT 4"))
+    page = " ".join(
+        row[3]
+        for row in conn.execute("EXPLAIN QUERY PLAN SELECT id FROM games ORDER BY started_at DESC, id DESC LIMIT 4")
+    )
     assert "games_by_start" in page and "TEMP B-TREE" not in page
-    totals = " ".join(row[3] for row in conn.execute(
-        "EXPLAIN QUERY PLAN SELECT name, game, max(title), count(*), sum(won), sum(score), max(score) "
-        "FROM results GROUP BY game, name"))
+    totals = " ".join(
+        row[3]
+        for row in conn.execute(
+            "EXPLAIN QUERY PLAN SELECT name, game, max(title), count(*), sum(won), sum(score), max(score) "
+            "FROM results GROUP BY game, name"
+        )
+    )
     assert "COVERING INDEX results_by_player" in totals
 
 
@@ -98,6 +111,7 @@ def traced_connect(calls: list):
         conn = connect(path, readonly)
         conn.set_trace_callback(lambda sql: calls.append((threading.current_thread().name, sql)))
         return conn
+
     return open_
 
 
@@ -120,7 +134,7 @@ def damage_the_actions_table(path: Path) -> None:
     page_size = conn.execute("PRAGMA page_size").fetchone()[0]
     conn.close()
     data = bytearray(path.read_bytes())
-    data[(root - 1) * page_size:(root - 1) * page_size + 8] = b"\xff" * 8
+    data[(root - 1) * page_size : (root - 1) * page_size + 8] = b"\xff" * 8
     path.write_bytes(bytes(data))
 
 
@@ -149,7 +163,11 @@ def test_the_years_bench_reports_its_figures():
     from companion.appliance.bench import bench
 
     figures = bench(games=30)  # the real bench builds 10,000: the same code, smaller
-    assert set(figures) == {"journal.history_first_page_30_ms", "journal.totals_30_ms",
-                            "ui.start_to_first_frame_30_s", "ui.start_to_journal_ready_30_s"}
+    assert set(figures) == {
+        "journal.history_first_page_30_ms",
+        "journal.totals_30_ms",
+        "ui.start_to_first_frame_30_s",
+        "ui.start_to_journal_ready_30_s",
+    }
     assert all(value > 0 for value in figures.values())
     assert figures["ui.start_to_journal_ready_30_s"] >= figures["ui.start_to_first_frame_30_s"]

@@ -13,10 +13,17 @@ from companion.ui.tools.bench import idle_cpu_from_outside, render_ms
 
 
 def test_every_area_is_in_the_bench():
-    assert set(BENCH_MODULES) == {"companion.rules.bench", "companion.journal.bench",
-                                  "companion.devices.bench", "companion.ui.tools.bench", "companion.speech_bench",
-                                  "companion.insights.bench", "companion.appliance.bench",
-                                  "companion.ship.bench", "companion.live.bench"}
+    assert set(BENCH_MODULES) == {
+        "companion.rules.bench",
+        "companion.journal.bench",
+        "companion.devices.bench",
+        "companion.ui.tools.bench",
+        "companion.speech_bench",
+        "companion.insights.bench",
+        "companion.appliance.bench",
+        "companion.ship.bench",
+        "companion.live.bench",
+    }
 
 
 def test_rules_bench_reports_replay_speed_for_every_game():
@@ -31,7 +38,6 @@ def test_ui_render_and_idle_figures_are_measured():
     assert 0 < redraw and 0 < rebuild
 
 
-
 def test_idle_cpu_is_read_from_outside_on_home_and_on_a_resumed_game_screen():
     # the game screen is checked to be the one shown (the app notes it in its journal)
     # settle: a busy 2-core machine can take over 2 s to start the app and put the game back
@@ -42,8 +48,10 @@ def test_idle_cpu_is_read_from_outside_on_home_and_on_a_resumed_game_screen():
 
 def bench_command(*args):
     # the command itself, with only the rules core's figures (the rest are tested above)
-    code = ("import sys, companion.bench as b; b.BENCH_MODULES = ('companion.rules.bench',); "
-            f"from companion.cli import main; sys.exit(main(['bench', *{list(args)!r}]))")
+    code = (
+        "import sys, companion.bench as b; b.BENCH_MODULES = ('companion.rules.bench',); "
+        f"from companion.cli import main; sys.exit(main(['bench', *{list(args)!r}]))"
+    )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     return run.stdout
@@ -66,14 +74,25 @@ def test_bench_command_prints_each_figure_beside_its_aim():
 def test_every_figure_with_a_unit_of_time_memory_or_speed_has_an_aim():
     from companion.bench import aim_for
 
-    names = ["rules.cloudship.replay_actions_per_s", "journal.cloud9.resume_2000_actions_ms",
-             "journal.commit_median_ms", "journal.commit_p99_ms", "seats.press_to_frame_p99_ms",
-             "ui.busiest_screen_redraw_800x480_ms", "ui.busiest_screen_rebuild_and_redraw_800x480_ms",
-             "ui.idle_home_cpu_percent_of_core", "ui.idle_cloudship_cpu_percent_of_core",
-             "ui.start_to_first_frame_s", "ui.peak_memory_mib", "ui.evening_peak_memory_mib",
-             "seats.press_to_frame_loop_cpu_p99_ms",
-             "ui.cloudmine_settlement_frame_ms", "ui.cloudmine_settlement_frame_unrehearsed_ms",
-             "ship.line_to_frame_p99_ms", "ship.line_to_frame_cpu_p99_ms"]
+    names = [
+        "rules.cloudship.replay_actions_per_s",
+        "journal.cloud9.resume_2000_actions_ms",
+        "journal.commit_median_ms",
+        "journal.commit_p99_ms",
+        "seats.press_to_frame_p99_ms",
+        "ui.busiest_screen_redraw_800x480_ms",
+        "ui.busiest_screen_rebuild_and_redraw_800x480_ms",
+        "ui.idle_home_cpu_percent_of_core",
+        "ui.idle_cloudship_cpu_percent_of_core",
+        "ui.start_to_first_frame_s",
+        "ui.peak_memory_mib",
+        "ui.evening_peak_memory_mib",
+        "seats.press_to_frame_loop_cpu_p99_ms",
+        "ui.cloudmine_settlement_frame_ms",
+        "ui.cloudmine_settlement_frame_unrehearsed_ms",
+        "ship.line_to_frame_p99_ms",
+        "ship.line_to_frame_cpu_p99_ms",
+    ]
     assert all(aim_for(name) is not None for name in names)
     assert aim_for("ui.idle_cloud9_cpu_percent_of_core").met(0.09)
     assert not aim_for("ui.idle_cloud9_cpu_percent_of_core").met(0.15)
@@ -85,13 +104,21 @@ def test_the_live_pages_figures_are_measured_from_outside():
     from companion.live.bench import bench as live_bench
 
     figures = live_bench(actions=4, idle=0.5, presses=20, crowd=3, games=2)
-    for name in ("live.action_to_update_p99_ms", "live.rss_mb_1_viewer", "live.rss_mb_50_viewers",
-                 "live.rss_mb_evening_game_10", "live.rss_mb_evening_end",
-                 "live.idle_cpu_percent", "live.start_s", "live.press_to_frame_p99_ms_50_viewers"):
+    for name in (
+        "live.action_to_update_p99_ms",
+        "live.rss_mb_1_viewer",
+        "live.rss_mb_50_viewers",
+        "live.rss_mb_evening_game_10",
+        "live.rss_mb_evening_end",
+        "live.idle_cpu_percent",
+        "live.start_s",
+        "live.press_to_frame_p99_ms_50_viewers",
+    ):
         assert figures[name] > 0 or name == "live.idle_cpu_percent", name
     assert 10 < figures["live.rss_mb_1_viewer"] < 1000
-    assert figures["live.rss_growth_mb_evening"] == round(figures["live.rss_mb_evening_end"]
-                                                          - figures["live.rss_mb_evening_game_10"], 1)
+    assert figures["live.rss_growth_mb_evening"] == round(
+        figures["live.rss_mb_evening_end"] - figures["live.rss_mb_evening_game_10"], 1
+    )
     assert aim_for("live.rss_mb_evening_end").most == 64 and aim_for("live.rss_growth_mb_evening").most == 2
 
 

@@ -19,6 +19,7 @@ EXAMPLES = sorted((Path(cli.__file__).parent / "examples").glob("cloud9-*.jsonl"
 
 # --- helpers: short ways to play whole turns --------------------------------------------------
 
+
 def start(players=FOUR, **extra):
     return Match.start({"game": "cloud9", "players": list(players), **extra})
 
@@ -85,6 +86,7 @@ def refused(match, action, *words):
 
 # --- setup -------------------------------------------------------------------------------------
 
+
 def test_setup_deals_six_cards_each_and_everyone_boards():
     v = start(FOUR).view
     assert v["game"] == "cloud9" and v["players"] == FOUR
@@ -109,15 +111,18 @@ def test_first_pilot_can_be_chosen():
     assert m.view["to_decide"] == "Dan"
 
 
-@pytest.mark.parametrize("setup", [
-    {"players": ["Ann", "Ben"]},
-    {"players": SIX + ["Gus"]},
-    {"players": ["Ann", "Ben", "Ann"]},
-    {"players": ["Ann", "Ben", ""]},
-    {"players": "Ann Ben Cat"},
-    {"players": FOUR, "first_pilot": "Zoe"},
-    {"players": FOUR, "first_pilot": 1},
-])
+@pytest.mark.parametrize(
+    "setup",
+    [
+        {"players": ["Ann", "Ben"]},
+        {"players": SIX + ["Gus"]},
+        {"players": ["Ann", "Ben", "Ann"]},
+        {"players": ["Ann", "Ben", ""]},
+        {"players": "Ann Ben Cat"},
+        {"players": FOUR, "first_pilot": "Zoe"},
+        {"players": FOUR, "first_pilot": 1},
+    ],
+)
 def test_bad_setups_are_refused(setup):
     with pytest.raises(SetupError):
         Match.start({"game": "cloud9", **setup})
@@ -141,6 +146,7 @@ def test_each_cloud_rolls_its_number_of_dice_and_pays_its_points():
 
 # --- the rulebook's dice examples (Playing the Game, step 1) ----------------------------------
 
+
 def on_cloud_4_after(*faces):
     """Cloud 4 rolls three dice; Dan pilots there (Ann, Ben, Cat piloted clouds 1 to 3)."""
     m = climb(start(FOUR), 4)
@@ -161,10 +167,18 @@ def test_example_one_red_two_green_or_a_single_wild_card():
     assert after.view["hands"]["Dan"] == 5 and after.view["discards"] == 1 and after.view["cloud"] == 5
 
 
-@pytest.mark.parametrize("cards", [
-    ["red", "green"], ["red", "green", "green", "green"], ["red", "red", "green"],
-    ["red", "green", "wild"], ["wild", "wild"], ["yellow", "purple", "red"], [],
-])
+@pytest.mark.parametrize(
+    "cards",
+    [
+        ["red", "green"],
+        ["red", "green", "green", "green"],
+        ["red", "red", "green"],
+        ["red", "green", "wild"],
+        ["wild", "wild"],
+        ["yellow", "purple", "red"],
+        [],
+    ],
+)
 def test_example_one_red_two_green_refuses_anything_else(cards):
     m = on_cloud_4_after("green", "red", "green")
     refused(m, {"act": "rise", "cards": cards}, "the roll needs 1 red and 2 green cards, or one wild card")
@@ -188,6 +202,7 @@ def test_four_colour_message_lists_every_colour():
 
 # --- reading 1: seating is clockwise, "to the left" is the next in the list ------------------
 
+
 def test_reading_1_pilot_passes_to_the_left_after_each_rise():
     m = start(FOUR, first_pilot="Cat")
     pilots = []
@@ -198,6 +213,7 @@ def test_reading_1_pilot_passes_to_the_left_after_each_rise():
 
 
 # --- reading 2: passengers decide in turn from the pilot's left ------------------------------
+
 
 def test_reading_2_passengers_decide_from_the_pilots_left_and_wrap_round():
     m = roll(start(FOUR, first_pilot="Cat"), "red", "blank")
@@ -210,9 +226,9 @@ def test_reading_2_passengers_decide_from_the_pilots_left_and_wrap_round():
 
 
 def test_reading_2_those_who_jumped_are_skipped_and_the_pilot_never_decides():
-    m = roll(start(FOUR), "red", "blank")               # Ann pilots
+    m = roll(start(FOUR), "red", "blank")  # Ann pilots
     m = decide(m, jump={"Cat"})
-    m = rise(m, "red")                                  # Ben pilots now
+    m = rise(m, "red")  # Ben pilots now
     assert m.view["basket"] == ["Ann", "Ben", "Dan"]
     m = roll(m, "yellow", "blank")
     assert m.view["to_decide"] == "Dan"
@@ -236,13 +252,14 @@ def test_reading_2_out_of_turn_decisions_are_refused():
 
 
 def test_jumping_scores_the_cloud_the_basket_is_on():
-    m = climb(start(FOUR), 5)                           # Ann pilots cloud 5
+    m = climb(start(FOUR), 5)  # Ann pilots cloud 5
     m = decide(roll(m, "red", "blank", "blank"), jump={"Ben", "Dan"})
     assert m.view["scores"] == {"Ann": 0, "Ben": 9, "Cat": 0, "Dan": 9}
     assert m.view["basket"] == ["Ann", "Cat"]
 
 
 # --- reading 3: one card per coloured die, or one wild; all blank needs nothing ----------------
+
 
 def test_reading_3_all_blank_roll_accepts_only_a_rise_with_no_cards():
     m = decide(roll(start(FOUR), "blank", "blank"))
@@ -272,6 +289,7 @@ def test_reading_3_a_pilot_with_no_cards_still_rises_on_all_blank():
 
 # --- reading 4: the pilot's fall is trusted, an unaffordable rise is not ----------------------
 
+
 def test_reading_4_fall_is_trusted_even_with_a_full_hand():
     m = fall(decide(roll(start(FOUR), "red", "red")))
     assert m.view["trip"] == 2 and m.view["pilot"] == "Ben"
@@ -279,8 +297,8 @@ def test_reading_4_fall_is_trusted_even_with_a_full_hand():
 
 def test_reading_4_a_rise_needing_more_cards_than_the_pilot_holds_is_refused():
     m = start(["Ann", "Ben", "Cat"])
-    m = rise(decide(roll(m, "red", "yellow")), "red", "yellow")      # Ann 4
-    m = climb(m, 4)                                                   # Ann pilots cloud 4
+    m = rise(decide(roll(m, "red", "yellow")), "red", "yellow")  # Ann 4
+    m = climb(m, 4)  # Ann pilots cloud 4
     m = rise(decide(roll(m, "green", "green", "purple")), "green", "green", "purple")  # Ann 1
     m = climb(m, 7)
     m = decide(roll(m, "red", "red", "blank", "blank"))
@@ -300,12 +318,13 @@ def test_reading_4_a_pilot_with_no_cards_can_only_fall_on_a_coloured_roll():
 
 # --- reading 5: hands, discards and the draw ---------------------------------------------------
 
+
 def test_reading_5_cards_played_go_to_the_discards_and_everyone_draws_after_a_trip():
     m = start(FOUR)
-    m = rise(decide(roll(m, "red", "green")), "green", "red")     # Ann 4
-    m = rise(decide(roll(m, "purple", "purple")), "wild")         # Ben 5
+    m = rise(decide(roll(m, "red", "green")), "green", "red")  # Ann 4
+    m = rise(decide(roll(m, "purple", "purple")), "wild")  # Ben 5
     assert m.view["discards"] == 3
-    m = fall(decide(roll(m, "yellow", "blank")))                  # Cat lets it fall
+    m = fall(decide(roll(m, "yellow", "blank")))  # Cat lets it fall
     v = m.view
     assert v["hands"] == {"Ann": 5, "Ben": 6, "Cat": 7, "Dan": 7}
     assert (v["draw_pile"], v["discards"]) == (52 - 4, 3)
@@ -314,11 +333,11 @@ def test_reading_5_cards_played_go_to_the_discards_and_everyone_draws_after_a_tr
 
 def test_reading_5_an_empty_draw_pile_is_refilled_from_the_discards_mid_draw():
     m = start(SIX)
-    m = rise(decide(roll(m, "red", "green")), "green", "red")     # Ann pilots, 2 discarded
-    m = rise(decide(roll(m, "yellow", "yellow")), "wild")         # Ben, 1 discarded
-    m = fall(decide(roll(m, "purple", "blank")))                  # Cat; trip 1 ends, pile 40 -> 34
+    m = rise(decide(roll(m, "red", "green")), "green", "red")  # Ann pilots, 2 discarded
+    m = rise(decide(roll(m, "yellow", "yellow")), "wild")  # Ben, 1 discarded
+    m = fall(decide(roll(m, "purple", "blank")))  # Cat; trip 1 ends, pile 40 -> 34
     assert (m.view["draw_pile"], m.view["discards"]) == (34, 3)
-    for _ in range(5):                                            # trips 2 to 6: pile 34 -> 4
+    for _ in range(5):  # trips 2 to 6: pile 34 -> 4
         m = falling_trip(m)
     assert (m.view["trip"], m.view["draw_pile"], m.view["discards"]) == (7, 4, 3)
     assert m.view["pilot"] == "Cat"
@@ -334,25 +353,25 @@ def test_reading_5_an_empty_draw_pile_is_refilled_from_the_discards_mid_draw():
 
 def test_reading_5_when_both_piles_are_empty_the_rest_draw_nothing():
     m = start(SIX)
-    for _ in range(6):                                            # pile 40 -> 4
+    for _ in range(6):  # pile 40 -> 4
         m = falling_trip(m)
     assert (m.view["draw_pile"], m.view["discards"], m.view["pilot"]) == (4, 0, "Ann")
     before = m.view["hands"]
-    m = falling_trip(m)                                           # Ann falls; Ben pilots next
+    m = falling_trip(m)  # Ann falls; Ben pilots next
     v = m.view
     gained = {p: v["hands"][p] - before[p] for p in SIX}
     assert gained == {"Ben": 1, "Cat": 1, "Dan": 1, "Eve": 1, "Fay": 0, "Ann": 0}
     assert (v["draw_pile"], v["discards"]) == (0, 0)
-    m = falling_trip(m)                                           # nothing left to draw at all
+    m = falling_trip(m)  # nothing left to draw at all
     assert m.view["hands"] == v["hands"]
     assert sum(m.view["hands"].values()) == 76
 
 
 def test_reading_5_ties_on_points_go_to_the_larger_hand():
     m = start(["Ann", "Ben", "Cat"])
-    m = rise(decide(roll(m, "red", "blank")), "red")             # Ann spends one card
-    m = climb(m, 9)                                               # trip 1: 25 each
-    m = climb(m, 9)                                               # trip 2: 50 each, not over
+    m = rise(decide(roll(m, "red", "blank")), "red")  # Ann spends one card
+    m = climb(m, 9)  # trip 1: 25 each
+    m = climb(m, 9)  # trip 2: 50 each, not over
     assert m.view["scores"] == dict.fromkeys(["Ann", "Ben", "Cat"], 50) and not m.view["over"]
     m = falling_trip(m)
     v = m.view
@@ -369,8 +388,8 @@ def test_reading_5_a_tie_on_points_and_hands_is_a_shared_win_in_seat_order():
 
 def test_reading_5_most_points_wins_whatever_the_hands():
     m = start(["Ann", "Ben", "Cat"])
-    m = climb(climb(m, 9), 9)                                     # 50 each; Ben pilots trip 3
-    m = fall(decide(roll(m, "red", "red"), jump={"Ann"}))         # Ann +1
+    m = climb(climb(m, 9), 9)  # 50 each; Ben pilots trip 3
+    m = fall(decide(roll(m, "red", "red"), jump={"Ann"}))  # Ann +1
     v = m.view
     assert v["over"] and v["winners"] == ["Ann"]
     assert v["scores"] == {"Ann": 51, "Ben": 50, "Cat": 50}
@@ -378,8 +397,9 @@ def test_reading_5_most_points_wins_whatever_the_hands():
 
 # --- reading 6: the three ways a trip ends -------------------------------------------------------
 
+
 def test_reading_6_a_fall_ends_the_trip_and_step_4_sets_up_the_next():
-    m = climb(start(FOUR), 3)                                     # Cat pilots cloud 3
+    m = climb(start(FOUR), 3)  # Cat pilots cloud 3
     m = fall(decide(roll(m, "red", "red"), jump={"Dan"}))
     v = m.view
     assert (v["trip"], v["cloud"], v["pilot"], v["phase"]) == (2, 1, "Dan", "roll")
@@ -388,7 +408,7 @@ def test_reading_6_a_fall_ends_the_trip_and_step_4_sets_up_the_next():
 
 
 def test_reading_6_reaching_cloud_9_scores_25_for_everyone_aboard_and_ends_the_trip():
-    m = climb(start(FOUR), 8)                                     # Dan pilots cloud 8
+    m = climb(start(FOUR), 8)  # Dan pilots cloud 8
     m = decide(roll(m, "red", "blank", "blank", "blank"), jump={"Ann"})
     m = rise(m, "wild")
     v = m.view
@@ -401,7 +421,7 @@ def test_reading_6_reaching_cloud_9_scores_25_for_everyone_aboard_and_ends_the_t
 
 def test_reading_6_a_solo_jump_out_ends_the_trip():
     m = start(["Ann", "Ben", "Cat"])
-    m = blank_rise(m, jump={"Ben", "Cat"})                        # Ann alone on cloud 2
+    m = blank_rise(m, jump={"Ben", "Cat"})  # Ann alone on cloud 2
     m = m.apply({"act": "jump", "player": "Ann"})
     v = m.view
     assert v["scores"] == {"Ann": 2, "Ben": 1, "Cat": 1}
@@ -410,6 +430,7 @@ def test_reading_6_a_solo_jump_out_ends_the_trip():
 
 
 # --- reading 7: only a falling trip can end the game --------------------------------------------
+
 
 def test_reading_7_cloud_9_never_ends_the_game():
     m = start(["Ann", "Ben", "Cat"])
@@ -421,10 +442,10 @@ def test_reading_7_cloud_9_never_ends_the_game():
 
 def test_reading_7_the_trip_in_progress_is_played_out():
     m = start(["Ann", "Ben", "Cat"])
-    m = climb(climb(m, 9), 9)                                     # 50 each; Ben pilots trip 3
-    m = decide(roll(m, "blank", "blank"), jump={"Ann"})           # Ann 51 in mid-trip
+    m = climb(climb(m, 9), 9)  # 50 each; Ben pilots trip 3
+    m = decide(roll(m, "blank", "blank"), jump={"Ann"})  # Ann 51 in mid-trip
     assert not m.view["over"]
-    m = rise(m)                                                   # Cat pilots cloud 2 with Ben
+    m = rise(m)  # Cat pilots cloud 2 with Ben
     assert m.view["pilot"] == "Cat"
     assert not m.view["over"] and m.view["cloud"] == 2
     m = fall(decide(roll(m, "red", "red")))
@@ -433,7 +454,7 @@ def test_reading_7_the_trip_in_progress_is_played_out():
 
 def test_reading_7_a_fall_below_50_does_not_end_the_game():
     m = start(["Ann", "Ben", "Cat"])
-    m = climb(m, 8)                                               # Ben pilots cloud 8
+    m = climb(m, 8)  # Ben pilots cloud 8
     m = fall(decide(roll(m, "red", "red", "red", "red"), jump={"Cat", "Ann"}))
     assert m.view["scores"] == {"Ann": 20, "Ben": 0, "Cat": 20}
     assert not m.view["over"]
@@ -441,8 +462,8 @@ def test_reading_7_a_fall_below_50_does_not_end_the_game():
 
 def test_reading_7_a_solo_jump_out_can_end_the_game():
     m = start(["Ann", "Ben", "Cat"])
-    m = climb(climb(m, 9), 9)                                     # 50 each; Ben pilots trip 3
-    m = blank_rise(m, jump={"Ann", "Cat"})                        # Ben alone on cloud 2
+    m = climb(climb(m, 9), 9)  # 50 each; Ben pilots trip 3
+    m = blank_rise(m, jump={"Ann", "Cat"})  # Ben alone on cloud 2
     assert m.view["solo"] and m.view["pilot"] == "Ben"
     m = m.apply({"act": "jump", "player": "Ben"})
     v = m.view
@@ -451,6 +472,7 @@ def test_reading_7_a_solo_jump_out_can_end_the_game():
 
 
 # --- reading 8 and the contract: flying solo -----------------------------------------------------
+
 
 def test_reading_8_solo_flight_decides_before_each_roll():
     m = start(["Ann", "Ben", "Cat"])
@@ -507,6 +529,7 @@ def test_a_pilot_is_not_solo_while_others_are_aboard():
 
 # --- contract details: basket order, game over, undo ---------------------------------------------
 
+
 def test_basket_stays_in_seat_order():
     m = blank_rise(start(FOUR, first_pilot="Dan"), jump={"Ann"})
     assert m.view["basket"] == ["Ben", "Cat", "Dan"]
@@ -526,10 +549,17 @@ def test_game_over_view():
     assert RULES.legal_actions(m.state) == []
 
 
-@pytest.mark.parametrize("action", [
-    {"act": "roll", "dice": ["red", "red"]}, {"act": "fall"}, {"act": "rise", "cards": []},
-    {"act": "jump", "player": "Ann"}, {"act": "stay", "player": "Ben"}, {"act": "redo"},
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"act": "roll", "dice": ["red", "red"]},
+        {"act": "fall"},
+        {"act": "rise", "cards": []},
+        {"act": "jump", "player": "Ann"},
+        {"act": "stay", "player": "Ben"},
+        {"act": "redo"},
+    ],
+)
 def test_nothing_but_undo_after_game_over(action):
     m = falling_trip(climb(climb(start(["Ann", "Ben", "Cat"]), 9), 9))
     assert m.view["over"]
@@ -548,10 +578,10 @@ def test_undo_at_setup_is_refused_and_undo_takes_back_one_action():
 
 
 def test_winners_are_in_seat_order_not_pilot_order():
-    m = climb(climb(start(["Ann", "Ben", "Cat"]), 9), 9)          # 50 each; Ben pilots trip 3
+    m = climb(climb(start(["Ann", "Ben", "Cat"]), 9), 9)  # 50 each; Ben pilots trip 3
     assert m.view["pilot"] == "Ben"
     m = roll(m, "red", "red")
-    m = m.apply({"act": "jump", "player": "Cat"})                  # Cat decides before Ann
+    m = m.apply({"act": "jump", "player": "Cat"})  # Cat decides before Ann
     m = m.apply({"act": "jump", "player": "Ann"})
     m = fall(m)
     assert m.view["winners"] == ["Ann", "Cat"]
@@ -559,42 +589,52 @@ def test_winners_are_in_seat_order_not_pilot_order():
 
 # --- malformed and misplaced actions ----------------------------------------------------------------
 
-@pytest.mark.parametrize("action,words", [
-    ({"act": "fly"}, ["'fly' is not an action in Cloud 9"]),
-    ({"act": "roll"}, ['"roll" needs a "dice" field']),
-    ({"act": "roll", "dice": "red red"}, ['"dice" must be']),
-    ({"act": "roll", "dice": ["red", "orange"]}, ["'orange' is not one of"]),
-    ({"act": "roll", "dice": ["red", 1]}, ["1 is not one of"]),
-    ({"act": "roll", "dice": [True, "red"]}, ["True is not one of"]),
-    ({"act": "roll", "dice": ["red", "wild"]}, ["'wild' is not one of"]),
-    ({"act": "roll", "dice": None}, ['"dice" must be']),
-    ({"act": "rise", "cards": []}, ["Ann must roll the dice first"]),
-    ({"act": "fall"}, ["Ann must roll the dice first"]),
-    ({"act": "jump"}, ['"jump" needs a "player" field']),
-    ({"act": "jump", "player": 3}, ['"player" must be']),
-    ({"act": "jump", "player": "Zoe"}, ["no player called 'Zoe'"]),
-    ({"act": "stay", "player": ["Ben"]}, ['"player" must be']),
-])
+
+@pytest.mark.parametrize(
+    "action,words",
+    [
+        ({"act": "fly"}, ["'fly' is not an action in Cloud 9"]),
+        ({"act": "roll"}, ['"roll" needs a "dice" field']),
+        ({"act": "roll", "dice": "red red"}, ['"dice" must be']),
+        ({"act": "roll", "dice": ["red", "orange"]}, ["'orange' is not one of"]),
+        ({"act": "roll", "dice": ["red", 1]}, ["1 is not one of"]),
+        ({"act": "roll", "dice": [True, "red"]}, ["True is not one of"]),
+        ({"act": "roll", "dice": ["red", "wild"]}, ["'wild' is not one of"]),
+        ({"act": "roll", "dice": None}, ['"dice" must be']),
+        ({"act": "rise", "cards": []}, ["Ann must roll the dice first"]),
+        ({"act": "fall"}, ["Ann must roll the dice first"]),
+        ({"act": "jump"}, ['"jump" needs a "player" field']),
+        ({"act": "jump", "player": 3}, ['"player" must be']),
+        ({"act": "jump", "player": "Zoe"}, ["no player called 'Zoe'"]),
+        ({"act": "stay", "player": ["Ben"]}, ['"player" must be']),
+    ],
+)
 def test_malformed_or_misplaced_actions_before_the_roll(action, words):
     refused(start(FOUR), action, *words)
 
 
-@pytest.mark.parametrize("action,words", [
-    ({"act": "roll", "dice": ["red", "red"]}, ["Ben must decide first"]),
-    ({"act": "rise", "cards": ["red"]}, ["Ben must decide first"]),
-    ({"act": "fall"}, ["Ben must decide first"]),
-])
+@pytest.mark.parametrize(
+    "action,words",
+    [
+        ({"act": "roll", "dice": ["red", "red"]}, ["Ben must decide first"]),
+        ({"act": "rise", "cards": ["red"]}, ["Ben must decide first"]),
+        ({"act": "fall"}, ["Ben must decide first"]),
+    ],
+)
 def test_misplaced_actions_while_passengers_decide(action, words):
     refused(roll(start(FOUR), "red", "blank"), action, *words)
 
 
-@pytest.mark.parametrize("action,words", [
-    ({"act": "roll", "dice": ["red", "red"]}, ["Ann makes the balloon rise or fall"]),
-    ({"act": "rise"}, ['"rise" needs a "cards" field']),
-    ({"act": "rise", "cards": "red"}, ['"cards" must be']),
-    ({"act": "rise", "cards": ["blank"]}, ["'blank' is not one of"]),
-    ({"act": "rise", "cards": [{"colour": "red"}]}, ["is not one of"]),
-])
+@pytest.mark.parametrize(
+    "action,words",
+    [
+        ({"act": "roll", "dice": ["red", "red"]}, ["Ann makes the balloon rise or fall"]),
+        ({"act": "rise"}, ['"rise" needs a "cards" field']),
+        ({"act": "rise", "cards": "red"}, ['"cards" must be']),
+        ({"act": "rise", "cards": ["blank"]}, ["'blank' is not one of"]),
+        ({"act": "rise", "cards": [{"colour": "red"}]}, ["is not one of"]),
+    ],
+)
 def test_misplaced_or_malformed_actions_while_resolving(action, words):
     refused(decide(roll(start(FOUR), "red", "blank")), action, *words)
 
@@ -606,17 +646,19 @@ def test_solo_pilot_refusals_before_the_roll_say_what_to_do():
 
 # --- legal_actions and roll_outcomes ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("cloud", [1, 4, 7])
 def test_legal_rolls_are_the_distinct_multisets(cloud):
     m = climb(start(FOUR), cloud)
     rolls = [a for a in RULES.legal_actions(m.state) if a["act"] == "roll"]
     n = DICE[cloud]
-    brute = {tuple(sorted(faces)) for faces in itertools.product(
-        ["red", "yellow", "green", "purple", "blank"], repeat=n)}
+    brute = {
+        tuple(sorted(faces)) for faces in itertools.product(["red", "yellow", "green", "purple", "blank"], repeat=n)
+    }
     assert len(rolls) == len(brute)
     assert {tuple(sorted(a["dice"])) for a in rolls} == brute
     for action in rolls:
-        m.apply(action)                                           # every one is accepted
+        m.apply(action)  # every one is accepted
 
 
 @pytest.mark.parametrize("cloud", [1, 4, 7])
@@ -625,7 +667,7 @@ def test_roll_outcomes_are_the_true_probabilities(cloud):
     n = DICE[cloud]
     die = ["red", "yellow", "green", "purple", "blank", "blank"]
     counted = Counter(tuple(sorted(faces)) for faces in itertools.product(die, repeat=n))
-    expected = {faces: Fraction(k, 6 ** n) for faces, k in counted.items()}
+    expected = {faces: Fraction(k, 6**n) for faces, k in counted.items()}
     got = {tuple(sorted(o.action["dice"])): o.probability for o in RULES.roll_outcomes(m.state)}
     assert got.keys() == expected.keys()
     for faces, p in expected.items():
@@ -656,11 +698,11 @@ def test_legal_actions_while_resolving_offer_rise_options_and_fall():
 
 def test_legal_actions_while_deciding_are_the_deciders_two_choices():
     m = roll(start(FOUR), "red", "blank")
-    assert RULES.legal_actions(m.state) == [
-        {"act": "jump", "player": "Ben"}, {"act": "stay", "player": "Ben"}]
+    assert RULES.legal_actions(m.state) == [{"act": "jump", "player": "Ben"}, {"act": "stay", "player": "Ben"}]
 
 
 # --- the example games ----------------------------------------------------------------------------------
+
 
 def test_there_are_example_games():
     assert EXAMPLES

@@ -10,7 +10,8 @@ NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 
 setups = st.builds(
     lambda n, first: {"game": "cloud9", "players": NAMES[:n], "first_pilot": NAMES[first % n]},
-    st.integers(3, 6), st.integers(0, 5),
+    st.integers(3, 6),
+    st.integers(0, 5),
 )
 LONG = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -76,13 +77,17 @@ def canonical(action):
     return repr((act, value))
 
 
-anything = st.one_of(st.none(), st.booleans(), st.integers(-2, 9), st.text(max_size=5),
-                     st.sampled_from(NAMES + ["Zoe"] + list(FACES) + list(CARDS)))
+anything = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-2, 9),
+    st.text(max_size=5),
+    st.sampled_from(NAMES + ["Zoe"] + list(FACES) + list(CARDS)),
+)
 actions = st.fixed_dictionaries(
     {"act": st.sampled_from(["roll", "jump", "stay", "rise", "fall", "fly", ""])},
     optional={
-        "dice": st.one_of(st.lists(st.sampled_from(FACES + ("wild", "orange")), max_size=5),
-                          anything),
+        "dice": st.one_of(st.lists(st.sampled_from(FACES + ("wild", "orange")), max_size=5), anything),
         "cards": st.one_of(st.lists(st.sampled_from(CARDS + ("blank",)), max_size=5), anything),
         "player": st.one_of(st.sampled_from(NAMES + ["Zoe"]), anything),
     },

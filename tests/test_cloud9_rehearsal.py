@@ -21,11 +21,15 @@ from companion.ui.tools.harness import Harness
 from test_ui_kept_frames import Clock, pixels, rehearse, shown
 
 THREE = ["Ann", "Ben", "Cat"]
-SIX = ["Maximilian-Alexander", "Szentgyörgyi Boglárka", "Annemarie-Josephine", "Weißenböck Jürgen",
-       "Christopher-Benedict", "Hajdúszoboszlói Ödön"]
+SIX = [
+    "Maximilian-Alexander",
+    "Szentgyörgyi Boglárka",
+    "Annemarie-Josephine",
+    "Weißenböck Jürgen",
+    "Christopher-Benedict",
+    "Hajdúszoboszlói Ödön",
+]
 DRAWN_AHEAD = ("jump", "stay", "rise", "fall")
-
-
 
 
 def fresh(h: Harness) -> bytes:
@@ -44,8 +48,9 @@ def kept_key(h: Harness):
     """The key the frame on screen is kept by (None: not to be kept)."""
     app = h.app
     app._build_if_needed()
-    return still_key(app.widgets, DrawContext(app.theme, app.focused(), app.pressed, app.clock()),
-                     app.viewport.canvas.get_size())
+    return still_key(
+        app.widgets, DrawContext(app.theme, app.focused(), app.pressed, app.clock()), app.viewport.canvas.get_size()
+    )
 
 
 def press(h: Harness, action: dict) -> None:
@@ -108,10 +113,11 @@ def play(h: Harness, clock: Clock, rng: random.Random, presses: int) -> dict[str
     return found
 
 
-@pytest.mark.parametrize("players, rotate, language", [
-    (THREE, 0, "en"), (SIX, 90, "de"), (SIX, 0, "hu"), (THREE, 90, "hu"), (SIX, 0, "en"), (THREE, 0, "de")])
-def test_every_jump_stay_rise_and_fall_is_drawn_ahead_and_shows_what_drawing_it_afresh_shows(players, rotate,
-                                                                                              language):
+@pytest.mark.parametrize(
+    "players, rotate, language",
+    [(THREE, 0, "en"), (SIX, 90, "de"), (SIX, 0, "hu"), (THREE, 90, "hu"), (SIX, 0, "en"), (THREE, 0, "de")],
+)
+def test_every_jump_stay_rise_and_fall_is_drawn_ahead_and_shows_what_drawing_it_afresh_shows(players, rotate, language):
     clock = Clock()
     h = Harness((800, 480), rotate=rotate, clock=clock)
     h.app.change_config(language=language)
@@ -132,8 +138,12 @@ def test_a_solo_pilot_s_jump_is_drawn_ahead_and_a_stay_press_still_opens_the_rol
     clock = Clock()
     h = Harness((800, 480), clock=clock)
     screen = h.start_game({"game": "cloud9", "players": THREE, "first_pilot": "Ann"})
-    for action in ({"act": "roll", "dice": ["red", "blank"]}, {"act": "jump", "player": "Ben"},
-                   {"act": "jump", "player": "Cat"}, {"act": "rise", "cards": ["red"]}):
+    for action in (
+        {"act": "roll", "dice": ["red", "blank"]},
+        {"act": "jump", "player": "Ben"},
+        {"act": "jump", "player": "Cat"},
+        {"act": "rise", "cards": ["red"]},
+    ):
         rehearse(h)
         press(h, action)
         clock.t += 2.0
@@ -195,8 +205,11 @@ def test_a_redraw_after_a_rise_shows_the_balloon_back_on_its_cloud():
     clock = Clock()
     h = Harness((800, 480), clock=clock)
     h.start_game({"game": "cloud9", "players": THREE, "first_pilot": "Ann"})
-    for action in ({"act": "roll", "dice": ["red", "blank"]}, {"act": "jump", "player": "Ben"},
-                   {"act": "jump", "player": "Cat"}):
+    for action in (
+        {"act": "roll", "dice": ["red", "blank"]},
+        {"act": "jump", "player": "Ben"},
+        {"act": "jump", "player": "Cat"},
+    ):
         press(h, action)
         clock.t += 2.0
     press(h, {"act": "rise", "cards": ["red"]})

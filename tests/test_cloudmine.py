@@ -81,16 +81,19 @@ def test_observer_out_of_turn_is_refused_with_a_reason():
         guess(m, "Robi", True)
 
 
-@pytest.mark.parametrize("action", [
-    {"act": "guess", "player": "Edit"},
-    {"act": "guess", "player": "Edit", "correct": 1},
-    {"act": "guess", "player": "Edit", "correct": "yes"},
-    {"act": "guess", "correct": True},
-    {"act": "guess", "player": "Nobody", "correct": True},
-    {"act": "guess", "player": ["Edit"], "correct": True},
-    {"act": "roll", "dice": []},
-    {"act": "undo"},
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"act": "guess", "player": "Edit"},
+        {"act": "guess", "player": "Edit", "correct": 1},
+        {"act": "guess", "player": "Edit", "correct": "yes"},
+        {"act": "guess", "correct": True},
+        {"act": "guess", "player": "Nobody", "correct": True},
+        {"act": "guess", "player": ["Edit"], "correct": True},
+        {"act": "roll", "dice": []},
+        {"act": "undo"},
+    ],
+)
 def test_malformed_actions_are_refused_and_change_nothing(action):
     m = start(SIX)
     with pytest.raises(RulesError):
@@ -98,14 +101,17 @@ def test_malformed_actions_are_refused_and_change_nothing(action):
     assert m.view == start(SIX).view
 
 
-@pytest.mark.parametrize("setup,message", [
-    ({"players": ["A", "B"]}, "3 to 8 players"),
-    ({"players": list("ABCDEFGHI")}, "3 to 8 players"),
-    ({"players": ["A", "B", "A"]}, "unique"),
-    ({"players": ["A", "B", ""]}, "empty"),
-    ({"players": "ABC"}, "list"),
-    ({"players": ["A", "B", "C"], "first_dreamer": "Z"}, "first_dreamer"),
-])
+@pytest.mark.parametrize(
+    "setup,message",
+    [
+        ({"players": ["A", "B"]}, "3 to 8 players"),
+        ({"players": list("ABCDEFGHI")}, "3 to 8 players"),
+        ({"players": ["A", "B", "A"]}, "unique"),
+        ({"players": ["A", "B", ""]}, "empty"),
+        ({"players": "ABC"}, "list"),
+        ({"players": ["A", "B", "C"], "first_dreamer": "Z"}, "first_dreamer"),
+    ],
+)
 def test_bad_setups(setup, message):
     with pytest.raises(SetupError, match=message):
         Match.start({"game": "cloudmine", **setup})
@@ -119,8 +125,7 @@ def play_out(match, correct_every=3):
     return match
 
 
-@pytest.mark.parametrize("count,rounds,left", [(3, 20, 0), (4, 13, 2), (5, 16, 0), (6, 13, 2),
-                                                (7, 11, 3), (8, 10, 0)])
+@pytest.mark.parametrize("count,rounds,left", [(3, 20, 0), (4, 13, 2), (5, 16, 0), (6, 13, 2), (7, 11, 3), (8, 10, 0)])
 def test_game_ends_when_the_deck_cannot_supply_a_round(count, rounds, left):
     names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"][:count]
     v = play_out(start(names)).view

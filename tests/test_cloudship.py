@@ -82,6 +82,7 @@ def flowers(m):
 
 # --- the rulebook's worked example ---------------------------------------------------------
 
+
 def test_rulebook_example_first_round_step_by_step():
     m = start(first_commander="Emma")
     assert m.view["commander"] == "Emma" and m.view["phase"] == "roll"
@@ -184,6 +185,7 @@ def test_faq_cancelled_raindrop_then_a_second_raindrop_in_blue_plants_a_flower()
 
 
 # --- readings, one by one ------------------------------------------------------------------
+
 
 def test_reading_1_storm_moves_at_once_and_the_end_square_loses_before_the_flight():
     m = start("sunny", first_commander="Milan")
@@ -343,8 +345,12 @@ def test_reveal_pauses_the_remaining_plantings_until_answered():
     m = land(rains(m, "yellow", "purple", "white"))
     v = m.view
     assert v["phase"] == "reveal" and v["planted"] == ["yellow"] and v["load"] == {"rain": 3, "hail": 0}
-    for wrong in ({"act": "roll", "dice": ["blue"] * 3}, {"act": "land"}, {"act": "plant", "bed": "blue"},
-                  {"act": "drop", "ball": "rain", "bed": "blue"}):
+    for wrong in (
+        {"act": "roll", "dice": ["blue"] * 3},
+        {"act": "land"},
+        {"act": "plant", "bed": "blue"},
+        {"act": "drop", "ball": "rain", "bed": "blue"},
+    ):
         with pytest.raises(RulesError, match="engine space 1 was just flipped"):
             m.apply(wrong)
     m = reveal(reveal(m, False), False)
@@ -432,16 +438,19 @@ def test_default_first_commander_is_the_first_player():
 FACE_DOWN_1_TO_9 = ["face_down"] * 9 + [None] * 3
 
 
-@pytest.mark.parametrize("mode,extra,layout", [
-    ("standard", {}, FACE_DOWN_1_TO_9),
-    ("tornado", {}, FACE_DOWN_1_TO_9),
-    ("sunny", {}, [None] * 12),
-    ("partly_cloudy", {"removed_sets": [2]}, ["face_down"] * 3 + [None] * 3 + ["face_down"] * 3 + [None] * 3),
-    ("partly_cloudy", {"removed_sets": [1, 3]}, [None] * 3 + ["face_down"] * 3 + [None] * 6),
-    ("overcast", {}, ["blank", "blank", "hail"] * 3 + [None] * 3),
-    ("dreary", {}, ["blank", "hail", "blank"] * 3 + [None] * 3),
-    ("stormy", {}, ["hail", "blank", "blank"] * 3 + [None] * 3),
-])
+@pytest.mark.parametrize(
+    "mode,extra,layout",
+    [
+        ("standard", {}, FACE_DOWN_1_TO_9),
+        ("tornado", {}, FACE_DOWN_1_TO_9),
+        ("sunny", {}, [None] * 12),
+        ("partly_cloudy", {"removed_sets": [2]}, ["face_down"] * 3 + [None] * 3 + ["face_down"] * 3 + [None] * 3),
+        ("partly_cloudy", {"removed_sets": [1, 3]}, [None] * 3 + ["face_down"] * 3 + [None] * 6),
+        ("overcast", {}, ["blank", "blank", "hail"] * 3 + [None] * 3),
+        ("dreary", {}, ["blank", "hail", "blank"] * 3 + [None] * 3),
+        ("stormy", {}, ["hail", "blank", "blank"] * 3 + [None] * 3),
+    ],
+)
 def test_each_mode_lays_out_its_tiles(mode, extra, layout):
     m = start(mode, **extra)
     assert tiles(m) == layout and m.view["mode"] == mode
@@ -469,35 +478,41 @@ def H(*spaces):
     return [space in spaces for space in range(1, 13)]
 
 
-@pytest.mark.parametrize("mode,extra,hail", [
-    ("standard", {}, H(1, 5, 9)),
-    ("standard", {}, H(3, 4, 7)),
-    ("tornado", {}, H(1, 2, 3)),
-    ("tornado", {}, H(4, 8, 9)),
-    ("sunny", {}, H()),
-    ("partly_cloudy", {"removed_sets": [3]}, H(2, 6)),
-    ("partly_cloudy", {"removed_sets": [1, 2]}, H(8)),
-    ("overcast", {}, H(3, 6, 9)),
-    ("dreary", {}, H(2, 5, 8)),
-    ("stormy", {}, H(1, 4, 7)),
-])
+@pytest.mark.parametrize(
+    "mode,extra,hail",
+    [
+        ("standard", {}, H(1, 5, 9)),
+        ("standard", {}, H(3, 4, 7)),
+        ("tornado", {}, H(1, 2, 3)),
+        ("tornado", {}, H(4, 8, 9)),
+        ("sunny", {}, H()),
+        ("partly_cloudy", {"removed_sets": [3]}, H(2, 6)),
+        ("partly_cloudy", {"removed_sets": [1, 2]}, H(8)),
+        ("overcast", {}, H(3, 6, 9)),
+        ("dreary", {}, H(2, 5, 8)),
+        ("stormy", {}, H(1, 4, 7)),
+    ],
+)
 def test_hail_lists_that_fit_the_mode(mode, extra, hail):
     assert start(mode, hail=hail, **extra).view["phase"] == "roll"
 
 
-@pytest.mark.parametrize("mode,extra,hail,reason", [
-    ("standard", {}, H(1, 2, 9), "section 1 .* has 2"),
-    ("standard", {}, H(1, 4, 7, 8), "section 3 .* has 2"),
-    ("standard", {}, H(1, 4, 7, 10), "space 10 has no hail tile"),
-    ("tornado", {}, H(1, 2), "3 hail tiles among spaces 1-9, not 2"),
-    ("tornado", {}, H(1, 2, 3, 4), "not 4"),
-    ("sunny", {}, H(5), "space 5 has no hail tile in sunny mode"),
-    ("partly_cloudy", {"removed_sets": [3]}, H(2, 6, 8), "space 8 has no hail tile"),
-    ("partly_cloudy", {"removed_sets": [3]}, H(2), "section 2 .* has 0"),
-    ("overcast", {}, H(2, 5, 8), "spaces 3, 6, 9"),
-    ("dreary", {}, H(3, 6, 9), "spaces 2, 5, 8"),
-    ("stormy", {}, H(1, 4), "spaces 1, 4, 7"),
-])
+@pytest.mark.parametrize(
+    "mode,extra,hail,reason",
+    [
+        ("standard", {}, H(1, 2, 9), "section 1 .* has 2"),
+        ("standard", {}, H(1, 4, 7, 8), "section 3 .* has 2"),
+        ("standard", {}, H(1, 4, 7, 10), "space 10 has no hail tile"),
+        ("tornado", {}, H(1, 2), "3 hail tiles among spaces 1-9, not 2"),
+        ("tornado", {}, H(1, 2, 3, 4), "not 4"),
+        ("sunny", {}, H(5), "space 5 has no hail tile in sunny mode"),
+        ("partly_cloudy", {"removed_sets": [3]}, H(2, 6, 8), "space 8 has no hail tile"),
+        ("partly_cloudy", {"removed_sets": [3]}, H(2), "section 2 .* has 0"),
+        ("overcast", {}, H(2, 5, 8), "spaces 3, 6, 9"),
+        ("dreary", {}, H(3, 6, 9), "spaces 2, 5, 8"),
+        ("stormy", {}, H(1, 4), "spaces 1, 4, 7"),
+    ],
+)
 def test_hail_lists_that_do_not_fit_the_mode_are_refused(mode, extra, hail, reason):
     with pytest.raises(SetupError, match=reason):
         start(mode, hail=hail, **extra)
@@ -523,13 +538,16 @@ def test_partly_cloudy_needs_removed_sets_and_other_modes_refuse_them():
             start(mode, removed_sets=[1])
 
 
-@pytest.mark.parametrize("setup,reason", [
-    ({"players": ["Ann"]}, "2 to 4 players, not 1"),
-    ({"players": ["A", "B", "C", "D", "E"]}, "2 to 4 players, not 5"),
-    ({"players": ["Ann", "Ann"]}, "unique"),
-    ({"players": ["Ann", "Ben"], "mode": "foggy"}, "unknown \"mode\""),
-    ({"players": ["Ann", "Ben"], "first_commander": "Zoe"}, "first_commander"),
-])
+@pytest.mark.parametrize(
+    "setup,reason",
+    [
+        ({"players": ["Ann"]}, "2 to 4 players, not 1"),
+        ({"players": ["A", "B", "C", "D", "E"]}, "2 to 4 players, not 5"),
+        ({"players": ["Ann", "Ann"]}, "unique"),
+        ({"players": ["Ann", "Ben"], "mode": "foggy"}, 'unknown "mode"'),
+        ({"players": ["Ann", "Ben"], "first_commander": "Zoe"}, "first_commander"),
+    ],
+)
 def test_bad_setups_are_refused(setup, reason):
     with pytest.raises(SetupError, match=reason):
         Match.start({"game": "cloudship", **setup})
@@ -537,14 +555,17 @@ def test_bad_setups_are_refused(setup, reason):
 
 def test_a_bad_setup_exits_1_with_one_line_on_stderr(tmp_path, capsys):
     game = tmp_path / "game.jsonl"
-    game.write_text('{"game": "cloudship", "players": ["Ann", "Ben"], "mode": "overcast", '
-                    '"hail": [true, false, false, false, false, false, false, false, false, false, false, false]}\n')
+    game.write_text(
+        '{"game": "cloudship", "players": ["Ann", "Ben"], "mode": "overcast", '
+        '"hail": [true, false, false, false, false, false, false, false, false, false, false, false]}\n'
+    )
     assert cli.main(["replay", str(game)]) == 1
     out, err = capsys.readouterr()
     assert out == "" and "spaces 3, 6, 9" in err and len(err.strip().splitlines()) == 1
 
 
 # --- refusals ------------------------------------------------------------------------------
+
 
 def test_drops_beyond_the_load_are_refused_with_the_count():
     m = roll(start("sunny"), "blue", "white", "storm")
@@ -560,19 +581,22 @@ def test_drops_beyond_the_load_are_refused_with_the_count():
         drop(m, "rain", "blue")
 
 
-@pytest.mark.parametrize("action,reason", [
-    ({"act": "roll"}, 'needs a "dice" field'),
-    ({"act": "roll", "dice": "blue"}, '"dice" must be'),
-    ({"act": "roll", "dice": ["blue", "blue"]}, "3 dice, not 2"),
-    ({"act": "roll", "dice": ["blue", "blue", "blue", "blue"]}, "3 dice, not 4"),
-    ({"act": "roll", "dice": ["blue", "red", "blue"]}, "'red' is not one of"),
-    ({"act": "roll", "dice": ["blue", 1, "blue"]}, "1 is not one of"),
-    ({"act": "fly"}, "'fly' is not an action in Cloudship"),
-    ({"act": "land"}, "Emma rolls the dice first"),
-    ({"act": "drop", "ball": "rain", "bed": "blue"}, "Emma rolls the dice first"),
-    ({"act": "plant", "bed": "blue"}, "Emma rolls the dice first"),
-    ({"act": "reveal", "hail": True}, "Emma rolls the dice first"),
-])
+@pytest.mark.parametrize(
+    "action,reason",
+    [
+        ({"act": "roll"}, 'needs a "dice" field'),
+        ({"act": "roll", "dice": "blue"}, '"dice" must be'),
+        ({"act": "roll", "dice": ["blue", "blue"]}, "3 dice, not 2"),
+        ({"act": "roll", "dice": ["blue", "blue", "blue", "blue"]}, "3 dice, not 4"),
+        ({"act": "roll", "dice": ["blue", "red", "blue"]}, "'red' is not one of"),
+        ({"act": "roll", "dice": ["blue", 1, "blue"]}, "1 is not one of"),
+        ({"act": "fly"}, "'fly' is not an action in Cloudship"),
+        ({"act": "land"}, "Emma rolls the dice first"),
+        ({"act": "drop", "ball": "rain", "bed": "blue"}, "Emma rolls the dice first"),
+        ({"act": "plant", "bed": "blue"}, "Emma rolls the dice first"),
+        ({"act": "reveal", "hail": True}, "Emma rolls the dice first"),
+    ],
+)
 def test_refusals_before_the_roll(action, reason):
     m = start("standard")
     with pytest.raises(RulesError, match=reason) as err:
@@ -580,16 +604,19 @@ def test_refusals_before_the_roll(action, reason):
     assert err.value.rule
 
 
-@pytest.mark.parametrize("action,reason", [
-    ({"act": "drop", "bed": "blue"}, 'needs a "ball" field'),
-    ({"act": "drop", "ball": "rain"}, 'needs a "bed" field'),
-    ({"act": "drop", "ball": "snow", "bed": "blue"}, "'snow' is not a ball"),
-    ({"act": "drop", "ball": "rain", "bed": "green"}, "'green' is not a bed"),
-    ({"act": "drop", "ball": "rain", "bed": 3}, '"bed" must be a bed colour'),
-    ({"act": "roll", "dice": ["blue"] * 3}, "the ship is flying"),
-    ({"act": "plant", "bed": "blue"}, "the ship is flying"),
-    ({"act": "reveal", "hail": False}, "the ship is flying"),
-])
+@pytest.mark.parametrize(
+    "action,reason",
+    [
+        ({"act": "drop", "bed": "blue"}, 'needs a "ball" field'),
+        ({"act": "drop", "ball": "rain"}, 'needs a "bed" field'),
+        ({"act": "drop", "ball": "snow", "bed": "blue"}, "'snow' is not a ball"),
+        ({"act": "drop", "ball": "rain", "bed": "green"}, "'green' is not a bed"),
+        ({"act": "drop", "ball": "rain", "bed": 3}, '"bed" must be a bed colour'),
+        ({"act": "roll", "dice": ["blue"] * 3}, "the ship is flying"),
+        ({"act": "plant", "bed": "blue"}, "the ship is flying"),
+        ({"act": "reveal", "hail": False}, "the ship is flying"),
+    ],
+)
 def test_refusals_in_flight(action, reason):
     m = roll(start("standard"), "blue", "white", "storm")
     with pytest.raises(RulesError, match=reason):
@@ -599,10 +626,12 @@ def test_refusals_in_flight(action, reason):
 def test_refusals_while_a_wild_flower_waits():
     m = fill(start("sunny"), "purple")
     m = land(rains(roll(m, "purple", "storm", "storm"), "purple"))
-    for action, reason in [({"act": "plant"}, 'needs a "bed" field'),
-                           ({"act": "plant", "bed": "pink"}, "'pink' is not a bed"),
-                           ({"act": "land"}, "plant it in yellow or white or blue"),
-                           ({"act": "reveal", "hail": True}, "a wild flower waits")]:
+    for action, reason in [
+        ({"act": "plant"}, 'needs a "bed" field'),
+        ({"act": "plant", "bed": "pink"}, "'pink' is not a bed"),
+        ({"act": "land"}, "plant it in yellow or white or blue"),
+        ({"act": "reveal", "hail": True}, "a wild flower waits"),
+    ]:
         with pytest.raises(RulesError, match=reason):
             m.apply(action)
 
@@ -626,6 +655,7 @@ def test_every_action_after_a_loss_is_refused():
 
 # --- legal actions and roll probabilities --------------------------------------------------
 
+
 def test_legal_actions_in_each_phase():
     m = start("overcast")
     rolls = RULES.legal_actions(m.state)
@@ -636,9 +666,11 @@ def test_legal_actions_in_each_phase():
     assert len(legal) == 9 and legal[-1] == {"act": "land"}
     m = drop(m, "rain", "white")
     assert {a.get("ball") for a in RULES.legal_actions(m.state)} == {"hail", None}
-    assert RULES.legal_actions(land(roll(start("standard"), "blue", "storm", "storm")
-                                    .apply({"act": "drop", "ball": "rain", "bed": "blue"})).state) == [
-        {"act": "reveal", "hail": False}, {"act": "reveal", "hail": True}]
+    assert RULES.legal_actions(
+        land(
+            roll(start("standard"), "blue", "storm", "storm").apply({"act": "drop", "ball": "rain", "bed": "blue"})
+        ).state
+    ) == [{"act": "reveal", "hail": False}, {"act": "reveal", "hail": True}]
 
 
 def test_roll_outcomes_are_the_true_probabilities():
@@ -662,11 +694,15 @@ def test_roll_outcomes_are_the_true_probabilities():
 
 # --- the example games ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("name,result", [
-    ("cloudship-won.jsonl", "won"),
-    ("cloudship-lost.jsonl", "lost"),
-    ("cloudship-reveals.jsonl", "won"),
-])
+
+@pytest.mark.parametrize(
+    "name,result",
+    [
+        ("cloudship-won.jsonl", "won"),
+        ("cloudship-lost.jsonl", "lost"),
+        ("cloudship-reveals.jsonl", "won"),
+    ],
+)
 def test_example_games_replay_cleanly(name, result, capsys):
     path = EXAMPLES / name
     with path.open(encoding="utf-8") as lines:

@@ -31,8 +31,7 @@ def hail_lists(draw, mode, removed):
 def setups(draw):
     mode = draw(st.sampled_from(MODES))
     players = draw(st.sampled_from(PLAYER_SETS))
-    setup = {"game": "cloudship", "players": players, "mode": mode,
-             "first_commander": draw(st.sampled_from(players))}
+    setup = {"game": "cloudship", "players": players, "mode": mode, "first_commander": draw(st.sampled_from(players))}
     removed = []
     if mode == "partly_cloudy":
         removed = draw(st.lists(st.integers(1, 3), min_size=1, max_size=2, unique=True))
@@ -112,6 +111,7 @@ def test_random_games_keep_every_invariant_and_undo_restores_the_view(setup, dat
 
 # --- fuzzed refusals from every phase ------------------------------------------------------
 
+
 def _states_by_phase():
     """States in every phase, from seeded random games over all modes."""
     found = {}
@@ -134,14 +134,20 @@ def _states_by_phase():
 STATES = _states_by_phase()
 
 junk = st.one_of(
-    st.none(), st.booleans(), st.integers(-2, 14), st.text(max_size=5),
+    st.none(),
+    st.booleans(),
+    st.integers(-2, 14),
+    st.text(max_size=5),
     st.sampled_from(FACES + BALLS + ("red", "outside", "Rain")),
     st.lists(st.sampled_from(FACES + ("red", "")), max_size=4),
     st.lists(st.one_of(st.integers(), st.none()), max_size=3),
 )
 fuzzed_actions = st.fixed_dictionaries(
-    {"act": st.one_of(st.sampled_from(["roll", "drop", "land", "plant", "reveal", "fly", "undo!", ""]),
-                      st.integers(), st.none())},
+    {
+        "act": st.one_of(
+            st.sampled_from(["roll", "drop", "land", "plant", "reveal", "fly", "undo!", ""]), st.integers(), st.none()
+        )
+    },
     optional={"dice": junk, "ball": junk, "bed": junk, "hail": junk},
 )
 
@@ -178,8 +184,13 @@ def test_fuzzed_actions_are_refused_with_a_reason_or_are_legal(phase, pick, acti
 
 
 OWN_PHASE = {"roll": "roll", "drop": "flight", "land": "flight", "plant": "plant", "reveal": "reveal"}
-WELL_FORMED = {"roll": {"dice": ["blue"] * 3}, "drop": {"ball": "rain", "bed": "blue"}, "land": {},
-               "plant": {"bed": "blue"}, "reveal": {"hail": True}}
+WELL_FORMED = {
+    "roll": {"dice": ["blue"] * 3},
+    "drop": {"ball": "rain", "bed": "blue"},
+    "land": {},
+    "plant": {"bed": "blue"},
+    "reveal": {"hail": True},
+}
 MISPLACED = [(phase, act) for phase in sorted(STATES) for act in OWN_PHASE if OWN_PHASE[act] != phase]
 
 

@@ -29,24 +29,30 @@ def test_defaults_leave_i2c_and_uart_free_and_use_no_pin_twice():
     assert not {2, 3, 14, 15} & set(pins)
 
 
-@pytest.mark.parametrize("seats,message", [
-    ((SeatPins(4, 4, 5),), "GPIO 4 is already used by seat 1 jump"),
-    ((SeatPins(4, 5, 6), SeatPins(7, 8, 6)), "seat 2 led: GPIO 6 is already used by seat 1 led"),
-    ((SeatPins(4, 5, 28),), "out of range"),
-    ((SeatPins(-1, 5, 6),), "out of range"),
-    ((SeatPins(2, 5, 6),), "kept free for I2C SDA"),
-    ((SeatPins(4, 14, 6),), "kept free for UART TX"),
-    ((), "1 to 8 seats"),
-])
+@pytest.mark.parametrize(
+    "seats,message",
+    [
+        ((SeatPins(4, 4, 5),), "GPIO 4 is already used by seat 1 jump"),
+        ((SeatPins(4, 5, 6), SeatPins(7, 8, 6)), "seat 2 led: GPIO 6 is already used by seat 1 led"),
+        ((SeatPins(4, 5, 28),), "out of range"),
+        ((SeatPins(-1, 5, 6),), "out of range"),
+        ((SeatPins(2, 5, 6),), "kept free for I2C SDA"),
+        ((SeatPins(4, 14, 6),), "kept free for UART TX"),
+        ((), "1 to 8 seats"),
+    ],
+)
 def test_pin_map_errors_are_clear(seats, message):
     with pytest.raises(ConfigError, match=message):
         Config().with_changes(seats=seats)
 
 
-@pytest.mark.parametrize("text,why", [
-    ("language = [", "not TOML"),
-    (b"language = '\xff'", "not UTF-8"),
-])
+@pytest.mark.parametrize(
+    "text,why",
+    [
+        ("language = [", "not TOML"),
+        (b"language = '\xff'", "not UTF-8"),
+    ],
+)
 def test_a_file_that_is_not_settings_is_kept_aside_and_defaults_used(tmp_path, text, why):
     path = tmp_path / "config.toml"
     path.write_bytes(text if isinstance(text, bytes) else text.encode())
@@ -59,35 +65,38 @@ def test_a_file_that_is_not_settings_is_kept_aside_and_defaults_used(tmp_path, t
     assert not path.exists()
 
 
-@pytest.mark.parametrize("text,key,problem", [
-    ('language = "fr"', "language", "must be one of en, de, hu, not 'fr'"),
-    ("volume = 3", "volume", "from 0.0 to 1.0"),
-    ("volume = true", "volume", "from 0.0 to 1.0"),
-    ("rotate = 45", "rotate", "must be one of 0, 90, 180, 270"),
-    ("rotate = 90.0", "rotate", "must be one of 0, 90, 180, 270, not 90.0"),
-    ("rotate = true", "rotate", "must be one of 0, 90, 180, 270, not True"),
-    ('muted = "yes"', "muted", "true or false"),
-    ("speech = 1", "speech", "true or false"),
-    ('log_level = "loud"', "log_level", "debug, info, warning, error"),
-    ('size = "big"', "size", 'like "800x480"'),
-    ('size = "10x10"', "size", "out of range"),
-    ("colour = 1", "colour", "unknown setting"),
-    ('[ship]\nport = "COM3"', "ship.port", '"/dev/ttyACM0"'),
-    ("[beds]\nyellow = 40", "beds.yellow", "out of range"),
-    ("[judge]\nsettle = -5", "judge.settle", "whole number from 0"),
-    ('[judge]\nsettle = "300ms"', "judge.settle", "whole number"),
-    ("[judge]\nlift_samples = 0", "judge.lift_samples", "from 1"),
-    ("[judge]\nsilent = 0", "judge.silent", "from 1000"),
-    ("[judge]\nrest_time = 0", "judge.rest_time", "from 100"),
-    ("[judge]\nrest_motion = 0", "judge.rest_motion", "from 1"),
-    ("[judge]\nwobble = 3", "judge.wobble", "unknown setting"),
-    ("judge = 3", "judge", "must be a table"),
-    ("[[seats]]\njump = 4", "seats", 'seat 1 needs exactly "jump", "stay" and "led"'),
-    ("[[seats]]\njump = 4\nstay = 40\nled = 5", "seats", "seat 1 stay: GPIO 40 is out of range"),
-])
+@pytest.mark.parametrize(
+    "text,key,problem",
+    [
+        ('language = "fr"', "language", "must be one of en, de, hu, not 'fr'"),
+        ("volume = 3", "volume", "from 0.0 to 1.0"),
+        ("volume = true", "volume", "from 0.0 to 1.0"),
+        ("rotate = 45", "rotate", "must be one of 0, 90, 180, 270"),
+        ("rotate = 90.0", "rotate", "must be one of 0, 90, 180, 270, not 90.0"),
+        ("rotate = true", "rotate", "must be one of 0, 90, 180, 270, not True"),
+        ('muted = "yes"', "muted", "true or false"),
+        ("speech = 1", "speech", "true or false"),
+        ('log_level = "loud"', "log_level", "debug, info, warning, error"),
+        ('size = "big"', "size", 'like "800x480"'),
+        ('size = "10x10"', "size", "out of range"),
+        ("colour = 1", "colour", "unknown setting"),
+        ('[ship]\nport = "COM3"', "ship.port", '"/dev/ttyACM0"'),
+        ("[beds]\nyellow = 40", "beds.yellow", "out of range"),
+        ("[judge]\nsettle = -5", "judge.settle", "whole number from 0"),
+        ('[judge]\nsettle = "300ms"', "judge.settle", "whole number"),
+        ("[judge]\nlift_samples = 0", "judge.lift_samples", "from 1"),
+        ("[judge]\nsilent = 0", "judge.silent", "from 1000"),
+        ("[judge]\nrest_time = 0", "judge.rest_time", "from 100"),
+        ("[judge]\nrest_motion = 0", "judge.rest_motion", "from 1"),
+        ("[judge]\nwobble = 3", "judge.wobble", "unknown setting"),
+        ("judge = 3", "judge", "must be a table"),
+        ("[[seats]]\njump = 4", "seats", 'seat 1 needs exactly "jump", "stay" and "led"'),
+        ("[[seats]]\njump = 4\nstay = 40\nled = 5", "seats", "seat 1 stay: GPIO 40 is out of range"),
+    ],
+)
 def test_each_bad_value_is_named_and_only_it_falls_back(tmp_path, text, key, problem):
     path = tmp_path / "config.toml"
-    path.write_text('volume = 0.3\n' + text if not text.startswith("volume") else 'muted = true\n' + text)
+    path.write_text("volume = 0.3\n" + text if not text.startswith("volume") else "muted = true\n" + text)
     loaded, problems = config.load(path)
     assert len(problems) == 1, problems
     assert problems[0].startswith(f"{path}: {key}: ") and problem in problems[0]
@@ -96,11 +105,14 @@ def test_each_bad_value_is_named_and_only_it_falls_back(tmp_path, text, key, pro
     assert path.exists() and not list(tmp_path.glob("*.broken-*"))  # readable: never moved
 
 
-@pytest.mark.parametrize("text,problem", [
-    ("[[seats]]\njump = 4\nstay = 4\nled = 5", "seat 1 stay: GPIO 4 is already used by seat 1 jump"),
-    ("[beds]\nyellow = 4", "beds.yellow: GPIO 4 is already used by seat 1 jump"),
-    ("[[seats]]\njump = 2\nstay = 5\nled = 6", "seat 1 jump: GPIO 2 is kept free for I2C SDA"),
-])
+@pytest.mark.parametrize(
+    "text,problem",
+    [
+        ("[[seats]]\njump = 4\nstay = 4\nled = 5", "seat 1 stay: GPIO 4 is already used by seat 1 jump"),
+        ("[beds]\nyellow = 4", "beds.yellow: GPIO 4 is already used by seat 1 jump"),
+        ("[[seats]]\njump = 2\nstay = 5\nled = 6", "seat 1 jump: GPIO 2 is kept free for I2C SDA"),
+    ],
+)
 def test_a_pin_clash_falls_back_to_the_default_pins(tmp_path, text, problem):
     path = tmp_path / "config.toml"
     path.write_text('language = "de"\n' + text)
@@ -144,28 +156,51 @@ def test_the_example_file_lists_every_setting_at_its_default():
         if key != "seats":
             assert f"\n{key.split('.')[-1]} = " in text, key
     # and every default it shows is the real one: the file without comments is Config() in full
-    uncommented = "\n".join(line[2:] if line.startswith("# ") and "=" in line or line.startswith("# [[")
-                             else line for line in text.splitlines())
+    uncommented = "\n".join(
+        line[2:] if line.startswith("# ") and "=" in line or line.startswith("# [[") else line
+        for line in text.splitlines()
+    )
     assert tomllib.loads(uncommented)["seats"][:2] == [asdict(s) for s in config.DEFAULT_SEATS[:2]]
 
 
 @settings(deadline=None)  # each example writes and fsyncs a file: slow on a busy disk
-@given(st.builds(Config, language=st.sampled_from(config.LANGUAGES),
-                 volume=st.floats(0, 1), muted=st.booleans(), speech=st.booleans(),
-                 log_level=st.sampled_from(config.LOG_LEVELS), rotate=st.sampled_from(config.ROTATIONS),
-                 size=st.none() | st.tuples(st.integers(200, 8000), st.integers(200, 8000)),
-                 ship_port=st.sampled_from(["auto", "off", "/dev/rfcomm0"]),
-                 judge=st.builds(config.JudgeTimings, min_fall=st.integers(0, 100),
-                                 max_fall=st.integers(101, 60_000), silent=st.integers(1000, 60_000))))
+@given(
+    st.builds(
+        Config,
+        language=st.sampled_from(config.LANGUAGES),
+        volume=st.floats(0, 1),
+        muted=st.booleans(),
+        speech=st.booleans(),
+        log_level=st.sampled_from(config.LOG_LEVELS),
+        rotate=st.sampled_from(config.ROTATIONS),
+        size=st.none() | st.tuples(st.integers(200, 8000), st.integers(200, 8000)),
+        ship_port=st.sampled_from(["auto", "off", "/dev/rfcomm0"]),
+        judge=st.builds(
+            config.JudgeTimings,
+            min_fall=st.integers(0, 100),
+            max_fall=st.integers(101, 60_000),
+            silent=st.integers(1000, 60_000),
+        ),
+    )
+)
 def test_any_valid_config_survives_a_round_trip(tmp_path_factory, value):
     path = tmp_path_factory.mktemp("rt") / "config.toml"
     config.save(value, path)
     assert config.load(path) == (value, [])
 
 
-@given(st.dictionaries(st.sampled_from(sorted(config.CHECKS) + ["judge", "beds", "other"]),
-                       st.one_of(st.integers(-5, 70_000), st.text(max_size=8), st.booleans(),
-                                 st.floats(allow_nan=False), st.lists(st.integers(), max_size=3))))
+@given(
+    st.dictionaries(
+        st.sampled_from(sorted(config.CHECKS) + ["judge", "beds", "other"]),
+        st.one_of(
+            st.integers(-5, 70_000),
+            st.text(max_size=8),
+            st.booleans(),
+            st.floats(allow_nan=False),
+            st.lists(st.integers(), max_size=3),
+        ),
+    )
+)
 def test_any_parsed_file_gives_a_valid_config(data):
     tables: dict = {}
     for key, value in data.items():
@@ -210,9 +245,11 @@ def test_a_fifo_device_or_huge_file_is_refused_at_once_and_left_alone(tmp_path):
     huge = tmp_path / "huge.toml"
     with open(huge, "wb") as f:
         f.truncate(50_000_000)
-    for path, why in ((fifo, "is not a regular file (a device or a pipe)"),
-                      (Path("/dev/zero"), "is not a regular file (a device or a pipe)"),
-                      (huge, "is 50,000,000 bytes, more than a settings file can be (64 KiB)")):
+    for path, why in (
+        (fifo, "is not a regular file (a device or a pipe)"),
+        (Path("/dev/zero"), "is not a regular file (a device or a pipe)"),
+        (huge, "is 50,000,000 bytes, more than a settings file can be (64 KiB)"),
+    ):
         loaded, problems = config.load(path)
         assert loaded == Config() and problems == [f"the settings file {path} {why}: using the defaults"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["huge.toml", "settings-fifo"]
@@ -222,6 +259,7 @@ def test_a_file_just_under_the_limit_is_read():
     text = 'language = "de"\n' + "# a comment\n" * ((config.MAX_BYTES - 20) // 12)
     assert len(text.encode()) <= config.MAX_BYTES
     import tempfile
+
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "config.toml"
         path.write_text(text)

@@ -33,7 +33,7 @@ def page(name: str) -> str:
 def sentence_with(text: str, word: str) -> str:
     at = text.index(word)
     start = text.rfind(".\n", 0, at) + 1 if text.rfind(".\n", 0, at) >= 0 else 0
-    return text[start:text.index(".", at + len(word)) + 1]
+    return text[start : text.index(".", at + len(word)) + 1]
 
 
 def subcommands() -> dict[str, argparse.ArgumentParser]:
@@ -45,8 +45,11 @@ def subcommands() -> dict[str, argparse.ArgumentParser]:
 def scanned_files():
     for folder in SCANNED:
         for path in sorted((ROOT / folder).rglob("*")):
-            if path.suffix in (".py", ".md", ".toml", ".sh") and path != Path(__file__).resolve() \
-                    and "__pycache__" not in path.parts:
+            if (
+                path.suffix in (".py", ".md", ".toml", ".sh")
+                and path != Path(__file__).resolve()
+                and "__pycache__" not in path.parts
+            ):
                 yield path
 
 
@@ -112,13 +115,14 @@ def test_the_command_line_page_is_read_from_the_parsers():
     assert re.search(r"```\{argparse\}\n:module: companion\.cli\n:func: build_parser\n", cli)
     summary = cli.split("```sh\n", 1)[1].split("```", 1)[0]
     for command in subcommands():
-        assert re.search(rf"cloud-companion (\[)?{re.escape(command)}\b|/ {re.escape(command)}\b", summary), \
+        assert re.search(rf"cloud-companion (\[)?{re.escape(command)}\b|/ {re.escape(command)}\b", summary), (
             f"the command summary leaves out {command}"
+        )
 
 
 def test_the_man_page_names_every_command_and_option():
     man = MAN_PAGE.read_text(encoding="utf-8").replace("\\-", "-")
-    assert man.startswith(".\\\"") and '.TH "CLOUD-COMPANION" "1"' in man
+    assert man.startswith('.\\"') and '.TH "CLOUD-COMPANION" "1"' in man
     for command, parser in subcommands().items():
         assert re.search(rf"^\.SS {re.escape(command)}$", man, flags=re.MULTILINE), f"no section for {command}"
         section = man.split(f".SS {command}\n", 1)[1].split("\n.SS ", 1)[0]
@@ -166,9 +170,13 @@ def test_replay_follow_answers_as_the_manual_says(tmp_path):
     setup = {"game": "cloudmine", "players": ["Ann", "Ben", "Cat"]}
     first, second = random_game(setup, seed=1)[:2]
     lines = [setup, first, {"act": "fly"}, second]
-    run = subprocess.run([sys.executable, "-m", "companion", "replay", "-", "--follow", "--db",
-                          str(tmp_path / "j.sqlite3")], input="".join(json.dumps(x) + "\n" for x in lines),
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "companion", "replay", "-", "--follow", "--db", str(tmp_path / "j.sqlite3")],
+        input="".join(json.dumps(x) + "\n" for x in lines),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 2
     assert [json.loads(x) for x in run.stdout.splitlines()] == [{"ok": 1}, {"ok": 2}]
     assert run.stderr.startswith("line 3: ")

@@ -24,9 +24,15 @@ def exception_classes():
         if any(name == o or name.startswith(o + ".") for o in OUTSIDE):
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        classes = [n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)
-                   and any(ast.unparse(b).split(".")[-1].endswith(("Error", "Exception")) or
-                           ast.unparse(b) in dir(__builtins__) for b in n.bases)]
+        classes = [
+            n.name
+            for n in ast.walk(tree)
+            if isinstance(n, ast.ClassDef)
+            and any(
+                ast.unparse(b).split(".")[-1].endswith(("Error", "Exception")) or ast.unparse(b) in dir(__builtins__)
+                for b in n.bases
+            )
+        ]
         if classes:
             module = importlib.import_module(name)
             for cls in classes:

@@ -9,7 +9,7 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from companion.rules import GAME_MODULES, RulesError
+from companion.rules import GAME_MODULES, Match, RulesError
 from companion.rules.simulate import random_actions
 
 SETUPS = {
@@ -17,18 +17,34 @@ SETUPS = {
     "cloudship": {"game": "cloudship", "players": ["Ann", "Ben", "Cat"]},
     "cloudmine": {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]},
 }
-ACTS = ["roll", "jump", "stay", "rise", "fall", "drop", "land", "plant", "reveal", "guess",
-        "undo", "redo", "pass", ""]
-WORDS = ["Ann", "Ben", "Zed", "red", "yellow", "green", "purple", "blue", "white", "wild",
-         "blank", "storm", "rain", "hail", ""]
-json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-3, 20), st.floats(allow_nan=False),
-                      st.sampled_from(WORDS))
-json_value = st.recursive(json_leaf, lambda inner: st.one_of(
-    st.lists(inner, max_size=5), st.dictionaries(st.sampled_from(WORDS), inner, max_size=3)),
-    max_leaves=8)
+ACTS = ["roll", "jump", "stay", "rise", "fall", "drop", "land", "plant", "reveal", "guess", "undo", "redo", "pass", ""]
+WORDS = [
+    "Ann",
+    "Ben",
+    "Zed",
+    "red",
+    "yellow",
+    "green",
+    "purple",
+    "blue",
+    "white",
+    "wild",
+    "blank",
+    "storm",
+    "rain",
+    "hail",
+    "",
+]
+json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-3, 20), st.floats(allow_nan=False), st.sampled_from(WORDS))
+json_value = st.recursive(
+    json_leaf,
+    lambda inner: st.one_of(st.lists(inner, max_size=5), st.dictionaries(st.sampled_from(WORDS), inner, max_size=3)),
+    max_leaves=8,
+)
 junk_action = st.fixed_dictionaries(
     {"act": st.sampled_from(ACTS)},
-    optional=dict.fromkeys(["player", "dice", "cards", "ball", "bed", "hail", "correct"], json_value))
+    optional=dict.fromkeys(["player", "dice", "cards", "ball", "bed", "hail", "correct"], json_value),
+)
 
 
 def states(game, seeds=3):

@@ -42,13 +42,15 @@ def test_the_rules_catalog_holds_the_refusals_of_the_rules_core_and_the_controll
     rules = SOURCE["rules"]
     assert "rules" in i18n.domains()
     assert {
-        "{player} cannot jump out yet: {who} decides first",           # a RulesError(...) literal
-        "playing the game, step 2",                                     # its rule
-        "Wild Colors",                                                  # a RULE_... constant
+        "{player} cannot jump out yet: {who} decides first",  # a RulesError(...) literal
+        "playing the game, step 2",  # its rule
+        "Wild Colors",  # a RULE_... constant
         "the yellow bed is full: plant the wild flower in a bed that is not full ({open})",  # N_ table
-        "a player's name",                                              # an N_ phrase for a Term
-        "no game is in progress", "controller",                        # the controller's
-        "purple", "{items} and {last}",                                 # the app's game words, joins
+        "a player's name",  # an N_ phrase for a Term
+        "no game is in progress",
+        "controller",  # the controller's
+        "purple",
+        "{items} and {last}",  # the app's game words, joins
     } <= set(rules)
     assert all(plural is None for plural in rules.values())
 
@@ -61,8 +63,11 @@ def test_every_string_is_translated(domain, lang):
     entries = {e.msgid: e for e in po if not e.obsolete}
     missing = [m for m in SOURCE[domain] if m not in entries]
     assert not missing, f"{lang}/{domain}.po lacks {missing}"
-    empty = [e.msgid for e in entries.values()
-             if "fuzzy" in e.flags or not (e.msgstr or all(e.msgstr_plural.values()) and e.msgstr_plural)]
+    empty = [
+        e.msgid
+        for e in entries.values()
+        if "fuzzy" in e.flags or not (e.msgstr or all(e.msgstr_plural.values()) and e.msgstr_plural)
+    ]
     assert not empty, f"{lang}/{domain}.po leaves these untranslated: {empty}"
     unused = [m for m in entries if m not in SOURCE[domain]]
     assert not unused, f"{lang}/{domain}.po has strings the source no longer uses: {unused}"
@@ -124,7 +129,9 @@ def test_the_extractor_finds_strings_by_domain(tmp_path):
     (tmp_path / "mod.py").write_text(
         'from companion.i18n import N_, translator\n_ = translator("demo")\n'
         'A = N_("Marked")\ndef f(n):\n    return _("Hello {name}"), _.ngettext("one card", "{n} cards", n)\n'
-        'def g(x):\n    return _(x)\n', encoding="utf-8")
+        "def g(x):\n    return _(x)\n",
+        encoding="utf-8",
+    )
     (tmp_path / "other.py").write_text('def _(s):\n    return s\nX = _("Not a catalog string")\n', encoding="utf-8")
     assert extract(tmp_path) == {"demo": {"Marked": None, "Hello {name}": None, "one card": "{n} cards"}}
 
@@ -134,17 +141,23 @@ def test_the_extractor_collects_refusals_of_the_rules_core(tmp_path):
     (tmp_path / "rules" / "game.py").write_text(
         'from .common import N_, RulesError\nRULE_FLY = "4. Fly"\nOTHER = "not a rule"\n'
         'TABLE = {1: N_("one {x} left")}\n'
-        'def f(a, b):\n'
+        "def f(a, b):\n"
         '    raise RulesError("{a} may not {b}", "step 2", a=a, b=b)\n'
-        'def g(a):\n'
+        "def g(a):\n"
         '    raise RulesError("nothing to undo", rule="undo")\n'
-        'def h(a):\n'
-        '    return RulesError(f"{a} built by code", RULE_FLY)\n', encoding="utf-8")
+        "def h(a):\n"
+        '    return RulesError(f"{a} built by code", RULE_FLY)\n',
+        encoding="utf-8",
+    )
     (tmp_path / "controller.py").write_text(
         'from .rules import RulesError\ndef submit():\n    raise RulesError("no game", "controller")\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     (tmp_path / "replay.py").write_text(  # not shown by the app: not in the catalog
-        'from .rules import RulesError\nE = RulesError("not JSON", "replay contract")\n', encoding="utf-8")
-    assert extract(tmp_path) == {"rules": dict.fromkeys(
-        ["no game", "controller", "4. Fly", "{a} may not {b}", "step 2", "nothing to undo", "undo",
-         "one {x} left"])}
+        'from .rules import RulesError\nE = RulesError("not JSON", "replay contract")\n', encoding="utf-8"
+    )
+    assert extract(tmp_path) == {
+        "rules": dict.fromkeys(
+            ["no game", "controller", "4. Fly", "{a} may not {b}", "step 2", "nothing to undo", "undo", "one {x} left"]
+        )
+    }

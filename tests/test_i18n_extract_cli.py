@@ -13,8 +13,9 @@ def catalogs():
 
 
 def extract(*args):
-    return subprocess.run([sys.executable, "-m", "companion.i18n.extract", *args], capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "companion.i18n.extract", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_help_says_what_it_does_and_changes_nothing():

@@ -59,8 +59,12 @@ def journal_path(tmp_path_factory):
     ticks = count()
     start = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
     journal = Journal.open(path, clock=lambda: (start + timedelta(minutes=next(ticks))).isoformat())
-    for name in ["cloud9-four-players-tie-break.jsonl", "cloudship-won.jsonl", "cloudship-lost.jsonl",
-                 "cloudmine-six-players.jsonl"]:
+    for name in [
+        "cloud9-four-players-tie-break.jsonl",
+        "cloudship-won.jsonl",
+        "cloudship-lost.jsonl",
+        "cloudmine-six-players.jsonl",
+    ]:
         setup, actions = example(name)
         play(journal, actions, setup)
     # an unfinished game is not a play yet
@@ -132,8 +136,7 @@ def test_the_plays_say_what_the_journal_says(exported):
         if game["name"] == "Cloudship":
             assert game["cooperative"] is True
             assert len({s["score"] for s in seats.values()}) == 1  # the crew's flowers
-            assert entry["board"] in ("standard", "sunny", "overcast", "dreary", "stormy", "tornado",
-                                       "partly_cloudy")
+            assert entry["board"] in ("standard", "sunny", "overcast", "dreary", "stormy", "tornado", "partly_cloudy")
         else:
             assert game["cooperative"] is False
             assert {n: int(s["score"]) for n, s in seats.items()} == summary.scores
@@ -166,8 +169,9 @@ def test_exporting_twice_gives_the_same_uuids(journal_path):
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "companion", "export", *args], capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "export", *args], capture_output=True, text=True, timeout=60
+    )
 
 
 def test_cli_writes_the_file(journal_path, tmp_path):
@@ -183,11 +187,14 @@ def test_cli_writes_the_file(journal_path, tmp_path):
     assert run("--db", str(journal_path), "--game", "1").stdout.startswith('{"game": "cloud9"')
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--game", "5"], "game 5 is not finished"),
-    (["--game", "42"], "no game 42"),
-    (["--compact"], "leave out --compact"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--game", "5"], "game 5 is not finished"),
+        (["--game", "42"], "no game 42"),
+        (["--compact"], "leave out --compact"),
+    ],
+)
 def test_cli_refuses_in_one_line(journal_path, tmp_path, args, message):
     out = run("--db", str(journal_path), "--bgstats", str(tmp_path / "x.bgsplay"), *args)
     assert out.returncode == 1 and message in out.stderr

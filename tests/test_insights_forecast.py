@@ -68,11 +68,17 @@ def game(actions, setup=SUNNY) -> Match:
     return match
 
 
-ON_TARGET = [{"act": "roll", "dice": ["blue", "white", "storm"]},
-             {"act": "drop", "ball": "rain", "bed": "blue"},
-             {"act": "drop", "ball": "rain", "bed": "white"}, {"act": "land"}]
-MISSED = [{"act": "roll", "dice": ["blue", "blue", "yellow"]},
-          {"act": "drop", "ball": "rain", "bed": "purple"}, {"act": "land"}]
+ON_TARGET = [
+    {"act": "roll", "dice": ["blue", "white", "storm"]},
+    {"act": "drop", "ball": "rain", "bed": "blue"},
+    {"act": "drop", "ball": "rain", "bed": "white"},
+    {"act": "land"},
+]
+MISSED = [
+    {"act": "roll", "dice": ["blue", "blue", "yellow"]},
+    {"act": "drop", "ball": "rain", "bed": "purple"},
+    {"act": "land"},
+]
 
 
 def test_every_ball_at_rest_is_a_tip_and_a_raindrop_that_adds_a_flower_is_on_target():
@@ -87,12 +93,18 @@ def test_every_ball_at_rest_is_a_tip_and_a_raindrop_that_adds_a_flower_is_on_tar
     # a hailstone that fell is a tip gone wrong; the raindrop that cancels it was on target,
     # and so is the one for the rolled blue
     hail = {"game": "cloudship", "players": ["Ann", "Ben"], "mode": "stormy"}
-    opening = [{"act": "roll", "dice": ["yellow", "yellow", "yellow"]}] + \
-        [{"act": "drop", "ball": "rain", "bed": "yellow"}] * 3 + [{"act": "land"}]
-    cancelled = [{"act": "roll", "dice": ["blue", "white", "storm"]},
-                 {"act": "drop", "ball": "hail", "bed": "yellow"},
-                 {"act": "drop", "ball": "rain", "bed": "yellow"},
-                 {"act": "drop", "ball": "rain", "bed": "blue"}, {"act": "land"}]
+    opening = (
+        [{"act": "roll", "dice": ["yellow", "yellow", "yellow"]}]
+        + [{"act": "drop", "ball": "rain", "bed": "yellow"}] * 3
+        + [{"act": "land"}]
+    )
+    cancelled = [
+        {"act": "roll", "dice": ["blue", "white", "storm"]},
+        {"act": "drop", "ball": "hail", "bed": "yellow"},
+        {"act": "drop", "ball": "rain", "bed": "yellow"},
+        {"act": "drop", "ball": "rain", "bed": "blue"},
+        {"act": "land"},
+    ]
     played = game(opening + cancelled, hail)
     assert played.state.beds == (3, 0, 0, 1)
     # luck: the hailstone's tip (2 of 3 balls raindrops, 1 other wanted bed of 3), the cancelling
@@ -153,6 +165,7 @@ def test_skill_is_learned_from_a_journal_on_disk(tmp_path):
 def test_a_finished_game_is_certain():
     lost = RULES.setup(SUNNY)
     from companion.rules.common import evolve
+
     assert forecast(evolve(lost, phase="over", result="lost")).win == 0.0
     assert forecast(evolve(lost, phase="over", result="won")).storm_in_about is None
 
@@ -279,23 +292,29 @@ def bots_play(state, skill: float, rng: random.Random) -> str:
             rain = [a for a in drops if a["ball"] == "rain"]
             aimed = None
             if rain and now < FLOWERS:
-                aimed = next((a["bed"] for a in sorted(rain, key=lambda a: order.index(a["bed"]))
-                              if bots_flowers_after_landing(RULES.apply(state, a)) > now), None)
+                aimed = next(
+                    (
+                        a["bed"]
+                        for a in sorted(rain, key=lambda a: order.index(a["bed"]))
+                        if bots_flowers_after_landing(RULES.apply(state, a)) > now
+                    ),
+                    None,
+                )
             if aimed is None:
                 state = RULES.apply(state, {"act": "land"})
                 continue
             if rng.random() < skill:
                 ball, bed = "rain", aimed
             else:
-                aboard = [ball for ball, n in zip(("rain", "hail"), state.load)
-                          for _ in range(n - state.dropped(ball))]
+                aboard = [ball for ball, n in zip(("rain", "hail"), state.load) for _ in range(n - state.dropped(ball))]
                 ball, bed = rng.choice(aboard), rng.choice([b for b in BEDS if b != aimed])
             state = RULES.apply(state, {"act": "drop", "ball": ball, "bed": bed})
     return state.result
 
 
-@pytest.mark.parametrize("flowers, storm, mode, skill", [(0, 0, "standard", 0.4), (6, 5, "standard", 0.5),
-                                                          (3, 6, "sunny", 0.6)])
+@pytest.mark.parametrize(
+    "flowers, storm, mode, skill", [(0, 0, "standard", 0.4), (6, 5, "standard", 0.5), (3, 6, "sunny", 0.6)]
+)
 def test_the_forecast_agrees_with_bots_playing_the_same_state_through_the_rules_core(flowers, storm, mode, skill):
     state = planted(flowers, storm, mode)
     runs = 1000
@@ -307,8 +326,13 @@ def test_the_forecast_agrees_with_bots_playing_the_same_state_through_the_rules_
 
 
 def run_cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "companion", "odds", "cloudship", *args],
-                          capture_output=True, text=True, timeout=60, input=stdin)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "odds", "cloudship", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        input=stdin,
+    )
 
 
 def test_cli_forecasts_from_a_replay_file(tmp_path):
@@ -321,7 +345,7 @@ def test_cli_forecasts_from_a_replay_file(tmp_path):
     assert out["storm_in_about_rounds"] >= 1
 
 
-@pytest.mark.parametrize("runs", ["0", "20001", str(10 ** 9)])
+@pytest.mark.parametrize("runs", ["0", "20001", str(10**9)])
 def test_cli_refuses_a_number_of_runs_that_does_not_fit_in_one_line(tmp_path, runs):
     state = tmp_path / "state.jsonl"
     state.write_text(json.dumps(SUNNY) + "\n")
@@ -339,11 +363,14 @@ def test_cli_forecasts_the_example_one_flight_from_winning_as_high(tmp_path):
     assert json.loads(run.stdout)["win"] > 0.9
 
 
-@pytest.mark.parametrize("lines, message", [
-    (['{"game": "cloud9", "players": ["A", "B", "C"]}'], "not Cloudship"),
-    ([json.dumps(SUNNY), '{"act": "fly"}'], "line 2"),
-    (["not json"], "line 1"),
-])
+@pytest.mark.parametrize(
+    "lines, message",
+    [
+        (['{"game": "cloud9", "players": ["A", "B", "C"]}'], "not Cloudship"),
+        ([json.dumps(SUNNY), '{"act": "fly"}'], "line 2"),
+        (["not json"], "line 1"),
+    ],
+)
 def test_cli_refuses_what_is_not_a_cloudship_game_in_one_line(tmp_path, lines, message):
     state = tmp_path / "state.jsonl"
     state.write_text("\n".join(lines) + "\n")

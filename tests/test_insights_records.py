@@ -50,9 +50,14 @@ def journal_path(tmp_path_factory):
     tests only read it)."""
     path = tmp_path_factory.mktemp("records") / "journal.db"
     journal = Journal.open(path)
-    for name in ["cloudship-won.jsonl", "cloudship-lost.jsonl", "cloudship-reveals.jsonl",
-                 "cloud9-five-players-to-cloud-nine.jsonl", "cloud9-four-players-tie-break.jsonl",
-                 "cloudmine-six-players.jsonl"]:
+    for name in [
+        "cloudship-won.jsonl",
+        "cloudship-lost.jsonl",
+        "cloudship-reveals.jsonl",
+        "cloud9-five-players-to-cloud-nine.jsonl",
+        "cloud9-four-players-tie-break.jsonl",
+        "cloudmine-six-players.jsonl",
+    ]:
         setup, actions = example(name)
         play(journal, actions, setup)
     journal.close()
@@ -107,6 +112,7 @@ def test_records_from_a_journal_on_disk(journal_path):
 
 # --- the records of a journal, fast: the results table and the cache of replay-only extras -----
 
+
 def copy_of(journal_path, tmp_path, kept: bool = False):
     """A journal of its own (the module's one is only read); unless `kept`, as a version
     that did not keep the records in the journal left it (no extras, no kept records)."""
@@ -155,8 +161,7 @@ def test_a_game_finished_since_is_not_replayed(journal_path, tmp_path):
         journal.close()
 
 
-def test_records_worked_out_off_the_loop_while_it_keeps_answering(journal_path, tmp_path, monkeypatch,
-                                                                   reset_language):
+def test_records_worked_out_off_the_loop_while_it_keeps_answering(journal_path, tmp_path, monkeypatch, reset_language):
     """Games that arrived without their records (an older version's journal, a restore): the
     screen says the records are being worked out, and the loop answers taps meanwhile; then it
     shows them, the app's journal keeps them, and the next visit reads them at once."""
@@ -196,11 +201,16 @@ def test_records_worked_out_off_the_loop_while_it_keeps_answering(journal_path, 
         journal.close()
 
 
-@pytest.mark.parametrize("damage", [
-    "not json at all", '{"version": 99, "games": {}}', '{"version": 1, "games": []}',
-    # JSON of the right version whose entries are not what the cache writes
-    '{"version": 1, "games": {"1": 5, "2": ["x"], "4": [null, null, {"best_trips": 3}]}}',
-])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "not json at all",
+        '{"version": 99, "games": {}}',
+        '{"version": 1, "games": []}',
+        # JSON of the right version whose entries are not what the cache writes
+        '{"version": 1, "games": {"1": 5, "2": ["x"], "4": [null, null, {"best_trips": 3}]}}',
+    ],
+)
 def test_a_damaged_or_foreign_cache_costs_time_never_a_record(journal_path, tmp_path, damage):
     path = copy_of(journal_path, tmp_path)
     with Journal.read(path) as journal:
@@ -216,8 +226,8 @@ def test_cached_extras_of_the_wrong_shape_are_replayed_not_trusted(journal_path,
     with Journal.read(path) as journal:
         good = as_json(journal_records(journal).records)
         cache = json.loads(cache_path(path).read_text(encoding="utf-8"))
-        cache["games"]["4"][2] = {"best_trips": 3}          # Cloud 9
-        cache["games"]["1"][2] = {"mode": "standard"}       # Cloudship
+        cache["games"]["4"][2] = {"best_trips": 3}  # Cloud 9
+        cache["games"]["1"][2] = {"mode": "standard"}  # Cloudship
         cache["games"]["6"][2] = {"cards": {"dreamer": 2}}  # The Cloud Mine
         cache_path(path).write_text(json.dumps(cache), encoding="utf-8")
         again = journal_records(journal)
@@ -277,6 +287,7 @@ class Summary:
 @dataclass
 class ShipEnd:
     """A finished Cloudship game as records read it (the view's players and winners, the state)."""
+
     players: list
     result: str
     mode: str = "sunny"
@@ -294,8 +305,10 @@ class ShipEnd:
 def test_streaks_count_wins_in_a_row_in_the_order_played():
     crew = ["Noah", "Ida"]
     outcomes = ["won", "won", "lost", "won"]
-    games = [(Summary(i + 1, "cloudship", "over", f"2026-01-0{i + 1}T10:00:00"), ShipEnd(crew, outcome, round=9 - i))
-             for i, outcome in enumerate(outcomes)]
+    games = [
+        (Summary(i + 1, "cloudship", "over", f"2026-01-0{i + 1}T10:00:00"), ShipEnd(crew, outcome, round=9 - i))
+        for i, outcome in enumerate(outcomes)
+    ]
     games.append((Summary(9, "cloudship", "abandoned", "2026-01-09T10:00:00"), ShipEnd(crew, "won", round=1)))
     records = table_records(reversed(games))["cloudship"]  # given newest first, counted in played order
     record = records.players["Noah"]
@@ -328,12 +341,15 @@ def test_history_plot_saves_the_pictures(journal_path, tmp_path):
         assert len(colours) > 5
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--plot", "6", "--out", "x.png"], "no picture"),
-    (["--plot", "99", "--out", "x.png"], "no game 99"),
-    (["--plot", "4"], "needs --out"),
-    (["--out", "x.png"], "goes with --plot"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--plot", "6", "--out", "x.png"], "no picture"),
+        (["--plot", "99", "--out", "x.png"], "no game 99"),
+        (["--plot", "4"], "needs --out"),
+        (["--out", "x.png"], "goes with --plot"),
+    ],
+)
 def test_history_plot_refuses_in_one_line(journal_path, args, message):
     out = run("history", "--db", str(journal_path), *args)
     assert out.returncode == 1 and message in out.stderr
@@ -403,7 +419,9 @@ def test_records_fit_at_every_size_in_every_language(journal_path, size, reset_l
         journal.close()
 
 
-@pytest.mark.parametrize("damage", [b"[" * 100_000, b"\xff\xfe" * 1000, b'{"version": 1, "games": ' + b"9" * 5000 + b"}"])
+@pytest.mark.parametrize(
+    "damage", [b"[" * 100_000, b"\xff\xfe" * 1000, b'{"version": 1, "games": ' + b"9" * 5000 + b"}"]
+)
 def test_history_records_ignores_a_cache_damaged_without_end_and_changes_no_file(journal_path, tmp_path, damage):
     import subprocess
     import sys
@@ -413,8 +431,12 @@ def test_history_records_ignores_a_cache_damaged_without_end_and_changes_no_file
         good = as_json(journal_records(journal, keep=False).records)
     cache_path(path).write_bytes(damage)
     before = {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()}
-    run = subprocess.run([sys.executable, "-m", "companion", "history", "--records", "--db", str(path)],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "companion", "history", "--records", "--db", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
     assert json.loads(run.stdout) == good
     assert {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()} == before  # read-only: nothing written
@@ -425,24 +447,35 @@ def test_history_records_writes_no_cache_beside_the_journal(journal_path, tmp_pa
     import sys
 
     path = copy_of(journal_path, tmp_path)
-    run = subprocess.run([sys.executable, "-m", "companion", "history", "--records", "--db", str(path)],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "companion", "history", "--records", "--db", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.db"]
 
 
 # --- the records kept as games end --------------------------------------------------------------
 
-KEPT_GAMES = [example(name) for name in ["cloudship-won.jsonl", "cloud9-four-players-tie-break.jsonl",
-                                          "cloudmine-six-players.jsonl", "cloudship-lost.jsonl"]]
+KEPT_GAMES = [
+    example(name)
+    for name in [
+        "cloudship-won.jsonl",
+        "cloud9-four-players-tie-break.jsonl",
+        "cloudmine-six-players.jsonl",
+        "cloudship-lost.jsonl",
+    ]
+]
 UNDO = {"act": "undo"}
 REDO = {"act": "redo"}
 
 step = st.one_of(
-    st.tuples(st.just("end"), st.integers(0, len(KEPT_GAMES) - 1)),   # a new game played to its end
+    st.tuples(st.just("end"), st.integers(0, len(KEPT_GAMES) - 1)),  # a new game played to its end
     st.tuples(st.just("stop"), st.integers(0, len(KEPT_GAMES) - 1)),  # one stopped half-way
-    st.tuples(st.just("undo"), st.integers(0, 5)),                    # a game's end undone
-    st.tuples(st.just("redo"), st.integers(0, 5)),                    # ... and put back
+    st.tuples(st.just("undo"), st.integers(0, 5)),  # a game's end undone
+    st.tuples(st.just("redo"), st.integers(0, 5)),  # ... and put back
     st.tuples(st.just("visit"), st.just(0)),
     st.tuples(st.just("garble"), st.sampled_from(["kept", "extras", "count"])),
 )
@@ -470,7 +503,7 @@ def test_records_kept_as_games_end_are_the_records_worked_out_from_scratch(steps
             fresh_before = kept_is_fresh(path)
             if kind in ("end", "stop"):
                 setup, actions = KEPT_GAMES[arg]
-                ref, match = play(journal, actions if kind == "end" else actions[:len(actions) // 2], setup)
+                ref, match = play(journal, actions if kind == "end" else actions[: len(actions) // 2], setup)
                 games.append([ref, match])
                 if kind == "end" and fresh_before:
                     assert kept_is_fresh(path)  # the newest game's end is added as it ends
@@ -487,8 +520,10 @@ def test_records_kept_as_games_end_are_the_records_worked_out_from_scratch(steps
             elif kind == "garble":
                 with sqlite3.connect(path) as db:
                     if arg == "kept":
-                        db.execute("UPDATE meta SET value = '{\"version\": 1, \"changes\": 0, \"records\": 7}' "
-                                   "WHERE key = 'records'")
+                        db.execute(
+                            'UPDATE meta SET value = \'{"version": 1, "changes": 0, "records": 7}\' '
+                            "WHERE key = 'records'"
+                        )
                     elif arg == "extras":
                         db.execute("UPDATE extras SET data = '{\"best_trips\": 3}'")
                     else:

@@ -60,6 +60,7 @@ def test_the_virtual_deck_always_agrees_with_the_rules_core():
         assert len(deck.pile) == state.draw_pile
         assert len(deck.discards) == state.discards == sum(deck.seen.values())
         assert Counter(deck.discards) == deck.seen
+
     for seed in range(8):
         result = play_cloud9(["odds", "bold", "cautious", "odds", "bold"], seed, watch=check)
         assert result.winners
@@ -150,6 +151,7 @@ def test_bad_bots_are_refused():
 
 # --- Cloudship -------------------------------------------------------------------------------
 
+
 @given(st.sampled_from(["standard", "partly_cloudy_1", "tornado"]), st.integers(0, 10_000))
 @settings(max_examples=40, deadline=None)
 def test_hidden_tiles_are_drawn_as_the_mode_lays_them(mode, seed):
@@ -168,9 +170,15 @@ def flight(beds, dice, hail=0, drops=()):
     hailstones loaded and `drops` already at rest."""
     state = SHIP.setup({"players": ["A", "B"], "mode": "sunny"})
     taken = sum(beds)
-    return evolve(state, phase="flight", beds=tuple(beds), dice=tuple(dice), drops=tuple(drops),
-                  flowers=(False,) * taken + (True,) * (12 - taken),
-                  load=(sum(1 for d in dice if d != "storm"), hail))
+    return evolve(
+        state,
+        phase="flight",
+        beds=tuple(beds),
+        dice=tuple(dice),
+        drops=tuple(drops),
+        flowers=(False,) * taken + (True,) * (12 - taken),
+        load=(sum(1 for d in dice if d != "storm"), hail),
+    )
 
 
 def flowers_through_the_rules(state) -> int:
@@ -182,8 +190,12 @@ def flowers_through_the_rules(state) -> int:
     return sum(state.beds)
 
 
-@given(st.lists(st.integers(0, 3), min_size=4, max_size=4), st.lists(st.sampled_from(FACES), min_size=3, max_size=3),
-       st.integers(0, 3), st.lists(st.tuples(st.sampled_from(["rain", "hail"]), st.sampled_from(BEDS)), max_size=6))
+@given(
+    st.lists(st.integers(0, 3), min_size=4, max_size=4),
+    st.lists(st.sampled_from(FACES), min_size=3, max_size=3),
+    st.integers(0, 3),
+    st.lists(st.tuples(st.sampled_from(["rain", "hail"]), st.sampled_from(BEDS)), max_size=6),
+)
 @settings(max_examples=300, deadline=None)
 def test_the_crews_flower_count_is_the_rules_cores(beds, dice, hail, drops):
     if dice.count("storm") == 3:
@@ -191,13 +203,20 @@ def test_the_crews_flower_count_is_the_rules_cores(beds, dice, hail, drops):
     if sum(beds) == 12:
         beds[0] = 2  # twelve flowers planted: that game is over
     rain = sum(1 for d in dice if d != "storm")
-    drops = [d for i, d in enumerate(drops) if sum(1 for x in drops[:i + 1] if x[0] == d[0]) <= (rain if d[0] == "rain" else hail)]
+    drops = [
+        d
+        for i, d in enumerate(drops)
+        if sum(1 for x in drops[: i + 1] if x[0] == d[0]) <= (rain if d[0] == "rain" else hail)
+    ]
     state = flight(beds, dice, hail, drops)
     now = flowers_through_the_rules(state)
     assert flowers_after_landing(state) == now
     if state.dropped("rain") < state.load[0]:  # the beds that want a raindrop, asked of the rules core
-        assert wanted(state) == [bed for bed in BEDS if flowers_through_the_rules(
-            SHIP.apply(state, {"act": "drop", "ball": "rain", "bed": bed})) > now]
+        assert wanted(state) == [
+            bed
+            for bed in BEDS
+            if flowers_through_the_rules(SHIP.apply(state, {"act": "drop", "ball": "rain", "bed": bed})) > now
+        ]
 
 
 def test_each_raindrop_is_aimed_at_a_rolled_colour_and_the_crew_lands_when_done():
@@ -223,12 +242,14 @@ def test_a_hailstone_at_rest_among_flowers_draws_a_raindrop_to_cancel_it():
     assert state.load == (1, 1) and aim(state) is None  # its only raindrop is down
     state = flight([2, 1, 1, 1], ["blue", "white", "storm"], hail=1, drops=[("hail", "blue"), ("rain", "blue")])
     assert aim(state) == "blue"
+
     # a hailstone among flowers in an unrolled bed: a raindrop there saves a flower, as much as
     # planting one; on an empty bed it does nothing and is not worth a raindrop
     def gain(beds, bed):
         before = flight(beds, ["blue", "blue", "storm"], hail=1, drops=[("rain", "blue"), ("hail", "white")])
         after = evolve(before, drops=before.drops + (("rain", bed),))
         return flowers_after_landing(after) - flowers_after_landing(before)
+
     assert gain([2, 1, 1, 1], "white") == 1 == gain([2, 1, 1, 1], "blue")
     assert gain([2, 1, 0, 1], "white") == 0
     state = flight([3, 3, 2, 3], ["storm", "storm", "blue"], hail=1, drops=[("hail", "white")])
@@ -299,27 +320,36 @@ def test_every_mode_has_a_win_rate_and_the_same_seed_repeats():
     assert one == simulate_cloudship(20, 0.7, seed=4, jobs=2)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["cloud9", "--bots", "odds,odds"], "3 to 6"),
-    (["cloud9", "--games", "0"], "--games"),
-    (["cloudship", "--skill", "2"], "from 0 to 1"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["cloud9", "--bots", "odds,odds"], "3 to 6"),
+        (["cloud9", "--games", "0"], "--games"),
+        (["cloudship", "--skill", "2"], "from 0 to 1"),
+    ],
+)
 def test_cli_refuses_bad_runs_in_one_line(args, message):
-    run = subprocess.run([sys.executable, "-m", "companion", "simulate", *args],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "companion", "simulate", *args], capture_output=True, text=True, timeout=60
+    )
     assert run.returncode == 1 and message in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
 
 
 def test_cli_prints_json():
-    run = subprocess.run([sys.executable, "-m", "companion", "simulate", "cloud9", "--games", "30",
-                          "--seed", "2"], capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "companion", "simulate", "cloud9", "--games", "30", "--seed", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == simulate_cloud9(BOTS, 30, seed=2)
 
 
 def test_bench_figures_are_measured():
     from companion.insights.bench import games_per_s, odds_query_ms, records_ms
+
     assert 0 < odds_query_ms(rounds=3) < 1000
     assert games_per_s(jobs=1, games=10) > 0
     found = records_ms(games=30, visits=1)  # a small journal: the 10k one is the bench's
@@ -330,6 +360,7 @@ def test_bench_figures_are_measured():
 def test_the_forecast_bench_asks_what_the_weather_card_asks():
     from companion.insights.bench import FORECAST_RUNS, forecast_ms, forecast_states
     from companion.ui.boards.forecast_view import UI_RUNS
+
     assert FORECAST_RUNS == UI_RUNS
     states = forecast_states()
     assert [s.round for s in states] == [1, 1, 4, 7] and all(s.phase == "roll" for s in states)

@@ -55,10 +55,14 @@ def test_every_action_is_stored_in_order_and_the_game_is_rebuilt(journal):
 def test_undo_and_redo_are_recorded_not_erased(journal):
     match = Match.start(MINE)
     ref = journal.begin(match)
-    taken = [{"act": "guess", "player": "Ben", "correct": False},
-             {"act": "guess", "player": "Cat", "correct": True},
-             {"act": "undo"}, {"act": "undo"}, {"act": "redo"},
-             {"act": "guess", "player": "Cat", "correct": False}]
+    taken = [
+        {"act": "guess", "player": "Ben", "correct": False},
+        {"act": "guess", "player": "Cat", "correct": True},
+        {"act": "undo"},
+        {"act": "undo"},
+        {"act": "redo"},
+        {"act": "guess", "player": "Cat", "correct": False},
+    ]
     for action in taken:
         match = match.apply(action)
         journal.append(ref, action, match)
@@ -170,9 +174,13 @@ def test_a_second_writer_is_refused_politely(tmp_path):
     with Journal.open(path):
         with pytest.raises(JournalBusy, match=f"process {os.getpid()}.*already using the journal"):
             Journal.open(path)
-        run = subprocess.run([sys.executable, "-m", "companion", "replay", "-", "--db", str(path),
-                              "--follow"], input='{"game": "cloudmine", "players": ["A", "B", "C"]}\n',
-                             capture_output=True, text=True, timeout=60)
+        run = subprocess.run(
+            [sys.executable, "-m", "companion", "replay", "-", "--db", str(path), "--follow"],
+            input='{"game": "cloudmine", "players": ["A", "B", "C"]}\n',
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert run.returncode == 4 and run.stdout == ""
         assert "already using the journal" in run.stderr and "Traceback" not in run.stderr
     Journal.open(path).close()  # free again once the first one closed
@@ -205,7 +213,7 @@ def test_concurrent_readers_see_whole_actions_only(tmp_path):
                 summary, stored = reader.stored(1)
                 match = replayed(MINE, stored)
                 assert summary.scores == match.view["scores"] and summary.actions == len(stored)
-                assert stored == actions[:len(stored)]
+                assert stored == actions[: len(stored)]
                 seen.append(len(stored))
             except Exception as exc:  # noqa: BLE001 - reported below, with the test's failure
                 errors.append(exc)
@@ -253,7 +261,10 @@ def test_reopened_journal_rebuilds_exactly_the_stored_prefix(tmp_path_factory, s
     assert rebuilt.view == match.view
     assert summary.status == ("over" if match.view["over"] else "playing")
     assert (summary.winners, summary.scores, summary.phase) == (
-        match.view["winners"], match.view["scores"], match.view["phase"])
+        match.view["winners"],
+        match.view["scores"],
+        match.view["phase"],
+    )
     assert (summary.ended_at is None) == (not match.view["over"])
 
 
@@ -278,6 +289,7 @@ def test_bench_reports_commit_latency_and_resume_time():
     assert "companion.journal.bench" in BENCH_MODULES
     figures = bench(actions=30)
     assert set(figures) == {"journal.commit_median_ms", "journal.commit_p99_ms"} | {
-        f"journal.{g}.resume_30_actions_ms" for g in ("cloud9", "cloudship", "cloudmine")}
+        f"journal.{g}.resume_30_actions_ms" for g in ("cloud9", "cloudship", "cloudmine")
+    }
     assert all(value > 0 for value in figures.values())
     assert figures["journal.commit_p99_ms"] >= figures["journal.commit_median_ms"]

@@ -16,8 +16,9 @@ MINE = {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan", "Eve"]}
 
 
 def cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "companion", *map(str, args)], input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *map(str, args)], input=stdin, capture_output=True, text=True, timeout=120
+    )
 
 
 def jsonl(setup, actions):
@@ -40,8 +41,12 @@ def test_replay_with_db_prints_what_replay_prints_and_journals_the_game(db):
 
 def test_replay_with_db_keeps_the_contract_on_an_illegal_line(db):
     actions = random_game(MINE, seed=2)[:4]
-    game = jsonl(MINE, actions) + '{"act": "guess", "player": "Nobody", "correct": true}\n' + \
-        json.dumps(random_game(MINE, seed=2)[4]) + "\n"
+    game = (
+        jsonl(MINE, actions)
+        + '{"act": "guess", "player": "Nobody", "correct": true}\n'
+        + json.dumps(random_game(MINE, seed=2)[4])
+        + "\n"
+    )
     plain, journaled = cli("replay", "-", stdin=game), cli("replay", "-", "--db", db, stdin=game)
     assert journaled.returncode == plain.returncode == 2
     assert journaled.stdout == plain.stdout and journaled.stderr == plain.stderr
@@ -57,8 +62,13 @@ def test_replay_with_db_refuses_a_bad_setup_and_journals_nothing(db):
 def test_follow_acknowledges_each_action_as_soon_as_it_is_saved(db):
     """One line in, one {"ok": N} out, before the next line is even written."""
     actions = random_game(MINE, seed=3)[:8]
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "replay", "-", "--db", str(db), "--follow"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "replay", "-", "--db", str(db), "--follow"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     timer = threading.Timer(60, proc.kill)  # a hang fails the test instead of blocking the suite
     timer.start()
     try:
@@ -76,14 +86,22 @@ def test_follow_acknowledges_each_action_as_soon_as_it_is_saved(db):
     finally:
         timer.cancel()
     assert json.loads(cli("resume", "--db", db).stdout) == json.loads(
-        cli("replay", "-", stdin=jsonl(MINE, actions)).stdout)
+        cli("replay", "-", stdin=jsonl(MINE, actions)).stdout
+    )
 
 
 def test_follow_reports_and_skips_illegal_lines(db):
     actions = random_game(MINE, seed=4)[:5]
-    lines = [json.dumps(MINE), json.dumps(actions[0]), "not json", "", json.dumps(actions[1]),
-             '{"act": "undo"}', json.dumps({"act": "guess", "player": "Zed", "correct": True}),
-             json.dumps(actions[1])]
+    lines = [
+        json.dumps(MINE),
+        json.dumps(actions[0]),
+        "not json",
+        "",
+        json.dumps(actions[1]),
+        '{"act": "undo"}',
+        json.dumps({"act": "guess", "player": "Zed", "correct": True}),
+        json.dumps(actions[1]),
+    ]
     run = cli("replay", "-", "--db", db, "--follow", stdin="\n".join(lines) + "\n")
     out = [json.loads(line) for line in run.stdout.splitlines()]
     assert out == [{"ok": 1}, {"ok": 2}, {"ok": 3}, {"ok": 4}]
@@ -97,15 +115,22 @@ def test_follow_reports_and_skips_illegal_lines(db):
 
 def test_a_line_that_is_not_utf8_is_an_illegal_line_not_the_end_of_the_input(db, tmp_path):
     actions = random_game(MINE, seed=5)[:2]
-    game = (jsonl(MINE, actions[:1]) + "\n").encode() + b'{"act": "\xff"}\n' + \
-        (json.dumps(actions[1]) + "\n").encode()
-    run = subprocess.run([sys.executable, "-m", "companion", "replay", "-", "--db", str(db), "--follow"],
-                         input=game, capture_output=True, timeout=120)
+    game = (jsonl(MINE, actions[:1]) + "\n").encode() + b'{"act": "\xff"}\n' + (json.dumps(actions[1]) + "\n").encode()
+    run = subprocess.run(
+        [sys.executable, "-m", "companion", "replay", "-", "--db", str(db), "--follow"],
+        input=game,
+        capture_output=True,
+        timeout=120,
+    )
     assert [json.loads(line) for line in run.stdout.splitlines()] == [{"ok": 1}, {"ok": 2}]
     assert run.stderr.decode().splitlines() == ["line 4: the line is not UTF-8 text"]  # line 3 blank
     assert run.returncode == 2 and Journal.read(db).stored(1)[1] == actions
-    once = subprocess.run([sys.executable, "-m", "companion", "replay", "-", "--db", str(tmp_path / "b.sqlite3")],
-                          input=game, capture_output=True, timeout=120)
+    once = subprocess.run(
+        [sys.executable, "-m", "companion", "replay", "-", "--db", str(tmp_path / "b.sqlite3")],
+        input=game,
+        capture_output=True,
+        timeout=120,
+    )
     assert once.returncode == 2
     assert json.loads(once.stdout)["error"] == {"line": 4, "reason": "the line is not UTF-8 text"}
 
@@ -114,8 +139,11 @@ def test_follow_reads_a_named_pipe(db, tmp_path):
     fifo = tmp_path / "table.pipe"
     os.mkfifo(fifo)
     actions = random_game(MINE, seed=5)[:3]
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "replay", str(fifo), "--db", str(db),
-                             "--follow"], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "replay", str(fifo), "--db", str(db), "--follow"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     with open(fifo, "w") as pipe:
         pipe.write(jsonl(MINE, actions))
     out, _ = proc.communicate(timeout=60)
@@ -202,8 +230,9 @@ def test_history_of_an_empty_journal_file(db):
 
 def test_the_default_journal_missing_is_a_fresh_machine(tmp_path):
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
-    run = subprocess.run([sys.executable, "-m", "companion", "history"], capture_output=True, text=True,
-                         timeout=120, env=env)
+    run = subprocess.run(
+        [sys.executable, "-m", "companion", "history"], capture_output=True, text=True, timeout=120, env=env
+    )
     assert run.returncode == 0 and run.stdout.strip() == "no games yet"
     assert not (tmp_path / "data").exists()
 
@@ -214,9 +243,11 @@ def test_a_db_path_that_is_not_a_journal_is_said_in_one_line(tmp_path, command):
     folder.mkdir()
     game = tmp_path / "game.jsonl"
     game.write_text(jsonl(MINE, random_game(MINE, seed=3)[:2]))
-    for path, says in ((tmp_path / "typo" / "path", "there is no journal at"),
-                       (folder, "is a folder, not a journal file"),
-                       (game, "is not a journal (it is not an SQLite database)")):
+    for path, says in (
+        (tmp_path / "typo" / "path", "there is no journal at"),
+        (folder, "is a folder, not a journal file"),
+        (game, "is not a journal (it is not an SQLite database)"),
+    ):
         run = cli(command, "--db", path)
         assert run.returncode == 1 and run.stdout == ""
         assert run.stderr.startswith("cloud-companion: ") and says in run.stderr

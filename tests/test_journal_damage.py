@@ -19,8 +19,7 @@ CUTS = {
     "setup": "UPDATE games SET setup = substr(setup, 1, 17) WHERE id = 2",
     "players": "UPDATE games SET players = CAST(x'5b22416e6e222c2242ff6e225d' AS TEXT) WHERE id = 2",
     "action": "UPDATE actions SET action = substr(action, 1, 12) WHERE game_id = 2 AND seq = 3",
-    "action bytes": "UPDATE actions SET action = CAST(x'7b22616374223a22ff227d' AS TEXT) "
-                    "WHERE game_id = 2 AND seq = 3",
+    "action bytes": "UPDATE actions SET action = CAST(x'7b22616374223a22ff227d' AS TEXT) WHERE game_id = 2 AND seq = 3",
     "scores": b'{"Ann":',  # bytes flipped in the file itself: the results table never hears of it
     "nesting": "UPDATE actions SET action = '" + "[" * 100_000 + "' WHERE game_id = 2 AND seq = 2",
 }
@@ -39,7 +38,7 @@ def damage(path, sql):
     if isinstance(sql, bytes):  # the first such bytes in the file's last games row, overwritten
         data = path.read_bytes()
         at = data.rfind(sql, 0, data.rfind(b'"game":"cloudmine"'))
-        path.write_bytes(data[:at] + b"\xff" * len(sql) + data[at + len(sql):])
+        path.write_bytes(data[:at] + b"\xff" * len(sql) + data[at + len(sql) :])
         sql = "SELECT 1"
     conn = sqlite3.connect(path)
     conn.execute(sql)
@@ -49,8 +48,13 @@ def damage(path, sql):
 
 
 def cli(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "companion", *map(str, args)], capture_output=True,
-                          text=True, timeout=120, env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def no_traceback(run):
@@ -97,8 +101,16 @@ def test_a_damaged_unfinished_game_is_not_offered_and_the_app_reaches_its_first_
     resume = cli("resume", "--db", path)
     no_traceback(resume)
     assert resume.returncode in (1, 3)
-    run = cli("run", "--windowed", "--first-frame-exit", "--db", path, "--config", tmp_path / "c.toml",
-              env={"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
+    run = cli(
+        "run",
+        "--windowed",
+        "--first-frame-exit",
+        "--db",
+        path,
+        "--config",
+        tmp_path / "c.toml",
+        env={"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+    )
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stderr and run.stdout.startswith("first frame after ")
     with Journal.open(path) as journal:
@@ -128,10 +140,21 @@ def test_a_lost_write_ahead_log_is_said_one_way_and_the_app_keeps_the_file_aside
         assert run.returncode == 1 and run.stderr.count("\n") == 1
         assert "write-ahead log journal.sqlite3-wal is missing" in run.stderr
         assert "upgrade" not in run.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.sqlite3", "journal.sqlite3-shm",
-                                                          "journal.sqlite3.lock"]  # looking changed nothing
-    run = cli("run", "--windowed", "--first-frame-exit", "--db", path, "--config", tmp_path / "c.toml",
-              env={"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "journal.sqlite3",
+        "journal.sqlite3-shm",
+        "journal.sqlite3.lock",
+    ]  # looking changed nothing
+    run = cli(
+        "run",
+        "--windowed",
+        "--first-frame-exit",
+        "--db",
+        path,
+        "--config",
+        tmp_path / "c.toml",
+        env={"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+    )
     assert run.returncode == 0, run.stderr
     kept = sorted(tmp_path.glob("journal.sqlite3.broken-*"))
     assert kept and "write-ahead log" in run.stderr and kept[0].name in run.stderr

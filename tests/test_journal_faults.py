@@ -187,6 +187,7 @@ def test_a_replay_that_cannot_save_says_so_once_counting_actions_only(tmp_path):
 
 # --- real filesystems (needs the right to mount, as on the Pi's root or in CI containers) ------
 
+
 def mount(*args):
     return subprocess.run(["mount", *map(str, args)], capture_output=True, text=True)
 

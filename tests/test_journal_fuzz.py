@@ -85,19 +85,19 @@ def damage(kind, rng, path):
         data = bytearray(wal.read_bytes())
         for _ in range(rng.randint(1, 4)):
             at = rng.randrange(32, len(data))
-            data[at:at + 8] = bytes(rng.choice([0x00, 0xFF]) for _ in range(8))
-        wal.write_bytes(bytes(data[:len(wal.read_bytes())]))
+            data[at : at + 8] = bytes(rng.choice([0x00, 0xFF]) for _ in range(8))
+        wal.write_bytes(bytes(data[: len(wal.read_bytes())]))
         return None
     checkpointed(path)
     data = bytearray(path.read_bytes())
     if kind == "truncate":
-        path.write_bytes(bytes(data[:rng.choice([rng.randrange(1, 16), rng.randrange(16, len(data))])]))
+        path.write_bytes(bytes(data[: rng.choice([rng.randrange(1, 16), rng.randrange(16, len(data))])]))
         return None
     if kind == "page":
         for _ in range(rng.randint(1, 3)):
             at = rng.randrange(0, len(data))
-            data[at:at + rng.randint(1, 24)] = bytes([rng.choice([0x00, 0xFF])]) * rng.randint(1, 24)
-        path.write_bytes(bytes(data[:len(path.read_bytes())]))
+            data[at : at + rng.randint(1, 24)] = bytes([rng.choice([0x00, 0xFF])]) * rng.randint(1, 24)
+        path.write_bytes(bytes(data[: len(path.read_bytes())]))
         return None
     gid, at, length = rng.choice(text_spots(path))  # kind == "text": inside one game's JSON
     spot = at + rng.randrange(length)
@@ -143,9 +143,13 @@ def test_a_damaged_journal_never_gives_a_traceback_or_keeps_the_app_from_startin
     work = tmp_path / "work"
     work.mkdir()
     report = tmp_path / "report.json"
-    child = subprocess.run([sys.executable, str(HERE / "journal_fuzz_child.py"), str(path), str(report), str(work)],
-                           capture_output=True, text=True, timeout=180,
-                           env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
+    child = subprocess.run(
+        [sys.executable, str(HERE / "journal_fuzz_child.py"), str(path), str(report), str(work)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+    )
     assert child.returncode == 0, child.stderr
     results = json.loads(report.read_text())
     for result in results:

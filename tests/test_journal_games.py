@@ -51,8 +51,11 @@ def resumed_view_reader(path):
     return view
 
 
-@pytest.mark.parametrize("setup,changed", [(CLOUD9, trip_ended), (CLOUDSHIP, round_resolved)],
-                         ids=["cloud9-trip-end", "cloudship-resolution"])
+@pytest.mark.parametrize(
+    "setup,changed",
+    [(CLOUD9, trip_ended), (CLOUDSHIP, round_resolved)],
+    ids=["cloud9-trip-end", "cloudship-resolution"],
+)
 def test_undo_and_redo_across_the_big_moment_survive_a_restart(tmp_path, setup, changed):
     path = tmp_path / "journal.sqlite3"
     actions = random_game(setup, seed=4)
@@ -78,12 +81,12 @@ def test_undo_and_redo_across_the_big_moment_survive_a_restart(tmp_path, setup, 
         controller = GameController(journal)
         controller.resume()
         assert controller.redo().view == after
-        for action in actions[moment + 1:moment + 6]:
+        for action in actions[moment + 1 : moment + 6]:
             controller.submit(action)
         expected = controller.match.view
         _, stored = journal.stored(controller.game_id.id)
     undo, redo = {"act": "undo"}, {"act": "redo"}
-    assert stored == actions[:moment + 1] + [undo, redo, undo, undo, redo, redo] + actions[moment + 1:moment + 6]
+    assert stored == actions[: moment + 1] + [undo, redo, undo, undo, redo, redo] + actions[moment + 1 : moment + 6]
     assert resumed_view(path) == expected
 
 

@@ -21,8 +21,9 @@ def db(tmp_path_factory):
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, "-m", "companion", *map(str, args)], capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *map(str, args)], capture_output=True, text=True, timeout=120
+    )
 
 
 def one_line(run):
@@ -32,8 +33,14 @@ def one_line(run):
     return run.stderr
 
 
-@pytest.mark.parametrize("args", [["export", "--game", HUGE], ["history", "--plot", HUGE, "--out", "x.png"],
-                                  ["export", "--game", HUGE, "--bgstats", "x.bgsplay"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["export", "--game", HUGE],
+        ["history", "--plot", HUGE, "--out", "x.png"],
+        ["export", "--game", HUGE, "--bgstats", "x.bgsplay"],
+    ],
+)
 def test_an_id_too_long_for_any_game_is_no_such_game(db, args):
     assert f"there is no game {HUGE}" in one_line(cli(*args, "--db", db))
 

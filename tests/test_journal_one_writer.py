@@ -17,8 +17,13 @@ OTHER = {"game": "cloudmine", "players": ["Zoe", "Yan", "Xia"]}
 
 
 def follower(db):
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "replay", "-", "--db", str(db), "--follow"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "replay", "-", "--db", str(db), "--follow"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     timer = threading.Timer(60, proc.kill)  # a hang fails the test instead of blocking the suite
     timer.start()
     proc.timer = timer
@@ -49,9 +54,13 @@ def test_a_second_writer_through_another_name_is_refused_and_nothing_acknowledge
         feed(first, actions[:10], 1)
         other_name = tmp_path / "other-name.sqlite3"
         (os.link if kind == "hard link" else os.symlink)(db, other_name)
-        second = subprocess.run([sys.executable, "-m", "companion", "replay", "-", "--db", str(other_name),
-                                 "--follow"], input="".join(json.dumps(r) + "\n" for r in [OTHER, *random_game(OTHER, seed=1)]),
-                                capture_output=True, text=True, timeout=120)
+        second = subprocess.run(
+            [sys.executable, "-m", "companion", "replay", "-", "--db", str(other_name), "--follow"],
+            input="".join(json.dumps(r) + "\n" for r in [OTHER, *random_game(OTHER, seed=1)]),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert second.stdout == ""  # not one action acknowledged
         assert second.returncode != 0 and second.stderr.startswith("cloud-companion: ")
         assert len(second.stderr.splitlines()) == 1
@@ -77,8 +86,9 @@ def test_a_journal_file_with_two_names_is_refused_for_writing_and_reading(tmp_pa
     for opener in (Journal.open, Journal.read):
         with pytest.raises(JournalError, match="2 names"):
             opener(db)
-    run = subprocess.run([sys.executable, "-m", "companion", "history", "--db", str(db)],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "companion", "history", "--db", str(db)], capture_output=True, text=True, timeout=120
+    )
     assert run.returncode == 1 and run.stderr.count("\n") == 1 and "hard links" in run.stderr
 
 

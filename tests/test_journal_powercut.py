@@ -42,8 +42,12 @@ def unfinished_game(setup, seed):
 
 def run_and_kill(db, setup, actions, rng):
     """Feed the game, kill the process at a random moment; the acknowledged numbers."""
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "replay", "-", "--db", str(db), "--follow"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "replay", "-", "--db", str(db), "--follow"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     target = rng.randint(0, len(actions))
     acked: list[int] = []
     reached = threading.Event()
@@ -107,12 +111,12 @@ def test_a_killed_follow_loses_nothing_acknowledged_and_tears_nothing(game, tria
     [summary] = games
     stored = Journal.read(db).stored(summary.id)[1]
     assert len(stored) >= len(acked)
-    assert stored == actions[:len(stored)]  # exactly a prefix of what was sent
+    assert stored == actions[: len(stored)]  # exactly a prefix of what was sent
 
     capsys.readouterr()
     assert main(["resume", "--db", str(db)]) == 0
     resumed = json.loads(capsys.readouterr().out)
-    prefix = [json.dumps(x) for x in [setup, *actions[:len(stored)]]]
+    prefix = [json.dumps(x) for x in [setup, *actions[: len(stored)]]]
     assert resumed == replay_lines(prefix).output()
     assert summary.scores == resumed["scores"] and summary.phase == resumed["phase"]
 

@@ -26,8 +26,11 @@ def journal_with_a_game(path, n=20):
 
 def kept_files(folder, name="journal.sqlite3", sides=False):
     """The files kept aside (with their -wal and -shm companions only when `sides`)."""
-    return sorted(p.name for p in folder.iterdir() if p.name.startswith(f"{name}.broken-")
-                  and (sides or not p.name.endswith(("-wal", "-shm"))))
+    return sorted(
+        p.name
+        for p in folder.iterdir()
+        if p.name.startswith(f"{name}.broken-") and (sides or not p.name.endswith(("-wal", "-shm")))
+    )
 
 
 def test_a_new_file_gets_the_current_schema_in_wal_mode(tmp_path):
@@ -103,6 +106,7 @@ def test_a_reader_does_not_upgrade_and_says_so(tmp_path):
 
 
 # --- files that cannot be used: kept aside, a new journal started ---------------------------
+
 
 def test_a_file_that_is_not_a_database_is_kept_aside_at_the_default_place(tmp_path, monkeypatch):
     # the app's own file: whatever damaged it, the app must start
@@ -189,8 +193,12 @@ def test_someone_elses_database_is_kept_aside(tmp_path):
 def test_a_file_kept_aside_takes_its_wal_along(tmp_path):
     path = tmp_path / "journal.sqlite3"
     # the other connection writes as a newer version would; all of it is in the -wal file only
-    journal_then_die(path, seed=2, actions=5, before_death=(
-        'other = sqlite3.connect(sys.argv[1]); other.execute("PRAGMA user_version = 7"); other.commit()'))
+    journal_then_die(
+        path,
+        seed=2,
+        actions=5,
+        before_death=('other = sqlite3.connect(sys.argv[1]); other.execute("PRAGMA user_version = 7"); other.commit()'),
+    )
     assert Path(f"{path}-wal").stat().st_size > 0
     with Journal.open(path) as journal:
         assert journal.games() == [] and "newer" in journal.messages[0]
@@ -224,6 +232,7 @@ def test_a_look_keeps_writers_out_only_while_it_lasts(tmp_path):
     Journal.open(path).close()
     Journal.read(path).games()  # a look never closed lets go when it is gone
     import gc
+
     gc.collect()
     Journal.open(path).close()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.sqlite3", "journal.sqlite3.lock"]

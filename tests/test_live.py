@@ -50,7 +50,9 @@ def test_the_page_shows_the_game_its_scores_and_whose_turn(game):
     status, headers, body = get(live.url, "/")
     html = body.decode()
     assert status == 200 and headers["Content-Type"].startswith("text/html")
-    assert "Cloud 9" in html and all(f'<span class="name">{name}</span>' in html for name in ("Ann", "Ben", "Cat", "Dan"))
+    assert "Cloud 9" in html and all(
+        f'<span class="name">{name}</span>' in html for name in ("Ann", "Ben", "Cat", "Dan")
+    )
     assert re.search(r'class="player turn">.*?<span class="name">(\w+)</span>', html)
     assert 'class="prompt"' in html and 'class="story"' in html
     assert "script-src 'self'" in headers["Content-Security-Policy"]
@@ -195,14 +197,29 @@ def test_the_journal_is_never_written_and_the_writers_lock_never_taken(game):
 def test_anything_but_looking_is_refused(game, method):
     live, _writer = game
     target = f"{HOST}:{live.port}" if method == "CONNECT" else "/"
-    answer = raw(live.port, f"{method} {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nConnection: close\r\n\r\nundo".encode())
+    answer = raw(
+        live.port,
+        f"{method} {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nConnection: close\r\n\r\nundo".encode(),
+    )
     assert status_of(answer) in (400, 405), answer[:200]
     assert get(live.url, "/")[0] == 200
 
 
-@pytest.mark.parametrize("path", ["/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/picture/../../../etc/passwd",
-                                  "/style.css/../../etc/passwd", "//etc/passwd", "/picture/abc-1/landscape.png/../x",
-                                  "/picture/0-1/sideways.png", "/..%2f..%2fetc%2fpasswd", "/static/", "/.git/config"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/../../etc/passwd",
+        "/%2e%2e/%2e%2e/etc/passwd",
+        "/picture/../../../etc/passwd",
+        "/style.css/../../etc/passwd",
+        "//etc/passwd",
+        "/picture/abc-1/landscape.png/../x",
+        "/picture/0-1/sideways.png",
+        "/..%2f..%2fetc%2fpasswd",
+        "/static/",
+        "/.git/config",
+    ],
+)
 def test_no_path_reaches_outside_its_pages(game, path):
     live, _writer = game
     answer = raw(live.port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
@@ -210,17 +227,20 @@ def test_no_path_reaches_outside_its_pages(game, path):
     assert b"root:" not in answer
 
 
-@pytest.mark.parametrize("request_bytes", [
-    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Huge: " + b"a" * 100_000 + b"\r\n\r\n",
-    b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
-    b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % n for n in range(500)) + b"\r\n",
-    b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(range(256)) * 4,  # a TLS hello
-    b"GET / HTTP/9.9\r\n\r\n",
-    b"GET\r\n\r\n",
-    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nabc",
-    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999\r\n\r\n",
-    bytes(range(256)) * 40,
-])
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Huge: " + b"a" * 100_000 + b"\r\n\r\n",
+        b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % n for n in range(500)) + b"\r\n",
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(range(256)) * 4,  # a TLS hello
+        b"GET / HTTP/9.9\r\n\r\n",
+        b"GET\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nabc",
+        b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999\r\n\r\n",
+        bytes(range(256)) * 40,
+    ],
+)
 def test_malformed_and_oversized_requests_are_refused(game, request_bytes):
     live, _writer = game
     answer = raw(live.port, request_bytes)
@@ -229,10 +249,34 @@ def test_malformed_and_oversized_requests_are_refused(game, request_bytes):
 
 
 def test_only_the_home_network_may_look():
-    assert all(address.allowed_client(a) for a in ("127.0.0.1", "::1", "192.168.1.20", "10.0.0.7", "172.16.4.1",
-                                                 "169.254.3.3", "fe80::1", "fd12::5", "::ffff:192.168.0.2"))
-    assert not any(address.allowed_client(a) for a in ("8.8.8.8", "172.32.0.1", "100.64.0.1", "2001:db8::1",
-                                                      "::ffff:1.1.1.1", "0.0.0.0", "", None, "nonsense"))
+    assert all(
+        address.allowed_client(a)
+        for a in (
+            "127.0.0.1",
+            "::1",
+            "192.168.1.20",
+            "10.0.0.7",
+            "172.16.4.1",
+            "169.254.3.3",
+            "fe80::1",
+            "fd12::5",
+            "::ffff:192.168.0.2",
+        )
+    )
+    assert not any(
+        address.allowed_client(a)
+        for a in (
+            "8.8.8.8",
+            "172.32.0.1",
+            "100.64.0.1",
+            "2001:db8::1",
+            "::ffff:1.1.1.1",
+            "0.0.0.0",
+            "",
+            None,
+            "nonsense",
+        )
+    )
 
 
 def test_a_client_from_outside_the_home_network_is_refused():
@@ -251,7 +295,9 @@ def test_a_client_from_outside_the_home_network_is_refused():
 
         async def page(_request):
             from aiohttp import web
+
             return web.Response(text="the page")
+
         answer = await server._guard(request, page)
         server.pool.shutdown()
         return answer.status
@@ -276,7 +322,7 @@ def test_it_is_off_until_switched_on_in_the_settings(place):
         config.write_text("live = true\n")  # what the Settings screen does (it writes the file)
         live.wait_listening(30)
         assert get(live.url, "/")[0] == 200
-        assert (db.with_name("live-url").read_text().strip() == f"http://{HOST}:{live.port}/")
+        assert db.with_name("live-url").read_text().strip() == f"http://{HOST}:{live.port}/"
         config.write_text("live = false\n")
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -447,11 +493,18 @@ def test_a_folder_for_a_journal_is_one_line(tmp_path):
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "companion", "live", "--db", str(tmp_path), "--port", "1"],
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 1 and done.stderr.strip() == f"cloud-companion: {tmp_path} is a folder, not a journal file"
-    wrong = subprocess.run([sys.executable, "-m", "companion", "live", "--port", "http"],
-                           capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "live", "--db", str(tmp_path), "--port", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (
+        done.returncode == 1 and done.stderr.strip() == f"cloud-companion: {tmp_path} is a folder, not a journal file"
+    )
+    wrong = subprocess.run(
+        [sys.executable, "-m", "companion", "live", "--port", "http"], capture_output=True, text=True, timeout=60
+    )
     assert wrong.returncode == 2 and len(wrong.stderr.strip().splitlines()) == 1
     assert wrong.stderr.startswith("cloud-companion")
 
@@ -496,8 +549,17 @@ def test_a_device_over_the_cap_gets_a_page_that_tries_again_by_itself(place):
         assert 'lang="de"' in body.decode() and "von selbst" in body.decode()  # every language's line
 
 
-@pytest.mark.parametrize("host", ["evil.example.com", "evil.example.com:8019", "192.0.2.7", "[2001:db8::1]:80",
-                                  "127.0.0.1.evil.example.com", "localhost.evil"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "evil.example.com",
+        "evil.example.com:8019",
+        "192.0.2.7",
+        "[2001:db8::1]:80",
+        "127.0.0.1.evil.example.com",
+        "localhost.evil",
+    ],
+)
 def test_it_answers_only_to_its_own_names(game, host):
     live, _writer = game
     status, headers, body = get(live.url, "/", headers={"Host": host})
@@ -505,8 +567,12 @@ def test_it_answers_only_to_its_own_names(game, host):
     assert "script-src 'self'" in headers["Content-Security-Policy"]
     for path in ("/fragment", "/events", "/history", "/records"):
         assert get(live.url, path, headers={"Host": host}, timeout=5)[0] == 421
-    for own in (f"{HOST}:{live.port}", "localhost", f"{socket.gethostname()}.local:{live.port}",
-                socket.gethostname().upper()):
+    for own in (
+        f"{HOST}:{live.port}",
+        "localhost",
+        f"{socket.gethostname()}.local:{live.port}",
+        socket.gethostname().upper(),
+    ):
         assert get(live.url, "/", headers={"Host": own})[0] == 200, own
 
 
@@ -515,11 +581,13 @@ def test_a_bad_request_is_one_line_in_the_log_and_an_answer_with_the_pages_heade
 
     db, config = place
     live = Live(db, config)
-    bad = [b"GET / HTTP/1.1\r\nHost: x\r\nX-Huge: " + b"<script>" * 400 + b"\r\n\r\n",
-           b"GET /<script>alert(1)</script>" + b"a" * 3000 + b" HTTP/1.1\r\n\r\n",
-           b"GET / HTTP/9.9\r\n\r\n",
-           b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % n for n in range(100)) + b"\r\n",
-           b"GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nabc"]
+    bad = [
+        b"GET / HTTP/1.1\r\nHost: x\r\nX-Huge: " + b"<script>" * 400 + b"\r\n\r\n",
+        b"GET /<script>alert(1)</script>" + b"a" * 3000 + b" HTTP/1.1\r\n\r\n",
+        b"GET / HTTP/9.9\r\n\r\n",
+        b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % n for n in range(100)) + b"\r\n",
+        b"GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nabc",
+    ]
     try:
         for request in bad:
             answer = raw(live.port, request)
@@ -580,9 +648,11 @@ def test_records_are_worked_out_once_per_state_of_the_results_off_the_drawing_th
         url = f"http://{HOST}:{server.bound[1]}"
         try:
             async with aiohttp.ClientSession() as session:
+
                 async def fetch(path):
                     async with session.get(url + path) as answer:
                         return answer.status, (await answer.read()).decode(errors="replace"), time.monotonic()
+
                 version = re.search(r'data-version="([^"]+)"', (await fetch("/fragment"))[1]).group(1)
                 began = time.monotonic()
                 asked = [asyncio.ensure_future(fetch("/records?lang=" + lang)) for lang in ("en", "de") * 4]

@@ -44,10 +44,18 @@ def in_own_network(mode: str) -> dict:
         pytest.skip("needs root, unshare and ip (a network namespace with a tap device)")
     if not Path("/dev/net/tun").exists():
         pytest.skip("no /dev/net/tun for the tap device")
-    script = (f"ip tuntap add dev cc0 mode tap && ip addr add {HOME_ADDRESS}/24 dev cc0 && ip link set cc0 up "
-              f"&& ip link set lo up && exec {sys.executable} -c \"$CHILD\" {mode}")
-    done = subprocess.run(["unshare", "--net", "sh", "-c", script], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "CHILD": CHILD}, timeout=60)
+    script = (
+        f"ip tuntap add dev cc0 mode tap && ip addr add {HOME_ADDRESS}/24 dev cc0 && ip link set cc0 up "
+        f'&& ip link set lo up && exec {sys.executable} -c "$CHILD" {mode}'
+    )
+    done = subprocess.run(
+        ["unshare", "--net", "sh", "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "CHILD": CHILD},
+        timeout=60,
+    )
     if done.returncode != 0 and "unshare" in done.stderr and "Operation not permitted" in done.stderr:
         pytest.skip(f"no network namespace here: {done.stderr.strip()}")
     assert done.returncode == 0, done.stderr

@@ -14,8 +14,9 @@ import pytest
 from livepage import HOST, Live, Writer, example, get
 
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
-                                reason="chromium and chromium-driver are not installed (.ci/run installs them)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or DRIVER is None, reason="chromium and chromium-driver are not installed (.ci/run installs them)"
+)
 C9 = example("cloud9-four-players-tie-break.jsonl")
 PHONE, TV = (390, 844), (1920, 1080)
 # where the screenshots are kept for a person to look at (a fresh temporary folder unless given)
@@ -28,14 +29,25 @@ def browser(profile: Path, size: tuple[int, int], flags: tuple[str, ...] = ()):
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", f"--window-size={size[0]},{size[1]}",
-                 *flags):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={profile}",
+        f"--window-size={size[0]},{size[1]}",
+        *flags,
+    ):
         options.add_argument(flag)
     if size[0] < size[1]:  # a phone: its screen's size and pixel density, as the page sees them
-        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {
-            "width": size[0], "height": size[1], "pixelRatio": 3.0}})
+        options.add_experimental_option(
+            "mobileEmulation", {"deviceMetrics": {"width": size[0], "height": size[1], "pixelRatio": 3.0}}
+        )
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
     driver.set_page_load_timeout(60)
     return driver
@@ -52,8 +64,9 @@ def version(driver) -> str:
 
 
 def picture_loaded(driver) -> bool:
-    return driver.execute_script("var i = document.querySelector('#live img');"
-                                 "return !!i && i.complete && i.naturalWidth > 0")
+    return driver.execute_script(
+        "var i = document.querySelector('#live img');return !!i && i.complete && i.naturalWidth > 0"
+    )
 
 
 @pytest.fixture
@@ -102,13 +115,20 @@ def test_the_page_comes_back_after_the_server_restarts(table, tmp_path):
         wait_for(driver, picture_loaded)
         before = version(driver)
         live.stop()  # the Pi's service restarts, or the Wi-Fi drops
-        wait_for(driver, lambda d: d.execute_script("return document.body.dataset.link") == "off",
-                 what="the page saying it is reconnecting")
+        wait_for(
+            driver,
+            lambda d: d.execute_script("return document.body.dataset.link") == "off",
+            what="the page saying it is reconnecting",
+        )
         writer.send(C9[8])  # a move made meanwhile
         again = Live(live.db, live.config, port=live.port)
         try:
-            wait_for(driver, lambda d: version(d) not in ("", before), timeout=60,
-                     what="the page back, by itself, on the new server")
+            wait_for(
+                driver,
+                lambda d: version(d) not in ("", before),
+                timeout=60,
+                what="the page back, by itself, on the new server",
+            )
             assert driver.execute_script("return document.body.dataset.link") == "on"
             wait_for(driver, picture_loaded)
             assert "Punkte" in driver.page_source
@@ -119,8 +139,7 @@ def test_the_page_comes_back_after_the_server_restarts(table, tmp_path):
         driver.quit()
 
 
-@pytest.mark.parametrize("name,size,language", [("phone", PHONE, "en"), ("phone", PHONE, "hu"),
-                                                ("tv", TV, "de")])
+@pytest.mark.parametrize("name,size,language", [("phone", PHONE, "en"), ("phone", PHONE, "hu"), ("tv", TV, "de")])
 def test_it_fits_a_phone_upright_and_a_tv_across(table, tmp_path, name, size, language):
     live, _writer = table
     driver = browser(tmp_path / "profile", size)
@@ -130,9 +149,12 @@ def test_it_fits_a_phone_upright_and_a_tv_across(table, tmp_path, name, size, la
         width = driver.execute_script("return document.documentElement.clientWidth")
         # nothing wider than the screen (no sideways scrolling on a phone)
         assert driver.execute_script("return document.documentElement.scrollWidth") <= width
-        box = driver.execute_script("var r = document.querySelector('#live img').getBoundingClientRect();"
-                                    "return [r.width, r.height]")
-        natural = driver.execute_script("var i = document.querySelector('#live img'); return [i.naturalWidth, i.naturalHeight]")
+        box = driver.execute_script(
+            "var r = document.querySelector('#live img').getBoundingClientRect();return [r.width, r.height]"
+        )
+        natural = driver.execute_script(
+            "var i = document.querySelector('#live img'); return [i.naturalWidth, i.naturalHeight]"
+        )
         if name == "phone":
             assert natural == [1080, 1920] and box[0] >= width * 0.9  # the upright picture, the full width
         else:
@@ -142,8 +164,9 @@ def test_it_fits_a_phone_upright_and_a_tv_across(table, tmp_path, name, size, la
             if page == "/":
                 wait_for(driver, picture_loaded)
             # nothing wider than the page's own width (a scroll bar, where it has one, takes its share)
-            assert driver.execute_script("return document.documentElement.scrollWidth "
-                                         "<= document.documentElement.clientWidth")
+            assert driver.execute_script(
+                "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+            )
             driver.save_screenshot(str(SHOTS / f"{name}-{language}-{page.strip('/') or 'game'}.png"))
     finally:
         driver.quit()
@@ -238,20 +261,26 @@ def test_on_a_tv_the_picture_is_the_screen_on_a_phone_the_words_come_first(table
     try:
         tv.get(f"{live.url}/?lang={language}")
         wait_for(tv, picture_loaded)
-        box = tv.execute_script("var r = document.querySelector('#live img').getBoundingClientRect();"
-                                "return [r.left, r.top, r.width, r.height, document.documentElement.clientWidth, innerHeight]")
+        box = tv.execute_script(
+            "var r = document.querySelector('#live img').getBoundingClientRect();"
+            "return [r.left, r.top, r.width, r.height, document.documentElement.clientWidth, innerHeight]"
+        )
         left, top, width, height, screen_w, screen_h = box
         assert top == 0 and left == 0 and width >= screen_w - 1 and height >= screen_h - 1  # the whole screen
         # the app's own typeface, and an icon
         assert tv.execute_script("return document.fonts.check('bold 20px \"Atkinson Hyperlegible\"')")
-        assert tv.execute_script("return getComputedStyle(document.body).fontFamily").startswith('"Atkinson Hyperlegible"')
+        assert tv.execute_script("return getComputedStyle(document.body).fontFamily").startswith(
+            '"Atkinson Hyperlegible"'
+        )
         icon = tv.execute_script("return document.querySelector('link[rel=icon]').href")
         assert get(icon, "")[0] == 200
         tv.save_screenshot(str(SHOTS / f"tv-{language}.png"))
         phone.get(f"{live.url}/?lang={language}")
         wait_for(phone, picture_loaded)
-        tops = phone.execute_script("function t(q) { return document.querySelector(q).getBoundingClientRect().top; }"
-                                    "return [t('.prompt'), t('.players'), t('#live img'), innerHeight]")
+        tops = phone.execute_script(
+            "function t(q) { return document.querySelector(q).getBoundingClientRect().top; }"
+            "return [t('.prompt'), t('.players'), t('#live img'), innerHeight]"
+        )
         prompt, scores, picture, screen = tops
         assert prompt < scores < picture and scores < screen  # the prompt and the scores first, in sight
         phone.save_screenshot(str(SHOTS / f"phone-{language}.png"))
@@ -270,8 +299,11 @@ def test_the_page_follows_the_tables_language_unless_the_viewer_chose_one(table,
             wait_for(driver, picture_loaded)
         assert follows.execute_script("return document.documentElement.lang") == "en"
         live.config.write_text('live = true\nlanguage = "de"\n')  # the Settings screen's choice
-        wait_for(follows, lambda d: d.execute_script("return document.documentElement.lang") == "de",
-                 what="the page in the table's new language, by itself")
+        wait_for(
+            follows,
+            lambda d: d.execute_script("return document.documentElement.lang") == "de",
+            what="the page in the table's new language, by itself",
+        )
         wait_for(follows, picture_loaded)
         assert "Punkte" in follows.page_source and "lang=de" in shown_picture(follows)
         assert chose.execute_script("return document.documentElement.lang") == "hu"  # a choice stays

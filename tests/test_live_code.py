@@ -76,10 +76,13 @@ def test_without_a_published_address_it_shows_the_machines_name_while_avahi_anno
     assert any(text.startswith("http://") and text.endswith(".local:8123/") for text in h.texts())
 
 
-@pytest.mark.parametrize("published,words", [
-    ("http://127.0.0.1:8765/", "listens on this machine alone"),  # loopback: no home network
-    (None, "no Avahi"),                                             # nothing said, no name announced
-])
+@pytest.mark.parametrize(
+    "published,words",
+    [
+        ("http://127.0.0.1:8765/", "listens on this machine alone"),  # loopback: no home network
+        (None, "no Avahi"),  # nothing said, no name announced
+    ],
+)
 def test_no_code_that_leads_nowhere_it_says_why_instead(url_file, published, words):
     if published:
         address.publish(published, url_file)

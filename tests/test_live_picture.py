@@ -26,8 +26,21 @@ SHIP = {"game": "cloudship", "players": ["Ann", "Ben", "Cat"]}
 
 def look(setup: dict, actions: list, game_id: int = 1) -> Look:
     n = len(actions)
-    summary = GameSummary(game_id, setup["game"], setup["game"], setup, setup["players"], "2026-01-01T00:00:00+00:00",
-                          f"2026-01-01T00:00:{n % 60:02d}+00:00", None, "playing", "", [], {}, n)
+    summary = GameSummary(
+        game_id,
+        setup["game"],
+        setup["game"],
+        setup,
+        setup["players"],
+        "2026-01-01T00:00:00+00:00",
+        f"2026-01-01T00:00:{n % 60:02d}+00:00",
+        None,
+        "playing",
+        "",
+        [],
+        {},
+        n,
+    )
     return Look(summary, dict(setup), tuple(actions))
 
 

@@ -32,8 +32,13 @@ class UnitCommand:
         self.log = tmp_path / "live.log"
         env = dict(os.environ, CLOUD_COMPANION_LIVE_URL_FILE=str(tmp_path / "live-url"))
         with open(self.log, "wb") as out:
-            self.process = subprocess.Popen([*words, "--host", HOST, "--port", str(self.port)], cwd=ROOT,
-                                            stdout=out, stderr=subprocess.STDOUT, env=env)
+            self.process = subprocess.Popen(
+                [*words, "--host", HOST, "--port", str(self.port)],
+                cwd=ROOT,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+            )
 
     def logged(self) -> str:
         return self.log.read_text(errors="replace")

@@ -34,8 +34,9 @@ def test_exposure_stays_at_most_its_figure_and_each_remaining_item_is_explained(
 def test_the_unit_verifies_clean(tmp_path):
     command = Path(shutil.which("cloud-companion") or Path(__import__("sys").executable).with_name("cloud-companion"))
     unit = tmp_path / LIVE.name
-    unit.write_text(LIVE.read_text().replace(EXEC_PYTHON, str(Path(__import__("sys").executable)))
-                    .replace(EXEC, str(command)))
+    unit.write_text(
+        LIVE.read_text().replace(EXEC_PYTHON, str(Path(__import__("sys").executable))).replace(EXEC, str(command))
+    )
     result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and result.stderr == "" and result.stdout == "", result.stderr
 
@@ -75,7 +76,6 @@ def test_the_app_and_the_page_agree_on_where_the_address_is_written():
     app = settings(APP.read_text())
     assert f"Environment=CLOUD_COMPANION_LIVE_URL_FILE={path}" in APP.read_text()
     assert app["ProtectSystem"] == ["strict"]  # /run stays readable to it
-
 
 
 def test_the_app_comes_first_for_the_processor_and_the_card_and_the_page_never_waits_for_it():

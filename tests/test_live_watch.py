@@ -26,8 +26,7 @@ def test_a_commit_is_heard_once_and_reading_is_never_heard(tmp_path):
 
     async def scenario():
         calls = []
-        watch = FolderWatch(asyncio.get_running_loop(), [db], lambda: (calls.append(1), reader.look()),
-                            debounce=0.02)
+        watch = FolderWatch(asyncio.get_running_loop(), [db], lambda: (calls.append(1), reader.look()), debounce=0.02)
         try:
             await asyncio.sleep(0.2)
             assert calls == []
@@ -101,6 +100,7 @@ def test_a_viewer_that_falls_behind_is_dropped_and_the_others_keep_every_message
         assert slow.dropped.is_set() and cut == ["slow"] and slow not in hub.viewers
         assert quick in hub.viewers and hub.dropped_count == 1
         assert hub.join() is not None and hub.join() is not None and hub.join() is None  # the cap
+
     run(scenario)
 
 

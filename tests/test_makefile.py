@@ -13,8 +13,9 @@ pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make
 
 def planned(venv: Path, target: str = "test") -> list[str]:
     """The commands `make test` (or another target) would run with this venv (make -n runs nothing)."""
-    out = subprocess.run(["make", "-n", "-C", str(ROOT), target, f"VENV={venv}"],
-                         capture_output=True, text=True, check=True, timeout=60).stdout
+    out = subprocess.run(
+        ["make", "-n", "-C", str(ROOT), target, f"VENV={venv}"], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
     return out.splitlines()
 
 
@@ -41,16 +42,20 @@ def test_make_test_runs_every_test_on_every_core_and_make_check_leaves_out_the_s
     venv = tmp_path / ".venv"
     (venv / "bin").mkdir(parents=True)
     (venv / "bin" / "cloud-companion").touch()
-    test, = (line for line in planned(venv) if "-m pytest" in line)
-    check, = (line for line in planned(venv, "check") if "-m pytest" in line)
+    (test,) = (line for line in planned(venv) if "-m pytest" in line)
+    (check,) = (line for line in planned(venv, "check") if "-m pytest" in line)
     assert "-n auto" in test and " -m " not in test.replace("-m pytest", "")
     assert "-n auto" in check and '-m "not slow"' in check
 
 
 def uninstall_command(*settings: str) -> subprocess.CompletedProcess:
     """What `make uninstall-pi SETTINGS` would run (make -n runs nothing)."""
-    return subprocess.run(["make", "-n", "--no-print-directory", "-C", str(ROOT), "uninstall-pi", *settings],
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        ["make", "-n", "--no-print-directory", "-C", str(ROOT), "uninstall-pi", *settings],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 @pytest.mark.parametrize("value", ["0", "no", "false", "NO", ""])
@@ -77,6 +82,9 @@ def test_every_test_named_slow_still_exists():
     """slow_tests.txt names test functions: one renamed or removed would leave `make check` slow again."""
     from conftest import SLOW
 
-    missing = [name for name in sorted(SLOW)
-               if f"def {name.split('::')[-1]}(" not in (ROOT / name.split("::")[0]).read_text(encoding="utf-8")]
+    missing = [
+        name
+        for name in sorted(SLOW)
+        if f"def {name.split('::')[-1]}(" not in (ROOT / name.split("::")[0]).read_text(encoding="utf-8")
+    ]
     assert len(SLOW) > 100 and not missing, missing

@@ -69,8 +69,7 @@ CLOUD9 = {
     "de": {
         "roll": ("der Pilot würfelt auf Wolke 1 mit 2 Würfeln, nicht mit 1", "Spielablauf, Schritt 1"),
         "name": ("Cat kann noch nicht im Ballonkorb bleiben: zuerst entscheidet Ben", "Spielablauf, Schritt 2"),
-        "colour": ("der Wurf verlangt Ballonkarten in Rot (1) und Grün (1) oder einen Joker",
-                   "Spielablauf, Schritt 1"),
+        "colour": ("der Wurf verlangt Ballonkarten in Rot (1) und Grün (1) oder einen Joker", "Spielablauf, Schritt 1"),
     },
     "hu": {
         "roll": ("a(z) 1. felhőn a pilóta 2 kockával dob, nem 1 kockával", "A játék menete, 1. lépés"),
@@ -84,7 +83,7 @@ CLOUD9 = {
 def test_cloud9_refusals_read_in_the_players_language(language, tmp_path):
     h, screen = start(language, {"game": "cloud9", "players": ["Ann", "Ben", "Cat"]})
     expected = CLOUD9[language]
-    h.tap("face:yellow")                        # one die where cloud 1 rolls two
+    h.tap("face:yellow")  # one die where cloud 1 rolls two
     h.tap("done")
     assert shown(h) == toast_for(language, *expected["roll"])
     assert screen.submit({"act": "roll", "dice": ["red", "green"]})
@@ -93,7 +92,7 @@ def test_cloud9_refusals_read_in_the_players_language(language, tmp_path):
     assert screen.submit({"act": "stay", "player": "Ben"}) and screen.submit({"act": "stay", "player": "Cat"})
     assert not screen.submit({"act": "rise", "cards": ["red"]})  # the green card is missing
     assert shown(h) == toast_for(language, *expected["colour"])
-    assert h.app.controller.match.view["phase"] == "resolve"     # nothing changed
+    assert h.app.controller.match.view["phase"] == "resolve"  # nothing changed
     assert toast_overflows(h) == []
     assert shot(h, f"cloud9-refusal-{language}.png", tmp_path).exists()
 
@@ -101,14 +100,18 @@ def test_cloud9_refusals_read_in_the_players_language(language, tmp_path):
 CLOUDSHIP = {
     "de": {
         "name": ("zuerst würfelt Ann", "1. Würfeln"),
-        "full": ("das gelbe Beet ist voll: pflanzt die Joker-Blume in ein Beet, das nicht voll ist "
-                 "(Lila, Weiß, Blau)", "Joker-Farben"),
+        "full": (
+            "das gelbe Beet ist voll: pflanzt die Joker-Blume in ein Beet, das nicht voll ist (Lila, Weiß, Blau)",
+            "Joker-Farben",
+        ),
         "wait": ("eine Joker-Blume wartet auf ihr Beet: wählt Lila, Weiß oder Blau", "Joker-Farben"),
     },
     "hu": {
         "name": ("először Ann dob", "1. Dobás"),
-        "full": ("a sárga ágyás tele van: a joker virágot egy nem teli ágyásba ültessétek (lila, fehér, kék)",
-                 "Joker színek"),
+        "full": (
+            "a sárga ágyás tele van: a joker virágot egy nem teli ágyásba ültessétek (lila, fehér, kék)",
+            "Joker színek",
+        ),
         "wait": ("egy joker virág ágyásra vár; válasszatok: lila, fehér vagy kék", "Joker színek"),
     },
 }
@@ -116,9 +119,16 @@ CLOUDSHIP = {
 
 def to_a_wild_flower(screen) -> None:
     """Sunny mode (no tiles to reveal): fill the yellow bed, then water it once more."""
-    for action in ([{"act": "roll", "dice": ["yellow"] * 3}] + [{"act": "drop", "ball": "rain", "bed": "yellow"}] * 3
-                   + [{"act": "land"}, {"act": "roll", "dice": ["yellow", "purple", "storm"]},
-                      {"act": "drop", "ball": "rain", "bed": "yellow"}, {"act": "land"}]):
+    for action in (
+        [{"act": "roll", "dice": ["yellow"] * 3}]
+        + [{"act": "drop", "ball": "rain", "bed": "yellow"}] * 3
+        + [
+            {"act": "land"},
+            {"act": "roll", "dice": ["yellow", "purple", "storm"]},
+            {"act": "drop", "ball": "rain", "bed": "yellow"},
+            {"act": "land"},
+        ]
+    ):
         assert screen.submit(action), action
 
 
@@ -131,7 +141,7 @@ def test_cloudship_refusals_read_in_the_players_language(language, tmp_path):
     to_a_wild_flower(screen)
     h.app.pump()
     assert h.app.controller.match.view["phase"] == "plant"
-    h.tap("plant:yellow")                       # the full bed's button, offered disabled
+    h.tap("plant:yellow")  # the full bed's button, offered disabled
     assert shown(h) == toast_for(language, *expected["full"])
     assert not screen.submit({"act": "land"})
     assert shown(h) == toast_for(language, *expected["wait"])
@@ -172,12 +182,10 @@ def test_the_language_can_change_between_refusals():
     assert shown(h) == toast_for("hu", *CLOUDMINE["hu"])
     h.app.change_config(language="en")
     screen.submit({"act": "guess", "player": "Ann", "correct": True})
-    assert shown(h) == ("Not allowed: Ann is the Dreamer and does not guess; Ben guesses now",
-                        "Rule: a round, step 4")
+    assert shown(h) == ("Not allowed: Ann is the Dreamer and does not guess; Ben guesses now", "Rule: a round, step 4")
 
 
 # --- the seat buttons: refusals by the rules core and by the seat router -----------------------
-
 
 
 @pytest.fixture
@@ -212,7 +220,7 @@ def test_a_seat_press_the_rules_core_refuses_reads_in_the_players_language(langu
         return real_submit({"act": "stay", "player": "Cat"})
 
     monkeypatch.setattr(controller, "submit", overtaken)
-    press(clock, seat_input, 2, JUMP, h)        # seat 2 is Ben, who decides now
+    press(clock, seat_input, 2, JUMP, h)  # seat 2 is Ben, who decides now
     assert shown(h) == toast_for(language, *CLOUD9[language]["name"])
     assert controller.match.view["to_decide"] == "Ben"
 
@@ -222,7 +230,7 @@ def test_a_seat_router_refusal_names_its_rule_in_the_players_language(language, 
     clock, seat_input, hardware = seats
     h = Harness((800, 480), config=Config(language=language), hardware=hardware)
     h.start_game({"game": "cloudship", "players": ["Ann", "Ben"]})
-    press(clock, seat_input, 1, JUMP, h)        # the commander's JUMP before the roll
+    press(clock, seat_input, 1, JUMP, h)  # the commander's JUMP before the roll
     rule = {"de": "1. Würfeln", "hu": "1. Dobás"}[language]
     assert h.app.toast_detail.endswith(f" {rule}") and "roll the dice" not in h.app.toast_text
 
@@ -243,18 +251,40 @@ def test_every_rule_the_seat_router_names_is_translated():
 # --- every refusal the rules can raise is in the catalog ---------------------------------------
 
 SETUPS = {
-    "cloud9": [{"game": "cloud9", "players": ["Ann", "Ben", "Cat", "Dan"]},
-               {"game": "cloud9", "players": ["A{0}", "Bé}", "Cs{x"]}],  # braces in names
-    "cloudship": [{"game": "cloudship", "players": ["Ann", "Ben", "Cat"]},
-                  {"game": "cloudship", "players": ["Ann", "Ben"], "mode": "tornado"},
-                  {"game": "cloudship", "players": ["Ann", "Ben"], "mode": "sunny"}],
-    "cloudmine": [{"game": "cloudmine", "players": ["Ann", "Ben", "Cat"]},
-                  {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]}],
+    "cloud9": [
+        {"game": "cloud9", "players": ["Ann", "Ben", "Cat", "Dan"]},
+        {"game": "cloud9", "players": ["A{0}", "Bé}", "Cs{x"]},
+    ],  # braces in names
+    "cloudship": [
+        {"game": "cloudship", "players": ["Ann", "Ben", "Cat"]},
+        {"game": "cloudship", "players": ["Ann", "Ben"], "mode": "tornado"},
+        {"game": "cloudship", "players": ["Ann", "Ben"], "mode": "sunny"},
+    ],
+    "cloudmine": [
+        {"game": "cloudmine", "players": ["Ann", "Ben", "Cat"]},
+        {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]},
+    ],
 }
-WORDS = ["Ann", "Ben", "Zed", "A{0}", "red", "yellow", "green", "purple", "blue", "white", "wild",
-         "blank", "storm", "rain", "hail", "pink", ""]
-ACTS = ["roll", "jump", "stay", "rise", "fall", "drop", "land", "plant", "reveal", "guess", "undo",
-        "redo", "pass", ""]
+WORDS = [
+    "Ann",
+    "Ben",
+    "Zed",
+    "A{0}",
+    "red",
+    "yellow",
+    "green",
+    "purple",
+    "blue",
+    "white",
+    "wild",
+    "blank",
+    "storm",
+    "rain",
+    "hail",
+    "pink",
+    "",
+]
+ACTS = ["roll", "jump", "stay", "rise", "fall", "drop", "land", "plant", "reveal", "guess", "undo", "redo", "pass", ""]
 
 
 def translates(msgid: str, language: str) -> bool:
@@ -338,11 +368,15 @@ def test_every_refusal_along_long_random_games_is_in_the_catalog(game):
 
 
 json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-3, 20), st.sampled_from(WORDS))
-json_value = st.recursive(json_leaf, lambda inner: st.one_of(
-    st.lists(inner, max_size=5), st.dictionaries(st.sampled_from(WORDS), inner, max_size=3)), max_leaves=8)
+json_value = st.recursive(
+    json_leaf,
+    lambda inner: st.one_of(st.lists(inner, max_size=5), st.dictionaries(st.sampled_from(WORDS), inner, max_size=3)),
+    max_leaves=8,
+)
 junk_action = st.fixed_dictionaries(
     {"act": st.one_of(st.sampled_from(ACTS), json_leaf)},
-    optional=dict.fromkeys(["player", "dice", "cards", "ball", "bed", "hail", "correct"], json_value))
+    optional=dict.fromkeys(["player", "dice", "cards", "ball", "bed", "hail", "correct"], json_value),
+)
 
 
 @pytest.mark.parametrize("game", sorted(GAME_MODULES))
@@ -380,12 +414,14 @@ def test_every_refusal_template_is_written_whole_in_the_source():
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RulesError":
                 calls += 1
                 template = node.args[0]
-                assert isinstance(template, (ast.Constant, ast.Subscript)), \
+                assert isinstance(template, (ast.Constant, ast.Subscript)), (
                     f"{path.name}:{node.lineno}: RulesError needs a literal template"
+                )
     assert calls > 50
 
 
 # --- explain: the one place a refusal is put into words ----------------------------------------
+
 
 def in_language(language, error):
     i18n.set_language(language)
@@ -393,8 +429,9 @@ def in_language(language, error):
 
 
 def test_shared_winners_are_joined_the_way_each_language_does():
-    error = RulesError("the game is over: {winners} won", "winning the game",
-                       winners=Listing(["Ann", "Ben", "Cat"], "and"))
+    error = RulesError(
+        "the game is over: {winners} won", "winning the game", winners=Listing(["Ann", "Ben", "Cat"], "and")
+    )
     assert error.reason == "the game is over: Ann and Ben and Cat won"
     assert in_language("de", error) == ("das Spiel ist vorbei. Gewonnen: Ann, Ben und Cat", "Spielgewinn")
     assert in_language("hu", error)[0] == "vége a játéknak: Ann, Ben és Cat nyert"

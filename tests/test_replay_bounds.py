@@ -20,16 +20,21 @@ MEMORY = 200 * 1024 * 1024  # far more than any bounded read needs, far less tha
 
 def cli(*args, stdin=None, stdin_file=None):
     """The command with its address space capped: an unbounded read dies of MemoryError."""
+
     def cap():
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY * 4, MEMORY * 4))
 
     with open(stdin_file, "rb") if stdin_file else open(os.devnull, "rb") as source:
-        return subprocess.run([sys.executable, "-m", "companion", *map(str, args)],
-                              input=stdin.encode() if stdin is not None else None,
-                              stdin=None if stdin is not None else source, capture_output=True,
-                              timeout=120, preexec_fn=cap)
+        return subprocess.run(
+            [sys.executable, "-m", "companion", *map(str, args)],
+            input=stdin.encode() if stdin is not None else None,
+            stdin=None if stdin is not None else source,
+            capture_output=True,
+            timeout=120,
+            preexec_fn=cap,
+        )
 
 
 def one_line(run):
@@ -87,8 +92,10 @@ def test_the_follower_skips_a_line_nested_or_long_without_end_and_journals_every
     game = lines(MINE, actions[0], DEEP, actions[1], "x" * (MAX_LINE_BYTES * 3), actions[2], actions[3])
     run = cli("replay", "-", "--db", db, "--follow", stdin=game)
     assert [json.loads(x) for x in run.stdout.splitlines()] == [{"ok": n} for n in range(1, 5)]
-    assert run.stderr.decode().splitlines() == ["line 3: the line nests too deeply",
-                                                f"line 5: the line is longer than {MAX_LINE_BYTES // 1024 // 1024} MB"]
+    assert run.stderr.decode().splitlines() == [
+        "line 3: the line nests too deeply",
+        f"line 5: the line is longer than {MAX_LINE_BYTES // 1024 // 1024} MB",
+    ]
     assert run.returncode == 2
     assert Journal.read(db).stored(1)[1] == actions
 
@@ -104,10 +111,12 @@ def test_odds_cloudship_on_a_state_nested_without_end_is_one_line(tmp_path):
 
 
 def test_replay_of_standard_input_names_it(tmp_path):
-    bad = subprocess.run([sys.executable, "-m", "companion", "replay", "-"], input=b"\xff\xfe\n",
-                         capture_output=True, timeout=120)
+    bad = subprocess.run(
+        [sys.executable, "-m", "companion", "replay", "-"], input=b"\xff\xfe\n", capture_output=True, timeout=120
+    )
     assert bad.returncode == 1
     assert bad.stderr.decode() == "cloud-companion: cannot read standard input: it is not UTF-8 text\n"
-    closed = subprocess.run([sys.executable, "-m", "companion", "replay", "-"], stdin=subprocess.DEVNULL,
-                            capture_output=True, timeout=120)
+    closed = subprocess.run(
+        [sys.executable, "-m", "companion", "replay", "-"], stdin=subprocess.DEVNULL, capture_output=True, timeout=120
+    )
     assert closed.returncode == 1 and "cannot read -" not in closed.stderr.decode()

@@ -12,8 +12,9 @@ MINE = '{"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan", "Eve"]}'
 
 
 def replay(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "companion", "replay", *args], input=stdin,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "replay", *args], input=stdin, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_every_bundled_example_replays_to_its_end():
@@ -46,17 +47,24 @@ def test_blank_lines_before_the_setup_are_skipped_and_lines_still_counted():
 
 def test_a_byte_order_mark_and_a_null_first_player_are_read_as_meant(tmp_path):
     path = tmp_path / "game.jsonl"
-    path.write_text('{"game": "cloudmine", "players": ["Ann", "Ben", "Cat"], "first_dreamer": null}\n',
-                    encoding="utf-8-sig")
+    path.write_text(
+        '{"game": "cloudmine", "players": ["Ann", "Ben", "Cat"], "first_dreamer": null}\n', encoding="utf-8-sig"
+    )
     run = replay(str(path))
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["dreamer"] == "Ann"
 
 
 def test_illegal_line_exits_2_with_the_state_before_it():
-    game = "\n".join([MINE, "", '{"act": "guess", "player": "Ben", "correct": false}',
-                      '{"act": "guess", "player": "Ben", "correct": true}',
-                      '{"act": "guess", "player": "Cat", "correct": true}'])
+    game = "\n".join(
+        [
+            MINE,
+            "",
+            '{"act": "guess", "player": "Ben", "correct": false}',
+            '{"act": "guess", "player": "Ben", "correct": true}',
+            '{"act": "guess", "player": "Cat", "correct": true}',
+        ]
+    )
     run = replay("-", stdin=game)
     assert run.returncode == 2
     state = json.loads(run.stdout)
@@ -66,8 +74,10 @@ def test_illegal_line_exits_2_with_the_state_before_it():
     assert run.stderr.strip() == f"line 4: {state['error']['reason']}"
 
 
-@pytest.mark.parametrize("line", ["not json", "[1, 2]", '"guess"', '{"player": "Ben"}',
-                                  '{"act": "guess", "player": "Ben"}', '{"act": "undo"}'])
+@pytest.mark.parametrize(
+    "line",
+    ["not json", "[1, 2]", '"guess"', '{"player": "Ben"}', '{"act": "guess", "player": "Ben"}', '{"act": "undo"}'],
+)
 def test_unreadable_or_incomplete_action_is_exit_2(line):
     run = replay("-", stdin=MINE + "\n" + line + "\n")
     assert run.returncode == 2
@@ -75,16 +85,19 @@ def test_unreadable_or_incomplete_action_is_exit_2(line):
     assert run.stderr.startswith("line 2: ") and "Traceback" not in run.stderr
 
 
-@pytest.mark.parametrize("setup,words", [
-    ("", "empty"),
-    ("\n\n", "empty"),
-    ("\n{not json", "line 2: the setup is not JSON"),
-    ("{not json", "not JSON"),
-    ("[]", "object"),
-    ('{"game": "chess", "players": ["A", "B"]}', "unknown game"),
-    ('{"game": "cloudmine", "players": ["A", "B"]}', "3 to 8 players"),
-    ('{"game": "cloudmine", "players": ["A", "A", "B"]}', "unique"),
-])
+@pytest.mark.parametrize(
+    "setup,words",
+    [
+        ("", "empty"),
+        ("\n\n", "empty"),
+        ("\n{not json", "line 2: the setup is not JSON"),
+        ("{not json", "not JSON"),
+        ("[]", "object"),
+        ('{"game": "chess", "players": ["A", "B"]}', "unknown game"),
+        ('{"game": "cloudmine", "players": ["A", "B"]}', "3 to 8 players"),
+        ('{"game": "cloudmine", "players": ["A", "A", "B"]}', "unique"),
+    ],
+)
 def test_not_a_game_is_exit_1_with_one_line_and_no_stdout(setup, words):
     run = replay("-", stdin=setup)
     assert run.returncode == 1

@@ -48,6 +48,7 @@ def roll_blank(match):
 
 # --- Cloud 9 ---------------------------------------------------------------------------------
 
+
 def test_cloud9_the_passenger_whose_turn_it_is_decides_with_either_button():
     match = roll_blank(cloud9())  # Ann pilots; Ben decides first
     assert match.view["to_decide"] == "Ben"
@@ -75,8 +76,9 @@ def test_cloud9_a_press_for_a_player_who_jumped_out_is_ignored():
         decision = route(press(2, button), match.view, SEATS)
         assert decision.kind == IGNORE and decision.player == "Ben"
     # still out for the rest of the trip, after the balloon rose
-    match = play(match, {"act": "stay", "player": "Cat"}, {"act": "stay", "player": "Dan"},
-                 {"act": "rise", "cards": []})
+    match = play(
+        match, {"act": "stay", "player": "Cat"}, {"act": "stay", "player": "Dan"}, {"act": "rise", "cards": []}
+    )
     assert route(press(2), match.view, SEATS).kind == IGNORE
 
 
@@ -94,8 +96,7 @@ def test_cloud9_before_the_roll_and_while_the_pilot_resolves_nobody_decides():
 def solo_match():
     """Ann pilots; everyone else jumps out; the balloon rises; Ann now flies solo."""
     match = roll_blank(cloud9())
-    match = play(match, *({"act": "jump", "player": p} for p in ("Ben", "Cat", "Dan")),
-                 {"act": "rise", "cards": []})
+    match = play(match, *({"act": "jump", "player": p} for p in ("Ben", "Cat", "Dan")), {"act": "rise", "cards": []})
     assert match.view["solo"] and match.view["pilot"] == "Ann" and match.view["phase"] == "roll"
     return match
 
@@ -128,25 +129,25 @@ def test_cloud9_solo_without_the_project_extra_is_read_from_the_basket():
 
 def test_cloud9_leds_follow_the_turn():
     match = cloud9()
-    assert led_plan(match.view, SEATS) == {1: LedMode.ON}         # the pilot rolls
+    assert led_plan(match.view, SEATS) == {1: LedMode.ON}  # the pilot rolls
     match = roll_blank(match)
-    assert led_plan(match.view, SEATS) == {2: LedMode.BLINK}      # Ben decides
+    assert led_plan(match.view, SEATS) == {2: LedMode.BLINK}  # Ben decides
     match = match.apply({"act": "stay", "player": "Ben"})
-    assert led_plan(match.view, SEATS) == {3: LedMode.BLINK}      # then Cat
+    assert led_plan(match.view, SEATS) == {3: LedMode.BLINK}  # then Cat
     match = play(match, {"act": "stay", "player": "Cat"}, {"act": "stay", "player": "Dan"})
-    assert led_plan(match.view, SEATS) == {1: LedMode.ON}         # the pilot rises or falls
+    assert led_plan(match.view, SEATS) == {1: LedMode.ON}  # the pilot rises or falls
     match = match.apply({"act": "rise", "cards": []})
-    assert led_plan(match.view, SEATS) == {2: LedMode.ON}         # Ben pilots now
+    assert led_plan(match.view, SEATS) == {2: LedMode.ON}  # Ben pilots now
     assert led_plan(solo_match().view, SEATS) == {1: LedMode.BLINK}
 
 
 def test_a_player_without_a_seat_has_no_led_and_an_empty_seat_is_ignored():
     match = roll_blank(cloud9())
     partial = SeatMap(((1, "Ann"), (5, "Cat")))
-    assert led_plan(match.view, partial) == {}                    # Ben decides, but has no seat
-    assert route(press(2), match.view, partial).kind == IGNORE    # nobody at seat 2
+    assert led_plan(match.view, partial) == {}  # Ben decides, but has no seat
+    assert route(press(2), match.view, partial).kind == IGNORE  # nobody at seat 2
     stranger = SeatMap(((2, "Zoe"),))
-    assert route(press(2), match.view, stranger).kind == IGNORE   # not a player of this game
+    assert route(press(2), match.view, stranger).kind == IGNORE  # not a player of this game
 
 
 def test_game_over_refuses_every_press_and_lights_the_winners():
@@ -199,6 +200,7 @@ def _after(setup, seed, steps):
 
 # --- The Cloud Mine ----------------------------------------------------------------------------
 
+
 def test_cloudmine_the_dreamer_confirms_jump_right_stay_wrong():
     match = Match.start({"game": "cloudmine", "players": FOUR})  # Ann dreams, Dan chooses
     assert (match.view["dreamer"], match.view["to_guess"]) == ("Ann", "Ben")
@@ -241,6 +243,7 @@ def test_cloudmine_a_whole_game_by_the_dreamers_buttons_is_always_legal(seed, pl
 
 # --- Cloudship ---------------------------------------------------------------------------------
 
+
 def cloudship():
     return Match.start({"game": "cloudship", "players": ["Ann", "Ben", "Cat"], "mode": "sunny"})
 
@@ -269,6 +272,7 @@ def test_cloudship_the_commanders_led_is_lit():
 
 
 # --- the players screen and the seat map -------------------------------------------------------
+
 
 def test_claim_a_free_seat_goes_to_the_next_player_waiting():
     seats = SeatMap()

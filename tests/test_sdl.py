@@ -26,6 +26,7 @@ def test_the_drivers_are_read_from_the_sdl_pygame_loaded():
 
 
 def test_the_module_names_the_drivers_from_a_fresh_process():
-    out = subprocess.run([sys.executable, "-m", "companion.ui.loop.sdl"], capture_output=True, text=True,
-                         check=True, timeout=60).stdout.split("\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "companion.ui.loop.sdl"], capture_output=True, text=True, check=True, timeout=60
+    ).stdout.split("\n")
     assert "KMSDRM" in out[1].split()

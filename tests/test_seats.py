@@ -57,6 +57,7 @@ def wait_until(predicate, timeout=5.0, step=0.005):
 
 # --- presses ----------------------------------------------------------------------------------
 
+
 def test_a_press_on_a_seat_pin_comes_out_as_that_seat_and_button(panel, clock):
     pin = panel.pin(3, STAY)
     assert pin.info.name == f"GPIO{DEFAULT_SEATS[2].stay}"  # the config's pin map, on the real Button
@@ -85,6 +86,7 @@ def test_a_press_from_gpiozeros_own_thread_reaches_the_main_thread_and_wakes_it(
 
 
 # --- contact bounce ------------------------------------------------------------------------------
+
 
 def test_a_burst_of_edges_within_a_few_milliseconds_is_one_press(panel, clock):
     pin = panel.pin(1, JUMP)
@@ -118,11 +120,18 @@ def test_bounce_on_one_button_does_not_hide_a_press_on_another(panel, clock):
 
 
 @settings(max_examples=40, deadline=None)
-@given(presses=st.lists(st.tuples(
-    st.integers(1, 4), st.sampled_from([JUMP, STAY]),
-    st.lists(st.floats(0.00005, 0.002), max_size=8),  # bounce edges after the press, seconds apart
-    st.floats(0.05, 2.0)),                            # how long it is held
-    min_size=1, max_size=12))
+@given(
+    presses=st.lists(
+        st.tuples(
+            st.integers(1, 4),
+            st.sampled_from([JUMP, STAY]),
+            st.lists(st.floats(0.00005, 0.002), max_size=8),  # bounce edges after the press, seconds apart
+            st.floats(0.05, 2.0),
+        ),  # how long it is held
+        min_size=1,
+        max_size=12,
+    )
+)
 def test_any_bounce_burst_gives_exactly_one_press_per_real_press(presses):
     clock = ManualClock(100.0)
     with SeatInput(DEFAULT_SEATS[:4], pin_factory=MockFactory(), clock=clock) as panel:
@@ -147,15 +156,16 @@ def test_the_debouncer_on_its_own():
     debouncer = Debouncer(0.03)
     assert debouncer.edge("a", True, 1.000)
     assert not debouncer.edge("a", False, 1.002)
-    assert not debouncer.edge("a", True, 1.004)       # chatter
-    assert not debouncer.edge("a", False, 1.500)      # release
-    assert debouncer.edge("a", True, 1.531)           # quiet for 31 ms: a new press
-    assert debouncer.edge("b", True, 1.532)           # every button on its own
+    assert not debouncer.edge("a", True, 1.004)  # chatter
+    assert not debouncer.edge("a", False, 1.500)  # release
+    assert debouncer.edge("a", True, 1.531)  # quiet for 31 ms: a new press
+    assert debouncer.edge("b", True, 1.532)  # every button on its own
     with pytest.raises(ValueError):
         Debouncer(-1)
 
 
 # --- stuck buttons -------------------------------------------------------------------------------
+
 
 def test_a_button_held_too_long_is_stuck_until_released(panel, clock):
     pin = panel.pin(2, STAY)
@@ -163,13 +173,13 @@ def test_a_button_held_too_long_is_stuck_until_released(panel, clock):
     assert [p.button for p in panel.poll()] == [STAY]  # a press is a press at once
     clock.advance(9.9)
     assert panel.poll() == [] and panel.stuck == frozenset()
-    clock.advance(0.2)                                 # held for over 10 s
+    clock.advance(0.2)  # held for over 10 s
     assert panel.poll() == [] and panel.stuck == {(2, STAY)}
-    tap(panel, 2, JUMP, clock)                         # the seat's other button still works
+    tap(panel, 2, JUMP, clock)  # the seat's other button still works
     assert [p.button for p in panel.poll()] == [JUMP]
     clock.advance(60)
     assert panel.stuck == {(2, STAY)}
-    pin.drive_high()                                   # released: it counts again
+    pin.drive_high()  # released: it counts again
     assert panel.poll() == [] and panel.stuck == frozenset()
     clock.advance(1)
     tap(panel, 2, STAY, clock)
@@ -195,8 +205,9 @@ def test_a_stuck_button_that_chatters_makes_no_presses_and_stays_stuck_while_hel
 
 def test_a_press_wakes_the_main_loop_again_when_it_could_have_become_stuck(clock):
     woken = threading.Event()
-    with SeatInput(DEFAULT_SEATS[:1], pin_factory=MockFactory(), clock=clock,
-                   stuck_after_s=0.05, wake=woken.set) as panel:
+    with SeatInput(
+        DEFAULT_SEATS[:1], pin_factory=MockFactory(), clock=clock, stuck_after_s=0.05, wake=woken.set
+    ) as panel:
         panel.pin(1, STAY).drive_low()
         assert woken.wait(5)
         woken.clear()
@@ -227,6 +238,7 @@ def test_a_button_already_held_when_the_panel_opens_counts_as_stuck(clock, caplo
 
 # --- LEDs ----------------------------------------------------------------------------------------
 
+
 def test_leds_on_off_and_blink_on_their_pins(clock):
     with SeatInput(DEFAULT_SEATS[:3], pin_factory=MockFactory(), clock=clock, blink_s=0.01) as panel:
         leds = {seat: panel.pin(seat, "led") for seat in (1, 2, 3)}
@@ -235,7 +247,7 @@ def test_leds_on_off_and_blink_on_their_pins(clock):
         panel.flush_leds()
         assert leds[1].state and not leds[2].state
         assert wait_until(lambda: len(leds[3].states) >= 6)  # on, off, on, off ...
-        panel.set_leds({2: LedMode.ON})                      # seats left out go dark
+        panel.set_leds({2: LedMode.ON})  # seats left out go dark
         panel.flush_leds()
         assert not leds[1].state and leds[2].state
         settled = len(leds[3].states)
@@ -289,13 +301,17 @@ def test_closing_switches_every_led_off_and_frees_the_pins(clock):
 
 # --- the pin map from the settings --------------------------------------------------------------
 
-@pytest.mark.parametrize("seats,message", [
-    ((SeatPins(4, 5, 6), SeatPins(7, 8, 6)), "seat 2 led: GPIO 6 is already used by seat 1 led"),
-    ((SeatPins(4, 5, 30),), "seat 1 led: GPIO 30 is out of range"),
-    ((SeatPins(4, 15, 6),), "seat 1 stay: GPIO 15 is kept free for UART RX"),
-    ((SeatPins(3, 5, 6),), "seat 1 jump: GPIO 3 is kept free for I2C SCL"),
-    (DEFAULT_SEATS + (SeatPins(0, 1, 2),), "1 to 8 seats"),
-])
+
+@pytest.mark.parametrize(
+    "seats,message",
+    [
+        ((SeatPins(4, 5, 6), SeatPins(7, 8, 6)), "seat 2 led: GPIO 6 is already used by seat 1 led"),
+        ((SeatPins(4, 5, 30),), "seat 1 led: GPIO 30 is out of range"),
+        ((SeatPins(4, 15, 6),), "seat 1 stay: GPIO 15 is kept free for UART RX"),
+        ((SeatPins(3, 5, 6),), "seat 1 jump: GPIO 3 is kept free for I2C SCL"),
+        (DEFAULT_SEATS + (SeatPins(0, 1, 2),), "1 to 8 seats"),
+    ],
+)
 def test_a_bad_pin_map_is_refused_before_any_pin_is_touched(seats, message):
     factory = MockFactory()
     with pytest.raises(ConfigError, match=message):
@@ -315,8 +331,9 @@ def test_a_settings_file_with_a_pin_used_twice_falls_back_to_the_default_seats(t
 
 def test_seats_from_a_settings_file_drive_those_pins(tmp_path, clock):
     path = tmp_path / "config.toml"
-    path.write_text("[[seats]]\njump = 20\nstay = 21\nled = 16\n"
-                    "[[seats]]\njump = 5\nstay = 6\nled = 12\n", encoding="utf-8")
+    path.write_text(
+        "[[seats]]\njump = 20\nstay = 21\nled = 16\n[[seats]]\njump = 5\nstay = 6\nled = 12\n", encoding="utf-8"
+    )
     loaded, problems = config.load(path)
     assert problems == []
     factory = MockFactory()
@@ -329,6 +346,7 @@ def test_seats_from_a_settings_file_drive_those_pins(tmp_path, clock):
 
 
 # --- the pin factory -----------------------------------------------------------------------------
+
 
 @pytest.fixture
 def no_pin_factory(monkeypatch):
@@ -365,6 +383,7 @@ def test_the_environment_override_is_gpiozeros(no_pin_factory, monkeypatch):
 
 # --- the keyboard on a desktop --------------------------------------------------------------------
 
+
 def test_the_keyboard_presses_the_mock_pins(panel, clock):
     keys = KeyboardSeats(panel)
     assert keys.key_down("3")
@@ -372,7 +391,7 @@ def test_the_keyboard_presses_the_mock_pins(panel, clock):
     clock.advance(0.2)
     assert keys.key_up("3")
     assert keys.key_down("E") and keys.key_up("e")  # seat 3 STAY, either case
-    assert not keys.key_down("5")    # only 4 seats here
+    assert not keys.key_down("5")  # only 4 seats here
     assert not keys.key_down("space")
     assert [(p.seat, p.button) for p in panel.poll()] == [(3, JUMP), (3, STAY)]
     assert keys.legend() == [(1, "1", "Q"), (2, "2", "W"), (3, "3", "E"), (4, "4", "R")]

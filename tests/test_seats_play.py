@@ -21,15 +21,12 @@ FOUR = ["Ann", "Ben", "Cat", "Dan"]
 NAMES = FOUR + ["Eve", "Fay", "Gus", "Hal"]
 
 
-
-
 class Table:
     """A SeatTable on mock pins, with helpers that press the pins as a player would."""
 
     def __init__(self, seats=6):
         self.clock = ManualClock(50.0)
-        self.input = SeatInput(DEFAULT_SEATS[:seats], pin_factory=MockFactory(), clock=self.clock,
-                               blink_s=10)
+        self.input = SeatInput(DEFAULT_SEATS[:seats], pin_factory=MockFactory(), clock=self.clock, blink_s=10)
         self.table = SeatTable(self.input)
         self.controller = GameController()
 
@@ -49,8 +46,11 @@ class Table:
         return self.table.poll()
 
     def leds(self):
-        return {seat: self.input.led_mode(seat) for seat in range(1, self.input.seat_count + 1)
-                if self.input.led_mode(seat) != LedMode.OFF}
+        return {
+            seat: self.input.led_mode(seat)
+            for seat in range(1, self.input.seat_count + 1)
+            if self.input.led_mode(seat) != LedMode.OFF
+        }
 
     def lit(self, seat):
         self.input.flush_leds()
@@ -72,6 +72,7 @@ def kinds(outcomes):
 
 
 # --- Cloud 9 -----------------------------------------------------------------------------------
+
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 100_000), players=st.integers(3, 6))
@@ -127,7 +128,7 @@ def test_whole_cloud9_trips_decided_by_pin_presses(seed, players):
                 assert outcome.decision.kind == ACT and outcome.decision.action == action
             else:
                 t.controller.submit(action)  # the screen
-                assert t.poll() == []          # the next frame
+                assert t.poll() == []  # the next frame
             expected = expected.apply(action)
         assert t.controller.match.actions() == expected.actions()
     finally:
@@ -136,15 +137,14 @@ def test_whole_cloud9_trips_decided_by_pin_presses(seed, players):
 
 def test_cloud9_a_trip_by_pins_from_the_rulebook_flow(t):
     t.start({"game": "cloud9", "players": FOUR})
-    assert t.leds() == {1: LedMode.ON} and t.lit(1)            # Ann pilots and rolls
+    assert t.leds() == {1: LedMode.ON} and t.lit(1)  # Ann pilots and rolls
     t.controller.submit({"act": "roll", "dice": ["red", "green"]})
     t.poll()
-    assert t.leds() == {2: LedMode.BLINK}                      # Ben decides first
+    assert t.leds() == {2: LedMode.BLINK}  # Ben decides first
     t.press(2, STAY)
-    t.press(3, JUMP)   # Cat's turn comes next: taken once Ben has decided (same moment)
+    t.press(3, JUMP)  # Cat's turn comes next: taken once Ben has decided (same moment)
     outcomes = t.poll()
-    assert [o.decision.action for o in outcomes] == [
-        {"act": "stay", "player": "Ben"}, {"act": "jump", "player": "Cat"}]
+    assert [o.decision.action for o in outcomes] == [{"act": "stay", "player": "Ben"}, {"act": "jump", "player": "Cat"}]
     assert t.leds() == {4: LedMode.BLINK}
     t.press(4, STAY)
     t.poll()
@@ -153,8 +153,8 @@ def test_cloud9_a_trip_by_pins_from_the_rulebook_flow(t):
     assert t.leds() == {1: LedMode.ON}
     t.controller.submit({"act": "rise", "cards": ["wild"]})
     t.poll()
-    assert t.leds() == {2: LedMode.ON}                         # Ben pilots from cloud 2
-    t.press(3, STAY)                                           # Cat jumped out: ignored
+    assert t.leds() == {2: LedMode.ON}  # Ben pilots from cloud 2
+    t.press(3, STAY)  # Cat jumped out: ignored
     t.clock.advance(TOGETHER_S)
     assert kinds(t.poll()) == [(3, IGNORE)]
     assert not t.input.is_flickering(3)
@@ -176,12 +176,11 @@ def test_at_once_across_two_frames_too(t):
     t.start({"game": "cloud9", "players": FOUR})
     t.controller.submit({"act": "roll", "dice": ["blank", "blank"]})
     t.press(3, STAY)
-    assert t.poll() == []           # Cat is early: held back, no flicker yet
+    assert t.poll() == []  # Cat is early: held back, no flicker yet
     assert not t.input.is_flickering(3)
-    t.press(2, JUMP)                # Ben, within the window
+    t.press(2, JUMP)  # Ben, within the window
     outcomes = t.poll()
-    assert [o.decision.action for o in outcomes] == [
-        {"act": "jump", "player": "Ben"}, {"act": "stay", "player": "Cat"}]
+    assert [o.decision.action for o in outcomes] == [{"act": "jump", "player": "Ben"}, {"act": "stay", "player": "Cat"}]
 
 
 def test_a_press_out_of_turn_changes_nothing_and_flickers_once(t):
@@ -197,13 +196,13 @@ def test_a_press_out_of_turn_changes_nothing_and_flickers_once(t):
     t.clock.advance(0.2)
     t.poll()
     assert not t.input.is_flickering(4) and not t.lit(4)
-    t.press(2, JUMP)                 # and Ben's own press, later, is simply his
+    t.press(2, JUMP)  # and Ben's own press, later, is simply his
     assert [o.decision.kind for o in t.poll()] == [ACT]
 
 
 def test_a_change_on_the_screen_ends_the_window(t):
     t.start({"game": "cloud9", "players": FOUR})
-    t.press(2, STAY)                 # Ben presses before the dice are entered
+    t.press(2, STAY)  # Ben presses before the dice are entered
     assert t.poll() == []
     t.controller.submit({"act": "roll", "dice": ["blank", "blank"]})  # now the screen
     [outcome] = t.poll()
@@ -265,6 +264,7 @@ def test_a_refusal_by_the_rules_core_is_shown_and_flickers(t, monkeypatch):
 
 # --- The Cloud Mine ----------------------------------------------------------------------------
 
+
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 100_000), players=st.integers(3, 6))
 def test_the_cloud_mine_guesses_by_pins(seed, players):
@@ -299,12 +299,13 @@ def test_the_cloud_mine_guesses_by_pins(seed, players):
 
 # --- Cloudship ---------------------------------------------------------------------------------
 
+
 def test_cloudship_the_commanders_jump_button_lands_the_ship(t):
     t.start({"game": "cloudship", "players": ["Ann", "Ben", "Cat"], "mode": "sunny"})
     assert t.leds() == {1: LedMode.ON}
     t.controller.submit({"act": "roll", "dice": ["yellow", "white", "storm"]})
     t.controller.submit({"act": "drop", "ball": "rain", "bed": "yellow"})
-    t.press(2, JUMP)                 # not the commander
+    t.press(2, JUMP)  # not the commander
     t.clock.advance(TOGETHER_S)
     assert kinds(t.poll()) == [(2, REFUSE)]
     t.press(1, JUMP)
@@ -317,19 +318,24 @@ def test_cloudship_the_commanders_jump_button_lands_the_ship(t):
 
 # --- the players screen, the seat test, the status line, idle ------------------------------------
 
+
 def test_players_claim_seats_with_either_button_then_play_there(t):
     waiting = ["Ann", "Ben", "Cat"]
     t.table.claim_seats(lambda: [p for p in waiting if t.table.seats.seat_of(p) is None])
     t.press(5, STAY)
     t.press(2, JUMP)
-    t.press(5, JUMP)                 # taken already: refused, flickers
+    t.press(5, JUMP)  # taken already: refused, flickers
     t.press(6, JUMP)
     outcomes = t.poll()
     assert [(o.press.seat, o.decision.kind, o.decision.player) for o in outcomes] == [
-        (5, CLAIM, "Ann"), (2, CLAIM, "Ben"), (5, REFUSE, "Ann"), (6, CLAIM, "Cat")]
+        (5, CLAIM, "Ann"),
+        (2, CLAIM, "Ben"),
+        (5, REFUSE, "Ann"),
+        (6, CLAIM, "Cat"),
+    ]
     assert t.table.seats.pairs == ((2, "Ben"), (5, "Ann"), (6, "Cat"))
     assert t.leds() == {2: LedMode.ON, 5: LedMode.ON, 6: LedMode.ON}
-    t.press(1, JUMP)                 # everyone has a seat
+    t.press(1, JUMP)  # everyone has a seat
     assert kinds(t.poll()) == [(1, REFUSE)]
     t.start({"game": "cloudmine", "players": waiting}, t.table.seats)
     assert t.leds() == {5: LedMode.ON, 2: LedMode.BLINK}  # Ann dreams at seat 5, Ben guesses

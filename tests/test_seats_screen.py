@@ -23,8 +23,6 @@ from timekeeping import ManualClock  # noqa: E402
 SHOTS = os.environ.get("SEAT_SCREENSHOTS")  # a folder to keep the screenshots in, to look at
 
 
-
-
 @pytest.fixture
 def rig():
     clock = ManualClock(10.0)
@@ -61,12 +59,12 @@ def test_the_seat_test_names_the_button_pressed_by_key_on_the_mock_pins(rig, tmp
     clock, seat_input, hardware = rig
     h = open_seat_test(hardware)
     assert h.shows("Press any seat button")
-    key(h, "e")                                   # seat 3 STAY on the desktop key map
-    assert not seat_input.pin(3, STAY).state      # the mock pin itself went low
+    key(h, "e")  # seat 3 STAY on the desktop key map
+    assert not seat_input.pin(3, STAY).state  # the mock pin itself went low
     assert h.shows("Seat 3: STAY")
     key(h, "e", down=False)
     clock.now += 0.2
-    seat_input.pin(7, JUMP).drive_low()           # and a press on a pin directly
+    seat_input.pin(7, JUMP).drive_low()  # and a press on a pin directly
     h.app.pump()
     assert h.shows("Seat 7: JUMP")
     assert h.overflows() == [] and h.off_canvas() == []
@@ -134,17 +132,17 @@ def test_a_refused_seat_press_in_a_game_is_shown_as_a_toast(rig):
     clock, seat_input, hardware = rig
     h = Harness((800, 480), hardware=hardware)
     h.start_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat"]})
-    assert seat_input.led_mode(1).value == "on"     # Ann dreams
-    key(h, "2")                                      # Ben presses: not his to say
+    assert seat_input.led_mode(1).value == "on"  # Ann dreams
+    key(h, "2")  # Ben presses: not his to say
     key(h, "2", down=False)
     clock.now += 0.5
     h.app.pump()
     assert any("the Dreamer, says right (JUMP) or wrong (STAY)" in text for text in h.texts())
     assert h.app.controller.match.view["dreamer_pile"] == 0  # nothing changed
-    key(h, "q")                                      # Ann: wrong card
+    key(h, "q")  # Ann: wrong card
     view = h.app.controller.match.view
     assert view["dreamer_pile"] == 1 and view["table"] == 3
-    assert seat_input.led_mode(2).value == "blink"   # Ben's second attempt (3 players: two each)
+    assert seat_input.led_mode(2).value == "blink"  # Ben's second attempt (3 players: two each)
 
 
 def test_a_seat_press_changes_the_leds_after_its_frame_is_drawn(rig):

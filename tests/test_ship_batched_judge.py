@@ -31,8 +31,9 @@ def test_a_flight_lands_as_soon_as_when_every_line_goes_at_once():
     lines = paced_lines(9000, shaken_then_set_down)
     assert max(sent - decode(line)[2] for sent, line in lines) > 500  # lines did wait
     flight = [(500, "flight", "start")]
-    lands = {batched: [o["t"] for o in judged(lines, batched, flight) if o.get("act") == "land"]
-             for batched in (True, False)}
+    lands = {
+        batched: [o["t"] for o in judged(lines, batched, flight) if o.get("act") == "land"] for batched in (True, False)
+    }
     assert len(lands[False]) == 1 and len(lands[True]) == 1
     # the line that completes the rest goes at once, behind what waited (at 8 bytes a ms)
     assert 0 <= lands[True][0] - lands[False][0] <= 100
@@ -41,14 +42,16 @@ def test_a_flight_lands_as_soon_as_when_every_line_goes_at_once():
 def test_a_ball_in_a_resting_ship_is_judged_at_the_same_time_and_its_line_is_not_held():
     def ball_at_rest(sensors, t):
         sensors[1]["beam"] = 4730 <= t < 4736
+
     lines = paced_lines(7000, ball_at_rest)
     sent, ball_line = next((s, line) for s, line in lines if line.startswith("$BALL"))
     assert decode(ball_line)[2] == 4736
     impact = [(4736 + 180, "bed", "yellow")]
     out = {batched: judged(lines, batched, impact) for batched in (True, False)}
     drops = {b: [o for o in out[b] if o.get("act") == "drop"] for b in out}
-    assert drops[True] == drops[False] == [{"t": 4916 + Timings().settle, "act": "drop", "ball": "hail",
-                                            "bed": "yellow"}]
+    assert (
+        drops[True] == drops[False] == [{"t": 4916 + Timings().settle, "act": "drop", "ball": "hail", "bed": "yellow"}]
+    )
     assert sent - 4736 <= 100  # behind at most a second's waiting lines, never held itself
     assert not [o for o in out[True] if "notice" in o]
 

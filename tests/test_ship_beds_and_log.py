@@ -28,7 +28,7 @@ def test_an_impact_is_a_bed_record_on_the_queue():
     beds = BedDetectors((2, 3, 14, 15), events, clock, pin_factory=MockFactory(), wake=lambda: woken.append(1))
     try:
         clock.ms = 1234
-        beds.pin("white").drive_low()   # the comparator pulls the line low on an impact
+        beds.pin("white").drive_low()  # the comparator pulls the line low on an impact
         beds.pin("white").drive_high()
         clock.ms = 1300
         beds.pin("blue").drive_low()
@@ -80,8 +80,14 @@ def test_the_ship_settings_in_the_file(tmp_path):
     assert config.judge.settle == 400
     settings.save(config, path)
     assert settings.load(path)[0] == config
-    for bad in ('[ship]\ncolour = 1\n', '[judge]\nsettle = -1\n', '[judge]\nsoon = 1\n',
-                '[beds]\nblue = "x"\n', '[ship]\nport = ""\n', 'ship = 3\n'):
+    for bad in (
+        "[ship]\ncolour = 1\n",
+        "[judge]\nsettle = -1\n",
+        "[judge]\nsoon = 1\n",
+        '[beds]\nblue = "x"\n',
+        '[ship]\nport = ""\n',
+        "ship = 3\n",
+    ):
         path.write_text(bad)
         config, problems = settings.load(path)
         assert config == Config() and len(problems) == 1, bad

@@ -47,7 +47,7 @@ def test_a_board_without_port_threads_gives_its_usb_lines_when_asked():
     board = Board("cpython", readers=False)
     seen = []
     for at in range(0, len(samples), 500):  # a host that looks now and then, as the twin does
-        board.feed(*samples[at:at + 500])
+        board.feed(*samples[at : at + 500])
         time.sleep(0.01)
         seen += board.usb_lines()
     board.close()
@@ -71,6 +71,7 @@ def test_the_flash_holds_main_py_and_the_modules(tmp_path):
 
 # -- the firmware, on real MicroPython -----------------------------------------------------------------
 
+
 def micropython_lines(samples, **options):
     run = Board.run(samples, "micropython", **options)
     assert run.returncode == 0, run.stderr
@@ -86,20 +87,31 @@ def test_protocol_errors_are_reported_on_micropython(tmp_path):
     import subprocess
 
     from companion.ship.board import PROTOCOL, micropython
+
     unknown = f"$NOPE,1,2*{protocol.checksum('NOPE,1,2'):02X}"
-    script = ("import protocol\n"
-              f"for line in ('$BALL,1,2,rain*00', {unknown!r}, 'x' * 90):\n"
-              "    try:\n"
-              "        protocol.decode(line)\n"
-              "    except ValueError as error:\n"
-              "        print(error.why, isinstance(error, protocol.ProtocolError))\n")
-    done = subprocess.run([micropython(), "-c", f"import sys; sys.path.insert(0, {str(PROTOCOL.parent)!r})\n" + script],
-                          capture_output=True, text=True, timeout=60)
+    script = (
+        "import protocol\n"
+        f"for line in ('$BALL,1,2,rain*00', {unknown!r}, 'x' * 90):\n"
+        "    try:\n"
+        "        protocol.decode(line)\n"
+        "    except ValueError as error:\n"
+        "        print(error.why, isinstance(error, protocol.ProtocolError))\n"
+    )
+    done = subprocess.run(
+        [micropython(), "-c", f"import sys; sys.path.insert(0, {str(PROTOCOL.parent)!r})\n" + script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.stdout.split() == ["checksum", "True", "format", "True", "too_long", "True"], done.stdout + done.stderr
 
 
 @needs_micropython
-@pytest.mark.parametrize("on_for_ms", [1800, 3_600_000, (1 << 30) - 700], ids=["power-on", "soft-reset-after-an-hour", "tick-counter-wrapping"])
+@pytest.mark.parametrize(
+    "on_for_ms",
+    [1800, 3_600_000, (1 << 30) - 700],
+    ids=["power-on", "soft-reset-after-an-hour", "tick-counter-wrapping"],
+)
 def test_main_py_counts_from_its_own_start_however_long_the_pico_has_been_on(on_for_ms):
     run = micropython_lines(at_rest(on_for_ms, 3200))
     msgs = messages_of(run.usb)
@@ -164,9 +176,14 @@ def test_a_swinging_turning_ship_allocates_within_the_same_budget():
     for t in range(7000):
         wobble = 0.2 * math.sin(t / 3.0)
         x, y, z = tilted(10 * math.sin(t / 400.0), 8 * math.cos(t / 300.0))
-        samples.append(Sample(t, accel=(x + wobble, y - wobble, z + wobble),
-                              gyro=(40 * math.sin(t / 50.0), -30 * math.cos(t / 70.0), 5.0),
-                              measure="start" if t == 1000 else "end" if t == 6000 else None))
+        samples.append(
+            Sample(
+                t,
+                accel=(x + wobble, y - wobble, z + wobble),
+                gyro=(40 * math.sin(t / 50.0), -30 * math.cos(t / 70.0), 5.0),
+                measure="start" if t == 1000 else "end" if t == 6000 else None,
+            )
+        )
     run = micropython_lines(samples, heap="16M")
     motions = [protocol.decode(line)[3][2] for line in run.usb if line.startswith("$TILT")]
     assert min(motions[20:]) > 30  # it is moving, as the judge sees it
@@ -196,13 +213,15 @@ def test_flash_sh_ships_every_module_compiled_for_the_picos_core(tmp_path):
 @needs_micropython
 def test_a_host_that_does_not_read_usb_holds_up_neither_the_loop_nor_bluetooth():
     import threading
+
     board = Board("micropython", usb_pipe_bytes=4096)
     try:
         board.feed(*at_rest(0, 1000))
         board.pause_usb()  # the host holds the port open and reads nothing
         stalled = at_rest(1000, 9000)
-        stalled = [Sample(s.t_ms, beam=6000 <= s.t_ms < 6007, rgbc=RAIN if 6000 <= s.t_ms < 6007 else s.rgbc)
-                   for s in stalled]
+        stalled = [
+            Sample(s.t_ms, beam=6000 <= s.t_ms < 6007, rgbc=RAIN if 6000 <= s.t_ms < 6007 else s.rgbc) for s in stalled
+        ]
         feeder = threading.Thread(target=board.feed, args=tuple(stalled), daemon=True)
         feeder.start()
         feeder.join(60)
@@ -253,8 +272,11 @@ def test_calibrating_the_level_learns_the_accelerometers_one_g(tmp_path):
     # a chip whose Z reads 5 % high (within the MPU-6050's factory tolerance): at rest it reads
     # 50 mg of MOTION, so the judge's rest (under 10 mg) never comes, until it is levelled
     def standing(start=0):
-        return [Sample(start + t, accel=(0.002 * (t // 5 % 3 - 1), 0.0, 1.05 + 0.002 * (t // 5 % 5 - 2)))
-                for t in range(3000)]
+        return [
+            Sample(start + t, accel=(0.002 * (t // 5 % 3 - 1), 0.0, 1.05 + 0.002 * (t // 5 % 5 - 2)))
+            for t in range(3000)
+        ]
+
     flash = make_flash(tmp_path / "flash")
     before = micropython_lines(standing(), flash=flash).usb
     assert max(int(m[3][2]) for m in messages_of(before)[10:] if m[0] == "TILT") >= 45
@@ -271,8 +293,7 @@ REST_S = 10  # how long the ship stands at rest after it is levelled
 
 def twin_standing(model, start, ms):
     """The twin's ship standing level and still on the table, its sensors' offsets and noise in."""
-    return [Sample(start + t, accel=model.standing_level(t)[:3], gyro=model.standing_level(t)[3:])
-            for t in range(ms)]
+    return [Sample(start + t, accel=model.standing_level(t)[:3], gyro=model.standing_level(t)[3:]) for t in range(ms)]
 
 
 def tilt_error_at_rest(flash, model, interpreter="micropython"):
@@ -292,8 +313,9 @@ def test_levelling_learns_the_gyros_offset_and_the_tilt_at_rest_stays_level(tmp_
     model = ShipModel(seed=3)
     model.gyro_bias = [3.0, -4.0, 2.5]  # a few degrees a second, as a real MPU-6050 reads standing still
     flash = make_flash(tmp_path / "flash")
-    done = Board.run(twin_standing(model, 0, 2600), "micropython", flash=flash,
-                     run="import calibrate; calibrate.level()")
+    done = Board.run(
+        twin_standing(model, 0, 2600), "micropython", flash=flash, run="import calibrate; calibrate.level()"
+    )
     assert done.returncode == 0 and "standing still" in "".join(done.usb), done.stderr
     data = json.loads((flash / "calibration.json").read_text())
     assert data["gyro_zero"] == pytest.approx(model.gyro_bias, abs=0.02)
@@ -336,8 +358,10 @@ def test_a_beam_broken_without_a_balls_colour_gives_no_ball_line(interpreter):
 @needs_micropython
 def test_breaks_without_a_balls_colour_give_the_same_bytes_on_both_interpreters():
     wall = (20, 20, 20, 60)
-    samples = [Sample(t, beam=(t // 40) % 3 == 0 and t % 40 < 5 + t % 7, rgbc=(HAIL if t > 1500 else wall))
-               for t in range(3000)]
+    samples = [
+        Sample(t, beam=(t // 40) % 3 == 0 and t % 40 < 5 + t % 7, rgbc=(HAIL if t > 1500 else wall))
+        for t in range(3000)
+    ]
     mp, cp = Board.run(samples, "micropython"), Board.run(samples, "cpython")
     assert mp.usb == cp.usb and any(line.startswith("$BALL") for line in mp.usb)
     assert not any(line.startswith("$BALL") and int(line.split(",")[2]) < 1500 for line in mp.usb)
@@ -346,6 +370,7 @@ def test_breaks_without_a_balls_colour_give_the_same_bytes_on_both_interpreters(
 @needs_micropython
 def test_the_bench_measures_the_firmwares_step_and_allocation():
     from companion.ship.bench import firmware_figures
+
     figures = firmware_figures(seconds=2)
     assert 0 < figures["ship.firmware_step_median_us"] <= figures["ship.firmware_step_p99_us"] < 1_000_000
     assert figures["ship.firmware_step_mean_us"] > 0
@@ -364,8 +389,14 @@ def test_the_board_host_keeps_each_loop_steps_time_when_asked(interpreter):
     assert Board.run(busy_flight(0, 1500), interpreter).steps == []  # kept only when asked
 
 
-segment = st.tuples(st.integers(20, 400), st.floats(-30, 30), st.floats(-30, 30), st.floats(0, 0.4),
-                    st.sampled_from([None, "rain", "hail"]), st.floats(-200, 200))
+segment = st.tuples(
+    st.integers(20, 400),
+    st.floats(-30, 30),
+    st.floats(-30, 30),
+    st.floats(0, 0.4),
+    st.sampled_from([None, "rain", "hail"]),
+    st.floats(-200, 200),
+)
 
 
 @needs_micropython
@@ -378,8 +409,15 @@ def test_any_flight_gives_the_same_good_lines_on_both_pythons(segments, on_for_m
             wobble = shake * math.sin(i / 2.0)
             x, y, z = tilted(pitch, roll)
             beam = ball is not None and 5 <= i < 11
-            samples.append(Sample(t, accel=(x + wobble, y - wobble, z + wobble), gyro=(spin, -spin / 2, wobble * 100),
-                                  beam=beam, rgbc=(RAIN if ball == "rain" else HAIL) if beam else (40, 40, 40, 120)))
+            samples.append(
+                Sample(
+                    t,
+                    accel=(x + wobble, y - wobble, z + wobble),
+                    gyro=(spin, -spin / 2, wobble * 100),
+                    beam=beam,
+                    rgbc=(RAIN if ball == "rain" else HAIL) if beam else (40, 40, 40, 120),
+                )
+            )
             t += 1
     mp = micropython_lines(samples)
     cp = Board.run(samples, "cpython")

@@ -27,8 +27,19 @@ import ship  # noqa: E402
 import tcs34725  # noqa: E402
 import tilt  # noqa: E402
 
-LOGIC = ["clock.py", "tilt.py", "motion.py", "balls.py", "calibration.py", "messages.py", "ship.py",
-         "mpu6050.py", "tcs34725.py", "main.py", "calibrate.py"]
+LOGIC = [
+    "clock.py",
+    "tilt.py",
+    "motion.py",
+    "balls.py",
+    "calibration.py",
+    "messages.py",
+    "ship.py",
+    "mpu6050.py",
+    "tcs34725.py",
+    "main.py",
+    "calibrate.py",
+]
 
 
 def test_the_firmware_uses_the_companions_protocol_file_not_a_copy():
@@ -46,9 +57,26 @@ def test_micropython_can_run_it(name):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
             for module in modules:
-                assert module in {"math", "json", "os", "struct", "sys", "time", "machine", "protocol", "select",
-                                  "clock", "balls", "motion", "tilt", "calibration", "messages", "ship",
-                                  "mpu6050", "tcs34725"}, (name, module)
+                assert module in {
+                    "math",
+                    "json",
+                    "os",
+                    "struct",
+                    "sys",
+                    "time",
+                    "machine",
+                    "protocol",
+                    "select",
+                    "clock",
+                    "balls",
+                    "motion",
+                    "tilt",
+                    "calibration",
+                    "messages",
+                    "ship",
+                    "mpu6050",
+                    "tcs34725",
+                }, (name, module)
 
 
 # -- tilt and motion ------------------------------------------------------------------------------
@@ -86,8 +114,16 @@ def test_the_filter_takes_off_the_gyros_offset_it_was_taught():
     assert max(errors[1]) < 0.02
 
 
-@pytest.mark.parametrize("stored", [{}, {"gyro_zero": "fast"}, {"gyro_zero": [1.0, 2.0]},
-                                    {"gyro_zero": [1.0, None, 2.0]}, {"gyro_zero": [True, 0, 0]}])
+@pytest.mark.parametrize(
+    "stored",
+    [
+        {},
+        {"gyro_zero": "fast"},
+        {"gyro_zero": [1.0, 2.0]},
+        {"gyro_zero": [1.0, None, 2.0]},
+        {"gyro_zero": [True, 0, 0]},
+    ],
+)
 def test_a_calibration_without_a_sound_gyro_offset_takes_none_off(tmp_path, stored):
     import json
 
@@ -129,7 +165,7 @@ def test_the_integer_angles_are_the_accelerometers_angles(pitch, roll, g):
         assert f.roll / tilt.UNIT == pytest.approx(want_roll, abs=0.02)
 
 
-@given(st.integers(0, 3 * 16384 ** 2), st.integers(1, 40000))
+@given(st.integers(0, 3 * 16384**2), st.integers(1, 40000))
 def test_the_integer_square_root(n, guess):
     assert motion.isqrt(n, guess) == math.isqrt(n)
 
@@ -199,8 +235,12 @@ def test_a_break_the_sensor_saw_only_the_wall_through_is_no_ball():
 def test_a_ball_is_a_reading_as_bright_as_a_share_of_the_dimmer_taught_ball():
     dim = min(calibration.DEFAULTS["rain"][3], calibration.DEFAULTS["hail"][3])
     threshold = calibration.BALL_LIGHT * dim
-    assert calibration.classify(calibration.DEFAULTS, (0.22 * threshold, 0.32 * threshold, 0.46 * threshold,
-                                                       int(threshold) + 1)) == "rain"
+    assert (
+        calibration.classify(
+            calibration.DEFAULTS, (0.22 * threshold, 0.32 * threshold, 0.46 * threshold, int(threshold) + 1)
+        )
+        == "rain"
+    )
     assert calibration.classify(calibration.DEFAULTS, (30, 30, 30, int(threshold) - 1)) is None
     assert calibration.classify(calibration.DEFAULTS, WALL) is None
 
@@ -218,6 +258,7 @@ def test_motion_is_measured_from_the_accelerometers_own_one_g():
 def test_a_colour_sensor_that_fails_during_a_pass():
     def broken():
         raise OSError("no answer")
+
     d = detector()
     seen = [d.poll(t, 10 <= t < 16, broken) for t in range(30)]
     assert [s for s in seen if s] == [("colour_failed", None)]
@@ -238,6 +279,7 @@ def test_taught_colours_are_kept_and_used(tmp_path):
 
 
 # -- the board's loop --------------------------------------------------------------------------------
+
 
 class ListPort:
     """A port that takes every line (the sensors' tests do not test the ports)."""
@@ -312,6 +354,7 @@ def test_a_ball_a_shake_and_a_failing_imu_as_lines():
         imu.shaking = 600 <= t < 900
         imu.failing = 1000 <= t < 1200
         state["mv"] = 3400 if t >= 1500 else 3900
+
     msgs = decoded(run_board(2100, script))
     balls_seen = [m for m in msgs if m[0] == "BALL"]
     assert balls_seen == [("BALL", balls_seen[0][1], 506, ["hail"])]
@@ -345,12 +388,19 @@ def test_err_text_is_made_safe_for_the_protocol():
 text = st.text(st.characters(min_codepoint=32, max_codepoint=126, exclude_characters="$*,"), max_size=12)
 
 
-@given(st.sampled_from(sorted(companion_protocol.LAYOUTS)), st.integers(0, 65535),
-       st.integers(0, 10 ** 12), st.data())
+@given(st.sampled_from(sorted(companion_protocol.LAYOUTS)), st.integers(0, 65535), st.integers(0, 10**12), st.data())
 def test_the_boards_lines_are_the_protocols_bytes(kind, seq, t, data):
-    fields = [data.draw({"s": st.integers(-99999, 99999), "u": st.integers(0, 99999), "t": text,
-                         "k": st.sampled_from(companion_protocol.KINDS)}[how])
-              for how in companion_protocol.LAYOUTS[kind]]
+    fields = [
+        data.draw(
+            {
+                "s": st.integers(-99999, 99999),
+                "u": st.integers(0, 99999),
+                "t": text,
+                "k": st.sampled_from(companion_protocol.KINDS),
+            }[how]
+        )
+        for how in companion_protocol.LAYOUTS[kind]
+    ]
     port = ListPort()
     out = messages.Outbox("CS-TEST", [port])
     out.seq = seq
@@ -360,6 +410,7 @@ def test_the_boards_lines_are_the_protocols_bytes(kind, seq, t, data):
 
 
 # -- the ports ----------------------------------------------------------------------------------------
+
 
 class SlowPort:
     def __init__(self):
@@ -371,7 +422,7 @@ class SlowPort:
 
     def write(self, buf, offset, n):
         assert 0 < n <= self.room
-        self.written += buf[offset:offset + n]
+        self.written += buf[offset : offset + n]
 
 
 def test_a_port_that_takes_nothing_drops_lines_and_counts_them_and_the_other_goes_on():
@@ -392,7 +443,7 @@ def test_a_port_that_takes_nothing_drops_lines_and_counts_them_and_the_other_goe
         for _ in range(100):
             out.pump()
     seqs = [companion_protocol.decode(line)[1] for line in stuck.written.decode().split("\r\n") if line]
-    assert seqs[:ports[0].sent - 80] == list(range(len(seqs[:ports[0].sent - 80])))
+    assert seqs[: ports[0].sent - 80] == list(range(len(seqs[: ports[0].sent - 80])))
     assert max(seqs) == 159 and len(seqs) == 160 - ports[0].dropped
 
 
@@ -412,6 +463,7 @@ def test_a_step_that_makes_a_line_writes_nothing_and_a_balls_line_goes_at_once()
 
 # -- a resting ship's lines go out together ----------------------------------------------------------
 
+
 class PacedPort:
     """The USB port as main.py drives it: a byte a poll, 8 a step; notes when each line's last
     byte went out."""
@@ -422,7 +474,7 @@ class PacedPort:
         self.out = []  # (step ms its last byte went out, line)
 
     def write(self, buf, offset, n):
-        for b in buf[offset:offset + n]:
+        for b in buf[offset : offset + n]:
             self.bytes.append(b)
             if b == 10:
                 self.out.append((self.now, self.bytes.decode("ascii").rstrip("\r\n")))
@@ -439,8 +491,7 @@ def paced_lines(ms, script=lambda sensors, t: None):
     usb = messages.Port(lambda: 1, port.write, 8)
     imu = ScriptedIMU()
     state = {"beam": False, "mv": 3900}
-    board = ship.Ship(messages.Outbox("CS-TEST", [usb]), imu, lambda: state["beam"], lambda: HAIL,
-                      lambda: state["mv"])
+    board = ship.Ship(messages.Outbox("CS-TEST", [usb]), imu, lambda: state["beam"], lambda: HAIL, lambda: state["mv"])
     board.start(0)
     for t in range(ms):
         port.now = t
@@ -471,6 +522,7 @@ def test_a_resting_ships_lines_go_out_together_each_with_its_own_seq_and_time():
 def test_a_moving_ships_lines_go_out_as_they_are_written():
     def shaking(sensors, t):
         sensors[0].shaking = 2000 <= t < 6000
+
     out = paced_board(8000, shaking)
     moving = [(sent, m) for sent, m in out if m[0] == "TILT" and m[3][2] >= ship.REST_MOTION_MG]
     assert len(moving) >= 70
@@ -485,13 +537,15 @@ def test_a_moving_ships_lines_go_out_as_they_are_written():
 def test_a_ball_sends_what_waits_at_once_and_its_own_line_right_behind():
     def ball(sensors, t):
         sensors[1]["beam"] = 2730 <= t < 2736  # most of a second's lines are waiting
+
     out = paced_board(4000, ball)
     balls = [(sent, m) for sent, m in out if m[0] == "BALL"]
     assert [m[2] for _sent, m in balls] == [2736]
     sent, m = balls[0]
     ahead = sum(len(companion_protocol.encode(k, q, t, f)) + 2 for _s, (k, q, t, f) in out if q < m[1])
-    queued_at_break = ahead - sum(len(companion_protocol.encode(k, q, t, f)) + 2
-                                  for s, (k, q, t, f) in out if q < m[1] and s < 2730)
+    queued_at_break = ahead - sum(
+        len(companion_protocol.encode(k, q, t, f)) + 2 for s, (k, q, t, f) in out if q < m[1] and s < 2730
+    )
     assert queued_at_break > 300  # the beam found a batch waiting
     assert sent - m[2] <= queued_at_break // 8 + 6  # nothing waited for the batch to end
     # lines of a ship whose ball may still be falling or settling are not held back
@@ -512,6 +566,7 @@ def test_whatever_the_ship_does_every_line_goes_out_in_order_and_none_waits_long
         doing = next((what for what, a, b in spans if a <= now < b), "still")
         imu.shaking = doing == "shake"
         state["beam"] = doing == "ball" and now % 400 < 6
+
     out = paced_board(t + 3000, play)
     msgs = [m for _sent, m in out]
     assert [m[1] for m in msgs] == list(range(len(msgs)))
@@ -520,6 +575,7 @@ def test_whatever_the_ship_does_every_line_goes_out_in_order_and_none_waits_long
 
 
 # -- the drivers, on a register map of our own -------------------------------------------------------
+
 
 class RegisterBus:
     def __init__(self, registers):
@@ -531,7 +587,7 @@ class RegisterBus:
         return data[:n]
 
     def readfrom_mem_into(self, address, register, buf):
-        buf[:] = self.registers[(address, register)][:len(buf)]
+        buf[:] = self.registers[(address, register)][: len(buf)]
 
     def writeto_mem(self, address, register, data):
         self.written.append((address, register, bytes(data)))

@@ -18,8 +18,12 @@ SHARE = "share/cloud-companion/ship-firmware"
 
 @pytest.mark.slow  # a wheel built: a minute or more
 def test_the_wheel_carries_every_firmware_file_the_twin_runs_and_every_sound_font_and_catalog(tmp_path):
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(PROJECT)],
-                   check=True, capture_output=True, timeout=600)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(PROJECT)],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     wheel = next(tmp_path.glob("cloud_companion-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     carried = {Path(n).name for n in names if f".data/data/{SHARE}/" in n}
@@ -27,7 +31,11 @@ def test_the_wheel_carries_every_firmware_file_the_twin_runs_and_every_sound_fon
     assert "main.py" in wanted and wanted <= carried
     assert "companion/ship/protocol.py" in names  # the firmware's protocol module, from the package
     package = PROJECT / "companion"
-    data = [p for pattern in ("sounds_data/*.wav", "ui/kit/fonts/*", "i18n/*/LC_MESSAGES/*.mo") for p in package.glob(pattern)]
+    data = [
+        p
+        for pattern in ("sounds_data/*.wav", "ui/kit/fonts/*", "i18n/*/LC_MESSAGES/*.mo")
+        for p in package.glob(pattern)
+    ]
     assert len([p for p in data if p.suffix == ".wav"]) >= 20
     assert {f"companion/{p.relative_to(package)}" for p in data} <= set(names)
 

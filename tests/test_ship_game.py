@@ -36,8 +36,9 @@ def table(tmp_path):
     config = Config(ship_port="sim", judge=JudgeTimings(**dict(FAST)))
     h = Harness((800, 480))
     log = FlightLog(tmp_path / "flights", keep=50)
-    panel = ShipPanel.open(config, h.app.wake, True, pin_factory=MockFactory(), flight_log=log,
-                           sim_options={"seed": 3, "crew": QUICK_CREW})
+    panel = ShipPanel.open(
+        config, h.app.wake, True, pin_factory=MockFactory(), flight_log=log, sim_options={"seed": 3, "crew": QUICK_CREW}
+    )
     h.app.hardware.ship = panel
     panel.session.attach(h.app.controller)
     yield h, panel, log
@@ -68,8 +69,9 @@ def release(h, panel, drops: list[dict]) -> None:
 
 def land(h, panel) -> None:
     panel.simulator.set_down()
-    pump_until(h, lambda: h.app.controller.match.state.phase != "flight", timeout=10,
-               why="the twin's landing was not judged")
+    pump_until(
+        h, lambda: h.app.controller.match.state.phase != "flight", timeout=10, why="the twin's landing was not judged"
+    )
 
 
 def play(h, panel, actions) -> None:
@@ -115,9 +117,14 @@ def test_a_whole_game_judged_from_the_twins_sensors(table, name, result):
     # each flight was logged, and replaying a log judges its drops again
     flights = log.flights()
     assert len(flights) == sum(1 for a in actions if a["act"] == "land")
-    first = [a for a in judge_records(read_records(flights[0].read_bytes()), panel.session.judge.__class__(
-        panel.session.judge.timings)) if "act" in a]
-    expected = actions[1:actions.index({"act": "land"}) + 1]
+    first = [
+        a
+        for a in judge_records(
+            read_records(flights[0].read_bytes()), panel.session.judge.__class__(panel.session.judge.timings)
+        )
+        if "act" in a
+    ]
+    expected = actions[1 : actions.index({"act": "land"}) + 1]
     assert [{k: v for k, v in a.items() if k != "t"} for a in first] == expected
 
 

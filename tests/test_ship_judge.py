@@ -16,6 +16,7 @@ def drop(t, ball, where):
 
 # -- balls ---------------------------------------------------------------------------------------
 
+
 def test_a_ball_lands_and_is_judged_when_it_has_settled():
     b = Board()
     assert acts([ship(1000, b.ball("rain")), bed(1180, "yellow")]) == [drop(1480, "rain", "yellow")]
@@ -72,44 +73,53 @@ def test_an_impact_after_the_settle_time_is_no_hole():
 
 def test_two_balls_in_quick_succession_land_in_order():
     b = Board()
-    out = acts([ship(1000, b.ball("rain")), ship(1050, b.ball("hail")),
-                bed(1200, "yellow"), bed(1260, "white")])
+    out = acts([ship(1000, b.ball("rain")), ship(1050, b.ball("hail")), bed(1200, "yellow"), bed(1260, "white")])
     assert out == [drop(1500, "rain", "yellow"), drop(1560, "hail", "white")]
 
 
 def test_a_falling_ball_comes_before_a_bounce():
     b = Board()
-    out = acts([ship(1000, b.ball("rain")), bed(1200, "yellow"),
-                ship(1250, b.ball("hail")), bed(1300, "purple")])
+    out = acts([ship(1000, b.ball("rain")), bed(1200, "yellow"), ship(1250, b.ball("hail")), bed(1300, "purple")])
     assert out == [drop(1500, "rain", "yellow"), drop(1600, "hail", "purple")]
 
 
 def test_the_bounce_goes_to_the_latest_impact_and_on_a_tie_the_ball_opened_last():
     b = Board()
-    out = acts([ship(1000, b.ball("rain")), ship(1000, b.ball("hail")),
-                bed(1100, "yellow"), bed(1100, "white"), bed(1200, "blue")])
+    out = acts(
+        [
+            ship(1000, b.ball("rain")),
+            ship(1000, b.ball("hail")),
+            bed(1100, "yellow"),
+            bed(1100, "white"),
+            bed(1200, "blue"),
+        ]
+    )
     # both settle at 1100; the hail (opened last) bounces to blue
     assert out == [drop(1400, "rain", "yellow"), drop(1500, "hail", "blue")]
     b = Board()
-    out = acts([ship(1000, b.ball("rain")), ship(1000, b.ball("hail")),
-                bed(1100, "yellow"), bed(1150, "white"), bed(1200, "yellow")])
+    out = acts(
+        [
+            ship(1000, b.ball("rain")),
+            ship(1000, b.ball("hail")),
+            bed(1100, "yellow"),
+            bed(1150, "white"),
+            bed(1200, "yellow"),
+        ]
+    )
     # a recent ball is in yellow already: nothing changes
     assert out == [drop(1400, "rain", "yellow"), drop(1450, "hail", "white")]
 
 
 def test_deadlines_at_one_time_go_in_the_order_the_balls_came():
     b = Board()
-    out = acts([ship(1000, b.ball("hail")), ship(1050, b.ball("rain")),
-                bed(1100, "yellow"), bed(1100, "white")])
+    out = acts([ship(1000, b.ball("hail")), ship(1050, b.ball("rain")), bed(1100, "yellow"), bed(1100, "white")])
     assert out == [drop(1400, "hail", "yellow"), drop(1400, "rain", "white")]
     b = Board()
-    out = acts([ship(1000, b.ball("rain")), ship(1050, b.ball("hail")),
-                bed(1100, "yellow"), bed(1100, "white")])
+    out = acts([ship(1000, b.ball("rain")), ship(1050, b.ball("hail")), bed(1100, "yellow"), bed(1100, "white")])
     assert out == [drop(1400, "rain", "yellow"), drop(1400, "hail", "white")]
     # a drop and an outside at one time (a long settle time makes it possible)
     b = Board()
-    out = acts([ship(850, b.ball("rain")), bed(900, "blue"), ship(1000, b.ball("hail"))],
-               Timings(settle=900))
+    out = acts([ship(850, b.ball("rain")), bed(900, "blue"), ship(1000, b.ball("hail"))], Timings(settle=900))
     assert out == [drop(1800, "rain", "blue"), {"t": 1800, "notice": "outside", "ball": "hail"}]
 
 
@@ -133,10 +143,10 @@ def test_custom_timings():
 
 # -- flight and landing ---------------------------------------------------------------------------
 
+
 def flown_then_rest(b, start=1000):
     """A flight: 25 moving samples, then calm samples for over two seconds."""
-    return ([flight(start, "start")] + tilts(b, start + 50, start + 1250, 50)
-            + tilts(b, start + 1300, start + 3400, 2))
+    return [flight(start, "start")] + tilts(b, start + 50, start + 1250, 50) + tilts(b, start + 1300, start + 3400, 2)
 
 
 def test_a_flight_that_rests_for_two_seconds_lands():
@@ -191,8 +201,13 @@ def test_a_given_land_ends_the_flight():
 
 def test_any_tilt_over_the_rest_motion_ends_a_rest():
     b = Board()
-    records = [flight(0, "start")] + tilts(b, 50, 1250, 50) + tilts(b, 1300, 2500, 2) \
-        + [ship(2550, b.tilt(10))] + tilts(b, 2600, 4700, 2)
+    records = (
+        [flight(0, "start")]
+        + tilts(b, 50, 1250, 50)
+        + tilts(b, 1300, 2500, 2)
+        + [ship(2550, b.tilt(10))]
+        + tilts(b, 2600, 4700, 2)
+    )
     assert acts(records) == [{"t": 4600, "act": "land"}]
 
 
@@ -204,17 +219,24 @@ def test_tilts_outside_a_flight_do_nothing():
 
 def test_lost_and_silent_end_a_rest():
     b = Board()
-    records = [flight(0, "start")] + tilts(b, 50, 1250, 50) + tilts(b, 1300, 2000, 0) \
-        + [port(2100, "lost"), port(2150, "back")] + tilts(b, 2200, 4300, 0)
+    records = (
+        [flight(0, "start")]
+        + tilts(b, 50, 1250, 50)
+        + tilts(b, 1300, 2000, 0)
+        + [port(2100, "lost"), port(2150, "back")]
+        + tilts(b, 2200, 4300, 0)
+    )
     # the rest restarts at 2200 (the SEQ count was cleared by back: no gap)
     assert acts(records) == [{"t": 4200, "act": "land"}]
 
 
 # -- the link ---------------------------------------------------------------------------------------
 
+
 def test_rejections_in_the_contract_order():
-    out = judged([ship(1, "$BALL,1,2,rain*00"), ship(2, "garbage"), ship(3, "$" + "A" * 85),
-                  ship(4, "$BALL,1,2,rain*0\x01")])
+    out = judged(
+        [ship(1, "$BALL,1,2,rain*00"), ship(2, "garbage"), ship(3, "$" + "A" * 85), ship(4, "$BALL,1,2,rain*0\x01")]
+    )
     assert [r["why"] for r in out] == ["checksum", "format", "too_long", "format"]
     assert all(r["link"] == "rejected" for r in out)
 
@@ -253,44 +275,56 @@ def test_a_ball_line_is_rejected_when_repeated_so_no_second_ball():
 
 def test_another_protocol_version_is_ignored_until_a_hello_1():
     b = Board()
-    records = [ship(0, b.hello("2")), ship(10, b.ball()), ship(20, b.line("ERR", "imu", "x")),
-               bed(100, "blue"), ship(200, Board(3).hello("01")), ship(300, b.hello("1")),
-               ship(400, b.ball("hail")), bed(500, "white")]
+    records = [
+        ship(0, b.hello("2")),
+        ship(10, b.ball()),
+        ship(20, b.line("ERR", "imu", "x")),
+        bed(100, "blue"),
+        ship(200, Board(3).hello("01")),
+        ship(300, b.hello("1")),
+        ship(400, b.ball("hail")),
+        bed(500, "white"),
+    ]
     assert judged(records) == [
         {"t": 0, "link": "version", "proto": "2"},
         {"t": 100, "notice": "no_hole", "bed": "blue"},
         {"t": 200, "link": "version", "proto": "01"},
-        drop(800, "hail", "white")]
+        drop(800, "hail", "white"),
+    ]
 
 
 def test_ignore_mode_still_rejects_and_checks_repeats():
     b = Board()
     hello = b.hello("2")
     records = [ship(0, hello), ship(1, "$X*00"), ship(2, Board(0).tilt(0))]
-    assert judged(records) == [{"t": 0, "link": "version", "proto": "2"},
-                               {"t": 1, "link": "rejected", "why": "checksum"},
-                               {"t": 2, "link": "rejected", "why": "repeat"}]
+    assert judged(records) == [
+        {"t": 0, "link": "version", "proto": "2"},
+        {"t": 1, "link": "rejected", "why": "checksum"},
+        {"t": 2, "link": "rejected", "why": "repeat"},
+    ]
 
 
 def test_err_reports_board_and_beat_nothing():
     b = Board()
-    assert judged([ship(5, b.line("ERR", "imu", "no answer")), ship(6, b.line("BEAT", 3900))]) == \
-        [{"t": 5, "link": "board", "code": "imu", "text": "no answer"}]
+    assert judged([ship(5, b.line("ERR", "imu", "no answer")), ship(6, b.line("BEAT", 3900))]) == [
+        {"t": 5, "link": "board", "code": "imu", "text": "no answer"}
+    ]
 
 
 def test_silence_and_heard():
     b = Board()
-    out = judged([ship(1000, b.tilt(0)), ship(4000, b.tilt(0)), ship(8000, b.tilt(0)),
-                  ship(8100, b.tilt(0))])
+    out = judged([ship(1000, b.tilt(0)), ship(4000, b.tilt(0)), ship(8000, b.tilt(0)), ship(8100, b.tilt(0))])
     assert out == [{"t": 7000, "link": "silent"}, {"t": 8000, "link": "heard"}]
 
 
 def test_the_silence_clock_starts_at_the_first_record_and_rejected_lines_do_not_restart_it():
     out = judged([bed(0, "blue"), ship(2000, "junk"), bed(3500, "blue")])
-    assert out == [{"t": 0, "notice": "no_hole", "bed": "blue"},
-                   {"t": 2000, "link": "rejected", "why": "format"},
-                   {"t": 3000, "link": "silent"},
-                   {"t": 3500, "notice": "no_hole", "bed": "blue"}]
+    assert out == [
+        {"t": 0, "notice": "no_hole", "bed": "blue"},
+        {"t": 2000, "link": "rejected", "why": "format"},
+        {"t": 3000, "link": "silent"},
+        {"t": 3500, "notice": "no_hole", "bed": "blue"},
+    ]
 
 
 def test_a_deadline_at_the_last_records_time_is_the_run_on_so_no_silent():
@@ -300,10 +334,15 @@ def test_a_deadline_at_the_last_records_time_is_the_run_on_so_no_silent():
 
 def test_no_silence_while_the_port_is_lost_and_back_restarts_the_clock():
     b = Board()
-    out = judged([ship(0, b.tilt(0)), port(1000, "lost"), port(9000, "back"), ship(11000, b.tilt(0)),
-                  ship(15000, b.tilt(0))])
-    assert out == [{"t": 1000, "link": "lost"}, {"t": 9000, "link": "back"},
-                   {"t": 14000, "link": "silent"}, {"t": 15000, "link": "heard"}]
+    out = judged(
+        [ship(0, b.tilt(0)), port(1000, "lost"), port(9000, "back"), ship(11000, b.tilt(0)), ship(15000, b.tilt(0))]
+    )
+    assert out == [
+        {"t": 1000, "link": "lost"},
+        {"t": 9000, "link": "back"},
+        {"t": 14000, "link": "silent"},
+        {"t": 15000, "link": "heard"},
+    ]
 
 
 def test_back_ends_a_silence_without_heard_and_clears_the_count():
@@ -316,10 +355,13 @@ def test_back_ends_a_silence_without_heard_and_clears_the_count():
 
 def test_lines_while_lost_are_read_and_back_without_lost_is_reported():
     b = Board()
-    out = judged([port(0, "lost"), ship(10, b.ball()), bed(200, "blue"), port(300, "back"),
-                  port(400, "back")])
-    assert out == [{"t": 0, "link": "lost"}, {"t": 300, "link": "back"}, {"t": 400, "link": "back"},
-                   drop(500, "rain", "blue")]
+    out = judged([port(0, "lost"), ship(10, b.ball()), bed(200, "blue"), port(300, "back"), port(400, "back")])
+    assert out == [
+        {"t": 0, "link": "lost"},
+        {"t": 300, "link": "back"},
+        {"t": 400, "link": "back"},
+        drop(500, "rain", "blue"),
+    ]
 
 
 def test_a_good_line_reports_heard_then_gap_then_its_own():
@@ -327,9 +369,12 @@ def test_a_good_line_reports_heard_then_gap_then_its_own():
     first = b.tilt(0)
     b.seq = 10
     out = judged([ship(0, first), ship(5000, b.line("ERR", "battery", "low"))])
-    assert out == [{"t": 3000, "link": "silent"}, {"t": 5000, "link": "heard"},
-                   {"t": 5000, "link": "gap", "missing": 9},
-                   {"t": 5000, "link": "board", "code": "battery", "text": "low"}]
+    assert out == [
+        {"t": 3000, "link": "silent"},
+        {"t": 5000, "link": "heard"},
+        {"t": 5000, "link": "gap", "missing": 9},
+        {"t": 5000, "link": "board", "code": "battery", "text": "low"},
+    ]
 
 
 def test_silent_comes_after_balls_at_the_same_time():
@@ -345,8 +390,13 @@ def test_silent_comes_after_balls_at_the_same_time():
 
 def test_a_land_right_after_the_last_ball_comes_before_silent():
     b = Board()
-    records = [flight(0, "start")] + tilts(b, 50, 1250, 50) + tilts(b, 1300, 3150, 2) \
-        + [ship(3200, b.ball())] + tilts(b, 3250, 3300, 2)
+    records = (
+        [flight(0, "start")]
+        + tilts(b, 50, 1250, 50)
+        + tilts(b, 1300, 3150, 2)
+        + [ship(3200, b.ball())]
+        + tilts(b, 3250, 3300, 2)
+    )
     # land due at 3300; the ball is outside at 4000; silence would be at 6300
     records += [bed(6500, "yellow")]
     out = judged(records)
@@ -410,8 +460,11 @@ def test_a_drop_and_silent_at_the_same_time_the_drop_first():
         records.append(bed(t, beds[i % 2]))
     records.append(bed(3100, "blue"))
     out = judged(records)
-    assert out[-3:] == [drop(3000, "rain", "purple"), {"t": 3000, "link": "silent"},
-                        {"t": 3100, "notice": "no_hole", "bed": "blue"}]
+    assert out[-3:] == [
+        drop(3000, "rain", "purple"),
+        {"t": 3000, "link": "silent"},
+        {"t": 3100, "notice": "no_hole", "bed": "blue"},
+    ]
 
 
 def test_a_rest_goes_on_through_ignore_mode():
@@ -434,8 +487,12 @@ def test_lost_does_not_cancel_a_due_land():
 
 def test_a_start_inside_a_flight_begins_afresh_and_an_end_outside_is_allowed():
     b = Board()
-    records = [flight(0, "end"), flight(10, "start")] + tilts(b, 50, 1250, 50) \
-        + [flight(1260, "start")] + tilts(b, 1300, 3500, 0)
+    records = (
+        [flight(0, "end"), flight(10, "start")]
+        + tilts(b, 50, 1250, 50)
+        + [flight(1260, "start")]
+        + tilts(b, 1300, 3500, 0)
+    )
     assert acts(records) == []  # the second start forgot the moving samples
 
 
@@ -448,18 +505,32 @@ def test_a_hello_changes_nothing_else():
 def test_a_rejected_line_does_not_end_a_silence():
     b = Board()
     out = judged([ship(0, b.tilt(0)), ship(3500, "$junk*00"), ship(3600, b.tilt(0))])
-    assert out == [{"t": 3000, "link": "silent"}, {"t": 3500, "link": "rejected", "why": "checksum"},
-                   {"t": 3600, "link": "heard"}]
+    assert out == [
+        {"t": 3000, "link": "silent"},
+        {"t": 3500, "link": "rejected", "why": "checksum"},
+        {"t": 3600, "link": "heard"},
+    ]
 
 
 def test_the_contracts_section_3_examples_in_time_order():
-    records = [flight(900, "start"), ship(1000, "$BALL,12,53021,rain*0D"), bed(1180, "yellow"),
-               port(5000, "lost"), port(6000, "back"), flight(9000, "end")]
-    assert judged(records) == [drop(1480, "rain", "yellow"), {"t": 4000, "link": "silent"},
-                               {"t": 5000, "link": "lost"}, {"t": 6000, "link": "back"}]
+    records = [
+        flight(900, "start"),
+        ship(1000, "$BALL,12,53021,rain*0D"),
+        bed(1180, "yellow"),
+        port(5000, "lost"),
+        port(6000, "back"),
+        flight(9000, "end"),
+    ]
+    assert judged(records) == [
+        drop(1480, "rain", "yellow"),
+        {"t": 4000, "link": "silent"},
+        {"t": 5000, "link": "lost"},
+        {"t": 6000, "link": "back"},
+    ]
 
 
 # -- more balls than the ship holds ----------------------------------------------------------------
+
 
 def test_more_balls_than_the_ship_holds_is_a_board_fault_reported_once_and_every_ball_is_still_judged():
     from companion.ship.judge import SHIP_HOLDS
@@ -473,11 +544,13 @@ def test_more_balls_than_the_ship_holds_is_a_board_fault_reported_once_and_every
     assert judge.counts == {"too_many_balls": 3}
     # the contract's judgement is untouched: each ball that reached no bed fell outside
     assert [r for r in out if "notice" in r] == [
-        {"t": 1800 + n, "notice": "outside", "ball": "rain"} for n in range(SHIP_HOLDS + 3)]
+        {"t": 1800 + n, "notice": "outside", "ball": "rain"} for n in range(SHIP_HOLDS + 3)
+    ]
     # once the air has cleared, a new flood is a new report
     later = [ship(5000 + n, b.ball("hail")) for n in range(SHIP_HOLDS + 1)]
     assert [r for r in judge_records(later, judge) if "x_board" in r] == [
-        {"t": 5000 + SHIP_HOLDS, "x_board": "too_many_balls", "in_air": SHIP_HOLDS + 1}]
+        {"t": 5000 + SHIP_HOLDS, "x_board": "too_many_balls", "in_air": SHIP_HOLDS + 1}
+    ]
 
 
 def test_six_balls_in_the_air_are_no_fault():
@@ -526,7 +599,7 @@ def test_next_deadline_is_when_tick_first_has_something_to_fire(records):
         getattr(judge, key)(t, value)
         due = judge.next_deadline()
         if due == math.inf:
-            assert copy.deepcopy(judge).tick(t + 10 ** 9) == []
+            assert copy.deepcopy(judge).tick(t + 10**9) == []
             continue
         assert due >= t
         assert copy.deepcopy(judge).tick(due) == []  # fires only what is earlier than now

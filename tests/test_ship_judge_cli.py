@@ -25,13 +25,21 @@ def lines(*records) -> bytes:
 
 def test_a_recorded_flight(tmp_path, capsys):
     b = Board()
-    data = lines({"t": 900, "flight": "start"}, {"t": 1000, "ship": b.ball("rain")},
-                 {"t": 1180, "bed": "yellow"}, {"t": 5000, "port": "lost"}, {"t": 6000, "port": "back"})
+    data = lines(
+        {"t": 900, "flight": "start"},
+        {"t": 1000, "ship": b.ball("rain")},
+        {"t": 1180, "bed": "yellow"},
+        {"t": 5000, "port": "lost"},
+        {"t": 6000, "port": "back"},
+    )
     code, out, err = run(tmp_path, data, capsys)
     assert code == 0 and err == ""
     assert [json.loads(x) for x in out.splitlines()] == [
         {"t": 1480, "act": "drop", "ball": "rain", "bed": "yellow"},
-        {"t": 4000, "link": "silent"}, {"t": 5000, "link": "lost"}, {"t": 6000, "link": "back"}]
+        {"t": 4000, "link": "silent"},
+        {"t": 5000, "link": "lost"},
+        {"t": 6000, "link": "back"},
+    ]
 
 
 def test_the_contract_example_line_is_read_as_written(tmp_path, capsys):
@@ -52,23 +60,39 @@ def test_line_ends_blank_lines_and_an_empty_file(tmp_path, capsys):
     assert run(tmp_path, b"", capsys)[:2] == (0, "")
 
 
-@pytest.mark.parametrize("data", [
-    b"\xef\xbb\xbf" + lines({"t": 0, "bed": "blue"}),           # a byte-order mark
-    b'{"t": 0, "ship": "\xff"}\n',                               # not UTF-8
-    b"[1]\n", b"1\n", b'"x"\n', b"{\n", b"nonsense\n",           # not an object
-    b'{"t": 0, "bed": "blue", "bed": "blue"}\n',                # a repeated key
-    b'{"t": 0, "t": 0, "bed": "blue"}\n',
-    b'{"t": 0, "bed": "blue", "x_note": 1}\n',                   # another key
-    b'{"t": 0}\n', b'{"bed": "blue"}\n', b'{"t": 0, "colour": "blue"}\n',
-    b'{"t": 0, "bed": "green"}\n', b'{"t": 0, "bed": 1}\n',     # bad values
-    b'{"t": 0, "port": "gone"}\n', b'{"t": 0, "flight": "START"}\n', b'{"t": 0, "ship": 5}\n',
-    b'{"t": 0, "ship": null}\n',
-    b'{"t": -1, "bed": "blue"}\n', b'{"t": 1.0, "bed": "blue"}\n', b'{"t": true, "bed": "blue"}\n',
-    b'{"t": "1", "bed": "blue"}\n', b'{"t": NaN, "bed": "blue"}\n', b'{"t": 1e3, "bed": "blue"}\n',
-    b'{"t": 5, "bed": "blue"}\n{"t": 4, "bed": "blue"}\n',       # time going back
-    b'{"t": 0, "bed": "blue"}\n\x0c\n',                          # a form feed is not blank
-    lines({"t": 0, "bed": "blue"}) * 3 + b"{}\n",                # bad at the end: nothing printed
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\xef\xbb\xbf" + lines({"t": 0, "bed": "blue"}),  # a byte-order mark
+        b'{"t": 0, "ship": "\xff"}\n',  # not UTF-8
+        b"[1]\n",
+        b"1\n",
+        b'"x"\n',
+        b"{\n",
+        b"nonsense\n",  # not an object
+        b'{"t": 0, "bed": "blue", "bed": "blue"}\n',  # a repeated key
+        b'{"t": 0, "t": 0, "bed": "blue"}\n',
+        b'{"t": 0, "bed": "blue", "x_note": 1}\n',  # another key
+        b'{"t": 0}\n',
+        b'{"bed": "blue"}\n',
+        b'{"t": 0, "colour": "blue"}\n',
+        b'{"t": 0, "bed": "green"}\n',
+        b'{"t": 0, "bed": 1}\n',  # bad values
+        b'{"t": 0, "port": "gone"}\n',
+        b'{"t": 0, "flight": "START"}\n',
+        b'{"t": 0, "ship": 5}\n',
+        b'{"t": 0, "ship": null}\n',
+        b'{"t": -1, "bed": "blue"}\n',
+        b'{"t": 1.0, "bed": "blue"}\n',
+        b'{"t": true, "bed": "blue"}\n',
+        b'{"t": "1", "bed": "blue"}\n',
+        b'{"t": NaN, "bed": "blue"}\n',
+        b'{"t": 1e3, "bed": "blue"}\n',
+        b'{"t": 5, "bed": "blue"}\n{"t": 4, "bed": "blue"}\n',  # time going back
+        b'{"t": 0, "bed": "blue"}\n\x0c\n',  # a form feed is not blank
+        lines({"t": 0, "bed": "blue"}) * 3 + b"{}\n",  # bad at the end: nothing printed
+    ],
+)
 def test_bad_input_exits_1_with_one_line_and_nothing_on_stdout(tmp_path, capsys, data):
     code, out, err = run(tmp_path, data, capsys)
     assert code == 1
@@ -86,8 +110,9 @@ def test_a_file_that_cannot_be_read(tmp_path, capsys):
 def test_standard_input_through_the_real_command():
     b = Board()
     data = lines({"t": 0, "ship": b.ball("hail")}, {"t": 100, "bed": "white"})
-    done = subprocess.run([sys.executable, "-m", "companion", "judge", "-"], input=data,
-                          capture_output=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "judge", "-"], input=data, capture_output=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"t": 400, "act": "drop", "ball": "hail", "bed": "white"}
 
@@ -103,8 +128,12 @@ def test_junk_never_tracebacks(tmp_path, capsys, data):
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.tuples(st.integers(0, 500), st.sampled_from(["ship", "bed", "port", "flight"]),
-                          st.text(max_size=25)), max_size=20))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 500), st.sampled_from(["ship", "bed", "port", "flight"]), st.text(max_size=25)),
+        max_size=20,
+    )
+)
 def test_records_with_any_ship_text_are_judged(tmp_path, capsys, items):
     t = 0
     records = []
@@ -120,16 +149,22 @@ def test_records_with_any_ship_text_are_judged(tmp_path, capsys, items):
 
 def test_an_endless_input_is_refused_at_once(tmp_path):
     # /dev/zero never ends and has no line end: bounded, refused in one line
-    run = subprocess.run([sys.executable, "-m", "companion", "judge", "/dev/zero"], capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "companion", "judge", "/dev/zero"], capture_output=True, text=True, timeout=120
+    )
     assert run.returncode == 1 and run.stdout == ""
-    assert run.stderr.splitlines() == ["cloud-companion: judge: /dev/zero: more than 16 MiB, too long for a "
-                                       "recording (a flight log is at most 1 MB)"]
+    assert run.stderr.splitlines() == [
+        "cloud-companion: judge: /dev/zero: more than 16 MiB, too long for a recording (a flight log is at most 1 MB)"
+    ]
 
 
 def test_a_line_far_longer_than_any_record_is_refused(tmp_path, capsys):
     data = lines({"t": 0, "port": "back"}) + b'{"t": 1, "ship": "' + b"x" * 70_000 + b'"}\n'
     code, out, err = run(tmp_path, data, capsys)
     assert code == 1 and out == ""
-    assert err == "cloud-companion: judge: " + str(tmp_path / "stream.jsonl") + \
-        ": line 2: longer than 65,536 characters, no record\n"
+    assert (
+        err
+        == "cloud-companion: judge: "
+        + str(tmp_path / "stream.jsonl")
+        + ": line 2: longer than 65,536 characters, no record\n"
+    )

@@ -62,14 +62,23 @@ def reference(records):
     return out
 
 
-EVENT = st.one_of(st.tuples(st.just("good"), st.sampled_from(["rain", "hail", "tilt"])),
-                  st.tuples(st.just("bed"), st.sampled_from(["yellow", "purple", "white", "blue"])),
-                  st.tuples(st.just("port"), st.sampled_from(["lost", "back"])))
+EVENT = st.one_of(
+    st.tuples(st.just("good"), st.sampled_from(["rain", "hail", "tilt"])),
+    st.tuples(st.just("bed"), st.sampled_from(["yellow", "purple", "white", "blue"])),
+    st.tuples(st.just("port"), st.sampled_from(["lost", "back"])),
+)
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from([0, 0, 1, 10, 29, 30, 40, 41, 120, 200, 260, 299, 300, 301, 799, 800,
-                                           801, 1500, 3000]), EVENT), max_size=25))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([0, 0, 1, 10, 29, 30, 40, 41, 120, 200, 260, 299, 300, 301, 799, 800, 801, 1500, 3000]),
+            EVENT,
+        ),
+        max_size=25,
+    )
+)
 def test_the_judge_agrees_with_the_millisecond_reading(steps):
     t = 0
     plain = []

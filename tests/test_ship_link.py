@@ -87,7 +87,7 @@ def test_an_unplug_and_a_replug(plugged):
     back = collect(events, lambda r: ("port", "back") in [x[1:] for x in r] and len(ship_lines(r)) >= 3)
     kinds = [x[1:] for x in back]
     assert ("port", "back") in kinds
-    assert len(ship_lines(back[kinds.index(("port", "back")):])) >= 3
+    assert len(ship_lines(back[kinds.index(("port", "back")) :])) >= 3
     assert link.opened == 2
     again.close()
 
@@ -137,7 +137,7 @@ def test_lines_do_not_depend_on_how_the_bytes_were_chunked(parts, cuts):
     for cut in cuts * (len(data) // sum(cuts) + 1):
         if i >= len(data):
             break
-        splitter.data_received(data[i:i + cut])
+        splitter.data_received(data[i : i + cut])
         i += cut
     assert got == [line.decode("latin-1") for line in data.split(b"\n")[:-1]]
 
@@ -219,7 +219,7 @@ def test_a_held_batch_pouring_in_is_taken_in_few_reads_and_a_ball_behind_it_is_n
     time.sleep(0.05)  # a line's end, and a TILT begun
     assert chunks.chunks.get(timeout=2) == batch[8:40]
     for at in range(40, len(batch), 8):  # the rest of the batch, slowly, within BATCH_S
-        board.write_raw(batch[at:at + 8])
+        board.write_raw(batch[at : at + 8])
         time.sleep(0.02)
     assert chunks.chunks.get(timeout=10) == batch[40:]
     assert reader.reads == 3
@@ -230,22 +230,25 @@ def test_a_held_batch_pouring_in_is_taken_in_few_reads_and_a_ball_behind_it_is_n
     reader.serial.close()
 
 
-@pytest.mark.parametrize("read, pause", [
-    (b"$TILT,57", "piece"),                                 # a line's first bytes
-    (b"0,0,0,2*16\r\n$TILT,1", "batch"),                   # a line's end, then a TILT begun
-    (b"0,0,2*16\r\n$TILT,1,2,0,0,2*00\r\n", "batch"),      # a TILT whole after another line
-    (b"0,0,0,2*16\r\n", None),                             # one line's end: nothing more due
-    (b"0,3900*35\r\n$", "piece"),                          # a line begun, kind not yet known
-    (b"0,3900*35\r\n$BA", "piece"),                        # a BALL behind the batch: its rest soon
-    (b"$BALL,1,2,rain*0B\r\n", None),
-    (b"$TILT,1,2,0,0,2*00\r\n$BEAT,1,2,3900*00\r\n", None),  # a batch ends with its BEAT
-    (b"$TILT,1,2,0,0,2*00\r\n$TILT," + b"0" * 5000, None),  # a flood: read on
-    ((b"$TILT,1,2,0,0,2*00\r\n" * 200)[:3840], None),  # as much as a pty gives in one read
-])
+@pytest.mark.parametrize(
+    "read, pause",
+    [
+        (b"$TILT,57", "piece"),  # a line's first bytes
+        (b"0,0,0,2*16\r\n$TILT,1", "batch"),  # a line's end, then a TILT begun
+        (b"0,0,2*16\r\n$TILT,1,2,0,0,2*00\r\n", "batch"),  # a TILT whole after another line
+        (b"0,0,0,2*16\r\n", None),  # one line's end: nothing more due
+        (b"0,3900*35\r\n$", "piece"),  # a line begun, kind not yet known
+        (b"0,3900*35\r\n$BA", "piece"),  # a BALL behind the batch: its rest soon
+        (b"$BALL,1,2,rain*0B\r\n", None),
+        (b"$TILT,1,2,0,0,2*00\r\n$BEAT,1,2,3900*00\r\n", None),  # a batch ends with its BEAT
+        (b"$TILT,1,2,0,0,2*00\r\n$TILT," + b"0" * 5000, None),  # a flood: read on
+        ((b"$TILT,1,2,0,0,2*00\r\n" * 200)[:3840], None),  # as much as a pty gives in one read
+    ],
+)
 def test_the_reader_waits_longer_only_inside_a_batch_of_tilts(read, pause):
     reader = PortReader.__new__(PortReader)
     want = {"piece": PortReader.PIECE_S, "batch": PortReader.BATCH_S, None: 0.0}[pause]
-    assert reader._pause(read[:PortReader.CHUNK]) == want
+    assert reader._pause(read[: PortReader.CHUNK]) == want
 
 
 def test_the_reader_reports_an_unplug_as_a_serial_error(board):
@@ -298,6 +301,6 @@ def test_a_boards_pace_is_never_a_flood_and_a_replays_is_after_one_window():
     assert not any(feed(pace, clock, 12, 2000, every_ms=25))  # Bluetooth at 115200 baud, batched
     flood = feed(pace, clock, 400, 500)  # a replay through a pty: 400 bytes a millisecond
     window = round(Pace.WINDOW_S * 1000)
-    assert not any(flood[:window - 1]) and all(flood[window:])
+    assert not any(flood[: window - 1]) and all(flood[window:])
     after = feed(pace, clock, 8, 500)  # the flood ends: a batch is let pour in again
-    assert not any(after[window + 1:])
+    assert not any(after[window + 1 :])

@@ -20,9 +20,24 @@ def test_a_timed_script_flies_the_twin_over_the_real_pty(tmp_path):
     script = tmp_path / "flight.txt"
     script.write_text("# a short flight\n0 fly\n0 over purple\n100 rain\n200 junk noise\n300 err imu\n")
     link_path = tmp_path / "ship"
-    sim = subprocess.Popen([sys.executable, "-m", "companion", "ship-sim", "--script", str(script),
-                            "--link", str(link_path), "--linger", "5", "--seed", "1"],
-                           stdout=subprocess.PIPE, text=True)
+    sim = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "ship-sim",
+            "--script",
+            str(script),
+            "--link",
+            str(link_path),
+            "--linger",
+            "5",
+            "--seed",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert sim.stdout.readline().startswith("simulated ship on /dev/pts/")
         events: queue.Queue = queue.Queue()
@@ -41,17 +56,27 @@ def test_a_timed_script_flies_the_twin_over_the_real_pty(tmp_path):
     judge = Judge()
     out = [o for t, key, value in records for o in getattr(judge, key)(t, value)]
     kinds = [o.get("link") for o in out]
-    assert "board" in kinds and {"t": out[kinds.index("board")]["t"], "link": "board", "code": "imu",
-                                 "text": "no answer"} in out
+    assert (
+        "board" in kinds
+        and {"t": out[kinds.index("board")]["t"], "link": "board", "code": "imu", "text": "no answer"} in out
+    )
     balls = [v for _t, k, v in records if k == "ship" and v.startswith("$BALL")]
     assert len(balls) == 1 and ",rain*" in balls[0]
     assert kinds.count("rejected") == 1  # the junk
     assert sim.returncode == 0 and not link_path.exists()
 
 
-@pytest.mark.parametrize("text,why", [("fly\n", "starts with the time"), ("0 jump\n", "unknown command"),
-                                      ("0 tilt 1\n", "takes 2 to 2"), ("0 rain green\n", "not a bed"),
-                                      ("0 tilt 1 nan\n", "needs numbers"), ("10 fly\n5 down\n", "time goes back")])
+@pytest.mark.parametrize(
+    "text,why",
+    [
+        ("fly\n", "starts with the time"),
+        ("0 jump\n", "unknown command"),
+        ("0 tilt 1\n", "takes 2 to 2"),
+        ("0 rain green\n", "not a bed"),
+        ("0 tilt 1 nan\n", "needs numbers"),
+        ("10 fly\n5 down\n", "time goes back"),
+    ],
+)
 def test_scripts_that_cannot_be_read(tmp_path, capsys, text, why):
     with pytest.raises(ScriptError, match=why):
         parse_script(text)

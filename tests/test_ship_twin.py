@@ -137,12 +137,20 @@ def test_an_unlevelled_board_with_the_chips_factory_offset_never_rests_and_a_lev
 
     def resting(run):
         return [int(decode(line)[3][2]) for line in run.usb if line.startswith("$TILT")][2:]
+
     assert min(resting(raw)) > 3 * Timings().rest_motion
     assert max(resting(levelled)) < Timings().rest_motion
 
 
-MARGINS = ("fall_margin_ms", "bounce_margin_ms", "ring_again_margin_ms", "rest_motion_margin_mg",
-           "move_motion_margin_mg", "rest_time_margin_ms", "silent_margin_ms")
+MARGINS = (
+    "fall_margin_ms",
+    "bounce_margin_ms",
+    "ring_again_margin_ms",
+    "rest_motion_margin_mg",
+    "move_motion_margin_mg",
+    "rest_time_margin_ms",
+    "silent_margin_ms",
+)
 
 
 def report_margins(record_property, name, margins):
@@ -181,6 +189,7 @@ def test_hard_swinging_and_tilting_make_no_phantom_drop(record_property):
     """A wild crew swings the empty ship about over the box and tips it to 25 degrees while the
     beam flickers (a string, sunlight through the hole): the firmware's flicker filter and the
     judge give no ball, no drop and no notice, and the flight is still seen and landed."""
+
     def wild(twin, until, _progress):
         with twin.lock:
             twin.model.flicker_rate = 4.0  # flickers a second, 1-2 ms each
@@ -211,6 +220,7 @@ def test_a_wild_crew_with_balls_aboard_makes_no_phantom_beyond_what_no_judge_can
     hole. A drop is judged only for balls that came through the hole, except at the moments
     these sensors cannot tell apart (a ball over the rim striking the next bed as a fresh drop's
     bounce would; a ball that lands outside while another falls): each may cost one phantom."""
+
     def wild(twin, until, _progress):
         with twin.lock:
             for i, kind in enumerate(("rain", "rain", "rain", "hail", "hail")):
@@ -235,8 +245,10 @@ def test_a_ball_over_the_rim_landing_while_a_ball_from_the_hole_falls_outside_is
     """A ball leaves the hole and falls beside the box; meanwhile a ball thrown over the rim
     strikes yellow: the judge takes that impact for the falling ball's landing (any judge of
     these sensors would), so the run counts the moment as ambiguous."""
-    stories = [{"id": 1, "through": "hole", "bed": None, "ball": "rain"},
-               {"id": 2, "through": "rim", "bed": "yellow", "ball": "hail"}]
+    stories = [
+        {"id": 1, "through": "hole", "bed": None, "ball": "rain"},
+        {"id": 2, "through": "rim", "bed": "yellow", "ball": "hail"},
+    ]
     run = CalibrationRun(0)
     assert run._ambiguous(stories, {2: [(1150, "yellow")]}, {1: 1000}) == 1
     assert run._ambiguous(stories, {2: [(1900, "yellow")]}, {1: 1000}) == 0  # past max_fall: no ball falls
@@ -257,8 +269,12 @@ def test_a_ball_over_the_rim_into_the_next_bed_is_taken_for_a_fresh_drops_bounce
 
 
 def test_twin_prints_each_drop_and_the_summary_as_json_lines():
-    out = subprocess.run([sys.executable, "-m", "companion", "twin", "--drops", "3", "--seed", "2", "--json"],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "companion", "twin", "--drops", "3", "--seed", "2", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     lines = [json.loads(line) for line in out.stdout.splitlines()]
     assert [line["drop"] for line in lines[:-1]] == [1, 2, 3]
@@ -270,8 +286,12 @@ def test_twin_prints_each_drop_and_the_summary_as_json_lines():
 def test_twin_uses_the_judge_timings_of_the_settings_file(tmp_path):
     settings = tmp_path / "settings.toml"
     settings.write_text("[judge]\nsettle = 220\nrest_time = 1500\n")
-    out = subprocess.run([sys.executable, "-m", "companion", "twin", "--drops", "2", "--json",
-                          "--config", str(settings)], capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "companion", "twin", "--drops", "2", "--json", "--config", str(settings)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout.splitlines()[-1])["summary"]
     assert summary["timings"]["settle"] == 220 and summary["timings"]["rest_time"] == 1500

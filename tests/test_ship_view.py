@@ -83,8 +83,7 @@ def test_notices_and_the_question_without_bed_detectors(tmp_path, size, language
     h, panel, events, clock, b = table(size, language, beds=False)
     arrive(h, events, clock, (10_000, "port", "back"), (10_100, "ship", b.ball("hail")))
     assert panel.session.asking == ["hail"]
-    assert h.find("fly-hint").texts() == [i18n.translator("ship")(
-        "Where did the hailstone land? Tap it on its bed.")]
+    assert h.find("fly-hint").texts() == [i18n.translator("ship")("Where did the hailstone land? Tap it on its bed.")]
     check(h, f"asking-{language}-{size[0]}", tmp_path)
     clock.ms = 11_000
     h.app.pump()
@@ -145,8 +144,9 @@ def test_the_desktops_simulated_ship_says_so(tmp_path, size, language):
 
     h = Harness(size, config=Config(language=language))
     config = Config(ship_port="sim")
-    panel = ShipPanel.open(config, h.app.wake, True, pin_factory=MockFactory(), flight_log=None,
-                           sim_options={"seed": 1})
+    panel = ShipPanel.open(
+        config, h.app.wake, True, pin_factory=MockFactory(), flight_log=None, sim_options={"seed": 1}
+    )
     h.app.hardware.ship = panel
     try:
         panel.session.attach(h.app.controller)
@@ -156,8 +156,9 @@ def test_the_desktops_simulated_ship_says_so(tmp_path, size, language):
         while panel.session.link != "connected" and time.monotonic() < deadline:
             h.app.pump()
         h.app.pump()
-        assert h.find("fly-hint").texts() == [i18n.translator("ship")(
-            "Simulated ship: f flies, v b n m to a bed, j k drop balls, s lands.")]
+        assert h.find("fly-hint").texts() == [
+            i18n.translator("ship")("Simulated ship: f flies, v b n m to a bed, j k drop balls, s lands.")
+        ]
         assert h.app.hardware.sensor_status() is None  # the "Simulated hardware" badge says it
         check(h, f"sim-{language}-{size[0]}", tmp_path)
     finally:
@@ -193,8 +194,7 @@ def test_a_ship_never_found_is_missed_only_while_cloudship_is_played(tmp_path):
         assert h.app.hardware.sensor_status() is None
         h.start_game(SETUP)
         assert h.app.hardware.sensor_status() == "missing"
-        assert h.shows(i18n.translator("app")("Sensor: {status}").format(
-            status=i18n.translator("app")("not found")))
+        assert h.shows(i18n.translator("app")("Sensor: {status}").format(status=i18n.translator("app")("not found")))
     finally:
         link.stop()
 
@@ -205,8 +205,9 @@ def test_desktop_keys_fly_the_twin_over_a_bed_and_drop_a_ball_into_it():
 
     h = Harness((800, 480))
     config = Config(ship_port="sim", judge=JudgeTimings(lift_samples=3))
-    panel = ShipPanel.open(config, h.app.wake, True, pin_factory=MockFactory(), flight_log=None,
-                           sim_options={"seed": 4})
+    panel = ShipPanel.open(
+        config, h.app.wake, True, pin_factory=MockFactory(), flight_log=None, sim_options={"seed": 4}
+    )
     h.app.hardware.ship = panel
     session = panel.session
     try:
@@ -220,6 +221,7 @@ def test_desktop_keys_fly_the_twin_over_a_bed_and_drop_a_ball_into_it():
                 h.app.pump()
                 time.sleep(0.005)
             return done()
+
         assert until(lambda: session.link == "connected")
         h.key(pygame.K_f)
         assert until(lambda: session.judge.flown)
@@ -243,8 +245,7 @@ def test_busy_bed_pins_leave_the_ship_working_and_ask_by_touch():
     holder = DigitalInputDevice(14, pin_factory=factory)  # GPIO 14 already taken
     try:
         h = Harness((800, 480))
-        panel = ShipPanel.open(Config(ship_port="loop://"), h.app.wake, False,
-                               pin_factory=factory, flight_log=None)
+        panel = ShipPanel.open(Config(ship_port="loop://"), h.app.wake, False, pin_factory=factory, flight_log=None)
         try:
             assert panel.beds is None and not panel.session.beds_present
             assert len(panel.problems) == 1 and "bed detectors unavailable" in panel.problems[0]
@@ -314,8 +315,9 @@ def test_a_bed_detector_held_too_long_ends_the_loops_sleep_when_it_counts_as_stu
     events: queue.Queue = queue.Queue()
     session = ShipSession(events, clock=clock_ms)
     panel = ShipPanel(session)
-    panel.beds = BedDetectors((2, 3, 14, 15), events, clock_ms, pin_factory=MockFactory(),
-                              wake=h.app.wake, stuck_after_ms=300)
+    panel.beds = BedDetectors(
+        (2, 3, 14, 15), events, clock_ms, pin_factory=MockFactory(), wake=h.app.wake, stuck_after_ms=300
+    )
     h.app.hardware.ship = panel
     try:
         panel.beds.pin("blue").drive_low()

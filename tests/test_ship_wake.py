@@ -79,8 +79,9 @@ def test_a_resting_ships_lines_are_judged_without_waking_the_main_loop_and_a_bal
 def flight_on_the_cloudship_screen(wakes):
     h = Harness((800, 480))
     wakes.then = h.app.wake
-    panel = ShipPanel.open(Config(ship_port="sim"), wakes, True, pin_factory=MockFactory(), flight_log=None,
-                           sim_options={"seed": 2})
+    panel = ShipPanel.open(
+        Config(ship_port="sim"), wakes, True, pin_factory=MockFactory(), flight_log=None, sim_options={"seed": 2}
+    )
     h.app.hardware.ship = panel
     panel.session.attach(h.app.controller)
     return h, panel
@@ -170,12 +171,15 @@ def test_a_resting_twins_lines_go_out_in_batches_each_with_its_own_board_time_an
         sim.close()
 
 
-RECORDS = st.lists(st.one_of(
-    st.tuples(st.just("TILT"), st.integers(-450, 450), st.integers(-450, 450), st.integers(0, 200)),
-    st.tuples(st.just("BALL"), st.sampled_from(["rain", "hail"])),
-    st.tuples(st.just("BEAT"), st.just(3900)),
-    st.tuples(st.just("bed"), st.sampled_from(["yellow", "purple", "white", "blue"])),
-), max_size=60)
+RECORDS = st.lists(
+    st.one_of(
+        st.tuples(st.just("TILT"), st.integers(-450, 450), st.integers(-450, 450), st.integers(0, 200)),
+        st.tuples(st.just("BALL"), st.sampled_from(["rain", "hail"])),
+        st.tuples(st.just("BEAT"), st.just(3900)),
+        st.tuples(st.just("bed"), st.sampled_from(["yellow", "purple", "white", "blue"])),
+    ),
+    max_size=60,
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -198,7 +202,7 @@ def test_judging_on_arrival_in_any_chunks_gives_the_pure_judges_word(items, chun
     i, n = 0, 0
     while i < len(records):
         size = chunks[n % len(chunks)]
-        session.take(records[i:i + size])
+        session.take(records[i : i + size])
         i, n = i + size, n + 1
     with session._lock:
         got = session._outbox

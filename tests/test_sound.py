@@ -51,7 +51,7 @@ def rms(samples: list[float]) -> float:
 
 def loudest_window(samples: list[float], rate: int, seconds: float = 0.05) -> float:
     width = int(rate * seconds)
-    return max(rms(samples[i:i + width]) for i in range(0, len(samples) - width, width // 2))
+    return max(rms(samples[i : i + width]) for i in range(0, len(samples) - width, width // 2))
 
 
 def brightness(samples: list[float], rate: int) -> float:
@@ -65,14 +65,16 @@ def window(name: str, start: float = 0.0, end: float | None = None) -> float:
     """Brightness of a stretch (in seconds; by default all) of a shipped effect."""
     params, samples = read_wav(SOUNDS_DIR / f"{name}.wav")
     rate = params.framerate
-    return brightness(samples[int(start * rate):None if end is None else int(end * rate)], rate)
+    return brightness(samples[int(start * rate) : None if end is None else int(end * rate)], rate)
 
 
 # --- the script and the shipped files --------------------------------------------------------
 
+
 def test_script_regenerates_the_shipped_files_byte_for_byte(tmp_path):
-    done = subprocess.run([sys.executable, str(SCRIPT), "--out", str(tmp_path)],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--out", str(tmp_path)], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     for name in SOUND_NAMES:
         fresh = (tmp_path / f"{name}.wav").read_bytes()
@@ -128,6 +130,7 @@ def test_each_effect_has_its_character():
 
 
 # --- Sounds on a real mixer ------------------------------------------------------------------
+
 
 @contextmanager
 def audio_driver(name: str):
@@ -190,9 +193,17 @@ def test_volume_applies_at_once_even_to_a_sound_already_playing(dummy_audio):
     sounds.close()
 
 
-@pytest.mark.parametrize("bad, error", [(-0.1, ValueError), (1.5, ValueError),
-                                        (math.nan, ValueError), ("loud", TypeError),
-                                        (True, TypeError), (None, TypeError)])
+@pytest.mark.parametrize(
+    "bad, error",
+    [
+        (-0.1, ValueError),
+        (1.5, ValueError),
+        (math.nan, ValueError),
+        ("loud", TypeError),
+        (True, TypeError),
+        (None, TypeError),
+    ],
+)
 def test_a_volume_that_makes_no_sense_is_refused_and_changes_nothing(dummy_audio, bad, error):
     with pytest.raises(error, match="volume"):
         Sounds(volume=bad)
@@ -256,6 +267,7 @@ def test_plays_exactly_when_unmuted_at_the_volume_last_set(start_volume, start_m
 
 
 # --- the device rests in a quiet spell -------------------------------------------------------
+
 
 def shipped_samples(name: str) -> bytes:
     with wave.open(str(DATA_DIR / f"{name}.wav"), "rb") as file:
@@ -419,6 +431,7 @@ def test_a_mixer_someone_else_opened_never_rests(dummy_audio):
 
 # --- no audio: silence, said once, never a crash ---------------------------------------------
 
+
 def test_without_an_audio_device_it_is_silent_and_says_why_once(caplog):
     with audio_driver("nonexistent"), caplog.at_level(logging.WARNING, "companion.sound"):
         sounds = Sounds()
@@ -452,8 +465,9 @@ print(json.dumps({"available": sounds.available, "reason": sounds.unavailable_re
 
 def test_a_driver_that_cannot_open_does_not_crash_the_program():
     env = {**os.environ, "SDL_AUDIODRIVER": "nonexistent"}
-    done = subprocess.run([sys.executable, "-c", NO_DEVICE_PROGRAM], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", NO_DEVICE_PROGRAM], env=env, cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["available"] is False and result["played"] is False
@@ -479,8 +493,9 @@ def test_a_damaged_file_means_silence_with_the_file_named(dummy_audio, tmp_path)
 
 def python_stderr(code: str, **env: str) -> list[str]:
     clean = {k: v for k, v in os.environ.items() if k != "SDL_AUDIODRIVER"}
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                         env={**clean, **env}, cwd=ROOT)
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env={**clean, **env}, cwd=ROOT
+    )
     assert run.returncode == 0, run.stderr
     return run.stderr.splitlines()
 
@@ -501,7 +516,8 @@ def test_only_alsa_lines_are_dropped_while_the_mixer_opens():
         "    os.write(2, b'ALSA lib conf.c:5180:(_snd_config_evaluate) function returned error\\n')\n"
         "    os.write(2, b'something else a library said\\n')\n"
         "    print('and a Python line', file=sys.stderr)\n"
-        "print('after', file=sys.stderr)\n")
+        "print('after', file=sys.stderr)\n"
+    )
     assert lines == ["before", "something else a library said", "and a Python line", "after"]
 
 

@@ -23,7 +23,7 @@ from companion.speech import ESPEAK, Speech, SpeechUnavailable, find_espeak, spe
 ESPEAK_PROGRAM = find_espeak()
 needs_espeak = pytest.mark.skipif(ESPEAK_PROGRAM is None, reason="espeak-ng is not installed (apt install espeak-ng)")
 
-RMS_FLOOR = 500        # 16-bit samples: espeak speaks at several thousand, silence is 0
+RMS_FLOOR = 500  # 16-bit samples: espeak speaks at several thousand, silence is 0
 SAMPLE_RATE = 22050
 
 
@@ -111,12 +111,12 @@ def test_a_newer_prompt_replaces_stale_ones_and_no_queue_of_old_prompts_is_playe
     speech = Speech(delivered.append, prepare=lambda wav: wav_facts(wav), synthesize=gated)
     speech.say("en", "Ann, roll the dice.")
     assert gated.started.wait(5)
-    speech.say("en", "Ben: jump or stay?")    # returns at once, and waits while Ann's is synthesized ...
-    speech.say("en", "Cat: jump or stay?")    # ... and is replaced before it is started
+    speech.say("en", "Ben: jump or stay?")  # returns at once, and waits while Ann's is synthesized ...
+    speech.say("en", "Cat: jump or stay?")  # ... and is replaced before it is started
     gated.gate.set()
     assert speech.wait_idle(10)
     assert gated.calls == ["Ann, roll the dice.", "Cat: jump or stay?"]  # Ben's never synthesized
-    assert len(delivered) == 1                                            # Ann's came too late
+    assert len(delivered) == 1  # Ann's came too late
     assert delivered[0][3] > RMS_FLOOR
     speech.close()
 
@@ -141,6 +141,7 @@ def test_speech_is_cached_by_language_and_text():
 
 # --- in the app ----------------------------------------------------------------------------
 
+
 @pytest.fixture
 def harness():
     from companion.ui.tools.harness import Harness
@@ -151,6 +152,7 @@ def harness():
         h = Harness(size, config=Config(language=language, speech=speech))
         made.append(h)
         return h
+
     yield make
     for h in made:
         h.app.voice.close()
@@ -253,9 +255,11 @@ def test_settings_say_why_the_app_is_silent_without_espeak_ng(harness, monkeypat
     from companion.ui.screens.settings import SettingsScreen
 
     monkeypatch.setenv("PATH", str(tmp_path))  # a PATH without espeak-ng
-    for language, reason in (("en", "Silent: no voice is installed"),
-                             ("de", "Stumm: keine Stimme installiert"),
-                             ("hu", "Néma: nincs telepített hang")):
+    for language, reason in (
+        ("en", "Silent: no voice is installed"),
+        ("de", "Stumm: keine Stimme installiert"),
+        ("hu", "Néma: nincs telepített hang"),
+    ):
         h = harness(language)
         h.app.show(SettingsScreen(h.app))
         h.app.pump()
@@ -285,6 +289,12 @@ def test_the_bench_reports_what_the_main_loop_and_the_worker_pay():
     from companion.speech_bench import bench
 
     figures = bench()
-    assert set(figures) == {"speech.prompt_us", "speech.say_us", "speech.cached_delivery_ms",
-                            "speech.synthesize_en_ms", "speech.synthesize_de_ms", "speech.synthesize_hu_ms"}
+    assert set(figures) == {
+        "speech.prompt_us",
+        "speech.say_us",
+        "speech.cached_delivery_ms",
+        "speech.synthesize_en_ms",
+        "speech.synthesize_de_ms",
+        "speech.synthesize_hu_ms",
+    }
     assert all(value > 0 for value in figures.values())

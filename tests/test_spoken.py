@@ -65,17 +65,22 @@ def test_cloudship_load_storm_and_hail_in_three_languages():
     m, text = said(m, {"act": "land"}, "de")
     assert text == "Gelandet: eine Blume gepflanzt. Dreht das Plättchen unter der neuen Blume um: Ist da Hagel?"
     m, text = said(m, {"act": "reveal", "hail": True}, "hu")
-    assert text == ("Jégeső-lapka fordult fel: mostantól egy jégdarab repül a hajóval. "
-                    "Fordítsátok meg a lapkát az új virág alatt: van rajta jég?")
+    assert text == (
+        "Jégeső-lapka fordult fel: mostantól egy jégdarab repül a hajóval. "
+        "Fordítsátok meg a lapkát az új virág alatt: van rajta jég?"
+    )
     m, text = said(m, {"act": "reveal", "hail": False})
     assert text == "No hail under the flower. Milan: roll the dice!"
 
 
-@pytest.mark.parametrize("language,expected", [
-    ("en", "Load two raindrops and one hailstone, and fly!"),
-    ("de", "Ladet ein: zwei Regentropfen und ein Hagelkorn. Und los!"),
-    ("hu", "Rakjatok be: két esőcsepp és egy jégdarab. Repüljetek!"),  # két, not kettő, before a noun
-])
+@pytest.mark.parametrize(
+    "language,expected",
+    [
+        ("en", "Load two raindrops and one hailstone, and fly!"),
+        ("de", "Ladet ein: zwei Regentropfen und ein Hagelkorn. Und los!"),
+        ("hu", "Rakjatok be: két esőcsepp és egy jégdarab. Repüljetek!"),  # két, not kettő, before a noun
+    ],
+)
 def test_the_load_is_spoken_with_number_words(language, expected):
     i18n.set_language(language)
     m = Match.start({"game": "cloudship", "players": ["Emma", "Milan"]})
@@ -83,11 +88,14 @@ def test_the_load_is_spoken_with_number_words(language, expected):
     assert spoken.prompt(view) == expected
 
 
-@pytest.mark.parametrize("language,expected", [
-    ("en", "The storm moves on: three squares left."),
-    ("de", "Der Sturm zieht weiter: noch drei Felder."),
-    ("hu", "A vihar továbblép: még három mező van hátra."),
-])
+@pytest.mark.parametrize(
+    "language,expected",
+    [
+        ("en", "The storm moves on: three squares left."),
+        ("de", "Der Sturm zieht weiter: noch drei Felder."),
+        ("hu", "A vihar továbblép: még három mező van hátra."),
+    ],
+)
 def test_the_storm_step(language, expected):
     i18n.set_language(language)
     m = Match.start({"game": "cloudship", "players": ["Emma", "Milan"]})
@@ -101,8 +109,10 @@ def test_german_feminine_one():
     m = Match.start({"game": "cloudship", "players": ["Emma", "Milan"]})
     before = dict(m.view, phase="flight")
     after = dict(m.view, phase="roll", planted=["yellow"], removed=["white"])
-    assert spoken.prompt(after, before, {"act": "land"}) == \
-        "Gelandet: eine Blume gepflanzt (Hagel hat eine zerstört). Emma, du würfelst!"
+    assert (
+        spoken.prompt(after, before, {"act": "land"})
+        == "Gelandet: eine Blume gepflanzt (Hagel hat eine zerstört). Emma, du würfelst!"
+    )
 
 
 def test_cloud_mine_round_settlement_and_the_end():
@@ -113,8 +123,9 @@ def test_cloud_mine_round_settlement_and_the_end():
         m, text = said(m, {"act": "guess", "player": guesser, "correct": False})
     assert text == "Zsolt, your guess."
     m, text = said(m, {"act": "guess", "player": "Zsolt", "correct": True}, "hu")
-    assert text == ("Zsolt megtalálta a lapot: András (Álmodozó): három lapot kap; Zsolt: három lapot kap. "
-                    "András, te találgatsz!")  # két/három before a noun, the names as written
+    assert text == (
+        "Zsolt megtalálta a lapot: András (Álmodozó): három lapot kap; Zsolt: három lapot kap. András, te találgatsz!"
+    )  # két/három before a noun, the names as written
     while not m.view["over"]:  # nobody finds it, round after round, until the deck runs short
         before = m
         m = m.apply({"act": "guess", "player": m.view["to_guess"], "correct": False})
@@ -128,8 +139,12 @@ LANGUAGES = st.sampled_from(i18n.LANGUAGES)
 
 
 @settings(max_examples=25, deadline=None)
-@given(game=st.sampled_from(["cloud9", "cloudship", "cloudmine"]), language=LANGUAGES,
-       players=st.integers(3, 4), choices=st.lists(st.integers(0, 10_000), min_size=1, max_size=60))
+@given(
+    game=st.sampled_from(["cloud9", "cloudship", "cloudmine"]),
+    language=LANGUAGES,
+    players=st.integers(3, 4),
+    choices=st.lists(st.integers(0, 10_000), min_size=1, max_size=60),
+)
 def test_every_step_of_a_random_game_has_something_to_say(game, language, players, choices):
     """Whatever happens, prompt() answers without an error, never speaks a placeholder, has
     something to say whenever the table must act (except while balls are falling), and says
@@ -143,8 +158,9 @@ def test_every_step_of_a_random_game_has_something_to_say(game, language, player
         action = actions[choice % len(actions)]
         before, m = m, m.apply(action)
         text = spoken.prompt(m.view, before.view, action)
-        said = [spoken.sentence(moment.text) for moment in story.moments(before.view, m.view, action)
-                if moment.worth_saying]
+        said = [
+            spoken.sentence(moment.text) for moment in story.moments(before.view, m.view, action) if moment.worth_saying
+        ]
         if text is None:
             assert m.view["phase"] == "flight" and m.view["drops"] and not said
             continue

@@ -81,5 +81,8 @@ def test_home_says_nothing_when_the_journal_has_a_real_disk(tmp_path, monkeypatc
 
 def test_a_tmpfs_counts_and_unreadable_mounts_claim_nothing(tmp_path):
     folder = tmp_path / "j"
-    assert storage.lost_at_reboot(folder, proc_with(tmp_path, f"tmpfs {tmp_path} tmpfs rw 0 0\n")) == (str(tmp_path), "tmpfs")
+    assert storage.lost_at_reboot(folder, proc_with(tmp_path, f"tmpfs {tmp_path} tmpfs rw 0 0\n")) == (
+        str(tmp_path),
+        "tmpfs",
+    )
     assert storage.lost_at_reboot(folder, tmp_path / "no-proc") is None

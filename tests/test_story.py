@@ -39,29 +39,49 @@ C9 = {"game": "cloud9", "players": ["Ann", "Ben", "Cat"], "first_pilot": "Ann"}
 
 def test_cloud9_fall_names_everyone_aboard_and_what_they_missed():
     # trip 1: up to cloud 2, Ben jumps out there, Cat stays; then the balloon falls
-    match = play(C9, [{"act": "roll", "dice": ["blank", "blank"]}, {"act": "stay", "player": "Ben"},
-                      {"act": "stay", "player": "Cat"}, {"act": "rise", "cards": []},
-                      {"act": "roll", "dice": ["red", "green"]}, {"act": "jump", "player": "Cat"},
-                      {"act": "stay", "player": "Ann"}])
+    match = play(
+        C9,
+        [
+            {"act": "roll", "dice": ["blank", "blank"]},
+            {"act": "stay", "player": "Ben"},
+            {"act": "stay", "player": "Cat"},
+            {"act": "rise", "cards": []},
+            {"act": "roll", "dice": ["red", "green"]},
+            {"act": "jump", "player": "Cat"},
+            {"act": "stay", "player": "Ann"},
+        ],
+    )
     after, found = step(match, {"act": "fall"})
     assert kinds(found) == ["fall"]
     fall = found[0]
     assert fall.big and set(fall.players) == {"Ann", "Ben"}
     assert fall.headline == "The balloon fell from cloud 2"
-    assert fall.text == "The balloon fell from cloud 2: Ben and Ann score nothing this trip" or \
-        fall.text == "The balloon fell from cloud 2: Ann and Ben score nothing this trip"
+    assert (
+        fall.text == "The balloon fell from cloud 2: Ben and Ann score nothing this trip"
+        or fall.text == "The balloon fell from cloud 2: Ann and Ben score nothing this trip"
+    )
     # the card says it once: the pilot who let it fall, everyone aboard, what jumping out paid
     assert fall.details == []
-    assert fall.card_text in ("Ben let it fall: Ben and Ann score nothing this trip (jumping out paid 2)",
-                              "Ben let it fall: Ann and Ben score nothing this trip (jumping out paid 2)")
+    assert fall.card_text in (
+        "Ben let it fall: Ben and Ann score nothing this trip (jumping out paid 2)",
+        "Ben let it fall: Ann and Ben score nothing this trip (jumping out paid 2)",
+    )
     assert after.view["trip"] == 2
 
 
 def test_cloud9_fall_names_a_pilot_alone_once():
-    match = play(C9, [{"act": "roll", "dice": ["blank", "blank"]}, {"act": "stay", "player": "Ben"},
-                      {"act": "stay", "player": "Cat"}, {"act": "rise", "cards": []},
-                      {"act": "roll", "dice": ["red", "green"]}, {"act": "jump", "player": "Cat"},
-                      {"act": "jump", "player": "Ann"}])
+    match = play(
+        C9,
+        [
+            {"act": "roll", "dice": ["blank", "blank"]},
+            {"act": "stay", "player": "Ben"},
+            {"act": "stay", "player": "Cat"},
+            {"act": "rise", "cards": []},
+            {"act": "roll", "dice": ["red", "green"]},
+            {"act": "jump", "player": "Cat"},
+            {"act": "jump", "player": "Ann"},
+        ],
+    )
     _after, found = step(match, {"act": "fall"})
     assert found[0].players == ("Ben",)
     assert found[0].card_text == "Ben let it fall and scores nothing this trip (jumping out paid 2)"
@@ -131,7 +151,9 @@ def test_cloudmine_found_card_settles_the_round():
     gained = {n: after.view["scores"][n] - match.view["scores"][n] for n in after.view["players"]}
     assert settle.headline == f"{finder} found the card"
     assert dict(settle.details) == {
-        finder: f"{finder} takes {story.count_word(gained[finder])} cards", "Ann": "Ann (Dreamer) takes one card"}
+        finder: f"{finder} takes {story.count_word(gained[finder])} cards",
+        "Ann": "Ann (Dreamer) takes one card",
+    }
     assert settle.text.startswith(f"{finder} found the card: ")
 
 
@@ -147,6 +169,7 @@ def test_cloudmine_nobody_finds_it_the_chooser_takes_all():
 
 
 # --- Cloudship ---------------------------------------------------------------------------------
+
 
 def ship_example(name: str) -> tuple[dict, list[dict]]:
     lines = (EXAMPLES / name).read_text().splitlines()
@@ -172,12 +195,14 @@ def test_cloudship_hail_tile_turning_up_is_a_moment():
     after, found = step(match, actions[5])  # {"act": "reveal", "hail": true}
     assert "hail" in kinds(found)
     hail = next(m for m in found if m.kind == "hail")
-    assert hail.big and f'{story.count_word(after.view["hail_visible"])} hailstone' in hail.text
+    assert hail.big and f"{story.count_word(after.view['hail_visible'])} hailstone" in hail.text
 
 
 def test_cloudship_every_example_ends_with_its_result():
-    for name, text in (("cloudship-won.jsonl", "the crew wins together"),
-                       ("cloudship-lost.jsonl", "the crew loses together")):
+    for name, text in (
+        ("cloudship-won.jsonl", "the crew wins together"),
+        ("cloudship-lost.jsonl", "the crew loses together"),
+    ):
         setup, actions = ship_example(name)
         match = play(setup, actions[:-1])
         _after, found = step(match, actions[-1])
@@ -185,6 +210,7 @@ def test_cloudship_every_example_ends_with_its_result():
 
 
 # --- every game: recent(), undo, languages ------------------------------------------------------
+
 
 def test_recent_follows_undo():
     match = Match.start(C9)
@@ -236,9 +262,15 @@ def test_a_ball_s_bed_reads_as_german_says_it():
     view = {"game": "cloudship", "commander": "Ann", "players": ["Ann", "Ben"], "over": False}
     i18n.set_language("de")
     try:
-        texts = [story._cloudship(view, view, {"act": "drop", "ball": "rain", "bed": bed})[0].text
-                 for bed in ("yellow", "purple", "white", "blue")]
+        texts = [
+            story._cloudship(view, view, {"act": "drop", "ball": "rain", "bed": bed})[0].text
+            for bed in ("yellow", "purple", "white", "blue")
+        ]
     finally:
         i18n.set_language("en")
-    assert texts == ["Regentropfen: gelbes Beet", "Regentropfen: lila Beet", "Regentropfen: weißes Beet",
-                     "Regentropfen: blaues Beet"]
+    assert texts == [
+        "Regentropfen: gelbes Beet",
+        "Regentropfen: lila Beet",
+        "Regentropfen: weißes Beet",
+        "Regentropfen: blaues Beet",
+    ]

@@ -45,8 +45,11 @@ def test_the_decision_is_the_largest_words_on_the_screen(game, size, language):
             theme = h.app.theme
             banner = next(w for w in h.widgets() if w.key in ("prompt", "load"))
             assert any(w.key == "prompt-card" and w.rect.contains(banner.rect) for w in h.widgets())
-            others = [label for label in _labels(h.app.layers()[0]) if label is not banner and WORDS.search(label.text)
-                      and label.rect.top >= bar_bottom(h)]
+            others = [
+                label
+                for label in _labels(h.app.layers()[0])
+                if label is not banner and WORDS.search(label.text) and label.rect.top >= bar_bottom(h)
+            ]
             largest = max(others, key=lambda label: label.fitted(theme).px)
             assert banner.fitted(theme).px >= largest.fitted(theme).px, (players, number, banner.text, largest.text)
             screen.submit(action)

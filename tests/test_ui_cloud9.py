@@ -5,7 +5,6 @@ solo choice, sounds, and every phase laid out at every listed size in every lang
 from __future__ import annotations
 
 import random
-from collections import Counter
 from pathlib import Path
 
 import pygame
@@ -90,6 +89,7 @@ def submit_all(screen: Cloud9Screen, actions: list[dict]) -> None:
 
 # --- a whole game, by touch ---------------------------------------------------------------
 
+
 def test_the_demo_game_tapped_through_ends_as_the_rules_say():
     setup, actions = demo_game()
     h = Harness((800, 480))
@@ -135,16 +135,19 @@ def test_a_short_game_to_fifty_by_taps_in_portrait():
 
 # --- the roll ------------------------------------------------------------------------------
 
+
 def test_the_roll_is_entered_face_by_face_and_can_be_corrected():
     h, screen = start()
     assert not h.find("done").enabled
     h.tap("face:green")
     h.tap("face:purple")
     assert not h.find("face:red").enabled  # two dice on cloud 1: no third face
-    h.tap("slot:0")                        # the green die was a mistake
+    h.tap("slot:0")  # the green die was a mistake
     h.tap("face:red")
-    assert [w.face for w in h.widgets() if w.key and w.key.startswith("slot:") and hasattr(w, "face")] == \
-        ["purple", "red"]
+    assert [w.face for w in h.widgets() if w.key and w.key.startswith("slot:") and hasattr(w, "face")] == [
+        "purple",
+        "red",
+    ]
     h.tap("done")
     assert view(h)["dice"] == ["red", "purple"]
     assert view(h)["phase"] == "decide"
@@ -197,19 +200,21 @@ def test_roll_for_me_by_touch_tumbles_briefly_then_stands_still():
     h.app.pump()
     assert h.app.frames_drawn == drawn + 1  # a tumbling frame
     now[0] += 0.25
-    h.app.pump()                            # the last, still frame
+    h.app.pump()  # the last, still frame
     assert not h.app.animating
     still = h.app.viewport.canvas.copy()
     drawn = h.app.frames_drawn
     h.app.pump()
-    assert h.app.frames_drawn == drawn      # then nothing is drawn until something changes
+    assert h.app.frames_drawn == drawn  # then nothing is drawn until something changes
     h.render()
     dice = widget(h, "roll").rect
-    assert pygame.image.tobytes(still.subsurface(dice), "RGB") == \
-        pygame.image.tobytes(h.app.viewport.canvas.subsurface(dice), "RGB")
+    assert pygame.image.tobytes(still.subsurface(dice), "RGB") == pygame.image.tobytes(
+        h.app.viewport.canvas.subsurface(dice), "RGB"
+    )
 
 
 # --- decisions -----------------------------------------------------------------------------
+
 
 def test_each_passenger_decides_in_turn_from_the_pilots_left():
     h, screen = start(first_pilot="Ben")
@@ -238,6 +243,7 @@ def test_a_refused_decision_shows_the_reason():
 
 
 # --- rise or fall: the rulebook's examples ---------------------------------------------------
+
 
 def climb_to_cloud_4(screen):
     """Everyone stays in and every pilot pays one red card, up to the first three-dice cloud."""
@@ -326,10 +332,18 @@ def test_reaching_the_top_cloud_scores_everyone_aboard_and_plays_the_fanfare():
 
 # --- flying solo ----------------------------------------------------------------------------
 
+
 def go_solo(screen):
     """Ann pilots; both passengers jump on cloud 1; Ann rises alone and flies solo."""
-    submit_all(screen, [{"act": "roll", "dice": ["red", BLANK]}, {"act": "jump", "player": "Ben"},
-                        {"act": "jump", "player": "Cat"}, {"act": "rise", "cards": ["red"]}])
+    submit_all(
+        screen,
+        [
+            {"act": "roll", "dice": ["red", BLANK]},
+            {"act": "jump", "player": "Ben"},
+            {"act": "jump", "player": "Cat"},
+            {"act": "rise", "cards": ["red"]},
+        ],
+    )
 
 
 def test_the_solo_pilot_chooses_before_rolling():
@@ -338,9 +352,9 @@ def test_the_solo_pilot_chooses_before_rolling():
     assert view(h)["solo"] and view(h)["phase"] == "roll"
     assert h.find("prompt").text == "Ann flies solo: jump or stay?"
     assert not h.shows("face:red")
-    h.tap("stay")                       # staying is rolling: the roll entry opens
+    h.tap("stay")  # staying is rolling: the roll entry opens
     assert h.shows("face:red") and view(h)["phase"] == "roll"
-    h.tap("solo-back")                  # changed her mind
+    h.tap("solo-back")  # changed her mind
     assert h.find("prompt").text == "Ann flies solo: jump or stay?"
     h.tap("jump")
     assert view(h)["scores"]["Ann"] == POINTS[2]
@@ -360,6 +374,7 @@ def test_a_solo_pilots_stay_press_at_the_seat_opens_the_roll_entry():
 
 
 # --- only legal actions, and every legal action, are offered ---------------------------------
+
 
 def offered(h: Harness) -> list[dict]:
     """The game actions the screen's enabled buttons would submit (rolls are entered)."""
@@ -384,8 +399,7 @@ PROPERTY_HARNESS: list[Harness] = []
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.integers(3, 6), first=st.integers(0, 5), seed=st.integers(0, 2**32 - 1),
-       steps=st.integers(5, 45))
+@given(players=st.integers(3, 6), first=st.integers(0, 5), seed=st.integers(0, 2**32 - 1), steps=st.integers(5, 45))
 def test_random_play_by_touch_offers_exactly_the_legal_moves(players, first, seed, steps):
     if not PROPERTY_HARNESS:
         PROPERTY_HARNESS.append(Harness((800, 480)))
@@ -410,6 +424,7 @@ def test_random_play_by_touch_offers_exactly_the_legal_moves(players, first, see
 
 
 # --- sound and redraw -----------------------------------------------------------------------
+
 
 def test_the_screen_redraws_only_when_something_changed():
     h, screen = start()
@@ -445,8 +460,10 @@ def test_the_game_end_plays_the_win_and_shows_the_standings():
 
 # --- layout: every phase, every size, every language -----------------------------------------
 
+
 def phases(screen) -> dict[str, callable]:
     """Each step the screen can show, reached from a fresh six-player game."""
+
     def roll_draft():
         screen.add_face("purple")
 
@@ -500,14 +517,29 @@ def phases(screen) -> dict[str, callable]:
         assert min(screen.view["hands"].values()) >= 12 and min(screen.view["scores"].values()) >= 25
         decide()
 
-    return {"late-game": late_game, "roll": lambda: None, "roll-draft": roll_draft, "roll-full": roll_full,
-            "decide": decide,
-            "resolve": resolve, "resolve-blank": resolve_blank, "solo": solo, "solo-roll": solo_roll,
-            "cloud8-roll": high_cloud, "cloud8-resolve": high_resolve}
+    return {
+        "late-game": late_game,
+        "roll": lambda: None,
+        "roll-draft": roll_draft,
+        "roll-full": roll_full,
+        "decide": decide,
+        "resolve": resolve,
+        "resolve-blank": resolve_blank,
+        "solo": solo,
+        "solo-roll": solo_roll,
+        "cloud8-roll": high_cloud,
+        "cloud8-resolve": high_resolve,
+    }
 
 
-SCREENSHOTS = {((800, 480), "en"), ((720, 1280), "en"), ((800, 480), "de"), ((800, 480), "hu"),
-               ((720, 1280), "hu"), ((1920, 1080), "de")}
+SCREENSHOTS = {
+    ((800, 480), "en"),
+    ((720, 1280), "en"),
+    ((800, 480), "de"),
+    ((800, 480), "hu"),
+    ((720, 1280), "hu"),
+    ((1920, 1080), "de"),
+}
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -534,9 +566,11 @@ def test_every_phase_fits_at_every_size_in_every_language(size):
 def phases_for(h: Harness, names: list[str]) -> dict:
     out = {}
     for name in phases(None):
+
         def reach(name=name):
             screen = h.start_game({"game": "cloud9", "players": names})
             phases(screen)[name]()
+
         out[name] = reach
     return out
 
@@ -583,8 +617,10 @@ def test_a_rise_lifts_the_basket_for_a_moment_then_stands_still():
     h = Harness((800, 480), clock=lambda: now[0])
     screen = h.start_game({"game": "cloud9", "players": THREE})
     low = widget(h, "basket-cloud").rect
-    submit_all(screen, [{"act": "roll", "dice": ["red", BLANK]}, {"act": "stay", "player": "Ben"},
-                        {"act": "stay", "player": "Cat"}])
+    submit_all(
+        screen,
+        [{"act": "roll", "dice": ["red", BLANK]}, {"act": "stay", "player": "Ben"}, {"act": "stay", "player": "Cat"}],
+    )
     h.app.pump()
     h.tap("rise")
     high = widget(h, "basket-cloud").rect
@@ -610,22 +646,26 @@ def test_the_board_picture_kept_between_builds_matches_a_fresh_drawing():
     submit_all(screen, [{"act": "roll", "dice": ["red", "green"]}, {"act": "jump", "player": "Benedikt"}])
     now[0] += 1.0  # past the jump: the board at rest
     h.app.refresh()
-    first = pygame.image.tobytes(h.render(), "RGB")   # drawn widget by widget
+    first = pygame.image.tobytes(h.render(), "RGB")  # drawn widget by widget
     board = widget(h, "board")
     assert board._image is not None
     second = pygame.image.tobytes(h.render(), "RGB")  # the board blitted from its picture
     assert first == second
-    h.tap("stay")                                     # a new state: a new board, drawn afresh
+    h.tap("stay")  # a new state: a new board, drawn afresh
     assert widget(h, "board") is not board and widget(h, "role:Cleo").text == "Aboard"
 
 
 # --- the story: what each choice spends, what just happened -----------------------------------
 
+
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
 def test_each_rise_says_what_it_spends_and_the_roll_is_drawn_large(size):
     h, screen = start(size=size)
-    for action in ({"act": "roll", "dice": ["red", "green"]}, {"act": "stay", "player": "Ben"},
-                   {"act": "stay", "player": "Cat"}):
+    for action in (
+        {"act": "roll", "dice": ["red", "green"]},
+        {"act": "stay", "player": "Ben"},
+        {"act": "stay", "player": "Cat"},
+    ):
         tap_action(h, action)
     assert h.find("rise").texts() == ["Rise, play red + green"]
     assert h.find("rise-wild").texts() == ["Rise, play the wild card"]
@@ -639,8 +679,11 @@ def test_each_rise_says_what_it_spends_and_the_roll_is_drawn_large(size):
 
 def test_a_fall_shows_who_lost_what_until_the_next_action():
     h, screen = start()
-    for action in ({"act": "roll", "dice": ["red", "green"]}, {"act": "stay", "player": "Ben"},
-                   {"act": "jump", "player": "Cat"}):
+    for action in (
+        {"act": "roll", "dice": ["red", "green"]},
+        {"act": "stay", "player": "Ben"},
+        {"act": "jump", "player": "Cat"},
+    ):
         tap_action(h, action)
     h.tap("fall")
     assert h.find("story-headline").texts() == ["The balloon fell from cloud 1"]

@@ -58,6 +58,7 @@ def aboard_pieces(h):
 
 # --- what is drawn where -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
 def test_the_basket_sits_on_its_cloud_with_one_piece_per_passenger(size):
     h, screen, now = game(size)
@@ -140,7 +141,6 @@ def test_the_scores_fill_toward_fifty_however_many_players():
     assert keyed(h, f"bar:{jumper}").filled.w > 0
 
 
-
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("players", [LONGEST, THREE], ids=["six", "three"])
 def test_hands_of_ten_cards_and_more_show_their_count_whole_beside_the_longest_role(size, players):
@@ -164,6 +164,7 @@ def test_hands_of_ten_cards_and_more_show_their_count_whole_beside_the_longest_r
 
 # --- the moments -----------------------------------------------------------------------------
 
+
 def test_a_fall_drops_the_basket_names_the_pilot_then_stands_still():
     h, screen, now = game()
     climb(screen, 5)
@@ -178,7 +179,7 @@ def test_a_fall_drops_the_basket_names_the_pilot_then_stands_still():
     fall = screen._moment
     assert fall.basket == high and len(fall.pieces) == 6  # it falls from where it was, all aboard
     assert [line.get_width() for line in fall.caption]  # "Sebastian let it fall", drawn once
-    assert screen.balloon_offset(now[0], 0) is None   # the new trip's basket waits for the fall
+    assert screen.balloon_offset(now[0], 0) is None  # the new trip's basket waits for the fall
     frames = []
     for step in (0.2, 0.2, 0.2):
         now[0] += step
@@ -235,6 +236,7 @@ def test_a_rise_floats_the_basket_up_from_the_cloud_it_left():
 
 # --- cards, the prompt, the buttons, the strip -----------------------------------------------
 
+
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280), (1920, 1080)])
 def test_no_result_card_covers_the_path_of_clouds(size):
     for kind in ("fall", "top"):
@@ -264,8 +266,11 @@ def test_the_fall_card_says_it_once_naming_everyone_and_the_pilot():
     texts = [w.text for w in _labels(h.widgets()) if (w.key or "").startswith("story")]
     words = " ".join(texts)
     assert words.count("score nothing") == 1  # one sentence, not one per player
-    assert all(name in words for name in aboard) and words.startswith(
-        "The balloon fell from cloud 6") and f"{pilot} let it fall" in words
+    assert (
+        all(name in words for name in aboard)
+        and words.startswith("The balloon fell from cloud 6")
+        and f"{pilot} let it fall" in words
+    )
 
 
 @pytest.mark.parametrize("language", ["en", "de", "hu"])
@@ -283,8 +288,11 @@ def test_the_prompt_is_the_largest_text_on_the_screen(language):
         px = prompt.fitted(theme).px
         assert px >= theme.px(26), (prompt.text, px)
         # every text of the game (the top bar's "Cloud 9" is the app's, not the game's)
-        others = [(label.text, label.fitted(theme).px) for label in labels
-                  if label is not prompt and label.text and label.key not in ("title", "subtitle")]
+        others = [
+            (label.text, label.fitted(theme).px)
+            for label in labels
+            if label is not prompt and label.text and label.key not in ("title", "subtitle")
+        ]
         assert all(other <= px for _text, other in others), (prompt.text, px, max(others, key=lambda o: o[1]))
         screen.submit({"act": "stay", "player": screen.view["to_decide"]})
 
@@ -332,6 +340,7 @@ def test_a_drawn_part_that_declares_its_box_counts_for_the_covered_check():
 
 # --- six players, the longest names, every language, the sizes families use ------------------
 
+
 def reach(screen, state):
     if state == "decide":
         climb(screen, 6)
@@ -361,8 +370,14 @@ def test_six_players_with_the_longest_names_fit_in_every_language(size):
                 reach(screen, state)
                 now[0] += 2.0
                 h.app.pump()
-                found = {"overflows": h.overflows(), "clipped": h.clipped(), "covered": h.covered(),
-                         "small": h.small_targets(), "off": h.off_canvas(), "dropped": h.dropped()}
+                found = {
+                    "overflows": h.overflows(),
+                    "clipped": h.clipped(),
+                    "covered": h.covered(),
+                    "small": h.small_targets(),
+                    "off": h.off_canvas(),
+                    "dropped": h.dropped(),
+                }
                 found = {k: v for k, v in found.items() if v}
                 if found:
                     problems.append((language, len(players), state, found))

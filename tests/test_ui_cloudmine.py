@@ -106,8 +106,10 @@ def test_only_the_current_observers_guess_is_offered_and_a_refusal_names_the_rul
     h = Harness()
     h.start_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]})
     screen = h.app.game_screen
-    assert screen.legal == [{"act": "guess", "player": "Ben", "correct": True},
-                            {"act": "guess", "player": "Ben", "correct": False}]
+    assert screen.legal == [
+        {"act": "guess", "player": "Ben", "correct": True},
+        {"act": "guess", "player": "Ben", "correct": False},
+    ]
     assert not screen.submit({"act": "guess", "player": "Ann", "correct": True})
     assert h.app.toast_text == "Not allowed: Ann is the Dreamer and does not guess; Ben guesses now"
     assert h.app.toast_detail == "Rule: a round, step 4"
@@ -208,7 +210,7 @@ def test_the_ring_goes_clockwise_round_the_board_with_no_holes(area):
     for n in range(3, 9):
         cells = ring_cells(area, n, 8)
         assert all(area.contains(c) for c in cells)
-        assert not any(a.colliderect(b) for i, a in enumerate(cells) for b in cells[i + 1:])  # none touch
+        assert not any(a.colliderect(b) for i, a in enumerate(cells) for b in cells[i + 1 :])  # none touch
         # clockwise from the top: the angle round the middle grows with the seat
         angles = [math.atan2(c.centery - area.centery, c.centerx - area.centerx) for c in cells]
         turned = [(a - angles[0]) % (2 * math.pi) for a in angles]
@@ -296,8 +298,6 @@ def test_a_seat_claimed_by_touch_is_lit_and_cannot_be_claimed_again_by_button():
         hardware.close()
 
 
-
-
 @settings(max_examples=30, deadline=None)
 @given(players=st.integers(3, 8), taps=st.lists(st.sampled_from(["right", "wrong", "undo"]), max_size=40))
 def test_the_screen_always_shows_the_rules_state(players, taps):
@@ -323,8 +323,12 @@ def test_the_screen_always_shows_the_rules_state(players, taps):
 
 
 @settings(max_examples=60, deadline=None)
-@given(text=st.text(st.sampled_from("abcdefgh ÄÖÜßőű WMiI"), min_size=1, max_size=40),
-       width=st.integers(20, 600), height=st.integers(10, 200), wrap=st.booleans())
+@given(
+    text=st.text(st.sampled_from("abcdefgh ÄÖÜßőű WMiI"), min_size=1, max_size=40),
+    width=st.integers(20, 600),
+    height=st.integers(10, 200),
+    wrap=st.booleans(),
+)
 def test_fitted_text_is_inside_its_box_unless_it_says_it_overflows(text, width, height, wrap):
     from companion.ui.kit import theme as th
     from companion.ui.kit.widgets import fit_text

@@ -16,8 +16,16 @@ from companion.ui.screens.cloudmine import breakable, flights
 from companion.ui.tools.demo import _StepClock
 from companion.ui.tools.harness import Harness
 
-LONGEST = ["Maximilian-Alexander", "Szentgyörgyi Boglárka", "Bartholomäus", "Friederike", "Konstantin",
-           "Gwendolyn", "Hannelore", "Erzsébet"]
+LONGEST = [
+    "Maximilian-Alexander",
+    "Szentgyörgyi Boglárka",
+    "Bartholomäus",
+    "Friederike",
+    "Konstantin",
+    "Gwendolyn",
+    "Hannelore",
+    "Erzsébet",
+]
 SIZES = [(800, 480), (720, 1280), (1920, 1080)]
 
 
@@ -61,8 +69,9 @@ def test_the_role_pieces_and_the_guessing_order_show_on_the_ring():
     screen = h.app.game_screen
     view = h.app.controller.match.view
     assert screen.role_key(view["dreamer"]) == "dreamer" and screen.role_key(view["chooser"]) == "chooser"
-    assert [h.find(f"order:{name}").text for name in view["guess_order"]] == \
-        [str(n) for n in range(1, len(view["guess_order"]) + 1)]
+    assert [h.find(f"order:{name}").text for name in view["guess_order"]] == [
+        str(n) for n in range(1, len(view["guess_order"]) + 1)
+    ]
     assert not h.shows(f"order:{view['dreamer']}") and not h.shows(f"order:{view['chooser']}")
     h.tap("wrong")
     assert screen.role_key("Ben") == "guessed" and not h.shows("order:Ben")
@@ -83,8 +92,12 @@ def test_the_deck_drawn_has_the_view_s_count_and_a_pile_that_shrinks():
     # the pile is drawn: card-back blue in the deck's picture
     image = h.render()
     pile = h.find("deck-pile").rect
-    blue = sum(1 for x in range(pile.x, pile.right, 2) for y in range(pile.y, pile.bottom, 2)
-               if image.get_at((x, y))[:3] == board.CARD_BACK)
+    blue = sum(
+        1
+        for x in range(pile.x, pile.right, 2)
+        for y in range(pile.y, pile.bottom, 2)
+        if image.get_at((x, y))[:3] == board.CARD_BACK
+    )
     assert blue > 20
 
 
@@ -94,8 +107,9 @@ def test_a_settlement_s_cards_fly_to_who_takes_them_then_all_is_still():
     screen = h.start_game({"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan", "Eve"]})
     h.render()
     h.tap("wrong")  # Ann dreams; Ben's wrong guess goes to Ann
-    assert h.app.animating and screen._flights == [board.Flight(screen._middle.center,
-                                                               screen._seats["Ann"]["token"].center, 1)]
+    assert h.app.animating and screen._flights == [
+        board.Flight(screen._middle.center, screen._seats["Ann"]["token"].center, 1)
+    ]
     clock.advance(board.FLIGHT_S + 0.01)
     h.app.pump()
     h.tap("right")  # Cat finds it: the table's four cards to Cat, Ann keeps her one
@@ -114,15 +128,25 @@ def test_a_settlement_s_cards_fly_to_who_takes_them_then_all_is_still():
 
 
 def test_nobody_finding_it_sends_every_card_to_the_chooser():
-    seats = {name: {"token": pygame.Rect(i * 100, 0, 10, 10), "pile": pygame.Rect(i * 100, 50, 10, 10)}
-             for i, name in enumerate(["Ann", "Ben", "Cat"])}
-    before = {"dreamer": "Ann", "chooser": "Cat", "dreamer_pile": 1, "round": 1, "over": False,
-              "scores": {"Ann": 0, "Ben": 0, "Cat": 0}, "players": ["Ann", "Ben", "Cat"]}
+    seats = {
+        name: {"token": pygame.Rect(i * 100, 0, 10, 10), "pile": pygame.Rect(i * 100, 50, 10, 10)}
+        for i, name in enumerate(["Ann", "Ben", "Cat"])
+    }
+    before = {
+        "dreamer": "Ann",
+        "chooser": "Cat",
+        "dreamer_pile": 1,
+        "round": 1,
+        "over": False,
+        "scores": {"Ann": 0, "Ben": 0, "Cat": 0},
+        "players": ["Ann", "Ben", "Cat"],
+    }
     after = dict(before, round=2, dreamer="Cat", scores={"Ann": 0, "Ben": 0, "Cat": 4})
     out = flights(before, after, {"act": "guess", "player": "Ben", "correct": False}, seats, (500, 500))
     assert {(f.start, f.end, f.count) for f in out} == {
         (seats["Ann"]["token"].center, seats["Cat"]["pile"].center, 1),
-        ((500, 500), seats["Cat"]["pile"].center, 3)}
+        ((500, 500), seats["Cat"]["pile"].center, 3),
+    }
 
 
 @given(st.integers(1, 30), st.floats(0, 2))
@@ -139,8 +163,16 @@ def test_flying_cards_go_from_their_start_to_their_end(count, elapsed):
 
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["landscape", "portrait"])
 def test_the_settlement_card_never_covers_the_players_it_gives_cards_to(size):
-    names = ["Bartholomäus", "Szilveszter", "Maximiliane", "Friederike", "Konstantin", "Gwendolyn", "Hannelore",
-             "Erzsébet"]
+    names = [
+        "Bartholomäus",
+        "Szilveszter",
+        "Maximiliane",
+        "Friederike",
+        "Konstantin",
+        "Gwendolyn",
+        "Hannelore",
+        "Erzsébet",
+    ]
     for count in (3, 5, 8):
         for rounds in range(4):
             h = Harness(size)
@@ -178,8 +210,11 @@ def test_how_to_play_is_pictures_with_one_short_line_each_and_fits(size):
             image = h.render()
             for number, (kind, _line) in enumerate(steps, start=1):
                 picture = h.find(f"help-picture:{kind}").rect
-                pixels = [image.get_at((x, y))[:3] for x in range(picture.x, picture.right, 3)
-                          for y in range(picture.y, picture.bottom, 3)]
+                pixels = [
+                    image.get_at((x, y))[:3]
+                    for x in range(picture.x, picture.right, 3)
+                    for y in range(picture.y, picture.bottom, 3)
+                ]
                 drawn = [p for p in pixels if p != help_pictures.SKY]
                 # a drawing in several colours, not an empty tile
                 assert len(set(pixels)) >= 4 and len(drawn) > len(pixels) * 0.1, (game, kind)
@@ -194,7 +229,7 @@ def test_how_to_play_is_pictures_with_one_short_line_each_and_fits(size):
 
 
 def test_a_wrap_does_not_trade_a_lone_last_word_for_a_lone_word_above_it():
-    """"Wer im Korb" / "ist," / "bekommt nichts.": the last word was given a partner by leaving
+    """ "Wer im Korb" / "ist," / "bekommt nichts.": the last word was given a partner by leaving
     another alone; a slightly narrower wrap ends on two words with no lone word at all."""
     from companion.ui.kit import theme as th
     from companion.ui.kit.widgets import wrap_lines
@@ -206,8 +241,14 @@ def test_a_wrap_does_not_trade_a_lone_last_word_for_a_lone_word_above_it():
     assert all(th.font(px).size(line)[0] <= width for line in lines)
 
 
-@given(words=st.lists(st.sampled_from(["a", "Anna", "Bartholomäus", "lapot", "rossz", "ist,", "Würfel", "im"]),
-                      min_size=2, max_size=14), width=st.integers(60, 500))
+@given(
+    words=st.lists(
+        st.sampled_from(["a", "Anna", "Bartholomäus", "lapot", "rossz", "ist,", "Würfel", "im"]),
+        min_size=2,
+        max_size=14,
+    ),
+    width=st.integers(60, 500),
+)
 @settings(max_examples=80, deadline=None)
 def test_wrapping_keeps_every_word_and_the_width(words, width):
     from companion.ui.kit import theme as th
@@ -229,10 +270,12 @@ def test_a_refusal_s_rule_follows_its_notice_at_one_spacing_however_long_the_not
     f, theme = h.app.frame, h.app.theme
     area = pygame.Rect(f.u(16), f.u(100), f.width - f.u(32), f.u(120))
     gaps = []
-    for text in ("Nem szabályos: Ann az Álmodozó",
-                 "Nem szabályos: Maximilian-Alexander az Álmodozó, ő nem találgat; most Ben következik",
-                 "Nem szabályos: Maximilian-Alexander az Álmodozó, ő nem találgat; most Szentgyörgyi Boglárka "
-                 "következik, és utána Bartholomäus"):
+    for text in (
+        "Nem szabályos: Ann az Álmodozó",
+        "Nem szabályos: Maximilian-Alexander az Álmodozó, ő nem találgat; most Ben következik",
+        "Nem szabályos: Maximilian-Alexander az Álmodozó, ő nem találgat; most Szentgyörgyi Boglárka "
+        "következik, és utána Bartholomäus",
+    ):
         widgets = {w.key: w for w in toast_widgets(text, f, "Szabály: A játék menete, 4. lépés", area)}
         notice, rule = widgets["toast-text"], widgets["toast-rule"]
         assert not notice.overflow(theme) and not notice.clipped(theme) and not rule.clipped(theme)
@@ -259,7 +302,10 @@ def test_eight_of_the_longest_names_fit_through_the_first_settlements_in_every_l
             problems += [f"{language} after {number}: {p}" for p in fit_problems(h) + h.spilled()]
             if screen.card is not None and screen.card.kind == "settle":
                 card = h.find("story-card").rect
-                problems += [f"{language} after {number}: card over {name}" for name in screen.card.players
-                             if card.colliderect(h.find(f"player:{name}").rect)]
+                problems += [
+                    f"{language} after {number}: card over {name}"
+                    for name in screen.card.players
+                    if card.colliderect(h.find(f"player:{name}").rect)
+                ]
     i18n.set_language("en")
     assert not problems, problems

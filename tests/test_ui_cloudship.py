@@ -61,6 +61,7 @@ def language():
 
 # --- a whole game -----------------------------------------------------------------------------
 
+
 def test_a_whole_game_tapped_through_ends_with_every_flower_planted():
     now = [100.0]
     h, screen = start(clock=lambda: now[0])
@@ -131,6 +132,7 @@ def test_three_storms_do_not_count_and_the_screen_says_roll_again():
 
 # --- what the screen shows ----------------------------------------------------------------------
 
+
 def test_the_flight_says_exactly_what_to_load_and_offers_hail_only_when_it_flies():
     h, screen = start()
     tap_action(h, {"act": "roll", "dice": ["yellow", "purple", "storm"]})
@@ -181,8 +183,12 @@ def test_the_weather_bar_counts_down_the_squares_and_darkens_the_passed_ones():
     def passed_pixels() -> int:
         bar = h.find("weather-bar").rect
         surface = h.render()
-        return sum(1 for x in range(bar.left, bar.right) for y in range(bar.top, bar.bottom, 2)
-                   if surface.get_at((x, y))[:3] == PASSED)
+        return sum(
+            1
+            for x in range(bar.left, bar.right)
+            for y in range(bar.top, bar.bottom, 2)
+            if surface.get_at((x, y))[:3] == PASSED
+        )
 
     assert h.find("storm-left").texts() == ["13"] and passed_pixels() == 0
     tap_action(h, {"act": "roll", "dice": ["yellow", STORM, STORM]})
@@ -196,6 +202,7 @@ def test_the_weather_bar_counts_down_the_squares_and_darkens_the_passed_ones():
 
 
 # --- refusals and legality ----------------------------------------------------------------------
+
 
 def test_a_refused_tap_shows_the_reason_and_the_rule_and_changes_nothing():
     h, screen = start()
@@ -274,8 +281,10 @@ def test_every_legal_action_is_offered_and_only_legal_ones_are_enabled(shared_ha
 
 # --- every phase, every size, every language ----------------------------------------------------
 
-LOST = ({"game": "cloudship", "players": ["Noah", "Ida"], "mode": "stormy"},
-        [a for _ in range(7) for a in ({"act": "roll", "dice": [STORM, STORM, "blue"]}, {"act": "land"})][:-1])
+LOST = (
+    {"game": "cloudship", "players": ["Noah", "Ida"], "mode": "stormy"},
+    [a for _ in range(7) for a in ({"act": "roll", "dice": [STORM, STORM, "blue"]}, {"act": "land"})][:-1],
+)
 
 
 def phase_stops():
@@ -292,11 +301,18 @@ def phase_stops():
     yield "roll-hail-took", SETUP, ACTIONS[:22]
     wild = next(i for i, a in enumerate(ACTIONS) if a["act"] == "plant")
     yield "plant", SETUP, ACTIONS[:wild]
-    yield "flight-late", SETUP, ACTIONS[:wild + 3]
+    yield "flight-late", SETUP, ACTIONS[: wild + 3]
     yield "won", SETUP, ACTIONS
     yield "lost", *LOST
-    yield "long-names", {"game": "cloudship", "players": ["Bartholomew-Max", "Hannelore Weiß", "Gabriella", "Előd"],
-                         "first_commander": "Bartholomew-Max"}, []
+    yield (
+        "long-names",
+        {
+            "game": "cloudship",
+            "players": ["Bartholomew-Max", "Hannelore Weiß", "Gabriella", "Előd"],
+            "first_commander": "Bartholomew-Max",
+        },
+        [],
+    )
 
 
 # every listed display, and the 7" display turned on its side with --rotate 90 (480x800 upright)
@@ -340,8 +356,12 @@ def test_the_main_actions_are_at_least_64_px():
 
 def test_screenshots(tmp_path):
     """Portrait, German and Hungarian screenshots of several phases are really drawn."""
-    for size, lang, stop in [((800, 480), "en", 10), ((720, 1280), "en", 21), ((800, 480), "de", 4),
-                             ((800, 480), "hu", 35)]:
+    for size, lang, stop in [
+        ((800, 480), "en", 10),
+        ((720, 1280), "en", 21),
+        ((800, 480), "de", 4),
+        ((800, 480), "hu", 35),
+    ]:
         h, screen = start(size)
         h.app.change_config(language=lang)
         for action in ACTIONS[:stop]:
@@ -356,6 +376,7 @@ def test_screenshots(tmp_path):
 
 
 # --- sounds, the roller, the sensor and the tilt ------------------------------------------------
+
 
 def test_every_accepted_action_plays_a_sound():
     now = [100.0]
@@ -452,7 +473,7 @@ def test_an_idle_screen_draws_nothing_more():
     h, screen = start()
     tap_action(h, {"act": "roll", "dice": ["yellow", "white", "blue"]})
     forecaster_for(h.app.game_screen).wait()  # the storm forecast, worked out off the main thread,
-    h.app.pump()                               # may still bring its one redraw: let it land first
+    h.app.pump()  # may still bring its one redraw: let it land first
     frames = h.app.frames_drawn
     for _ in range(5):
         h.app.pump()
@@ -478,6 +499,7 @@ def test_long_random_games_never_overflow_in_german_or_hungarian(language):
 
 
 # --- the board drawn like the box, and its moments ---------------------------------------------
+
 
 def stepped(size=(800, 480), rotate=0):
     now = [100.0]
@@ -546,11 +568,14 @@ def test_the_garden_draws_exactly_the_flowers_planted(shared_harness, seed, step
 
 def card_stops():
     """(kind, what it must leave in sight, actions) for each result card of the board."""
-    yield "storm", ("weather", "bed:yellow", "bed:purple", "bed:white", "bed:blue"), \
-        [{"act": "roll", "dice": ["white", STORM, STORM]}]  # a flight with the storm card up
+    yield (
+        "storm",
+        ("weather", "bed:yellow", "bed:purple", "bed:white", "bed:blue"),
+        [{"act": "roll", "dice": ["white", STORM, STORM]}],
+    )  # a flight with the storm card up
     yield "storm", ("weather",), ACTIONS[:6] + [{"act": "roll", "dice": [STORM, STORM, "blue"]}]
     hail_at = next(i for i, a in enumerate(ACTIONS) if a == {"act": "reveal", "hail": True})
-    yield "hail", ("engine",), ACTIONS[:hail_at + 1]
+    yield "hail", ("engine",), ACTIONS[: hail_at + 1]
 
 
 @pytest.mark.parametrize("size,rotate", LAYOUTS, ids=[f"{w}x{h}-{r}" for (w, h), r in LAYOUTS])

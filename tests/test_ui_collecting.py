@@ -81,6 +81,7 @@ def generations_collected(fn) -> list[int]:
     def note(phase, info):
         if phase == "start":
             seen.append(info["generation"])
+
     gc.callbacks.append(note)
     try:
         fn()

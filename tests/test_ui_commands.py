@@ -15,14 +15,20 @@ from companion.cli import build_parser
 def run_cli(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
     environment = {**os.environ, "SDL_AUDIODRIVER": "dummy", **(env or {})}
     environment = {name: value for name, value in environment.items() if value is not None}
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True,
-                          timeout=timeout, env=environment)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args], capture_output=True, text=True, timeout=timeout, env=environment
+    )
 
 
 def test_without_a_display_it_says_so_in_one_line_and_points_to_demo(tmp_path):
     # plain `cloud-companion` (no subcommand) starts the app
-    result = run_cli("--db", str(tmp_path / "j.sqlite3"), "--config", str(tmp_path / "c.toml"),
-                     env={"SDL_VIDEODRIVER": "nonexistent"})
+    result = run_cli(
+        "--db",
+        str(tmp_path / "j.sqlite3"),
+        "--config",
+        str(tmp_path / "c.toml"),
+        env={"SDL_VIDEODRIVER": "nonexistent"},
+    )
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "no display" in lines[0] and "cloud-companion demo --out DIR" in lines[0]
@@ -45,22 +51,49 @@ def test_a_window_with_no_desktop_to_show_it_says_so_and_leaves_the_journal_alon
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("cloud-companion: no display") and "demo --out DIR" in lines[0]
     assert list(tmp_path.iterdir()) == []  # no journal, no lock: the next real start is not refused
-    started = run_cli("run", "--windowed", "--first-frame-exit", "--db", str(db), "--config", str(tmp_path / "c.toml"),
-                      env={**env, "SDL_VIDEODRIVER": "dummy"})
+    started = run_cli(
+        "run",
+        "--windowed",
+        "--first-frame-exit",
+        "--db",
+        str(db),
+        "--config",
+        str(tmp_path / "c.toml"),
+        env={**env, "SDL_VIDEODRIVER": "dummy"},
+    )
     assert started.returncode == 0, started.stderr
 
 
 def test_a_driver_chosen_on_purpose_is_used_without_a_desktop(tmp_path):
-    result = run_cli("run", "--windowed", "--first-frame-exit", "--db", str(tmp_path / "j.sqlite3"),
-                     "--config", str(tmp_path / "c.toml"), env={**NO_DESKTOP, "SDL_VIDEODRIVER": "offscreen"})
+    result = run_cli(
+        "run",
+        "--windowed",
+        "--first-frame-exit",
+        "--db",
+        str(tmp_path / "j.sqlite3"),
+        "--config",
+        str(tmp_path / "c.toml"),
+        env={**NO_DESKTOP, "SDL_VIDEODRIVER": "offscreen"},
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("first frame after ")
 
 
 def test_the_app_starts_and_draws_its_first_frame(tmp_path):
-    result = run_cli("run", "--windowed", "--size", "1024x600", "--rotate", "90", "--first-frame-exit",
-                     "--db", str(tmp_path / "j.sqlite3"), "--config", str(tmp_path / "c.toml"),
-                     env={"SDL_VIDEODRIVER": "dummy"})
+    result = run_cli(
+        "run",
+        "--windowed",
+        "--size",
+        "1024x600",
+        "--rotate",
+        "90",
+        "--first-frame-exit",
+        "--db",
+        str(tmp_path / "j.sqlite3"),
+        "--config",
+        str(tmp_path / "c.toml"),
+        env={"SDL_VIDEODRIVER": "dummy"},
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("first frame after ")
 
@@ -71,8 +104,9 @@ def test_a_second_app_on_the_same_journal_is_refused_politely(tmp_path):
     db = tmp_path / "j.sqlite3"
     first = Journal.open(db)  # the app already running at the table
     try:
-        result = run_cli("run", "--windowed", "--db", str(db), "--config", str(tmp_path / "c.toml"),
-                         env={"SDL_VIDEODRIVER": "dummy"})
+        result = run_cli(
+            "run", "--windowed", "--db", str(db), "--config", str(tmp_path / "c.toml"), env={"SDL_VIDEODRIVER": "dummy"}
+        )
     finally:
         first.close()
     assert result.returncode == 4
@@ -100,8 +134,16 @@ def test_the_demo_saves_every_screen_and_every_state_change(tmp_path):
         names = sorted(p.name for p in (tmp_path / folder).iterdir())
         steps = [n for n in names if n.split("-", 1)[1].startswith("cloudmine-0") and "-frame-" not in n]
         assert len(steps) == len(actions)  # one picture per state change (and an animation's key frames)
-        for screen in ("home", "cloudmine-players", "cloudmine-start", "keyboard", "claim-seats", "history",
-                       "settings", "refusal"):
+        for screen in (
+            "home",
+            "cloudmine-players",
+            "cloudmine-start",
+            "keyboard",
+            "claim-seats",
+            "history",
+            "settings",
+            "refusal",
+        ):
             assert any(n.endswith(f"-{screen}.png") for n in names), screen
         image = pygame.image.load(str(tmp_path / folder / names[0]))
         assert image.get_size() == size
@@ -126,8 +168,9 @@ def test_demo_into_a_place_it_cannot_write_says_so_in_one_line(tmp_path, where):
 def test_run_with_a_db_that_is_not_a_journal_says_so_and_leaves_it_alone(tmp_path):
     game = tmp_path / "game.jsonl"
     game.write_text('{"game": "cloudmine", "players": ["Ann", "Ben", "Cat"]}\n')
-    result = run_cli("run", "--windowed", "--db", str(game), "--config", str(tmp_path / "c.toml"),
-                     env={"SDL_VIDEODRIVER": "dummy"})
+    result = run_cli(
+        "run", "--windowed", "--db", str(game), "--config", str(tmp_path / "c.toml"), env={"SDL_VIDEODRIVER": "dummy"}
+    )
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
     assert lines[-1].startswith("cloud-companion: ") and "not a journal" in lines[-1]
@@ -137,8 +180,16 @@ def test_run_with_a_db_that_is_not_a_journal_says_so_and_leaves_it_alone(tmp_pat
 def test_an_empty_journal_file_starts_the_app_normally_and_every_message_names_the_program(tmp_path):
     db = tmp_path / "j.sqlite3"
     db.touch()  # the power went during the very first start
-    result = run_cli("run", "--windowed", "--first-frame-exit", "--db", str(db), "--config", str(tmp_path / "c.toml"),
-                     env={"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "nonexistent"})
+    result = run_cli(
+        "run",
+        "--windowed",
+        "--first-frame-exit",
+        "--db",
+        str(db),
+        "--config",
+        str(tmp_path / "c.toml"),
+        env={"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "nonexistent"},
+    )
     assert result.returncode == 0, result.stderr
     lines = result.stderr.strip().splitlines()
     assert any("sounds are off" in line for line in lines)
@@ -158,8 +209,9 @@ def test_the_demo_plays_any_player_count_at_any_size_and_keeps_the_key_frames(tm
 
     real = demo.players_game
     monkeypatch.setattr(demo, "players_game", short_game)
-    files = demo.record(tmp_path, sizes=demo.sized([(1024, 600), (1024, 600), (600, 1000)]), games=["cloud9"],
-                        players=8)
+    files = demo.record(
+        tmp_path, sizes=demo.sized([(1024, 600), (1024, 600), (600, 1000)]), games=["cloud9"], players=8
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["1024x600", "600x1000"]
     assert played[0]["players"] == list(demo.LONG_NAMES[:6])  # Cloud 9 seats six at most
     for folder, size in (("1024x600", (1024, 600)), ("600x1000", (600, 1000))):
@@ -167,7 +219,7 @@ def test_the_demo_plays_any_player_count_at_any_size_and_keeps_the_key_frames(tm
         frames = [n for n in names if "-frame-" in n]
         assert frames, "no animation's key frames saved"
         for start in (n for n in frames if n.endswith("-frame-0.png")):
-            base = start[5:-len("-frame-0.png")]  # after the running number
+            base = start[5 : -len("-frame-0.png")]  # after the running number
             assert any(n.endswith(f"{base}-frame-half.png") for n in frames)
             assert any(n.endswith(f"{base}-frame-end.png") for n in frames)
             assert any(n.endswith(f"{base}.png") for n in names)  # and the settled picture
@@ -180,10 +232,15 @@ def test_the_demo_plays_any_player_count_at_any_size_and_keeps_the_key_frames(tm
     assert len(files) == len(list(tmp_path.rglob("*.png")))
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--size", "10x10"], "out of range"), (["--size", "big"], "800x480"),
-    (["--players", "2"], "3 to 8"), (["--players", "many"], "whole number"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--size", "10x10"], "out of range"),
+        (["--size", "big"], "800x480"),
+        (["--players", "2"], "3 to 8"),
+        (["--players", "many"], "whole number"),
+    ],
+)
 def test_demo_refuses_a_size_or_player_count_it_cannot_play_in_one_line(tmp_path, args, message):
     result = run_cli("demo", "--out", str(tmp_path), *args)
     assert result.returncode == 2 and "Traceback" not in result.stderr and message in result.stderr

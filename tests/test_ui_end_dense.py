@@ -60,8 +60,10 @@ def storm_column_heights(h: Harness) -> list[int]:
     surface = h.render()
     rect = h.find("rounds").rect
     storm = tuple(th.COLOURS["storm"].rgb)
-    return [sum(1 for y in range(rect.top, rect.bottom) if tuple(surface.get_at((x, y)))[:3] == storm)
-            for x in range(rect.left, rect.right)]
+    return [
+        sum(1 for y in range(rect.top, rect.bottom) if tuple(surface.get_at((x, y)))[:3] == storm)
+        for x in range(rect.left, rect.right)
+    ]
 
 
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["landscape", "portrait"])
@@ -87,8 +89,6 @@ def test_the_cloudship_rounds_chart_keeps_its_key_and_numbers_apart():
     steps = {b - a for a, b in zip(numbers, numbers[1:])}
     assert len(numbers) > 2 and len(steps) == 1 and all(n % min(steps) == 0 for n in numbers)  # evenly spaced
     assert all((b - a) * g["slot"] / g["per"] >= widest + theme.px(8) for a, b in zip(numbers, numbers[1:]))
-
-
 
 
 @given(count=st.integers(1, 200), slot=st.floats(2, 120), widest=st.integers(6, 40))
@@ -118,7 +118,9 @@ def test_eight_players_tokens_on_the_end_table_are_as_tall_as_their_rows_allow()
 
 def grey(surface, rect) -> list[int]:
     """The swatch as a colour-blind eye sees brightness: one grey level per pixel."""
-    return [sum(surface.get_at((x, y))[:3]) // 3 for y in range(rect.top, rect.bottom) for x in range(rect.left, rect.right)]
+    return [
+        sum(surface.get_at((x, y))[:3]) // 3 for y in range(rect.top, rect.bottom) for x in range(rect.left, rect.right)
+    ]
 
 
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["800x480", "720x1280"])
@@ -127,7 +129,7 @@ def test_the_cloud_mine_roles_differ_by_pattern_not_only_by_colour(size):
     canvas = h.render()
     swatches = {role: h.find(f"legend:{role}").rect for role in ("dreamer", "chooser", "observer")}
     spreads = {role: max(grey(canvas, rect)) - min(grey(canvas, rect)) for role, rect in swatches.items()}
-    assert spreads["dreamer"] < 10                      # solid
+    assert spreads["dreamer"] < 10  # solid
     assert spreads["chooser"] > 60 and spreads["observer"] > 60  # white stripes and dots on colour
     # the two patterns themselves differ: where the white falls, not only the colour under it
     chooser, observer = ([level > 200 for level in grey(canvas, swatches[r])] for r in ("chooser", "observer"))
@@ -148,8 +150,9 @@ def test_a_patterned_bar_keeps_its_pattern_inside_its_own_rect():
     assert surface.get_clip() == surface.get_rect()
 
 
-@pytest.mark.parametrize("game, players", [("cloud9", 6), ("cloudmine", 8), ("cloudship", 4)],
-                         ids=["cloud9-6", "cloudmine-8", "cloudship-4"])
+@pytest.mark.parametrize(
+    "game, players", [("cloud9", 6), ("cloudmine", 8), ("cloudship", 4)], ids=["cloud9-6", "cloudmine-8", "cloudship-4"]
+)
 def test_the_recap_picture_draws_no_text_over_other_text(game, players, monkeypatch):
     """The kept picture with the longest names: no line drawn over another, and the standings'
     names in one size."""
@@ -173,7 +176,7 @@ def test_the_recap_picture_draws_no_text_over_other_text(game, players, monkeypa
     monkeypatch.setattr(recap._Recap, "text", noted)
     h = ended(game, players, (800, 480))
     recap.render_recap(h.app.controller.match)
-    overlapping = [(a[0], b[0]) for i, a in enumerate(drawn) for b in drawn[i + 1:] if a[1].colliderect(b[1])]
+    overlapping = [(a[0], b[0]) for i, a in enumerate(drawn) for b in drawn[i + 1 :] if a[1].colliderect(b[1])]
     assert overlapping == []
     names = set(h.app.controller.match.view["players"])
     first: dict[str, int] = {}  # the standings come first, then the story's rows

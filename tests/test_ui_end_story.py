@@ -91,8 +91,9 @@ def test_a_cloud9_end_screen_shows_the_hands_when_they_decided_nothing():
     play(h, "cloud9-five-players-to-cloud-nine.jsonl")
     for name in h.app.controller.match.view["players"]:
         hand = h.app.controller.match.view["hands"][name]
-        assert h.find(f"hand:{name}").texts() == [i18n.translator("app").ngettext(
-            "{count} card", "{count} cards", hand).format(count=hand)]
+        assert h.find(f"hand:{name}").texts() == [
+            i18n.translator("app").ngettext("{count} card", "{count} cards", hand).format(count=hand)
+        ]
 
 
 def test_the_cloud_mine_end_screen_says_the_deck_ran_out_and_tells_the_cards_by_role():
@@ -187,6 +188,7 @@ def test_the_png_reads_back_as_the_picture_drawn():
 
 # --- history --recap ------------------------------------------------------------------------
 
+
 def run(*args):
     return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True, timeout=60)
 
@@ -213,12 +215,15 @@ def test_history_recap_draws_any_game(journal_path, tmp_path):
     assert picture.get_size() == (1200, 1600)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--recap", "9", "--out", "x.png"], "there is no game 9"),
-    (["--recap", "1"], "needs --out"),
-    (["--recap", "1", "--out", "."], "is a folder"),
-    (["--recap", "1", "--out", "/proc/x.png"], "cannot write /proc/x.png"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--recap", "9", "--out", "x.png"], "there is no game 9"),
+        (["--recap", "1"], "needs --out"),
+        (["--recap", "1", "--out", "."], "is a folder"),
+        (["--recap", "1", "--out", "/proc/x.png"], "cannot write /proc/x.png"),
+    ],
+)
 def test_history_recap_refuses_in_one_line(journal_path, args, message):
     done = run("history", "--db", str(journal_path), *args)
     assert done.returncode == 1 and message in done.stderr, done.stderr

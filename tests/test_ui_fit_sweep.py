@@ -33,8 +33,7 @@ MOST_ACTIONS = 150
 CHECKS = ("overflows", "clipped", "covered", "spilled", "off_canvas")
 
 # who draws what: the screens' owners are told of what the sweep finds on their screens
-OWNERS = {"Cloud9Screen": "cloud9", "CloudMineScreen": "cloudmine", "CloudshipScreen": "cloudship",
-          "EndScreen": "end"}
+OWNERS = {"Cloud9Screen": "cloud9", "CloudMineScreen": "cloudmine", "CloudshipScreen": "cloudship", "EndScreen": "end"}
 
 
 def renamed(value, names: dict[str, str]):
@@ -95,8 +94,10 @@ def sweep(combos: list[tuple[str, tuple[int, int]]], every: bool) -> dict[str, d
 def report(findings: dict[tuple, set]) -> str:
     lines = []
     for (game, screen, check, moment, language, size), texts in sorted(findings.items()):
-        lines.append(f"{game} {screen} {check} at moment {moment}, {language} {size[0]}x{size[1]}: "
-                     + "; ".join(sorted(texts)[:3]))
+        lines.append(
+            f"{game} {screen} {check} at moment {moment}, {language} {size[0]}x{size[1]}: "
+            + "; ".join(sorted(texts)[:3])
+        )
     return "\n".join(lines)
 
 
@@ -116,8 +117,9 @@ def test_every_moment_of_every_game_fits_in_every_language_and_orientation(quick
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("CLOUD_FIT_FULL_SWEEP"), reason="the full sweep (minutes): "
-                    "set CLOUD_FIT_FULL_SWEEP=1 to run it")
+@pytest.mark.skipif(
+    not os.environ.get("CLOUD_FIT_FULL_SWEEP"), reason="the full sweep (minutes): set CLOUD_FIT_FULL_SWEEP=1 to run it"
+)
 @pytest.mark.parametrize("owner", OWNED)
 def test_every_moment_fits_at_every_size_in_every_language(owner):
     findings = sweep([(language, size) for language in LANGUAGES for size in FULL_SIZES], every=True)
@@ -132,9 +134,15 @@ def test_the_sweep_sees_a_line_cut_through_by_a_card_and_the_longest_names():
     class Spilled(Screen):
         def build(self, f, t):
             card = f.content.inflate(-f.u(200), -f.u(200))
-            return [Panel(card, key="card"),
-                    Label(pygame.Rect(card.x, card.bottom - f.u(20), card.w, f.u(40)), "Szentgyörgyi Boglárka fell",
-                          "body", key="line")]
+            return [
+                Panel(card, key="card"),
+                Label(
+                    pygame.Rect(card.x, card.bottom - f.u(20), card.w, f.u(40)),
+                    "Szentgyörgyi Boglárka fell",
+                    "body",
+                    key="line",
+                ),
+            ]
 
     h = Harness((800, 480))
     h.app.show(Spilled(h.app))
@@ -207,17 +215,16 @@ def history_findings(journal, combos) -> dict[tuple, set]:
 
 
 def test_history_fits_every_finished_game_in_every_language_and_orientation(finished_journal):
-    findings = history_findings(finished_journal, [(language, size) for language in LANGUAGES
-                                                   for size in QUICK_SIZES])
+    findings = history_findings(finished_journal, [(language, size) for language in LANGUAGES for size in QUICK_SIZES])
     assert not findings, "\n" + report(findings)
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("CLOUD_FIT_FULL_SWEEP"), reason="the full sweep (minutes): "
-                    "set CLOUD_FIT_FULL_SWEEP=1 to run it")
+@pytest.mark.skipif(
+    not os.environ.get("CLOUD_FIT_FULL_SWEEP"), reason="the full sweep (minutes): set CLOUD_FIT_FULL_SWEEP=1 to run it"
+)
 def test_history_fits_at_every_size_in_every_language(finished_journal):
-    findings = history_findings(finished_journal, [(language, size) for language in LANGUAGES
-                                                   for size in FULL_SIZES])
+    findings = history_findings(finished_journal, [(language, size) for language in LANGUAGES for size in FULL_SIZES])
     assert not findings, "\n" + report(findings)
 
 
@@ -241,8 +248,9 @@ def other_findings(journal, combos) -> dict[tuple, set]:
 
 
 def test_every_other_screen_fits_in_every_language_and_orientation(finished_journal):
-    findings = other_findings(finished_journal, [(language, size) for language in LANGUAGES
-                                                 for size in (*QUICK_SIZES, (1024, 600))])
+    findings = other_findings(
+        finished_journal, [(language, size) for language in LANGUAGES for size in (*QUICK_SIZES, (1024, 600))]
+    )
     assert not findings, "\n" + report(findings)
 
 
@@ -255,7 +263,9 @@ def test_the_players_names_share_one_size_and_show_whole_or_shortened(size, coun
 
     h = Harness(size)
     colours = ("red", "blue", "green", "yellow", "black", "orange", "purple", "white")
-    h.app.show(PlayersScreen(h.app, "cloudmine", players=[Player(n, c, None) for n, c in zip(LONG_NAMES[:count], colours)]))
+    h.app.show(
+        PlayersScreen(h.app, "cloudmine", players=[Player(n, c, None) for n, c in zip(LONG_NAMES[:count], colours)])
+    )
     h.app.pump()
     theme = h.app.theme
     labels = [h.find(f"name:{i}").label for i in range(count)]

@@ -20,6 +20,7 @@ from test_ui_kept_frames import EIGHT, SIX, Clock, fresh, pixels, rehearse
 
 class Flips(list):
     """Each flip of `app`: whether its screen was still to be rebuilt then, and the picture."""
+
     app = None
 
 
@@ -32,6 +33,7 @@ def flips(monkeypatch):
         if seen.app is not None:
             seen.append((seen.app._needs_build, pygame.image.tobytes(seen.app.viewport.canvas, "RGB")))
         real()
+
     monkeypatch.setattr(pygame.display, "flip", flip)
     return seen
 
@@ -78,8 +80,11 @@ def test_a_frame_drawn_ahead_that_is_not_the_screen_s_is_drawn_again_at_once(mon
     rehearse(h)
     # the screen builds something the drawing ahead could not know of
     step_panel = CloudMineScreen.step_panel
-    monkeypatch.setattr(CloudMineScreen, "step_panel",
-                        lambda self, f, step: step_panel(self, f, step) + [Label(step.inflate(-40, -40), "Surprise")])
+    monkeypatch.setattr(
+        CloudMineScreen,
+        "step_panel",
+        lambda self, f, step: step_panel(self, f, step) + [Label(step.inflate(-40, -40), "Surprise")],
+    )
     flips.clear()
     press(h, True)
     assert h.app.foreseen_wrong == 1 and len(flips) == 2  # shown, found wrong, drawn again
@@ -111,8 +116,13 @@ def test_a_change_on_the_screen_since_drawing_ahead_is_drawn_afresh():
 
 
 @settings(max_examples=8, deadline=None)
-@given(seed=st.integers(0, 10_000), players=st.integers(3, 8), language=st.sampled_from(["en", "de", "hu"]),
-       size=st.sampled_from([(800, 480), (1024, 600), (1280, 800)]), rotate=st.sampled_from([0, 90]))
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.integers(3, 8),
+    language=st.sampled_from(["en", "de", "hu"]),
+    size=st.sampled_from([(800, 480), (1024, 600), (1280, 800)]),
+    rotate=st.sampled_from([0, 90]),
+)
 def test_every_press_of_a_cloud_mine_game_goes_up_as_drawn_ahead(seed, players, language, size, rotate):
     clock = Clock()
     h = Harness(size, rotate=rotate, clock=clock)

@@ -30,8 +30,10 @@ class CounterScreen(Screen):
 
     def build(self, f, t):
         left, right = cols(f.content, 2, f.u(8))
-        return [Button(left, "Left", lambda: self.bump("left"), key="left"),
-                Button(right, "Right", lambda: self.bump("right"), key="right")]
+        return [
+            Button(left, "Left", lambda: self.bump("left"), key="left"),
+            Button(right, "Right", lambda: self.bump("right"), key="right"),
+        ]
 
     def bump(self, which):
         self.counts[which] += 1
@@ -179,14 +181,21 @@ def test_a_transition_draws_every_pass_while_it_runs_then_one_still_frame():
 
 
 @settings(max_examples=100, deadline=None)
-@given(x=st.integers(-100, 1000), y=st.integers(-100, 1000), w=st.integers(0, 2000), h=st.integers(0, 2000),
-       weights=st.one_of(st.integers(1, 9), st.lists(st.floats(0.1, 5.0), min_size=1, max_size=8)),
-       gap=st.integers(0, 20))
+@given(
+    x=st.integers(-100, 1000),
+    y=st.integers(-100, 1000),
+    w=st.integers(0, 2000),
+    h=st.integers(0, 2000),
+    weights=st.one_of(st.integers(1, 9), st.lists(st.floats(0.1, 5.0), min_size=1, max_size=8)),
+    gap=st.integers(0, 20),
+)
 def test_rows_and_columns_fill_their_rect_in_proportion(x, y, w, h, weights, gap):
     rect = pygame.Rect(x, y, w, h)
     shares = [1.0] * weights if isinstance(weights, int) else weights
-    for parts, start, length, pos, size in ((rows(rect, weights, gap), y, h, "y", "h"),
-                                            (cols(rect, weights, gap), x, w, "x", "w")):
+    for parts, start, length, pos, size in (
+        (rows(rect, weights, gap), y, h, "y", "h"),
+        (cols(rect, weights, gap), x, w, "x", "w"),
+    ):
         assert len(parts) == len(shares)
         # each part starts a gap after the one before, and the last ends on the rect's edge
         assert getattr(parts[0], pos) == start
@@ -198,8 +207,10 @@ def test_rows_and_columns_fill_their_rect_in_proportion(x, y, w, h, weights, gap
             assert abs(getattr(part, size) - free * share / sum(shares)) <= 0.5
         # across the split, every part keeps the rect's other side
         other_pos, other_size = ("x", "w") if pos == "y" else ("y", "h")
-        assert all((getattr(p, other_pos), getattr(p, other_size)) == (getattr(rect, other_pos), getattr(rect, other_size))
-                   for p in parts)
+        assert all(
+            (getattr(p, other_pos), getattr(p, other_size)) == (getattr(rect, other_pos), getattr(rect, other_size))
+            for p in parts
+        )
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -257,8 +268,11 @@ def test_a_line_is_drawn_the_same_whatever_size_was_drawn_before_it():
 
     Harness((800, 480))
     texts = ["Ádám guessed right", "Szentgyörgyi Boglárka 12", "gjpq ÁÉŐ"]
-    first = {(px, text): pygame.image.tobytes(th.font(px, "bold").render(text, True, th.INK), "RGBA")
-             for px in (18, 24, 48) for text in texts}
+    first = {
+        (px, text): pygame.image.tobytes(th.font(px, "bold").render(text, True, th.INK), "RGBA")
+        for px in (18, 24, 48)
+        for text in texts
+    }
     sizes = {(px, text): th.font(px, "bold").size(text) for px in (18, 24, 48) for text in texts}
     for px in range(8, 90):  # every other size, a few thousand glyphs through the cache
         th.font(px, "bold").render(th.COMMON_LETTERS, True, th.INK)

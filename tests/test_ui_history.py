@@ -23,17 +23,29 @@ MORE_WORD = {"en": "more", "de": "weitere", "hu": "további"}
 CHECKS = ("overflows", "clipped", "covered", "spilled", "off_canvas", "dropped")
 
 
-def finished(game_id: int, players: list[str], scores: dict[str, int], winners: list[str],
-             game: str = "cloudmine") -> GameSummary:
-    return GameSummary(game_id, game, game, {"game": game, "players": players}, players,
-                       f"2026-06-{1 + game_id % 28:02d}T18:00:00+00:00", "2026-06-01T19:00:00+00:00",
-                       "2026-06-01T19:00:00+00:00", "over", "over", winners, scores, 40)
+def finished(
+    game_id: int, players: list[str], scores: dict[str, int], winners: list[str], game: str = "cloudmine"
+) -> GameSummary:
+    return GameSummary(
+        game_id,
+        game,
+        game,
+        {"game": game, "players": players},
+        players,
+        f"2026-06-{1 + game_id % 28:02d}T18:00:00+00:00",
+        "2026-06-01T19:00:00+00:00",
+        "2026-06-01T19:00:00+00:00",
+        "over",
+        "over",
+        winners,
+        scores,
+        40,
+    )
 
 
 def shown_row(h: Harness, game_id: int) -> tuple[str, str]:
     """The row's result line and its scores, as the screen shows them (plain spaces)."""
-    return (h.find(f"result:{game_id}").text.replace(NBSP, " "),
-            h.find(f"scores:{game_id}").text.replace(NBSP, " "))
+    return (h.find(f"result:{game_id}").text.replace(NBSP, " "), h.find(f"scores:{game_id}").text.replace(NBSP, " "))
 
 
 def problems(h: Harness) -> list[str]:
@@ -55,15 +67,25 @@ def show(h: Harness, *games: GameSummary, source=None) -> None:
 
 def test_scores_are_ranked_the_winners_first_and_each_name_keeps_its_score():
     # a Cloud 9 tie broken by the hand: the winner leads though another has as many points
-    game = finished(1, ["Ann", "Szentgyörgyi Boglárka", "Cat", "Dan"],
-                    {"Ann": 30, "Szentgyörgyi Boglárka": 52, "Cat": 52, "Dan": 30}, ["Cat"], "cloud9")
+    game = finished(
+        1,
+        ["Ann", "Szentgyörgyi Boglárka", "Cat", "Dan"],
+        {"Ann": 30, "Szentgyörgyi Boglárka": 52, "Cat": 52, "Dan": 30},
+        ["Cat"],
+        "cloud9",
+    )
     assert [e.replace(NBSP, " ") for e in ranked_scores(game)] == [
-        "Cat 52", "Szentgyörgyi Boglárka 52", "Ann 30", "Dan 30"]  # seat order among equals
+        "Cat 52",
+        "Szentgyörgyi Boglárka 52",
+        "Ann 30",
+        "Dan 30",
+    ]  # seat order among equals
     assert all(" " not in entry for entry in ranked_scores(game))  # never parted at a line break
 
 
-@pytest.mark.parametrize("language,more", [("en", "+1 more"), ("de", "+1 weiterer"), ("de", "+3 weitere"),
-                                            ("hu", "+3 további")])
+@pytest.mark.parametrize(
+    "language,more", [("en", "+1 more"), ("de", "+1 weiterer"), ("de", "+3 weitere"), ("hu", "+3 további")]
+)
 def test_what_a_row_leaves_out_is_counted_in_the_table_s_language(language, more):
     i18n.set_language(language)
     rest = int(more[1])
@@ -85,7 +107,7 @@ def test_eight_long_names_name_the_winner_first_and_count_the_rest(language, siz
     assert winner in result
     named, counted = named_and_counted(text, players)
     ranked = [e.replace(NBSP, " ").rsplit(" ", 1)[0] for e in ranked_scores(finished(7, players, scores, [winner]))]
-    assert named == ranked[:len(named)] and named[0] == winner  # the best first, the winner leading
+    assert named == ranked[: len(named)] and named[0] == winner  # the best first, the winner leading
     assert counted == len(players) - len(named) > 0  # every player named or counted
     assert MORE_WORD[language] in text
 
@@ -108,7 +130,7 @@ def test_a_win_shared_by_five_long_names_names_the_first_and_counts_the_others(s
     assert problems(h) == []  # `dropped` included: the first winner is always named
     result, _text = shown_row(h, 5)
     named, counted = named_and_counted(result, winners)
-    assert named == winners[:len(named)] and len(named) + counted == len(winners)
+    assert named == winners[: len(named)] and len(named) + counted == len(winners)
 
 
 class WithRecaps(ListedGames):
@@ -171,7 +193,7 @@ def test_records_lines_with_long_names_wrap_in_order_and_none_is_cut():
     lines = [f"{name}: 12/30 won, streak 4" for name in LONG_NAMES]
     placed = record_rows(theme, area, lines, 6)
     assert 3 <= len(placed) < len(lines)  # the least telling lines are left out, not squeezed
-    assert [line for _rect, line in placed] == lines[:len(placed)]
+    assert [line for _rect, line in placed] == lines[: len(placed)]
     for (above, _), (below, _) in zip(placed, placed[1:]):
         assert above.bottom <= below.top
     for i, (rect, line) in enumerate(placed):
@@ -187,8 +209,7 @@ def test_a_tap_on_a_row_shows_every_score_and_back_returns_to_its_page(size):
     from companion.ui.screens.history import ScoresScreen
 
     players = list(LONG_NAMES)
-    games = [finished(i, players, {p: (n * 7 + i) % 30 for n, p in enumerate(players)}, [players[i]])
-             for i in range(7)]
+    games = [finished(i, players, {p: (n * 7 + i) % 30 for n, p in enumerate(players)}, [players[i]]) for i in range(7)]
     h = Harness(size)
     h.app.change_config(language="hu")
     show(h, *games)

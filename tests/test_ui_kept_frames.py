@@ -18,8 +18,16 @@ from companion.ui.screens.end import EndScreen
 from companion.ui.tools.harness import Harness
 
 SIX = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
-EIGHT = ["Maximilian-Alexander", "Szentgyörgyi Boglárka", "Annemarie-Josephine", "Weißenböck Jürgen",
-         "Christopher-Benedict", "Hajdúszoboszlói Ödön", "Friederike-Luise", "Bartholomew-James"]
+EIGHT = [
+    "Maximilian-Alexander",
+    "Szentgyörgyi Boglárka",
+    "Annemarie-Josephine",
+    "Weißenböck Jürgen",
+    "Christopher-Benedict",
+    "Hajdúszoboszlói Ödön",
+    "Friederike-Luise",
+    "Bartholomew-James",
+]
 
 
 class Clock:
@@ -78,8 +86,9 @@ def kept_key(h: Harness):
     return still_key(app.widgets, DrawContext(app.theme, app.focused(), app.pressed, 0), app.viewport.canvas.get_size())
 
 
-@pytest.mark.parametrize("size, language, players", [((800, 480), "en", SIX), ((720, 1280), "hu", EIGHT),
-                                                     ((800, 480), "de", EIGHT[:3])])
+@pytest.mark.parametrize(
+    "size, language, players", [((800, 480), "en", SIX), ((720, 1280), "hu", EIGHT), ((800, 480), "de", EIGHT[:3])]
+)
 def test_a_cloud_mine_game_drawn_ahead_and_kept_shows_what_drawing_it_afresh_shows(size, language, players):
     clock = Clock()
     h = Harness(size, clock=clock)
@@ -166,8 +175,12 @@ class Clockwork(Screen):
         def hand(surface, rect):
             x = rect.x + round((self.app.now() % 1.0) * (rect.w - 10))
             pygame.draw.rect(surface, (200, 0, 0), (x, rect.y, 10, rect.h))
-        return [Panel(f.content, key="face"), Picture(f.content.inflate(-40, -40), hand, key="hand"),
-                Label(f.content.inflate(-40, -300), "tick", key="words")]
+
+        return [
+            Panel(f.content, key="face"),
+            Picture(f.content.inflate(-40, -40), hand, key="hand"),
+            Label(f.content.inflate(-40, -300), "tick", key="words"),
+        ]
 
 
 def test_a_widget_that_moves_with_the_clock_is_drawn_every_frame():
@@ -207,10 +220,16 @@ class Sign(Screen):
 
     def build(self, f, t):
         c = f.content
-        return [Panel(c, key="card"), Label(c.inflate(-40, -300), self.words, "prompt", key="words"),
-                Picture(pygame.Rect(c.x + 20, c.y + 20, 60, 60),
-                        lambda s, r, n=self.count: pygame.draw.rect(s, (0, 0, 0), (r.x, r.y, 6 * n, 6)), still=True),
-                Button(pygame.Rect(c.right - 220, c.bottom - 90, 200, 80), "Right card", None, enabled=self.enabled)]
+        return [
+            Panel(c, key="card"),
+            Label(c.inflate(-40, -300), self.words, "prompt", key="words"),
+            Picture(
+                pygame.Rect(c.x + 20, c.y + 20, 60, 60),
+                lambda s, r, n=self.count: pygame.draw.rect(s, (0, 0, 0), (r.x, r.y, 6 * n, 6)),
+                still=True,
+            ),
+            Button(pygame.Rect(c.right - 220, c.bottom - 90, 200, 80), "Right card", None, enabled=self.enabled),
+        ]
 
 
 @pytest.mark.parametrize("change", [("words", "Ben guesses"), ("count", 7), ("enabled", False)])
@@ -240,7 +259,8 @@ def test_the_sky_filled_band_by_band_is_the_gradient_row_by_row(size):
         t = y / max(1, h - 1)
         row = tuple(round(a + (b - a) * t) for a, b in zip(th.SKY_TOP, th.SKY_BOTTOM))
         assert {tuple(surface.get_at((x, y)))[:3] for x in range(0, w, max(1, w // 7))} | {
-            tuple(surface.get_at((w - 1, y)))[:3]} == {row}, y
+            tuple(surface.get_at((w - 1, y)))[:3]
+        } == {row}, y
 
 
 def test_a_cloud_mine_game_keeps_four_frames_at_most_and_finds_each_press_s_frame_among_them():
@@ -315,8 +335,9 @@ def test_the_end_screen_drawn_ahead_tells_the_game_s_own_story_worked_out_once(m
     match = h.app.controller.match
     # the stand-in's story, worked out while drawing ahead, served the game's own match
     assert worked_out and all(m is not match for m in worked_out) and worked_out[-1] == match
-    assert [w.totals() for w in (h.find(f"story:{name}") for name in SIX)] == \
-        [[r.cards[name] for r in real(match)] for name in SIX]
+    assert [w.totals() for w in (h.find(f"story:{name}") for name in SIX)] == [
+        [r.cards[name] for r in real(match)] for name in SIX
+    ]
     assert h.app.screen.awards() == told.awards(match)
     assert shown(h) == fresh(h)
     h.app.screen.undo()  # one step back: that state's own story

@@ -82,10 +82,21 @@ def test_eight_players_ranks_and_scores_keep_a_gap_from_row_to_row(size):
 def coop(game_id: int, won: bool) -> GameSummary:
     players = ["Emma", "Milan", "Aaron", "Olivia"]
     planted = 12 if won else 5
-    return GameSummary(game_id, "cloudship", "Cloudship", {"game": "cloudship", "players": players}, players,
-                       f"2026-06-0{game_id}T18:00:00+00:00", "2026-06-01T19:00:00+00:00",
-                       "2026-06-01T19:00:00+00:00", "over", "over", players if won else [],
-                       {p: planted for p in players}, 40)
+    return GameSummary(
+        game_id,
+        "cloudship",
+        "Cloudship",
+        {"game": "cloudship", "players": players},
+        players,
+        f"2026-06-0{game_id}T18:00:00+00:00",
+        "2026-06-01T19:00:00+00:00",
+        "2026-06-01T19:00:00+00:00",
+        "over",
+        "over",
+        players if won else [],
+        dict.fromkeys(players, planted),
+        40,
+    )
 
 
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
@@ -109,12 +120,27 @@ def test_every_row_of_the_list_shows_its_result_in_one_size():
     from companion.ui.tools.demo import LONG_NAMES
 
     def finished(game_id, players, scores, winners):
-        return GameSummary(game_id, "cloudmine", "The Cloud Mine", {"game": "cloudmine", "players": players},
-                           players, f"2026-06-0{game_id}T18:00:00+00:00", "2026-06-01T19:00:00+00:00",
-                           "2026-06-01T19:00:00+00:00", "over", "over", winners, scores, 40)
+        return GameSummary(
+            game_id,
+            "cloudmine",
+            "The Cloud Mine",
+            {"game": "cloudmine", "players": players},
+            players,
+            f"2026-06-0{game_id}T18:00:00+00:00",
+            "2026-06-01T19:00:00+00:00",
+            "2026-06-01T19:00:00+00:00",
+            "over",
+            "over",
+            winners,
+            scores,
+            40,
+        )
 
-    games = [finished(1, list(LONG_NAMES[:2]), {LONG_NAMES[0]: 3, LONG_NAMES[1]: 1}, [LONG_NAMES[0]]),
-             finished(2, ["Ann", "Bo"], {"Ann": 3, "Bo": 1}, ["Ann"]), coop(3, False)]
+    games = [
+        finished(1, list(LONG_NAMES[:2]), {LONG_NAMES[0]: 3, LONG_NAMES[1]: 1}, [LONG_NAMES[0]]),
+        finished(2, ["Ann", "Bo"], {"Ann": 3, "Bo": 1}, ["Ann"]),
+        coop(3, False),
+    ]
     h = Harness((800, 480))
     h.app.show(HistoryScreen(h.app, ListedGames(games)))
     h.app.pump()
@@ -158,8 +184,22 @@ def test_history_recap_draws_in_the_language_asked_for(tmp_path, capsys):
     drawn = {}
     for language in ("en", "de"):
         out = tmp_path / f"recap-{language}.png"
-        assert main(["history", "--db", str(tmp_path / "journal.sqlite3"), "--recap", str(game_id),
-                     "--out", str(out), "--language", language]) == 0
+        assert (
+            main(
+                [
+                    "history",
+                    "--db",
+                    str(tmp_path / "journal.sqlite3"),
+                    "--recap",
+                    str(game_id),
+                    "--out",
+                    str(out),
+                    "--language",
+                    language,
+                ]
+            )
+            == 0
+        )
         drawn[language] = pygame.image.tobytes(pygame.image.load(str(out)), "RGB")
     assert drawn["en"] != drawn["de"] and i18n.current_language() == "en"
     # the German words are those drawn: the recap drawn here in German is the file's picture

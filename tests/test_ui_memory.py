@@ -27,8 +27,11 @@ def _kept_bytes(store: Pictures) -> int:
     return sum(surface_bytes(s) for s in store._kept.values())
 
 
-@given(st.lists(st.tuples(st.integers(0, 30), st.integers(1, 300), st.integers(1, 300)), max_size=60),
-       st.integers(1, 400_000), st.integers(1, 20))
+@given(
+    st.lists(st.tuples(st.integers(0, 30), st.integers(1, 300), st.integers(1, 300)), max_size=60),
+    st.integers(1, 400_000),
+    st.integers(1, 20),
+)
 @settings(max_examples=60, deadline=None)
 def test_pictures_stay_within_their_bytes_and_count(puts, max_bytes, max_items):
     store = Pictures(max_bytes, max_items)
@@ -157,7 +160,11 @@ def test_the_heap_gives_frames_back_once_freed():
     import subprocess
     import sys
 
-    freed = {mode: int(subprocess.run([sys.executable, "-c", HEAP_CHILD, mode], capture_output=True, text=True,
-                                      check=True).stdout) for mode in ("default", "fixed")}
+    freed = {
+        mode: int(
+            subprocess.run([sys.executable, "-c", HEAP_CHILD, mode], capture_output=True, text=True, check=True).stdout
+        )
+        for mode in ("default", "fixed")
+    }
     assert freed["fixed"] > 30 << 10  # KiB: the 24 frames' 36 MB went back
     assert freed["default"] < freed["fixed"] // 2  # the default heap holds most of them

@@ -63,8 +63,9 @@ def test_from_homes_cloudship_card_the_deck_tips_where_tapped_and_its_balls_roll
 
 def test_from_the_game_menu_the_twin_is_tilted_and_nothing_is_scored():
     h = Harness((800, 480))
-    panel = ShipPanel.open(Config(ship_port="sim"), h.app.wake, True, pin_factory=MockFactory(), flight_log=None,
-                           sim_options={"seed": 2})
+    panel = ShipPanel.open(
+        Config(ship_port="sim"), h.app.wake, True, pin_factory=MockFactory(), flight_log=None, sim_options={"seed": 2}
+    )
     h.app.hardware.ship = panel
     try:
         panel.session.attach(h.app.controller)

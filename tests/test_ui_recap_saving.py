@@ -76,13 +76,13 @@ def test_the_last_press_shows_its_frame_first_and_the_recap_is_drawn_while_the_l
 def test_an_app_that_closes_right_after_the_last_press_saves_the_recap_before_it_exits(tmp_path):
     script = textwrap.dedent(f"""
         import sys
-        sys.path.insert(0, {str(ROOT / 'tests')!r})
+        sys.path.insert(0, {str(ROOT / "tests")!r})
         from companion.controller import GameController
         from companion.journal import Journal
         from companion.ui.tools.harness import Harness
         from test_ui_end_story import example
 
-        journal = Journal.open({str(tmp_path / 'journal.sqlite3')!r})
+        journal = Journal.open({str(tmp_path / "journal.sqlite3")!r})
         h = Harness(controller=GameController(journal), journal=journal)
         setup, actions = example("cloud9-four-players-tie-break.jsonl")
         screen = h.start_game(setup)

@@ -59,15 +59,23 @@ def room(name: str) -> str | None:
 
 
 def test_every_module_sits_in_a_room():
-    loose = [name for name in MODULES if name != "companion.ui" and room(name) not in BELOW
-             and not (name.count(".") == 2 and name.split(".")[2] in BELOW)]
+    loose = [
+        name
+        for name in MODULES
+        if name != "companion.ui"
+        and room(name) not in BELOW
+        and not (name.count(".") == 2 and name.split(".")[2] in BELOW)
+    ]
     assert loose == []
 
 
 def test_rooms_import_only_the_rooms_below_them():
-    wrong = sorted(f"{name} imports {target}" for name, targets in GRAPH.items() for target in targets
-                   if room(name) and room(target) and room(target) != room(name)
-                   and room(target) not in BELOW[room(name)])
+    wrong = sorted(
+        f"{name} imports {target}"
+        for name, targets in GRAPH.items()
+        for target in targets
+        if room(name) and room(target) and room(target) != room(name) and room(target) not in BELOW[room(name)]
+    )
     assert wrong == []
 
 
@@ -79,7 +87,7 @@ def test_no_import_circles():
         state[name] = 1
         for target in sorted(GRAPH[name]):
             if state.get(target) == 1:
-                circles.append(" -> ".join(path[path.index(target):] + [target]))
+                circles.append(" -> ".join(path[path.index(target) :] + [target]))
             elif target not in state:
                 visit(target, path + [target])
         state[name] = 2
@@ -104,10 +112,21 @@ LAYER = {
     "rules": 0,
     # small modules every layer may use: the error root, the replay format, the console's
     # one-line messages, who owns a file, the controller (the door to the rules), translations
-    "companion": 1, "errors": 1, "replay": 1, "console": 1, "whose": 1, "controller": 1, "i18n": 1,
+    "companion": 1,
+    "errors": 1,
+    "replay": 1,
+    "console": 1,
+    "whose": 1,
+    "controller": 1,
+    "i18n": 1,
     "journal": 2,
     "insights": 3,
-    "ship": 4, "devices": 4, "config": 4, "sound": 4, "sounds_data": 4, "speech": 4,
+    "ship": 4,
+    "devices": 4,
+    "config": 4,
+    "sound": 4,
+    "sounds_data": 4,
+    "speech": 4,
     "ui": 5,
 }
 ON_TOP = {"cli", "__main__", "bench", "speech_bench", "live", "appliance"}
@@ -158,19 +177,38 @@ def test_every_package_and_module_has_a_layer():
 
 
 def test_layers_import_only_the_layers_below_them():
-    wrong = sorted(f"{name} imports {target}" for name, targets in PACKAGE_GRAPH.items()
-                   if not on_top(name) for target in targets
-                   if not on_top(target) and LAYER[unit(target)] > LAYER[unit(name)])
+    wrong = sorted(
+        f"{name} imports {target}"
+        for name, targets in PACKAGE_GRAPH.items()
+        if not on_top(name)
+        for target in targets
+        if not on_top(target) and LAYER[unit(target)] > LAYER[unit(name)]
+    )
     assert wrong == []
     # and nothing but the command line and the benchmarks imports them
-    assert sorted(f"{name} imports {target}" for name, targets in PACKAGE_GRAPH.items()
-                  if not on_top(name) for target in targets
-                  if on_top(target) and unit(target) not in ("live", "appliance")) == []
+    assert (
+        sorted(
+            f"{name} imports {target}"
+            for name, targets in PACKAGE_GRAPH.items()
+            if not on_top(name)
+            for target in targets
+            if on_top(target) and unit(target) not in ("live", "appliance")
+        )
+        == []
+    )
 
 
 def test_the_rules_core_imports_nothing_outside_it():
-    assert sorted(f"{name} imports {target}" for name, targets in PACKAGE_GRAPH.items()
-                  if unit(name) == "rules" for target in targets if unit(target) != "rules") == []
+    assert (
+        sorted(
+            f"{name} imports {target}"
+            for name, targets in PACKAGE_GRAPH.items()
+            if unit(name) == "rules"
+            for target in targets
+            if unit(target) != "rules"
+        )
+        == []
+    )
 
 
 def test_no_import_circles_between_packages():
@@ -182,7 +220,7 @@ def test_no_import_circles_between_packages():
         state[name] = 1
         for target in sorted(t for t in PACKAGE_GRAPH[name] if not on_top(t)):
             if state.get(target) == 1:
-                circle = path[path.index(target):] + [target]
+                circle = path[path.index(target) :] + [target]
                 if len({unit(n) for n in circle}) > 1:  # a package's own late imports are its affair
                     circles.append(" -> ".join(circle))
             elif target not in state:
@@ -193,8 +231,9 @@ def test_no_import_circles_between_packages():
         if name not in state and not on_top(name):
             visit(name, [name])
     assert circles == []
-    assert not any(unit(t) == "insights" for n, ts in PACKAGE_GRAPH.items()
-                   if unit(n) == "journal" and not on_top(n) for t in ts)
+    assert not any(
+        unit(t) == "insights" for n, ts in PACKAGE_GRAPH.items() if unit(n) == "journal" and not on_top(n) for t in ts
+    )
 
 
 def test_the_layer_test_sees_imports():

@@ -15,30 +15,53 @@ from companion.ui.tools.harness import Harness
 
 EIGHT = ["Ann", "Ben", "Csilla", "Dóra", "Előd", "Ferenc", "Gábor", "Hannelore"]
 # long names (as long as a family's names get), for the most players each game takes
-LONG = ["Bartholomäus", "Szilveszter", "Maximiliane", "Friederike", "Konstantin", "Gwendolyn", "Hannelore",
-        "Erzsébet"]
+LONG = ["Bartholomäus", "Szilveszter", "Maximiliane", "Friederike", "Konstantin", "Gwendolyn", "Hannelore", "Erzsébet"]
 MOST = {"cloud9": 6, "cloudship": 4, "cloudmine": 8}
 
 
 def summary(i: int, status: str = "over") -> GameSummary:
-    players = EIGHT[:3 + i % 5]
+    players = EIGHT[: 3 + i % 5]
     scores = {p: 10 + n for n, p in enumerate(players)}
-    return GameSummary(i, "cloudmine", "The Cloud Mine", {"game": "cloudmine", "players": players}, players,
-                       f"2026-05-{1 + i:02d}T18:00:00+00:00", "2026-05-01T19:00:00+00:00",
-                       "2026-05-01T19:00:00+00:00" if status == "over" else None, status,
-                       "over" if status == "over" else "guess", [players[-1]] if status == "over" else [],
-                       scores, 40)
+    return GameSummary(
+        i,
+        "cloudmine",
+        "The Cloud Mine",
+        {"game": "cloudmine", "players": players},
+        players,
+        f"2026-05-{1 + i:02d}T18:00:00+00:00",
+        "2026-05-01T19:00:00+00:00",
+        "2026-05-01T19:00:00+00:00" if status == "over" else None,
+        status,
+        "over" if status == "over" else "guess",
+        [players[-1]] if status == "over" else [],
+        scores,
+        40,
+    )
 
 
 def shared_win() -> GameSummary:
     """Eight long names and a shared win: the row that used to clip ("Gewonnen von András, Zsol")."""
-    return GameSummary(99, "cloudmine", "The Cloud Mine", {"game": "cloudmine", "players": EIGHT}, EIGHT,
-                       "2026-06-01T18:00:00+00:00", "2026-06-01T19:00:00+00:00", "2026-06-01T19:00:00+00:00",
-                       "over", "over", ["Hannelore", "Csilla", "Ferenc"], dict.fromkeys(EIGHT, 15), 40)
+    return GameSummary(
+        99,
+        "cloudmine",
+        "The Cloud Mine",
+        {"game": "cloudmine", "players": EIGHT},
+        EIGHT,
+        "2026-06-01T18:00:00+00:00",
+        "2026-06-01T19:00:00+00:00",
+        "2026-06-01T19:00:00+00:00",
+        "over",
+        "over",
+        ["Hannelore", "Csilla", "Ferenc"],
+        dict.fromkeys(EIGHT, 15),
+        40,
+    )
 
 
-HISTORY = ListedGames([summary(i, "over" if i % 3 else "abandoned") for i in range(7)],
-                      [PlayerTotal(p, "cloudmine", "The Cloud Mine", 4, 1, 50, 17) for p in EIGHT])
+HISTORY = ListedGames(
+    [summary(i, "over" if i % 3 else "abandoned") for i in range(7)],
+    [PlayerTotal(p, "cloudmine", "The Cloud Mine", 4, 1, 50, 17) for p in EIGHT],
+)
 
 
 def screens(h: Harness):
@@ -56,45 +79,94 @@ def screens(h: Harness):
     yield "cloudmine-3", lambda: h.start_game({"game": "cloudmine", "players": EIGHT[:3]})
     yield "cloudmine-8", lambda: (h.start_game({"game": "cloudmine", "players": EIGHT}), h.tap("wrong"))
     yield "menu", lambda: (h.start_game({"game": "cloudmine", "players": EIGHT[:5]}), h.tap("menu"))
-    yield "confirm-end", lambda: (h.start_game({"game": "cloudmine", "players": EIGHT[:5]}), h.tap("menu"),
-                                  h.tap("dialog:" + h.app.dialog.buttons[-1].text))
+    yield (
+        "confirm-end",
+        lambda: (
+            h.start_game({"game": "cloudmine", "players": EIGHT[:5]}),
+            h.tap("menu"),
+            h.tap("dialog:" + h.app.dialog.buttons[-1].text),
+        ),
+    )
     yield "end-8", lambda: (h.start_game({"game": "cloudmine", "players": EIGHT}), play_out(h))
-    yield "refusal", lambda: (h.start_game({"game": "cloudmine", "players": EIGHT[:4]}),
-                              h.app.game_screen.submit({"act": "guess", "player": "Ann", "correct": True}))
-
+    yield (
+        "refusal",
+        lambda: (
+            h.start_game({"game": "cloudmine", "players": EIGHT[:4]}),
+            h.app.game_screen.submit({"act": "guess", "player": "Ann", "correct": True}),
+        ),
+    )
 
     # the other two games, with their fewest-but-three and most players, and their big moments
     yield "cloud9-3", lambda: h.start_game({"game": "cloud9", "players": EIGHT[:3]})
-    yield "cloud9-6", lambda: (h.start_game({"game": "cloud9", "players": EIGHT[:6]}),
-                               h.app.game_screen.submit({"act": "roll", "dice": ["red", "green"]}))
-    yield "cloud9-6-rise", lambda: (h.start_game({"game": "cloud9", "players": EIGHT[:6]}),
-                                    h.app.game_screen.submit({"act": "roll", "dice": ["red", "green"]}),
-                                    [h.app.game_screen.submit({"act": "stay", "player": p}) for p in EIGHT[1:6]])
+    yield (
+        "cloud9-6",
+        lambda: (
+            h.start_game({"game": "cloud9", "players": EIGHT[:6]}),
+            h.app.game_screen.submit({"act": "roll", "dice": ["red", "green"]}),
+        ),
+    )
+    yield (
+        "cloud9-6-rise",
+        lambda: (
+            h.start_game({"game": "cloud9", "players": EIGHT[:6]}),
+            h.app.game_screen.submit({"act": "roll", "dice": ["red", "green"]}),
+            [h.app.game_screen.submit({"act": "stay", "player": p}) for p in EIGHT[1:6]],
+        ),
+    )
     yield "cloudship-3", lambda: h.start_game({"game": "cloudship", "players": EIGHT[:3]})
-    yield "cloudship-4-flight", lambda: (h.start_game({"game": "cloudship", "players": EIGHT[:4]}),
-                                         h.app.game_screen.submit({"act": "roll", "dice": ["yellow", "blue", "white"]}))
-    for game, kind in (("cloud9", "top"), ("cloud9", "fall"), ("cloudmine", "settle"), ("cloudship", "storm"),
-                       ("cloudship", "hail")):
+    yield (
+        "cloudship-4-flight",
+        lambda: (
+            h.start_game({"game": "cloudship", "players": EIGHT[:4]}),
+            h.app.game_screen.submit({"act": "roll", "dice": ["yellow", "blue", "white"]}),
+        ),
+    )
+    for game, kind in (
+        ("cloud9", "top"),
+        ("cloud9", "fall"),
+        ("cloudmine", "settle"),
+        ("cloudship", "storm"),
+        ("cloudship", "hail"),
+    ):
         yield f"{game}-card-{kind}", lambda game=game, kind=kind: play_demo(h, game, until=kind)
     for game in ("cloud9", "cloudship"):
         yield f"{game}-end", lambda game=game: play_demo(h, game)
     yield "cloudship-lost", lambda: play_example(h, "cloudship-lost.jsonl")
     for game in ("cloud9", "cloudship", "cloudmine"):
-        yield f"{game}-help", lambda game=game: (h.start_game({"game": game, "players": EIGHT[:3]}),
-                                                 h.tap("menu"), h.tap("dialog:" + h.app.dialog.buttons[1].text))
+        yield (
+            f"{game}-help",
+            lambda game=game: (
+                h.start_game({"game": game, "players": EIGHT[:3]}),
+                h.tap("menu"),
+                h.tap("dialog:" + h.app.dialog.buttons[1].text),
+            ),
+        )
     # every card and moment with the most players and the longest names
-    for game, kind, prefer in (("cloud9", "fall", STAY), ("cloud9", "top", CLIMB), ("cloud9", "roll", STAY),
-                               ("cloud9", "decide", STAY), ("cloudmine", "settle", WRONG),
-                               ("cloudmine", "guess", WRONG), ("cloudship", "storm", ANY),
-                               ("cloudship", "hail", ANY), ("cloudship", "drop", ANY)):
-        yield f"{game}-{MOST[game]}-long-{kind}", lambda game=game, kind=kind, prefer=prefer: play_until(
-            h, {"game": game, "players": LONG[:MOST[game]]}, kind, prefer)
+    for game, kind, prefer in (
+        ("cloud9", "fall", STAY),
+        ("cloud9", "top", CLIMB),
+        ("cloud9", "roll", STAY),
+        ("cloud9", "decide", STAY),
+        ("cloudmine", "settle", WRONG),
+        ("cloudmine", "guess", WRONG),
+        ("cloudship", "storm", ANY),
+        ("cloudship", "hail", ANY),
+        ("cloudship", "drop", ANY),
+    ):
+        yield (
+            f"{game}-{MOST[game]}-long-{kind}",
+            lambda game=game, kind=kind, prefer=prefer: play_until(
+                h, {"game": game, "players": LONG[: MOST[game]]}, kind, prefer
+            ),
+        )
     yield "cloud9-tie-break", lambda: play_example(h, "cloud9-four-players-tie-break.jsonl")
     yield "cloud9-end-6", lambda: play_random(h, {"game": "cloud9", "players": EIGHT[:6]})
     # the end screens' story and awards with the longest names, at the most players
     for game in ("cloud9", "cloudmine"):
-        yield f"{game}-end-{MOST[game]}-long", lambda game=game: play_random(
-            h, {"game": game, "players": LONG[:MOST[game]]})
+        yield (
+            f"{game}-end-{MOST[game]}-long",
+            lambda game=game: play_random(h, {"game": game, "players": LONG[: MOST[game]]}),
+        )
 
 
 def play_demo(h: Harness, game: str, until: str | None = None) -> None:
@@ -111,8 +183,11 @@ def play_demo(h: Harness, game: str, until: str | None = None) -> None:
 
 
 def STAY(action, view) -> bool:  # everyone stays in; the balloon falls from cloud 5: all aboard
-    return (action["act"] in ("stay", "roll") or (action["act"] == "rise" and view["cloud"] < 5)
-            or (action["act"] == "fall" and view["cloud"] >= 5))
+    return (
+        action["act"] in ("stay", "roll")
+        or (action["act"] == "rise" and view["cloud"] < 5)
+        or (action["act"] == "fall" and view["cloud"] >= 5)
+    )
 
 
 def CLIMB(action, view) -> bool:  # everyone stays in as the balloon climbs: all aboard at the top
@@ -131,7 +206,6 @@ def play_until(h: Harness, setup: dict, kind: str, prefer) -> None:
     """Play (seeded, preferring the actions `prefer` picks) until a moment of `kind` has just
     happened ("decide": until a passenger decides on cloud 4 or higher)."""
     import random
-
 
     rng = random.Random(3)
     screen = h.start_game(setup)
@@ -332,8 +406,9 @@ def test_the_menu_opens_a_short_help_for_the_game_and_back_returns_to_it():
     assert isinstance(h.screen, HelpScreen) and h.find("subtitle").texts() == ["Cloud 9"]
     goal, steps = HELP["cloud9"]
     assert goal in h.texts() and all(line in h.texts() for _picture, line in steps)
-    assert [w.key for w in h.widgets() if (w.key or "").startswith("help-picture:")] == \
-        [f"help-picture:{picture}" for picture, _line in steps]
+    assert [w.key for w in h.widgets() if (w.key or "").startswith("help-picture:")] == [
+        f"help-picture:{picture}" for picture, _line in steps
+    ]
     h.tap("back")
     assert h.screen is screen
 
@@ -351,8 +426,11 @@ def test_the_main_buttons_are_at_least_64_design_pixels(size):
         dict(screens(h))[name]()
         h.render()
         least = h.app.theme.px(64) - 1
-        problems += [f"{name}: {b.key} is {b.rect.w}x{b.rect.h}" for b in h.buttons()
-                     if b.key in MAIN_ACTIONS and min(b.rect.w, b.rect.h) < least]
+        problems += [
+            f"{name}: {b.key} is {b.rect.w}x{b.rect.h}"
+            for b in h.buttons()
+            if b.key in MAIN_ACTIONS and min(b.rect.w, b.rect.h) < least
+        ]
     assert not problems, "\n".join(problems)
 
 
@@ -371,8 +449,12 @@ def test_right_and_wrong_differ_by_more_than_red_and_green():
         return pygame.transform.grayscale(image.subsurface(box))
 
     a, b = grey_symbol(right), grey_symbol(wrong)
-    differing = sum(1 for x in range(a.get_width()) for y in range(a.get_height())
-                    if abs(a.get_at((x, y))[0] - b.get_at((x, y))[0]) > 60)
+    differing = sum(
+        1
+        for x in range(a.get_width())
+        for y in range(a.get_height())
+        if abs(a.get_at((x, y))[0] - b.get_at((x, y))[0]) > 60
+    )
     assert differing > a.get_width() * a.get_height() * 0.05
 
 
@@ -385,9 +467,18 @@ def test_the_turn_banner_reads_at_4_5_to_1_in_every_player_colour():
     # and on the screen: each Cloud 9 player's prompt, in their own colour
     for colour in th.CLOUD9_TOKEN_COLOURS:
         h = Harness()
-        h.start_game({"game": "cloud9", "players": ["Ann", "Ben", "Cat"], "first_pilot": "Ann",
-                      "colours": {"Ann": colour, "Ben": "red" if colour != "red" else "blue",
-                                  "Cat": "yellow" if colour != "yellow" else "green"}})
+        h.start_game(
+            {
+                "game": "cloud9",
+                "players": ["Ann", "Ben", "Cat"],
+                "first_pilot": "Ann",
+                "colours": {
+                    "Ann": colour,
+                    "Ben": "red" if colour != "red" else "blue",
+                    "Cat": "yellow" if colour != "yellow" else "green",
+                },
+            }
+        )
         card = next(w for w in h.widgets() if w.key == "prompt-card")
         prompt = next(w for w in h.widgets() if w.key == "prompt")
         assert th.contrast(prompt.colour, card.colour) >= 4.5, colour
@@ -420,11 +511,15 @@ def test_the_thing_to_decide_is_the_biggest_text_on_the_game_screen(size):
 
             labels = [w for w in flat(h.app.layers()[0]) if isinstance(w, Label) and w.text]
             prompt = next(label for label in labels if label.key == "prompt")
-            biggest = max((label for label in labels if label is not prompt and label.key != "title"),
-                          key=lambda label: label.fitted(theme).px)
+            biggest = max(
+                (label for label in labels if label is not prompt and label.key != "title"),
+                key=lambda label: label.fitted(theme).px,
+            )
             if biggest.fitted(theme).px >= prompt.fitted(theme).px:
-                problems.append(f"{name} {language}: {biggest.text!r} at {biggest.fitted(theme).px} px, "
-                                f"the prompt at {prompt.fitted(theme).px} px")
+                problems.append(
+                    f"{name} {language}: {biggest.text!r} at {biggest.fitted(theme).px} px, "
+                    f"the prompt at {prompt.fitted(theme).px} px"
+                )
     i18n.set_language("en")
     assert not problems, "\n".join(problems)
 
@@ -466,7 +561,7 @@ def test_the_cloud_mine_s_help_names_its_round_as_its_rulebook_does():
 
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["landscape", "portrait"])
 def test_a_refusal_never_covers_the_player_it_names(size):
-    """"Ann is the Dreamer, she does not guess": the notice goes where Ann's place stays seen."""
+    """ "Ann is the Dreamer, she does not guess": the notice goes where Ann's place stays seen."""
     for language in i18n.LANGUAGES:
         h = Harness(size)
         h.app.change_config(language=language)
@@ -521,8 +616,11 @@ def test_a_result_card_leaves_what_it_is_about_in_sight(size):
     six-player fall the ladder with the basket."""
     from companion.ui.tools.harness import flat
 
-    for name, kind, about in (("cloudship-card-storm", "storm", "weather"), ("cloudship-card-hail", "hail", "engine"),
-                              ("cloud9-6-long-fall", "fall", "ladder")):
+    for name, kind, about in (
+        ("cloudship-card-storm", "storm", "weather"),
+        ("cloudship-card-hail", "hail", "engine"),
+        ("cloud9-6-long-fall", "fall", "ladder"),
+    ):
         h = Harness(size)
         dict(screens(h))[name]()
         h.app.pump()
@@ -544,7 +642,10 @@ def test_a_short_word_is_not_left_alone_between_two_lines():
     assert len(lines) == 4 and all(th.font(22).size(line)[0] <= 155 for line in lines)
     # given the choice, a line ends where a phrase does; a name stays whole where it fits
     assert wrap_lines("A vihar továbblép: még tizenkét mező van hátra", 20, 205, "regular") == [
-        "A vihar továbblép:", "még tizenkét mező", "van hátra"]
+        "A vihar továbblép:",
+        "még tizenkét mező",
+        "van hátra",
+    ]
     assert wrap_lines("Weißenböck Jürgen: steigen oder sinken?", 20, 190)[0] == "Weißenböck Jürgen:"
 
 
@@ -557,9 +658,16 @@ def test_a_rewrap_never_adds_a_line_or_a_lone_word():
     Harness()
 
     @settings(max_examples=80, deadline=None)
-    @given(words=st.lists(st.sampled_from(["a", "den", "Anna", "Weißenböck", "Jürgen", "lapot", "1", "Würfel,",
-                                           "Christopher-Benedict"]), min_size=1, max_size=14),
-           width=st.integers(60, 400))
+    @given(
+        words=st.lists(
+            st.sampled_from(
+                ["a", "den", "Anna", "Weißenböck", "Jürgen", "lapot", "1", "Würfel,", "Christopher-Benedict"]
+            ),
+            min_size=1,
+            max_size=14,
+        ),
+        width=st.integers(60, 400),
+    )
     def check(words, width):
         text = " ".join(words)
         font = th.font(20)
@@ -582,8 +690,12 @@ def test_a_wrapped_text_never_ends_on_a_lone_word_the_line_above_can_spare():
     assert wrap_lines("Bartholomäus magához vett 1 rossz lapot", 27, 560)[-1] != "lapot"
 
     @settings(max_examples=60, deadline=None)
-    @given(words=st.lists(st.sampled_from(["a", "Anna", "Bartholomäus", "lapot", "rossz", "1", "Würfel"]),
-                          min_size=1, max_size=12), width=st.integers(60, 500))
+    @given(
+        words=st.lists(
+            st.sampled_from(["a", "Anna", "Bartholomäus", "lapot", "rossz", "1", "Würfel"]), min_size=1, max_size=12
+        ),
+        width=st.integers(60, 500),
+    )
     def check(words, width):
         text = " ".join(words)
         lines = wrap_lines(text, 20, width)

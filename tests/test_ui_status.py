@@ -24,8 +24,6 @@ from timekeeping import ManualClock
 SETUP = {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]}
 
 
-
-
 class SwitchableDisk:
     """The journal's real connections, made to refuse writes and to accept them again."""
 
@@ -62,7 +60,9 @@ def test_a_failing_disk_shows_a_badge_and_saves_by_itself_when_it_works_again(tm
         assert "Not saved yet" in h.texts()
         assert any(text.startswith("Saving failed.") for text in h.texts())
         # and the system's log says why, once (the appliance's journalctl shows it)
-        warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING" and "cannot save" in r.getMessage()]
+        warned = [
+            r.getMessage() for r in caplog.records if r.levelname == "WARNING" and "cannot save" in r.getMessage()
+        ]
         assert len(warned) == 1 and "read-only" in warned[0], warned
         disk.read_only(False)
         clock.advance(SAVE_RETRY_S + 0.1)  # no new move: the app retries on its own

@@ -145,6 +145,8 @@ def test_a_card_breaks_a_double_name_after_its_hyphen_only_where_it_is_too_wide(
     from companion.ui.tools.harness import Harness
 
     f = Harness().app.frame
-    assert hyphenated("Christopher-Benedict found the card", 120, f, "prompt") == "Christopher-\nBenedict found the card"
+    assert (
+        hyphenated("Christopher-Benedict found the card", 120, f, "prompt") == "Christopher-\nBenedict found the card"
+    )
     assert hyphenated("Christopher-Benedict found the card", 400, f, "prompt") == "Christopher-Benedict found the card"
     assert hyphenated("Szentgyörgyi Boglárka takes six cards", 60, f, "body") == "Szentgyörgyi Boglárka takes six cards"

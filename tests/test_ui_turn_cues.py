@@ -25,6 +25,7 @@ from companion.ui.tools.harness import Harness
 def reset_language():
     yield
     from companion import i18n
+
     i18n.set_language("en")
 
 
@@ -187,8 +188,13 @@ def test_the_seats_picture_and_settings_fit_in_every_language(size, language, re
     for screen in (h.app.make("settings"), SeatEdgesScreen(h.app)):
         h.app.show(screen)
         h.app.pump()
-        assert not (h.overflows() or h.clipped() or h.covered() or h.small_targets() or h.off_canvas()), \
-            (type(screen).__name__, h.overflows(), h.clipped(), h.covered(), h.small_targets())
+        assert not (h.overflows() or h.clipped() or h.covered() or h.small_targets() or h.off_canvas()), (
+            type(screen).__name__,
+            h.overflows(),
+            h.clipped(),
+            h.covered(),
+            h.small_targets(),
+        )
 
 
 def test_a_seat_chime_plays_on_the_mixer_and_not_when_the_sound_is_off():

@@ -24,6 +24,7 @@ def run_for(h: Harness, seconds: float) -> int:
     def counting_pump():
         passes[0] += 1
         pump()
+
     h.app.pump = counting_pump
     timer = threading.Timer(seconds, lambda: h.app.post(pygame.QUIT))
     timer.start()
@@ -49,6 +50,7 @@ def test_a_device_thread_wakes_the_sleeping_loop_at_once(monkeypatch):
     def device_thread():
         time.sleep(0.3)
         h.app.call_soon(lambda: (ran.append(True), h.app.post(pygame.QUIT)))
+
     threading.Thread(target=device_thread, daemon=True).start()
     started = time.monotonic()
     h.app.run()
@@ -77,6 +79,7 @@ def test_the_waker_is_a_readable_pipe_until_cleared():
 
 def ready(fd: int) -> bool:
     import select
+
     return bool(select.select([fd], [], [], 0)[0])
 
 
@@ -149,8 +152,9 @@ print("readable" if select.select(fds, [], [], 5)[0] or pygame.event.peek() else
 def test_under_x11_the_loop_watches_the_x_server_connection():
     env = dict(os.environ, SDL_VIDEODRIVER="x11")
     env.pop("DISPLAY", None)
-    out = subprocess.run(["xvfb-run", "-a", sys.executable, "-c", X11_CHECK], capture_output=True,
-                         text=True, timeout=120, env=env)
+    out = subprocess.run(
+        ["xvfb-run", "-a", sys.executable, "-c", X11_CHECK], capture_output=True, text=True, timeout=120, env=env
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split()[-1] == "readable"
 
@@ -166,6 +170,7 @@ def test_a_device_thread_and_the_loop_waking_first_at_once_share_one_waker():
         def first_use(start=start, seen=seen):
             start.wait()
             seen.append(h.app.waker)
+
         threads = [threading.Thread(target=first_use) for _ in range(6)]
         for thread in threads:
             thread.start()
@@ -248,6 +253,7 @@ def test_a_device_thread_gets_the_interpreter_while_the_loop_draws_ahead(monkeyp
         while time.thread_time() < until:
             pass
         return steps[0] < total
+
     monkeypatch.setattr(app, "rehearse_step", rehearse_step)
     pressed_at_step = []
 
@@ -256,6 +262,7 @@ def test_a_device_thread_gets_the_interpreter_while_the_loop_draws_ahead(monkeyp
         time.sleep(0.002)  # the press comes while the loop is drawing ahead
         pressed_at_step.append(steps[0])
         app.wake()
+
     thread = threading.Thread(target=seat_thread, daemon=True)
     thread.start()
     app.wait()

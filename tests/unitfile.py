@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-needs_systemd = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
-                                   reason="systemd-analyze is missing: .ci/run installs the systemd package")
+needs_systemd = pytest.mark.skipif(
+    shutil.which("systemd-analyze") is None, reason="systemd-analyze is missing: .ci/run installs the systemd package"
+)
 
 
 def settings(text: str) -> dict[str, list[str]]:
@@ -25,6 +26,10 @@ def settings(text: str) -> dict[str, list[str]]:
 
 def exposure(unit: Path) -> tuple[float, str]:
     """systemd-analyze's overall exposure of `unit`, and its whole report."""
-    result = subprocess.run(["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit)],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     return float(re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout).group(1)), result.stdout

@@ -21,13 +21,13 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ..config import default_path as settings_default_path
+from ..errors import CompanionError
 from ..journal import schema
 from ..journal.errors import JournalBusy, JournalError
 from ..journal.journal import SIDE_FILES, default_path
 from ..journal.lock import WriterLock, one_name, real_file
 from ..journal.store import damage, is_sqlite_file
 from ..whose import cannot_write, denied
-from ..errors import CompanionError
 
 
 class BackupError(CompanionError):
@@ -83,8 +83,7 @@ def _open_readonly(path: Path, lock: WriterLock | None = None) -> sqlite3.Connec
     cannot change and makes no -wal and -shm of its own."""
     uri = f"file:{quote(str(path))}?mode=ro"
     idle = not Path(f"{real_file(path)}-wal").exists()
-    if idle and (lock is None or lock.hold_if_free() or not lock.path.exists()
-                 or not os.access(path.parent, os.W_OK)):
+    if idle and (lock is None or lock.hold_if_free() or not lock.path.exists() or not os.access(path.parent, os.W_OK)):
         uri += "&immutable=1"
     conn = sqlite3.connect(uri, uri=True, timeout=10)
     conn.execute("PRAGMA schema_version")  # opens the file for real

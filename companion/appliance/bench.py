@@ -38,17 +38,20 @@ def bench(games: int = HISTORY_GAMES) -> dict[str, float]:
         with Journal.open(path) as journal:
             journal.check_thread.join()  # the app's whole-file check, let finish before timing
         # each on a journal just opened (its connection's cache cold), as on the screen's first visit
-        first_page = statistics.median(first_call_ms(path, lambda j: (j.count_games(), j.games(limit=FIRST_PAGE)))
-                                       for _ in range(5))
+        first_page = statistics.median(
+            first_call_ms(path, lambda j: (j.count_games(), j.games(limit=FIRST_PAGE))) for _ in range(5)
+        )
         totals = statistics.median(first_call_ms(path, lambda j: j.totals()) for _ in range(5))
         frame, ready = start_times(path, folder / "config.toml")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     k = f"{games // 1000}k" if games % 1000 == 0 else str(games)
-    return {f"journal.history_first_page_{k}_ms": round(first_page, 2),
-            f"journal.totals_{k}_ms": round(totals, 2),
-            f"ui.start_to_first_frame_{k}_s": round(frame, 3),
-            f"ui.start_to_journal_ready_{k}_s": round(ready, 3)}
+    return {
+        f"journal.history_first_page_{k}_ms": round(first_page, 2),
+        f"journal.totals_{k}_ms": round(totals, 2),
+        f"ui.start_to_first_frame_{k}_s": round(frame, 3),
+        f"ui.start_to_journal_ready_{k}_s": round(ready, 3),
+    }
 
 
 if __name__ == "__main__":

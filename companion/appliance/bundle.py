@@ -24,8 +24,18 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parents[2]
 DEFAULT_PLATFORM = "manylinux2014_aarch64"
 DEFAULT_PYTHONS = ("3.11", "3.13")
-SKIPPED = (".git", ".venv", "build", "__pycache__", "*.egg-info", ".pytest_cache", ".hypothesis",
-           ".benchmarks", "demo-screens", "wheels")
+SKIPPED = (
+    ".git",
+    ".venv",
+    "build",
+    "__pycache__",
+    "*.egg-info",
+    ".pytest_cache",
+    ".hypothesis",
+    ".benchmarks",
+    "demo-screens",
+    "wheels",
+)
 
 
 def wheel_dir_name(python: str) -> str:
@@ -97,9 +107,14 @@ def arm32_wheels(python: str) -> Path:
     return folder
 
 
-def build(out: Path, source: Path = PROJECT, platform: str | tuple[str, ...] = DEFAULT_PLATFORM,
-          pythons: tuple[str, ...] = DEFAULT_PYTHONS, pip: tuple[str, ...] = (sys.executable, "-m", "pip"),
-          built_here=arm32_wheels) -> Path:
+def build(
+    out: Path,
+    source: Path = PROJECT,
+    platform: str | tuple[str, ...] = DEFAULT_PLATFORM,
+    pythons: tuple[str, ...] = DEFAULT_PYTHONS,
+    pip: tuple[str, ...] = (sys.executable, "-m", "pip"),
+    built_here=arm32_wheels,
+) -> Path:
     platforms = (platform,) if isinstance(platform, str) else platform
     target = copy_source(source, out / "cloud-companion")
     with tempfile.TemporaryDirectory() as scratch:
@@ -117,25 +132,48 @@ def build(out: Path, source: Path = PROJECT, platform: str | tuple[str, ...] = D
 def download_words(source: Path, platform: str, python: str, dest: Path, built_here=arm32_wheels) -> list[str]:
     """pip's words for one platform's wheels; for 32-bit ARM it also looks where pygame-ce was built."""
     links = ["--find-links", str(built_here(python))] if platform == ARM32 else []
-    return ["download", "--quiet", "--only-binary=:all:", *platform_words(platform), "--python-version", python,
-            "--implementation", "cp", "--dest", str(dest), *links, *target_requirements(source, platform, python)]
+    return [
+        "download",
+        "--quiet",
+        "--only-binary=:all:",
+        *platform_words(platform),
+        "--python-version",
+        python,
+        "--implementation",
+        "cp",
+        "--dest",
+        str(dest),
+        *links,
+        *target_requirements(source, platform, python),
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bundle", description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path, help="the folder to make the bundle in")
-    parser.add_argument("--platform", nargs="+", default=[DEFAULT_PLATFORM],
-                        help=f"pip's platform tags (default {DEFAULT_PLATFORM}; {ARM32}: 32-bit Pi OS, needs root)")
-    parser.add_argument("--python", nargs="+", default=list(DEFAULT_PYTHONS), help="Python versions (default 3.11 3.13)")
+    parser.add_argument(
+        "--platform",
+        nargs="+",
+        default=[DEFAULT_PLATFORM],
+        help=f"pip's platform tags (default {DEFAULT_PLATFORM}; {ARM32}: 32-bit Pi OS, needs root)",
+    )
+    parser.add_argument(
+        "--python", nargs="+", default=list(DEFAULT_PYTHONS), help="Python versions (default 3.11 3.13)"
+    )
     args = parser.parse_args(argv)
     try:
         target = build(args.out, platform=tuple(args.platform), pythons=tuple(args.python))
     except subprocess.CalledProcessError as exc:
-        print(f"cloud-companion: the bundle could not be made: {' '.join(exc.cmd[:4])} ... failed "
-              "(pip needs the network to fetch the wheels once)", file=sys.stderr)
+        print(
+            f"cloud-companion: the bundle could not be made: {' '.join(exc.cmd[:4])} ... failed "
+            "(pip needs the network to fetch the wheels once)",
+            file=sys.stderr,
+        )
         return 1
-    print(f"cloud-companion: bundle in {target}: copy that folder to a USB stick, then on the Pi: "
-          "cd /media/.../cloud-companion && sudo make install-pi")
+    print(
+        f"cloud-companion: bundle in {target}: copy that folder to a USB stick, then on the Pi: "
+        "cd /media/.../cloud-companion && sudo make install-pi"
+    )
     return 0
 
 

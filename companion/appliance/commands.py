@@ -11,35 +11,52 @@ from ..console import say
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    doctor = sub.add_parser("doctor", help="check the display, touch, sound, pins, ship, journal and service",
-                            description="Check everything the companion needs and say what to do about "
-                                        "each problem. Exit 1 when something it needs is missing.")
+    doctor = sub.add_parser(
+        "doctor",
+        help="check the display, touch, sound, pins, ship, journal and service",
+        description="Check everything the companion needs and say what to do about "
+        "each problem. Exit 1 when something it needs is missing.",
+    )
     doctor.add_argument("--json", action="store_true", help="print JSON")
     doctor.add_argument("--db", type=Path, metavar="PATH", help="the journal file (default: the user's)")
     doctor.add_argument("--config", type=Path, metavar="PATH", help="the settings file (default: the user's)")
     doctor.set_defaults(func=cmd_doctor)
-    report = sub.add_parser("report", help="write doctor's findings and the recent log into one file, for a bug report",
-                            description="Write one text file with the version, doctor's findings and the app's "
-                                        "log since boot (journalctl -u cloud-companion -b), to attach to a bug report.")
+    report = sub.add_parser(
+        "report",
+        help="write doctor's findings and the recent log into one file, for a bug report",
+        description="Write one text file with the version, doctor's findings and the app's "
+        "log since boot (journalctl -u cloud-companion -b), to attach to a bug report.",
+    )
     report.add_argument("--out", type=Path, metavar="FILE", help="the file (default: cloud-companion-report-TIME.txt)")
     report.add_argument("--db", type=Path, metavar="PATH", help="the journal file (default: the user's)")
     report.add_argument("--config", type=Path, metavar="PATH", help="the settings file (default: the user's)")
     report.set_defaults(func=cmd_report)
-    backup = sub.add_parser("backup", help="copy the journal into a folder (a USB stick), even while the app runs",
-                            description="Copy every game into DIR as journal-YYYYMMDD-HHMMSS.sqlite3 "
-                                        "(SQLite's online backup: consistent while a game goes on).")
+    backup = sub.add_parser(
+        "backup",
+        help="copy the journal into a folder (a USB stick), even while the app runs",
+        description="Copy every game into DIR as journal-YYYYMMDD-HHMMSS.sqlite3 "
+        "(SQLite's online backup: consistent while a game goes on).",
+    )
     backup.add_argument("dir", type=Path, help="the folder to put the copy in")
     backup.add_argument("--db", type=Path, metavar="PATH", help="the journal file (default: the user's)")
-    backup.add_argument("--config", type=Path, metavar="PATH",
-                        help="the settings file copied beside it (default: the user's)")
+    backup.add_argument(
+        "--config", type=Path, metavar="PATH", help="the settings file copied beside it (default: the user's)"
+    )
     backup.set_defaults(func=cmd_backup)
-    restore = sub.add_parser("restore", help="put a backup back in place of the journal (the current one is kept)",
-                             description="Replace the journal with a backup. The current journal is "
-                                         "renamed journal.sqlite3.before-restore-... first. Quit the app first.")
+    restore = sub.add_parser(
+        "restore",
+        help="put a backup back in place of the journal (the current one is kept)",
+        description="Replace the journal with a backup. The current journal is "
+        "renamed journal.sqlite3.before-restore-... first. Quit the app first.",
+    )
     restore.add_argument("file", type=Path, help="the backup file (journal-....sqlite3)")
     restore.add_argument("--db", type=Path, metavar="PATH", help="the journal file (default: the user's)")
-    restore.add_argument("--config", type=Path, metavar="PATH",
-                         help="where the backup's settings go, if it holds any (default: the user's)")
+    restore.add_argument(
+        "--config",
+        type=Path,
+        metavar="PATH",
+        help="where the backup's settings go, if it holds any (default: the user's)",
+    )
     restore.set_defaults(func=cmd_restore)
 
 
@@ -70,11 +87,15 @@ def recent_log(lines: int = LOG_LINES) -> str:
     if journalctl is None:
         return "(no journalctl here)"
     try:
-        run = subprocess.run([journalctl, "-u", "cloud-companion", "-b", "--no-pager", "-o", "short-iso",
-                              "-n", str(lines)], capture_output=True, text=True, timeout=60)
+        run = subprocess.run(
+            [journalctl, "-u", "cloud-companion", "-b", "--no-pager", "-o", "short-iso", "-n", str(lines)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"(journalctl failed: {exc})"
-    return (run.stdout.strip() or run.stderr.strip() or "(no entries)")
+    return run.stdout.strip() or run.stderr.strip() or "(no entries)"
 
 
 def report_text(checks, log: str) -> str:
@@ -83,9 +104,11 @@ def report_text(checks, log: str) -> str:
     from ..cli import version
     from .doctor import as_text
 
-    return (f"Cloud Companion {version()}\n{platform.platform()}, Python {platform.python_version()}\n\n"
-            f"== cloud-companion doctor ==\n{as_text(checks)}\n\n"
-            f"== journalctl -u cloud-companion -b (the last {LOG_LINES} lines) ==\n{log}\n")
+    return (
+        f"Cloud Companion {version()}\n{platform.platform()}, Python {platform.python_version()}\n\n"
+        f"== cloud-companion doctor ==\n{as_text(checks)}\n\n"
+        f"== journalctl -u cloud-companion -b (the last {LOG_LINES} lines) ==\n{log}\n"
+    )
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -116,7 +139,9 @@ def cmd_backup(args: argparse.Namespace) -> int:
     except BackupError as exc:
         say(str(exc))
         return 1
-    with_settings = f" and the settings to {copied.settings}" if copied.settings else " (there is no settings file to copy)"
+    with_settings = (
+        f" and the settings to {copied.settings}" if copied.settings else " (there is no settings file to copy)"
+    )
     print(f"backed up {copied.games} games to {copied.path}{with_settings}")
     return 0
 

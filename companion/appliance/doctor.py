@@ -27,8 +27,12 @@ from .storage import lost_at_reboot
 OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
 UNIT = "cloud-companion.service"
 # what pygame-ce's bundled SDL opens at run time for its kmsdrm driver (not bundled in the wheel)
-KMSDRM_LIBRARIES = {"libdrm.so.2": "libdrm2", "libgbm.so.1": "libgbm1", "libEGL.so.1": "libegl1",
-                    "libGLESv2.so.2": "libgles2"}
+KMSDRM_LIBRARIES = {
+    "libdrm.so.2": "libdrm2",
+    "libgbm.so.1": "libgbm1",
+    "libEGL.so.1": "libegl1",
+    "libGLESv2.so.2": "libgles2",
+}
 # the GPU drivers GBM and EGL load (vc4/v3d on a Pi, Mesa's software one elsewhere): libgl1-mesa-dri
 DRI_DRIVERS = ("/usr/lib/*/dri/*_dri.so", "/usr/lib/dri/*_dri.so")
 DRAW_TIMEOUT_S = 60
@@ -37,7 +41,7 @@ UNIT_FILE = Path("/etc/systemd/system") / UNIT
 NETWORK_PORTS = ("socket://", "rfc2217://")
 LOW_BATTERY_MV = 3500  # a single Li-ion cell near empty
 LOW_DISK_BYTES = 200 * 1024 * 1024
-STUCK_SAMPLES = 5      # a pin must read "pressed" this many times in a row to count as stuck
+STUCK_SAMPLES = 5  # a pin must read "pressed" this many times in a row to count as stuck
 ABS_MT_POSITION_X, ABS_X = 0x35, 0x00
 
 
@@ -55,6 +59,7 @@ class Check:
 @dataclass
 class Machine:
     """Where doctor looks; tests point the paths elsewhere."""
+
     dev: Path = Path("/dev")
     sys: Path = Path("/sys")
     proc: Path = Path("/proc")
@@ -95,17 +100,26 @@ class Machine:
 
 # --- the settings -----------------------------------------------------------------------------
 
+
 def check_config(path: Path) -> tuple[settings.Config, list[Check]]:
     config, problems = settings.load(path, move_aside=False)
     if not problems:
         where = f"{path}" if path.is_file() else f"no file at {path}: every setting at its default"
         return config, [Check("config", OK, where)]
-    return config, [Check("config", WARN, problem, f"edit {path} (every setting and its default: "
-                          "companion/config.example.toml); the app uses the defaults meanwhile")
-                     for problem in problems]
+    return config, [
+        Check(
+            "config",
+            WARN,
+            problem,
+            f"edit {path} (every setting and its default: "
+            "companion/config.example.toml); the app uses the defaults meanwhile",
+        )
+        for problem in problems
+    ]
 
 
 # --- the machine: processor, OS, Python, pygame and its SDL ----------------------------------------
+
 
 def os_name(etc: Path = Path("/etc")) -> str:
     try:
@@ -127,7 +141,9 @@ def check_platform(machine: Machine) -> list[Check]:
     from .platforms import describe
 
     out = [Check("machine", OK, f"{describe()}, {machine.model or 'not a Raspberry Pi'}, {os_name()}")]
-    out.append(Check("python", OK, f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})"))
+    out.append(
+        Check("python", OK, f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})")
+    )
     library = sdl_library_path() or "?"
     sdl = ".".join(map(str, pygame.get_sdl_version()))
     bundled = "pygame" in Path(library).parent.name  # pygame_ce.libs: the wheel's own SDL
@@ -135,12 +151,19 @@ def check_platform(machine: Machine) -> list[Check]:
     if getattr(pygame, "IS_CE", False):
         out.append(Check("pygame", OK, f"pygame-ce {pygame.version.ver}, SDL {sdl} ({whose})"))
     else:
-        out.append(Check("pygame", FAIL, f"pygame {pygame.version.ver} (not pygame-ce), SDL {sdl}",
-                         "reinstall the app (sudo make update-pi): it runs on pygame-ce"))
+        out.append(
+            Check(
+                "pygame",
+                FAIL,
+                f"pygame {pygame.version.ver} (not pygame-ce), SDL {sdl}",
+                "reinstall the app (sudo make update-pi): it runs on pygame-ce",
+            )
+        )
     return out
 
 
 # --- display, touch, sound, speech --------------------------------------------------------------
+
 
 def sdl_video_drivers() -> list[str]:
     """The video drivers built into the SDL that pygame runs on (asked of SDL itself)."""
@@ -161,8 +184,14 @@ def check_display(machine: Machine) -> list[Check]:
     if "kmsdrm" in drivers:
         out.append(Check("sdl", OK, "pygame's SDL has the kmsdrm driver (a display without a desktop)"))
     else:
-        out.append(Check("sdl", FAIL, f"pygame's SDL lacks kmsdrm (it has {', '.join(drivers)})",
-                         "reinstall the app (make update-pi): it needs pygame-ce, not pygame"))
+        out.append(
+            Check(
+                "sdl",
+                FAIL,
+                f"pygame's SDL lacks kmsdrm (it has {', '.join(drivers)})",
+                "reinstall the app (make update-pi): it needs pygame-ce, not pygame",
+            )
+        )
     missing = []
     for library, package in KMSDRM_LIBRARIES.items():
         try:
@@ -172,24 +201,51 @@ def check_display(machine: Machine) -> list[Check]:
     if not any(glob.glob(pattern) for pattern in machine.dri_drivers):
         missing.append("libgl1-mesa-dri")
     if missing:
-        out.append(Check("libraries", FAIL, f"SDL's kmsdrm cannot load {', '.join(missing)}",
-                         f"sudo apt install {' '.join(missing)}"))
+        out.append(
+            Check(
+                "libraries",
+                FAIL,
+                f"SDL's kmsdrm cannot load {', '.join(missing)}",
+                f"sudo apt install {' '.join(missing)}",
+            )
+        )
     else:
         out.append(Check("libraries", OK, "libdrm, libgbm, libEGL, libGLESv2 and the GPU driver load"))
     cards = sorted(glob.glob(str(machine.dev / "dri" / "card*")))
     if not cards:
-        out.append(Check("display", FAIL, "no display device (/dev/dri/card*)",
-                         "on a Pi: dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt, then reboot"))
+        out.append(
+            Check(
+                "display",
+                FAIL,
+                "no display device (/dev/dri/card*)",
+                "on a Pi: dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt, then reboot",
+            )
+        )
         return out
-    connected = [Path(status).parent.name for status in glob.glob(str(machine.sys / "class" / "drm" / "card*-*" / "status"))
-                 if Path(status).read_text().strip() == "connected"]
+    connected = [
+        Path(status).parent.name
+        for status in glob.glob(str(machine.sys / "class" / "drm" / "card*-*" / "status"))
+        if Path(status).read_text().strip() == "connected"
+    ]
     usable = [card for card in cards if os.access(card, os.R_OK | os.W_OK)]
     if not connected:
-        out.append(Check("display", WARN, f"{', '.join(cards)} but no screen connected",
-                         "check the display's ribbon or HDMI cable, then reboot"))
+        out.append(
+            Check(
+                "display",
+                WARN,
+                f"{', '.join(cards)} but no screen connected",
+                "check the display's ribbon or HDMI cable, then reboot",
+            )
+        )
     elif not usable:
-        out.append(Check("display", WARN, f"{', '.join(connected)} connected; this user may not open {cards[0]}",
-                         "the service user is in the video and render groups; a person runs doctor with sudo"))
+        out.append(
+            Check(
+                "display",
+                WARN,
+                f"{', '.join(connected)} connected; this user may not open {cards[0]}",
+                "the service user is in the video and render groups; a person runs doctor with sudo",
+            )
+        )
     else:
         out.append(Check("display", OK, f"{', '.join(connected)} connected"))
         out.append(check_drawing(machine))
@@ -204,8 +260,13 @@ def draw_probe(timeout: float = DRAW_TIMEOUT_S) -> tuple[int, dict]:
     env = {**os.environ, "SDL_VIDEODRIVER": "kmsdrm", "SDL_AUDIODRIVER": "dummy"}
     env.setdefault("SDL_RENDER_DRIVER", "opengles2")  # what the unit sets: the app's own choice
     try:
-        run = subprocess.run([sys.executable, "-m", "companion.appliance.drawprobe"], capture_output=True,
-                             text=True, timeout=timeout, env=env)
+        run = subprocess.run(
+            [sys.executable, "-m", "companion.appliance.drawprobe"],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+        )
     except subprocess.TimeoutExpired:
         return -1, {"error": f"no answer in {timeout:.0f} s"}
     lines = [line for line in run.stdout.splitlines() if line.startswith("{")]
@@ -224,16 +285,28 @@ def check_drawing(machine: Machine) -> Check:
         driver = result.get("driver", "?")
         return Check("picture", OK, f"drawn and read back ({size}, SDL's {driver} video driver, {renderer} renderer)")
     if code == 1:
-        return Check("picture", FAIL, f"the app would run, but the screen stays black: SDL's {renderer} renderer "
-                     f"draws nothing (read back {result.get('read_back', result.get('error', '?'))})",
-                     "without libGL.so.1 SDL takes libGLESv2 for desktop OpenGL: set SDL_RENDER_DRIVER=opengles2 "
-                     "(the unit does), and sudo apt install libgl1-mesa-dri")
+        return Check(
+            "picture",
+            FAIL,
+            f"the app would run, but the screen stays black: SDL's {renderer} renderer "
+            f"draws nothing (read back {result.get('read_back', result.get('error', '?'))})",
+            "without libGL.so.1 SDL takes libGLESv2 for desktop OpenGL: set SDL_RENDER_DRIVER=opengles2 "
+            "(the unit does), and sudo apt install libgl1-mesa-dri",
+        )
     why = result.get("error", "?")
     if machine.service_active():
-        return Check("picture", WARN, f"the display is in use by the app (it runs), so doctor cannot draw: {why}",
-                     "to test the picture: sudo systemctl stop cloud-companion, run doctor, then start it again")
-    return Check("picture", FAIL, f"the display cannot be opened: {why}",
-                 "journalctl -u cloud-companion -b shows what the app met; check the cable, then reboot")
+        return Check(
+            "picture",
+            WARN,
+            f"the display is in use by the app (it runs), so doctor cannot draw: {why}",
+            "to test the picture: sudo systemctl stop cloud-companion, run doctor, then start it again",
+        )
+    return Check(
+        "picture",
+        FAIL,
+        f"the display cannot be opened: {why}",
+        "journalctl -u cloud-companion -b shows what the app met; check the cable, then reboot",
+    )
 
 
 def touch_devices(machine: Machine) -> list[str]:
@@ -258,9 +331,15 @@ def check_touch(machine: Machine) -> list[Check]:
     names = touch_devices(machine)
     if names:
         return [Check("touch", OK, ", ".join(names))]
-    return [Check("touch", WARN, "no touchscreen found (a mouse works too)",
-                  "check the display's touch cable (the official displays: the 4-pin or DSI cable); "
-                  "the Touch Display 2 needs dtoverlay=vc4-kms-dsi-ili9881-7inch")]
+    return [
+        Check(
+            "touch",
+            WARN,
+            "no touchscreen found (a mouse works too)",
+            "check the display's touch cable (the official displays: the 4-pin or DSI cable); "
+            "the Touch Display 2 needs dtoverlay=vc4-kms-dsi-ili9881-7inch",
+        )
+    ]
 
 
 def check_audio(machine: Machine) -> list[Check]:
@@ -271,8 +350,14 @@ def check_audio(machine: Machine) -> list[Check]:
     found = re.findall(r"^\s*\d+ \[[^\]]*\]: (.*)$", cards, re.M)
     if found:
         return [Check("audio", OK, "; ".join(found))]
-    return [Check("audio", WARN, "no sound card: the games stay silent",
-                  "plug in a USB speaker or headphones; on a Pi 4: dtparam=audio=on in /boot/firmware/config.txt")]
+    return [
+        Check(
+            "audio",
+            WARN,
+            "no sound card: the games stay silent",
+            "plug in a USB speaker or headphones; on a Pi 4: dtparam=audio=on in /boot/firmware/config.txt",
+        )
+    ]
 
 
 def check_speech(config: settings.Config) -> list[Check]:
@@ -285,10 +370,21 @@ def check_speech(config: settings.Config) -> list[Check]:
         run = subprocess.run([espeak, "--version"], capture_output=True, text=True, timeout=10)
         version = run.stdout.strip().split("  Data at")[0] if run.stdout.strip() else "espeak-ng"
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return [Check("speech", FAIL if config.speech else WARN, f"espeak-ng does not run: {exc}",
-                      "sudo apt install --reinstall espeak-ng")]
-    return [Check("speech", OK if config.speech else SKIP,
-                  f"{version}" + ("" if config.speech else " (speech is off in the settings)"))]
+        return [
+            Check(
+                "speech",
+                FAIL if config.speech else WARN,
+                f"espeak-ng does not run: {exc}",
+                "sudo apt install --reinstall espeak-ng",
+            )
+        ]
+    return [
+        Check(
+            "speech",
+            OK if config.speech else SKIP,
+            f"{version}" + ("" if config.speech else " (speech is off in the settings)"),
+        )
+    ]
 
 
 # --- GPIO: the pin factory, each seat's buttons and each bed's detector -------------------------
@@ -311,12 +407,21 @@ def check_gpio(config: settings.Config, machine: Machine, factory=None) -> list[
     out = []
     if simulated:
         on_pi = machine.is_pi
-        out.append(Check("gpio", FAIL if on_pi else WARN, f"no GPIO: the pins are simulated (gpiozero {name}: {why})",
-                         "sudo apt install python3-lgpio (the app's venv uses the system's packages)" if on_pi
-                         else "the seat buttons and bed detectors work on a Raspberry Pi only"))
+        out.append(
+            Check(
+                "gpio",
+                FAIL if on_pi else WARN,
+                f"no GPIO: the pins are simulated (gpiozero {name}: {why})",
+                "sudo apt install python3-lgpio (the app's venv uses the system's packages)"
+                if on_pi
+                else "the seat buttons and bed detectors work on a Raspberry Pi only",
+            )
+        )
     else:
         out.append(Check("gpio", OK, f"gpiozero {name} ({why})"))
-    inputs = [(f"seat {n}", role, getattr(seat, role)) for n, seat in enumerate(config.seats, 1) for role in ("jump", "stay")]
+    inputs = [
+        (f"seat {n}", role, getattr(seat, role)) for n, seat in enumerate(config.seats, 1) for role in ("jump", "stay")
+    ]
     inputs += [(f"bed {colour}", "detector", getattr(config.beds, colour)) for colour in settings.BED_COLOURS]
     by_owner: dict[str, list[str]] = {}
     problems: dict[str, list[Check]] = {}
@@ -325,10 +430,16 @@ def check_gpio(config: settings.Config, machine: Machine, factory=None) -> list[
             device = DigitalInputDevice(pin, pull_up=True, pin_factory=factory)
         except Exception as exc:  # gpiozero: GPIOPinInUse, PinUnsupported, lgpio's "GPIO busy" ...
             in_use = "busy" in str(exc).lower() or "in use" in str(exc).lower()
-            problems.setdefault(owner, []).append(Check(
-                owner, WARN if in_use else FAIL, f"{role} (GPIO {pin}) cannot be read: {exc}",
-                "stop the app first: sudo systemctl stop cloud-companion" if in_use
-                else "check [[seats]] / [beds] in the settings file"))
+            problems.setdefault(owner, []).append(
+                Check(
+                    owner,
+                    WARN if in_use else FAIL,
+                    f"{role} (GPIO {pin}) cannot be read: {exc}",
+                    "stop the app first: sudo systemctl stop cloud-companion"
+                    if in_use
+                    else "check [[seats]] / [beds] in the settings file",
+                )
+            )
             continue
         try:
             stuck = all(device.is_active or time.sleep(0.002) for _ in range(STUCK_SAMPLES))
@@ -336,9 +447,14 @@ def check_gpio(config: settings.Config, machine: Machine, factory=None) -> list[
             device.close()
         by_owner.setdefault(owner, []).append(f"{role} GPIO {pin}")
         if stuck:
-            problems.setdefault(owner, []).append(Check(
-                owner, WARN, f"{role} (GPIO {pin}) reads pressed all the time: stuck or shorted",
-                "free the button (or detector), or look for a wire touching ground; see hardware/WIRING.md"))
+            problems.setdefault(owner, []).append(
+                Check(
+                    owner,
+                    WARN,
+                    f"{role} (GPIO {pin}) reads pressed all the time: stuck or shorted",
+                    "free the button (or detector), or look for a wire touching ground; see hardware/WIRING.md",
+                )
+            )
     owners = dict.fromkeys(owner for owner, _, _ in inputs)
     for owner in owners:
         if owner in problems:
@@ -350,23 +466,31 @@ def check_gpio(config: settings.Config, machine: Machine, factory=None) -> list[
 
 # --- the ship ---------------------------------------------------------------------------------
 
+
 def ship_ports(machine: Machine) -> list[str]:
     """Serial ports that could be the ship (a hint when `auto` finds no Pico by its vendor id)."""
     patterns = ("ttyACM*", "rfcomm*", "ttyUSB*")
     return sorted(port for pattern in patterns for port in glob.glob(str(machine.dev / pattern)))
 
 
-def check_ship(config: settings.Config, machine: Machine, listen_s: float = 2.5,
-               find_port: Callable[[], str] | None = None) -> list[Check]:
+def check_ship(
+    config: settings.Config, machine: Machine, listen_s: float = 2.5, find_port: Callable[[], str] | None = None
+) -> list[Check]:
     """The ship's port as the app would open it (`auto`: the link's own search for the Pico),
     then a moment of listening to it."""
     from ..ship import link
 
     spec = config.ship_port
     if spec.startswith(NETWORK_PORTS) and machine.without_network:
-        return [Check("ship", FAIL, f"{spec}: the service has no network (PrivateNetwork=yes), so it can never "
-                      "reach a ship at a network address", "connect the ship by its USB cable or by Bluetooth "
-                      '(rfcomm): [ship] port = "auto" or "/dev/rfcomm0"')]
+        return [
+            Check(
+                "ship",
+                FAIL,
+                f"{spec}: the service has no network (PrivateNetwork=yes), so it can never "
+                "reach a ship at a network address",
+                'connect the ship by its USB cable or by Bluetooth (rfcomm): [ship] port = "auto" or "/dev/rfcomm0"',
+            )
+        ]
     if spec == "off":
         return [Check("ship", SKIP, "off in the settings ([ship] port)")]
     if spec == "sim":
@@ -379,8 +503,7 @@ def check_ship(config: settings.Config, machine: Machine, listen_s: float = 2.5,
         others = ship_ports(machine)
         fix = "plug the ship's USB cable in; without it Cloudship is kept by touch"
         if others:
-            fix += (f"; if the ship is on {', '.join(others)} (Bluetooth: rfcomm), name that port in "
-                    f"[ship] port")
+            fix += f"; if the ship is on {', '.join(others)} (Bluetooth: rfcomm), name that port in [ship] port"
         return [Check("ship", WARN, f"{exc}", fix)]
     return [listen(port, listen_s, required=False)]
 
@@ -393,9 +516,14 @@ def listen(port: str, seconds: float, required: bool = False) -> Check:
         serial_port = open_port(port)
     except NoPort as exc:
         busy = "busy" in str(exc).lower() or "lock" in str(exc).lower()
-        return Check("ship", WARN if busy or not required else FAIL, f"{port} cannot be opened: {exc}",
-                     "the app holds it while it runs (sudo systemctl stop cloud-companion)" if busy
-                     else "check [ship] port in the settings and the cable")
+        return Check(
+            "ship",
+            WARN if busy or not required else FAIL,
+            f"{port} cannot be opened: {exc}",
+            "the app holds it while it runs (sudo systemctl stop cloud-companion)"
+            if busy
+            else "check [ship] port in the settings and the cable",
+        )
     good: dict[str, tuple] = {}  # the last good message of each type
     bad: dict[str, int] = {}  # unreadable lines by the protocol's reason
 
@@ -429,20 +557,31 @@ def judge_lines(port: str, good: dict[str, tuple], bad: dict[str, int], failed: 
     unreadable = sum(bad.values())
     why = ", ".join(f"{reason} {count}" for reason, count in sorted(bad.items()))
     if failed is not None:
-        return Check("ship", WARN, f"{port} stopped working while doctor listened: {failed}",
-                     "check the cable (or the Bluetooth link) and that nothing else opened the port")
+        return Check(
+            "ship",
+            WARN,
+            f"{port} stopped working while doctor listened: {failed}",
+            "check the cable (or the Bluetooth link) and that nothing else opened the port",
+        )
     if not good:
         if unreadable:
-            return Check("ship", FAIL, f"{port}: {unreadable} unreadable lines, none good ({why})",
-                         "the wrong device, or a bad cable: the ship speaks 115200 baud, $TYPE,...*CS lines")
+            return Check(
+                "ship",
+                FAIL,
+                f"{port}: {unreadable} unreadable lines, none good ({why})",
+                "the wrong device, or a bad cable: the ship speaks 115200 baud, $TYPE,...*CS lines",
+            )
         return Check("ship", WARN, f"{port}: silent", "switch the ship on (it sends a BEAT every second)")
     parts = [port]
     if hello:
         proto, device, firmware = hello
         if proto != protocol.VERSION:
-            return Check("ship", FAIL, f"{port}: {device} speaks protocol version {proto!r}; "
-                                       f"this app speaks {protocol.VERSION}",
-                         "update the ship's firmware, or the app (make update-pi)")
+            return Check(
+                "ship",
+                FAIL,
+                f"{port}: {device} speaks protocol version {proto!r}; this app speaks {protocol.VERSION}",
+                "update the ship's firmware, or the app (make update-pi)",
+            )
         parts.append(f"{device or 'ship'} firmware {firmware or '?'}, protocol {protocol.VERSION}")
     else:
         parts.append("alive (no HELLO heard: it says hello when switched on)")
@@ -457,26 +596,41 @@ def judge_lines(port: str, good: dict[str, tuple], bad: dict[str, int], failed: 
 
 # --- the journal ------------------------------------------------------------------------------
 
+
 def check_storage(path: Path, proc: Path = Path("/proc")) -> list[Check]:
     """A journal on an overlay or in memory (raspi-config's read-only mode) is gone at reboot."""
     found = lost_at_reboot(path.parent, proc)
     if found is not None:
         point, kind = found
-        return [Check("storage", WARN, f"{path.parent} is on {kind} ({point}), which lives in memory: every game "
-                      "played is forgotten at the next reboot or power cut",
-                      "switch off raspi-config's overlay file system (Performance Options > Overlay File System: "
-                      "no), or keep the games on a partition of their own (README: the overlay file system)")]
+        return [
+            Check(
+                "storage",
+                WARN,
+                f"{path.parent} is on {kind} ({point}), which lives in memory: every game "
+                "played is forgotten at the next reboot or power cut",
+                "switch off raspi-config's overlay file system (Performance Options > Overlay File System: "
+                "no), or keep the games on a partition of their own (README: the overlay file system)",
+            )
+        ]
     return []
 
 
 def check_journal(path: Path, proc: Path = Path("/proc")) -> list[Check]:
     from ..journal import schema
 
-    fix_broken = (f"the app moves a damaged journal aside and starts a new one; to get the games back: "
-                  f"cloud-companion restore BACKUP --db {path}")
+    fix_broken = (
+        f"the app moves a damaged journal aside and starts a new one; to get the games back: "
+        f"cloud-companion restore BACKUP --db {path}"
+    )
     if not path.exists():
-        return [Check("journal", WARN, f"no journal at {path} yet: the app makes one when it starts",
-                      "if games were played, check --db (the Pi's service uses /var/lib/cloud-companion)")]
+        return [
+            Check(
+                "journal",
+                WARN,
+                f"no journal at {path} yet: the app makes one when it starts",
+                "if games were played, check --db (the Pi's service uses /var/lib/cloud-companion)",
+            )
+        ]
     if not path.is_file():
         return [Check("journal", FAIL, f"{path} is not a file", "point --db at the journal file")]
     size = sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
@@ -505,19 +659,32 @@ def check_journal(path: Path, proc: Path = Path("/proc")) -> list[Check]:
         out.append(Check("journal", OK, f"{path}: {games} games, {size / 1e6:.1f} MB, intact"))
     out += check_storage(path, proc)
     free = shutil.disk_usage(path.parent).free
-    out.append(Check("disk", OK if free >= LOW_DISK_BYTES else WARN, f"{free / 1e9:.1f} GB free",
-                     "" if free >= LOW_DISK_BYTES else "free some space: a full disk stops saving"))
+    out.append(
+        Check(
+            "disk",
+            OK if free >= LOW_DISK_BYTES else WARN,
+            f"{free / 1e9:.1f} GB free",
+            "" if free >= LOW_DISK_BYTES else "free some space: a full disk stops saving",
+        )
+    )
     return out
 
 
 # --- the service ------------------------------------------------------------------------------
 
+
 def check_sandbox(machine: Machine) -> list[Check]:
     if machine.in_sandbox:
         return [Check("sandbox", OK, f"run as {_user()} inside the service's own sandbox (its unit's settings)")]
     if machine.unit_file.is_file():
-        return [Check("sandbox", WARN, f"run as {_user()} outside the service's sandbox: what only the sandbox "
-                      "hides is not seen", "on the Pi run it as: cloud-companion doctor (it uses the sandbox)")]
+        return [
+            Check(
+                "sandbox",
+                WARN,
+                f"run as {_user()} outside the service's sandbox: what only the sandbox hides is not seen",
+                "on the Pi run it as: cloud-companion doctor (it uses the sandbox)",
+            )
+        ]
     return [Check("sandbox", SKIP, "the service is not installed here")]
 
 
@@ -537,13 +704,20 @@ def check_service(machine: Machine) -> list[Check]:
     def ask(*words: str) -> str:
         result = subprocess.run([machine.systemctl, *words, UNIT], capture_output=True, text=True, timeout=10)
         return result.stdout.strip()
+
     enabled, active = ask("is-enabled"), ask("is-active")
     if enabled in ("", "not-found"):
         return [Check("service", SKIP, "not installed (sudo make install-pi sets it up)")]
     detail = f"{UNIT} {enabled}, {active}"
     if active == "failed":
-        return [Check("service", FAIL, detail, "journalctl -u cloud-companion -b shows why; "
-                      "sudo systemctl restart cloud-companion")]
+        return [
+            Check(
+                "service",
+                FAIL,
+                detail,
+                "journalctl -u cloud-companion -b shows why; sudo systemctl restart cloud-companion",
+            )
+        ]
     if enabled != "enabled":
         return [Check("service", WARN, detail, "sudo systemctl enable cloud-companion (starts it at boot)")]
     return [Check("service", OK, detail)]
@@ -551,25 +725,41 @@ def check_service(machine: Machine) -> list[Check]:
 
 # --- all of it --------------------------------------------------------------------------------
 
-def run_checks(config_path: Path, db_path: Path, machine: Machine | None = None, *, pin_factory=None,
-               listen_s: float = 2.5) -> list[Check]:
+
+def run_checks(
+    config_path: Path, db_path: Path, machine: Machine | None = None, *, pin_factory=None, listen_s: float = 2.5
+) -> list[Check]:
     machine = machine or Machine()
     config, out = check_config(config_path)
     try:
         out = check_platform(machine) + out
     except Exception as exc:  # a broken pygame must not hide the other checks
-        out = [Check("pygame", FAIL, f"pygame cannot be loaded: {exc!r}", "reinstall the app (sudo make update-pi)")] + out
+        out = [
+            Check("pygame", FAIL, f"pygame cannot be loaded: {exc!r}", "reinstall the app (sudo make update-pi)")
+        ] + out
     steps: Iterable[Callable[[], list[Check]]] = (
-        lambda: check_display(machine), lambda: check_touch(machine), lambda: check_audio(machine),
-        lambda: check_speech(config), lambda: check_gpio(config, machine, pin_factory),
-        lambda: check_ship(config, machine, listen_s), lambda: check_journal(db_path),
-        lambda: check_service(machine), lambda: check_sandbox(machine))
+        lambda: check_display(machine),
+        lambda: check_touch(machine),
+        lambda: check_audio(machine),
+        lambda: check_speech(config),
+        lambda: check_gpio(config, machine, pin_factory),
+        lambda: check_ship(config, machine, listen_s),
+        lambda: check_journal(db_path),
+        lambda: check_service(machine),
+        lambda: check_sandbox(machine),
+    )
     for step in steps:
         try:
             out += step()
         except Exception as exc:  # one check that breaks must not hide the others
-            out.append(Check(getattr(step, "__name__", "check"), FAIL, f"the check itself failed: {exc!r}",
-                             "please report this with the output of cloud-companion doctor"))
+            out.append(
+                Check(
+                    getattr(step, "__name__", "check"),
+                    FAIL,
+                    f"the check itself failed: {exc!r}",
+                    "please report this with the output of cloud-companion doctor",
+                )
+            )
     return out
 
 
@@ -585,6 +775,9 @@ def as_text(checks: list[Check]) -> str:
             lines.append(f"{'':4}  {'':{width}}  -> {c.fix}")
     failed = sum(c.status == FAIL for c in checks)
     warned = sum(c.status == WARN for c in checks)
-    lines.append(f"{failed} problem(s) the app cannot work with, {warned} warning(s)" if failed or warned
-                 else "everything the companion needs is here")
+    lines.append(
+        f"{failed} problem(s) the app cannot work with, {warned} warning(s)"
+        if failed or warned
+        else "everything the companion needs is here"
+    )
     return "\n".join(lines)

@@ -20,9 +20,14 @@ COLOUR = (200, 30, 160)
 
 
 class RendererInfo(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("flags", ctypes.c_uint32), ("num_texture_formats", ctypes.c_uint32),
-                ("texture_formats", ctypes.c_uint32 * 16), ("max_texture_width", ctypes.c_int),
-                ("max_texture_height", ctypes.c_int)]
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("flags", ctypes.c_uint32),
+        ("num_texture_formats", ctypes.c_uint32),
+        ("texture_formats", ctypes.c_uint32 * 16),
+        ("max_texture_width", ctypes.c_int),
+        ("max_texture_height", ctypes.c_int),
+    ]
 
 
 def sdl():
@@ -36,7 +41,13 @@ def sdl():
     lib.SDL_GetRendererInfo.argtypes = [ctypes.c_void_p, ctypes.POINTER(RendererInfo)]
     lib.SDL_SetRenderDrawColor.argtypes = [ctypes.c_void_p] + [ctypes.c_uint8] * 4
     lib.SDL_RenderClear.argtypes = [ctypes.c_void_p]
-    lib.SDL_RenderReadPixels.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p, ctypes.c_int]
+    lib.SDL_RenderReadPixels.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_void_p,
+        ctypes.c_uint32,
+        ctypes.c_void_p,
+        ctypes.c_int,
+    ]
     lib.SDL_RenderPresent.argtypes = [ctypes.c_void_p]
     lib.SDL_GetError.restype = ctypes.c_char_p
     return lib

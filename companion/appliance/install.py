@@ -37,8 +37,18 @@ GROUPS = ("gpio", "dialout", "video", "render", "input", "audio")
 # python3-lgpio: gpiozero's pin driver; espeak-ng: speech; libdrm2 libgbm1 libegl1 libgles2:
 # what pygame-ce's SDL opens for kmsdrm (Pi OS Lite may lack them); libgl1-mesa-dri: the GPU
 # driver GBM and EGL load (vc4/v3d on a Pi); polkitd: the power-off rule
-PACKAGES = ("python3-venv", "python3-lgpio", "fonts-dejavu-core", "espeak-ng", "libdrm2", "libgbm1",
-            "libegl1", "libgles2", "libgl1-mesa-dri", "polkitd")
+PACKAGES = (
+    "python3-venv",
+    "python3-lgpio",
+    "fonts-dejavu-core",
+    "espeak-ng",
+    "libdrm2",
+    "libgbm1",
+    "libegl1",
+    "libgles2",
+    "libgl1-mesa-dri",
+    "polkitd",
+)
 # 32-bit Pi OS: the bundle's pygame-ce wheel, built against Debian's SDL 2, loads the system's
 # SDL libraries and PortMidi (PyPI's aarch64 and x86_64 wheels bundle their own)
 SDL_PACKAGES = ("libsdl2-2.0-0", "libsdl2-image-2.0-0", "libsdl2-mixer-2.0-0", "libsdl2-ttf-2.0-0", "libportmidi0")
@@ -97,6 +107,7 @@ def command_step(what: str, *words: str, done: Callable[[], bool] = lambda: Fals
 
 def write_step(what: str, path: Path, text: str, mode: int = 0o644, keep: bool = False) -> Step:
     """Write `path` (unless it already holds `text`; or, with `keep`, unless it exists at all)."""
+
     def run():
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")
@@ -106,10 +117,12 @@ def write_step(what: str, path: Path, text: str, mode: int = 0o644, keep: bool =
 
     def done():
         return path.exists() if keep else path.is_file() and path.read_text() == text
+
     return Step(what, run, done, [f"write {path}"])
 
 
 # --- pieces that are plain functions of text (tested on their own) ----------------------------
+
 
 def active_lines(text: str) -> set[str]:
     """The settings config.txt applies to every board: outside any [filter] but [all]."""
@@ -152,7 +165,7 @@ def settings_text(example: str, display: str, rotate: int) -> str:
         else:
             section = re.search(r"^\[", example, re.M)
             if section:
-                example = example[:section.start()] + f"{key} = {shown}\n\n" + example[section.start():]
+                example = example[: section.start()] + f"{key} = {shown}\n\n" + example[section.start() :]
             else:
                 example = example.rstrip("\n") + ("\n" if example.strip() else "") + f"{key} = {shown}\n"
     return example
@@ -160,9 +173,11 @@ def settings_text(example: str, display: str, rotate: int) -> str:
 
 # --- the plans ----------------------------------------------------------------------------------
 
+
 def missing_packages() -> list[str]:
-    query = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${db:Status-Status}\n", *packages()],
-                           capture_output=True, text=True)
+    query = subprocess.run(
+        ["dpkg-query", "-W", "-f=${Package} ${db:Status-Status}\n", *packages()], capture_output=True, text=True
+    )
     installed = {line.split()[0] for line in query.stdout.splitlines() if line.endswith(" installed")}
     return [p for p in packages() if p not in installed]
 
@@ -236,8 +251,18 @@ def install_app(source: Path, venv: Path) -> None:
             from .bundle import copy_source
 
             staged = copy_source(source, Path(scratch) / "src")
-            subprocess.run([str(venv / "bin" / "pip"), "wheel", "--quiet", "--no-deps", "--wheel-dir",
-                            str(Path(scratch) / "wheel"), str(staged)], check=True)
+            subprocess.run(
+                [
+                    str(venv / "bin" / "pip"),
+                    "wheel",
+                    "--quiet",
+                    "--no-deps",
+                    "--wheel-dir",
+                    str(Path(scratch) / "wheel"),
+                    str(staged),
+                ],
+                check=True,
+            )
             built, index = next((Path(scratch) / "wheel").glob("cloud_companion-*.whl")), []
         subprocess.run([*pip, *index, str(built)], check=True)
         # our own wheel once more, by force: a release with the same version number still gets its files
@@ -247,34 +272,64 @@ def install_app(source: Path, venv: Path) -> None:
 def app_steps(source: Path) -> list[Step]:
     venv = PREFIX / "venv"
     wheels = bundled_wheels(source)
-    how = (f"pip install --no-index --find-links {wheels} cloud-companion" if wheels is not None
-           else f"pip wheel (from a copy of {source} in a scratch folder), then pip install it")
+    how = (
+        f"pip install --no-index --find-links {wheels} cloud-companion"
+        if wheels is not None
+        else f"pip wheel (from a copy of {source} in a scratch folder), then pip install it"
+    )
     return [
-        command_step("a virtual environment that sees the system's python3-lgpio",
-                     SYSTEM_PYTHON, "-m", "venv", "--system-site-packages", str(venv),
-                     done=lambda: (venv / "bin" / "python").exists()),
-        Step("the app " + ("from the bundle's wheels (no network needed)" if wheels is not None
-                           else "from this checkout, into it"), lambda: install_app(source, venv), commands=[how]),
-        write_step("the README beside it (the unit's documentation)", PREFIX / "README.md",
-                   (source / "README.md").read_text()),
-        write_step("the cloud-companion command (run as the service, on its journal and settings)",
-                   COMMAND, (source / "systemd" / "cloud-companion-cli").read_text(),
-                   mode=0o755),
-        write_step("its manual page (man cloud-companion)", MAN_PAGE,
-                   (source / "docs" / "man" / "cloud-companion.1").read_text()),
+        command_step(
+            "a virtual environment that sees the system's python3-lgpio",
+            SYSTEM_PYTHON,
+            "-m",
+            "venv",
+            "--system-site-packages",
+            str(venv),
+            done=lambda: (venv / "bin" / "python").exists(),
+        ),
+        Step(
+            "the app "
+            + ("from the bundle's wheels (no network needed)" if wheels is not None else "from this checkout, into it"),
+            lambda: install_app(source, venv),
+            commands=[how],
+        ),
+        write_step(
+            "the README beside it (the unit's documentation)", PREFIX / "README.md", (source / "README.md").read_text()
+        ),
+        write_step(
+            "the cloud-companion command (run as the service, on its journal and settings)",
+            COMMAND,
+            (source / "systemd" / "cloud-companion-cli").read_text(),
+            mode=0o755,
+        ),
+        write_step(
+            "its manual page (man cloud-companion)",
+            MAN_PAGE,
+            (source / "docs" / "man" / "cloud-companion.1").read_text(),
+        ),
     ]
 
 
 def unit_steps(source: Path) -> list[Step]:
     return [
-        write_step("the systemd unit", Path("/etc/systemd/system") / UNIT_NAME,
-                   (source / "systemd" / UNIT_NAME).read_text()),
-        write_step("the live page's systemd unit (read-only, home network only, off until switched on)",
-                   Path("/etc/systemd/system") / LIVE_UNIT_NAME, (source / "systemd" / LIVE_UNIT_NAME).read_text()),
-        write_step("the polkit rule: the service user may power off, nothing else",
-                   Path("/etc/polkit-1/rules.d") / POLKIT_NAME, (source / "systemd" / POLKIT_NAME).read_text()),
-        write_step("the udev rule that mounts a USB stick for backups", Path("/etc/udev/rules.d") / UDEV_NAME,
-                   (source / "systemd" / UDEV_NAME).read_text()),
+        write_step(
+            "the systemd unit", Path("/etc/systemd/system") / UNIT_NAME, (source / "systemd" / UNIT_NAME).read_text()
+        ),
+        write_step(
+            "the live page's systemd unit (read-only, home network only, off until switched on)",
+            Path("/etc/systemd/system") / LIVE_UNIT_NAME,
+            (source / "systemd" / LIVE_UNIT_NAME).read_text(),
+        ),
+        write_step(
+            "the polkit rule: the service user may power off, nothing else",
+            Path("/etc/polkit-1/rules.d") / POLKIT_NAME,
+            (source / "systemd" / POLKIT_NAME).read_text(),
+        ),
+        write_step(
+            "the udev rule that mounts a USB stick for backups",
+            Path("/etc/udev/rules.d") / UDEV_NAME,
+            (source / "systemd" / UDEV_NAME).read_text(),
+        ),
         command_step("udev reads the rule", "udevadm", "control", "--reload"),
         command_step("systemd reads the unit", "systemctl", "daemon-reload"),
     ]
@@ -282,10 +337,18 @@ def unit_steps(source: Path) -> list[Step]:
 
 def packages_step() -> Step:
     wanted = packages()
-    return Step("Debian packages: " + " ".join(wanted),
-                lambda: (subprocess.run(["apt-get", "update"], check=True),
-                         subprocess.run(["apt-get", "install", "-y", *wanted], check=True)) and None,
-                lambda: not missing_packages(), ["apt-get update", "apt-get install -y " + " ".join(wanted)])
+    return Step(
+        "Debian packages: " + " ".join(wanted),
+        lambda: (
+            (
+                subprocess.run(["apt-get", "update"], check=True),
+                subprocess.run(["apt-get", "install", "-y", *wanted], check=True),
+            )
+            and None
+        ),
+        lambda: not missing_packages(),
+        ["apt-get update", "apt-get install -y " + " ".join(wanted)],
+    )
 
 
 def settings_step(source: Path, display: str, rotate: int) -> Step:
@@ -294,52 +357,108 @@ def settings_step(source: Path, display: str, rotate: int) -> Step:
     path = CONFIG_DIR / "config.toml"
     first = not path.exists()
     current = (source / "companion" / "config.example.toml").read_text() if first else path.read_text()
-    what = (f"the first settings file for the {display} display" if first
-            else f"the settings file: the {display} display, turned {rotate} degrees (other settings kept)")
+    what = (
+        f"the first settings file for the {display} display"
+        if first
+        else f"the settings file: the {display} display, turned {rotate} degrees (other settings kept)"
+    )
     return write_step(what, path, settings_text(current, display, rotate), mode=0o644)
 
 
 def install_plan(source: Path, display: str, rotate: int) -> list[Step]:
     steps = [packages_step()]
     for name in GROUPS:  # Pi OS has them all; elsewhere gpio may be missing and the unit needs it
-        steps.append(command_step(f"the group {name}", "groupadd", "--system", name,
-                                  done=lambda name=name: group_exists(name)))
+        steps.append(
+            command_step(f"the group {name}", "groupadd", "--system", name, done=lambda name=name: group_exists(name))
+        )
     steps += [
-        command_step(f"the service user {USER} (no login, no home but its state directory)",
-                     "useradd", "--system", "--user-group", "--home-dir", str(STATE_DIR), "--no-create-home",
-                     "--shell", "/usr/sbin/nologin", USER, done=user_exists),
-        command_step(f"{USER} in exactly the groups {', '.join(GROUPS)}", "usermod", "--groups", ",".join(GROUPS),
-                     USER, done=groups_right),
+        command_step(
+            f"the service user {USER} (no login, no home but its state directory)",
+            "useradd",
+            "--system",
+            "--user-group",
+            "--home-dir",
+            str(STATE_DIR),
+            "--no-create-home",
+            "--shell",
+            "/usr/sbin/nologin",
+            USER,
+            done=user_exists,
+        ),
+        command_step(
+            f"{USER} in exactly the groups {', '.join(GROUPS)}",
+            "usermod",
+            "--groups",
+            ",".join(GROUPS),
+            USER,
+            done=groups_right,
+        ),
         *app_steps(source),
-        command_step("the settings directory, writable by the app (Settings saves there)",
-                     "install", "-d", "-o", USER, "-g", USER, "-m", "0755", str(CONFIG_DIR),
-                     done=lambda: CONFIG_DIR.is_dir() and CONFIG_DIR.stat().st_uid == _uid()),
+        command_step(
+            "the settings directory, writable by the app (Settings saves there)",
+            "install",
+            "-d",
+            "-o",
+            USER,
+            "-g",
+            USER,
+            "-m",
+            "0755",
+            str(CONFIG_DIR),
+            done=lambda: CONFIG_DIR.is_dir() and CONFIG_DIR.stat().st_uid == _uid(),
+        ),
         settings_step(source, display, rotate),
-        command_step("the settings file belongs to the app", "chown", f"{USER}:{USER}", str(CONFIG_DIR / "config.toml"),
-                     done=lambda: (CONFIG_DIR / "config.toml").exists()
-                     and (CONFIG_DIR / "config.toml").stat().st_uid == _uid()),
+        command_step(
+            "the settings file belongs to the app",
+            "chown",
+            f"{USER}:{USER}",
+            str(CONFIG_DIR / "config.toml"),
+            done=lambda: (CONFIG_DIR / "config.toml").exists() and (CONFIG_DIR / "config.toml").stat().st_uid == _uid(),
+        ),
         *unit_steps(source),
         flight_logs_step(),
     ]
     config_txt = boot_config()
     if config_txt is not None:
         text = config_txt.read_text()
-        steps.append(write_step(f"the {display} display in {config_txt} (a reboot applies it)", config_txt,
-                                with_block(text, DISPLAYS[display][0])))
+        steps.append(
+            write_step(
+                f"the {display} display in {config_txt} (a reboot applies it)",
+                config_txt,
+                with_block(text, DISPLAYS[display][0]),
+            )
+        )
     steps += [
         # the unit's watchdog restarts a hung app; this one (the Pi's own, bcm2835_wdt) reboots a
         # hung system, so a family never has to pull the plug. Active from the next boot.
-        write_step("the hardware watchdog reboots a hung Pi (RuntimeWatchdogSec=15, from the next boot)",
-                   HARDWARE_WATCHDOG, "[Manager]\nRuntimeWatchdogSec=15\n"),
+        write_step(
+            "the hardware watchdog reboots a hung Pi (RuntimeWatchdogSec=15, from the next boot)",
+            HARDWARE_WATCHDOG,
+            "[Manager]\nRuntimeWatchdogSec=15\n",
+        ),
         # a desktop would hold the display: the app draws straight to it from the console
-        command_step("boot to the console, not a desktop", "systemctl", "set-default", "multi-user.target",
-                     done=lambda: systemctl_says("get-default") in ("multi-user.target", "")),
-        command_step("start the app at boot", "systemctl", "enable", UNIT_NAME,
-                     done=lambda: systemctl_says("is-enabled", UNIT_NAME) == "enabled"),
+        command_step(
+            "boot to the console, not a desktop",
+            "systemctl",
+            "set-default",
+            "multi-user.target",
+            done=lambda: systemctl_says("get-default") in ("multi-user.target", ""),
+        ),
+        command_step(
+            "start the app at boot",
+            "systemctl",
+            "enable",
+            UNIT_NAME,
+            done=lambda: systemctl_says("is-enabled", UNIT_NAME) == "enabled",
+        ),
         command_step("start (or restart) it now", "systemctl", "restart", UNIT_NAME),
-        command_step("the live page's service at boot (it listens only once switched on in Settings)",
-                     "systemctl", "enable", LIVE_UNIT_NAME,
-                     done=lambda: systemctl_says("is-enabled", LIVE_UNIT_NAME) == "enabled"),
+        command_step(
+            "the live page's service at boot (it listens only once switched on in Settings)",
+            "systemctl",
+            "enable",
+            LIVE_UNIT_NAME,
+            done=lambda: systemctl_says("is-enabled", LIVE_UNIT_NAME) == "enabled",
+        ),
         command_step("start (or restart) the live page's service now", "systemctl", "restart", LIVE_UNIT_NAME),
     ]
     return steps
@@ -366,17 +485,23 @@ def old_flight_folder(state_dir: Path = STATE_DIR) -> Path:
 
 def flight_logs_step(state_dir: Path = STATE_DIR) -> Step:
     old, new = old_flight_folder(state_dir), state_dir / "flights"
-    return Step(f"flight logs of an older install moved to {new} (none overwritten)",
-                lambda: move_old_flight_logs(state_dir),
-                lambda: not old.is_dir() or not any(p.is_file() and not (new / p.name).exists()
-                                                      for p in old.iterdir()),
-                [f"mv -n {old}/* {new}/"])
+    return Step(
+        f"flight logs of an older install moved to {new} (none overwritten)",
+        lambda: move_old_flight_logs(state_dir),
+        lambda: not old.is_dir() or not any(p.is_file() and not (new / p.name).exists() for p in old.iterdir()),
+        [f"mv -n {old}/* {new}/"],
+    )
 
 
 def update_plan(source: Path) -> list[Step]:
-    return [packages_step(), *app_steps(source), *unit_steps(source), flight_logs_step(),
-            command_step("restart the app (the journal resumes any game)", "systemctl", "restart", UNIT_NAME),
-            command_step("restart the live page's service", "systemctl", "restart", LIVE_UNIT_NAME)]
+    return [
+        packages_step(),
+        *app_steps(source),
+        *unit_steps(source),
+        flight_logs_step(),
+        command_step("restart the app (the journal resumes any game)", "systemctl", "restart", UNIT_NAME),
+        command_step("restart the live page's service", "systemctl", "restart", LIVE_UNIT_NAME),
+    ]
 
 
 def uninstall_plan(purge: bool) -> list[Step]:
@@ -384,19 +509,42 @@ def uninstall_plan(purge: bool) -> list[Step]:
     udev = Path("/etc/udev/rules.d") / UDEV_NAME
     live = Path("/etc/systemd/system") / LIVE_UNIT_NAME
     steps = [
-        command_step("stop the app and no longer start it at boot", "systemctl", "disable", "--now", UNIT_NAME,
-                     done=lambda: not unit.exists()),
-        command_step("stop the live page and no longer start it at boot", "systemctl", "disable", "--now",
-                     LIVE_UNIT_NAME, done=lambda: not live.exists()),
-        Step(f"remove {unit}, {live}, {rule} and {udev}",
-             lambda: [p.unlink(missing_ok=True) for p in (unit, live, rule, udev)] and None,
-             lambda: not any(p.exists() for p in (unit, live, rule, udev)), [f"rm {unit} {live} {rule} {udev}"]),
+        command_step(
+            "stop the app and no longer start it at boot",
+            "systemctl",
+            "disable",
+            "--now",
+            UNIT_NAME,
+            done=lambda: not unit.exists(),
+        ),
+        command_step(
+            "stop the live page and no longer start it at boot",
+            "systemctl",
+            "disable",
+            "--now",
+            LIVE_UNIT_NAME,
+            done=lambda: not live.exists(),
+        ),
+        Step(
+            f"remove {unit}, {live}, {rule} and {udev}",
+            lambda: [p.unlink(missing_ok=True) for p in (unit, live, rule, udev)] and None,
+            lambda: not any(p.exists() for p in (unit, live, rule, udev)),
+            [f"rm {unit} {live} {rule} {udev}"],
+        ),
         command_step("systemd forgets the unit", "systemctl", "daemon-reload"),
-        Step(f"remove the app ({PREFIX}), its command and manual page",
-             lambda: (shutil.rmtree(PREFIX, ignore_errors=True), COMMAND.unlink(missing_ok=True),
-                      MAN_PAGE.unlink(missing_ok=True)) and None,
-             lambda: not PREFIX.exists() and not COMMAND.exists() and not MAN_PAGE.exists(),
-             [f"rm -r {PREFIX} {COMMAND} {MAN_PAGE}"]),
+        Step(
+            f"remove the app ({PREFIX}), its command and manual page",
+            lambda: (
+                (
+                    shutil.rmtree(PREFIX, ignore_errors=True),
+                    COMMAND.unlink(missing_ok=True),
+                    MAN_PAGE.unlink(missing_ok=True),
+                )
+                and None
+            ),
+            lambda: not PREFIX.exists() and not COMMAND.exists() and not MAN_PAGE.exists(),
+            [f"rm -r {PREFIX} {COMMAND} {MAN_PAGE}"],
+        ),
     ]
     config_txt = boot_config()
     if config_txt is not None:
@@ -404,9 +552,12 @@ def uninstall_plan(purge: bool) -> list[Step]:
     if purge:
         steps[:0] = last_backup_steps()  # first, while the app (which makes the copy) is still there
         steps += [
-            Step(f"DELETE the game history and settings ({STATE_DIR}, {CONFIG_DIR})",
-                 lambda: [shutil.rmtree(p, ignore_errors=True) for p in (STATE_DIR, CONFIG_DIR)] and None,
-                 lambda: not STATE_DIR.exists() and not CONFIG_DIR.exists(), [f"rm -r {STATE_DIR} {CONFIG_DIR}"]),
+            Step(
+                f"DELETE the game history and settings ({STATE_DIR}, {CONFIG_DIR})",
+                lambda: [shutil.rmtree(p, ignore_errors=True) for p in (STATE_DIR, CONFIG_DIR)] and None,
+                lambda: not STATE_DIR.exists() and not CONFIG_DIR.exists(),
+                [f"rm -r {STATE_DIR} {CONFIG_DIR}"],
+            ),
             command_step(f"remove the user {USER}", "userdel", USER, done=lambda: not user_exists()),
         ]
     return steps
@@ -420,12 +571,26 @@ def last_backup_steps() -> list[Step]:
     (a failed copy stops the uninstall, so nothing is deleted without one)."""
     journal = STATE_DIR / "journal.sqlite3"
     return [
-        command_step(f"a folder for the last backup ({LAST_BACKUP_DIR})", "install", "-d", "-m", "0700",
-                     str(LAST_BACKUP_DIR), done=lambda: LAST_BACKUP_DIR.is_dir() or not journal.exists()),
-        command_step(f"keep a last backup of the game history and settings in {LAST_BACKUP_DIR}",
-                     str(PREFIX / "venv" / "bin" / "cloud-companion"), "backup", str(LAST_BACKUP_DIR),
-                     "--db", str(journal), "--config", str(CONFIG_DIR / "config.toml"),
-                     done=lambda: not journal.exists()),
+        command_step(
+            f"a folder for the last backup ({LAST_BACKUP_DIR})",
+            "install",
+            "-d",
+            "-m",
+            "0700",
+            str(LAST_BACKUP_DIR),
+            done=lambda: LAST_BACKUP_DIR.is_dir() or not journal.exists(),
+        ),
+        command_step(
+            f"keep a last backup of the game history and settings in {LAST_BACKUP_DIR}",
+            str(PREFIX / "venv" / "bin" / "cloud-companion"),
+            "backup",
+            str(LAST_BACKUP_DIR),
+            "--db",
+            str(journal),
+            "--config",
+            str(CONFIG_DIR / "config.toml"),
+            done=lambda: not journal.exists(),
+        ),
     ]
 
 
@@ -438,8 +603,11 @@ def _uid() -> int:
 
 # --- before anything changes: what the install needs -----------------------------------------
 
-TOOLS = {"install": ("apt-get", "dpkg-query", "systemctl", "udevadm", "useradd", "usermod", "groupadd"),
-         "update": ("apt-get", "dpkg-query", "systemctl", "udevadm"), "uninstall": ("systemctl",)}
+TOOLS = {
+    "install": ("apt-get", "dpkg-query", "systemctl", "udevadm", "useradd", "usermod", "groupadd"),
+    "update": ("apt-get", "dpkg-query", "systemctl", "udevadm"),
+    "uninstall": ("systemctl",),
+}
 
 
 def apt_candidate(package: str) -> bool:
@@ -459,8 +627,9 @@ def online(host: str = "pypi.org", port: int = 443, timeout: float = 5) -> bool:
         return False
 
 
-def preflight(action: str, source: Path, which=shutil.which, missing=None, candidate=apt_candidate,
-              reachable=online) -> tuple[list[str], list[str]]:
+def preflight(
+    action: str, source: Path, which=shutil.which, missing=None, candidate=apt_candidate, reachable=online
+) -> tuple[list[str], list[str]]:
     """(problems that stop the install before it starts, notices), each one line that says what to do."""
     problems, notices = [], []
     for tool in TOOLS[action]:
@@ -470,31 +639,48 @@ def preflight(action: str, source: Path, which=shutil.which, missing=None, candi
         return problems, notices
     own = platforms.userland()
     if own in platforms.ARM_OLD:
-        problems.append(f"this Pi's processor ({own}: a Pi 1 or Zero W) is older than the app's libraries are "
-                        "built for: use a Pi 2 or newer (a Zero 2 W works), with Raspberry Pi OS Lite (64-bit) "
-                        "where the Pi has it")
+        problems.append(
+            f"this Pi's processor ({own}: a Pi 1 or Zero W) is older than the app's libraries are "
+            "built for: use a Pi 2 or newer (a Zero 2 W works), with Raspberry Pi OS Lite (64-bit) "
+            "where the Pi has it"
+        )
         return problems, notices
     if platforms.is_32bit_arm() and not bundled_arm32_pygame(source):
-        problems.append("32-bit Raspberry Pi OS: pygame-ce, which draws the app, has no ready-made wheel for it "
-                        "(installing would compile it for a long time, or fail). Use Raspberry Pi OS Lite "
-                        "(64-bit), or install from a release bundle made for 32-bit on a PC: sudo make bundle "
-                        "ARCH=armhf (README: 32-bit Raspberry Pi OS)")
+        problems.append(
+            "32-bit Raspberry Pi OS: pygame-ce, which draws the app, has no ready-made wheel for it "
+            "(installing would compile it for a long time, or fail). Use Raspberry Pi OS Lite "
+            "(64-bit), or install from a release bundle made for 32-bit on a PC: sudo make bundle "
+            "ARCH=armhf (README: 32-bit Raspberry Pi OS)"
+        )
         return problems, notices
     lacking = (missing or missing_packages)()
     if "python3-lgpio" in lacking and not candidate("python3-lgpio"):
-        problems.append("python3-lgpio is in no apt source here: it comes from the Raspberry Pi archive "
-                        "(archive.raspberrypi.com), which Raspberry Pi OS has. Use Raspberry Pi OS Lite "
-                        "(Bookworm or Trixie), or on another Debian: install python3-lgpio yourself")
+        problems.append(
+            "python3-lgpio is in no apt source here: it comes from the Raspberry Pi archive "
+            "(archive.raspberrypi.com), which Raspberry Pi OS has. Use Raspberry Pi OS Lite "
+            "(Bookworm or Trixie), or on another Debian: install python3-lgpio yourself"
+        )
     wheels = bundled_wheels(source)
     if (lacking or wheels is None) and reachable is not None and not reachable():
-        need = " and ".join(filter(None, ["apt (packages: " + " ".join(lacking) + ")" if lacking else "",
-                                          "pip (the app's wheels)" if wheels is None else ""]))
-        problems.append(f"no network: {need} need it. Connect the Pi (Wi-Fi: sudo raspi-config, "
-                        "System Options), or install from a release bundle on a USB stick (README: without network)")
+        need = " and ".join(
+            filter(
+                None,
+                [
+                    "apt (packages: " + " ".join(lacking) + ")" if lacking else "",
+                    "pip (the app's wheels)" if wheels is None else "",
+                ],
+            )
+        )
+        problems.append(
+            f"no network: {need} need it. Connect the Pi (Wi-Fi: sudo raspi-config, "
+            "System Options), or install from a release bundle on a USB stick (README: without network)"
+        )
     if action == "install" and boot_config() is None:
         if FIRMWARE.is_dir() and not any(FIRMWARE.iterdir()):
-            problems.append(f"{FIRMWARE} is empty: the boot partition is not mounted (sudo mount -a), "
-                            "so the display cannot be set up")
+            problems.append(
+                f"{FIRMWARE} is empty: the boot partition is not mounted (sudo mount -a), "
+                "so the display cannot be set up"
+            )
         else:
             notices.append(f"no {BOOT_CONFIGS[0]}: not a Raspberry Pi, so the display step is left out")
     return problems, notices
@@ -522,15 +708,28 @@ def carry_out(steps: list[Step], dry_run: bool, out=say) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="install-pi", description=__doc__.splitlines()[0])
     parser.add_argument("action", choices=("install", "update", "uninstall"))
-    parser.add_argument("--display", choices=sorted(DISPLAYS), default="official7",
-                        help='official7: the 7" touch display (800x480); touch2: Touch Display 2 '
-                             "(720x1280 portrait); hdmi: any HDMI screen")
-    parser.add_argument("--rotate", type=int, choices=(0, 90, 180, 270), default=0,
-                        help="turn the picture (a display mounted upside down: 180)")
+    parser.add_argument(
+        "--display",
+        choices=sorted(DISPLAYS),
+        default="official7",
+        help='official7: the 7" touch display (800x480); touch2: Touch Display 2 '
+        "(720x1280 portrait); hdmi: any HDMI screen",
+    )
+    parser.add_argument(
+        "--rotate",
+        type=int,
+        choices=(0, 90, 180, 270),
+        default=0,
+        help="turn the picture (a display mounted upside down: 180)",
+    )
     parser.add_argument("--purge", action="store_true", help="uninstall: also delete the game history and settings")
     parser.add_argument("--dry-run", action="store_true", help="print what would be done, change nothing")
-    parser.add_argument("--source", type=Path, default=Path(__file__).resolve().parents[2],
-                        help="the checkout to install from (default: this one)")
+    parser.add_argument(
+        "--source",
+        type=Path,
+        default=Path(__file__).resolve().parents[2],
+        help="the checkout to install from (default: this one)",
+    )
     args = parser.parse_args(argv)
     if not args.dry_run and os.geteuid() != 0:
         print("install-pi: run it as root (sudo make install-pi), or add --dry-run", file=sys.stderr)
@@ -557,10 +756,15 @@ def main(argv: list[str] | None = None) -> int:
         return carry_out(steps, args.dry_run)
     except (subprocess.CalledProcessError, OSError) as exc:
         words = exc.cmd if isinstance(exc, subprocess.CalledProcessError) else []
-        hint = (" The app's own log says why: journalctl -u cloud-companion -b" if "systemctl" in words[:1]
-                and UNIT_NAME in words else "")
-        print(f"install-pi: stopped: {str(exc).rstrip('.')}.{hint} Fix that and run it again (finished steps are skipped).",
-              file=sys.stderr)
+        hint = (
+            " The app's own log says why: journalctl -u cloud-companion -b"
+            if "systemctl" in words[:1] and UNIT_NAME in words
+            else ""
+        )
+        print(
+            f"install-pi: stopped: {str(exc).rstrip('.')}.{hint} Fix that and run it again (finished steps are skipped).",
+            file=sys.stderr,
+        )
         return 1
 
 

@@ -12,7 +12,7 @@ import platform
 import sys
 
 ARM_32 = ("armv7l", "armv8l")  # 32-bit ARM that Debian's armhf (ARMv7) and PyPI's armv7l wheels run on
-ARM_OLD = ("armv6l",)          # a Pi 1 or Zero W: older than anything the app's wheels are built for
+ARM_OLD = ("armv6l",)  # a Pi 1 or Zero W: older than anything the app's wheels are built for
 
 
 def userland(machine: str | None = None, bits: int | None = None) -> str:

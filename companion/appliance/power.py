@@ -42,8 +42,10 @@ def power_off(command: tuple[str, ...] = POWER_OFF) -> bool:
         log.error("could not power off: %s", exc)
         return False
     if result.returncode != 0:
-        log.error("could not power off: %s (is the polkit rule installed? sudo make install-pi)",
-                  result.stderr.strip() or f"exit {result.returncode}")
+        log.error(
+            "could not power off: %s (is the polkit rule installed? sudo make install-pi)",
+            result.stderr.strip() or f"exit {result.returncode}",
+        )
         return False
     log.info("powering off")
     return True

@@ -20,8 +20,20 @@ APP = "/opt/cloud-companion/venv/bin/cloud-companion"
 # what makes sense only for the long-running service, or would touch it: its runtime directory
 # (a transient unit removes its own on exit, under the running app), RemoveIPC (would remove the
 # service user's IPC objects, the app's among them), how it is started, restarted and watched
-LEFT_OUT = {"Type", "NotifyAccess", "WatchdogSec", "Restart", "RestartSec", "TimeoutStopSec", "ExecStart",
-            "ExecStartPre", "ExecStop", "RuntimeDirectory", "RuntimeDirectoryMode", "RemoveIPC"}
+LEFT_OUT = {
+    "Type",
+    "NotifyAccess",
+    "WatchdogSec",
+    "Restart",
+    "RestartSec",
+    "TimeoutStopSec",
+    "ExecStart",
+    "ExecStartPre",
+    "ExecStop",
+    "RuntimeDirectory",
+    "RuntimeDirectoryMode",
+    "RemoveIPC",
+}
 MARK = "CLOUD_COMPANION_SANDBOX"  # doctor says it ran in the sandbox
 
 
@@ -48,9 +60,12 @@ def service_properties(unit_text: str) -> list[str]:
 
 
 def command(args: list[str], unit_text: str) -> list[str]:
-    properties = [*service_properties(unit_text), f"Environment={MARK}=1",
-                  # the service's own runtime directory stays the app's: a private /tmp instead
-                  "Environment=XDG_RUNTIME_DIR=/tmp"]
+    properties = [
+        *service_properties(unit_text),
+        f"Environment={MARK}=1",
+        # the service's own runtime directory stays the app's: a private /tmp instead
+        "Environment=XDG_RUNTIME_DIR=/tmp",
+    ]
     words = ["systemd-run", "--quiet", "--wait", "--pipe", "--collect", "--service-type=exec"]
     for prop in properties:
         words += ["--property", prop]
@@ -60,12 +75,12 @@ def command(args: list[str], unit_text: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if shutil.which("systemd-run") is None or not UNIT.is_file():
-        print(f"cloud-companion: no {UNIT} (or no systemd-run): running without the service's sandbox",
-              file=sys.stderr)
+        print(f"cloud-companion: no {UNIT} (or no systemd-run): running without the service's sandbox", file=sys.stderr)
         os.execv(APP, [APP, *args])
     if os.geteuid() != 0:
-        print("cloud-companion: the service's sandbox needs root: sudo cloud-companion " + " ".join(args),
-              file=sys.stderr)
+        print(
+            "cloud-companion: the service's sandbox needs root: sudo cloud-companion " + " ".join(args), file=sys.stderr
+        )
         return 1
     # the unit and its drop-ins (/etc/systemd/system/cloud-companion.service.d/*.conf), in systemd's order
     drop_ins = sorted(UNIT.with_name(UNIT.name + ".d").glob("*.conf"))

@@ -78,14 +78,19 @@ class Service:
             def beat():
                 self.notifier.watchdog()
                 app.after(interval, beat)
+
             beat()
         # the system log marks each start and stop; a terminal needs no such chatter
         self._level = logging.INFO if self.notifier.active else logging.DEBUG
         # what the start cost (the first frame, then the journal and devices attached), and how
         # long the app stood ready while other work had the processor (the kernel's run-queue
         # wait): what a unit started beside it took from it
-        LOG.log(self._level, "started: ready after %.1f s of processor time, %.1f s waiting for one",
-                time.process_time(), _waited_for_processor())
+        LOG.log(
+            self._level,
+            "started: ready after %.1f s of processor time, %.1f s waiting for one",
+            time.process_time(),
+            _waited_for_processor(),
+        )
 
     def stopping(self) -> None:
         self.notifier.stopping()
@@ -93,8 +98,11 @@ class Service:
 
     def crashed(self) -> None:
         """Call inside `except`: the traceback and the last actions, at critical level."""
-        LOG.critical("crashed: %s\nlast actions (oldest first):\n%s", traceback.format_exc().rstrip(),
-                     "\n".join(self.recent) or "  (none)")
+        LOG.critical(
+            "crashed: %s\nlast actions (oldest first):\n%s",
+            traceback.format_exc().rstrip(),
+            "\n".join(self.recent) or "  (none)",
+        )
 
     def _remember(self, before: Any, after: Any, action: Any) -> None:
         self.recent.append("  " + json.dumps(action, ensure_ascii=False, default=str))

@@ -19,8 +19,7 @@ MOUNTS = Path("/proc/self/mounts")
 
 def _unescape(field: str) -> str:
     """Mount points in /proc/mounts escape space, tab, newline and backslash as octal."""
-    return (field.replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n")
-            .replace("\\134", "\\"))
+    return field.replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\")
 
 
 def stick_mounts(text: str, roots: Iterable[Path] = ROOTS) -> set[Path]:

@@ -26,9 +26,22 @@ MIRROR = os.environ.get("DEBIAN_MIRROR", "http://deb.debian.org/debian")
 PYTHONS = {"bookworm": "3.11", "trixie": "3.13"}  # Raspberry Pi OS's Python on each release
 # what building pygame-ce from its sdist needs (meson-python takes Debian's ninja and patchelf
 # rather than building its own under emulation)
-BUILD_PACKAGES = ("python3-dev", "python3-venv", "gcc", "g++", "pkg-config", "ninja-build", "patchelf",
-                  "ca-certificates", "libsdl2-dev", "libsdl2-image-dev", "libsdl2-mixer-dev", "libsdl2-ttf-dev",
-                  "libfreetype-dev", "libportmidi-dev")
+BUILD_PACKAGES = (
+    "python3-dev",
+    "python3-venv",
+    "gcc",
+    "g++",
+    "pkg-config",
+    "ninja-build",
+    "patchelf",
+    "ca-certificates",
+    "libsdl2-dev",
+    "libsdl2-image-dev",
+    "libsdl2-mixer-dev",
+    "libsdl2-ttf-dev",
+    "libfreetype-dev",
+    "libportmidi-dev",
+)
 # the app needs none of pygame's own docs, examples and tests (its 2.5.8 builds pygame.midi
 # even when told not to: so portmidi is there)
 MESON_OPTIONS = ("stripped=true",)
@@ -49,15 +62,27 @@ def enable_binfmt(debian_arch: str) -> None:
         run("mount", "-t", "binfmt_misc", "binfmt_misc", str(folder))
     if not (folder / emulator).exists():
         if shutil.which("update-binfmts") is None:
-            raise SystemExit("cloud-companion: an ARM root needs qemu-user-static and binfmt-support "
-                             "(sudo apt install qemu-user-static binfmt-support)")
+            raise SystemExit(
+                "cloud-companion: an ARM root needs qemu-user-static and binfmt-support "
+                "(sudo apt install qemu-user-static binfmt-support)"
+            )
         run("update-binfmts", "--enable", emulator)
 
 
 def chroot(root: Path, script: str) -> None:
-    run("chroot", str(root), "/bin/sh", "-ec", script, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin",
-                                                             "DEBIAN_FRONTEND": "noninteractive", "LC_ALL": "C",
-                                                             "HOME": "/root"})
+    run(
+        "chroot",
+        str(root),
+        "/bin/sh",
+        "-ec",
+        script,
+        env={
+            "PATH": "/usr/sbin:/usr/bin:/sbin:/bin",
+            "DEBIAN_FRONTEND": "noninteractive",
+            "LC_ALL": "C",
+            "HOME": "/root",
+        },
+    )
 
 
 class Mounted:
@@ -65,8 +90,11 @@ class Mounted:
 
     def __init__(self, root: Path):
         self.root = root
-        self.points = [(root / "proc", ["-t", "proc", "proc"]), (root / "sys", ["-t", "sysfs", "sys"]),
-                       (root / "dev", ["--bind", "/dev"])]
+        self.points = [
+            (root / "proc", ["-t", "proc", "proc"]),
+            (root / "sys", ["-t", "sysfs", "sys"]),
+            (root / "dev", ["--bind", "/dev"]),
+        ]
 
     def __enter__(self) -> Path:
         shutil.copy2("/etc/resolv.conf", self.root / "etc" / "resolv.conf")
@@ -86,8 +114,15 @@ def debootstrap(release: str, debian_arch: str, folder: Path, what: str) -> Path
         shutil.rmtree(tmp)
     folder.mkdir(parents=True, exist_ok=True)
     print(f"building {what} with debootstrap (once; kept in {folder})", flush=True)
-    run("debootstrap", "--variant=minbase", f"--arch={debian_arch}", release, str(tmp), MIRROR,
-        stdout=subprocess.DEVNULL)
+    run(
+        "debootstrap",
+        "--variant=minbase",
+        f"--arch={debian_arch}",
+        release,
+        str(tmp),
+        MIRROR,
+        stdout=subprocess.DEVNULL,
+    )
     return tmp
 
 
@@ -99,8 +134,12 @@ def build_root(release: str, folder: Path) -> Path:
         return root
     tmp = debootstrap(release, "armhf", folder, f"an armhf {release} root to build wheels in")
     with Mounted(tmp):
-        chroot(tmp, "apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "
-                    + " ".join(BUILD_PACKAGES) + " >/dev/null && apt-get clean")
+        chroot(
+            tmp,
+            "apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "
+            + " ".join(BUILD_PACKAGES)
+            + " >/dev/null && apt-get clean",
+        )
     (tmp / ".complete").write_text(release + "\n")
     tmp.rename(root)
     return root
@@ -134,12 +173,15 @@ def build(out: Path, release: str = "trixie", folder: Path | None = None) -> Pat
     # (a network whose proxy signs its own certificates)
     shutil.copy2(host_certificates(), root / "tmp" / "host-ca.crt")
     with Mounted(root):
-        chroot(root, "export PIP_CERT=/tmp/host-ca.crt; python3 -m venv /tmp/build-venv && "
-                     "/tmp/build-venv/bin/pip install -q --upgrade pip && "
-                     "/tmp/build-venv/bin/pip wheel -q --no-deps --no-binary pygame-ce -w /tmp/wheels "
-                     + " ".join(f"--config-settings=setup-args=-D{option}" for option in MESON_OPTIONS)
-                     + f" '{pygame_requirement()}'")
-    wheel, = work.glob("pygame_ce-*.whl")
+        chroot(
+            root,
+            "export PIP_CERT=/tmp/host-ca.crt; python3 -m venv /tmp/build-venv && "
+            "/tmp/build-venv/bin/pip install -q --upgrade pip && "
+            "/tmp/build-venv/bin/pip wheel -q --no-deps --no-binary pygame-ce -w /tmp/wheels "
+            + " ".join(f"--config-settings=setup-args=-D{option}" for option in MESON_OPTIONS)
+            + f" '{pygame_requirement()}'",
+        )
+    (wheel,) = work.glob("pygame_ce-*.whl")
     if not wheel.name.endswith(f"-{tag}-{tag}-linux_armv7l.whl"):
         raise SystemExit(f"cloud-companion: the armhf root built {wheel.name}, not a {tag} armv7l wheel")
     shutil.copy2(wheel, out / wheel.name)

@@ -23,9 +23,16 @@ STUCK_AFTER_MS = 3000
 
 
 class BedDetectors:
-    def __init__(self, pins: Sequence[int], events: queue.Queue, clock: Callable[[], int], *,
-                 pin_factory: Factory | None = None, wake: Callable[[], None] | None = None,
-                 stuck_after_ms: int = STUCK_AFTER_MS):
+    def __init__(
+        self,
+        pins: Sequence[int],
+        events: queue.Queue,
+        clock: Callable[[], int],
+        *,
+        pin_factory: Factory | None = None,
+        wake: Callable[[], None] | None = None,
+        stuck_after_ms: int = STUCK_AFTER_MS,
+    ):
         self.events = events
         self.clock = clock
         self.wake = wake or (lambda: None)
@@ -65,8 +72,11 @@ class BedDetectors:
     def stuck_in_ms(self, now: int) -> float | None:
         """How long until a detector held now counts as stuck (None: none is on its way), so
         the screen can say so when it happens rather than at the loop's next look."""
-        coming = [since + self.stuck_after_ms + 1 - now for since in list(self._since.values())
-                  if now - since <= self.stuck_after_ms]
+        coming = [
+            since + self.stuck_after_ms + 1 - now
+            for since in list(self._since.values())
+            if now - since <= self.stuck_after_ms
+        ]
         return max(0, min(coming)) if coming else None
 
     def pin(self, colour: str):

@@ -35,16 +35,18 @@ def bench(presses: int = 250, seed: int = 1, journal=None, games: tuple[str, ...
     for game in games:
         ms, cpu_ms = _presses(game, presses, seed, journal)
         prefix = "seats." if game == "cloudmine" else f"seats.{game}_"
-        figures.update({
-            f"{prefix}press_to_frame_median_ms": round(statistics.median(ms), 3),
-            f"{prefix}press_to_frame_p99_ms": round(statistics.quantiles(ms, n=100)[98], 3),
-            f"{prefix}press_to_frame_max_ms": round(ms[-1], 3),
-            # the same passes in the loop's own CPU time, to the flip: what the scheduler of a
-            # busy machine adds to the wall-clock figures above is not in it
-            f"{prefix}press_to_frame_loop_cpu_median_ms": round(statistics.median(cpu_ms), 3),
-            f"{prefix}press_to_frame_loop_cpu_p99_ms": round(statistics.quantiles(cpu_ms, n=100)[98], 3),
-            f"{prefix}presses_measured": len(ms),
-        })
+        figures.update(
+            {
+                f"{prefix}press_to_frame_median_ms": round(statistics.median(ms), 3),
+                f"{prefix}press_to_frame_p99_ms": round(statistics.quantiles(ms, n=100)[98], 3),
+                f"{prefix}press_to_frame_max_ms": round(ms[-1], 3),
+                # the same passes in the loop's own CPU time, to the flip: what the scheduler of a
+                # busy machine adds to the wall-clock figures above is not in it
+                f"{prefix}press_to_frame_loop_cpu_median_ms": round(statistics.median(cpu_ms), 3),
+                f"{prefix}press_to_frame_loop_cpu_p99_ms": round(statistics.quantiles(cpu_ms, n=100)[98], 3),
+                f"{prefix}presses_measured": len(ms),
+            }
+        )
     return figures
 
 
@@ -60,22 +62,25 @@ def _presses(game: str, presses: int, seed: int, journal) -> tuple[list[float], 
     from ..ui.tools.harness import Harness  # sets SDL's dummy drivers before pygame starts
 
     setup = {"game": game, "players": PLAYERS}
-    harness = (Harness((800, 480)) if journal is None else
-               Harness((800, 480), controller=GameController(journal), journal=journal))
+    harness = (
+        Harness((800, 480))
+        if journal is None
+        else Harness((800, 480), controller=GameController(journal), journal=journal)
+    )
     app = harness.app
     app.warm_up()  # as the app does while idle, long before a game's first press
-    seat_input = SeatInput(DEFAULT_SEATS[:len(PLAYERS)], pin_factory=MockFactory(), wake=app.wake)
+    seat_input = SeatInput(DEFAULT_SEATS[: len(PLAYERS)], pin_factory=MockFactory(), wake=app.wake)
     table = SeatTable(seat_input)
     app.hardware = SeatHardware(table, simulated=True)
     rng = random.Random(seed)
 
-    target: list = [None]         # the pin the presser presses next (set by the main loop)
+    target: list = [None]  # the pin the presser presses next (set by the main loop)
     pressed_at = [0.0]
-    aimed_at = [0.0]              # when the screen the next press answers went up
+    aimed_at = [0.0]  # when the screen the next press answers went up
     released_at = [0.0]
     ready, shown, stop = threading.Event(), threading.Event(), threading.Event()
     latencies: list[float] = []
-    loop_cpu: list[float] = []    # the loop thread's CPU time in the pass that showed each press
+    loop_cpu: list[float] = []  # the loop thread's CPU time in the pass that showed each press
 
     def presser_of(view) -> str | None:
         """Whose seat button the next press is, or None: the touchscreen's turn."""

@@ -21,5 +21,5 @@ class SeatPress:
 
 class LedMode(Enum):
     OFF = "off"
-    ON = "on"        # steady: this seat acts now, or has won
+    ON = "on"  # steady: this seat acts now, or has won
     BLINK = "blink"  # this seat's player decides now

@@ -13,9 +13,9 @@ Key names are pygame's (`pygame.key.name(event.key)`), but nothing here imports 
 
 from __future__ import annotations
 
+from ..errors import CompanionError
 from .events import JUMP, STAY
 from .seats import SeatInput
-from ..errors import CompanionError
 
 JUMP_KEYS = "12345678"
 STAY_KEYS = "qwertyui"
@@ -55,5 +55,6 @@ class KeyboardSeats:
 
     def legend(self) -> list[tuple[int, str, str]]:
         """(seat, JUMP key, STAY key) for every seat, for the on-screen key map."""
-        return [(seat, JUMP_KEYS[seat - 1], STAY_KEYS[seat - 1].upper())
-                for seat in range(1, self.input.seat_count + 1)]
+        return [
+            (seat, JUMP_KEYS[seat - 1], STAY_KEYS[seat - 1].upper()) for seat in range(1, self.input.seat_count + 1)
+        ]

@@ -17,6 +17,7 @@ from gpiozero import Device
 from gpiozero.exc import BadPinFactory
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
+
 from ..errors import CompanionError
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,7 @@ class NoPinFactory(CompanionError, RuntimeError):
 class PinChoice:
     factory: Factory
     simulated: bool  # MockFactory: nothing physical is attached
-    name: str        # the factory's class name, for the status line and the log
+    name: str  # the factory's class name, for the status line and the log
     # why gpiozero passed over the factories it prefers: "lgpio: No module named 'lgpio'", ...
     passed_over: tuple[str, ...] = ()
     preset: bool = False  # Device.pin_factory was set before the app chose (a test, a script)
@@ -69,8 +70,7 @@ def choose_pin_factory() -> PinChoice:
             try:
                 Device.ensure_pin_factory()
             except Exception as exc:  # gpiozero raises BadPinFactory, ImportError, OSError ...
-                raise NoPinFactory(f"{ENV_OVERRIDE}={requested}: the pin factory could not be "
-                                   f"loaded ({exc})") from exc
+                raise NoPinFactory(f"{ENV_OVERRIDE}={requested}: the pin factory could not be loaded ({exc})") from exc
         else:
             with warnings.catch_warnings(record=True) as said:
                 # gpiozero warns about every factory it tries; one line of our own says it all,
@@ -81,14 +81,17 @@ def choose_pin_factory() -> PinChoice:
                 except BadPinFactory as exc:  # gpiozero's answer once every factory has failed
                     log.debug("no GPIO pin factory: %s", exc)
                     Device.pin_factory = MockFactory()
-            passed_over = [str(w.message).removeprefix(FALLBACK) for w in said
-                           if str(w.message).startswith(FALLBACK)]
+            passed_over = [str(w.message).removeprefix(FALLBACK) for w in said if str(w.message).startswith(FALLBACK)]
     factory = Device.pin_factory
-    choice = _chosen = PinChoice(factory, isinstance(factory, MockFactory), type(factory).__name__,
-                                 tuple(passed_over), preset)
+    choice = _chosen = PinChoice(
+        factory, isinstance(factory, MockFactory), type(factory).__name__, tuple(passed_over), preset
+    )
     if choice.simulated:
-        log.info("no GPIO on this machine: seat buttons and LEDs are simulated "
-                 "(gpiozero %s; the keyboard presses the buttons)", choice.name)
+        log.info(
+            "no GPIO on this machine: seat buttons and LEDs are simulated "
+            "(gpiozero %s; the keyboard presses the buttons)",
+            choice.name,
+        )
     else:
         log.info("GPIO pin factory: %s", choice.name)
     return choice

@@ -47,8 +47,8 @@ class Decision:
     kind: str
     player: str | None = None
     action: dict[str, Any] | None = None
-    reason: str = ""          # one line for the screen
-    rule: str | None = None   # the rulebook section it comes from, as RulesError names it
+    reason: str = ""  # one line for the screen
+    rule: str | None = None  # the rulebook section it comes from, as RulesError names it
 
 
 @dataclass(frozen=True)
@@ -86,28 +86,52 @@ class SeatMap:
 
 # --- one table per game: (view, player, button) -> Decision, and view -> {player: LedMode} ---
 
+
 def _cloud9_press(view: View, player: str, button: str) -> Decision:
     phase, pilot, who = view["phase"], view["pilot"], view.get("to_decide")
     if player not in view["basket"]:
         return Decision(IGNORE, player, reason=_("{player} has jumped out of this trip").format(player=player))
     if phase == "decide":
         if player == who:
-            return Decision(ACT, player, {"act": button, "player": player},
-                            _("{player} jumps out").format(player=player) if button == JUMP
-                            else _("{player} stays in").format(player=player))
-        return Decision(REFUSE, player, reason=_("{who} decides now: jump out or stay in").format(who=who),
-                        rule="playing the game, step 2")
+            return Decision(
+                ACT,
+                player,
+                {"act": button, "player": player},
+                _("{player} jumps out").format(player=player)
+                if button == JUMP
+                else _("{player} stays in").format(player=player),
+            )
+        return Decision(
+            REFUSE,
+            player,
+            reason=_("{who} decides now: jump out or stay in").format(who=who),
+            rule="playing the game, step 2",
+        )
     if phase == "roll":
         if player == pilot and _flies_solo(view):
             if button == JUMP:
-                return Decision(ACT, player, {"act": JUMP, "player": player},
-                                _("{player} jumps out").format(player=player), "flying solo")
-            return Decision(NOTE, player, reason=_("{player} stays in: roll the dice").format(player=player),
-                            rule="flying solo")
-        return Decision(REFUSE, player, reason=_("{pilot} rolls the dice first").format(pilot=pilot),
-                        rule="playing the game, step 1")
-    return Decision(REFUSE, player, reason=_("{pilot} makes the balloon rise or fall").format(pilot=pilot),
-                    rule="playing the game, step 3")
+                return Decision(
+                    ACT,
+                    player,
+                    {"act": JUMP, "player": player},
+                    _("{player} jumps out").format(player=player),
+                    "flying solo",
+                )
+            return Decision(
+                NOTE, player, reason=_("{player} stays in: roll the dice").format(player=player), rule="flying solo"
+            )
+        return Decision(
+            REFUSE,
+            player,
+            reason=_("{pilot} rolls the dice first").format(pilot=pilot),
+            rule="playing the game, step 1",
+        )
+    return Decision(
+        REFUSE,
+        player,
+        reason=_("{pilot} makes the balloon rise or fall").format(pilot=pilot),
+        rule="playing the game, step 3",
+    )
 
 
 def _flies_solo(view: View) -> bool:
@@ -123,18 +147,22 @@ def _cloud9_leds(view: View) -> dict[str, LedMode]:
         return {view["to_decide"]: LedMode.BLINK}
     if view["phase"] == "roll" and _flies_solo(view):
         return {view["pilot"]: LedMode.BLINK}  # the solo pilot decides before rolling
-    return {view["pilot"]: LedMode.ON}          # the pilot rolls, then rises or falls
+    return {view["pilot"]: LedMode.ON}  # the pilot rolls, then rises or falls
 
 
 def _cloudmine_press(view: View, player: str, button: str) -> Decision:
     dreamer, guesser = view["dreamer"], view["to_guess"]
     if player != dreamer:
-        return Decision(REFUSE, player,
-                        reason=_("{dreamer}, the Dreamer, says right (JUMP) or wrong (STAY)").format(dreamer=dreamer),
-                        rule="a round, step 4")
+        return Decision(
+            REFUSE,
+            player,
+            reason=_("{dreamer}, the Dreamer, says right (JUMP) or wrong (STAY)").format(dreamer=dreamer),
+            rule="a round, step 4",
+        )
     correct = button == JUMP
-    reason = (_("{guesser} found the chosen card") if correct
-              else _("{guesser} pointed at a wrong card")).format(guesser=guesser)
+    reason = (_("{guesser} found the chosen card") if correct else _("{guesser} pointed at a wrong card")).format(
+        guesser=guesser
+    )
     return Decision(ACT, player, {"act": "guess", "player": guesser, "correct": correct}, reason)
 
 
@@ -145,18 +173,23 @@ def _cloudmine_leds(view: View) -> dict[str, LedMode]:
 def _cloudship_press(view: View, player: str, button: str) -> Decision:
     commander, phase = view["commander"], view["phase"]
     if player != commander:
-        return Decision(REFUSE, player,
-                        reason=_("{commander} is in command: their JUMP button lands the ship").format(commander=commander),
-                        rule="4. Fly")
+        return Decision(
+            REFUSE,
+            player,
+            reason=_("{commander} is in command: their JUMP button lands the ship").format(commander=commander),
+            rule="4. Fly",
+        )
     if button == STAY:
         return Decision(REFUSE, player, reason=_("the commander's JUMP button lands the ship"), rule="4. Fly")
     if phase == "flight":
         return Decision(ACT, player, {"act": "land"}, _("the ship has landed"), "5. Water the flowerbeds")
     if phase == "roll":
-        return Decision(REFUSE, player, reason=_("roll the dice first: the ship has not taken off"),
-                        rule="1. Roll the dice")
-    return Decision(REFUSE, player, reason=_("the ship has landed: finish the planting first"),
-                    rule="6. Plant and remove flowers")
+        return Decision(
+            REFUSE, player, reason=_("roll the dice first: the ship has not taken off"), rule="1. Roll the dice"
+        )
+    return Decision(
+        REFUSE, player, reason=_("the ship has landed: finish the planting first"), rule="6. Plant and remove flowers"
+    )
 
 
 def _cloudship_leds(view: View) -> dict[str, LedMode]:
@@ -177,6 +210,7 @@ GAME_SEATS: dict[str, GameSeats] = {
 
 
 # --- the public functions ----------------------------------------------------------------
+
 
 def route(press: SeatPress, view: View, seats: SeatMap) -> Decision:
     """What `press` means in the game whose public state is `view`."""
@@ -207,12 +241,16 @@ def claim(press: SeatPress, seats: SeatMap, waiting: Sequence[str]) -> tuple[Dec
     """The players screen: a press at a free seat gives it to the first player still waiting."""
     taken = seats.player_at(press.seat)
     if taken is not None:
-        return Decision(REFUSE, taken, reason=_("seat {seat} is {player}'s").format(seat=press.seat, player=taken)), seats
+        return Decision(
+            REFUSE, taken, reason=_("seat {seat} is {player}'s").format(seat=press.seat, player=taken)
+        ), seats
     if not waiting:
         return Decision(REFUSE, reason=_("every player has a seat")), seats
     player = waiting[0]
-    return (Decision(CLAIM, player, reason=_("{player} sits at seat {seat}").format(player=player, seat=press.seat)),
-            seats.with_seat(press.seat, player))
+    return (
+        Decision(CLAIM, player, reason=_("{player} sits at seat {seat}").format(player=player, seat=press.seat)),
+        seats.with_seat(press.seat, player),
+    )
 
 
 def claim_led_plan(seats: SeatMap) -> dict[int, LedMode]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from .events import LedMode, SeatPress
 
 STEP_S = 0.5  # each LED stays lit this long before the next seat's turn
-RECENT = 8    # presses kept for the screen's list
+RECENT = 8  # presses kept for the screen's list
 
 
 @dataclass

@@ -40,8 +40,8 @@ from .pins import choose_pin_factory
 log = logging.getLogger(__name__)
 
 STUCK_AFTER_S = 10.0  # the issue's limit: a button held longer than this is stuck
-BLINK_S = 0.4         # on and off times of a blinking LED: calm, but plainly not steady
-FLICKER_S = 0.15      # a refused press: the LED shows the opposite for this long
+BLINK_S = 0.4  # on and off times of a blinking LED: calm, but plainly not steady
+FLICKER_S = 0.15  # a refused press: the LED shows the opposite for this long
 
 Clock = Callable[[], float]
 SeatKey = tuple[int, str]  # (seat, JUMP or STAY)
@@ -101,11 +101,19 @@ class _Worker(threading.Thread):
 class SeatInput:
     """Every seat's buttons and LED. Create, `poll()` once per frame, `close()` at the end."""
 
-    def __init__(self, seats: Sequence[SeatPins], *, pin_factory: Factory | None = None,
-                 simulated: bool | None = None, clock: Clock = time.monotonic,
-                 wake: Callable[[], None] | None = None, debounce_s: float = DEBOUNCE_S,
-                 stuck_after_s: float = STUCK_AFTER_S, blink_s: float = BLINK_S,
-                 flicker_s: float = FLICKER_S):
+    def __init__(
+        self,
+        seats: Sequence[SeatPins],
+        *,
+        pin_factory: Factory | None = None,
+        simulated: bool | None = None,
+        clock: Clock = time.monotonic,
+        wake: Callable[[], None] | None = None,
+        debounce_s: float = DEBOUNCE_S,
+        stuck_after_s: float = STUCK_AFTER_S,
+        blink_s: float = BLINK_S,
+        flicker_s: float = FLICKER_S,
+    ):
         # the same checks as the settings file: a pin used twice or out of range is a ConfigError
         # before any pin is touched
         seats = Config().with_changes(seats=tuple(seats)).seats
@@ -134,8 +142,7 @@ class SeatInput:
         try:
             for seat, pins in enumerate(seats, start=1):
                 for button in BUTTONS:
-                    self._buttons[seat, button] = self._make_button(
-                        seat, button, getattr(pins, button), pin_factory)
+                    self._buttons[seat, button] = self._make_button(seat, button, getattr(pins, button), pin_factory)
                 self._leds[seat] = LED(pins.led, pin_factory=pin_factory)
                 self._modes[seat] = LedMode.OFF
         except Exception:
@@ -215,8 +222,7 @@ class SeatInput:
         for key, since in self._down_since.items():
             if key not in self._stuck and now - since >= self.stuck_after_s:
                 self._stuck.add(key)
-                log.warning("seat %d %s held for over %.0f s: ignored until released",
-                            *key, self.stuck_after_s)
+                log.warning("seat %d %s held for over %.0f s: ignored until released", *key, self.stuck_after_s)
 
     def led_mode(self, seat: int) -> LedMode:
         """What the LED shows when it is not flickering."""

@@ -63,8 +63,8 @@ class SeatTable:
         self._waiting: Callable[[], Sequence[str]] = lambda: ()
         self._current_claims: Callable[[], SeatMap] | None = None
         self._pending: list[tuple[SeatPress, Decision]] = []
-        self._seen: Match | None = None        # the match as the last poll left it
-        self._leds_for: Match | None = None    # the match the LEDs show
+        self._seen: Match | None = None  # the match as the last poll left it
+        self._leds_for: Match | None = None  # the match the LEDs show
 
     @classmethod
     def open(cls, config: Config, wake: Callable[[], None] | None = None) -> SeatTable:
@@ -83,8 +83,12 @@ class SeatTable:
         if controller.match is not None:
             self._show_game()
 
-    def claim_seats(self, waiting: Callable[[], Sequence[str]], seats: SeatMap | None = None,
-                    current: Callable[[], SeatMap] | None = None) -> None:
+    def claim_seats(
+        self,
+        waiting: Callable[[], Sequence[str]],
+        seats: SeatMap | None = None,
+        current: Callable[[], SeatMap] | None = None,
+    ) -> None:
         """A press at a free seat gives it to `waiting()[0]` (the players screen's next name).
 
         `seats`: the claims to start from (default none). `current`, when given, is asked for

@@ -29,11 +29,17 @@ REFUSAL_SOURCES = ("rules", "controller.py")
 
 def module_domain(tree: ast.Module) -> str | None:
     for node in tree.body:
-        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-                and (getattr(node.value.func, "id", None) == "translator"
-                     or getattr(node.value.func, "attr", None) == "translator")
-                and any(getattr(t, "id", None) == "_" for t in node.targets)
-                and node.value.args and isinstance(node.value.args[0], ast.Constant)):
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and (
+                getattr(node.value.func, "id", None) == "translator"
+                or getattr(node.value.func, "attr", None) == "translator"
+            )
+            and any(getattr(t, "id", None) == "_" for t in node.targets)
+            and node.value.args
+            and isinstance(node.value.args[0], ast.Constant)
+        ):
             return node.value.args[0].value
     return None
 
@@ -49,13 +55,18 @@ def strings_in(tree: ast.Module) -> list[tuple[str, str | None]]:
         if not isinstance(node, ast.Call) or not node.args:
             continue
         func = node.func
-        if (isinstance(func, ast.Name) and func.id in ("_", "N_")) or \
-                (isinstance(func, ast.Attribute) and func.attr == "N_"):
+        if (isinstance(func, ast.Name) and func.id in ("_", "N_")) or (
+            isinstance(func, ast.Attribute) and func.attr == "N_"
+        ):
             text = _literal(node.args[0])
             if text is not None:
                 found.append((text, None))
-        elif (isinstance(func, ast.Attribute) and func.attr == "ngettext"
-              and getattr(func.value, "id", None) == "_" and len(node.args) >= 2):
+        elif (
+            isinstance(func, ast.Attribute)
+            and func.attr == "ngettext"
+            and getattr(func.value, "id", None) == "_"
+            and len(node.args) >= 2
+        ):
             one, many = _literal(node.args[0]), _literal(node.args[1])
             if one is not None and many is not None:
                 found.append((one, many))
@@ -67,18 +78,28 @@ def refusal_strings(tree: ast.Module) -> list[str]:
     `RulesError(...)` calls, `N_("...")` literals, and `RULE_...` constants."""
     found = []
     for node in tree.body:  # rule names kept in module constants
-        if (isinstance(node, ast.Assign) and _literal(node.value) is not None
-                and any(getattr(t, "id", "").startswith("RULE_") for t in node.targets)):
+        if (
+            isinstance(node, ast.Assign)
+            and _literal(node.value) is not None
+            and any(getattr(t, "id", "").startswith("RULE_") for t in node.targets)
+        ):
             found.append(node.value.value)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
         if name == "RulesError":
-            rule = node.args[1] if len(node.args) > 1 else next(
-                (k.value for k in node.keywords if k.arg == "rule"), None)
-            found += [text for text in (_literal(node.args[0]) if node.args else None,
-                                        _literal(rule) if rule is not None else None) if text is not None]
+            rule = (
+                node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "rule"), None)
+            )
+            found += [
+                text
+                for text in (
+                    _literal(node.args[0]) if node.args else None,
+                    _literal(rule) if rule is not None else None,
+                )
+                if text is not None
+            ]
         elif name == "N_" and node.args and _literal(node.args[0]) is not None:
             found.append(node.args[0].value)
     return found
@@ -117,8 +138,13 @@ def update_catalogs(only: list[str] | None = None, root: Path = PACKAGE_DIR) -> 
                 continue
             path = po_path(domain, language)
             po = polib.pofile(str(path)) if path.exists() else polib.POFile()
-            po.metadata.update({"Content-Type": "text/plain; charset=UTF-8", "Language": language,
-                                "Plural-Forms": "nplurals=2; plural=(n != 1);"})
+            po.metadata.update(
+                {
+                    "Content-Type": "text/plain; charset=UTF-8",
+                    "Language": language,
+                    "Plural-Forms": "nplurals=2; plural=(n != 1);",
+                }
+            )
             present = {e.msgid for e in po}
             for msgid, plural in messages.items():
                 if msgid not in present:
@@ -141,10 +167,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m companion.i18n.extract",
         description="Add the new translatable strings of the source to each domain's .po files "
-                    "(with empty translations) and drop the strings no longer used; then translate "
-                    "the empty entries and compile with `python -m companion.i18n`.")
-    parser.add_argument("domains", nargs="*", metavar="DOMAIN",
-                        help=f"the domains to update (default: all of them: {', '.join(known)})")
+        "(with empty translations) and drop the strings no longer used; then translate "
+        "the empty entries and compile with `python -m companion.i18n`.",
+    )
+    parser.add_argument(
+        "domains", nargs="*", metavar="DOMAIN", help=f"the domains to update (default: all of them: {', '.join(known)})"
+    )
     args = parser.parse_args(argv)
     unknown = [domain for domain in args.domains if domain not in known]
     if unknown:

@@ -24,14 +24,17 @@ _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 class Term:
     id: str
     en: re.Pattern
-    words: dict[str, re.Pattern]                 # language -> the rulebook's word
-    forbid: dict[str, tuple[re.Pattern, ...]]    # language -> variants never to use
+    words: dict[str, re.Pattern]  # language -> the rulebook's word
+    forbid: dict[str, tuple[re.Pattern, ...]]  # language -> variants never to use
     domains: frozenset[str] | None = None
     skip: frozenset[str] = field(default_factory=frozenset)
 
     def applies_to(self, domain: str, msgid: str) -> bool:
-        return ((self.domains is None or domain in self.domains) and msgid not in self.skip
-                and bool(self.en.search(without_placeholders(msgid))))
+        return (
+            (self.domains is None or domain in self.domains)
+            and msgid not in self.skip
+            and bool(self.en.search(without_placeholders(msgid)))
+        )
 
 
 def _compile(pattern: str) -> re.Pattern:
@@ -50,12 +53,16 @@ def load(path: Path = GLOSSARY_PATH) -> tuple[tuple[Term, ...], dict[str, tuple[
     terms = []
     for raw in data.get("term", []):
         languages = [lang for lang in raw if lang not in ("id", "note", "en", "forbid", "domains", "skip")]
-        terms.append(Term(
-            id=raw["id"], en=_compile(raw["en"]),
-            words={lang: _compile(raw[lang]) for lang in languages},
-            forbid={lang: tuple(map(_compile, patterns)) for lang, patterns in raw.get("forbid", {}).items()},
-            domains=frozenset(raw["domains"]) if "domains" in raw else None,
-            skip=frozenset(raw.get("skip", ()))))
+        terms.append(
+            Term(
+                id=raw["id"],
+                en=_compile(raw["en"]),
+                words={lang: _compile(raw[lang]) for lang in languages},
+                forbid={lang: tuple(map(_compile, patterns)) for lang, patterns in raw.get("forbid", {}).items()},
+                domains=frozenset(raw["domains"]) if "domains" in raw else None,
+                skip=frozenset(raw.get("skip", ())),
+            )
+        )
     forbidden = {lang: tuple(map(_compile, patterns)) for lang, patterns in data.get("forbidden", {}).items()}
     return tuple(terms), forbidden
 

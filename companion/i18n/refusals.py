@@ -21,8 +21,15 @@ _ = translator("rules")
 # the game words refusals carry as Term params: colours, die faces and cards of Cloud 9, beds and
 # die faces of Cloudship (the phrases saying what a field holds are marked N_ in the rules core)
 GAME_WORDS = (
-    N_("red"), N_("yellow"), N_("green"), N_("purple"), N_("blank"), N_("wild"),
-    N_("white"), N_("blue"), N_("storm"),
+    N_("red"),
+    N_("yellow"),
+    N_("green"),
+    N_("purple"),
+    N_("blank"),
+    N_("wild"),
+    N_("white"),
+    N_("blue"),
+    N_("storm"),
 )
 
 # rules that only the seat buttons cite (companion/devices/router.py); the rest are the rules core's

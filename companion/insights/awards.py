@@ -38,14 +38,15 @@ def steps(match: Match) -> Iterator[tuple[Any, dict, Any]]:
 
 # --- Cloud 9 ---------------------------------------------------------------------------------
 
+
 @dataclass
 class Trip:
     number: int
-    pilot: str                     # the trip's first pilot
-    highest: int                   # the highest cloud the basket reached
-    ending: str                    # "fall", "top", "jumped" (a solo pilot jumped out) or "playing"
-    points: dict[str, int]         # points each player scored in the trip
-    hands: dict[str, int]          # cards each player held after it
+    pilot: str  # the trip's first pilot
+    highest: int  # the highest cloud the basket reached
+    ending: str  # "fall", "top", "jumped" (a solo pilot jumped out) or "playing"
+    points: dict[str, int]  # points each player scored in the trip
+    hands: dict[str, int]  # cards each player held after it
     aboard_at_highest: tuple[str, ...] = ()
 
 
@@ -65,29 +66,46 @@ def cloud9_trips(match: Match) -> list[Trip]:
                 highest, aboard, ending = TOP_CLOUD, before.basket, "top"
             else:
                 ending = "fall" if act == "fall" else "jumped"
-            trips.append(Trip(before.trip, start.pilot, highest, ending,
-                              {p: a - b for p, a, b in zip(players, after.scores, start.scores)},
-                              dict(zip(players, after.hands)), tuple(aboard)))
+            trips.append(
+                Trip(
+                    before.trip,
+                    start.pilot,
+                    highest,
+                    ending,
+                    {p: a - b for p, a, b in zip(players, after.scores, start.scores)},
+                    dict(zip(players, after.hands)),
+                    tuple(aboard),
+                )
+            )
             start, highest, aboard = after, after.cloud, after.basket
     last = match.state
     if start is not None and not last.over and last is not start:
-        trips.append(Trip(last.trip, start.pilot, highest, "playing",
-                          {p: a - b for p, a, b in zip(last.players, last.scores, start.scores)},
-                          dict(zip(last.players, last.hands)), tuple(aboard)))
+        trips.append(
+            Trip(
+                last.trip,
+                start.pilot,
+                highest,
+                "playing",
+                {p: a - b for p, a, b in zip(last.players, last.scores, start.scores)},
+                dict(zip(last.players, last.hands)),
+                tuple(aboard),
+            )
+        )
     return trips
 
 
 # --- Cloudship -------------------------------------------------------------------------------
 
+
 @dataclass
 class ShipRound:
     number: int
     commander: str
-    storm_moved: int               # squares the storm came closer this round
-    storm: int                     # where the storm stands after the round
-    planted: int                   # flowers planted this round
-    hail_took: int                 # flowers hail sent back to the engine room
-    result: str | None = None      # "won" or "lost" when the game ended in this round
+    storm_moved: int  # squares the storm came closer this round
+    storm: int  # where the storm stands after the round
+    planted: int  # flowers planted this round
+    hail_took: int  # flowers hail sent back to the engine room
+    result: str | None = None  # "won" or "lost" when the game ended in this round
 
 
 def cloudship_rounds(match: Match) -> list[ShipRound]:
@@ -97,30 +115,40 @@ def cloudship_rounds(match: Match) -> list[ShipRound]:
         if start is None:
             start = before
         if after.round != before.round or (after.result and not before.result):
-            rounds.append(ShipRound(before.round, before.commander, after.storm - start.storm, after.storm,
-                                    len(after.planted), len(after.removed), after.result))
+            rounds.append(
+                ShipRound(
+                    before.round,
+                    before.commander,
+                    after.storm - start.storm,
+                    after.storm,
+                    len(after.planted),
+                    len(after.removed),
+                    after.result,
+                )
+            )
             start = after
     return rounds
 
 
 # --- The Cloud Mine --------------------------------------------------------------------------
 
+
 @dataclass
 class MineRound:
     number: int
     dreamer: str
     chooser: str
-    finder: str | None             # who found the chosen card; None: the Chooser took them all
-    wrong: int                     # wrong guesses before the round was settled
-    cards: dict[str, int]          # cards each player took this round
+    finder: str | None  # who found the chosen card; None: the Chooser took them all
+    wrong: int  # wrong guesses before the round was settled
+    cards: dict[str, int]  # cards each player took this round
     roles: dict[str, str] = field(default_factory=dict)  # name -> dreamer, chooser or observer
-    deck: int = 0                  # cards left in the deck after the round
+    deck: int = 0  # cards left in the deck after the round
 
 
 @dataclass
 class DeckRanOut:
-    left: int                      # cards left in the deck
-    needed: int                    # cards a round needs
+    left: int  # cards left in the deck
+    needed: int  # cards a round needs
 
 
 def cloudmine_rounds(match: Match) -> list[MineRound]:
@@ -131,12 +159,23 @@ def cloudmine_rounds(match: Match) -> list[MineRound]:
             wrong += 1
         if after.round != before.round or (after.over and not before.over):
             players = before.players
-            roles = {p: "dreamer" if p == before.dreamer else "chooser" if p == before.chooser else "observer"
-                     for p in players}
+            roles = {
+                p: "dreamer" if p == before.dreamer else "chooser" if p == before.chooser else "observer"
+                for p in players
+            }
             finder = action["player"] if action.get("correct") else None
-            rounds.append(MineRound(before.round, before.dreamer, before.chooser, finder, wrong,
-                                    {p: a - b for p, a, b in zip(players, after.scores, before.scores)}, roles,
-                                    after.deck))
+            rounds.append(
+                MineRound(
+                    before.round,
+                    before.dreamer,
+                    before.chooser,
+                    finder,
+                    wrong,
+                    {p: a - b for p, a, b in zip(players, after.scores, before.scores)},
+                    roles,
+                    after.deck,
+                )
+            )
             wrong = 0
     return rounds
 
@@ -151,12 +190,13 @@ def deck_ran_out(match: Match) -> DeckRanOut | None:
 
 # --- awards ----------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Award:
-    kind: str                      # boldest_stay, best_trip, highest_flight, best_commander, ...
-    players: tuple[str, ...]       # who earned it (seat order; several on a tie)
-    value: int                     # the cloud, the points, the flowers, the guesses, the cards
-    round: int | None = None       # the trip or round it happened in, where it is one
+    kind: str  # boldest_stay, best_trip, highest_flight, best_commander, ...
+    players: tuple[str, ...]  # who earned it (seat order; several on a tie)
+    value: int  # the cloud, the points, the flowers, the guesses, the cards
+    round: int | None = None  # the trip or round it happened in, where it is one
 
 
 def _best(scores: dict[str, int], players: tuple[str, ...]) -> tuple[tuple[str, ...], int] | None:

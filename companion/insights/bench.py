@@ -23,8 +23,12 @@ from .simulate import simulate_cloud9
 BOTS = ("cautious", "bold", "odds")
 
 # rolls a pilot meets high up, where the most colours are needed, and a mid-game discard pile
-QUERIES = [(("red", "green", "purple", "yellow"), 6), (("red", "red", "green", "blank"), 9),
-           (("yellow", "purple", "blank"), 4), (("green", "green", "green", "green"), 12)]
+QUERIES = [
+    (("red", "green", "purple", "yellow"), 6),
+    (("red", "red", "green", "blank"), 9),
+    (("yellow", "purple", "blank"), 4),
+    (("green", "green", "green", "green"), 12),
+]
 PLAYED = {"red": 4, "green": 2, "purple": 1, "wild": 1}
 
 # as many flights as the weather card asks for a forecast (ui/forecast_view.UI_RUNS)
@@ -37,8 +41,10 @@ def forecast_states() -> list:
     from the start), and the example game mid-way (rounds 4 and 7, hail showing) and at its
     last roll (one flower to go)."""
     lines = [json.loads(line) for line in WON_GAME.read_text(encoding="utf-8").splitlines() if line.strip()]
-    states = [CLOUDSHIP.setup({"players": ["A", "B", "C"]}),
-              CLOUDSHIP.setup({"players": ["A", "B", "C"], "mode": "stormy"})]
+    states = [
+        CLOUDSHIP.setup({"players": ["A", "B", "C"]}),
+        CLOUDSHIP.setup({"players": ["A", "B", "C"], "mode": "stormy"}),
+    ]
     match = Match.start(lines[0])
     for action in lines[1:]:
         match = match.apply(action)
@@ -131,8 +137,12 @@ def records_ms(games: int = HISTORY_GAMES, visits: int = 5) -> dict[str, float]:
             first = time.perf_counter() - start
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    return {"visit": slowest * 1000, "visit_median": statistics.median(times) * 1000,
-            "worked_out": worked_out * 1000, "first_visit_s": first}
+    return {
+        "visit": slowest * 1000,
+        "visit_median": statistics.median(times) * 1000,
+        "worked_out": worked_out * 1000,
+        "first_visit_s": first,
+    }
 
 
 def bench() -> dict[str, float]:

@@ -29,8 +29,10 @@ from typing import Any
 
 from ..rules import Match
 
-ABOUT = ("This is a Play file that can be read by Board Game Stats. If you see this text, try to use a "
-         "share, export or open-in function to open it with Board Game Stats.")
+ABOUT = (
+    "This is a Play file that can be read by Board Game Stats. If you see this text, try to use a "
+    "share, export or open-in function to open it with Board Game Stats."
+)
 NAMESPACE = uuid.uuid5(uuid.NAMESPACE_DNS, "cloud-companion.invalid")
 LOCATION_ID = 1
 
@@ -81,8 +83,9 @@ def _score(match: Match, name: str) -> int:
     return view["scores"][name]
 
 
-def play_file(games: Iterable[tuple[Any, Match]], location: str = "Home", me: str | None = None,
-              now: str | None = None) -> dict[str, Any]:
+def play_file(
+    games: Iterable[tuple[Any, Match]], location: str = "Home", me: str | None = None, now: str | None = None
+) -> dict[str, Any]:
     """The play file for the finished games among (summary, match) pairs, oldest first.
 
     `me` names the player whose log it is (default: the one in most plays); `now` is the
@@ -105,45 +108,73 @@ def play_file(games: Iterable[tuple[Any, Match]], location: str = "Home", me: st
                 player_ids[name] = len(player_ids) + 1
             new = name not in played_before.setdefault(game, set())  # their first play of it
             played_before[game].add(name)
-            scores.append({
-                "playerRefId": player_ids[name],
-                "score": str(_score(match, name)),
-                "winner": name in view["winners"],
-                "newPlayer": new,
-                "startPlayer": name == starter,
-                "rank": 0,
-                "seatOrder": seat,
-                "role": "",
-            })
-        plays.append({
-            "uuid": _uuid("play", summary.id, summary.started_at),
-            "gameRefId": game_ids[game],
-            "locationRefId": LOCATION_ID,
-            "playDate": local_stamp(summary.started_at),
-            "entryDate": local_stamp(summary.ended_at or summary.updated_at),
-            "modificationDate": local_stamp(summary.updated_at),
-            "durationMin": _minutes(summary.started_at, summary.ended_at),
-            "ignored": False,
-            "manualWinner": False,
-            "rounds": _rounds(match),
-            "usesTeams": False,
-            "scoringSetting": 0,
-            "rating": 0,
-            "board": match.state.mode if game == "cloudship" else "",
-            "playerScores": scores,
-        })
-    counts = {name: sum(1 for p in plays for s in p["playerScores"] if s["playerRefId"] == pid)
-              for name, pid in player_ids.items()}
+            scores.append(
+                {
+                    "playerRefId": player_ids[name],
+                    "score": str(_score(match, name)),
+                    "winner": name in view["winners"],
+                    "newPlayer": new,
+                    "startPlayer": name == starter,
+                    "rank": 0,
+                    "seatOrder": seat,
+                    "role": "",
+                }
+            )
+        plays.append(
+            {
+                "uuid": _uuid("play", summary.id, summary.started_at),
+                "gameRefId": game_ids[game],
+                "locationRefId": LOCATION_ID,
+                "playDate": local_stamp(summary.started_at),
+                "entryDate": local_stamp(summary.ended_at or summary.updated_at),
+                "modificationDate": local_stamp(summary.updated_at),
+                "durationMin": _minutes(summary.started_at, summary.ended_at),
+                "ignored": False,
+                "manualWinner": False,
+                "rounds": _rounds(match),
+                "usesTeams": False,
+                "scoringSetting": 0,
+                "rating": 0,
+                "board": match.state.mode if game == "cloudship" else "",
+                "playerScores": scores,
+            }
+        )
+    counts = {
+        name: sum(1 for p in plays for s in p["playerScores"] if s["playerRefId"] == pid)
+        for name, pid in player_ids.items()
+    }
     me_name = me if me in player_ids else max(counts, key=lambda n: (counts[n], -player_ids[n]), default=None)
     return {
         "about": ABOUT,
-        "players": [{"id": pid, "uuid": _uuid("player", name), "name": name, "isAnonymous": False,
-                     "modificationDate": stamp, "bggUsername": ""} for name, pid in player_ids.items()],
-        "locations": [{"id": LOCATION_ID, "uuid": _uuid("location", location), "name": location,
-                       "modificationDate": stamp}],
-        "games": [{"id": gid, "uuid": _uuid("game", game), "name": TITLES[game][0], "modificationDate": stamp,
-                   "cooperative": TITLES[game][1], "highestWins": TITLES[game][2], "noPoints": False,
-                   "usesTeams": False, "bggId": 0, "bggYear": 0} for game, gid in game_ids.items()],
+        "players": [
+            {
+                "id": pid,
+                "uuid": _uuid("player", name),
+                "name": name,
+                "isAnonymous": False,
+                "modificationDate": stamp,
+                "bggUsername": "",
+            }
+            for name, pid in player_ids.items()
+        ],
+        "locations": [
+            {"id": LOCATION_ID, "uuid": _uuid("location", location), "name": location, "modificationDate": stamp}
+        ],
+        "games": [
+            {
+                "id": gid,
+                "uuid": _uuid("game", game),
+                "name": TITLES[game][0],
+                "modificationDate": stamp,
+                "cooperative": TITLES[game][1],
+                "highestWins": TITLES[game][2],
+                "noPoints": False,
+                "usesTeams": False,
+                "bggId": 0,
+                "bggYear": 0,
+            }
+            for game, gid in game_ids.items()
+        ],
         "plays": plays,
         "userInfo": {"meRefId": player_ids.get(me_name, 0) if me_name else 0},
     }

@@ -81,7 +81,7 @@ def by_odds(state: Cloud9State, played: Mapping[str, int]) -> bool:
     here = POINTS[state.cloud]
     seat = state.players.index(me)
     after_jump = state.scores[seat] + here
-    rivals = max(state.scores[:seat] + state.scores[seat + 1:])
+    rivals = max(state.scores[:seat] + state.scores[seat + 1 :])
     if after_jump >= WINNING_SCORE and after_jump > rivals:
         return True
     if rivals >= WINNING_SCORE and after_jump <= rivals:
@@ -94,7 +94,8 @@ def by_odds(state: Cloud9State, played: Mapping[str, int]) -> bool:
         stake = aboard_value(up, own, 1, 0)
         # the chance is at most 1: no need to work it out when even a sure rise is worth less
         return here >= stake or here >= stake * sum(
-            p * rise_chance(dice, own, played) for p, dice in _rolls(state.cloud))
+            p * rise_chance(dice, own, played) for p, dice in _rolls(state.cloud)
+        )
     turn = passengers_in_order(state).index(me)
     value = aboard_value(up, typical, len(basket), turn)
     # what a rise makes sure of: the top's 25, or the next cloud's points for a passenger
@@ -131,11 +132,21 @@ def aboard_value(cloud: int, hand: int, aboard: int, turn: int) -> float:
 def _rolls(cloud: int) -> list[tuple[float, tuple[str, ...]]]:
     """(probability, dice) of every roll on a cloud (the rules core's own list, cached)."""
     if cloud not in _ROLLS:
-        probe = Cloud9State(players=("a",), scores=(0,), hands=(0,), draw_pile=0, discards=0,
-                            trip=1, cloud=cloud, pilot="a", basket=("a",), deciders=(), dice=None,
-                            solo=False)
-        _ROLLS[cloud] = [(o.probability, tuple(o.action["dice"]))
-                         for o in Cloud9Rules().roll_outcomes(probe)]
+        probe = Cloud9State(
+            players=("a",),
+            scores=(0,),
+            hands=(0,),
+            draw_pile=0,
+            discards=0,
+            trip=1,
+            cloud=cloud,
+            pilot="a",
+            basket=("a",),
+            deciders=(),
+            dice=None,
+            solo=False,
+        )
+        _ROLLS[cloud] = [(o.probability, tuple(o.action["dice"])) for o in Cloud9Rules().roll_outcomes(probe)]
     return _ROLLS[cloud]
 
 
@@ -162,4 +173,3 @@ def pilot_action(dice: tuple[str, ...], hand: Counter) -> dict:
     if hand[WILD]:
         return {"act": "rise", "cards": [WILD]}
     return {"act": "fall"}
-

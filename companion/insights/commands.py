@@ -20,18 +20,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     c9 = games.add_parser("cloud9", help='the chance the pilot can make the balloon rise, as {"rise": p}')
     c9.add_argument("--roll", required=True, help="the dice, comma-separated: red,green,blank")
     c9.add_argument("--hand", required=True, help="how many cards the pilot holds")
-    c9.add_argument("--played", default="",
-                    help="cards seen face up since the last reshuffle: red=3,wild=1,...")
+    c9.add_argument("--played", default="", help="cards seen face up since the last reshuffle: red=3,wild=1,...")
     c9.set_defaults(func=cmd_odds_cloud9)
     ship = games.add_parser("cloudship", help="the storm forecast: the chance of winning, when the storm is due")
-    ship.add_argument("--state", required=True, metavar="FILE.jsonl",
-                      help="the game so far in the replay format (- for standard input)")
-    ship.add_argument("--skill", type=float, default=None,
-                      help="the chance a tip of the ship puts the raindrop aimed in its bed, 0 to 1 "
-                           "(default: learned from the journal's past flights)")
+    ship.add_argument(
+        "--state",
+        required=True,
+        metavar="FILE.jsonl",
+        help="the game so far in the replay format (- for standard input)",
+    )
+    ship.add_argument(
+        "--skill",
+        type=float,
+        default=None,
+        help="the chance a tip of the ship puts the raindrop aimed in its bed, 0 to 1 "
+        "(default: learned from the journal's past flights)",
+    )
     ship.add_argument("--db", metavar="PATH", default=None, help="the journal to learn the skill from")
-    ship.add_argument("--runs", type=int, default=DEFAULT_RUNS,
-                      help=f"simulated games, 1 to {MAX_RUNS} (default {DEFAULT_RUNS})")
+    ship.add_argument(
+        "--runs", type=int, default=DEFAULT_RUNS, help=f"simulated games, 1 to {MAX_RUNS} (default {DEFAULT_RUNS})"
+    )
     ship.add_argument("--seed", type=int, default=0, help="the simulation's seed (default 0)")
     ship.set_defaults(func=cmd_odds_cloudship)
 
@@ -39,15 +47,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     sims = simulate.add_subparsers(dest="game", required=True)
     s9 = sims.add_parser("cloud9", help="Cloud 9 between bots: win rates, game and trip length")
     s9.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
-    s9.add_argument("--bots", default="cautious,bold,odds",
-                    help="one bot per seat, 3 to 6 of cautious, bold, odds (default cautious,bold,odds)")
+    s9.add_argument(
+        "--bots",
+        default="cautious,bold,odds",
+        help="one bot per seat, 3 to 6 of cautious, bold, odds (default cautious,bold,odds)",
+    )
     s9.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     s9.add_argument("--jobs", type=int, default=1, help="processes to play on (the figures do not change)")
     s9.set_defaults(func=cmd_simulate_cloud9)
     ship = sims.add_parser("cloudship", help="Cloudship: the win rate per mode for a crew of a given skill")
     ship.add_argument("--games", type=int, default=1000, help="games per mode (default 1000)")
-    ship.add_argument("--skill", type=float, default=0.6,
-                      help="the chance a ball lands where it is aimed, 0 to 1 (default 0.6)")
+    ship.add_argument(
+        "--skill", type=float, default=0.6, help="the chance a ball lands where it is aimed, 0 to 1 (default 0.6)"
+    )
     ship.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     ship.add_argument("--jobs", type=int, default=1, help="processes to play on (the figures do not change)")
     ship.set_defaults(func=cmd_simulate_cloudship)
@@ -63,8 +75,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _extend_export(export: argparse.ArgumentParser) -> None:
     """`export --bgstats FILE`, added to the journal's own `export` command."""
-    export.add_argument("--bgstats", metavar="FILE",
-                        help="write the finished games (or --game ID) as a BG Stats play file")
+    export.add_argument(
+        "--bgstats", metavar="FILE", help="write the finished games (or --game ID) as a BG Stats play file"
+    )
     export.add_argument("--location", default="Home", help="where the plays were, for --bgstats (default Home)")
     replay_format = export.get_default("func")
 
@@ -77,14 +90,18 @@ def _extend_export(export: argparse.ArgumentParser) -> None:
 def _extend_history(history: argparse.ArgumentParser) -> None:
     """`history --records` and `history --plot GAME_ID --out FILE`, added to the journal's own
     `history` command (registered before this module) without touching its code."""
-    history.add_argument("--records", action="store_true",
-                         help="the table's records per title and player, as JSON")
+    history.add_argument("--records", action="store_true", help="the table's records per title and player, as JSON")
     history.add_argument("--plot", type=int, metavar="GAME_ID", help="save a picture of that game (with --out)")
-    history.add_argument("--recap", type=int, metavar="GAME_ID",
-                         help="save that game's recap picture: standings, story, awards (with --out)")
+    history.add_argument(
+        "--recap",
+        type=int,
+        metavar="GAME_ID",
+        help="save that game's recap picture: standings, story, awards (with --out)",
+    )
     history.add_argument("--out", metavar="FILE", help="where --plot or --recap writes its PNG")
-    history.add_argument("--language", choices=i18n.LANGUAGES,
-                         help="the language --recap draws its words in: en (the default), de or hu")
+    history.add_argument(
+        "--language", choices=i18n.LANGUAGES, help="the language --recap draws its words in: en (the default), de or hu"
+    )
     listing = history.get_default("func")
 
     def cmd_history(args: argparse.Namespace) -> int:
@@ -111,7 +128,7 @@ def _whole(text: str, what: str) -> int:
 
 
 def parse_played(text: str) -> dict[str, int]:
-    """"red=3,wild=1" -> {"red": 3, "wild": 1}; a kind named twice adds up."""
+    """ "red=3,wild=1" -> {"red": 3, "wild": 1}; a kind named twice adds up."""
     played: dict[str, int] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         kind, sep, count = item.partition("=")

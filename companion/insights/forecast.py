@@ -42,15 +42,15 @@ from ..rules.cloudship import BEDS, DICE, FACE_WEIGHTS, RULES, STORM, STORM_END,
 from .shipsim import play_rounds, wanted
 
 NEUTRAL_SKILL = 0.5
-PRIOR_TIPS = 4             # the neutral skill counts as this many tips already seen
+PRIOR_TIPS = 4  # the neutral skill counts as this many tips already seen
 DEFAULT_RUNS = 1200
-MAX_RUNS = 20_000          # a forecast of a few seconds here, about a minute on a Pi: enough
+MAX_RUNS = 20_000  # a forecast of a few seconds here, about a minute on a Pi: enough
 
 
 @dataclass(frozen=True)
 class Forecast:
-    win: float                   # the chance of planting all twelve flowers before the storm
-    storm_rounds: float          # expected rounds until the storm arrives (ignoring a win)
+    win: float  # the chance of planting all twelve flowers before the storm
+    storm_rounds: float  # expected rounds until the storm arrives (ignoring a win)
     skill: float
     runs: int
     over: bool = False
@@ -61,17 +61,22 @@ class Forecast:
         return None if self.over else max(1, round(self.storm_rounds))
 
     def to_json(self) -> dict[str, Any]:
-        return {"win": round(self.win, 4), "storm_in_about_rounds": self.storm_in_about,
-                "storm_rounds_expected": round(self.storm_rounds, 3),
-                "skill": round(self.skill, 3), "runs": self.runs}
+        return {
+            "win": round(self.win, 4),
+            "storm_in_about_rounds": self.storm_in_about,
+            "storm_rounds_expected": round(self.storm_rounds, 3),
+            "skill": round(self.skill, 3),
+            "runs": self.runs,
+        }
 
 
 # --- the storm, exactly ------------------------------------------------------------------------
 
+
 def storm_steps() -> dict[int, Fraction]:
     """How far one counted roll moves the storm: k storm faces of three, k < 3."""
     p = Fraction(FACE_WEIGHTS[STORM], sum(FACE_WEIGHTS.values()))
-    raw = {k: comb(DICE, k) * p ** k * (1 - p) ** (DICE - k) for k in range(DICE + 1)}
+    raw = {k: comb(DICE, k) * p**k * (1 - p) ** (DICE - k) for k in range(DICE + 1)}
     counted = 1 - raw[DICE]  # three storms are rolled again
     return {k: raw[k] / counted for k in range(DICE)}
 
@@ -104,6 +109,7 @@ def storm_arrival(storm: int, rounds: int) -> list[Fraction]:
 
 
 # --- the skill, from the journal ---------------------------------------------------------------
+
 
 def tips_on_target(match: Match) -> tuple[int, int, float]:
     """(tips on target, tips, tips expected on target by luck alone) over a game's flights
@@ -155,8 +161,8 @@ def journal_skill(journal, exclude: int | None = None) -> float:
 
 # --- the forecast --------------------------------------------------------------------------------
 
-def forecast(state: ShipState, skill: float = NEUTRAL_SKILL, runs: int = DEFAULT_RUNS,
-             seed: int = 0) -> Forecast:
+
+def forecast(state: ShipState, skill: float = NEUTRAL_SKILL, runs: int = DEFAULT_RUNS, seed: int = 0) -> Forecast:
     """The chance of winning from `state` and when the storm is due (see the docstring)."""
     if state.phase == "over":
         return Forecast(1.0 if state.result == "won" else 0.0, 0.0, skill, 0, over=True)

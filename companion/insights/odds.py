@@ -26,19 +26,18 @@ from __future__ import annotations
 
 import weakref
 from collections import Counter, OrderedDict
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb
-from typing import Iterable, Mapping
 
-from ..rules.cloud9 import BLANK, COLOURS, DECK_SIZE, FACES, WILD, Cloud9State
 from ..errors import CompanionError
+from ..rules.cloud9 import BLANK, COLOURS, DECK_SIZE, FACES, WILD, Cloud9State
 
 CARD_KINDS = COLOURS + (WILD,)
 # ruling 5: 18 balloon cards of each colour and 4 wild cards
 WILD_CARDS = 4
-FULL_DECK: Mapping[str, int] = {**{c: (DECK_SIZE - WILD_CARDS) // len(COLOURS) for c in COLOURS},
-                                WILD: WILD_CARDS}
+FULL_DECK: Mapping[str, int] = {**{c: (DECK_SIZE - WILD_CARDS) // len(COLOURS) for c in COLOURS}, WILD: WILD_CARDS}
 
 
 class OddsError(CompanionError, ValueError):
@@ -57,8 +56,9 @@ def unseen_cards(played: Mapping[str, int], deck: Mapping[str, int] = FULL_DECK)
     return {kind: deck[kind] - played.get(kind, 0) for kind in deck}
 
 
-def rise_chance_exact(roll: Iterable[str], hand: int, played: Mapping[str, int] | None = None,
-                      deck: Mapping[str, int] = FULL_DECK) -> Fraction:
+def rise_chance_exact(
+    roll: Iterable[str], hand: int, played: Mapping[str, int] | None = None, deck: Mapping[str, int] = FULL_DECK
+) -> Fraction:
     """P(the pilot holding `hand` unseen cards can pay for `roll`), as an exact fraction."""
     roll = tuple(roll)
     for face in roll:
@@ -83,7 +83,7 @@ def _chance_key(roll: tuple[str, ...], hand: int, unseen: Mapping[str, int]) -> 
     return covered, unseen.get(WILD, 0), sum(unseen.values()), hand
 
 
-@lru_cache(maxsize=None)
+@cache
 def _needed(roll: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     """Each colour a roll needs and how many (a few hundred rolls exist)."""
     need = Counter(roll)
@@ -96,20 +96,19 @@ def rise_chance_trusted(roll: tuple[str, ...], hand: int, played: Mapping[str, i
     the same number, without the checks a person's input needs."""
     seen = played.get
     covered = tuple(sorted([(k, FULL_DECK[colour] - seen(colour, 0)) for colour, k in _needed(roll)]))
-    favourable, hands = _hands_that_rise(covered, WILD_CARDS - seen(WILD, 0),
-                                         DECK_SIZE - sum(played.values()), hand)
+    favourable, hands = _hands_that_rise(covered, WILD_CARDS - seen(WILD, 0), DECK_SIZE - sum(played.values()), hand)
     return favourable / hands  # int / int: the correctly rounded float
 
 
-def rise_chance(roll: Iterable[str], hand: int, played: Mapping[str, int] | None = None,
-                deck: Mapping[str, int] = FULL_DECK) -> float:
+def rise_chance(
+    roll: Iterable[str], hand: int, played: Mapping[str, int] | None = None, deck: Mapping[str, int] = FULL_DECK
+) -> float:
     """The same chance as the nearest float."""
     return float(rise_chance_exact(roll, hand, played, deck))
 
 
 @lru_cache(maxsize=65536)
-def _hands_that_rise(covered: tuple[tuple[int, int], ...], wilds: int, total: int,
-                     hand: int) -> tuple[int, int]:
+def _hands_that_rise(covered: tuple[tuple[int, int], ...], wilds: int, total: int, hand: int) -> tuple[int, int]:
     """(hands that can pay, all possible hands) of `hand` cards from `total` unseen ones,
     `wilds` of them wild, where `covered` lists (needed, unseen) for each colour the roll
     needs."""

@@ -36,7 +36,7 @@ class PlayerRecord:
     game: str
     played: int = 0
     won: int = 0
-    streak: int = 0          # wins in a row, up to the latest game
+    streak: int = 0  # wins in a row, up to the latest game
     best_streak: int = 0
 
 
@@ -46,27 +46,32 @@ class TitleRecords:
     played: int = 0
     players: dict[str, PlayerRecord] = field(default_factory=dict)
     # Cloud 9
-    best_trip: tuple[int, str, int] | None = None      # (points, player, game id)
-    best_score: tuple[int, str, int] | None = None     # (points, player, game id)
+    best_trip: tuple[int, str, int] | None = None  # (points, player, game id)
+    best_score: tuple[int, str, int] | None = None  # (points, player, game id)
     # Cloudship
     wins_per_mode: dict[str, int] = field(default_factory=dict)
     played_per_mode: dict[str, int] = field(default_factory=dict)
-    fewest_rounds: tuple[int, int] | None = None        # (rounds, game id)
+    fewest_rounds: tuple[int, int] | None = None  # (rounds, game id)
     # The Cloud Mine: role -> player -> cards
     cards_per_role: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"game": self.game, "played": self.played,
-                               "players": [vars(p) for p in sorted(self.players.values(),
-                                                                    key=lambda p: (-p.won, p.name))]}
+        out: dict[str, Any] = {
+            "game": self.game,
+            "played": self.played,
+            "players": [vars(p) for p in sorted(self.players.values(), key=lambda p: (-p.won, p.name))],
+        }
         if self.game == "cloud9":
             out["best_trip"] = _named(self.best_trip)
             out["best_score"] = _named(self.best_score)
         elif self.game == "cloudship":
             out["wins_per_mode"] = dict(self.wins_per_mode)
             out["played_per_mode"] = dict(self.played_per_mode)
-            out["fewest_rounds"] = (None if self.fewest_rounds is None
-                                    else {"rounds": self.fewest_rounds[0], "game_id": self.fewest_rounds[1]})
+            out["fewest_rounds"] = (
+                None
+                if self.fewest_rounds is None
+                else {"rounds": self.fewest_rounds[0], "game_id": self.fewest_rounds[1]}
+            )
         elif self.game == "cloudmine":
             out["cards_per_role"] = {role: dict(cards) for role, cards in self.cards_per_role.items()}
         return out
@@ -80,6 +85,7 @@ def _named(record: tuple[int, str, int] | None) -> dict[str, Any] | None:
 
 
 # --- the series the pictures draw -----------------------------------------------------------------
+
 
 def states_of(match: Match) -> list[Any]:
     """Every state from the setup to now (undone actions left out)."""
@@ -145,8 +151,12 @@ Standing = tuple[str, bool, int]  # (name, won, final score), in seat order
 def game_extras(game: str, match: Match) -> dict[str, Any]:
     """What only a replay of a finished game tells the records (plain JSON values)."""
     if game == "cloud9":
-        return {"best_trips": {name: max((b - a for a, b in zip(series, series[1:])), default=0)
-                               for name, series in cloud9_scores_by_trip(match).items()}}
+        return {
+            "best_trips": {
+                name: max((b - a for a, b in zip(series, series[1:])), default=0)
+                for name, series in cloud9_scores_by_trip(match).items()
+            }
+        }
     if game == "cloudship":
         state = match.state
         return {"mode": state.mode, "won": state.result == "won", "rounds": state.round}
@@ -169,8 +179,13 @@ def table_records(games: Iterable[tuple[Any, Match]]) -> dict[str, TitleRecords]
     return records
 
 
-def add_game(records: dict[str, TitleRecords], game: str, game_id: int, standings: Sequence[Standing],
-             extras: dict[str, Any] | None) -> None:
+def add_game(
+    records: dict[str, TitleRecords],
+    game: str,
+    game_id: int,
+    standings: Sequence[Standing],
+    extras: dict[str, Any] | None,
+) -> None:
     """Count one finished game (the next in the order played) into the records. `extras`
     is None for a game that no longer replays: it still counts as played and won."""
     # looked up before made: a journal of years passes here tens of thousands of times
@@ -237,10 +252,10 @@ CACHE_VERSION = 1
 @dataclass
 class JournalRecords:
     records: dict[str, TitleRecords]
-    latest: dict[str, int]      # title -> the id of its most recently played finished game
-    replayed: int               # games replayed this time (not found in the cache)
+    latest: dict[str, int]  # title -> the id of its most recently played finished game
+    replayed: int  # games replayed this time (not found in the cache)
     changes: int | None = None  # the journal's count of changes they describe (None: unknown)
-    last: list | None = None    # [start, id] of the last game counted
+    last: list | None = None  # [start, id] of the last game counted
 
 
 def cache_path(journal_path: Path) -> Path:
@@ -277,10 +292,17 @@ def _title_from(state: dict[str, Any]) -> TitleRecords:
     return TitleRecords(players=players, **state)
 
 
-def kept_state(records: dict[str, TitleRecords], latest: dict[str, int], changes: int,
-               last: list | None, prev: dict | None = None) -> dict[str, Any]:
-    return {"version": KEPT_VERSION, "changes": changes, "last": last, "prev": prev,
-            "records": {g: _title_state(t) for g, t in records.items()}, "latest": latest}
+def kept_state(
+    records: dict[str, TitleRecords], latest: dict[str, int], changes: int, last: list | None, prev: dict | None = None
+) -> dict[str, Any]:
+    return {
+        "version": KEPT_VERSION,
+        "changes": changes,
+        "last": last,
+        "prev": prev,
+        "records": {g: _title_state(t) for g, t in records.items()},
+        "latest": latest,
+    }
 
 
 def _kept_from(state: Any) -> tuple[dict[str, TitleRecords], dict[str, int]] | None:
@@ -305,9 +327,10 @@ def _read_kept(store) -> dict[str, Any] | None:
 
 
 def _write_kept(store, state: dict[str, Any]) -> None:
-    store.conn.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE "
-                       "SET value = excluded.value",
-                       (KEPT_KEY, json.dumps(state, ensure_ascii=False)))
+    store.conn.execute(
+        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (KEPT_KEY, json.dumps(state, ensure_ascii=False)),
+    )
 
 
 def keep_after_end(store, game_id: int, ended: bool, changes_before: int | None) -> None:
@@ -328,14 +351,18 @@ def keep_after_end(store, game_id: int, ended: bool, changes_before: int | None)
     if last is not None and tuple(key) <= tuple(last):
         return  # an older game ended now: its place in the streaks is not at the end
     kept = _kept_from(state)
-    extras_row = store.conn.execute("SELECT data FROM extras AS e JOIN games AS g ON g.id = e.game_id "
-                                    "WHERE e.game_id = ? AND e.actions = g.actions", (game_id,)).fetchone()
+    extras_row = store.conn.execute(
+        "SELECT data FROM extras AS e JOIN games AS g ON g.id = e.game_id "
+        "WHERE e.game_id = ? AND e.actions = g.actions",
+        (game_id,),
+    ).fetchone()
     if kept is None or extras_row is None:
         return
     records, latest = kept
     extras = json.loads(extras_row[0]) if extras_row[0] is not None else None
-    standings = store.conn.execute("SELECT name, won, score FROM results WHERE game_id = ? ORDER BY rowid",
-                                   (game_id,)).fetchall()
+    standings = store.conn.execute(
+        "SELECT name, won, score FROM results WHERE game_id = ? ORDER BY rowid", (game_id,)
+    ).fetchall()
     add_game(records, row[0], game_id, [(n, bool(w), s) for n, w, s in standings], extras)
     latest[row[0]] = game_id
     before = {k: v for k, v in state.items() if k != "prev"}
@@ -399,8 +426,10 @@ def _journaled_extras(journal) -> dict[int, Any]:
     if store is None:
         return {}
     try:
-        rows = store.conn.execute("SELECT e.game_id, e.data FROM extras AS e JOIN games AS g ON g.id = e.game_id "
-                                  "WHERE e.actions = g.actions AND g.status = 'over'").fetchall()
+        rows = store.conn.execute(
+            "SELECT e.game_id, e.data FROM extras AS e JOIN games AS g ON g.id = e.game_id "
+            "WHERE e.actions = g.actions AND g.status = 'over'"
+        ).fetchall()
     except sqlite3.OperationalError:  # no such table: a journal older than the kept records
         return {}
     found = {}
@@ -420,11 +449,15 @@ def _keep_in_journal(journal, records, latest, last, replayed_extras: dict[int, 
     try:
         with store._transaction() as db:
             if store.changes() is None:  # a damaged count starts again, with the records kept now
-                db.execute("INSERT INTO meta (key, value) VALUES ('results_changes', '0') "
-                           "ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+                db.execute(
+                    "INSERT INTO meta (key, value) VALUES ('results_changes', '0') "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+                )
             for game_id, (actions, extras) in replayed_extras.items():
-                db.execute("INSERT OR REPLACE INTO extras (game_id, actions, data) VALUES (?, ?, ?)",
-                           (game_id, actions, None if extras is None else json.dumps(extras)))
+                db.execute(
+                    "INSERT OR REPLACE INTO extras (game_id, actions, data) VALUES (?, ?, ?)",
+                    (game_id, actions, None if extras is None else json.dumps(extras)),
+                )
             _write_kept(store, kept_state(records, latest, store.changes(), last))
     except sqlite3.Error:  # a full or read-only disk: the records are right, only slower next time
         pass
@@ -463,8 +496,12 @@ def replayed_records(journal, cache: Path | None = None, keep: bool = True) -> J
         entry = known.get(key)
         if game_id in journaled and _well_formed(game, journaled[game_id]):
             entry = [started, actions, journaled[game_id]]
-        elif not (isinstance(entry, list) and len(entry) == 3 and entry[:2] == [started, actions]
-                  and _well_formed(game, entry[2])):
+        elif not (
+            isinstance(entry, list)
+            and len(entry) == 3
+            and entry[:2] == [started, actions]
+            and _well_formed(game, entry[2])
+        ):
             try:
                 extras = game_extras(game, journal.rebuild(game_id))
             except JournalError:
@@ -474,8 +511,13 @@ def replayed_records(journal, cache: Path | None = None, keep: bool = True) -> J
         if game_id not in journaled:
             worked_out[game_id] = (actions, entry[2])
         fresh[key] = entry
-        add_game(records, game, game_id, [(name, bool(won), score) for name, won, score in
-                                          (row[4:] for row in rows)], entry[2])
+        add_game(
+            records,
+            game,
+            game_id,
+            [(name, bool(won), score) for name, won, score in (row[4:] for row in rows)],
+            entry[2],
+        )
         latest[game] = game_id
     if keep and (replayed or len(fresh) != len(known)):
         _write_cache(cache, fresh)
@@ -487,6 +529,7 @@ def replayed_records(journal, cache: Path | None = None, keep: bool = True) -> J
 def _well_formed(game: str, extras: Any) -> bool:
     """Whether a cached entry's extras have the shape `game_extras` gives (a cache file
     someone edited is replayed, not trusted)."""
+
     def counts(value: Any) -> bool:
         return isinstance(value, dict) and all(isinstance(n, int) for n in value.values())
 
@@ -497,8 +540,11 @@ def _well_formed(game: str, extras: Any) -> bool:
     if game == "cloud9":
         return counts(extras.get("best_trips"))
     if game == "cloudship":
-        return (isinstance(extras.get("mode"), str) and isinstance(extras.get("won"), bool)
-                and isinstance(extras.get("rounds"), int))
+        return (
+            isinstance(extras.get("mode"), str)
+            and isinstance(extras.get("won"), bool)
+            and isinstance(extras.get("rounds"), int)
+        )
     if game == "cloudmine":
         cards = extras.get("cards")
         return isinstance(cards, dict) and all(counts(c) for c in cards.values())

@@ -30,6 +30,7 @@ import random
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
+from ..errors import CompanionError
 from ..rules.cloudship import (
     BED_CAPACITY,
     BEDS,
@@ -43,7 +44,6 @@ from ..rules.cloudship import (
     bed_outcome,
     section_spaces,
 )
-from ..errors import CompanionError
 
 FACE_LIST = [face for face, weight in FACE_WEIGHTS.items() for _ in range(weight)]
 # the setups the mode table compares (partly cloudy: one set left out, or two)
@@ -89,8 +89,7 @@ def _bed_after(flowers: int, rain: int, hail: int, rolled: int) -> tuple[int, in
 
 def _at_rest(drops: Sequence[tuple[str, str]]) -> tuple[list[int], list[int]]:
     """(raindrops, hailstones) at rest in each bed, in BEDS order."""
-    return ([drops.count(("rain", colour)) for colour in BEDS],
-            [drops.count(("hail", colour)) for colour in BEDS])
+    return ([drops.count(("rain", colour)) for colour in BEDS], [drops.count(("hail", colour)) for colour in BEDS])
 
 
 def _rolled(dice: Sequence[str]) -> list[int]:
@@ -121,14 +120,16 @@ def wanted(state: ShipState) -> list[str]:
     return [BEDS[i] for i in _gains(state.beds, _rolled(state.dice), rain, hail, range(len(BEDS)))]
 
 
-def _choose(flowers: Sequence[int], rolled: Sequence[int], rain: Sequence[int], hail: Sequence[int],
-            order: Sequence[int]) -> int | None:
+def _choose(
+    flowers: Sequence[int], rolled: Sequence[int], rain: Sequence[int], hail: Sequence[int], order: Sequence[int]
+) -> int | None:
     """`aim` on counts per bed: the bed (index) for the next raindrop, or None to land."""
     return next(_gains(flowers, rolled, rain, hail, order), None)
 
 
-def _gains(flowers: Sequence[int], rolled: Sequence[int], rain: Sequence[int], hail: Sequence[int],
-           order: Iterable[int]) -> Iterator[int]:
+def _gains(
+    flowers: Sequence[int], rolled: Sequence[int], rain: Sequence[int], hail: Sequence[int], order: Iterable[int]
+) -> Iterator[int]:
     """The beds (indices, in `order`) where one more raindrop adds a flower, one by one."""
     beds = [_bed_after(flowers[i], rain[i], hail[i], rolled[i]) for i in range(len(BEDS))]
     held = wild = room = 0
@@ -138,10 +139,10 @@ def _gains(flowers: Sequence[int], rolled: Sequence[int], rain: Sequence[int], h
         room += bed_room
     now = held + min(wild, room)
     if now == FLOWERS:
-        return                               # landing wins: do not risk the hail any more
+        return  # landing wins: do not risk the hail any more
     for i in order:
         if rain[i] >= hail[i] and rain[i] - hail[i] >= rolled[i]:
-            continue                         # no hailstone to cancel, no watering owed
+            continue  # no hailstone to cancel, no watering owed
         was, more = beds[i], _bed_after(flowers[i], rain[i] + 1, hail[i], rolled[i])
         if (held + more[0] - was[0]) + min(wild + more[1] - was[1], room + more[2] - was[2]) > now:
             yield i
@@ -150,8 +151,9 @@ def _gains(flowers: Sequence[int], rolled: Sequence[int], rain: Sequence[int], h
 def tip(state: ShipState, aimed: str, skill: float, rng: random.Random) -> tuple[str, str]:
     """(ball, bed) of the ball that comes to rest after a tip aimed at `aimed`: the raindrop in
     that bed with chance `skill`, else any ball aboard in one of the other beds."""
-    ball, bed = _tip(BEDS.index(aimed), state.load[0] - state.dropped("rain"),
-                     state.load[1] - state.dropped("hail"), skill, rng)
+    ball, bed = _tip(
+        BEDS.index(aimed), state.load[0] - state.dropped("rain"), state.load[1] - state.dropped("hail"), skill, rng
+    )
     return ball, BEDS[bed]
 
 
@@ -205,8 +207,7 @@ def hidden_hail(state: ShipState, rng: random.Random) -> dict[int, bool]:
     return faces
 
 
-def play_rounds(state: ShipState, skill: float, rng: random.Random,
-                limit: int = ROUND_LIMIT) -> ShipState:
+def play_rounds(state: ShipState, skill: float, rng: random.Random, limit: int = ROUND_LIMIT) -> ShipState:
     """Play on from any state until the game is over; the state it ends in."""
     faces = hidden_hail(state, rng)
     apply = RULES.apply
@@ -244,8 +245,9 @@ def _wins(setup_name: str, skill: float, seed: int, start: int, stop: int) -> tu
     return won, rounds
 
 
-def simulate_cloudship(games: int, skill: float, seed: int = 0, jobs: int = 1,
-                       modes: Sequence[str] = tuple(MODE_SETUPS)) -> dict:
+def simulate_cloudship(
+    games: int, skill: float, seed: int = 0, jobs: int = 1, modes: Sequence[str] = tuple(MODE_SETUPS)
+) -> dict:
     """The win rate per mode for a crew of the given skill (and the mean rounds of a win)."""
     if games < 1:
         raise ShipSimulationError("--games must be 1 or more")
@@ -253,8 +255,11 @@ def simulate_cloudship(games: int, skill: float, seed: int = 0, jobs: int = 1,
         raise ShipSimulationError(f"--skill is a chance from 0 to 1, not {skill}")
     if jobs < 1:
         raise ShipSimulationError("--jobs must be 1 or more")
-    tasks = [(mode, skill, seed, a, min(a + max(1, games // jobs), games))
-             for mode in modes for a in range(0, games, max(1, games // jobs))]
+    tasks = [
+        (mode, skill, seed, a, min(a + max(1, games // jobs), games))
+        for mode in modes
+        for a in range(0, games, max(1, games // jobs))
+    ]
     if jobs == 1:
         parts = [_wins(*task) for task in tasks]
     else:
@@ -265,8 +270,12 @@ def simulate_cloudship(games: int, skill: float, seed: int = 0, jobs: int = 1,
         totals[task[0]][0] += won
         totals[task[0]][1] += rounds
     return {
-        "game": "cloudship", "games": games, "skill": skill, "seed": seed,
+        "game": "cloudship",
+        "games": games,
+        "skill": skill,
+        "seed": seed,
         "win_rate": {mode: round(won / games, 4) for mode, (won, _) in totals.items()},
-        "mean_rounds_of_a_win": {mode: round(rounds / won, 2) if won else None
-                                 for mode, (won, rounds) in totals.items()},
+        "mean_rounds_of_a_win": {
+            mode: round(rounds / won, 2) if won else None for mode, (won, rounds) in totals.items()
+        },
     }

@@ -17,10 +17,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..errors import CompanionError
 from ..rules.cloud9 import COLOURS, DICE, HAND_SIZE, RULES, Cloud9State
 from .bots import POLICIES, pilot_action
 from .odds import FULL_DECK
-from ..errors import CompanionError
 
 # a die's six faces: one per colour and two blank (docs/rulings.md, Cloud 9 board data)
 DIE = COLOURS + ("blank", "blank")
@@ -193,4 +193,3 @@ def simulate_cloud9(bots: Sequence[str], games: int, seed: int = 0, jobs: int = 
 def _chunks(games: int, jobs: int) -> list[tuple[int, int]]:
     size = max(1, -(-games // (jobs * 16)))  # many small chunks: no process waits long for the last
     return [(a, min(a + size, games)) for a in range(0, games, size)]
-

@@ -67,7 +67,8 @@ def bench(actions: int = RESUME_ACTIONS) -> dict[str, float]:
                     journal.append(ref, action, after)
                     latencies.append(time.perf_counter() - start)
             figures[f"journal.{name}.resume_{actions}_actions_ms"] = round(
-                1000 * min(_resume_seconds(path, actions) for _ in range(3)), 1)
+                1000 * min(_resume_seconds(path, actions) for _ in range(3)), 1
+            )
         latencies.sort()
         figures["journal.commit_median_ms"] = round(1000 * statistics.median(latencies), 2)
         figures["journal.commit_p99_ms"] = round(1000 * latencies[int(0.99 * len(latencies))], 2)
@@ -132,24 +133,44 @@ def build_history(path: Path, games: int = HISTORY_GAMES, seed: int = 0) -> None
                 cur = db.execute(
                     "INSERT INTO games (game, title, setup, players, started_at, updated_at, ended_at, status, "
                     "phase, winners, scores, actions) VALUES (?, ?, ?, ?, ?, ?, ?, 'over', ?, ?, ?, ?)",
-                    (setup["game"], title, _dump({**setup, "players": players}), _dump(players), at, at, at,
-                     view["phase"], _dump(winners), _dump(scores), len(actions)))
+                    (
+                        setup["game"],
+                        title,
+                        _dump({**setup, "players": players}),
+                        _dump(players),
+                        at,
+                        at,
+                        at,
+                        view["phase"],
+                        _dump(winners),
+                        _dump(scores),
+                        len(actions),
+                    ),
+                )
                 # the actions name the players too: renamed alike, so that every game rebuilds
-                db.executemany("INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                               [(cur.lastrowid, seq, _dump(_renamed(action, rename)), at)
-                                for seq, action in enumerate(actions, 1)])
+                db.executemany(
+                    "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                    [
+                        (cur.lastrowid, seq, _dump(_renamed(action, rename)), at)
+                        for seq, action in enumerate(actions, 1)
+                    ],
+                )
                 # what only a replay tells the records, journaled as the game ended
-                db.execute("INSERT INTO extras (game_id, actions, data) VALUES (?, ?, ?)",
-                           (cur.lastrowid, len(actions), _dump(_renamed_names(extras, rename))))
+                db.execute(
+                    "INSERT INTO extras (game_id, actions, data) VALUES (?, ?, ?)",
+                    (cur.lastrowid, len(actions), _dump(_renamed_names(extras, rename))),
+                )
     finally:
         store.close()
     with Journal.open(path) as journal:  # the records as the writer keeps them, game by game
         from ..insights.records import journal_records
+
         journal_records(journal)
 
 
 def _extras(game: str, match: Match) -> Any:
     from ..insights.records import game_extras  # a benchmark: the top of the package
+
     return game_extras(game, match)
 
 

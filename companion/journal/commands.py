@@ -24,8 +24,9 @@ from .journal import Journal, default_path
 
 
 def _db_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", metavar="PATH", type=Path, default=None,
-                        help=f"the journal file (default: {default_path()})")
+    parser.add_argument(
+        "--db", metavar="PATH", type=Path, default=None, help=f"the journal file (default: {default_path()})"
+    )
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,10 +39,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     which = export.add_mutually_exclusive_group()
     which.add_argument("--game", type=int, metavar="ID", help="the game's number (default: the latest)")
     which.add_argument("--all", action="store_true", help="every game, one after the other")
-    export.add_argument("--compact", action="store_true",
-                        help="only the actions that stand (no undo, redo or what they took back)")
-    export.add_argument("--out", type=Path, metavar="DIR",
-                        help="write one file per game into DIR instead of printing")
+    export.add_argument(
+        "--compact", action="store_true", help="only the actions that stand (no undo, redo or what they took back)"
+    )
+    export.add_argument("--out", type=Path, metavar="DIR", help="write one file per game into DIR instead of printing")
     export.set_defaults(func=cmd_export)
 
     history = sub.add_parser("history", help="list every game played")
@@ -52,6 +53,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 # --- replay --db / --follow (called by cli.cmd_replay) ------------------------------------------
+
 
 def cmd_replay_journal(args: argparse.Namespace) -> int:
     name = input_name(args.file)
@@ -73,8 +75,7 @@ def cmd_replay_journal(args: argparse.Namespace) -> int:
         for message in journal.messages:
             say(message)
         try:
-            return record_replay(stream, journal, sys.stdout, sys.stderr, follow=args.follow,
-                                 started=started)
+            return record_replay(stream, journal, sys.stdout, sys.stderr, follow=args.follow, started=started)
         except BrokenPipeError:
             raise  # stdout's reader went away: cli.main stops quietly
         except OutputFailed as exc:
@@ -86,6 +87,7 @@ def cmd_replay_journal(args: argparse.Namespace) -> int:
 
 
 # --- resume ---------------------------------------------------------------------------------
+
 
 def cmd_resume(args: argparse.Namespace) -> int:
     try:
@@ -100,6 +102,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 
 # --- export ---------------------------------------------------------------------------------
+
 
 def cmd_export(args: argparse.Namespace) -> int:
     damaged: list[str] = []
@@ -117,8 +120,10 @@ def cmd_export(args: argparse.Namespace) -> int:
             for g in games:  # a damaged game: as far as it reads, and said; the others whole
                 text, damage = journal.export_readable(g.id, compact=args.compact)
                 if damage:
-                    damaged.append(f"game {g.id} is damaged ({damage}): "
-                                   + ("exported as far as it reads" if text else "nothing of it could be exported"))
+                    damaged.append(
+                        f"game {g.id} is damaged ({damage}): "
+                        + ("exported as far as it reads" if text else "nothing of it could be exported")
+                    )
                 if text:
                     texts.append((g, text))
     except JournalError as exc:
@@ -187,6 +192,7 @@ def _read_only_mount(folder: Path) -> bool:
 
 # --- history --------------------------------------------------------------------------------
 
+
 def cmd_history(args: argparse.Namespace) -> int:
     try:
         with Journal.read(args.db) as journal:
@@ -221,14 +227,18 @@ def _game_line(g: GameSummary) -> str:
         result = f"won by {', '.join(g.winners)}" if g.winners else "nobody won"
     else:
         result = "in progress" if g.status == "playing" else "not finished"
-    return (f"#{g.id:<4} {g.title:15} {_local(g.started_at)} to {_local(g.ended_at):16} "
-            f"{g.actions:5} actions  {result}: {scores}")
+    return (
+        f"#{g.id:<4} {g.title:15} {_local(g.started_at)} to {_local(g.ended_at):16} "
+        f"{g.actions:5} actions  {result}: {scores}"
+    )
 
 
 def _totals_text(totals: list[PlayerTotal]) -> str:
     lines: list[str] = []
     for title, rows in groupby(totals, key=lambda t: t.title):  # sorted by game already
         lines.append(title)
-        lines.extend(f"  {t.name:16} played {t.played:3}  won {t.won:3}  "
-                     f"total {t.total_score:5}  best {t.best_score:4}" for t in rows)
+        lines.extend(
+            f"  {t.name:16} played {t.played:3}  won {t.won:3}  total {t.total_score:5}  best {t.best_score:4}"
+            for t in rows
+        )
     return "\n".join(lines)

@@ -11,19 +11,20 @@ read the same way but the contract's replay rules hold: the first illegal line e
 from __future__ import annotations
 
 import json
-from typing import Any, BinaryIO, Iterator, NamedTuple, TextIO
+from collections.abc import Iterator
+from typing import Any, BinaryIO, NamedTuple, TextIO
 
 from ..console import PROG
 from ..controller import GameController
+from ..errors import CompanionError
 from ..replay import NotAGame, bounded_lines, is_blank, line_text, parse_action, parse_setup, setup_text
 from ..rules import Match, RulesError
 from .journal import Journal
-from ..errors import CompanionError
 
 # exit codes beyond the replay contract's 0, 1 and 2
-EXIT_NONE = 3      # resume: there is no unfinished game
-EXIT_BUSY = 4      # another instance writes to this journal
-EXIT_UNSAVED = 5   # some actions could not be saved (the disk refused)
+EXIT_NONE = 3  # resume: there is no unfinished game
+EXIT_BUSY = 4  # another instance writes to this journal
+EXIT_UNSAVED = 5  # some actions could not be saved (the disk refused)
 
 
 class OutputFailed(CompanionError):
@@ -69,8 +70,9 @@ def start(stream: BinaryIO, name: str = "the input") -> Started:
     raise NotAGame(f"{name} holds no game: it is empty, and line 1 must be the setup")
 
 
-def record_replay(stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO,
-                  follow: bool, started: Started | None = None) -> int:
+def record_replay(
+    stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO, follow: bool, started: Started | None = None
+) -> int:
     """Replay `stream` (bytes, one JSON value a line) into `journal`; returns the exit code.
     `started`: the stream's setup, already read by `start`."""
     lines, match = started or start(stream)
@@ -112,8 +114,11 @@ def record_replay(stream: BinaryIO, journal: Journal, out: TextIO, err: TextIO,
         err.write(f"line {error['line']}: {error['reason']}\n")
     if journal.unsaved:
         actions = journal.unsaved_actions
-        lost = (f"this game was not saved (its setup and {actions} action(s))" if journal.unsaved_setup
-                else f"{actions} action(s) of this game were not saved")
+        lost = (
+            f"this game was not saved (its setup and {actions} action(s))"
+            if journal.unsaved_setup
+            else f"{actions} action(s) of this game were not saved"
+        )
         err.write(f"{PROG}: {journal.problem_cause}: {lost}\n")
         return EXIT_UNSAVED
     return 2 if error or skipped else 0

@@ -12,18 +12,18 @@ class GameSummary:
     """One game of the journal, as of its latest stored action."""
 
     id: int
-    game: str                 # the contract's name: cloud9, cloudship, cloudmine
+    game: str  # the contract's name: cloud9, cloudship, cloudmine
     title: str
     setup: dict[str, Any]
-    players: list[str]        # seat order
-    started_at: str           # ISO 8601, UTC
+    players: list[str]  # seat order
+    started_at: str  # ISO 8601, UTC
     updated_at: str
-    ended_at: str | None      # when the game became over; None while it is not
-    status: str               # playing, over or abandoned (a new game was started instead)
+    ended_at: str | None  # when the game became over; None while it is not
+    status: str  # playing, over or abandoned (a new game was started instead)
     phase: str
     winners: list[str]
     scores: dict[str, int]
-    actions: int              # stored actions, undo and redo included
+    actions: int  # stored actions, undo and redo included
     damaged: str | None = None  # why the stored game cannot be read whole; None when it can
 
     @property
@@ -44,7 +44,7 @@ class PlayerTotal:
     name: str
     game: str
     title: str
-    played: int       # finished games
+    played: int  # finished games
     won: int
     total_score: int
     best_score: int
@@ -60,8 +60,9 @@ def player_totals(games: Iterable[GameSummary]) -> list[PlayerTotal]:
         if not g.over:
             continue
         for name in g.players:
-            row = table.setdefault((g.game, name), {"title": g.title, "played": 0, "won": 0,
-                                                    "total_score": 0, "best_score": None})
+            row = table.setdefault(
+                (g.game, name), {"title": g.title, "played": 0, "won": 0, "total_score": 0, "best_score": None}
+            )
             score = g.scores.get(name, 0)
             row["played"] += 1
             row["won"] += name in g.winners

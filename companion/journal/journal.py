@@ -12,10 +12,11 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 import platformdirs
 
@@ -23,8 +24,8 @@ from .. import APP_NAME
 from ..replay import jsonl, to_jsonl
 from ..rules import Match, RulesError, SetupError
 from . import store as sqlite_store
-from .errors import CannotRebuild, JournalBusy, JournalError, NotAJournal, NotUpgraded, UnusableFile
-from .history import GameSummary, PlayerTotal, player_totals
+from .errors import CannotRebuild, JournalError, NotAJournal, NotUpgraded, UnusableFile
+from .history import GameSummary, PlayerTotal
 from .hooks import records_keeper
 from .lock import WriterLock, one_name, real_file
 from .store import Store, StoredGame
@@ -38,7 +39,7 @@ def default_path() -> Path:
 
 
 def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 @dataclass
@@ -46,16 +47,16 @@ class GameRef:
     """A game the journal writes to: its id once stored, and how far it is stored."""
 
     id: int | None = None
-    accepted: int = 0   # actions handed to the journal
-    saved: int = 0      # of those, durable on the disk (1..saved)
-    started: str = ""   # when the game began, as stored: the seed of the app's dice
+    accepted: int = 0  # actions handed to the journal
+    saved: int = 0  # of those, durable on the disk (1..saved)
+    started: str = ""  # when the game began, as stored: the seed of the app's dice
 
 
 @dataclass(frozen=True)
 class ResumeOffer:
     game: GameSummary
-    automatic: bool        # the last run ended in a crash or power cut: resume without asking
-    screen: str | None     # the screen that run last showed (see Journal.note_screen)
+    automatic: bool  # the last run ended in a crash or power cut: resume without asking
+    screen: str | None  # the screen that run last showed (see Journal.note_screen)
 
 
 class Resumed(NamedTuple):
@@ -73,18 +74,20 @@ def rebuild(setup: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], game
         try:
             match = match.apply(action)
         except RulesError as exc:
-            raise CannotRebuild(f"game {game_id} cannot be rebuilt: action {number} no longer "
-                                f"applies ({exc.reason})") from None
+            raise CannotRebuild(
+                f"game {game_id} cannot be rebuilt: action {number} no longer applies ({exc.reason})"
+            ) from None
     return match
 
 
 def _storable(game_id: int) -> bool:
     """Whether a number can be a game's id at all (SQLite's integers are 64-bit): a longer one
     names no game, rather than overflowing."""
-    return isinstance(game_id, int) and -(2 ** 63) <= game_id < 2 ** 63
+    return isinstance(game_id, int) and -(2**63) <= game_id < 2**63
 
 
 # --- writes, kept in order until the disk takes them -----------------------------------------
+
 
 @dataclass
 class _Begin:
@@ -151,21 +154,27 @@ class Journal:
     written raises nothing: the steps wait in memory and `problem` says why.
     """
 
-    def __init__(self, path: Path, *, clock: Callable[[], str] = utc_now,
-                 connect: sqlite_store.Connect = sqlite_store.connect, writer: bool = True):
+    def __init__(
+        self,
+        path: Path,
+        *,
+        clock: Callable[[], str] = utc_now,
+        connect: sqlite_store.Connect = sqlite_store.connect,
+        writer: bool = True,
+    ):
         self.path = Path(path)
         self.clock = clock
         self.writer = writer
         self._connect = connect
         self._lock = WriterLock(self.path)
-        self._db: Store | None = None       # the writable connection, when writing works
-        self._reader: Store | None = None   # a read-only one, for looking while it does not
+        self._db: Store | None = None  # the writable connection, when writing works
+        self._reader: Store | None = None  # a read-only one, for looking while it does not
         self._pending: list[_Begin | _Append | _Status] = []
         self._marked = False
-        self.messages: list[str] = []       # what opening had to do (a file set aside)
-        self.problem: str | None = None     # why recent steps are not saved yet, while they are not
+        self.messages: list[str] = []  # what opening had to do (a file set aside)
+        self.problem: str | None = None  # why recent steps are not saved yet, while they are not
         self.problem_cause: str | None = None  # the same without what happens meanwhile
-        self.crashed = False                # the previous writer did not close: crash or power cut
+        self.crashed = False  # the previous writer did not close: crash or power cut
         # the whole-file check runs in the background (it grows with the history); what it found
         self.damage: str | None = None
         self.on_damage: Callable[[str], None] | None = None  # called from the checking thread
@@ -173,7 +182,7 @@ class Journal:
         self._check_conn: sqlite3.Connection | None = None  # the check's own, while it reads
 
     @classmethod
-    def open(cls, path: Path | str | None = None, **options: Any) -> "Journal":
+    def open(cls, path: Path | str | None = None, **options: Any) -> Journal:
         """The app's journal; JournalBusy when another instance writes to it.
 
         Never fails for the disk's sake: when it cannot be written, `problem` says so and the
@@ -188,8 +197,7 @@ class Journal:
         if journal._db is None:
             journal._note_crash_from(journal._reading())
         elif not journal._flag.exists():
-            journal.check_thread = threading.Thread(target=journal._check_whole_file, daemon=True,
-                                                    name="journal-check")
+            journal.check_thread = threading.Thread(target=journal._check_whole_file, daemon=True, name="journal-check")
             journal.check_thread.start()
         return journal
 
@@ -215,8 +223,10 @@ class Journal:
             problem = None  # could not look (the file moved, the disk went): nothing learnt
         if problem is None:
             return
-        self.damage = (f"The journal {self.path} is damaged ({problem}). Back it up now; at the next "
-                       f"start it is kept aside and a new journal is started.")
+        self.damage = (
+            f"The journal {self.path} is damaged ({problem}). Back it up now; at the next "
+            f"start it is kept aside and a new journal is started."
+        )
         try:
             self._flag.write_text(problem + "\n")
         except OSError:
@@ -225,7 +235,7 @@ class Journal:
             self.on_damage(self.damage)
 
     @classmethod
-    def read(cls, path: Path | str | None = None, **options: Any) -> "Journal":
+    def read(cls, path: Path | str | None = None, **options: Any) -> Journal:
         """A look at the journal that writes nothing, beside a running app if need be: it
         creates, moves and changes no file.
 
@@ -257,8 +267,10 @@ class Journal:
             raise NotUpgraded(f"the journal {journal.path} cannot be read yet: {exc}") from None
         except UnusableFile as exc:
             journal._lock.release()
-            raise UnusableFile(f"the journal {journal.path} cannot be read: {exc}. At its next start "
-                               f"the app keeps this file aside, as it is, and starts a new journal.") from None
+            raise UnusableFile(
+                f"the journal {journal.path} cannot be read: {exc}. At its next start "
+                f"the app keeps this file aside, as it is, and starts a new journal."
+            ) from None
         except (sqlite3.Error, OSError) as exc:
             journal._lock.release()
             raise JournalError(f"the journal {journal.path} cannot be read: {_why(exc)}") from None
@@ -275,8 +287,7 @@ class Journal:
                 raise NotAJournal(f"there is no journal at {path}")
             return
         if path.stat().st_size and not sqlite_store.is_sqlite_file(path):
-            raise NotAJournal(f"{path} is not a journal (it is not an SQLite database); "
-                              f"it was left as it is")
+            raise NotAJournal(f"{path} is not a journal (it is not an SQLite database); it was left as it is")
 
     # --- opening ------------------------------------------------------------------------------
 
@@ -322,8 +333,10 @@ class Journal:
         except UnusableFile as exc:
             self._flag.unlink(missing_ok=True)
             kept = self._set_aside()
-            self.messages.append(f"The journal {self.path} could not be used: {exc}. It was kept "
-                                 f"as {kept.name} and a new journal was started.")
+            self.messages.append(
+                f"The journal {self.path} could not be used: {exc}. It was kept "
+                f"as {kept.name} and a new journal was started."
+            )
             return Store.open(self.path, writable=True, connect=self._connect)
 
     def _set_aside(self) -> Path:
@@ -488,7 +501,7 @@ class Journal:
             conn.interrupt()  # the check then ends with "interrupted": nothing learnt
         thread.join(timeout=5)
 
-    def __enter__(self) -> "Journal":
+    def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -511,8 +524,10 @@ class Journal:
             bad = db.damaged_actions()
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"the games cannot be read from {self.path}: {_why(exc)}") from None
-        return [replace(g, damaged="an action is cut or garbled") if g.id in bad and not g.damaged else g
-                for g in db.summaries()]
+        return [
+            replace(g, damaged="an action is cut or garbled") if g.id in bad and not g.damaged else g
+            for g in db.summaries()
+        ]
 
     def count_games(self) -> int:
         db = self._reading()

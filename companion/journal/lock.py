@@ -38,9 +38,11 @@ def one_name(db_path: Path) -> None:
     except OSError:
         return  # not there (yet): nothing shares it
     if links > 1:
-        raise SharedFile(f"the journal {db_path} has {links} names (hard links), and two names would "
-                         f"let two writers lose each other's games; remove the other names (keep one "
-                         f"copy with cp) and start again")
+        raise SharedFile(
+            f"the journal {db_path} has {links} names (hard links), and two names would "
+            f"let two writers lose each other's games; remove the other names (keep one "
+            f"copy with cp) and start again"
+        )
 
 
 READER_GRACE_TRIES = 20  # 10 ms apart: a reader's look is over long before
@@ -50,7 +52,7 @@ class WriterLock:
     def __init__(self, db_path: Path):
         self.db_path = db_path
         self._fd: int | None = None
-        self._closer: "weakref.finalize[[int], WriterLock] | None" = None  # a reader's hold ends with it, if not before
+        self._closer: weakref.finalize[[int], WriterLock] | None = None  # a reader's hold ends with it, if not before
 
     @property
     def path(self) -> Path:
@@ -78,8 +80,9 @@ class WriterLock:
             holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
             os.close(fd)
             who = f" (process {holder})" if holder.isdigit() else ""
-            raise JournalBusy(f"another Cloud Companion{who} is already using the journal "
-                              f"{self.db_path}; close it first") from None
+            raise JournalBusy(
+                f"another Cloud Companion{who} is already using the journal {self.db_path}; close it first"
+            ) from None
         except BaseException:
             os.close(fd)
             raise

@@ -13,8 +13,8 @@ import json
 from datetime import datetime
 from typing import Any
 
-from ..replay import MAX_DEPTH, depth  # the journal stores what the replay format allows
 from ..errors import CompanionError
+from ..replay import MAX_DEPTH, depth  # the journal stores what the replay format allows
 
 
 class BadText(bytes):
@@ -65,8 +65,7 @@ def names(value: Any, what: str) -> list[str]:
 
 
 def scores(value: Any) -> dict[str, int]:
-    if not isinstance(value, dict) or not all(isinstance(v, int) and not isinstance(v, bool)
-                                              for v in value.values()):
+    if not isinstance(value, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value.values()):
         raise Damaged("its scores are not a table of numbers")
     return value
 

@@ -8,6 +8,7 @@ upgrade leaves the file at the previous version, never half-way.
 from __future__ import annotations
 
 import sqlite3
+
 from ..errors import CompanionError
 
 # version -> SQL that brings a file from version - 1 to version
@@ -129,14 +130,16 @@ def check(conn: sqlite3.Connection, migrations: dict[int, str] = MIGRATIONS) -> 
     """The file's schema version, or SchemaProblem if it is not (or not yet) ours."""
     found, known = version(conn), max(migrations)
     if found > known:
-        raise SchemaProblem(f"it was written by a newer Cloud Companion (schema version {found}; "
-                            f"this one knows up to {known})")
+        raise SchemaProblem(
+            f"it was written by a newer Cloud Companion (schema version {found}; this one knows up to {known})"
+        )
     present = tables(conn)
     if found == 0 and present:
         raise SchemaProblem(f"it is a SQLite file of something else (tables: {', '.join(sorted(present))})")
     if found > 0 and not TABLES <= present:
-        raise SchemaProblem(f"it says schema version {found} but lacks the tables "
-                            f"{', '.join(sorted(TABLES - present))}")
+        raise SchemaProblem(
+            f"it says schema version {found} but lacks the tables {', '.join(sorted(TABLES - present))}"
+        )
     return found
 
 

@@ -29,8 +29,8 @@ Connect = Callable[[Path, bool], sqlite3.Connection]
 
 class StoredGame(NamedTuple):
     summary: GameSummary
-    actions: list[dict[str, Any]]   # every stored action; for a damaged game, those that read
-    damaged: str | None             # what is wrong with it, or None
+    actions: list[dict[str, Any]]  # every stored action; for a damaged game, those that read
+    damaged: str | None  # what is wrong with it, or None
 
 
 def connect(path: Path, readonly: bool) -> sqlite3.Connection:
@@ -105,8 +105,13 @@ def damage(conn: sqlite3.Connection, tables: tuple[str, ...] | None = None) -> s
     return None
 
 
-def _inspect(conn: sqlite3.Connection, migrations: dict[int, str], writable: bool,
-             full_check: bool = True, path: Path | None = None) -> None:
+def _inspect(
+    conn: sqlite3.Connection,
+    migrations: dict[int, str],
+    writable: bool,
+    full_check: bool = True,
+    path: Path | None = None,
+) -> None:
     """UnusableFile unless the file is an intact journal this version can use (or, for a
     writer, an empty file to make one of)."""
     with _damage_is_unusable():
@@ -129,12 +134,12 @@ def lost_log(path: Path) -> str:
     wal = Path(f"{path}-wal").name
     if Path(f"{path}-shm").exists():  # SQLite removes both together; one left means one lost
         return f"it holds no games and no tables: its write-ahead log {wal} is missing, and with it every game it held"
-    return (f"it holds no games and no tables (an empty database; if games were in it, its "
-            f"write-ahead log {wal} was lost)")
+    return (
+        f"it holds no games and no tables (an empty database; if games were in it, its write-ahead log {wal} was lost)"
+    )
 
 
-_COLUMNS = ("id, game, title, setup, players, started_at, updated_at, ended_at, status, phase, "
-            "winners, scores, actions")
+_COLUMNS = "id, game, title, setup, players, started_at, updated_at, ended_at, status, phase, winners, scores, actions"
 
 
 STATUSES = ("playing", "over", "abandoned")
@@ -149,8 +154,7 @@ def _status(value: Any) -> str:
 def _summary(row: tuple[Any, ...]) -> GameSummary:
     """A games row as a summary; a row whose values are not what the journal writes (damage
     SQLite cannot see) is a summary marked `damaged`, with what could be read of it."""
-    (gid, game, title, setup, players, started, updated, ended, status, phase, winners,
-     scores, actions) = row
+    (gid, game, title, setup, players, started, updated, ended, status, phase, winners, scores, actions) = row
     problems: list[str] = []
 
     def read(check: Callable[[], Any], fallback: Any) -> Any:
@@ -195,8 +199,15 @@ class Store:
         conn.text_factory = rows.text_factory  # one value that is not UTF-8 cannot stop a fetch
 
     @classmethod
-    def open(cls, path: Path, *, writable: bool, connect: Connect = connect,
-             migrations: dict[int, str] = schema.MIGRATIONS, full_check: bool = True) -> Store:
+    def open(
+        cls,
+        path: Path,
+        *,
+        writable: bool,
+        connect: Connect = connect,
+        migrations: dict[int, str] = schema.MIGRATIONS,
+        full_check: bool = True,
+    ) -> Store:
         """Open and check the file; UnusableFile if its content cannot be used.
 
         Failures to reach the file at all (permissions, read-only or full disk) come out as
@@ -260,15 +271,26 @@ class Store:
             cur = db.execute(
                 "INSERT INTO games (game, title, setup, players, started_at, updated_at, status, "
                 "phase, winners, scores) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (setup["game"], title, _dump(setup), _dump(view["players"]), at, at,
-                 "over" if view["over"] else "playing", view["phase"], _dump(view["winners"]),
-                 _dump(view["scores"])))
+                (
+                    setup["game"],
+                    title,
+                    _dump(setup),
+                    _dump(view["players"]),
+                    at,
+                    at,
+                    "over" if view["over"] else "playing",
+                    view["phase"],
+                    _dump(view["winners"]),
+                    _dump(view["scores"]),
+                ),
+            )
             if cur.lastrowid is None:  # never after an INSERT; said rather than stored as NULL
                 raise sqlite3.IntegrityError("the new game got no id")
             return cur.lastrowid
 
-    def append(self, game_id: int, seq: int, action: Mapping[str, Any],
-               view: Mapping[str, Any], at: str, extras: Any = None) -> None:
+    def append(
+        self, game_id: int, seq: int, action: Mapping[str, Any], view: Mapping[str, Any], at: str, extras: Any = None
+    ) -> None:
         """Action number `seq` of a game and the game's summary after it, in one commit;
         `extras` (what only a replay tells the records) with the action that ends a game,
         and the kept records brought up to date in the same commit."""
@@ -276,22 +298,35 @@ class Store:
         with self._transaction() as db:
             was_over = db.execute("SELECT status = 'over' FROM games WHERE id = ?", (game_id,)).fetchone()
             changes = self.changes()
-            db.execute("INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                       (game_id, seq, _dump(action), at))
+            db.execute(
+                "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)", (game_id, seq, _dump(action), at)
+            )
             if not over:  # the game being played is the one that gets actions
-                db.execute("UPDATE games SET status = 'abandoned' WHERE status = 'playing' AND id <> ?",
-                           (game_id,))
+                db.execute("UPDATE games SET status = 'abandoned' WHERE status = 'playing' AND id <> ?", (game_id,))
             cur = db.execute(
                 "UPDATE games SET actions = ?, updated_at = ?, status = ?, phase = ?, winners = ?, "
                 "scores = ?, ended_at = CASE WHEN ? THEN coalesce(ended_at, ?) END "
                 "WHERE id = ? AND actions = ?",
-                (seq, at, "over" if over else "playing", view["phase"], _dump(view["winners"]),
-                 _dump(view["scores"]), over, at, game_id, seq - 1))
+                (
+                    seq,
+                    at,
+                    "over" if over else "playing",
+                    view["phase"],
+                    _dump(view["winners"]),
+                    _dump(view["scores"]),
+                    over,
+                    at,
+                    game_id,
+                    seq - 1,
+                ),
+            )
             if cur.rowcount != 1:
                 raise sqlite3.IntegrityError(f"game {game_id} has no action {seq - 1} to follow")
             if over and extras is not None:
-                db.execute("INSERT OR REPLACE INTO extras (game_id, actions, data) VALUES (?, ?, ?)",
-                           (game_id, seq, json.dumps(extras, ensure_ascii=False)))
+                db.execute(
+                    "INSERT OR REPLACE INTO extras (game_id, actions, data) VALUES (?, ?, ?)",
+                    (game_id, seq, json.dumps(extras, ensure_ascii=False)),
+                )
             keeper = records_keeper()
             if over != bool(was_over and was_over[0]) and keeper is not None:
                 keeper.after_end(self, game_id, over, changes)  # the records follow the results
@@ -307,14 +342,15 @@ class Store:
     def set_status(self, game_id: int, status: str) -> None:
         with self._transaction() as db:
             if status == "playing":
-                db.execute("UPDATE games SET status = 'abandoned' WHERE status = 'playing' AND id <> ?",
-                           (game_id,))
+                db.execute("UPDATE games SET status = 'abandoned' WHERE status = 'playing' AND id <> ?", (game_id,))
             db.execute("UPDATE games SET status = ? WHERE id = ? AND status <> 'over'", (status, game_id))
 
     def set_meta(self, key: str, value: str) -> None:
         with self._transaction() as db:
-            db.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
-                       "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+            db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -328,8 +364,9 @@ class Store:
 
     def summaries(self, limit: int = -1, offset: int = 0) -> list[GameSummary]:
         """Every game (or a page of them), the most recently started first (an index's order)."""
-        found = self.conn.execute(f"SELECT {_COLUMNS} FROM games ORDER BY started_at DESC, id DESC "
-                                  "LIMIT ? OFFSET ?", (limit, offset))
+        found = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM games ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?", (limit, offset)
+        )
         return [_summary(row) for row in found]
 
     def count(self) -> int:
@@ -339,7 +376,8 @@ class Store:
         """Each player's record per game, from the results table (as history.player_totals)."""
         found = self.conn.execute(
             "SELECT name, game, max(title), count(*), sum(won), sum(score), max(score) FROM results "
-            "GROUP BY game, name ORDER BY game, sum(won) DESC, sum(score) DESC, name")
+            "GROUP BY game, name ORDER BY game, sum(won) DESC, sum(score) DESC, name"
+        )
         return [PlayerTotal(*map(rows.plain, row)) for row in found]
 
     def results(self) -> list[tuple[int, str, str, int, str, int, int]]:
@@ -349,7 +387,8 @@ class Store:
         found = self.conn.execute(
             "SELECT r.game_id, r.game, g.started_at, g.actions, r.name, r.won, r.score "
             "FROM results AS r JOIN games AS g ON g.id = r.game_id "
-            "ORDER BY g.started_at, g.id, r.rowid")
+            "ORDER BY g.started_at, g.id, r.rowid"
+        )
         return [tuple(map(rows.plain, row)) for row in found]  # damaged text shown, never a fault
 
     def damaged_actions(self) -> set[int]:
@@ -357,13 +396,15 @@ class Store:
         too deep), found by SQLite's own JSON check in one pass over the actions."""
         found = self.conn.execute(
             "SELECT DISTINCT game_id FROM actions WHERE "
-            "CASE WHEN json_valid(action) THEN json_type(action) <> 'object' ELSE 1 END")
+            "CASE WHEN json_valid(action) THEN json_type(action) <> 'object' ELSE 1 END"
+        )
         return {game_id for (game_id,) in found}
 
     def unfinished(self) -> GameSummary | None:
         """The game left in progress (the most recently played, if ever there were two)."""
-        found = self.conn.execute(f"SELECT {_COLUMNS} FROM games WHERE status = 'playing' "
-                                  "ORDER BY updated_at DESC, id DESC")
+        found = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM games WHERE status = 'playing' ORDER BY updated_at DESC, id DESC"
+        )
         for row in found:  # a damaged one is set aside: it cannot be continued
             summary = _summary(row)
             if summary.damaged is None:
@@ -381,8 +422,9 @@ class Store:
             summary = self.summary(game_id)
             if summary is None:
                 return None
-            found = self.conn.execute("SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq",
-                                      (game_id,)).fetchall()
+            found = self.conn.execute(
+                "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
         actions: list[dict[str, Any]] = []
         problem = summary.damaged
         for number, (seq, text) in enumerate(found, start=1):

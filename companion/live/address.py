@@ -88,8 +88,8 @@ def _ipv4_interfaces(fd: int) -> list[tuple[str, str]]:
     data = buffer.tobytes()
     out = []
     for start in range(0, used - IFREQ_SIZE + 1, IFREQ_SIZE):
-        name = data[start:start + 16].split(b"\0", 1)[0].decode(errors="replace")
-        out.append((name, socket.inet_ntoa(data[start + 20:start + 24])))  # sockaddr_in's address
+        name = data[start : start + 16].split(b"\0", 1)[0].decode(errors="replace")
+        out.append((name, socket.inet_ntoa(data[start + 20 : start + 24])))  # sockaddr_in's address
     return out
 
 
@@ -113,7 +113,7 @@ def host_name(host: str) -> str:
     """A Host header's name or address alone: no port, no brackets, no final dot, lower case."""
     host = host.strip().lower()
     if host.startswith("["):  # [v6]:port
-        return host[1:host.find("]")] if "]" in host else host
+        return host[1 : host.find("]")] if "]" in host else host
     if host.count(":") == 1:
         host = host.split(":", 1)[0]
     return host.rstrip(".")
@@ -165,8 +165,8 @@ def fallback_url(port: int) -> str:
 
 # avahi-daemon's socket: there while the machine's `.local` name is announced on the network
 AVAHI_SOCKET = Path("/run/avahi-daemon/socket")
-LOOPBACK_ONLY = "loopback"   # the page listens on this machine alone (no home network found)
-NO_ADDRESS = "no-address"    # the page has said nothing, and the machine's name is not announced
+LOOPBACK_ONLY = "loopback"  # the page listens on this machine alone (no home network found)
+NO_ADDRESS = "no-address"  # the page has said nothing, and the machine's name is not announced
 
 
 def phone_url(port: int, avahi: Path | None = None) -> tuple[str | None, str | None]:

@@ -38,15 +38,17 @@ import time
 from pathlib import Path
 
 ACTIONS = 60
-GAP_S = 0.25       # between two actions: one change at a time
+GAP_S = 0.25  # between two actions: one change at a time
 CHANGE_TIMEOUT_S = 30.0  # an action the page never shows ends the bench with an error
 IDLE_S = 8.0
 HOST = "127.0.0.1"
 EVENING_GAMES = 50
-SHORT_GAME = 4     # actions of most of the evening's games: each a new state drawn in every shape
-EVENING = ({"game": "cloud9", "players": ["Ann", "Ben", "Cat"]},
-           {"game": "cloudship", "players": ["Ann", "Ben", "Cat"]},
-           {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]})
+SHORT_GAME = 4  # actions of most of the evening's games: each a new state drawn in every shape
+EVENING = (
+    {"game": "cloud9", "players": ["Ann", "Ben", "Cat"]},
+    {"game": "cloudship", "players": ["Ann", "Ben", "Cat"]},
+    {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan"]},
+)
 
 VIEWERS_SCRIPT = r"""
 import asyncio, json, re, sys, time
@@ -116,9 +118,25 @@ class _Server:
         config.write_text("live = true\n")
         env = dict(os.environ, CLOUD_COMPANION_LIVE_URL_FILE=str(scratch / "live-url"))
         self.started = time.perf_counter()
-        self.process = subprocess.Popen([sys.executable, "-m", "companion", "live", "--db", str(db), "--config",
-                                         str(config), "--host", HOST, "--port", str(self.port)],
-                                        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "companion",
+                "live",
+                "--db",
+                str(db),
+                "--config",
+                str(config),
+                "--host",
+                HOST,
+                "--port",
+                str(self.port),
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         self.start_s = self._first_page()
 
     @property
@@ -146,8 +164,9 @@ class _Server:
 
 class _Viewers:
     def __init__(self, url: str, count: int):
-        self.process = subprocess.Popen([sys.executable, "-c", VIEWERS_SCRIPT, url, str(count)],
-                                        stdout=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", VIEWERS_SCRIPT, url, str(count)], stdout=subprocess.PIPE, text=True
+        )
         # read on a thread of its own, so that a change that never comes ends the bench, not hangs it
         self.lines: queue.Queue[str] = queue.Queue()
         self.reconnects = 0
@@ -200,12 +219,16 @@ def _evening(controller, viewers: _Viewers, pid: int, games: int) -> dict[str, f
             viewers.next_change()
         if n in (warm, games):
             held[n] = _rss_mb(pid)
-    return {"live.rss_mb_evening_game_10": round(held[warm], 1), "live.rss_mb_evening_end": round(held[games], 1),
-            "live.rss_growth_mb_evening": round(held[games] - held[warm], 1)}
+    return {
+        "live.rss_mb_evening_game_10": round(held[warm], 1),
+        "live.rss_mb_evening_end": round(held[games], 1),
+        "live.rss_growth_mb_evening": round(held[games] - held[warm], 1),
+    }
 
 
-def bench(actions: int = ACTIONS, idle: float = IDLE_S, presses: int = 150, crowd: int = 50,
-          games: int = EVENING_GAMES) -> dict[str, float]:
+def bench(
+    actions: int = ACTIONS, idle: float = IDLE_S, presses: int = 150, crowd: int = 50, games: int = EVENING_GAMES
+) -> dict[str, float]:
     from ..controller import GameController
     from ..journal import Journal
     from ..rules.simulate import random_game
@@ -239,8 +262,9 @@ def bench(actions: int = ACTIONS, idle: float = IDLE_S, presses: int = 150, crow
             before = _cpu_seconds(server.process.pid)
             began = time.monotonic()
             time.sleep(idle)
-            figures["live.idle_cpu_percent"] = round(100 * (_cpu_seconds(server.process.pid) - before)
-                                                     / (time.monotonic() - began), 3)
+            figures["live.idle_cpu_percent"] = round(
+                100 * (_cpu_seconds(server.process.pid) - before) / (time.monotonic() - began), 3
+            )
             one.stop()
             many = _Viewers(server.url, crowd)
             controller.new_game(setup)
@@ -263,7 +287,9 @@ def bench(actions: int = ACTIONS, idle: float = IDLE_S, presses: int = 150, crow
 
             def press_to_frame_p99() -> float:
                 with contextlib.closing(Journal.open(db)) as app_journal:
-                    return seats_bench(presses=presses, journal=app_journal, games=("cloudmine",))["seats.press_to_frame_p99_ms"]
+                    return seats_bench(presses=presses, journal=app_journal, games=("cloudmine",))[
+                        "seats.press_to_frame_p99_ms"
+                    ]
 
             journal.close()
             figures["live.press_to_frame_p99_ms_50_viewers"] = press_to_frame_p99()

@@ -35,12 +35,15 @@ def register(sub: argparse._SubParsersAction, name_default: bool = True) -> None
         where = "the app's own"
     live = sub.add_parser("live", help="serve the live page of the game for the TV and phones on the home network")
     live.add_argument("--db", type=Path, default=None, help=f"the journal file, read-only (default: {where})")
-    live.add_argument("--config", type=Path, default=None,
-                      help="the settings file: its live switch turns the page on and off (default: the user's)")
+    live.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="the settings file: its live switch turns the page on and off (default: the user's)",
+    )
     live.add_argument("--host", help="the address to listen on (default: loopback and the home network's)")
     live.add_argument("--port", type=_port, help="the port (default: the settings' live_port, 8019)")
-    live.add_argument("--always", action="store_true",
-                      help="serve even while the settings' live switch is off")
+    live.add_argument("--always", action="store_true", help="serve even while the settings' live switch is off")
     # shorter limits, for the tests of slow and silent clients
     live.add_argument("--head-timeout", type=float, help=argparse.SUPPRESS)
     live.add_argument("--write-timeout", type=float, help=argparse.SUPPRESS)

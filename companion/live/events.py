@@ -19,19 +19,25 @@ from pathlib import Path
 from inotify_simple import INotify, flags
 
 DEBOUNCE_S = 0.05
-QUEUE_SIZE = 4      # messages a viewer may fall behind before it is dropped
+QUEUE_SIZE = 4  # messages a viewer may fall behind before it is dropped
 # MODIFY, not CLOSE_WRITE: a reader's SQLite opens the -wal file read-write and closes it again
 # (this page's own reads would wake it); only a writer modifies it
-WATCHED = (flags.MODIFY | flags.CREATE | flags.DELETE | flags.MOVED_TO | flags.MOVED_FROM
-           | flags.DELETE_SELF | flags.MOVE_SELF)
+WATCHED = (
+    flags.MODIFY | flags.CREATE | flags.DELETE | flags.MOVED_TO | flags.MOVED_FROM | flags.DELETE_SELF | flags.MOVE_SELF
+)
 
 
 class FolderWatch:
     """Calls `changed()` (on the loop, debounced) when one of `files` (or its -wal) changes in
     its folder. A folder that does not exist yet is waited for from its nearest existing parent."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, files: Iterable[Path], changed: Callable[[], None],
-                 debounce: float = DEBOUNCE_S):
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        files: Iterable[Path],
+        changed: Callable[[], None],
+        debounce: float = DEBOUNCE_S,
+    ):
         self.loop, self.changed, self.debounce = loop, changed, debounce
         self.files = [Path(f).absolute() for f in files]
         self.inotify = INotify()

@@ -47,11 +47,13 @@ def busy_page(retry_s: int) -> str:
     across a room on a TV, and the page loads itself again a few seconds later (safe on any
     thread: no current language used)."""
     lines = "".join(f'<p lang="{code}">{_e(i18n.catalog("live", code).gettext(BUSY))}</p>' for code in i18n.LANGUAGES)
-    return (f'<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="{retry_s}">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>Cloud Companion</title>'
-            f'<link rel="icon" href="/favicon.svg"></head>'
-            f'<body style="font-family: sans-serif; font-size: clamp(1.2rem, 2.6vw, 3rem); line-height: 1.4; '
-            f'background: #dcecfb; color: #14213d; margin: 0; padding: 8vh 6vw">{lines}</body></html>')  # TV-sized
+    return (
+        f'<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="{retry_s}">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>Cloud Companion</title>'
+        f'<link rel="icon" href="/favicon.svg"></head>'
+        f'<body style="font-family: sans-serif; font-size: clamp(1.2rem, 2.6vw, 3rem); line-height: 1.4; '
+        f'background: #dcecfb; color: #14213d; margin: 0; padding: 8vh 6vw">{lines}</body></html>'
+    )  # TV-sized
 
 
 def document(language: str, chosen: bool, title: str, body: str, here: str) -> str:
@@ -59,11 +61,15 @@ def document(language: str, chosen: bool, title: str, body: str, here: str) -> s
     language the viewer `chosen` is kept in the links; otherwise the page is the table's."""
     nav = [("/", _("Game"), "game"), ("/history", _("History"), "history"), ("/records", _("Records"), "records")]
     asked = f"?lang={language}" if chosen else ""
-    links = " ".join(f'<a href="{href}{asked}"{" aria-current=page" if key == here else ""}>{_e(text)}</a>'
-                     for href, text, key in nav)
+    links = " ".join(
+        f'<a href="{href}{asked}"{" aria-current=page" if key == here else ""}>{_e(text)}</a>'
+        for href, text, key in nav
+    )
     path = {"game": "/", "history": "/history", "records": "/records"}[here]
-    languages = " ".join(f'<a href="{path}?lang={code}" lang="{code}"{" aria-current=true" if code == language else ""}>'
-                         f'{_e(name)}</a>' for code, name in i18n.LANGUAGE_NAMES.items())
+    languages = " ".join(
+        f'<a href="{path}?lang={code}" lang="{code}"{" aria-current=true" if code == language else ""}>{_e(name)}</a>'
+        for code, name in i18n.LANGUAGE_NAMES.items()
+    )
     return f"""<!doctype html>
 <html lang="{language}">
 <head>
@@ -89,39 +95,58 @@ def game_part(language: str, chosen: bool, version: str, text, problem: str | No
     """The part of the game page that changes: its root carries the version it shows."""
     head = f'<div id="live" data-version="{_e(version)}">'
     if problem:
-        return head + f'<p class="notice">{_e(_("The game cannot be shown: {problem}").format(problem=problem))}</p></div>'
+        return (
+            head + f'<p class="notice">{_e(_("The game cannot be shown: {problem}").format(problem=problem))}</p></div>'
+        )
     if not text.title:
-        return head + f'<p class="notice">{_e(_("No game yet. The page shows the game as soon as one starts."))}</p></div>'
-    picture = (f'<picture><source media="(orientation: portrait)" srcset="/picture/{_e(version)}/portrait.png?lang={language}">'
-               f'<img src="/picture/{_e(version)}/landscape.png?lang={language}" alt="{_e(_("The game on the table’s screen"))}">'
-               f'</picture>')
+        return (
+            head + f'<p class="notice">{_e(_("No game yet. The page shows the game as soon as one starts."))}</p></div>'
+        )
+    picture = (
+        f'<picture><source media="(orientation: portrait)" srcset="/picture/{_e(version)}/portrait.png?lang={language}">'
+        f'<img src="/picture/{_e(version)}/landscape.png?lang={language}" alt="{_e(_("The game on the table’s screen"))}">'
+        f"</picture>"
+    )
     rows = []
     for p in text.players:
         marks = " turn" if p.turn else ""
         marks += " winner" if p.winner else ""
-        rows.append(f'<li class="player{marks}"><span class="token" style="background:{_e(p.colour)}">{_e(p.mark)}</span>'
-                    f'<span class="name">{_e(p.name)}</span><span class="score">{_e(p.score)}</span></li>')
+        rows.append(
+            f'<li class="player{marks}"><span class="token" style="background:{_e(p.colour)}">{_e(p.mark)}</span>'
+            f'<span class="name">{_e(p.name)}</span><span class="score">{_e(p.score)}</span></li>'
+        )
     if text.over:
-        ranking = "".join(f'<li><span class="place">{place}.</span><span class="name">{_e(name)}</span>'
-                          f'<span class="score">{score}</span></li>' for place, name, score in text.ranking)
-        step = (f'<section class="end"><h2>{_e(_("Game over"))}</h2><p class="headline">{_e(text.headline)}</p>'
-                + (f'<p class="note">{_e(text.note)}</p>' if text.note else "")
-                + f'<ol class="ranking">{ranking}</ol></section>')
+        ranking = "".join(
+            f'<li><span class="place">{place}.</span><span class="name">{_e(name)}</span>'
+            f'<span class="score">{score}</span></li>'
+            for place, name, score in text.ranking
+        )
+        step = (
+            f'<section class="end"><h2>{_e(_("Game over"))}</h2><p class="headline">{_e(text.headline)}</p>'
+            + (f'<p class="note">{_e(text.note)}</p>' if text.note else "")
+            + f'<ol class="ranking">{ranking}</ol></section>'
+        )
     else:
         step = f'<p class="prompt">{_e(text.prompt)}</p>'
     story = "".join(f"<li>{_e(line)}</li>" for line in reversed(text.story))
     # the words first (a phone shows them above the picture), the picture, what happened
-    return (head + f'<section class="now"><h1>{_e(text.title)} <small>{_e(text.subtitle)}</small></h1>{step}'
-            f'<h2>{_e(_("Scores"))}</h2><ul class="players">{"".join(rows)}</ul></section>'
-            f'<div class="screen">{picture}</div>'
-            + (f'<section class="happened"><h2>{_e(_("What just happened"))}</h2><ol class="story">{story}</ol></section>'
-               if story else "")
-            + "</div>")
+    return (
+        head + f'<section class="now"><h1>{_e(text.title)} <small>{_e(text.subtitle)}</small></h1>{step}'
+        f'<h2>{_e(_("Scores"))}</h2><ul class="players">{"".join(rows)}</ul></section>'
+        f'<div class="screen">{picture}</div>'
+        + (
+            f'<section class="happened"><h2>{_e(_("What just happened"))}</h2><ol class="story">{story}</ol></section>'
+            if story
+            else ""
+        )
+        + "</div>"
+    )
 
 
 def game_page(language: str, chosen: bool, version: str, text, problem: str | None) -> str:
-    return document(language, chosen, text.title or _("Game"), game_part(language, chosen, version, text, problem),
-                    "game")
+    return document(
+        language, chosen, text.title or _("Game"), game_part(language, chosen, version, text, problem), "game"
+    )
 
 
 def history_page(language: str, chosen: bool, games: list[dict[str, Any]], problem: str | None) -> str:
@@ -138,13 +163,18 @@ def history_page(language: str, chosen: bool, games: list[dict[str, Any]], probl
             else:
                 result = statuses.get(g["status"], g["status"])
                 if g["status"] == "over":
-                    result = (_("won by {names}").format(names=", ".join(g["winners"])) if g["winners"]
-                              else _("nobody won"))
+                    result = (
+                        _("won by {names}").format(names=", ".join(g["winners"])) if g["winners"] else _("nobody won")
+                    )
             scores = ", ".join(f"{name} {g['scores'].get(name, 0)}" for name in g["players"])
-            rows.append(f"<tr><td>{_e(_local(g['started']))}</td><td>{_e(g['title'])}</td>"
-                        f"<td>{_e(scores)}</td><td>{_e(result)}</td></tr>")
-        body = (f"<table><thead><tr><th>{_e(_('Started'))}</th><th>{_e(_('Game'))}</th><th>{_e(_('Scores'))}</th>"
-                f"<th>{_e(_('Result'))}</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
+            rows.append(
+                f"<tr><td>{_e(_local(g['started']))}</td><td>{_e(g['title'])}</td>"
+                f"<td>{_e(scores)}</td><td>{_e(result)}</td></tr>"
+            )
+        body = (
+            f"<table><thead><tr><th>{_e(_('Started'))}</th><th>{_e(_('Game'))}</th><th>{_e(_('Scores'))}</th>"
+            f"<th>{_e(_('Result'))}</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        )
     return document(language, chosen, _("History"), f"<h1>{_e(_('History'))}</h1>{body}", "history")
 
 
@@ -154,15 +184,19 @@ def records_page(language: str, chosen: bool, sections: list[tuple[str, list[str
     elif not sections:
         body = f'<p class="notice">{_e(_("No finished games yet."))}</p>'
     else:
-        body = "".join(f"<section><h2>{_e(title)}</h2><ul>{''.join(f'<li>{_e(line)}</li>' for line in lines)}</ul></section>"
-                       for title, lines in sections)
+        body = "".join(
+            f"<section><h2>{_e(title)}</h2><ul>{''.join(f'<li>{_e(line)}</li>' for line in lines)}</ul></section>"
+            for title, lines in sections
+        )
     return document(language, chosen, _("Records"), f"<h1>{_e(_('Records'))}</h1>{body}", "records")
 
 
 # the page's icon: a white cloud on the app's sky blue
-ICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" '
-        'fill="#3d8be0"/><path d="M17 47h30a11 11 0 0 0 1-22 15 15 0 0 0-28-2 12 12 0 0 0-3 24z" fill="#fff" '
-        'stroke="#14213d" stroke-width="3" stroke-linejoin="round"/></svg>\n')
+ICON = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" '
+    'fill="#3d8be0"/><path d="M17 47h30a11 11 0 0 0 1-22 15 15 0 0 0-28-2 12 12 0 0 0-3 24z" fill="#fff" '
+    'stroke="#14213d" stroke-width="3" stroke-linejoin="round"/></svg>\n'
+)
 
 STYLE = """\
 @font-face { font-family: "Atkinson Hyperlegible"; font-weight: normal; font-display: swap;

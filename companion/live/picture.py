@@ -47,7 +47,7 @@ SIZES = {"landscape": (1920, 1080), "portrait": (1080, 1920)}
 # screen, they would hold a hundred megabytes of both 1080p shapes; the page forgets them at
 # each new state (it draws each state once, in two shapes)
 PICTURE_CACHES = ("companion.ui.boards.", "companion.ui.kit.ribbon")
-SETTLE_S = 5.0      # past every short transition: the picture shows the settled screen
+SETTLE_S = 5.0  # past every short transition: the picture shows the settled screen
 STORY_LINES = 6
 
 
@@ -98,9 +98,9 @@ class _StepClock:
 class Player:
     name: str
     score: int
-    colour: str      # CSS rgb()
-    mark: str        # the initial the token shows
-    turn: bool       # it is this player's turn
+    colour: str  # CSS rgb()
+    mark: str  # the initial the token shows
+    turn: bool  # it is this player's turn
     winner: bool
 
 
@@ -112,9 +112,9 @@ class GameText:
     subtitle: str = ""
     prompt: str = ""
     players: list[Player] = field(default_factory=list)
-    story: list[str] = field(default_factory=list)   # oldest first
+    story: list[str] = field(default_factory=list)  # oldest first
     over: bool = False
-    headline: str = ""                                # the end screen's, once over
+    headline: str = ""  # the end screen's, once over
     note: str = ""
     ranking: list[tuple[int, str, int]] = field(default_factory=list)  # (place, name, score)
 
@@ -148,8 +148,15 @@ class Painter:
             pygame.display.set_mode((1, 1))  # App.draw flips the display; ours draws off screen
         self.clock = _StepClock()
         self.controller = GameController()
-        self.app = _TableApp(Viewport(pygame.Surface(SIZES["landscape"])), Config(), self.controller,
-                             sounds=Silence(), hardware=_Table(), clock=self.clock, voice=_Silent())
+        self.app = _TableApp(
+            Viewport(pygame.Surface(SIZES["landscape"])),
+            Config(),
+            self.controller,
+            sounds=Silence(),
+            hardware=_Table(),
+            clock=self.clock,
+            voice=_Silent(),
+        )
         # each picture is drawn once and shared: a kept copy of a whole frame (8 MiB at 1080p)
         # would only be memory
         self.app.still_frames = False
@@ -170,10 +177,15 @@ class Painter:
         if look.game is None or look.problem:
             self.app.home()
             return
-        same_game = (before is not None and before.game is not None and before.problem is None
-                     and before.game.id == look.game.id and self.controller.match is not None
-                     and before.actions == look.actions[:len(before.actions)])
-        new = look.actions[len(before.actions):] if same_game else ()
+        same_game = (
+            before is not None
+            and before.game is not None
+            and before.problem is None
+            and before.game.id == look.game.id
+            and self.controller.match is not None
+            and before.actions == look.actions[: len(before.actions)]
+        )
+        new = look.actions[len(before.actions) :] if same_game else ()
         if not same_game or len(new) > 1:  # a burst (the page was behind): only the last one played
             # all but the last action rebuilt, the last one played: its moment shows
             start = list(look.actions[:-1])
@@ -241,11 +253,20 @@ class Painter:
         turn = None if view["over"] else _turn(view)
         out = GameText(title=game_title(view["game"]), subtitle=game_screen.subtitle(), over=bool(view["over"]))
         for p in players:
-            out.players.append(Player(p.name, view["scores"].get(p.name, 0), _css(game_screen.colour_of(p.name)),
-                                      game_screen.mark(p.name), p.name == turn, p.name in view["winners"]))
+            out.players.append(
+                Player(
+                    p.name,
+                    view["scores"].get(p.name, 0),
+                    _css(game_screen.colour_of(p.name)),
+                    game_screen.mark(p.name),
+                    p.name == turn,
+                    p.name in view["winners"],
+                )
+            )
         self.app.draw()  # its widgets are built for the language now current
-        out.prompt = next((w.text for w in flat(self.app.all_widgets())
-                           if isinstance(w, Label) and w.key == "prompt"), "")
+        out.prompt = next(
+            (w.text for w in flat(self.app.all_widgets()) if isinstance(w, Label) and w.key == "prompt"), ""
+        )
         out.story = [m.headline for m in story.recent(match, STORY_LINES) if m.headline]
         if isinstance(screen, EndScreen):
             out.over = True
@@ -255,14 +276,27 @@ class Painter:
 
     def history(self, language: str, games: list[GameSummary]) -> list[dict[str, Any]]:
         self._language(language)
-        return [{"id": g.id, "title": game_title(g.game) if g.game in ("cloud9", "cloudship", "cloudmine") else g.title,
-                 "started": g.started_at, "status": g.status, "players": list(g.players),
-                 "scores": dict(g.scores), "winners": list(g.winners), "damaged": g.damaged} for g in games]
+        return [
+            {
+                "id": g.id,
+                "title": game_title(g.game) if g.game in ("cloud9", "cloudship", "cloudmine") else g.title,
+                "started": g.started_at,
+                "status": g.status,
+                "players": list(g.players),
+                "scores": dict(g.scores),
+                "winners": list(g.winners),
+                "damaged": g.damaged,
+            }
+            for g in games
+        ]
 
     def records(self, language: str, records: dict) -> list[tuple[str, list[str]]]:
         self._language(language)
-        return [(game_title(game), record_lines(records[game]))
-                for game in ("cloud9", "cloudship", "cloudmine") if game in records]
+        return [
+            (game_title(game), record_lines(records[game]))
+            for game in ("cloud9", "cloudship", "cloudmine")
+            if game in records
+        ]
 
     def titles(self, language: str) -> dict[str, str]:
         self._language(language)

@@ -73,6 +73,7 @@ class ReadOnlyJournal:
 
     def look(self) -> Look:
         """The latest game (the one being played, else the last one started)."""
+
         def read(store: Store) -> Look:
             summary = store.unfinished() or store.latest()
             if summary is None:
@@ -98,9 +99,11 @@ class ReadOnlyJournal:
     def results_state(self) -> tuple | None:
         """What the records depend on, cheaply: the file and how often its results changed
         (None: a journal without that count, or none)."""
+
         def read(store: Store) -> tuple | None:
             changes = store.changes()
             return None if changes is None else (self.path.stat().st_ino, changes)
+
         return self._with(read)
 
     def games(self, limit: int = 50) -> list[GameSummary]:

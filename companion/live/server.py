@@ -35,24 +35,24 @@ from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
 from .. import config as settings
+from ..errors import CompanionError
 from ..i18n import LANGUAGES
 from ..ui.loop import heap
 from . import address, page
 from .events import FolderWatch, Hub
 from .reader import Look, ReadOnlyJournal
-from ..errors import CompanionError
 
 log = logging.getLogger(__name__)
 
-MAX_VIEWERS = 64          # open pages at once (a table of eight, their phones, a TV or two)
-STREAMS_PER_ADDRESS = 6   # open pages of one device (a phone with a few tabs); more are refused
-MAX_CONNECTIONS = 128     # sockets at once, viewers included
-HEAD_TIMEOUT_S = 10.0     # a connection must send its request within this
-WRITE_TIMEOUT_S = 10.0    # a client that takes longer to take a write is cut off
+MAX_VIEWERS = 64  # open pages at once (a table of eight, their phones, a TV or two)
+STREAMS_PER_ADDRESS = 6  # open pages of one device (a phone with a few tabs); more are refused
+MAX_CONNECTIONS = 128  # sockets at once, viewers included
+HEAD_TIMEOUT_S = 10.0  # a connection must send its request within this
+WRITE_TIMEOUT_S = 10.0  # a client that takes longer to take a write is cut off
 KEEPALIVE_S = 15.0
-HEARTBEAT_S = 20.0        # a comment down each event stream: dead connections are found
-CHUNK = 32 * 1024         # pictures are sent in pieces of this size
-RESCAN_S = 60.0           # the home-network addresses are looked up again this often
+HEARTBEAT_S = 20.0  # a comment down each event stream: dead connections are found
+CHUNK = 32 * 1024  # pictures are sent in pieces of this size
+RESCAN_S = 60.0  # the home-network addresses are looked up again this often
 # a change heard that showed nothing new is read once more this much later: a commit can be
 # heard with its -wal written but its index not yet (a writer held up between the two)
 LATE_S = 0.3
@@ -61,8 +61,8 @@ LIMITS = {"max_line_size": 2048, "max_field_size": 2048, "max_headers": 32}
 HANDLER_OPTIONS = {"access_log": None, "keepalive_timeout": KEEPALIVE_S, **LIMITS}
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self'; "
-                               "font-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'; "
-                               "form-action 'none'; frame-ancestors 'none'",
+    "font-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
@@ -73,10 +73,17 @@ BUSY_RETRY_S = 5
 def _busy_answer() -> bytes:
     """The whole answer a connection over the cap gets: a small page that loads itself again."""
     body = page.busy_page(BUSY_RETRY_S).encode()
-    head = {"Content-Type": "text/html; charset=utf-8", "Content-Length": str(len(body)),
-            "Retry-After": str(BUSY_RETRY_S), "Cache-Control": "no-store", "Connection": "close", **SECURITY_HEADERS}
-    return ("HTTP/1.1 503 Service Unavailable\r\n" + "".join(f"{k}: {v}\r\n" for k, v in head.items())
-            + "\r\n").encode() + body
+    head = {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Length": str(len(body)),
+        "Retry-After": str(BUSY_RETRY_S),
+        "Cache-Control": "no-store",
+        "Connection": "close",
+        **SECURITY_HEADERS,
+    }
+    return (
+        "HTTP/1.1 503 Service Unavailable\r\n" + "".join(f"{k}: {v}\r\n" for k, v in head.items()) + "\r\n"
+    ).encode() + body
 
 
 BUSY = _busy_answer()
@@ -87,10 +94,13 @@ class _Handler(RequestHandler):
     error) are one line in the log and a short answer with the page's headers: never a
     traceback, never the request's own bytes sent back."""
 
-    def handle_error(self, request, status: int = 500, exc: BaseException | None = None,
-                     message: str | None = None) -> web.StreamResponse:
+    def handle_error(
+        self, request, status: int = 500, exc: BaseException | None = None, message: str | None = None
+    ) -> web.StreamResponse:
         reason = str(exc or message or "").splitlines()[0][:120] if (exc or message) else ""
-        log.warning("refused a request from %s: %s %s", request.remote, status, reason.encode("unicode_escape").decode())
+        log.warning(
+            "refused a request from %s: %s %s", request.remote, status, reason.encode("unicode_escape").decode()
+        )
         if request.writer.output_size > 0:
             raise ConnectionError("an answer was under way already")
         phrase = HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else "Error"
@@ -120,9 +130,9 @@ class _Busy(asyncio.Protocol):
 class Options:
     db: Path
     config: Path | None
-    host: str | None = None      # None: loopback and the home-network addresses
-    port: int | None = None      # None: the settings' live_port
-    always: bool = False         # serve whatever the settings say (tests, a desktop try-out)
+    host: str | None = None  # None: loopback and the home-network addresses
+    port: int | None = None  # None: the settings' live_port
+    always: bool = False  # serve whatever the settings say (tests, a desktop try-out)
     head_timeout: float = HEAD_TIMEOUT_S
     write_timeout: float = WRITE_TIMEOUT_S
 
@@ -169,6 +179,7 @@ class LiveServer:
     # --- the drawing thread -----------------------------------------------------------------
     def _draw(self, fn: Callable[..., Any], *args: Any) -> Awaitable[Any]:
         """Run fn(painter, *args) on the drawing thread (pygame and gettext are its alone)."""
+
         def job():
             if self._painter is None:
                 from .picture import Painter  # pygame loads here, off the event loop
@@ -176,6 +187,7 @@ class LiveServer:
                 self._painter = Painter()
                 self._painter.follow(self.config)
             return fn(self._painter, *args)
+
         return asyncio.get_running_loop().run_in_executor(self.pool, job)
 
     def _read(self, fn: Callable[[], Any]) -> Awaitable[Any]:
@@ -248,8 +260,11 @@ class LiveServer:
 
     async def _apply_settings(self) -> None:
         path = self.options.config
-        loaded = (await asyncio.get_running_loop().run_in_executor(
-            None, lambda: settings.load(path, move_aside=False)))[0] if path else settings.Config()
+        loaded = (
+            (await asyncio.get_running_loop().run_in_executor(None, lambda: settings.load(path, move_aside=False)))[0]
+            if path
+            else settings.Config()
+        )
         before, self.config = self.config, loaded
         if self.number and _shown_settings(before) != _shown_settings(loaded):
             # the table's language or what its screen shows changed: every page follows
@@ -295,8 +310,9 @@ class LiveServer:
         loop = asyncio.get_running_loop()
         for host in hosts:
             try:
-                self.listening.append(await loop.create_server(self._factory, host, port, reuse_address=True,
-                                                               backlog=64))
+                self.listening.append(
+                    await loop.create_server(self._factory, host, port, reuse_address=True, backlog=64)
+                )
             except OSError as exc:
                 if host == hosts[0]:  # the first (loopback, or the one asked for) must work
                     await self._stop_listening()
@@ -378,11 +394,13 @@ class LiveServer:
         if not self._own_name(request.headers.get("Host")):
             return self._headers(web.Response(status=421, text="this page answers to its own names only\n"))
         if request.method not in ("GET", "HEAD"):
-            return self._headers(web.Response(status=405, text="this page can only be looked at\n",
-                                              headers={"Allow": "GET, HEAD"}))
+            return self._headers(
+                web.Response(status=405, text="this page can only be looked at\n", headers={"Allow": "GET, HEAD"})
+            )
         if request.body_exists:  # a look carries nothing; its body is never read
-            return self._headers(web.Response(status=413, text="a request to this page has no body\n",
-                                              headers={"Connection": "close"}))
+            return self._headers(
+                web.Response(status=413, text="a request to this page has no body\n", headers={"Connection": "close"})
+            )
         try:
             response = await handler(request)
         except web.HTTPException as exc:
@@ -401,8 +419,11 @@ class LiveServer:
 
     @staticmethod
     def _fixed(body: str | bytes, kind: str) -> web.Response:
-        return web.Response(body=body.encode() if isinstance(body, str) else body, content_type=kind,
-                            headers={"Cache-Control": "max-age=300"})
+        return web.Response(
+            body=body.encode() if isinstance(body, str) else body,
+            content_type=kind,
+            headers={"Cache-Control": "max-age=300"},
+        )
 
     async def style(self, request: web.Request) -> web.Response:
         return self._fixed(page.STYLE, "text/css")
@@ -433,6 +454,7 @@ class LiveServer:
         async def make():
             text = await self._draw(lambda p: p.text(language))
             return await self._draw(lambda p: _in(language, whole, language, chosen, version, text, look.problem))
+
         return self._html(await self._shared((kind, language, chosen), make))
 
     async def game(self, request: web.Request) -> web.Response:
@@ -449,8 +471,10 @@ class LiveServer:
                 games, problem = await self._read(self.journal.games), None
             except Exception as exc:  # a damaged journal: said on the page
                 games, problem = [], str(exc)
-            return await self._draw(lambda p: _in(language, page.history_page, language, chosen,
-                                                  p.history(language, games), problem))
+            return await self._draw(
+                lambda p: _in(language, page.history_page, language, chosen, p.history(language, games), problem)
+            )
+
         return self._html(await self._shared(("history", language, chosen), make))
 
     async def records(self, request: web.Request) -> web.Response:
@@ -475,23 +499,32 @@ class LiveServer:
 
         async def make():
             records, problem = await self._shared(("records",), work_out, self._records[1])
-            return await self._draw(lambda p: _in(language, page.records_page, language, chosen,
-                                                  p.records(language, records), problem))
+            return await self._draw(
+                lambda p: _in(language, page.records_page, language, chosen, p.records(language, records), problem)
+            )
+
         return self._html(await self._shared(("page", language, chosen), make, self._records[1]))
 
     async def picture(self, request: web.Request) -> web.StreamResponse:
         language, _chosen = self._language(request)
         orientation = request.match_info["orientation"]
         current = request.match_info["version"] == self.version
-        png = await self._shared(("png", language, orientation), lambda: self._draw(lambda p: p.png(language, orientation)))
-        response = web.StreamResponse(headers={"Content-Type": "image/png", "Content-Length": str(len(png)),
-                                               "Cache-Control": "max-age=86400, immutable" if current else "no-store"})
+        png = await self._shared(
+            ("png", language, orientation), lambda: self._draw(lambda p: p.png(language, orientation))
+        )
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "image/png",
+                "Content-Length": str(len(png)),
+                "Cache-Control": "max-age=86400, immutable" if current else "no-store",
+            }
+        )
         self._headers(response)
         await response.prepare(request)
         if request.method == "HEAD":
             return response
         for start in range(0, len(png), CHUNK):
-            if not await _write(request, response, self.options.write_timeout, png[start:start + CHUNK]):
+            if not await _write(request, response, self.options.write_timeout, png[start : start + CHUNK]):
                 return response
         await response.write_eof()
         return response

@@ -11,15 +11,29 @@ counted, never seen: the companion trusts the pilot's "fall" (ruling 4).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .common import (
-    N_, Action, Listing, Outcome, RulesError, Term, best, canonical_action, evolve, next_seat,
-    player_field, setup_player_choice, setup_players, string_list, string_tuple,
+    N_,
+    Action,
+    Listing,
+    Outcome,
+    RulesError,
+    Term,
+    best,
+    canonical_action,
+    evolve,
+    next_seat,
+    player_field,
+    setup_player_choice,
+    setup_players,
+    string_list,
+    string_tuple,
 )
 
 # --- board data (docs/rulings.md, "Board data": printed on the board, not in the rulebook) --
@@ -37,7 +51,7 @@ FACES = COLOURS + (BLANK,)
 WILD = "wild"
 CARDS = COLOURS + (WILD,)
 # each die: one face per colour and two blank faces
-FACE_WEIGHTS = {**{c: 1 for c in COLOURS}, BLANK: 2}
+FACE_WEIGHTS = {**dict.fromkeys(COLOURS, 1), BLANK: 2}
 DIE_SIDES = sum(FACE_WEIGHTS.values())
 
 # ruling 5: 72 balloon cards and 4 wild cards; 6 dealt to each player
@@ -58,8 +72,7 @@ RULE_HAND = "ruling 4"
 RULE_CONTRACT = "replay contract"
 
 # the fields each action has (others are ignored), and the multisets among them
-ACTION_FIELDS = {"roll": ("dice",), "jump": ("player",), "stay": ("player",), "rise": ("cards",),
-                 "fall": ()}
+ACTION_FIELDS = {"roll": ("dice",), "jump": ("player",), "stay": ("player",), "rise": ("cards",), "fall": ()}
 MULTISETS = {"dice": FACES, "cards": CARDS}
 
 
@@ -101,7 +114,7 @@ def seats_after(players: tuple[str, ...], name: str) -> tuple[str, ...]:
     return players[i:] + players[:i]
 
 
-def next_pilot(state: "Cloud9State") -> str:
+def next_pilot(state: Cloud9State) -> str:
     """Step 3: after a rise the pilot's role moves left, skipping those no longer aboard
     (back to the pilot when nobody else is left)."""
     return (passengers_in_order(state) or (state.pilot,))[0]
@@ -131,29 +144,37 @@ def _cards_refused(needed: list[str]) -> RulesError:
     if len(colours) == 1:
         return RulesError("the roll needs {count1} {colour1} cards, or one wild card", rule, **params)
     if len(colours) == 2:
-        return RulesError("the roll needs {count1} {colour1} and {count2} {colour2} cards, or one wild card",
-                          rule, **params)
+        return RulesError(
+            "the roll needs {count1} {colour1} and {count2} {colour2} cards, or one wild card", rule, **params
+        )
     if len(colours) == 3:
-        return RulesError("the roll needs {count1} {colour1}, {count2} {colour2} and {count3} {colour3} cards, "
-                          "or one wild card", rule, **params)
-    return RulesError("the roll needs {count1} {colour1}, {count2} {colour2}, {count3} {colour3} and "
-                      "{count4} {colour4} cards, or one wild card", rule, **params)
+        return RulesError(
+            "the roll needs {count1} {colour1}, {count2} {colour2} and {count3} {colour3} cards, or one wild card",
+            rule,
+            **params,
+        )
+    return RulesError(
+        "the roll needs {count1} {colour1}, {count2} {colour2}, {count3} {colour3} and "
+        "{count4} {colour4} cards, or one wild card",
+        rule,
+        **params,
+    )
 
 
 @dataclass(frozen=True)
 class Cloud9State:
     players: tuple[str, ...]
-    scores: tuple[int, ...]          # points, in seat order
-    hands: tuple[int, ...]           # cards held, in seat order (ruling 5)
+    scores: tuple[int, ...]  # points, in seat order
+    hands: tuple[int, ...]  # cards held, in seat order (ruling 5)
     draw_pile: int
     discards: int
     trip: int
     cloud: int
     pilot: str
-    basket: tuple[str, ...]          # names aboard, in seat order
-    deciders: tuple[str, ...]        # passengers still to decide this turn, head first
-    dice: tuple[str, ...] | None     # the roll being resolved; None before the roll
-    solo: bool                       # the pilot flies alone after a rise (ruling 8)
+    basket: tuple[str, ...]  # names aboard, in seat order
+    deciders: tuple[str, ...]  # passengers still to decide this turn, head first
+    dice: tuple[str, ...] | None  # the roll being resolved; None before the roll
+    solo: bool  # the pilot flies alone after a rise (ruling 8)
     over: bool = False
 
     @property
@@ -215,8 +236,9 @@ def _end_trip(state: Cloud9State, fell: bool) -> Cloud9State:
     if game_ends(fell, state.scores):
         return evolve(state, over=True, dice=None, deciders=(), solo=False)
     pilot = next_trip_pilot(state.players, state.pilot)
-    fresh = evolve(state, trip=state.trip + 1, cloud=1, pilot=pilot, basket=state.players,
-                    deciders=(), dice=None, solo=False)
+    fresh = evolve(
+        state, trip=state.trip + 1, cloud=1, pilot=pilot, basket=state.players, deciders=(), dice=None, solo=False
+    )
     return _deal_one_each(fresh, pilot)
 
 
@@ -237,9 +259,18 @@ class Cloud9Rules:
         pilot = setup_player_choice(config, "first_pilot", players)
         n = len(players)
         return Cloud9State(
-            players=players, scores=(0,) * n, hands=(HAND_SIZE,) * n,
-            draw_pile=DECK_SIZE - HAND_SIZE * n, discards=0, trip=1, cloud=1, pilot=pilot,
-            basket=players, deciders=(), dice=None, solo=False,
+            players=players,
+            scores=(0,) * n,
+            hands=(HAND_SIZE,) * n,
+            draw_pile=DECK_SIZE - HAND_SIZE * n,
+            discards=0,
+            trip=1,
+            cloud=1,
+            pilot=pilot,
+            basket=players,
+            deciders=(),
+            dice=None,
+            solo=False,
         )
 
     # --- what may be played ------------------------------------------------------------------
@@ -250,8 +281,10 @@ class Cloud9Rules:
         if phase == "over":
             return []
         if phase == "roll":
-            rolls = [{"act": "roll", "dice": list(faces)}
-                     for faces in combinations_with_replacement(FACES, DICE[state.cloud])]
+            rolls = [
+                {"act": "roll", "dice": list(faces)}
+                for faces in combinations_with_replacement(FACES, DICE[state.cloud])
+            ]
             return rolls + ([{"act": "jump", "player": state.pilot}] if state.solo else [])
         if phase == "decide":
             who = state.deciders[0]
@@ -290,12 +323,14 @@ class Cloud9Rules:
         """The state after `action`; RulesError when the rules do not allow it now."""
         act = action.get("act")
         if state.over:
-            raise RulesError("the game is over: {winners} won", RULE_WINNING,
-                             winners=Listing(self._winners(state), "and"))
+            raise RulesError(
+                "the game is over: {winners} won", RULE_WINNING, winners=Listing(self._winners(state), "and")
+            )
         handler = _HANDLERS.get(act) if isinstance(act, str) else None
         if handler is None:
-            raise RulesError("{act!r} is not an action in Cloud 9 (roll, jump, stay, rise or fall)",
-                             RULE_CONTRACT, act=act)
+            raise RulesError(
+                "{act!r} is not an action in Cloud 9 (roll, jump, stay, rise or fall)", RULE_CONTRACT, act=act
+            )
         return handler(self, state, action)
 
     def _roll(self, state: Cloud9State, action: Action) -> Cloud9State:
@@ -304,8 +339,13 @@ class Cloud9Rules:
         faces = string_tuple(action, "dice", FACES, N_("a list of die faces"))
         want = DICE[state.cloud]
         if len(faces) != want:
-            raise RulesError("the pilot rolls {want} dice on cloud {cloud}, not {count}", RULE_STEP_1,
-                             want=want, cloud=state.cloud, count=len(faces))
+            raise RulesError(
+                "the pilot rolls {want} dice on cloud {cloud}, not {count}",
+                RULE_STEP_1,
+                want=want,
+                cloud=state.cloud,
+                count=len(faces),
+            )
         return evolve(state, dice=faces, deciders=passengers_in_order(state))
 
     def _jump(self, state: Cloud9State, action: Action) -> Cloud9State:
@@ -313,8 +353,9 @@ class Cloud9Rules:
             player = player_field(action, state.players)
             if state.solo and player == state.pilot and state.phase == "roll":
                 # ruling 8: the solo pilot jumps out before rolling; the balloon then falls
-                scored = evolve(state, scores=_with(state.scores, state.players, [player], POINTS[state.cloud]),
-                                 basket=())
+                scored = evolve(
+                    state, scores=_with(state.scores, state.players, [player], POINTS[state.cloud]), basket=()
+                )
                 return _end_trip(scored, fell=True)
             self._check_decider(state, player, jumping=True)
         player = state.deciders[0]
@@ -332,8 +373,7 @@ class Cloud9Rules:
         if not _their_turn(state, action):
             player = player_field(action, state.players)
             if state.solo and player == state.pilot and state.phase == "roll":
-                raise RulesError("{player} flies solo: staying in is simply rolling the dice", RULE_SOLO,
-                                 player=player)
+                raise RulesError("{player} flies solo: staying in is simply rolling the dice", RULE_SOLO, player=player)
             self._check_decider(state, player, jumping=False)
         return evolve(state, deciders=state.deciders[1:])
 
@@ -346,30 +386,38 @@ class Cloud9Rules:
         if player not in state.basket:
             raise RulesError("{player} has already jumped out of this trip", RULE_STEP_2, player=player)
         if player == state.pilot and state.solo:
-            raise RulesError("{player} flies solo and decides before rolling, not after", RULE_SOLO,
-                             player=player)
+            raise RulesError("{player} flies solo and decides before rolling, not after", RULE_SOLO, player=player)
         if player == state.pilot:
             if jumping:
-                raise RulesError("{player} is the pilot and cannot jump out unless flying solo",
-                                 RULE_STEP_2, player=player)
-            raise RulesError("{player} is the pilot: only the passengers decide to stay in",
-                             RULE_STEP_2, player=player)
+                raise RulesError(
+                    "{player} is the pilot and cannot jump out unless flying solo", RULE_STEP_2, player=player
+                )
+            raise RulesError("{player} is the pilot: only the passengers decide to stay in", RULE_STEP_2, player=player)
         if state.phase == "roll":
             if jumping:
-                raise RulesError("{player} cannot jump out yet: {pilot} rolls the dice first",
-                                 RULE_STEP_2, player=player, pilot=state.pilot)
-            raise RulesError("{player} cannot stay in yet: {pilot} rolls the dice first",
-                             RULE_STEP_2, player=player, pilot=state.pilot)
+                raise RulesError(
+                    "{player} cannot jump out yet: {pilot} rolls the dice first",
+                    RULE_STEP_2,
+                    player=player,
+                    pilot=state.pilot,
+                )
+            raise RulesError(
+                "{player} cannot stay in yet: {pilot} rolls the dice first",
+                RULE_STEP_2,
+                player=player,
+                pilot=state.pilot,
+            )
         if state.phase == "resolve":
-            raise RulesError("every passenger has decided: {pilot} makes the balloon rise or fall",
-                             RULE_STEP_3, pilot=state.pilot)
+            raise RulesError(
+                "every passenger has decided: {pilot} makes the balloon rise or fall", RULE_STEP_3, pilot=state.pilot
+            )
         who = state.deciders[0]
         if player != who:
             if jumping:
-                raise RulesError("{player} cannot jump out yet: {who} decides first", RULE_STEP_2,
-                                 player=player, who=who)
-            raise RulesError("{player} cannot stay in yet: {who} decides first", RULE_STEP_2,
-                             player=player, who=who)
+                raise RulesError(
+                    "{player} cannot jump out yet: {who} decides first", RULE_STEP_2, player=player, who=who
+                )
+            raise RulesError("{player} cannot stay in yet: {who} decides first", RULE_STEP_2, player=player, who=who)
 
     def _rise(self, state: Cloud9State, action: Action) -> Cloud9State:
         if state.dice is None or state.deciders:  # not the resolve (a game over is refused by apply)
@@ -379,12 +427,23 @@ class Cloud9Rules:
         held = state.hand(state.pilot)
         if cost > held:  # ruling 4
             if held == 1:
-                raise RulesError("{pilot} holds {held} card and cannot play {cost}", RULE_HAND,
-                                 pilot=state.pilot, held=held, cost=cost)
-            raise RulesError("{pilot} holds {held} cards and cannot play {cost}", RULE_HAND,
-                             pilot=state.pilot, held=held, cost=cost)
-        risen = dict(hands=_with(state.hands, state.players, [state.pilot], -cost),
-                     discards=state.discards + cost, cloud=state.cloud + 1, dice=None, deciders=())
+                raise RulesError(
+                    "{pilot} holds {held} card and cannot play {cost}",
+                    RULE_HAND,
+                    pilot=state.pilot,
+                    held=held,
+                    cost=cost,
+                )
+            raise RulesError(
+                "{pilot} holds {held} cards and cannot play {cost}", RULE_HAND, pilot=state.pilot, held=held, cost=cost
+            )
+        risen = dict(
+            hands=_with(state.hands, state.players, [state.pilot], -cost),
+            discards=state.discards + cost,
+            cloud=state.cloud + 1,
+            dice=None,
+            deciders=(),
+        )
         if state.cloud + 1 == TOP_CLOUD:
             # step 3: everyone aboard, the pilot too, scores 25 and a new trip begins
             scores = _with(state.scores, state.players, state.basket, TOP_POINTS)
@@ -403,13 +462,13 @@ class Cloud9Rules:
         phase = state.phase
         if phase == "roll":
             if state.solo:
-                return RulesError("{pilot} flies solo and must jump out or roll the dice first", rule,
-                                  pilot=state.pilot)
+                return RulesError(
+                    "{pilot} flies solo and must jump out or roll the dice first", rule, pilot=state.pilot
+                )
             return RulesError("{pilot} must roll the dice first", rule, pilot=state.pilot)
         if phase == "decide":
             return RulesError("{who} must decide first: jump out or stay in", rule, who=state.deciders[0])
-        return RulesError("the dice are rolled: {pilot} makes the balloon rise or fall", rule,
-                          pilot=state.pilot)
+        return RulesError("the dice are rolled: {pilot} makes the balloon rise or fall", rule, pilot=state.pilot)
 
     # --- the public state ----------------------------------------------------------------------
 
@@ -446,7 +505,12 @@ class Cloud9Rules:
 
 
 # looked up once per action: a module global, not the class's attribute
-_HANDLERS = {"roll": Cloud9Rules._roll, "jump": Cloud9Rules._jump, "stay": Cloud9Rules._stay,
-             "rise": Cloud9Rules._rise, "fall": Cloud9Rules._fall}
+_HANDLERS = {
+    "roll": Cloud9Rules._roll,
+    "jump": Cloud9Rules._jump,
+    "stay": Cloud9Rules._stay,
+    "rise": Cloud9Rules._rise,
+    "fall": Cloud9Rules._fall,
+}
 
 RULES = Cloud9Rules()

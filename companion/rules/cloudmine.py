@@ -6,12 +6,23 @@ readings: docs/rulings.md, "The Cloud Mine".
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .common import (
-    N_, Action, Outcome, RulesError, best, canonical_action, evolve, field, next_seat, player_field,
-    setup_player_choice, setup_players,
+    N_,
+    Action,
+    Outcome,
+    RulesError,
+    best,
+    canonical_action,
+    evolve,
+    field,
+    next_seat,
+    player_field,
+    setup_player_choice,
+    setup_players,
 )
 
 DECK_SIZE = 80
@@ -35,13 +46,13 @@ def role_shift(players: tuple[str, ...], name: str) -> str:
 @dataclass(frozen=True)
 class MineState:
     players: tuple[str, ...]
-    scores: tuple[int, ...]          # cards collected, in seat order
+    scores: tuple[int, ...]  # cards collected, in seat order
     deck: int
     round: int
     dreamer: str
-    guessers: tuple[str, ...]        # this round's guessing order still to come (head guesses)
-    table: int                       # cards still face up in the middle
-    dreamer_pile: int                # cards the Dreamer holds for now this round
+    guessers: tuple[str, ...]  # this round's guessing order still to come (head guesses)
+    table: int  # cards still face up in the middle
+    dreamer_pile: int  # cards the Dreamer holds for now this round
     over: bool = False
 
     @property
@@ -65,8 +76,9 @@ def _start_round(state: MineState, dreamer: str, number: int) -> MineState:
     if state.deck < need:  # ruling 6: the deck cannot supply another round
         return evolve(state, over=True, guessers=(), table=0, dreamer_pile=0)
     order = observers(state.players, dreamer) * attempts_per_observer(len(state.players))
-    return evolve(state, deck=state.deck - need, round=number, dreamer=dreamer,
-                   guessers=order, table=need, dreamer_pile=0)
+    return evolve(
+        state, deck=state.deck - need, round=number, dreamer=dreamer, guessers=order, table=need, dreamer_pile=0
+    )
 
 
 def _give(scores: tuple[int, ...], players: tuple[str, ...], gains: dict[str, int]) -> tuple[int, ...]:
@@ -122,13 +134,20 @@ class CloudMineRules:
         who = state.guessers[0]
         if player != who:
             if player == state.dreamer:
-                raise RulesError("{player} is the Dreamer and does not guess; {who} guesses now", "a round, step 4",
-                                 player=player, who=who)
+                raise RulesError(
+                    "{player} is the Dreamer and does not guess; {who} guesses now",
+                    "a round, step 4",
+                    player=player,
+                    who=who,
+                )
             if player == state.chooser:
-                raise RulesError("{player} is the Chooser and does not guess; {who} guesses now", "a round, step 4",
-                                 player=player, who=who)
-            raise RulesError("{player} cannot guess yet: it is {who}'s turn", "a round, step 4",
-                             player=player, who=who)
+                raise RulesError(
+                    "{player} is the Chooser and does not guess; {who} guesses now",
+                    "a round, step 4",
+                    player=player,
+                    who=who,
+                )
+            raise RulesError("{player} cannot guess yet: it is {who}'s turn", "a round, step 4", player=player, who=who)
         if correct:
             # ruling 1: the finder takes the chosen card and the rest of the table;
             # the Dreamer keeps the cards taken for wrong guesses

@@ -12,14 +12,26 @@ goes (`plant`) or what a freshly flipped tile shows (`reveal`).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from math import factorial, prod
-from typing import Any, Mapping, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from .common import (
-    N_, Action, Outcome, RulesError, SetupError, canonical_action, evolve, field, next_seat,
-    setup_player_choice, setup_players, string_list, terms,
+    N_,
+    Action,
+    Outcome,
+    RulesError,
+    SetupError,
+    canonical_action,
+    evolve,
+    field,
+    next_seat,
+    setup_player_choice,
+    setup_players,
+    string_list,
+    terms,
 )
 
 # --- board data (docs/rulings.md, "Cloudship", board data) -------------------------------
@@ -34,10 +46,10 @@ FACE_WEIGHTS = {"yellow": 1, "purple": 1, "white": 1, "blue": 1, STORM: 2}
 STORM_END = 13
 BED_CAPACITY = 3
 FLOWERS = 12
-ENGINE_SPACES = 12                 # numbered 1-12 along the pipe from the red arrow
-SECTION_SIZE = 3                   # sections 1-3, 4-6, 7-9, 10-12
-TILE_SECTIONS = (1, 2, 3)          # section 4 has no tool parts and never takes a tile
-HAIL_PER_SET = 1                   # each set of three tiles holds exactly one hail tile
+ENGINE_SPACES = 12  # numbered 1-12 along the pipe from the red arrow
+SECTION_SIZE = 3  # sections 1-3, 4-6, 7-9, 10-12
+TILE_SECTIONS = (1, 2, 3)  # section 4 has no tool parts and never takes a tile
+HAIL_PER_SET = 1  # each set of three tiles holds exactly one hail tile
 BALLS = ("rain", "hail")
 # the contract: the ship holds a load only through flight, plant and reveal; before the first
 # roll, between rounds and once the game is over (won or lost) it is empty
@@ -74,6 +86,7 @@ class Tile:
 
 # --- the readings, one function each -------------------------------------------------------
 
+
 def storm_after(storm: int, dice: Sequence[str]) -> int:
     """Reading 1: one square per storm symbol, at once; the marker stops on the end square."""
     return min(storm + list(dice).count(STORM), STORM_END)
@@ -86,8 +99,9 @@ def raindrops_for(dice: Sequence[str]) -> int:
 
 def hail_visible(flowers: Sequence[bool], tiles: Sequence[Tile | None]) -> int:
     """Reading 2 and 5: hail counts while its tile is face up and no flower covers it."""
-    return sum(1 for flower, tile in zip(flowers, tiles)
-               if not flower and tile is not None and tile.face_up and tile.hail)
+    return sum(
+        1 for flower, tile in zip(flowers, tiles) if not flower and tile is not None and tile.face_up and tile.hail
+    )
 
 
 def bed_outcome(rain: int, hail: int, rolled: int) -> tuple[int, int]:
@@ -116,8 +130,7 @@ def tile_spaces(mode: str, removed_sets: Sequence[int]) -> list[int]:
     out the removed sets; every other mode fills the tool spaces of sections 1-3."""
     if mode == "sunny":
         return []
-    return [space for section in TILE_SECTIONS if section not in removed_sets
-            for space in section_spaces(section)]
+    return [space for section in TILE_SECTIONS if section not in removed_sets for space in section_spaces(section)]
 
 
 def fixed_hail_spaces(mode: str) -> set[int]:
@@ -150,8 +163,10 @@ def check_hail_fits(mode: str, removed_sets: Sequence[int], hail: Sequence[bool]
             spaces = section_spaces(section)
             count = sum(1 for space in spaces if space in hailed)
             if count != HAIL_PER_SET:
-                raise SetupError(f'"hail": each set of tiles has exactly {HAIL_PER_SET} hail tile, but section '
-                                 f"{section} (spaces {spaces[0]}-{spaces[-1]}) has {count}")
+                raise SetupError(
+                    f'"hail": each set of tiles has exactly {HAIL_PER_SET} hail tile, but section '
+                    f"{section} (spaces {spaces[0]}-{spaces[-1]}) has {count}"
+                )
 
 
 def tile_layout(mode: str, removed_sets: Sequence[int], hail: Sequence[bool] | None) -> tuple[Tile | None, ...]:
@@ -174,26 +189,27 @@ def is_won(beds: Sequence[int]) -> bool:
 
 # --- the state -------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class ShipState:
     players: tuple[str, ...]
     mode: str
     commander: str
     storm: int
-    beds: tuple[int, ...]               # flowers per bed, in BEDS order
-    flowers: tuple[bool, ...]           # engine room, spaces 1-12: is a flower there?
-    tiles: tuple[Tile | None, ...]      # engine room, spaces 1-12: the tile beneath, if any
+    beds: tuple[int, ...]  # flowers per bed, in BEDS order
+    flowers: tuple[bool, ...]  # engine room, spaces 1-12: is a flower there?
+    tiles: tuple[Tile | None, ...]  # engine room, spaces 1-12: the tile beneath, if any
     phase: str = "roll"
     round: int = 1
     dice: tuple[str, ...] | None = None  # the roll being resolved (None between rounds)
-    load: tuple[int, int] = UNLOADED      # raindrops, hailstones loaded this round
+    load: tuple[int, int] = UNLOADED  # raindrops, hailstones loaded this round
     drops: tuple[tuple[str, str], ...] = ()  # (ball, bed) in the order they came to rest
-    to_plant: tuple[str, ...] = ()      # regular plantings still owed this round
-    wild: int = 0                       # wild flowers still owed this round
-    revealing: int | None = None        # 0-based space whose flipped tile awaits its face
-    planted: tuple[str, ...] = ()       # beds that got a flower this round, in order
-    removed: tuple[str, ...] = ()       # beds that lost a flower to hail this round
-    result: str | None = None           # "won", "lost" or None
+    to_plant: tuple[str, ...] = ()  # regular plantings still owed this round
+    wild: int = 0  # wild flowers still owed this round
+    revealing: int | None = None  # 0-based space whose flipped tile awaits its face
+    planted: tuple[str, ...] = ()  # beds that got a flower this round, in order
+    removed: tuple[str, ...] = ()  # beds that lost a flower to hail this round
+    result: str | None = None  # "won", "lost" or None
 
     def bed(self, colour: str) -> int:
         return self.beds[BEDS.index(colour)]
@@ -206,10 +222,11 @@ class ShipState:
 
 
 def _with(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return values[:index] + (value,) + values[index + 1:]
+    return values[:index] + (value,) + values[index + 1 :]
 
 
 # --- resolving a round ---------------------------------------------------------------------
+
 
 def _resolve(state: ShipState) -> ShipState:
     """Reading 3 and 4: hail removals in every bed first, then the plantings they leave."""
@@ -232,8 +249,9 @@ def _resolve(state: ShipState) -> ShipState:
         regular = min(watered[i], BED_CAPACITY - beds[i])
         to_plant += [colour] * regular
         wild += watered[i] - regular  # watering a full bed of a rolled colour: a wild flower
-    after = evolve(state, beds=tuple(beds), flowers=tuple(flowers), removed=tuple(removed),
-                    to_plant=tuple(to_plant), wild=wild)
+    after = evolve(
+        state, beds=tuple(beds), flowers=tuple(flowers), removed=tuple(removed), to_plant=tuple(to_plant), wild=wild
+    )
     return _carry_on(after)
 
 
@@ -256,8 +274,12 @@ def _plant(state: ShipState, colour: str) -> ShipState:
     """One flower from the engine room into `colour`; its tile is flipped (reading 5)."""
     space = next_flower(state.flowers)
     i = BEDS.index(colour)
-    state = evolve(state, beds=_with(state.beds, i, state.beds[i] + 1),
-                    flowers=_with(state.flowers, space, False), planted=state.planted + (colour,))
+    state = evolve(
+        state,
+        beds=_with(state.beds, i, state.beds[i] + 1),
+        flowers=_with(state.flowers, space, False),
+        planted=state.planted + (colour,),
+    )
     if is_won(state.beds):  # a win ends everything: nothing else is planted or asked
         return evolve(state, result="won", to_plant=(), wild=0, load=UNLOADED)
     tile = state.tiles[space]
@@ -270,12 +292,21 @@ def _plant(state: ShipState, colour: str) -> ShipState:
 
 def _next_round(state: ShipState) -> ShipState:
     """The round is over: the dice pass to the left and the ship is emptied."""
-    return evolve(state, phase="roll", round=state.round + 1,
-                   commander=next_seat(state.players, state.commander),
-                   dice=None, load=UNLOADED, drops=(), to_plant=(), wild=0)
+    return evolve(
+        state,
+        phase="roll",
+        round=state.round + 1,
+        commander=next_seat(state.players, state.commander),
+        dice=None,
+        load=UNLOADED,
+        drops=(),
+        to_plant=(),
+        wild=0,
+    )
 
 
 # --- the rules object ----------------------------------------------------------------------
+
 
 class CloudshipRules:
     """Cloudship's rules (common.GameRules). `setup` raises SetupError for a setup that cannot
@@ -298,19 +329,25 @@ class CloudshipRules:
         if hail is not None:
             check_hail_fits(mode, removed_sets, hail)
         return ShipState(
-            players=players, mode=mode, commander=commander, storm=0,
-            beds=(0,) * len(BEDS), flowers=(True,) * ENGINE_SPACES,
+            players=players,
+            mode=mode,
+            commander=commander,
+            storm=0,
+            beds=(0,) * len(BEDS),
+            flowers=(True,) * ENGINE_SPACES,
             tiles=tile_layout(mode, removed_sets, hail),
         )
 
     def legal_actions(self, state: ShipState) -> list[dict[str, Any]]:
         if state.phase == "roll":
-            return [{"act": "roll", "dice": list(dice)}
-                    for dice in combinations_with_replacement(FACES, DICE)]
+            return [{"act": "roll", "dice": list(dice)} for dice in combinations_with_replacement(FACES, DICE)]
         if state.phase == "flight":
-            drops = [{"act": "drop", "ball": ball, "bed": colour}
-                     for ball, loaded in zip(BALLS, state.load) if state.dropped(ball) < loaded
-                     for colour in BEDS]
+            drops = [
+                {"act": "drop", "ball": ball, "bed": colour}
+                for ball, loaded in zip(BALLS, state.load)
+                if state.dropped(ball) < loaded
+                for colour in BEDS
+            ]
             return drops + [{"act": "land"}]
         if state.phase == "plant":
             return [{"act": "plant", "bed": colour} for colour in state.open_beds()]
@@ -342,8 +379,9 @@ class CloudshipRules:
                 raise RulesError("the game is over, the crew won: all 12 flowers are planted", RULE_END)
             raise RulesError("the game is over, the crew lost: the storm has arrived", RULE_END)
         if not isinstance(act, str) or (handler := _HANDLERS.get(act)) is None:
-            raise RulesError("{act!r} is not an action in Cloudship (roll, drop, land, plant, reveal)",
-                             RULE_CONTRACT, act=act)
+            raise RulesError(
+                "{act!r} is not an action in Cloudship (roll, drop, land, plant, reveal)", RULE_CONTRACT, act=act
+            )
         expected = _PHASE_OF[act]
         if state.phase != expected:
             raise _wrong_phase(state)
@@ -357,7 +395,7 @@ class CloudshipRules:
             "over": state.phase == "over",
             "phase": state.phase,
             "winners": list(state.players) if state.result == "won" else [],
-            "scores": {name: planted for name in state.players},
+            "scores": dict.fromkeys(state.players, planted),
             "storm": state.storm,
             "storm_end": STORM_END,
             "beds": dict(zip(BEDS, state.beds)),
@@ -374,8 +412,8 @@ class CloudshipRules:
             "engine": [_space_view(state, i) for i in range(ENGINE_SPACES)],
             "reveal_space": None if state.revealing is None else state.revealing + 1,
             "wild_pending": state.wild,
-            "planted": list(state.planted),   # this round's (or the round just ended) plantings
-            "removed": list(state.removed),   # and the flowers hail took back
+            "planted": list(state.planted),  # this round's (or the round just ended) plantings
+            "removed": list(state.removed),  # and the flowers hail took back
         }
 
 
@@ -392,6 +430,7 @@ def _space_view(state: ShipState, i: int) -> dict[str, Any]:
 
 # --- setup fields --------------------------------------------------------------------------
 
+
 def _setup_removed_sets(config: Mapping[str, Any], mode: str) -> tuple[int, ...]:
     removed = config.get("removed_sets")
     if mode != "partly_cloudy":
@@ -400,9 +439,12 @@ def _setup_removed_sets(config: Mapping[str, Any], mode: str) -> tuple[int, ...]
         return ()
     if removed is None:
         raise SetupError('partly_cloudy mode needs "removed_sets": the one or two sets (sections 1-3) left out')
-    if (not isinstance(removed, list) or not 1 <= len(removed) <= 2
-            or any(isinstance(s, bool) or s not in TILE_SECTIONS for s in removed)
-            or len(set(removed)) != len(removed)):
+    if (
+        not isinstance(removed, list)
+        or not 1 <= len(removed) <= 2
+        or any(isinstance(s, bool) or s not in TILE_SECTIONS for s in removed)
+        or len(set(removed)) != len(removed)
+    ):
         raise SetupError(f'"removed_sets" must list one or two different sections from 1, 2, 3, not {removed!r}')
     return tuple(removed)
 
@@ -411,13 +453,15 @@ def _setup_hail(config: Mapping[str, Any]) -> tuple[bool, ...] | None:
     hail = config.get("hail")
     if hail is None:
         return None
-    if (not isinstance(hail, list) or len(hail) != ENGINE_SPACES
-            or not all(isinstance(h, bool) for h in hail)):
-        raise SetupError(f'"hail" must be a list of {ENGINE_SPACES} true/false values, engine spaces 1-12 in pipe order')
+    if not isinstance(hail, list) or len(hail) != ENGINE_SPACES or not all(isinstance(h, bool) for h in hail):
+        raise SetupError(
+            f'"hail" must be a list of {ENGINE_SPACES} true/false values, engine spaces 1-12 in pipe order'
+        )
     return tuple(hail)
 
 
 # --- the actions ---------------------------------------------------------------------------
+
 
 def _roll(state: ShipState, action: Action) -> ShipState:
     dice = string_list(action, "dice", FACES, N_("three die faces"))
@@ -496,18 +540,21 @@ def _wrong_phase(state: ShipState) -> RulesError:
     if state.phase == "flight":
         return RulesError("the ship is flying: tell where balls come to rest (drop) or land", RULE_FLY)
     if state.phase == "plant":
-        return RulesError("a wild flower waits for its bed: plant it in {beds}", RULE_WILD,
-                          beds=terms(state.open_beds(), "or"))
+        return RulesError(
+            "a wild flower waits for its bed: plant it in {beds}", RULE_WILD, beds=terms(state.open_beds(), "or")
+        )
     assert state.revealing is not None  # the only phase left: a flipped tile awaits its face
-    return RulesError("the tile on engine space {space} was just flipped: tell whether it shows hail (reveal)",
-                      RULE_HAIL, space=state.revealing + 1)
+    return RulesError(
+        "the tile on engine space {space} was just flipped: tell whether it shows hail (reveal)",
+        RULE_HAIL,
+        space=state.revealing + 1,
+    )
 
 
 _HANDLERS = {"roll": _roll, "drop": _drop, "land": _land, "plant": _plant_wild, "reveal": _reveal}
 _PHASE_OF = {"roll": "roll", "drop": "flight", "land": "flight", "plant": "plant", "reveal": "reveal"}
 # the fields each action has (others are ignored)
-ACTION_FIELDS = {"roll": ("dice",), "drop": ("ball", "bed"), "land": (), "plant": ("bed",),
-                 "reveal": ("hail",)}
+ACTION_FIELDS = {"roll": ("dice",), "drop": ("ball", "bed"), "land": (), "plant": ("bed",), "reveal": ("hail",)}
 
 RULES = CloudshipRules()
 roll_outcomes = RULES.roll_outcomes

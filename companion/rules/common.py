@@ -7,9 +7,10 @@ module, and `view()` turns a state into the contract's public JSON object.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import json
-from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
 Action = Mapping[str, Any]
 View = dict[str, Any]
@@ -68,7 +69,7 @@ class Listing(str):
     items: tuple[str, ...]
     conjunction: str
 
-    def __new__(cls, items: Sequence[str], conjunction: str = ",") -> "Listing":
+    def __new__(cls, items: Sequence[str], conjunction: str = ",") -> Listing:
         listing = super().__new__(cls, cls.JOINERS[conjunction].join(items))
         listing.items = tuple(items)
         listing.conjunction = conjunction
@@ -110,21 +111,28 @@ class GameRules(Protocol):
 
 # --- validation helpers, so that every game refuses malformed input the same way ---------
 
+
 def field(action: Action, name: str, kind: type | tuple[type, ...], what: str) -> Any:
     """The action's field `name`, which must be of `kind`; a RulesError names what is wrong.
 
     `what` says what the field holds, in words for the refusal: mark it with N_().
     """
     if name not in action:
-        raise RulesError('"{act}" needs a "{name}" field ({what})', "replay contract",
-                         act=action.get("act"), name=name, what=Term(what))
+        raise RulesError(
+            '"{act}" needs a "{name}" field ({what})',
+            "replay contract",
+            act=action.get("act"),
+            name=name,
+            what=Term(what),
+        )
     value = action[name]
     if type(value) is kind:  # the usual case, checked first: exactly the type asked for
         return value
     # bool is an int in Python: never let True stand for a number or a number for a bool
     if (isinstance(value, bool) and bool not in _as_tuple(kind)) or not isinstance(value, kind):
-        raise RulesError('"{name}" must be {what}, not {value!r}', "replay contract",
-                         name=name, what=Term(what), value=value)
+        raise RulesError(
+            '"{name}" must be {what}, not {value!r}', "replay contract", name=name, what=Term(what), value=value
+        )
     return value
 
 
@@ -140,8 +148,7 @@ def string_tuple(action: Action, name: str, allowed: Sequence[str], what: str) -
     values = field(action, name, list, what)
     for v in values:
         if not isinstance(v, str) or v not in allowed:
-            raise RulesError("{value!r} is not one of {allowed}", "replay contract",
-                             value=v, allowed=terms(allowed))
+            raise RulesError("{value!r} is not one of {allowed}", "replay contract", value=v, allowed=terms(allowed))
     return tuple(values)
 
 
@@ -210,8 +217,9 @@ class Outcome:
     probability: float
 
 
-def canonical_action(action: Action, fields: Mapping[str, Sequence[str]],
-                     orders: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+def canonical_action(
+    action: Action, fields: Mapping[str, Sequence[str]], orders: Mapping[str, Sequence[str]]
+) -> dict[str, Any]:
     """An action in its one spelling: the "act" and the fields the game reads for it (extra
     fields are ignored, as the replay contract says), each list field that holds a multiset
     (dice, cards) in the order of `orders[field]`, anything else in it after them.
@@ -232,8 +240,13 @@ def canonical_action(action: Action, fields: Mapping[str, Sequence[str]],
         if order is not None and isinstance(value, list):
             rank = {item: i for i, item in enumerate(order)}
             # junk may hold any JSON values: those sort after the known ones, by their JSON
-            value = sorted(value, key=lambda v: (rank.get(v, len(rank)) if isinstance(v, str) else len(rank),
-                                                 json.dumps(v, sort_keys=True)))
+            value = sorted(
+                value,
+                key=lambda v: (
+                    rank.get(v, len(rank)) if isinstance(v, str) else len(rank),
+                    json.dumps(v, sort_keys=True),
+                ),
+            )
         out[name] = value
     return out
 

@@ -30,8 +30,9 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from .common import Action, GameRules, RulesError, SetupError, View, action_key
 
@@ -40,7 +41,7 @@ from .common import Action, GameRules, RulesError, SetupError, View, action_key
 class _Step:
     state: Any
     action: Action | None  # the action that led here (None for the setup)
-    before: "_Step | None"
+    before: _Step | None
     depth: int = 0  # how many actions lead here from the setup
 
 
@@ -54,7 +55,7 @@ class Match:
     _legal_keys: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     @classmethod
-    def start(cls, setup: Mapping[str, Any]) -> "Match":
+    def start(cls, setup: Mapping[str, Any]) -> Match:
         """A new game from its setup (the replay contract's first line).
 
         Raises SetupError (a ValueError) when the setup cannot start a game: an unknown game,
@@ -133,7 +134,7 @@ class Match:
         chosen = rng.choices(outcomes, weights=[o.probability for o in outcomes])[0]
         return dict(chosen.action)
 
-    def apply(self, action: Action) -> "Match":
+    def apply(self, action: Action) -> Match:
         """The match after `action`; `self` is never changed.
 
         Raises RulesError (a ValueError) when the rules refuse the action, with a `reason` a

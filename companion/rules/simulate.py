@@ -9,8 +9,9 @@ from typing import Any
 from .match import Match
 
 
-def random_actions(setup: dict[str, Any], seed: int, limit: int = 10_000,
-                   undo_rate: float = 0.0) -> Iterator[tuple[Match, dict[str, Any]]]:
+def random_actions(
+    setup: dict[str, Any], seed: int, limit: int = 10_000, undo_rate: float = 0.0
+) -> Iterator[tuple[Match, dict[str, Any]]]:
     """(match before, action) pairs of one random legal game, until it ends or `limit`.
 
     With `undo_rate` > 0 an undo is sometimes played where one is possible.

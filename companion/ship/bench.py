@@ -74,8 +74,7 @@ def lines_per_s(count: int = LINES) -> float:
     opening = time.perf_counter() + 10
     while link.state != "open" and time.perf_counter() < opening:
         time.sleep(0.001)
-    lines = [encode("TILT", seq, seq * 50, [seq % 300 - 150, 12, 40 + seq % 7]) + "\r\n"
-             for seq in range(count)]
+    lines = [encode("TILT", seq, seq * 50, [seq % 300 - 150, 12, 40 + seq % 7]) + "\r\n" for seq in range(count)]
     data = "".join(lines).encode("ascii")
 
     def write():
@@ -107,8 +106,9 @@ def link_at_firmware_pace(seconds: float = IDLE_S) -> dict[str, float]:
     """The link and the judge in this process, as in the app, while another process writes
     into a pty what the firmware writes on its USB port for a resting ship, when it writes it
     (`firmware_usb_at_rest`): CPU in % of a core, and the reader's reads a second."""
-    replayer = subprocess.Popen([sys.executable, "-c", REPLAY, str(seconds + 2.0)],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    replayer = subprocess.Popen(
+        [sys.executable, "-c", REPLAY, str(seconds + 2.0)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
         link_path = replayer.stdout.readline().strip()
         woken = threading.Event()
@@ -165,9 +165,9 @@ def firmware_usb_at_rest(seconds: float) -> list[tuple[int, bytes]]:
 
     def write(buf, offset, n):
         if steps and steps[-1][0] == now[0]:
-            steps[-1] = (now[0], steps[-1][1] + bytes(buf[offset:offset + n]))
+            steps[-1] = (now[0], steps[-1][1] + bytes(buf[offset : offset + n]))
         else:
-            steps.append((now[0], bytes(buf[offset:offset + n])))
+            steps.append((now[0], bytes(buf[offset : offset + n])))
 
     out = messages.Outbox("CS-BENCH", [messages.Port(lambda: 1, write, USB_STEP_BYTES)])
     board = ship.Ship(out, StandingIMU(), lambda: False, lambda: (40, 40, 40, 120), lambda: 3900)
@@ -218,7 +218,7 @@ def reads_per_line_at_pico_pace(seconds: float = 5.0) -> float:
     for seq in range(count):
         line = (encode("TILT", seq, seq * 50, [seq % 300 - 150, 12, 4]) + "\r\n").encode("ascii")
         for at in range(0, len(line), PICO_PIECE):
-            os.write(master, line[at:at + PICO_PIECE])
+            os.write(master, line[at : at + PICO_PIECE])
             time.sleep(0.001)
         time.sleep(0.05 - 0.001 * (len(line) // PICO_PIECE + 1))
     time.sleep(0.2)
@@ -292,6 +292,7 @@ def line_to_frame(balls: int = BALLS) -> dict[str, float]:
             written.append(time.perf_counter())
             os.write(master, line)
             time.sleep(BALL_GAP_S)
+
     writer = threading.Thread(target=write_balls, daemon=True)
     writer.start()
     end = time.perf_counter() + 30
@@ -329,8 +330,7 @@ TWIN_BALLS = 30
 
 def percentiles(values: list[float]) -> tuple[float, float]:
     ordered = sorted(values)
-    return (round(ordered[len(ordered) // 2], 2),
-            round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 2))
+    return (round(ordered[len(ordered) // 2], 2), round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 2))
 
 
 def twin_latencies(balls: int = TWIN_BALLS) -> dict[str, tuple[float, float]]:
@@ -353,8 +353,9 @@ def twin_latencies(balls: int = TWIN_BALLS) -> dict[str, tuple[float, float]]:
 
     h = Harness((800, 480))
     app = h.app
-    panel = ShipPanel.open(Config(ship_port="sim"), app.wake, True, pin_factory=MockFactory(), flight_log=None,
-                           sim_options={"seed": 9})
+    panel = ShipPanel.open(
+        Config(ship_port="sim"), app.wake, True, pin_factory=MockFactory(), flight_log=None, sim_options={"seed": 9}
+    )
     app.hardware.ship = panel
     twin, session = panel.simulator, panel.session
     session.attach(app.controller)
@@ -376,6 +377,7 @@ def twin_latencies(balls: int = TWIN_BALLS) -> dict[str, tuple[float, float]]:
         if action.get("act") == "drop":
             dropped.append(time.monotonic())
         return submit(action, *args, **kwargs)
+
     app.draw, app.controller.submit = draw_and_note, submit_and_note
     try:
         twin.over("yellow")
@@ -415,13 +417,15 @@ def twin_beam_to_frame_ms(balls: int = TWIN_BALLS) -> tuple[float, float]:
 
 
 def bench() -> dict[str, float]:
-    return {"ship.lines_per_s": lines_per_s(),
-            **{f"ship.{name}": value for name, value in _at_rest().items()},
-            "ship.reads_per_line_at_pico_pace": reads_per_line_at_pico_pace(),
-            **_line_to_frame(),
-            "ship.judge_ball_flood_lines_per_s": judge_ball_flood_lines_per_s(),
-            **twin_figures(),
-            **firmware_figures()}
+    return {
+        "ship.lines_per_s": lines_per_s(),
+        **{f"ship.{name}": value for name, value in _at_rest().items()},
+        "ship.reads_per_line_at_pico_pace": reads_per_line_at_pico_pace(),
+        **_line_to_frame(),
+        "ship.judge_ball_flood_lines_per_s": judge_ball_flood_lines_per_s(),
+        **twin_figures(),
+        **firmware_figures(),
+    }
 
 
 def _line_to_frame() -> dict[str, float]:
@@ -476,9 +480,16 @@ def firmware_figures(seconds: int = 20, runs: int = FIRMWARE_RUNS) -> dict[str, 
         wobble = ((t * 7919) % 13 - 6) * (0.01 if flying else 0.0005)
         beam = flying and t % 1000 < 6
         mark = "start" if t == ms // 10 else "end" if t == ms // 2 - 1 else None
-        samples.append(Sample(t, accel=(0.1 * flying + wobble, -wobble, 1.0 + wobble),
-                              gyro=(30 * wobble, -20 * wobble, 0.0), beam=beam,
-                              rgbc=(200, 300, 480, 900) if beam else (40, 40, 40, 120), measure=mark))
+        samples.append(
+            Sample(
+                t,
+                accel=(0.1 * flying + wobble, -wobble, 1.0 + wobble),
+                gyro=(30 * wobble, -20 * wobble, 0.0),
+                beam=beam,
+                rgbc=(200, 300, 480, 900) if beam else (40, 40, 40, 120),
+                measure=mark,
+            )
+        )
     reports, steps = [], []
     for _ in range(max(1, runs)):
         run = Board.run(samples, "micropython", compiled=True, steps_log=len(samples))
@@ -492,12 +503,14 @@ def firmware_figures(seconds: int = 20, runs: int = FIRMWARE_RUNS) -> dict[str, 
     mean = sum(least) / len(least)
     p50 = least[len(least) // 2]
     p99 = least[min(len(least) - 1, int(len(least) * 0.99))]
-    return {"ship.firmware_step_mean_us": round(mean, 2),
-            "ship.firmware_step_median_us": p50,
-            "ship.firmware_step_p99_us": p99,
-            # the Pico's share of its time in the loop's work (the rest: the 1 ms sleeps), from
-            # the median step (a shared machine's pauses make the mean the neighbours' figure)
-            "ship.firmware_pico_busy_percent": round(p50 * PICO_SLOWER / (PICO_STEP_US + p50 * PICO_SLOWER) * 100, 1),
-            # what a p99 step leaves of the shortest ball's time on a Pico
-            "ship.firmware_pico_p99_step_left_of_3ms_us": round(PICO_STEP_BUDGET_US - p99 * PICO_SLOWER),
-            "ship.firmware_alloc_at_rest_bytes_per_s": round(report["allocated"] * 1000 / report["measured_ms"])}
+    return {
+        "ship.firmware_step_mean_us": round(mean, 2),
+        "ship.firmware_step_median_us": p50,
+        "ship.firmware_step_p99_us": p99,
+        # the Pico's share of its time in the loop's work (the rest: the 1 ms sleeps), from
+        # the median step (a shared machine's pauses make the mean the neighbours' figure)
+        "ship.firmware_pico_busy_percent": round(p50 * PICO_SLOWER / (PICO_STEP_US + p50 * PICO_SLOWER) * 100, 1),
+        # what a p99 step leaves of the shortest ball's time on a Pico
+        "ship.firmware_pico_p99_step_left_of_3ms_us": round(PICO_STEP_BUDGET_US - p99 * PICO_SLOWER),
+        "ship.firmware_alloc_at_rest_bytes_per_s": round(report["allocated"] * 1000 / report["measured_ms"]),
+    }

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TextIO
 from pathlib import Path
+from typing import TextIO
 
 import platformdirs
 
@@ -94,7 +94,7 @@ class FlightLog:
             return []
 
     def _prune(self) -> None:
-        for old in self.flights()[:-self.keep]:
+        for old in self.flights()[: -self.keep]:
             try:
                 old.unlink()
             except OSError:

@@ -22,11 +22,13 @@ import os
 import select
 import threading
 import time
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 import serial
 import serial.threaded
 from serial.tools import list_ports
+
 from ..errors import CompanionError
 
 log = logging.getLogger(__name__)
@@ -96,7 +98,7 @@ class LineSplitter(serial.threaded.Protocol):
             records.append((t, "ship", raw.decode("latin-1")))
         if len(rest) > LONGEST:
             if not self.skipping:
-                records.append((t, "ship", rest[:LONGEST + 1].decode("latin-1")))
+                records.append((t, "ship", rest[: LONGEST + 1].decode("latin-1")))
             self.skipping = True
             rest = bytearray()
         self.buffer = bytearray(rest)
@@ -211,7 +213,7 @@ class PortReader(serial.threaded.ReaderThread):
         whole = data.endswith(b"\n")  # the read ends where a line does
         end = len(data) - 1 if whole else len(data)
         start = data.rfind(b"\n", 0, end) + 1  # where the read's last line (whole or begun) starts
-        last = data[start:start + len(TILT)]
+        last = data[start : start + len(TILT)]
         last_is_tilt = len(last) >= 2 and TILT.startswith(last)
         after_lines = start > 0 and (not whole or data.count(b"\n") >= 2)
         if last_is_tilt and after_lines:
@@ -229,8 +231,7 @@ class PortReader(serial.threaded.ReaderThread):
             raise serial.SerialException(f"read failed: {exc}") from None
         if not data:
             # a vanished device can read as ready with nothing in it; pyserial says the same
-            raise serial.SerialException("device reports readiness to read but returned no data "
-                                         "(device disconnected?)")
+            raise serial.SerialException("device reports readiness to read but returned no data (device disconnected?)")
         return data
 
 
@@ -244,8 +245,15 @@ class Inlet(Protocol):
 class ShipLink(threading.Thread):
     """Keeps the port open and its lines flowing onto `events` (lists of records)."""
 
-    def __init__(self, spec: str, events: Inlet, *, clock: Clock = clock_ms,
-                 wake: Callable[[], None] | None = None, retry_s: float = RETRY_S):
+    def __init__(
+        self,
+        spec: str,
+        events: Inlet,
+        *,
+        clock: Clock = clock_ms,
+        wake: Callable[[], None] | None = None,
+        retry_s: float = RETRY_S,
+    ):
         super().__init__(name="ship-link", daemon=True)
         self.spec = spec
         self.events = events

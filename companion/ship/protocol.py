@@ -17,10 +17,10 @@ KINDS = ("rain", "hail")
 # integer, "t" text (may be empty), "k" a ball kind.
 LAYOUTS = {
     "HELLO": "ttt",  # PROTO, DEVICE, FIRMWARE: the same in every version of the protocol
-    "TILT": "ssu",   # PITCH, ROLL (tenths of a degree), MOTION (milli-g)
-    "BALL": "k",     # KIND
-    "BEAT": "u",     # BATTERY_MV
-    "ERR": "tt",     # CODE, TEXT
+    "TILT": "ssu",  # PITCH, ROLL (tenths of a degree), MOTION (milli-g)
+    "BALL": "k",  # KIND
+    "BEAT": "u",  # BATTERY_MV
+    "ERR": "tt",  # CODE, TEXT
 }
 
 _HEX = "0123456789abcdefABCDEF"
@@ -74,13 +74,12 @@ def decode(line):
     n = len(line)
     if n > MAX_LINE:
         raise ProtocolError("too_long")
-    if n < 5 or line[0] != "$" or line[n - 3] != "*" \
-            or line[n - 2] not in _HEX or line[n - 1] not in _HEX:
+    if n < 5 or line[0] != "$" or line[n - 3] != "*" or line[n - 2] not in _HEX or line[n - 1] not in _HEX:
         raise ProtocolError("format")
-    body = line[1:n - 3]
+    body = line[1 : n - 3]
     if "$" in body or "*" in body:
         raise ProtocolError("format")
-    if checksum(body) != int(line[n - 2:], 16):
+    if checksum(body) != int(line[n - 2 :], 16):
         raise ProtocolError("checksum")
     parts = body.split(",")
     layout = LAYOUTS.get(parts[0])

@@ -1,6 +1,7 @@
 # The types of protocol.py, kept apart: that module also runs on the ship's MicroPython board,
 # so it carries no annotations itself.
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 VERSION: str
 MAX_LINE: int
@@ -15,5 +16,6 @@ class ProtocolError(ValueError):
 def checksum(body: str) -> int: ...
 def encode(kind: str, seq: int, t: int, fields: Sequence[int | str]) -> str: ...
 def _integer(text: str, signed: bool) -> int | None: ...
+
 # the fields are ints and strs as the message type's LAYOUTS entry says: the caller knows which
 def decode(line: str) -> tuple[str, int, int, list[Any]]: ...

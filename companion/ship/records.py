@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 
-from .judge import BEDS, Judge, Record
 from ..errors import CompanionError
+from .judge import BEDS, Judge, Record
 
 VALUES = {"bed": BEDS, "port": ("lost", "back"), "flight": ("start", "end")}
 # the link passes on at most 200 characters a line, written as JSON in the flight log: a record
@@ -76,7 +76,7 @@ def read_records(data: bytes) -> list[tuple[int, str, str]]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        where = data[:exc.start].count(b"\n") + 1
+        where = data[: exc.start].count(b"\n") + 1
         raise BadRecord(f"line {where}: the bytes are not UTF-8") from None
     records = []
     last = 0

@@ -41,8 +41,9 @@ TILT_WAKE_MS = 100  # ... and is shown at most ten times a second
 
 def in_flight(controller) -> bool:
     match = controller.match if controller is not None else None
-    return match is not None and match.setup.get("game") == "cloudship" \
-        and getattr(match.state, "phase", None) == "flight"
+    return (
+        match is not None and match.setup.get("game") == "cloudship" and getattr(match.state, "phase", None) == "flight"
+    )
 
 
 def is_cloudship(controller) -> bool:
@@ -67,8 +68,15 @@ class Inlet:
 
 
 class ShipSession:
-    def __init__(self, events: queue.Queue, *, clock: Callable[[], int], timings: Timings | None = None,
-                 beds_present: bool = True, flight_log: FlightLog | None = None):
+    def __init__(
+        self,
+        events: queue.Queue,
+        *,
+        clock: Callable[[], int],
+        timings: Timings | None = None,
+        beds_present: bool = True,
+        flight_log: FlightLog | None = None,
+    ):
         self.events = events
         self.clock = clock
         self.judge = Judge(timings, extras=True)
@@ -206,6 +214,7 @@ class ShipSession:
                 self._log_until = t + LOG_TAIL_MS
             self._judge(t, "flight", "start" if flying else "end")
         self._drain(controller, news)
+
     def _act(self, records: list[dict], controller, news: list) -> None:
         for record in records:
             if "act" in record:
@@ -220,15 +229,26 @@ class ShipSession:
             elif "x_impact" in record:
                 news.append(record)
             elif record.get("x_board") == "too_many_balls":  # shown as the board's own fault report
-                news.append({"t": record["t"], "link": "board", "code": "ball_sensor",
-                             "text": f"{record['in_air']} balls at once, more than the ship holds"})
+                news.append(
+                    {
+                        "t": record["t"],
+                        "link": "board",
+                        "code": "ball_sensor",
+                        "text": f"{record['in_air']} balls at once, more than the ship holds",
+                    }
+                )
             elif "notice" in record:
                 if record["notice"] == "outside" and not self.beds_present:
                     continue  # no detectors to see it land: the crew says where, by touch
                 news.append(record)
             elif "link" in record:
-                state = {"lost": "lost", "back": "connected", "heard": "connected", "silent": "silent",
-                         "version": "version"}.get(record["link"])
+                state = {
+                    "lost": "lost",
+                    "back": "connected",
+                    "heard": "connected",
+                    "silent": "silent",
+                    "version": "version",
+                }.get(record["link"])
                 if state is not None:
                     self.link = state
                 elif self.link == "waiting":

@@ -26,10 +26,10 @@ import random
 import threading
 import time
 import tty
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
-from .protocol import encode
 from ..errors import CompanionError
+from .protocol import encode
 
 TILT_S = 0.05
 BEAT_S = 1.0
@@ -54,8 +54,15 @@ class ScriptError(CompanionError, ValueError):
 
 
 class ShipSimulator:
-    def __init__(self, strike: Callable[[str], None] | None = None, *, seed: int | None = None,
-                 device: str = "CS-SIM", tilt_s: float = TILT_S, beat_s: float = BEAT_S):
+    def __init__(
+        self,
+        strike: Callable[[str], None] | None = None,
+        *,
+        seed: int | None = None,
+        device: str = "CS-SIM",
+        tilt_s: float = TILT_S,
+        beat_s: float = BEAT_S,
+    ):
         self.strike = strike or (lambda bed: None)
         self.device = device
         self.tilt_s = tilt_s
@@ -83,7 +90,7 @@ class ShipSimulator:
 
     # -- what the crew does -----------------------------------------------------------------------
 
-    def start(self) -> "ShipSimulator":
+    def start(self) -> ShipSimulator:
         self.send("HELLO", "1", self.device, FIRMWARE)
         self._thread.start()
         return self
@@ -152,8 +159,11 @@ class ShipSimulator:
         else:
             motion = self.rng.randint(1, 6)
             wobble = 0.1
-        return (round((self.pitch + self.rng.uniform(-wobble, wobble)) * 10),
-                round((self.roll + self.rng.uniform(-wobble, wobble)) * 10), motion)
+        return (
+            round((self.pitch + self.rng.uniform(-wobble, wobble)) * 10),
+            round((self.roll + self.rng.uniform(-wobble, wobble)) * 10),
+            motion,
+        )
 
     def _run(self) -> None:
         self._next_tilt = self._next_beat = time.monotonic()
@@ -243,8 +253,18 @@ class ShipSimulator:
             self.send("HELLO", args[0] if args else "1", self.device, FIRMWARE)
 
 
-COMMANDS = {"fly": (0, 0), "down": (0, 0), "tilt": (2, 2), "rain": (0, 1), "hail": (0, 1),
-            "err": (1, 99), "junk": (0, 99), "silent": (1, 1), "hello": (0, 1), "over": (1, 1)}
+COMMANDS = {
+    "fly": (0, 0),
+    "down": (0, 0),
+    "tilt": (2, 2),
+    "rain": (0, 1),
+    "hail": (0, 1),
+    "err": (1, 99),
+    "junk": (0, 99),
+    "silent": (1, 1),
+    "hello": (0, 1),
+    "over": (1, 1),
+}
 BEDS = ("yellow", "purple", "white", "blue")
 
 

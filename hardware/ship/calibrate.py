@@ -44,16 +44,20 @@ def level(seconds=2):
     gyro_zero = [r / n for r in rates]
     spread = max(0.0, squares / n - sum(r * r for r in gyro_zero)) ** 0.5
     if spread > STILL_DPS:
-        print("level: the ship moved (the gyro read %.1f degrees a second around its mean): "
-              "stand it still and level again; nothing was kept" % spread)
+        print(
+            "level: the ship moved (the gyro read %.1f degrees a second around its mean): "
+            "stand it still and level again; nothing was kept" % spread
+        )
         return
     data = calibration.load()
     data["zero_pitch"], data["zero_roll"], data["one_g"] = pitch / n, roll / n, g / n
     data["gyro_zero"] = gyro_zero
     calibration.save(data)
-    print("level: pitch %.1f, roll %.1f degrees taken as zero, 1 g reads %.4f g, the gyro reads "
-          "%.2f %.2f %.2f degrees a second standing still"
-          % (data["zero_pitch"], data["zero_roll"], data["one_g"], gyro_zero[0], gyro_zero[1], gyro_zero[2]))
+    print(
+        "level: pitch %.1f, roll %.1f degrees taken as zero, 1 g reads %.4f g, the gyro reads "
+        "%.2f %.2f %.2f degrees a second standing still"
+        % (data["zero_pitch"], data["zero_roll"], data["one_g"], gyro_zero[0], gyro_zero[1], gyro_zero[2])
+    )
 
 
 def colour(kind, samples=5):

@@ -9,8 +9,14 @@ import json
 
 FILE = "calibration.json"
 # a sensible start before teaching: a white hailstone is bright and grey, a raindrop blue
-DEFAULTS = {"rain": [0.22, 0.32, 0.46, 900], "hail": [0.33, 0.34, 0.33, 2400],
-            "zero_pitch": 0.0, "zero_roll": 0.0, "one_g": 1.0, "gyro_zero": [0.0, 0.0, 0.0]}
+DEFAULTS = {
+    "rain": [0.22, 0.32, 0.46, 900],
+    "hail": [0.33, 0.34, 0.33, 2400],
+    "zero_pitch": 0.0,
+    "zero_roll": 0.0,
+    "one_g": 1.0,
+    "gyro_zero": [0.0, 0.0, 0.0],
+}
 # a reading is a ball's only when at least this bright, as a share of the dimmer taught ball:
 # the wall across an empty hole (a string, a finger, a glint that broke the beam) is far darker
 BALL_LIGHT = 0.4
@@ -51,6 +57,7 @@ def save(data, path=FILE):
         json.dump(data, f)
     try:
         import os
+
         os.rename(tmp, path)
     except OSError:
         pass

@@ -52,8 +52,9 @@ def uart_room():
 if sys.implementation.name == "micropython":
     usb_write, uart_write = usb.write, uart.write  # write(buf, offset, n)
 else:  # CPython, on the board host: its streams take no offset
+
     def usb_write(buf, offset, n):
-        usb.write(memoryview(buf)[offset:offset + n])
+        usb.write(memoryview(buf)[offset : offset + n])
 
     uart_write = uart.write
 
@@ -87,8 +88,7 @@ def main():
     device = DEVICE_PREFIX + "".join("%02X" % b for b in machine.unique_id()[-2:])
     colour = open_sensor(TCS34725)
     out = Outbox(device, [Port(usb_room, usb_write, USB_STEP_BYTES), Port(uart_room, uart_write)])
-    ship = Ship(out, open_sensor(MPU6050), lambda: beam_pin.value() == 0,
-                colour.read, battery_mv, calibration.load())
+    ship = Ship(out, open_sensor(MPU6050), lambda: beam_pin.value() == 0, colour.read, battery_mv, calibration.load())
     # one time base: the time since this start, however long the Pico has been on (a soft
     # reset keeps its clock running)
     clock = Clock()

@@ -24,9 +24,9 @@ DEVICE_PREFIX = "CS-"
 FIRMWARE = "0.6.0"
 LINE_BYTES = protocol.MAX_LINE + 2  # with "\r\n"
 QUEUE_BYTES = 1024  # a port's queue: a resting ship's second of lines (about 500 bytes), and more
-STEP_BYTES = 128   # at most this much to a port in one loop step (two lines)
+STEP_BYTES = 128  # at most this much to a port in one loop step (two lines)
 HEX = b"0123456789ABCDEF"
-HOLD_MS = 1000   # a resting ship's TILT lines wait at most this long (its BEAT sends them sooner)
+HOLD_MS = 1000  # a resting ship's TILT lines wait at most this long (its BEAT sends them sooner)
 HOLD_ROOM = 2 * LINE_BYTES  # what a held batch leaves free in a queue
 NAMES = {"HELLO": b"HELLO", "TILT": b"TILT", "BALL": b"BALL", "BEAT": b"BEAT", "ERR": b"ERR"}
 
@@ -73,7 +73,7 @@ class Port:
         self._queue = bytearray(size)
         self._start = self._end = 0
         self.dropped = 0  # lines that did not fit
-        self.sent = 0     # lines queued
+        self.sent = 0  # lines queued
 
     def put(self, line, n):
         """Queue the first n bytes of `line`, or drop the line when the queue has no room."""
@@ -128,8 +128,8 @@ class Outbox:
         self._fields3 = [0, 0, 0]  # a TILT's and a BEAT's fields, filled in place
         self._fields1 = [0]
         self.holding = False  # resting TILT lines wait in the queues
-        self._fresh = False   # a line was made in this step: its bytes go from the next one
-        self.held_since = 0   # the time of the first of them
+        self._fresh = False  # a line was made in this step: its bytes go from the next one
+        self.held_since = 0  # the time of the first of them
 
     # -- writing a line into self._line: local variables and plain loops (a call a byte is
     # what costs most on the Pico) -------------------------------------------------------------

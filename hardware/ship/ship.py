@@ -21,9 +21,9 @@ from clock import due, later, since
 from motion import ONE_G, MotionMeter
 from tilt import GYRO_LSB_PER_DPS, UNIT, TiltFilter
 
-TILT_MS = 50    # 20 TILT lines a second
+TILT_MS = 50  # 20 TILT lines a second
 BEAT_MS = 1000  # a BEAT a second
-IMU_MS = 5      # the IMU is read at 200 Hz for the filter and the motion window
+IMU_MS = 5  # the IMU is read at 200 Hz for the filter and the motion window
 LOW_BATTERY_MV = 3500
 REST_MOTION_MG = 10  # the judge's REST_MOTION: below it the ship stands still
 BALL_WATCH_MS = 1100  # the judge's MAX_FALL and SETTLE: a ball may still be falling or settling
@@ -45,9 +45,9 @@ class Ship:
         self._next_tilt = self._next_beat = self._next_imu = 0
         self._last_imu = -1
         self._rested = False  # the last TILT line was a resting ship's
-        self._rest_from = 0   # when the rest began
+        self._rest_from = 0  # when the rest began
         self._rest_told = False  # its REST_TIME_MS line went out
-        self._ball_at = 0     # when the last BALL line went out
+        self._ball_at = 0  # when the last BALL line went out
         self._ball_seen = False
         self._reported = {}  # error code -> True while it lasts (said once)
 
@@ -71,8 +71,7 @@ class Ship:
                     self._rest_from, self._rest_told = now_ms, False
                 elif may_wait and not self._rest_told and since(now_ms, self._rest_from) >= REST_TIME_MS:
                     may_wait, self._rest_told = False, True
-                self.out.tilt(now_ms, self.tilt.pitch_tenths(), self.tilt.roll_tenths(), motion,
-                              may_wait)
+                self.out.tilt(now_ms, self.tilt.pitch_tenths(), self.tilt.roll_tenths(), motion, may_wait)
                 self._rested = resting
             self._next_tilt = self._next(self._next_tilt, TILT_MS, now_ms)
         if due(now_ms, self._next_beat):

@@ -16,9 +16,9 @@ class TCS34725:
         self.i2c, self.address = i2c, address
         if i2c.readfrom_mem(address, COMMAND | ID, 1)[0] not in (0x44, 0x4D):
             raise OSError("no TCS34725 at 0x%02X" % address)
-        i2c.writeto_mem(address, COMMAND | ATIME, b"\xff")    # 2.4 ms
+        i2c.writeto_mem(address, COMMAND | ATIME, b"\xff")  # 2.4 ms
         i2c.writeto_mem(address, COMMAND | CONTROL, b"\x02")  # gain 16x
-        i2c.writeto_mem(address, COMMAND | ENABLE, b"\x03")   # power on, ADC on
+        i2c.writeto_mem(address, COMMAND | ENABLE, b"\x03")  # power on, ADC on
 
     def read(self):
         """(r, g, b, clear) raw counts; OSError if it does not answer."""

@@ -22,8 +22,7 @@ GYRO_LSB_PER_DPS = 131
 MAX_DT_MS = 100  # a longer gap (a stall) integrates no more than this
 # atan(2**-i) in UNIT, for the CORDIC steps; and its gain, as 1647 / 1000
 # (14 steps: within 0.01 degree, a tenth of what a TILT line shows)
-ATANS = (4500000, 2656505, 1403624, 712502, 357633, 178991, 89517, 44761, 22381, 11191, 5595,
-         2798, 1399, 699)
+ATANS = (4500000, 2656505, 1403624, 712502, 357633, 178991, 89517, 44761, 22381, 11191, 5595, 2798, 1399, 699)
 STEPS = len(ATANS)
 GAIN_NUM, GAIN_DEN = 1647, 1000
 
@@ -32,7 +31,7 @@ class TiltFilter:
     def __init__(self, gyro_share=GYRO_SHARE):
         self.gyro_share = gyro_share
         self.pitch = 0  # UNIT, nose up positive
-        self.roll = 0   # UNIT, right side down positive
+        self.roll = 0  # UNIT, right side down positive
         self.zero_pitch = 0  # the ship level on the table (calibration), UNIT
         self.zero_roll = 0
         self.gyro_zero_x = 0  # the gyro's raw counts standing still (calibration)

@@ -22,11 +22,14 @@ WORK = "/var/tmp/care"
 # (a purge that keeps nothing), to see the check fail
 CARELESS_PURGE = os.environ.get("APPLIANCE_BREAK") == "purge"
 # what the app itself runs for Settings -> Shut down, as the service user
-POWER_OFF = ("runuser -u cloud-companion -- /opt/cloud-companion/venv/bin/python -c "
-             + shlex.quote("from companion.appliance import power; raise SystemExit(0 if power.power_off() else 1)"))
+POWER_OFF = "runuser -u cloud-companion -- /opt/cloud-companion/venv/bin/python -c " + shlex.quote(
+    "from companion.appliance import power; raise SystemExit(0 if power.power_off() else 1)"
+)
 # files changed since the stamp, in every place the installer writes
-CHANGED = ("find /etc /opt /usr/local /var/lib/cloud-companion /var/backups -xdev -newer /root/stamp "
-           "-not -path '/etc/mtab' 2>/dev/null | head -20")
+CHANGED = (
+    "find /etc /opt /usr/local /var/lib/cloud-companion /var/backups -xdev -newer /root/stamp "
+    "-not -path '/etc/mtab' 2>/dev/null | head -20"
+)
 
 
 def count(run, vm: VM, db: str) -> int:
@@ -86,12 +89,15 @@ def backup_export_report(run, vm: VM, played: int) -> str:
     for path in exported:
         vm.serial.check(f"cloud-companion replay {path} >/dev/null", timeout=180)
     vm.serial.check(f"cloud-companion report --out {WORK}/report.txt", timeout=300)
-    report = vm.serial.check(f"grep -c -e '^ok' -e '^WARN' -e '^FAIL' {WORK}/report.txt; "
-                             f"grep -c 'cloud-companion' {WORK}/report.txt")
+    report = vm.serial.check(
+        f"grep -c -e '^ok' -e '^WARN' -e '^FAIL' {WORK}/report.txt; grep -c 'cloud-companion' {WORK}/report.txt"
+    )
     findings, lines = (int(n) for n in report.split())
     assert findings >= 5 and lines >= 1, report
-    return (f"backup beside the running app: {copied} actions as in the journal; export: {len(exported)} "
-            f"game(s), each replayed; report: {findings} findings with the log")
+    return (
+        f"backup beside the running app: {copied} actions as in the journal; export: {len(exported)} "
+        f"game(s), each replayed; report: {findings} findings with the log"
+    )
 
 
 def restore(run, vm: VM, played: int) -> str:
@@ -106,8 +112,10 @@ def restore(run, vm: VM, played: int) -> str:
     run.wait_active(vm, 120)
     now, before = count(run, vm, f"{STATE}/journal.sqlite3"), count(run, vm, kept[-1])
     assert now == before == played, (now, before, played)
-    return (f"refused beside the running app ({refused.strip()[:70]!r}); with it stopped: {now} actions back, "
-            f"the journal before it kept as {Path(kept[-1]).name}")
+    return (
+        f"refused beside the running app ({refused.strip()[:70]!r}); with it stopped: {now} actions back, "
+        f"the journal before it kept as {Path(kept[-1]).name}"
+    )
 
 
 def shut_down(run, vm: VM) -> str:
@@ -123,8 +131,10 @@ def shut_down(run, vm: VM) -> str:
 def uninstall_keeps(run, vm: VM, played: int) -> str:
     rc, out = vm.serial.run(f"cd {SOURCE} && make uninstall-pi 2>&1; rc=$?; cd /; (exit $rc)", timeout=600)
     assert rc == 0, out[-800:]
-    left = vm.serial.run("ls /opt/cloud-companion /etc/systemd/system/cloud-companion.service "
-                         "/usr/local/bin/cloud-companion 2>&1 | grep -vc 'No such file'")[1].strip()
+    left = vm.serial.run(
+        "ls /opt/cloud-companion /etc/systemd/system/cloud-companion.service "
+        "/usr/local/bin/cloud-companion 2>&1 | grep -vc 'No such file'"
+    )[1].strip()
     assert left == "0", vm.serial.run("ls -d /opt/cloud-companion /etc/systemd/system/cloud-companion*")[1]
     kept = count(run, vm, f"{STATE}/journal.sqlite3")
     assert kept == played, f"{kept} actions after the uninstall, {played} before"
@@ -134,8 +144,9 @@ def uninstall_keeps(run, vm: VM, played: int) -> str:
 
 
 def install_again(run, vm: VM, played: int) -> str:
-    rc, out = vm.serial.run(f"cd {SOURCE} && make install-pi PI_DISPLAY=hdmi 2>&1; rc=$?; cd /; (exit $rc)",
-                            timeout=900)
+    rc, out = vm.serial.run(
+        f"cd {SOURCE} && make install-pi PI_DISPLAY=hdmi 2>&1; rc=$?; cd /; (exit $rc)", timeout=900
+    )
     assert rc == 0, out[-800:]
     run.wait_active(vm, 180)
     kept = count(run, vm, f"{STATE}/journal.sqlite3")
@@ -146,9 +157,11 @@ def install_again(run, vm: VM, played: int) -> str:
 def purge(run, vm: VM, played: int) -> str:
     source = SOURCE
     if CARELESS_PURGE:  # the broken build: its purge keeps no last backup
-        vm.serial.check("rm -rf /root/careless && cp -a /mnt/bundle/cloud-companion /root/careless && "
-                        "sed -i 's/steps\\[:0\\] = last_backup_steps()/pass/' "
-                        "/root/careless/companion/appliance/install.py")
+        vm.serial.check(
+            "rm -rf /root/careless && cp -a /mnt/bundle/cloud-companion /root/careless && "
+            "sed -i 's/steps\\[:0\\] = last_backup_steps()/pass/' "
+            "/root/careless/companion/appliance/install.py"
+        )
         source = "/root/careless"
     rc, out = vm.serial.run(f"cd {source} && make uninstall-pi PURGE=1 2>&1; rc=$?; cd /; (exit $rc)", timeout=600)
     assert rc == 0, out[-800:]
@@ -159,5 +172,7 @@ def purge(run, vm: VM, played: int) -> str:
     kept = count(run, vm, backups[-1])
     settings = vm.serial.run(f"ls {LAST_BACKUPS} | grep -c toml")[1].strip()
     assert kept == played, f"the last backup holds {kept} actions, the journal held {played}"
-    return (f"the history, settings and user gone; the last backup {Path(backups[-1]).name} holds all {kept} "
-            f"actions (and {settings} settings file)")
+    return (
+        f"the history, settings and user gone; the last backup {Path(backups[-1]).name} holds all {kept} "
+        f"actions (and {settings} settings file)"
+    )

@@ -34,12 +34,12 @@ SUITES = RELEASES  # what `make appliance-test` boots unless told (ARCH=arm64: t
 class Arch:
     """A processor the boot test builds a root for and boots."""
 
-    debian: str              # Debian's name (debootstrap --arch)
-    kernel: str              # Debian's kernel package for QEMU's board
-    qemu: tuple[str, ...]    # the emulator and its board and core
-    console: str             # the serial console the board has
-    platform: str            # pip's platform tag for the bundle's wheels
-    slow: float = 1.0        # how much longer than x86_64's a wait may take (an ARM guest under TCG)
+    debian: str  # Debian's name (debootstrap --arch)
+    kernel: str  # Debian's kernel package for QEMU's board
+    qemu: tuple[str, ...]  # the emulator and its board and core
+    console: str  # the serial console the board has
+    platform: str  # pip's platform tag for the bundle's wheels
+    slow: float = 1.0  # how much longer than x86_64's a wait may take (an ARM guest under TCG)
     bits: int = 64
 
     @property
@@ -49,16 +49,33 @@ class Arch:
 
 
 ARCHES = {
-    "amd64": Arch("amd64", "linux-image-amd64", ("qemu-system-x86_64", "-machine", "pc", "-cpu", "max"),
-                  "ttyS0", "manylinux2014_x86_64"),
+    "amd64": Arch(
+        "amd64",
+        "linux-image-amd64",
+        ("qemu-system-x86_64", "-machine", "pc", "-cpu", "max"),
+        "ttyS0",
+        "manylinux2014_x86_64",
+    ),
     # a Pi 4's core (Cortex-A72); a Pi 3's and a Zero 2's is the A53, a Pi 5's the A76
-    "arm64": Arch("arm64", "linux-image-arm64", ("qemu-system-aarch64", "-machine", "virt", "-cpu", "cortex-a72"),
-                  "ttyAMA0", "manylinux2014_aarch64", 3.0),
+    "arm64": Arch(
+        "arm64",
+        "linux-image-arm64",
+        ("qemu-system-aarch64", "-machine", "virt", "-cpu", "cortex-a72"),
+        "ttyAMA0",
+        "manylinux2014_aarch64",
+        3.0,
+    ),
     # 32-bit Pi OS runs on a Pi 2's Cortex-A7 (and the A53 and A72 in 32-bit mode); QEMU's virt
     # board has the A15, the A7's bigger sibling of the same architecture (ARMv7-A with LPAE)
-    "armhf": Arch("armhf", "linux-image-armmp-lpae", ("qemu-system-arm", "-machine", "virt,highmem=off", "-cpu",
-                                                        "cortex-a15"),
-                  "ttyAMA0", "linux_armv7l", 3.0, 32),
+    "armhf": Arch(
+        "armhf",
+        "linux-image-armmp-lpae",
+        ("qemu-system-arm", "-machine", "virt,highmem=off", "-cpu", "cortex-a15"),
+        "ttyAMA0",
+        "linux_armv7l",
+        3.0,
+        32,
+    ),
 }
 
 
@@ -66,8 +83,10 @@ def split(suite: str) -> tuple[str, Arch]:
     """'trixie-arm64' -> ('trixie', arm64); a bare release is this machine's own x86_64."""
     release, _, arch = suite.partition("-")
     if release not in RELEASES or (arch or "amd64") not in ARCHES:
-        raise SystemExit(f"cloud-companion: no such suite {suite!r}: say a release ({', '.join(RELEASES)}), "
-                         f"optionally with -arm64 or -armhf")
+        raise SystemExit(
+            f"cloud-companion: no such suite {suite!r}: say a release ({', '.join(RELEASES)}), "
+            f"optionally with -arm64 or -armhf"
+        )
     return release, ARCHES[arch or "amd64"]
 
 
@@ -80,8 +99,22 @@ def suites_for(arch: str) -> tuple[str, ...]:
 
 # what Pi OS Lite has that a minimal Debian lacks: the kernel, systemd's login manager (polkit
 # needs it), D-Bus, sudo, make, and the tools the test uses (mount a stick, fill the disk)
-BASE = ("systemd-sysv", "udev", "dbus", "libpam-systemd", "kmod", "sudo", "make",
-        "procps", "iproute2", "dosfstools", "exfatprogs", "e2fsprogs", "util-linux", "python3")
+BASE = (
+    "systemd-sysv",
+    "udev",
+    "dbus",
+    "libpam-systemd",
+    "kmod",
+    "sudo",
+    "make",
+    "procps",
+    "iproute2",
+    "dosfstools",
+    "exfatprogs",
+    "e2fsprogs",
+    "util-linux",
+    "python3",
+)
 # Raspberry Pi OS's config.txt (Bookworm and Trixie ship the same lines)
 PI_CONFIG_TXT = """\
 # For more options and information see
@@ -157,7 +190,8 @@ def stand_in_lgpio(root: Path) -> None:
     (pkg / "DEBIAN").mkdir(parents=True, exist_ok=True)
     (pkg / "DEBIAN" / "control").write_text(
         "Package: python3-lgpio\nVersion: 0.2.2-0stand.in\nArchitecture: all\nMaintainer: boot test <test@localhost>\n"
-        "Description: stands in for the Raspberry Pi archive's lgpio in the boot test\n")
+        "Description: stands in for the Raspberry Pi archive's lgpio in the boot test\n"
+    )
     run("dpkg-deb", "--build", str(pkg), str(root / "tmp" / "python3-lgpio.deb"), stdout=subprocess.DEVNULL)
     chroot(root, "dpkg -i /tmp/python3-lgpio.deb >/dev/null; rm -rf /tmp/python3-lgpio*")
 
@@ -170,12 +204,16 @@ def configure(root: Path, suite: str) -> None:
     getty = root / "etc" / "systemd" / "system" / f"serial-getty@{arch.console}.service.d"
     getty.mkdir(parents=True, exist_ok=True)
     (getty / "autologin.conf").write_text(
-        "[Service]\nExecStart=\nExecStart=-/sbin/agetty --autologin root --noclear %I 115200 dumb\n")
+        "[Service]\nExecStart=\nExecStart=-/sbin/agetty --autologin root --noclear %I 115200 dumb\n"
+    )
     firmware = root / "boot" / "firmware"
     firmware.mkdir(parents=True, exist_ok=True)
     (firmware / "config.txt").write_text(PI_CONFIG_TXT)
-    chroot(root, f"echo root:root | chpasswd; systemctl enable serial-getty@{arch.console}.service >/dev/null 2>&1;"
-                 "systemctl mask systemd-timesyncd.service apt-daily.timer apt-daily-upgrade.timer >/dev/null 2>&1 || true")
+    chroot(
+        root,
+        f"echo root:root | chpasswd; systemctl enable serial-getty@{arch.console}.service >/dev/null 2>&1;"
+        "systemctl mask systemd-timesyncd.service apt-daily.timer apt-daily-upgrade.timer >/dev/null 2>&1 || true",
+    )
 
 
 def build_root(suite: str, folder: Path) -> Path:
@@ -189,8 +227,12 @@ def build_root(suite: str, folder: Path) -> Path:
     (tmp / "usr" / "sbin" / "policy-rc.d").write_text("#!/bin/sh\nexit 101\n")  # no daemons start in the chroot
     (tmp / "usr" / "sbin" / "policy-rc.d").chmod(0o755)
     with wheelhouse.Mounted(tmp):
-        chroot(tmp, "apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "
-                    + " ".join(packages(arch)) + " >/dev/null && apt-get clean")
+        chroot(
+            tmp,
+            "apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "
+            + " ".join(packages(arch))
+            + " >/dev/null && apt-get clean",
+        )
         boot_modules(tmp)
     (tmp / "usr" / "sbin" / "policy-rc.d").unlink()
     stand_in_lgpio(tmp)

@@ -41,15 +41,15 @@ from vm import VM, VMError, overlay  # noqa: E402
 PROJECT = image.PROJECT
 BUILD = PROJECT / "build" / "appliance"
 DB = "/var/lib/cloud-companion/journal.sqlite3"
-SIZE = (1280, 800)   # what virtio-vga's first mode gives the app under kmsdrm
-SAME = 6.0           # mean difference (0..255) below which two screens are the same picture
+SIZE = (1280, 800)  # what virtio-vga's first mode gives the app under kmsdrm
+SAME = 6.0  # mean difference (0..255) below which two screens are the same picture
 # the game played by touch: a Cloud 9 trip from the Home screen (three players, Black the pilot)
 TAPS = ["game:cloud9", "start", "face:red", "face:green", "done", "stay", "stay"]
-ACKNOWLEDGED = 3     # the journal's actions once the taps are in: the roll and two "stay in"
-MORE = ["rise"]      # the next action, tapped with the card full, then once more with room
+ACKNOWLEDGED = 3  # the journal's actions once the taps are in: the roll and two "stay in"
+MORE = ["rise"]  # the next action, tapped with the card full, then once more with room
 CONFIG = "/etc/cloud-companion/config.toml"
 LIVE = "cloud-companion-live"
-LIVE_PORT = 8019     # the settings' live_port as installed
+LIVE_PORT = 8019  # the settings' live_port as installed
 # power cuts at random moments, the host's cache off: 20 on x86_64, 5 on ARM (each a boot of
 # minutes there); POWER_CUTS says how many
 CUTS = os.environ.get("POWER_CUTS")
@@ -59,11 +59,12 @@ CARELESS = os.environ.get("APPLIANCE_BREAK") == "sync"
 BOOTS = [name for name in os.environ.get("APPLIANCE_BOOTS", "").split(",") if name]
 CUT_DB = "/var/lib/cloud-companion/cuts.sqlite3"
 BOOT_WAIT_SHARE = 0.1  # the app's wait for a processor on its way to the first frame, at most this part of its CPU
-EXPOSURE = 1.2       # systemd-analyze security's figure for the live unit, as docs/live-page.md states
+EXPOSURE = 1.2  # systemd-analyze security's figure for the live unit, as docs/live-page.md states
 # the Settings screen's switch: the app's own settings code, as the service user, on the file
-SWITCH_ON = ("runuser -u cloud-companion -- /opt/cloud-companion/venv/bin/python -c "
-             + shlex.quote("from pathlib import Path; from companion import config as c; p = Path('" + CONFIG + "'); "
-                           "c.save(c.load(p, move_aside=False)[0].with_changes(live=True), p)"))
+SWITCH_ON = "runuser -u cloud-companion -- /opt/cloud-companion/venv/bin/python -c " + shlex.quote(
+    "from pathlib import Path; from companion import config as c; p = Path('" + CONFIG + "'); "
+    "c.save(c.load(p, move_aside=False)[0].with_changes(live=True), p)"
+)
 # opens each file for writing (writes nothing) or makes a file in each folder (ending in /)
 WRITE_PROBE = """
 import errno, os, sys
@@ -78,12 +79,15 @@ for path in sys.argv[1:]:
 """
 # the home network Pi OS's NetworkManager brings up, stood in for by systemd-networkd (DHCP from
 # QEMU's user network)
-NETWORK = ("mkdir -p /etc/systemd/network && printf '[Match]\\nName=en*\\n\\n[Network]\\nDHCP=ipv4\\n' "
-           "> /etc/systemd/network/20-home.network && systemctl enable systemd-networkd.service "
-           "systemd-networkd-wait-online.service >/dev/null 2>&1")
+NETWORK = (
+    "mkdir -p /etc/systemd/network && printf '[Match]\\nName=en*\\n\\n[Network]\\nDHCP=ipv4\\n' "
+    "> /etc/systemd/network/20-home.network && systemctl enable systemd-networkd.service "
+    "systemd-networkd-wait-online.service >/dev/null 2>&1"
+)
 
 
 # --- the pictures -----------------------------------------------------------------------------
+
 
 def forgetting_home(size: tuple[int, int]):
     """The Home screen with its notice that the games are kept in memory only."""
@@ -115,8 +119,10 @@ def difference(a, b) -> float:
     import pygame
 
     small = (160, 100)
-    pa, pb = (pygame.image.tobytes(pygame.transform.smoothscale(s.convert(24) if s.get_bitsize() != 24 else s, small),
-                                   "RGB") for s in (a, b))
+    pa, pb = (
+        pygame.image.tobytes(pygame.transform.smoothscale(s.convert(24) if s.get_bitsize() != 24 else s, small), "RGB")
+        for s in (a, b)
+    )
     return sum(abs(x - y) for x, y in zip(pa, pb)) / len(pa)
 
 
@@ -126,8 +132,9 @@ def notice_pixels(surface) -> int:
 
     from companion.ui.kit.theme import DANGER
 
-    return pygame.mask.from_threshold(surface.convert(24) if surface.get_bitsize() != 24 else surface,
-                                      DANGER, (8, 8, 8, 255)).count()
+    return pygame.mask.from_threshold(
+        surface.convert(24) if surface.get_bitsize() != 24 else surface, DANGER, (8, 8, 8, 255)
+    ).count()
 
 
 def load(path: Path):
@@ -137,6 +144,7 @@ def load(path: Path):
 
 
 # --- the run --------------------------------------------------------------------------------
+
 
 class Run:
     def __init__(self, suite: str):
@@ -176,12 +184,17 @@ class Run:
             previous = out / "previous"
             previous.mkdir()
             shutil.copy(HERE / "writer.py", out / "writer.py")  # the power-cut trials' writer
-            base = subprocess.run(["git", "-C", str(PROJECT), "merge-base", "HEAD", "main"], capture_output=True,
-                                  text=True).stdout.strip() or "HEAD"
+            base = (
+                subprocess.run(
+                    ["git", "-C", str(PROJECT), "merge-base", "HEAD", "main"], capture_output=True, text=True
+                ).stdout.strip()
+                or "HEAD"
+            )
             with tempfile.TemporaryDirectory() as scratch:
                 subprocess.run(f"git -C {PROJECT} archive {base} | tar -x -C {scratch}", shell=True, check=True)
-                subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(previous), scratch],
-                               check=True)
+                subprocess.run(
+                    [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(previous), scratch], check=True
+                )
             disk = self.folder / "bundle.img"
             subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "bundle", "-d", str(out), str(disk), "256M"], check=True)
             return disk
@@ -189,8 +202,15 @@ class Run:
             subprocess.run(["rm", "-rf", str(out)])
 
     def vm(self, disk: Path, **kw) -> VM:
-        return VM(self.folder, disk, image.kernel(self.folder), self.arch, drives=(self.bundle,),
-                  forward=(self.port, LIVE_PORT), **kw)
+        return VM(
+            self.folder,
+            disk,
+            image.kernel(self.folder),
+            self.arch,
+            drives=(self.bundle,),
+            forward=(self.port, LIVE_PORT),
+            **kw,
+        )
 
     def shot(self, vm: VM, name: str = "screen"):
         return load(vm.qmp.screendump(self.folder / f"{name}.ppm"))
@@ -213,8 +233,9 @@ class Run:
                 if best < SAME:
                     return vm.since_start()
             time.sleep(1)
-        raise AssertionError(f"the screen never showed it in {timeout:.0f} s (closest: {best:.1f}; "
-                             f"see {self.folder / (name + '.ppm')})")
+        raise AssertionError(
+            f"the screen never showed it in {timeout:.0f} s (closest: {best:.1f}; see {self.folder / (name + '.ppm')})"
+        )
 
     def display_up(self, vm: VM, deadline: float) -> None:
         """On ARM's virt board, wait for the guest's KMS device before the first screendump.
@@ -259,32 +280,41 @@ class Run:
             vm.serial.check("mkdir -p /mnt/bundle && mount -o ro /dev/vdb /mnt/bundle")
             # the stand-in for the Pi's GPU: virtio-vga has none, and Mesa's llvmpipe would compile
             # code at run time, which the unit forbids (MemoryDenyWriteExecute); softpipe does not
-            vm.serial.check("mkdir -p /etc/systemd/system/cloud-companion.service.d && printf '[Service]\\n"
-                            "Environment=GALLIUM_DRIVER=softpipe\\n' > /etc/systemd/system/cloud-companion.service.d/gpu.conf")
+            vm.serial.check(
+                "mkdir -p /etc/systemd/system/cloud-companion.service.d && printf '[Service]\\n"
+                "Environment=GALLIUM_DRIVER=softpipe\\n' > /etc/systemd/system/cloud-companion.service.d/gpu.conf"
+            )
             vm.serial.check(NETWORK)
 
             def installer():
-                rc, out = vm.serial.run("cd /mnt/bundle/cloud-companion && make install-pi PI_DISPLAY=hdmi 2>&1; "
-                                        "rc=$?; cd /; (exit $rc)", timeout=900)
+                rc, out = vm.serial.run(
+                    "cd /mnt/bundle/cloud-companion && make install-pi PI_DISPLAY=hdmi 2>&1; rc=$?; cd /; (exit $rc)",
+                    timeout=900,
+                )
                 (self.folder / "install.log").write_text(out)
                 assert rc == 0, out[-1500:]
                 assert "[1/" in out and "the app from the bundle's wheels" in out, out[-800:]
                 live = vm.serial.run(f"systemctl is-enabled {LIVE}; systemctl is-active {LIVE}")[1].split()
                 assert live == ["enabled", "active"], f"the live unit after the install: {live}"
                 return f"the live unit enabled and active; log in {self.folder / 'install.log'}"
+
             if not self.check("the installer runs from a bundle with no network", installer):
                 raise AssertionError("no install: the other checks need it")
 
             def rotation():
                 vm.serial.check("sed -i 's/^volume = 0.8/volume = 0.3/' /etc/cloud-companion/config.toml")  # Settings
-                vm.serial.check("cd /mnt/bundle/cloud-companion && make install-pi PI_DISPLAY=hdmi PI_ROTATE=180 "
-                                ">/dev/null 2>&1; cd /", timeout=600)  # a whole install again: minutes under load
+                vm.serial.check(
+                    "cd /mnt/bundle/cloud-companion && make install-pi PI_DISPLAY=hdmi PI_ROTATE=180 "
+                    ">/dev/null 2>&1; cd /",
+                    timeout=600,
+                )  # a whole install again: minutes under load
                 turned = vm.serial.check("grep '^rotate' /etc/cloud-companion/config.toml")
                 volume = vm.serial.check("grep '^volume' /etc/cloud-companion/config.toml")
                 # back as it was for the other boots (the comparison pictures are upright)
                 vm.serial.check("sed -i 's/^rotate = 180/rotate = 0/' /etc/cloud-companion/config.toml")
                 assert turned.startswith("rotate = 180") and volume.startswith("volume = 0.3"), (turned, volume)
                 return f"{turned.split('#')[0].strip()}, and {volume.split('#')[0].strip()} from before kept"
+
             self.check("installing again with another rotation turns the picture", rotation)
             vm.shutdown()
         return installed
@@ -292,21 +322,24 @@ class Run:
     def first_boot(self, disk: Path) -> None:
         """Boot 2: READY at boot, the first frame, a game started and played by touch, then the power cut."""
         with self.vm(disk) as vm:
+
             def picture():
                 seconds = self.wait_for_screen(vm, self.home, 300, "home")
                 self.figures["boot to first frame (s)"] = round(seconds, 1)
                 return f"the Home screen {seconds:.0f} s after power-on"
+
             self.check("the app's first frame is on the display", picture)
             vm.serial.wait_for_shell()
 
             def ready():
                 state = self.wait_active(vm, 60)
                 return f"{state['ActiveState']}/{state['SubState']} (Type=notify: READY=1 came)"
+
             self.check("the unit starts at boot and reaches READY", ready)
-            self.check("the live unit is active at boot and listens nowhere while switched off",
-                       lambda: self.live_off(vm))
-            self.check("switched on in Settings, the live page serves on the home network",
-                       lambda: self.switch_on(vm))
+            self.check(
+                "the live unit is active at boot and listens nowhere while switched off", lambda: self.live_off(vm)
+            )
+            self.check("switched on in Settings, the live page serves on the home network", lambda: self.switch_on(vm))
             viewer = web.Events(self.port)
             viewer.start()
             viewer.connected.wait(30 * self.arch.slow)
@@ -317,6 +350,7 @@ class Run:
                 count = self.actions(vm)
                 assert count == ACKNOWLEDGED, f"{count} actions in the journal, {ACKNOWLEDGED} tapped"
                 return f"{len(TAPS)} taps, {count} actions in the journal"
+
             self.check("taps on the tablet start and play a game", touch)
             self.check("the live page shows the game played by touch, and follows it", lambda: self.follows(vm, viewer))
             viewer.close()
@@ -336,9 +370,12 @@ class Run:
                 count = self.actions(vm)
                 assert count == ACKNOWLEDGED, f"{count} actions after the power cut, {ACKNOWLEDGED} acknowledged"
                 return f"the game on screen {seconds:.0f} s after power-on, all {count} actions kept"
+
             self.check("power cut mid-game: the game is back with every acknowledged action", back)
             vm.serial.wait_for_shell()
-            self.check("power cut: the live page is back by itself, with the game", lambda: self.live_after_cut(vm, served))
+            self.check(
+                "power cut: the live page is back by itself, with the game", lambda: self.live_after_cut(vm, served)
+            )
 
             def watchdog():
                 before = self.wait_active(vm, 60)
@@ -348,6 +385,7 @@ class Run:
                 assert "watchdog" in log.lower(), log
                 self.wait_for_screen(vm, game, 120, "watchdog")
                 return f"restarted (NRestarts {before['NRestarts']} -> {after['NRestarts']}), the game on screen again"
+
             self.check("a hung main loop is restarted by the watchdog", watchdog)
 
             def doctor():
@@ -358,18 +396,25 @@ class Run:
                 assert picture and picture.group(1) != "FAIL", out[-1500:]
                 assert re.search(r"^ok\s+sandbox\s", out, re.M), out[-1500:]
                 return f"picture: {picture.group(2)[:120]}"
+
             self.check("doctor runs as the service user in the unit's sandbox", doctor)
 
             def card_full():
                 pid = self.service(vm)["MainPID"]
                 # the write-ahead log emptied first: SQLite writes a checkpointed log again from its
                 # start, into room it already has, so a full card would not stop the next action
-                vm.serial.check("runuser -u cloud-companion -- python3 -c " + shlex.quote(
-                    f"import sqlite3; print(sqlite3.connect('{DB}').execute('pragma wal_checkpoint(TRUNCATE)')"
-                    ".fetchone())"))
-                vm.serial.check("fallocate -l $(($(df --output=avail -B1 / | tail -1) + 0)) /fill || true; "
-                                "while dd if=/dev/zero of=/fill2 bs=1M count=64 oflag=append conv=notrunc "
-                                "2>/dev/null; do :; done; sync; df -h / | tail -1")
+                vm.serial.check(
+                    "runuser -u cloud-companion -- python3 -c "
+                    + shlex.quote(
+                        f"import sqlite3; print(sqlite3.connect('{DB}').execute('pragma wal_checkpoint(TRUNCATE)')"
+                        ".fetchone())"
+                    )
+                )
+                vm.serial.check(
+                    "fallocate -l $(($(df --output=avail -B1 / | tail -1) + 0)) /fill || true; "
+                    "while dd if=/dev/zero of=/fill2 bs=1M count=64 oflag=append conv=notrunc "
+                    "2>/dev/null; do :; done; sync; df -h / | tail -1"
+                )
                 (fx, fy), risen = self.screens[f"{len(TAPS)}:{MORE[0]}"]
                 try:
                     vm.qmp.tap(fx, fy)
@@ -379,22 +424,29 @@ class Run:
                     kept = self.actions(vm)
                     assert kept == ACKNOWLEDGED, f"{kept} actions with the card full, {ACKNOWLEDGED} before"
                     deadline = time.monotonic() + 60 * self.arch.slow  # the tap's write fails, then the log says so
-                    while "cannot save" not in (said := vm.serial.run(
-                            "journalctl -b -u cloud-companion --no-pager | grep -i 'cannot save' | tail -1")[1]):
+                    while "cannot save" not in (
+                        said := vm.serial.run(
+                            "journalctl -b -u cloud-companion --no-pager | grep -i 'cannot save' | tail -1"
+                        )[1]
+                    ):
                         if time.monotonic() > deadline:
                             break
                         time.sleep(3)
                     if "cannot save" not in said:  # what the app, the disk and the screen showed instead
                         self.shot(vm, "full")
-                        seen = vm.serial.run("df -h / | tail -1; journalctl -b -u cloud-companion --no-pager -o cat "
-                                             "| tail -4")[1]
-                        raise AssertionError(f"the log does not say the journal cannot save "
-                                             f"({self.actions(vm)} actions; the screen: {self.folder / 'full.ppm'}): "
-                                             f"{seen[-600:]}")
+                        seen = vm.serial.run(
+                            "df -h / | tail -1; journalctl -b -u cloud-companion --no-pager -o cat | tail -4"
+                        )[1]
+                        raise AssertionError(
+                            f"the log does not say the journal cannot save "
+                            f"({self.actions(vm)} actions; the screen: {self.folder / 'full.ppm'}): "
+                            f"{seen[-600:]}"
+                        )
                     seen = self.shot(vm, "full")
                     shown = difference(seen, risen)  # the game went on, with a notice on it
-                    assert notice_pixels(seen) > notice_pixels(risen) + 2000, \
+                    assert notice_pixels(seen) > notice_pixels(risen) + 2000, (
                         f"no 'Not saved yet' notice on the screen (see {self.folder / 'full.ppm'})"
+                    )
                 finally:  # the later checks need the room back, whatever happened here
                     vm.serial.check("rm -f /fill /fill2; sync")
                 deadline = time.monotonic() + 90 * self.arch.slow
@@ -404,8 +456,11 @@ class Run:
                 state = self.service(vm)
                 assert state["ActiveState"] == "active" and state["MainPID"] == pid, state
                 assert saved == ACKNOWLEDGED + 1, f"{saved} actions once there was room again"
-                return (f"the app kept running (pid {pid}) and said {said.split(': ', 1)[-1][:90]!r}; the rise was "
-                        f"saved once there was room ({saved} actions); screen vs. the expected {shown:.1f}")
+                return (
+                    f"the app kept running (pid {pid}) and said {said.split(': ', 1)[-1][:90]!r}; the rise was "
+                    f"saved once there was room ({saved} actions); screen vs. the expected {shown:.1f}"
+                )
+
             self.check("the SD card full during a game", card_full)
 
             self.check("doctor tells a screen that shows from a black one", lambda: self.doctor_draws(vm))
@@ -429,11 +484,17 @@ class Run:
         and its time waiting for a processor meanwhile, as its log says once it is ready (fixed
         figures: the unit's own count goes on rising)."""
         deadline = time.monotonic() + 60 * self.arch.slow
-        while not (found := re.search(r"ready after ([0-9.]+) s of processor time, ([0-9.]+) s waiting", vm.serial.run(
-                "journalctl -b -u cloud-companion -o cat | grep -m1 'started: ready after'")[1])):
+        while not (
+            found := re.search(
+                r"ready after ([0-9.]+) s of processor time, ([0-9.]+) s waiting",
+                vm.serial.run("journalctl -b -u cloud-companion -o cat | grep -m1 'started: ready after'")[1],
+            )
+        ):
             if time.monotonic() > deadline:
-                raise AssertionError("the app's log never said it was ready: "
-                                     + vm.serial.run("journalctl -b -u cloud-companion -o cat | tail -5")[1][-600:])
+                raise AssertionError(
+                    "the app's log never said it was ready: "
+                    + vm.serial.run("journalctl -b -u cloud-companion -o cat | tail -5")[1][-600:]
+                )
             time.sleep(3)
         return float(found.group(1)), float(found.group(2))
 
@@ -484,11 +545,16 @@ class Run:
         address = vm.serial.check("ip -4 -o addr show scope global | awk '{print $4}' | cut -d/ -f1 | head -1")
         assert url == f"http://{address}:{LIVE_PORT}/", (url, address)
         assert sorted(sockets) == sorted([f"127.0.0.1:{LIVE_PORT}", f"{address}:{LIVE_PORT}"]), sockets
-        inside = vm.serial.run("python3 -c " + shlex.quote(
-            f"import urllib.request; print(urllib.request.urlopen('{url}fragment', timeout=30).status)"), timeout=60)
+        inside = vm.serial.run(
+            "python3 -c "
+            + shlex.quote(f"import urllib.request; print(urllib.request.urlopen('{url}fragment', timeout=30).status)"),
+            timeout=60,
+        )
         assert inside[1].splitlines()[-1:] == ["200"], inside
-        return (f"serving {seconds:.1f} s after the switch, same process (pid {state['MainPID']}), on {', '.join(sockets)}; "
-                f"the app's QR code shows {url}")
+        return (
+            f"serving {seconds:.1f} s after the switch, same process (pid {state['MainPID']}), on {', '.join(sockets)}; "
+            f"the app's QR code shows {url}"
+        )
 
     def follows(self, vm: VM, viewer: web.Events) -> str:
         status, fragment = web.get(self.port, "/fragment")
@@ -507,8 +573,10 @@ class Run:
         assert (width, height) == (1920, 1080), (width, height)
         refused = web.post(self.port, "/")
         assert refused == 405, refused
-        return (f"{len(set(told))} changes told to a viewer, the page at the last ({told[-1]}): 3 players, "
-                f"{len(lines)} events, latest {lines[0][:60]!r}; the picture 1920x1080; a POST is {refused}")
+        return (
+            f"{len(set(told))} changes told to a viewer, the page at the last ({told[-1]}): 3 players, "
+            f"{len(lines)} events, latest {lines[0][:60]!r}; the picture 1920x1080; a POST is {refused}"
+        )
 
     def live_after_cut(self, vm: VM, served: web.FirstServed) -> str:
         served.join(300 * self.arch.slow)
@@ -550,21 +618,26 @@ class Run:
         assert web.story(after) == web.story(before) and web.players(after) == 3, (before[:400], after[:400])
         log = self.live_log(vm)
         assert "Traceback" not in log, log[-1500:]
-        return (f"the app stopped and started (doctor) and restarted: the live unit the same process "
-                f"(pid {state['MainPID']}), {answered} looks answered during the restart, the game unchanged")
+        return (
+            f"the app stopped and started (doctor) and restarted: the live unit the same process "
+            f"(pid {state['MainPID']}), {answered} looks answered during the restart, the game unchanged"
+        )
 
     def live_sandbox(self, vm: VM) -> str:
         pid = self.live_state(vm)["MainPID"]
         ids = vm.serial.check("echo $(id -u cloud-companion) $(id -g cloud-companion)").split()
         targets = f"{DB} {DB}-wal /var/lib/cloud-companion/ {CONFIG}"
-        inside = vm.serial.check(f"nsenter -t {pid} -m -S {ids[0]} -G {ids[1]} -- python3 -c {shlex.quote(WRITE_PROBE)} "
-                                 f"{targets}")
+        inside = vm.serial.check(
+            f"nsenter -t {pid} -m -S {ids[0]} -G {ids[1]} -- python3 -c {shlex.quote(WRITE_PROBE)} {targets}"
+        )
         outside = vm.serial.check(f"runuser -u cloud-companion -- python3 -c {shlex.quote(WRITE_PROBE)} {DB}")
         vm.serial.run("rm -f /var/lib/cloud-companion/probe")
         said = dict(line.rsplit(" ", 1) for line in inside.splitlines() if " " in line)
         assert said and all(v == "EROFS" for v in said.values()), inside
         assert outside.endswith("WRITABLE"), outside  # the same user outside the sandbox could: the sandbox holds
-        status = dict(line.split(":", 1) for line in vm.serial.check(f"cat /proc/{pid}/status").splitlines() if ":" in line)
+        status = dict(
+            line.split(":", 1) for line in vm.serial.check(f"cat /proc/{pid}/status").splitlines() if ":" in line
+        )
         assert status["NoNewPrivs"].strip() == "1" and status["Seccomp"].strip() == "2", status
         assert int(status["CapEff"].strip(), 16) == 0, status["CapEff"]
         rating = vm.serial.check(f"systemd-analyze security {LIVE}.service --no-pager | tail -1")
@@ -572,9 +645,11 @@ class Run:
         assert found, rating
         self.figures["live unit exposure (systemd-analyze security)"] = float(found.group(1))
         assert float(found.group(1)) <= EXPOSURE, rating
-        return (f"inside its sandbox the journal, its WAL, the state folder and the settings are all read-only "
-                f"(EROFS; the same user outside: writable); no capabilities, seccomp on, no new privileges; "
-                f"exposure {found.group(1)}")
+        return (
+            f"inside its sandbox the journal, its WAL, the state folder and the settings are all read-only "
+            f"(EROFS; the same user outside: writable); no capabilities, seccomp on, no new privileges; "
+            f"exposure {found.group(1)}"
+        )
 
     def doctor_draws(self, vm: VM) -> str:
         """With the app stopped doctor opens the display and draws; SDL's opengl renderer on a root
@@ -584,10 +659,12 @@ class Run:
             rc, out = vm.serial.run("cloud-companion doctor 2>&1", timeout=300)
             shows = re.search(r"^ok\s+picture\s+(.*)$", out, re.M)
             assert shows, out[-1500:]
-            rc, black = vm.serial.run("ls /usr/lib/*/libGL.so.1 2>/dev/null; SDL_RENDER_DRIVER=opengl "
-                                      "GALLIUM_DRIVER=softpipe SDL_AUDIODRIVER=dummy "
-                                      "/opt/cloud-companion/venv/bin/python -m companion.appliance.drawprobe 2>&1",
-                                      timeout=300)
+            rc, black = vm.serial.run(
+                "ls /usr/lib/*/libGL.so.1 2>/dev/null; SDL_RENDER_DRIVER=opengl "
+                "GALLIUM_DRIVER=softpipe SDL_AUDIODRIVER=dummy "
+                "/opt/cloud-companion/venv/bin/python -m companion.appliance.drawprobe 2>&1",
+                timeout=300,
+            )
             assert rc != 0 and '"shown": true' not in black, black[-800:]
         finally:
             vm.serial.check("systemctl start cloud-companion", timeout=180)
@@ -595,9 +672,12 @@ class Run:
 
     def update(self, vm: VM) -> str:
         """The previous version (the branch point's wheel) runs with a game open; `make update-pi`."""
-        vm.serial.check("mountpoint -q /mnt/bundle || mount -o ro /dev/vdb /mnt/bundle; "
-                        "/opt/cloud-companion/venv/bin/pip install -q --no-index --no-deps --force-reinstall "
-                        "/mnt/bundle/previous/*.whl && systemctl restart cloud-companion", timeout=300)
+        vm.serial.check(
+            "mountpoint -q /mnt/bundle || mount -o ro /dev/vdb /mnt/bundle; "
+            "/opt/cloud-companion/venv/bin/pip install -q --no-index --no-deps --force-reinstall "
+            "/mnt/bundle/previous/*.whl && systemctl restart cloud-companion",
+            timeout=300,
+        )
         self.wait_active(vm, 120)
         before = self.actions(vm)
         rc, out = vm.serial.run("cd /mnt/bundle/cloud-companion && make update-pi 2>&1", timeout=600)
@@ -622,16 +702,20 @@ class Run:
         while not ((page := web.answers(self.port, "/fragment")) and web.players(page[1]) == 3):
             assert time.monotonic() < deadline, f"no game on the live page after the update: {page}"
             time.sleep(2)
-        return (f"previous version -> this one with a game open: {after} actions kept"
-                + (", the game on screen again" if shown else "") + "; the package step ran too; the live page "
-                "serves the game")
+        return (
+            f"previous version -> this one with a game open: {after} actions kept"
+            + (", the game on screen again" if shown else "")
+            + "; the package step ran too; the live page "
+            "serves the game"
+        )
 
     def power_cuts(self, installed: Path) -> None:
         """The power cut, many times, each at a random moment while the journal writes as the app
         does, with QEMU's own cache off (cache=none: what the guest had not flushed is gone)."""
         disk = overlay(installed, self.folder / "cuts.qcow2")
-        writer = ("/opt/cloud-companion/venv/bin/python /mnt/bundle/writer.py " + CUT_DB
-                  + (" careless" if CARELESS else ""))
+        writer = (
+            "/opt/cloud-companion/venv/bin/python /mnt/bundle/writer.py " + CUT_DB + (" careless" if CARELESS else "")
+        )
         rng = random.Random(os.environ.get("POWER_CUT_SEED", "clouds"))
         cuts_wanted = int(CUTS or (20 if self.arch.debian == "amd64" else 5))
         trials: list[tuple[int, int]] = []  # (actions acknowledged before the cut, found after it)
@@ -650,7 +734,9 @@ class Run:
                     start = len(vm.serial.log)
                     vm.serial.sock.sendall(f"{writer}\n".encode())
                     if vm.serial.read_until(rb"ack \d+", 120) is None:
-                        raise AssertionError("the writer never wrote: " + vm.serial.log[start:].decode(errors="replace"))
+                        raise AssertionError(
+                            "the writer never wrote: " + vm.serial.log[start:].decode(errors="replace")
+                        )
                     vm.serial.read_until(rb"(?!x)x", rng.uniform(0.2, 3.0) * self.arch.slow)  # writing meanwhile
                     vm.kill()  # the power cut, inside some write
                     seen = re.findall(rb"ack (\d+)\r?\n", bytes(vm.serial.log[start:]))
@@ -661,24 +747,33 @@ class Run:
             self.figures["power cuts (host cache off)"] = len(trials)
             self.figures["acknowledged actions lost"] = sum(lost)
             assert sum(lost) == 0, f"acknowledged actions lost: {lost} ({trials})"
-            return (f"{len(trials)} cuts at random moments while writing: {trials[-1][1]} actions on the disk, every "
-                    f"one acknowledged kept (the last acknowledgement before each cut vs. what was there after: "
-                    f"{', '.join(f'{a}/{f}' for a, f in trials[:6])}...)")
-        self.check(f"{cuts_wanted} power cuts inside writes, the host's cache off: no acknowledged action lost"
-                   + (" (the writer's fsync off: this must fail)" if CARELESS else ""), cuts)
+            return (
+                f"{len(trials)} cuts at random moments while writing: {trials[-1][1]} actions on the disk, every "
+                f"one acknowledged kept (the last acknowledgement before each cut vs. what was there after: "
+                f"{', '.join(f'{a}/{f}' for a, f in trials[:6])}...)"
+            )
+
+        self.check(
+            f"{cuts_wanted} power cuts inside writes, the host's cache off: no acknowledged action lost"
+            + (" (the writer's fsync off: this must fail)" if CARELESS else ""),
+            cuts,
+        )
 
     def count_actions(self, vm: VM, db: str, recover: bool = False) -> int:
         """The journal's actions, read-only; `recover`: opened for writing, so that SQLite can
         first roll its WAL forward (the trials' own file, after a cut of a writer without fsync)."""
         where = f"'{db}'" if recover else f"'file:{db}?mode=ro', uri=True"
-        code = (f"import sqlite3; c = sqlite3.connect({where}); "
-                "print(c.execute('select count(*) from actions').fetchone()[0])")
+        code = (
+            f"import sqlite3; c = sqlite3.connect({where}); "
+            "print(c.execute('select count(*) from actions').fetchone()[0])"
+        )
         return int(vm.serial.check(f"python3 -c {shlex.quote(code)}").splitlines()[-1])
 
     def without_live(self, installed: Path) -> None:
         """The same first boot with the live unit masked: its cost to the first frame."""
         disk = overlay(installed, self.folder / "nolive.qcow2")
         with self.vm(disk, append=f"systemd.mask={LIVE}.service") as vm:
+
             def first_frame():
                 seconds = self.wait_for_screen(vm, self.home, 300, "nolive")
                 self.figures["boot to first frame, live unit masked (s)"] = round(seconds, 1)
@@ -688,8 +783,11 @@ class Run:
                 cpu, waited = self.first_frame_cpu(vm)
                 self.figures["app's CPU to READY, live unit masked (s)"] = cpu
                 self.figures["app's wait for a processor to READY, live unit masked (s)"] = waited
-                return (f"the Home screen {seconds:.0f} s after power-on, the live unit masked; the app "
-                        f"{cpu} s of CPU to READY, {waited} s waiting for a processor")
+                return (
+                    f"the Home screen {seconds:.0f} s after power-on, the live unit masked; the app "
+                    f"{cpu} s of CPU to READY, {waited} s waiting for a processor"
+                )
+
             self.check("the first frame without the live unit (for comparison)", first_frame)
             vm.shutdown()
 
@@ -697,6 +795,7 @@ class Run:
         """Boot 4: no display driver at boot; it comes 90 s later (a TV switched on after the Pi)."""
         disk = overlay(installed, self.folder / "late.qcow2")
         with self.vm(disk, append="modprobe.blacklist=virtio_gpu") as vm:
+
             def late():
                 vm.serial.wait_for_shell()
                 while vm.since_start() < 100:
@@ -707,8 +806,11 @@ class Run:
                 vm.serial.check("modprobe virtio_gpu")
                 plugged = vm.since_start()
                 seconds = self.wait_for_screen(vm, self.home, 120, "late") - plugged
-                return (f"the app appeared {seconds:.0f} s after the display (it had failed {state['NRestarts']} "
-                        f"times; the live unit ran all along)")
+                return (
+                    f"the app appeared {seconds:.0f} s after the display (it had failed {state['NRestarts']} "
+                    f"times; the live unit ran all along)"
+                )
+
             self.check("a late display: the app shows up by itself", late)
 
     def exfat_stick(self, installed: Path) -> None:
@@ -717,6 +819,7 @@ class Run:
         subprocess.run(["truncate", "-s", "64M", str(stick)], check=True)
         subprocess.run(["mkfs.exfat", "-L", "BACKUPS", str(stick)], check=True, capture_output=True)
         with self.vm(disk, usb_stick=stick) as vm:
+
             def exfat():
                 vm.serial.wait_for_shell()
                 deadline = time.monotonic() + 90 * self.arch.slow
@@ -725,11 +828,14 @@ class Run:
                     if rc == 0:
                         break
                     time.sleep(3)
-                assert rc == 0, vm.serial.run("lsblk -f; journalctl -b --no-pager | grep -i -e exfat -e mount | tail")[1]
+                assert rc == 0, vm.serial.run("lsblk -f; journalctl -b --no-pager | grep -i -e exfat -e mount | tail")[
+                    1
+                ]
                 owner = vm.serial.check("stat -c %U " + out.split()[0])
                 root = vm.serial.check("findmnt -rno TARGET /dev/vda")
                 assert owner == "cloud-companion" and root == "/", (owner, root)
                 return out
+
             self.check("an exFAT stick is mounted for the service user, the system disk is not", exfat)
 
     def overlay_root(self, installed: Path) -> None:
@@ -741,35 +847,43 @@ class Run:
         subprocess.run(["truncate", "-s", "64M", str(games)], check=True)
         subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "GAMES", str(games)], check=True)
         with self.vm(disk, extra_disks=(games,)) as vm:
+
             def forgets():
                 vm.serial.wait_for_shell()
                 self.wait_active(vm, 120)
                 vm.serial.check("systemctl stop cloud-companion", timeout=180)
-                vm.serial.check("mount -t tmpfs tmpfs /run/mnt-ro 2>/dev/null || (mkdir -p /run/mnt-ro && "
-                                "mount -t tmpfs tmpfs /run/mnt-ro); mkdir -p /run/mnt-ro/up /run/mnt-ro/work && "
-                                "mount -t overlay overlay -o lowerdir=/var/lib/cloud-companion,upperdir=/run/mnt-ro/up,"
-                                "workdir=/run/mnt-ro/work /var/lib/cloud-companion")
+                vm.serial.check(
+                    "mount -t tmpfs tmpfs /run/mnt-ro 2>/dev/null || (mkdir -p /run/mnt-ro && "
+                    "mount -t tmpfs tmpfs /run/mnt-ro); mkdir -p /run/mnt-ro/up /run/mnt-ro/work && "
+                    "mount -t overlay overlay -o lowerdir=/var/lib/cloud-companion,upperdir=/run/mnt-ro/up,"
+                    "workdir=/run/mnt-ro/work /var/lib/cloud-companion"
+                )
                 vm.serial.check("systemctl start cloud-companion", timeout=180)
                 self.wait_for_screen(vm, forgetting_home(SIZE), 120, "overlay")
                 said = vm.serial.run("cloud-companion doctor 2>&1 | grep -A1 '^WARN  storage'", timeout=300)[1]
                 assert "forgotten" in said and "README" in said, said
                 return f"the Home screen's notice shown; doctor: {said.splitlines()[0][6:120]!r}"
+
             self.check("an overlay root: the Home screen and doctor say the games would be forgotten", forgets)
 
             def kept():
                 vm.serial.check("systemctl stop cloud-companion; umount /var/lib/cloud-companion", timeout=180)
                 # the manual's way (docs/appliance.md): a partition of its own (here a second disk) for the games
-                vm.serial.check("mount LABEL=GAMES /mnt && cp -a /var/lib/cloud-companion/. /mnt/ && umount /mnt && "
-                                "printf '[Mount]\\nWhat=LABEL=GAMES\\nWhere=/var/lib/cloud-companion\\nType=ext4\\n"
-                                "Options=noatime\\n\\n[Install]\\nWantedBy=local-fs.target\\n' "
-                                "> '/etc/systemd/system/var-lib-cloud\\x2dcompanion.mount' && systemctl daemon-reload && "
-                                "systemctl enable --now 'var-lib-cloud\\x2dcompanion.mount' && "
-                                "systemctl start cloud-companion", timeout=180)
+                vm.serial.check(
+                    "mount LABEL=GAMES /mnt && cp -a /var/lib/cloud-companion/. /mnt/ && umount /mnt && "
+                    "printf '[Mount]\\nWhat=LABEL=GAMES\\nWhere=/var/lib/cloud-companion\\nType=ext4\\n"
+                    "Options=noatime\\n\\n[Install]\\nWantedBy=local-fs.target\\n' "
+                    "> '/etc/systemd/system/var-lib-cloud\\x2dcompanion.mount' && systemctl daemon-reload && "
+                    "systemctl enable --now 'var-lib-cloud\\x2dcompanion.mount' && "
+                    "systemctl start cloud-companion",
+                    timeout=180,
+                )
                 self.wait_for_screen(vm, self.home, 120, "kept")
                 kind = vm.serial.check("findmnt -no FSTYPE,SOURCE /var/lib/cloud-companion")
                 said = vm.serial.run("cloud-companion doctor 2>&1 | grep -c '^WARN  storage'", timeout=300)[1]
                 assert kind.startswith("ext4") and said.strip().splitlines()[-1] == "0", (kind, said)
                 return f"the journal on {kind}: no notice, no warning"
+
             self.check("the journal on a disk of its own: no warning", kept)
             vm.shutdown()
 
@@ -783,16 +897,20 @@ class Run:
             vm.serial.check("mountpoint -q /mnt/bundle || mount -o ro /dev/vdb /mnt/bundle")
             self.wait_active(vm, 180)
             if self.actions(vm) == 0:  # the first boot did not run: some games, written as the app writes
-                vm.serial.check(f"systemctl stop cloud-companion && runuser -u cloud-companion -- timeout 20 "
-                                f"/opt/cloud-companion/venv/bin/python /mnt/bundle/writer.py {DB} >/dev/null; "
-                                f"systemctl start cloud-companion", timeout=240)
+                vm.serial.check(
+                    f"systemctl stop cloud-companion && runuser -u cloud-companion -- timeout 20 "
+                    f"/opt/cloud-companion/venv/bin/python /mnt/bundle/writer.py {DB} >/dev/null; "
+                    f"systemctl start cloud-companion",
+                    timeout=240,
+                )
                 self.wait_active(vm, 180)
             played = self.actions(vm)
             self.figures["actions on the looked-after disk"] = played
             self.check("the installer's dry runs change nothing", lambda: care.dry_runs(self, vm))
             self.check("the installer refuses in one line, before it changes anything", lambda: care.refusals(self, vm))
-            self.check("backup, export and report from the command line",
-                       lambda: care.backup_export_report(self, vm, played))
+            self.check(
+                "backup, export and report from the command line", lambda: care.backup_export_report(self, vm, played)
+            )
             self.check("restore: refused beside the app, then the games back", lambda: care.restore(self, vm, played))
             self.check("Settings' Shut down powers off through the polkit rule", lambda: care.shut_down(self, vm))
         with self.vm(disk) as vm:
@@ -804,12 +922,15 @@ class Run:
                 found = self.actions(vm)
                 assert found == played, f"{found} actions after the shut down, {played} before"
                 return f"{state['ActiveState']}, {found} actions"
+
             self.check("after Shut down the app starts again with every game", whole)
             self.check("uninstalling keeps the game history", lambda: care.uninstall_keeps(self, vm, played))
             self.check("installing again finds the history", lambda: care.install_again(self, vm, played))
-            self.check("PURGE=1 deletes the history, keeping a last backup"
-                       + (" (its last backup left out: this must fail)" if care.CARELESS_PURGE else ""),
-                       lambda: care.purge(self, vm, played))
+            self.check(
+                "PURGE=1 deletes the history, keeping a last backup"
+                + (" (its last backup left out: this must fail)" if care.CARELESS_PURGE else ""),
+                lambda: care.purge(self, vm, played),
+            )
             vm.shutdown()
 
     def first_frame_kept(self) -> None:
@@ -822,14 +943,20 @@ class Run:
             # guest's own scheduler, as the app's time ready to run while another task ran
             assert waited <= BOOT_WAIT_SHARE * app, (
                 f"the app waited {waited} s for a processor on its way to READY ({app} s of its own); "
-                f"the live unit took {live} s of CPU at boot")
-            said = (f"the app waited {waited} s for a processor to READY ({app} s of CPU); the live "
-                    f"unit {live} s of CPU at boot; the first frame {figures['boot to first frame (s)']} s after power-on")
+                f"the live unit took {live} s of CPU at boot"
+            )
+            said = (
+                f"the app waited {waited} s for a processor to READY ({app} s of CPU); the live "
+                f"unit {live} s of CPU at boot; the first frame {figures['boot to first frame (s)']} s after power-on"
+            )
             masked = figures.get("app's wait for a processor to READY, live unit masked (s)")
             if masked is not None:
-                said += (f"; with the live unit masked {figures['boot to first frame, live unit masked (s)']} s, "
-                         f"{masked} s waited")
+                said += (
+                    f"; with the live unit masked {figures['boot to first frame, live unit masked (s)']} s, "
+                    f"{masked} s waited"
+                )
             return said
+
         self.check("the live unit does not delay the first frame", kept)
 
     def all(self) -> None:
@@ -842,11 +969,15 @@ class Run:
             self.record("install", False, str(exc)[:400])
             return
         run = overlay(installed, self.folder / "run.qcow2")
-        boots = {"nolive": [lambda: self.without_live(installed)],
-                 "first": [lambda: self.first_boot(run), self.first_frame_kept, lambda: self.after_power_cut(run)],
-                 "late": [lambda: self.late_display(installed)], "stick": [lambda: self.exfat_stick(installed)],
-                 "overlay": [lambda: self.overlay_root(installed)], "cuts": [lambda: self.power_cuts(installed)],
-                 "care": [lambda: self.care(installed, run)]}
+        boots = {
+            "nolive": [lambda: self.without_live(installed)],
+            "first": [lambda: self.first_boot(run), self.first_frame_kept, lambda: self.after_power_cut(run)],
+            "late": [lambda: self.late_display(installed)],
+            "stick": [lambda: self.exfat_stick(installed)],
+            "overlay": [lambda: self.overlay_root(installed)],
+            "cuts": [lambda: self.power_cuts(installed)],
+            "care": [lambda: self.care(installed, run)],
+        }
         chosen = [name for name in BOOTS if name in boots] or list(boots)
         for boot in (step for name in chosen for step in boots[name]):
             try:

@@ -31,8 +31,9 @@ def overlay(base: Path, path: Path) -> Path:
     if path.exists():
         path.unlink()
     fmt = "raw" if base.suffix == ".img" else "qcow2"
-    subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(base.resolve()), "-F", fmt, str(path)],
-                   check=True)
+    subprocess.run(
+        ["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(base.resolve()), "-F", fmt, str(path)], check=True
+    )
     return path
 
 
@@ -87,8 +88,13 @@ class QMP:
     def tap(self, fx: float, fy: float) -> None:
         """A tap at a fraction of the screen's width and height (the tablet's 0..32767 range)."""
         x, y = round(fx * 32767), round(fy * 32767)
-        self.command("input-send-event", events=[{"type": "abs", "data": {"axis": "x", "value": x}},
-                                                 {"type": "abs", "data": {"axis": "y", "value": y}}])
+        self.command(
+            "input-send-event",
+            events=[
+                {"type": "abs", "data": {"axis": "x", "value": x}},
+                {"type": "abs", "data": {"axis": "y", "value": y}},
+            ],
+        )
         time.sleep(0.2)
         self.command("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}])
         time.sleep(0.15)
@@ -152,12 +158,12 @@ class Serial:
         # the tag is typed in two halves, so an echo of the line never matches it
         # one line, read whole before it runs; the command's stdin is not the console (sudo and
         # friends would swallow what is typed next)
-        self.sock.sendall(f"( {command} ) </dev/null; __rc=$?; echo; echo {tag[:3]}\"\"{tag[3:]}$__rc\n".encode())
+        self.sock.sendall(f'( {command} ) </dev/null; __rc=$?; echo; echo {tag[:3]}""{tag[3:]}$__rc\n'.encode())
         found = self.read_until(re.escape(tag).encode() + rb"(\d+)", timeout * self.slow)
         if found is None:
             raise VMError(f"no answer within {timeout} s to: {command}")
         text = ANSI.sub(b"", bytes(self.log[start:])).decode(errors="replace")
-        body = text[:text.rfind(tag)]
+        body = text[: text.rfind(tag)]
         lines = [re.sub(r"^(root@\S*# ?)+", "", line) for line in body.splitlines()]
         return int(found.group(1)), "\n".join(lines).strip()
 
@@ -169,10 +175,22 @@ class Serial:
 
 
 class VM:
-    def __init__(self, folder: Path, disk: Path, kernel: tuple[Path, Path], arch, *, display: bool = True,
-                 drives: tuple[Path, ...] = (), append: str = "", usb_stick: Path | None = None,
-                 memory: int | None = None, forward: tuple[int, int] | None = None, cache: str = "writeback",
-                 extra_disks: tuple[Path, ...] = ()):
+    def __init__(
+        self,
+        folder: Path,
+        disk: Path,
+        kernel: tuple[Path, Path],
+        arch,
+        *,
+        display: bool = True,
+        drives: tuple[Path, ...] = (),
+        append: str = "",
+        usb_stick: Path | None = None,
+        memory: int | None = None,
+        forward: tuple[int, int] | None = None,
+        cache: str = "writeback",
+        extra_disks: tuple[Path, ...] = (),
+    ):
         self.extra_disks = extra_disks  # writable raw disks after the read-only ones (a second partition)
         self.folder, self.disk, self.kernel, self.arch, self.cache = folder, disk, kernel, arch, cache
         # a Pi 3's 1 GB on ARM; the x86_64 guest keeps the room its boots were measured with
@@ -185,14 +203,35 @@ class VM:
     def command(self) -> list[str]:
         vmlinuz, initrd = self.kernel
         console = self.arch.console
-        words = [*self.arch.qemu, "-accel", "tcg", "-smp", "2",
-                 "-m", str(self.memory), "-kernel", str(vmlinuz), "-initrd", str(initrd),
-                 "-append", f"root=/dev/vda rw console={console} quiet loglevel=3 systemd.show_status=false {self.append}",
-                 "-drive", f"file={self.disk},format=qcow2,if=virtio,cache={self.cache}",
-                 "-device", "virtio-tablet-pci", "-device", "virtio-keyboard-pci",
-                 "-display", "none", "-nic", self.nic(),
-                 "-qmp", f"unix:{self.folder / 'qmp.sock'},server=on,wait=off",
-                 "-serial", f"unix:{self.folder / 'ser.sock'},server=on,wait=off"]
+        words = [
+            *self.arch.qemu,
+            "-accel",
+            "tcg",
+            "-smp",
+            "2",
+            "-m",
+            str(self.memory),
+            "-kernel",
+            str(vmlinuz),
+            "-initrd",
+            str(initrd),
+            "-append",
+            f"root=/dev/vda rw console={console} quiet loglevel=3 systemd.show_status=false {self.append}",
+            "-drive",
+            f"file={self.disk},format=qcow2,if=virtio,cache={self.cache}",
+            "-device",
+            "virtio-tablet-pci",
+            "-device",
+            "virtio-keyboard-pci",
+            "-display",
+            "none",
+            "-nic",
+            self.nic(),
+            "-qmp",
+            f"unix:{self.folder / 'qmp.sock'},server=on,wait=off",
+            "-serial",
+            f"unix:{self.folder / 'ser.sock'},server=on,wait=off",
+        ]
         if self.arch.debian == "amd64":
             words += ["-vga", "none"] + (["-device", "virtio-vga"] if self.display else [])
         elif self.display:
@@ -202,8 +241,14 @@ class VM:
         for drive in self.extra_disks:
             words += ["-drive", f"file={drive},format=raw,if=virtio"]
         if self.usb_stick is not None:
-            words += ["-device", "qemu-xhci", "-drive", f"file={self.usb_stick},format=raw,if=none,id=stick",
-                      "-device", "usb-storage,drive=stick"]
+            words += [
+                "-device",
+                "qemu-xhci",
+                "-drive",
+                f"file={self.usb_stick},format=raw,if=none,id=stick",
+                "-device",
+                "usb-storage,drive=stick",
+            ]
         return words
 
     def nic(self) -> str:
@@ -217,8 +262,9 @@ class VM:
             (self.folder / name).unlink(missing_ok=True)
         self.log = open(self.folder / "qemu.log", "ab")
         self.started = time.monotonic()
-        self.process = subprocess.Popen(self.command(), stdout=self.log, stderr=subprocess.STDOUT,
-                                        start_new_session=True)
+        self.process = subprocess.Popen(
+            self.command(), stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+        )
         deadline = time.monotonic() + 30
         while not ((self.folder / "qmp.sock").exists() and (self.folder / "ser.sock").exists()):
             if self.process.poll() is not None or time.monotonic() > deadline:

@@ -52,7 +52,7 @@ def story(fragment: bytes) -> list[str]:
 
 def told(line: bytes) -> str | None:
     """The version an event stream's data line tells of (None for its other lines)."""
-    return json.loads(line[len(b"data: "):])["version"] if line.startswith(b"data: ") else None
+    return json.loads(line[len(b"data: ") :])["version"] if line.startswith(b"data: ") else None
 
 
 class Events(threading.Thread):

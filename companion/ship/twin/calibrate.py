@@ -68,8 +68,7 @@ class FlightStandIn:
     takes every judged action, noting when it came."""
 
     def __init__(self, clock=clock_ms):
-        self.match = SimpleNamespace(setup={"game": "cloudship"}, state=SimpleNamespace(phase="flight"),
-                                     actions=list)
+        self.match = SimpleNamespace(setup={"game": "cloudship"}, state=SimpleNamespace(phase="flight"), actions=list)
         self.actions: list[tuple[int, dict]] = []
         self.clock = clock
 
@@ -136,8 +135,17 @@ def strike_now(beds, bed: str) -> None:
 
 
 class CalibrationRun:
-    def __init__(self, drops: int, seed: int = 0, timings: Timings | None = None, *, config: Config | None = None,
-                 crew: dict | None = None, pin_factory=None, virtual: bool = False):
+    def __init__(
+        self,
+        drops: int,
+        seed: int = 0,
+        timings: Timings | None = None,
+        *,
+        config: Config | None = None,
+        crew: dict | None = None,
+        pin_factory=None,
+        virtual: bool = False,
+    ):
         self.drops = drops
         self.seed = seed
         self.virtual = virtual  # on a simulated clock (virtual.VirtualTwin), not in real time
@@ -162,17 +170,21 @@ class CalibrationRun:
         clock = twin.pi_ms if self.virtual else clock_ms
         session = JudgedSession(queue.Queue(), clock=clock, timings=self.timings, beds_present=True)
         inlet = session.inlet(woken.set)
-        beds = BedDetectors(self.config.bed_pins(), inlet, clock, pin_factory=self.pin_factory or MockFactory(),
-                            wake=woken.set)
+        beds = BedDetectors(
+            self.config.bed_pins(), inlet, clock, pin_factory=self.pin_factory or MockFactory(), wake=woken.set
+        )
         twin.strike = (lambda bed: strike_now(beds, bed)) if self.virtual else (lambda bed: pulse(beds, bed))
         twin.keep_lines = True
         controller = FlightStandIn(clock)
         if self.virtual:
+
             def until(done, seconds):
                 return self._until_virtual(twin, session, controller, done, seconds)
         else:
+
             def until(done, seconds):
                 return self._until(session, controller, woken, done, seconds)
+
         link = None
         try:
             twin.start()
@@ -194,8 +206,10 @@ class CalibrationRun:
             until(lambda: False, (self.timings.max_fall + self.timings.settle + 400) / 1000)
             landing = twin.board_ms()
             twin.set_down()
-            until(lambda: any(a.get("act") == "land" for _t, a in controller.actions),
-                  REST_S + self.timings.rest_time / 1000 + 5)
+            until(
+                lambda: any(a.get("act") == "land" for _t, a in controller.actions),
+                REST_S + self.timings.rest_time / 1000 + 5,
+            )
             landed_at = twin.board_ms()
             until(lambda: False, 0.3)
         finally:
@@ -255,8 +269,9 @@ class CalibrationRun:
 
     # -- the report ---------------------------------------------------------------------------
 
-    def _report(self, twin: TwinShip, controller: FlightStandIn, session, rest_until, flown_ms, landing,
-                landed_at) -> dict:
+    def _report(
+        self, twin: TwinShip, controller: FlightStandIn, session, rest_until, flown_ms, landing, landed_at
+    ) -> dict:
         tm = self.timings
         stories = sorted(twin.model.truth, key=lambda s: s.get("beam_clear", s["landed"]))
         written = {ball_id: t for t, ball_id in twin.beams}
@@ -276,10 +291,17 @@ class CalibrationRun:
         for number, story in enumerate(stories, start=1):
             ball_id = story["id"]
             hits = strikes.get(ball_id, [])
-            row = {"drop": number, "twin": {
-                "ball": story["ball"], "through": story["through"], "bed": story["bed"],
-                "first_bed": story["first_bed"], "height_m": story.get("height"),
-                "fall_ms": story["landed"] - story["beam_clear"] if story["through"] == "hole" else None}}
+            row = {
+                "drop": number,
+                "twin": {
+                    "ball": story["ball"],
+                    "through": story["through"],
+                    "bed": story["bed"],
+                    "first_bed": story["first_bed"],
+                    "height_m": story.get("height"),
+                    "fall_ms": story["landed"] - story["beam_clear"] if story["through"] == "hole" else None,
+                },
+            }
             judged_as = None
             if hits:
                 # the judge's last impact: a detector ringing again in the same bed is not one
@@ -314,10 +336,22 @@ class CalibrationRun:
             j, twin_row = row["judged"], row["twin"]
             if j and "act" in j and not (twin_row["through"] == "hole" and twin_row["bed"] is not None):
                 phantoms += 1
-        wrong = sum(1 for r in rows if r["judged"] and "act" in r["judged"] and not r["right"]
-                    and r["twin"]["through"] == "hole" and r["twin"]["bed"] is not None)
-        missed = sum(1 for r in rows if r["twin"]["through"] == "hole" and r["twin"]["bed"] is not None
-                     and not (r["judged"] and "act" in r["judged"]))
+        wrong = sum(
+            1
+            for r in rows
+            if r["judged"]
+            and "act" in r["judged"]
+            and not r["right"]
+            and r["twin"]["through"] == "hole"
+            and r["twin"]["bed"] is not None
+        )
+        missed = sum(
+            1
+            for r in rows
+            if r["twin"]["through"] == "hole"
+            and r["twin"]["bed"] is not None
+            and not (r["judged"] and "act" in r["judged"])
+        )
         latencies = [r["latency_ms"] for r in rows if r.get("latency_ms") is not None]
         ambiguous = self._ambiguous(stories, strikes, written)
         summary = {
@@ -334,11 +368,13 @@ class CalibrationRun:
             "latency_p50_ms": percentile(latencies, 0.5),
             "latency_p99_ms": percentile(latencies, 0.99),
             "link_faults": dict(session.judge.counts),
-            "margins": self._margins(twin, rows, strikes, written, rest_until, flown_ms, landing, landed_at,
-                                     session.arrivals),
+            "margins": self._margins(
+                twin, rows, strikes, written, rest_until, flown_ms, landing, landed_at, session.arrivals
+            ),
             "seed": self.seed,
             "timings": asdict(self.timings),
-            "firmware_on": twin.interpreter + (" (.mpy)" if twin.compiled and twin.interpreter == "micropython" else ""),
+            "firmware_on": twin.interpreter
+            + (" (.mpy)" if twin.compiled and twin.interpreter == "micropython" else ""),
         }
         return {"drops": rows, "summary": summary}
 
@@ -368,12 +404,16 @@ class CalibrationRun:
                 t, bed = hits[0]
                 if any(lasts[i][1] != bed for i in within(last_times, t - tm.settle, t - tm.bounce_min)):
                     count += 1
-                elif any(not any(hit <= t for hit, _b in strikes.get(opened[i][1], []))
-                         for i in within(opened_times, t - tm.max_fall, t - tm.min_fall)):
+                elif any(
+                    not any(hit <= t for hit, _b in strikes.get(opened[i][1], []))
+                    for i in within(opened_times, t - tm.max_fall, t - tm.min_fall)
+                ):
                     count += 1
             elif story["through"] == "hole" and story["bed"] is None and story["id"] in written:
                 mine = written[story["id"]]
-                if any(opened[i][1] != story["id"] for i in within(opened_times, mine - tm.max_fall, mine + tm.max_fall)):
+                if any(
+                    opened[i][1] != story["id"] for i in within(opened_times, mine - tm.max_fall, mine + tm.max_fall)
+                ):
                     count += 1
         return count
 
@@ -421,7 +461,9 @@ class CalibrationRun:
             # flight_moving_share says how many of its samples do)
             "move_motion_margin_mg": tm.move_motion - max(resting) if resting else None,
             "flight_motion_p10_mg": percentile(flying, 0.1),
-            "flight_moving_share": round(sum(1 for m in flying if m >= tm.move_motion) / len(flying), 3) if flying else None,
+            "flight_moving_share": round(sum(1 for m in flying if m >= tm.move_motion) / len(flying), 3)
+            if flying
+            else None,
             # the lift is seen after lift_samples moving samples: a second at 20 a second at best
             "lift_to_flown_ms": flown_ms,
             # no stretch of the flight is still for rest_time (a landing the crew did not make)

@@ -40,16 +40,35 @@ class TwinSample:
 
     def sample(self) -> Sample:
         ax, ay, az, gx, gy, gz = self.imu
-        return Sample(self.t_ms, accel=(ax, ay, az), gyro=(gx, gy, gz), beam=self.beam, rgbc=self.rgbc,
-                      battery_mv=BATTERY_MV, imu=not self.flags & NO_IMU,
-                      colour_sensor=not self.flags & NO_COLOUR)
+        return Sample(
+            self.t_ms,
+            accel=(ax, ay, az),
+            gyro=(gx, gy, gz),
+            beam=self.beam,
+            rgbc=self.rgbc,
+            battery_mv=BATTERY_MV,
+            imu=not self.flags & NO_IMU,
+            colour_sensor=not self.flags & NO_COLOUR,
+        )
 
     def record(self) -> bytes:
         ax, ay, az, gx, gy, gz = self.imu
         r, g, b, c = self.rgbc
-        return RECORD.pack(self.t_ms, _counts(ax * ACCEL_LSB), _counts(ay * ACCEL_LSB), _counts(az * ACCEL_LSB),
-                           _counts(gx * GYRO_LSB), _counts(gy * GYRO_LSB), _counts(gz * GYRO_LSB),
-                           r, g, b, c, BATTERY_MV, self.flags)
+        return RECORD.pack(
+            self.t_ms,
+            _counts(ax * ACCEL_LSB),
+            _counts(ay * ACCEL_LSB),
+            _counts(az * ACCEL_LSB),
+            _counts(gx * GYRO_LSB),
+            _counts(gy * GYRO_LSB),
+            _counts(gz * GYRO_LSB),
+            r,
+            g,
+            b,
+            c,
+            BATTERY_MV,
+            self.flags,
+        )
 
 
 class RestingRun:
@@ -70,8 +89,7 @@ REST_BANK = 1000  # packed samples of a resting ship, read in turn (5 s before t
 
 
 class TwinCore:
-    def __init__(self, seed: int | None = 0, *, model: ShipModel | None = None, start_ms: int = 0,
-                 **model_options):
+    def __init__(self, seed: int | None = 0, *, model: ShipModel | None = None, start_ms: int = 0, **model_options):
         self.model = model or ShipModel(seed, **model_options)
         self.model.t = start_ms
         self.t = start_ms - 1  # the board is given its first sample at start_ms
@@ -109,8 +127,11 @@ class TwinCore:
             self.t = nxt
             broken = model.beam()
             accel_gyro = model.imu()
-            flags = (BEAM if broken else 0) | (0 if self.failing.get("imu", -1) < nxt else NO_IMU) \
+            flags = (
+                (BEAM if broken else 0)
+                | (0 if self.failing.get("imu", -1) < nxt else NO_IMU)
                 | (0 if self.failing.get("colour", -1) < nxt else NO_COLOUR)
+            )
             out.append(TwinSample(nxt, accel_gyro, model.colour(), flags))
             if self._broken and not broken:
                 self.beam_clears += 1
@@ -131,8 +152,9 @@ class TwinCore:
         """The resting ship's samples on every IMU tick up to `t`, packed in one go."""
         pose = self.model._still_imu
         if pose is None or pose != self._bank_pose:
-            self._bank = [TwinSample(0, self.model.imu(), self.model.colour(), 0).record()[8:]
-                          for _ in range(REST_BANK)]
+            self._bank = [
+                TwinSample(0, self.model.imu(), self.model.colour(), 0).record()[8:] for _ in range(REST_BANK)
+            ]
             self._bank_pose = self.model._still_imu
             self._bank_at = 0
         first = (self.t // IMU_MS + 1) * IMU_MS

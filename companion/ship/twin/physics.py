@@ -36,29 +36,33 @@ import random
 from dataclasses import dataclass, field
 
 G = 9.81
-BOX = 0.15            # from the box's centre to its walls
-FLIGHT_Z = 0.20       # the hull's floor above the beds in flight
+BOX = 0.15  # from the box's centre to its walls
+FLIGHT_Z = 0.20  # the hull's floor above the beds in flight
 PARKED = (0.30, 0.0)  # the ship on the table beside the box
 DECK_U, DECK_V = 0.075, 0.042  # the ellipse the balls' centres keep within (bow-stern, side-side)
-HOLE_R = 0.011        # the hole's radius; a ball drops once its centre is nearer than CAPTURE_R
+HOLE_R = 0.011  # the hole's radius; a ball drops once its centre is nearer than CAPTURE_R
 BALL_R = 0.007
 CAPTURE_R = HOLE_R - 0.5 * BALL_R
-BEAM_DEPTH = 0.004    # the beam below the deck's surface
-HULL_DEPTH = 0.012    # the deck's surface above the hull's floor (the hole's length)
-ROLL_FACTOR = 5 / 7   # a solid ball rolling: the share of a force along the deck that accelerates it
+BEAM_DEPTH = 0.004  # the beam below the deck's surface
+HULL_DEPTH = 0.012  # the deck's surface above the hull's floor (the hole's length)
+ROLL_FACTOR = 5 / 7  # a solid ball rolling: the share of a force along the deck that accelerates it
 ROLLING_FRICTION = 0.012  # decelerations in g
 STATIC_FRICTION = 0.02
 RIM_RESTITUTION = 0.3
 OVER_RIM_SPEED = 0.45  # m/s into the rim: the ball jumps the low rim
 DIVIDER_BOUNCE = 0.025  # landing this near a divider with speed towards it: it bounces over
-RING_TWICE = 0.3       # chance a detector rings a second time
-STRIKE_MS = 12         # a detector's pulse
-FLICKER_GAP_MS = 5     # a flicker of the beam (a string, a glint) is over before the next begins
+RING_TWICE = 0.3  # chance a detector rings a second time
+STRIKE_MS = 12  # a detector's pulse
+FLICKER_GAP_MS = 5  # a flicker of the beam (a string, a glint) is over before the next begins
 
 AXES = ("x", "y", "z", "pitch", "roll")  # the hull's, as ShipModel._axes holds them
 BEDS = ("yellow", "purple", "white", "blue")
-BED_CENTRES = {"yellow": (-BOX / 2, BOX / 2), "purple": (BOX / 2, BOX / 2),
-               "white": (-BOX / 2, -BOX / 2), "blue": (BOX / 2, -BOX / 2)}
+BED_CENTRES = {
+    "yellow": (-BOX / 2, BOX / 2),
+    "purple": (BOX / 2, BOX / 2),
+    "white": (-BOX / 2, -BOX / 2),
+    "blue": (BOX / 2, -BOX / 2),
+}
 
 # the TCS34725 at the hole (2.4 ms, gain 16x, its LED on), at a ball's brightest moment: shares
 # of r, g, b and the clear count, as calibration.DEFAULTS has them (a blue raindrop, a white
@@ -107,8 +111,14 @@ class Wobble:
     acceleration known exactly (for the gyro and the accelerometer)."""
 
     def __init__(self, rng: random.Random, size: float, freqs=(0.6, 1.4, 3.1)):
-        self.parts = [(size * rng.uniform(0.6, 1.0) / (i + 1), 2 * math.pi * f * rng.uniform(0.8, 1.25),
-                       rng.uniform(0, 2 * math.pi)) for i, f in enumerate(freqs)]
+        self.parts = [
+            (
+                size * rng.uniform(0.6, 1.0) / (i + 1),
+                2 * math.pi * f * rng.uniform(0.8, 1.25),
+                rng.uniform(0, 2 * math.pi),
+            )
+            for i, f in enumerate(freqs)
+        ]
         # each sine's amplitude, rate and phase with the products the rate and acceleration
         # take, a * w and a * w * w, worked out once (the same floats as on every call)
         self._terms = [(a, w, phase, a * w, a * w * w) for a, w, phase in self.parts]
@@ -138,8 +148,15 @@ class Ball:
 
 
 class ShipModel:
-    def __init__(self, seed: int | None = 0, *, steadiness: float = 1.0, accel_bias_g: float = ACCEL_BIAS_G,
-                 gyro_bias_dps: float = GYRO_BIAS_DPS, light: float | None = None):
+    def __init__(
+        self,
+        seed: int | None = 0,
+        *,
+        steadiness: float = 1.0,
+        accel_bias_g: float = ACCEL_BIAS_G,
+        gyro_bias_dps: float = GYRO_BIAS_DPS,
+        light: float | None = None,
+    ):
         self.rng = rng = random.Random(seed)
         self.t = 0  # ms
         self.x, self.y = Follow(PARKED[0], 4.0), Follow(PARKED[1], 4.0)
@@ -150,10 +167,16 @@ class ShipModel:
         self._lift = 0.0  # 0 on the table .. 1 flying: how much wobble the hands add
         # slow sway of the arms, and the quick tremor of the fingers and strings (felt up and
         # down: the accelerometer's MOTION is mostly the vertical part)
-        self._wobble = {axis: Wobble(rng, size, freqs) for axis, size, freqs in
-                        (("pitch", 1.2, (0.6, 1.4, 3.1)), ("roll", 1.2, (0.6, 1.4, 3.1)),
-                         ("x", 0.004, (0.6, 1.4, 3.1)), ("y", 0.004, (0.6, 1.4, 3.1)),
-                         ("z", 0.0009, (0.8, 2.5, 7.0)))}
+        self._wobble = {
+            axis: Wobble(rng, size, freqs)
+            for axis, size, freqs in (
+                ("pitch", 1.2, (0.6, 1.4, 3.1)),
+                ("roll", 1.2, (0.6, 1.4, 3.1)),
+                ("x", 0.004, (0.6, 1.4, 3.1)),
+                ("y", 0.004, (0.6, 1.4, 3.1)),
+                ("z", 0.0009, (0.8, 2.5, 7.0)),
+            )
+        }
         self._hull_at = -1
         self._hull: dict = {}
         self._axes = (self.x, self.y, self.z, self.pitch, self.roll)
@@ -192,11 +215,22 @@ class ShipModel:
         self.pitch.target = self.roll.target = 0.0
         self._unsettle()
 
-    def hold(self, pitch: float | None = None, roll: float | None = None, x: float | None = None,
-             y: float | None = None, z: float | None = None) -> None:
+    def hold(
+        self,
+        pitch: float | None = None,
+        roll: float | None = None,
+        x: float | None = None,
+        y: float | None = None,
+        z: float | None = None,
+    ) -> None:
         """Where the hands hold the hull now (degrees, metres); unnamed parts stay."""
-        for follow, value, most in ((self.pitch, pitch, 40.0), (self.roll, roll, 40.0), (self.x, x, 1.0),
-                                    (self.y, y, 1.0), (self.z, z, 0.5)):
+        for follow, value, most in (
+            (self.pitch, pitch, 40.0),
+            (self.roll, roll, 40.0),
+            (self.x, x, 1.0),
+            (self.y, y, 1.0),
+            (self.z, z, 0.5),
+        ):
             if value is not None:
                 follow.target = max(-most, min(most, float(value)))
         self._unsettle()
@@ -249,8 +283,12 @@ class ShipModel:
             self.cleared += [b[2].id for b in self._beam if b[1] < self.t]
             self._beam = [b for b in self._beam if b[1] >= self.t]
         self._strikes = [s for s in self._strikes if s[1] >= self.t]
-        self._settled = (not self.flying and self._lift == 0.0 and not moving
-                         and all(a.still() for a in (self.x, self.y, self.z, self.pitch, self.roll)))
+        self._settled = (
+            not self.flying
+            and self._lift == 0.0
+            and not moving
+            and all(a.still() for a in (self.x, self.y, self.z, self.pitch, self.roll))
+        )
         if self._settled:  # snap: the hull at rest is exactly where it was put
             for a in (self.x, self.y, self.z, self.pitch, self.roll):
                 a.pos, a.vel, a.acc = a.target, 0.0, 0.0
@@ -321,7 +359,7 @@ class ShipModel:
             return
         s = 1 / math.sqrt(k)
         ball.u, ball.v = ball.u * s, ball.v * s
-        nu, nv = ball.u / DECK_U ** 2, ball.v / DECK_V ** 2
+        nu, nv = ball.u / DECK_U**2, ball.v / DECK_V**2
         norm = math.hypot(nu, nv)
         nu, nv = nu / norm, nv / norm
         into = ball.du * nu + ball.dv * nv
@@ -333,7 +371,7 @@ class ShipModel:
 
     def _collide(self, balls: list[Ball]) -> None:
         for i, a in enumerate(balls):
-            for b in balls[i + 1:]:
+            for b in balls[i + 1 :]:
                 du, dv = b.u - a.u, b.v - a.v
                 d = math.hypot(du, dv)
                 if d >= 2 * BALL_R or d < 1e-9:
@@ -391,8 +429,9 @@ class ShipModel:
                         impacts.append((at2, bounce_bed))
                         bed = bounce_bed
                     break
-        ball.story.update(landed=at, first_bed=impacts[0][1] if impacts else None, bed=bed,
-                          where=[round(x, 3), round(y, 3)])
+        ball.story.update(
+            landed=at, first_bed=impacts[0][1] if impacts else None, bed=bed, where=[round(x, 3), round(y, 3)]
+        )
         for when, which in impacts:
             self._strikes.append((when, when + STRIKE_MS, which))
             self.events.append((when, "strike", (which, ball)))
@@ -415,8 +454,14 @@ class ShipModel:
         self._noise_at = (i + 6) % NOISE_TABLE
         z = self._noise
         g, d = ACCEL_NOISE_G, GYRO_NOISE_DPS
-        return (bx + g * z[i], by + g * z[i + 1], bz + g * z[i + 2],
-                gx + d * z[i + 3], gy + d * z[i + 4], gz + d * z[i + 5])
+        return (
+            bx + g * z[i],
+            by + g * z[i + 1],
+            bz + g * z[i + 2],
+            gx + d * z[i + 3],
+            gy + d * z[i + 4],
+            gz + d * z[i + 5],
+        )
 
     def _imu_now(self) -> tuple[float, float, float, float, float, float]:
         """The sensor's reading without its noise (its bias in)."""
@@ -442,16 +487,25 @@ class ShipModel:
         ab, gb, z = self.accel_bias, self.gyro_bias, self._noise
         j = (6 * i) % NOISE_TABLE
         g, d = ACCEL_NOISE_G, GYRO_NOISE_DPS
-        return (ab[0] + g * z[j], ab[1] + g * z[j + 1], 1.0 + ab[2] + g * z[j + 2],
-                gb[0] + d * z[j + 3], gb[1] + d * z[j + 4], gb[2] + d * z[j + 5])
+        return (
+            ab[0] + g * z[j],
+            ab[1] + g * z[j + 1],
+            1.0 + ab[2] + g * z[j + 2],
+            gb[0] + d * z[j + 3],
+            gb[1] + d * z[j + 4],
+            gb[2] + d * z[j + 5],
+        )
 
     def beam(self) -> bool:
         """True while a ball's body (or a flicker) breaks the beam."""
         t = self.t
         if t <= self._flicker_until:
             return True
-        if self.flicker_rate and t > self._flicker_until + FLICKER_GAP_MS \
-                and self.rng.random() < self.flicker_rate / 1000:
+        if (
+            self.flicker_rate
+            and t > self._flicker_until + FLICKER_GAP_MS
+            and self.rng.random() < self.flicker_rate / 1000
+        ):
             self._flicker_until = t + self.rng.choice((0, 1))  # 1 or 2 ms: shorter than a ball
             return True
         return any(start <= t < clear for start, clear, _b in self._beam)

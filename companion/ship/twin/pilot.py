@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from .physics import BED_CENTRES, Ball, ShipModel
 
 TICK_MS = 20
-MAX_TILT = 8.0   # degrees: a crew tips the ship gently
-GAIN = 300.0     # degrees per metre from the hole
+MAX_TILT = 8.0  # degrees: a crew tips the ship gently
+GAIN = 300.0  # degrees per metre from the hole
 DAMPING = 100.0  # degrees per metre a second
 HAND_IN = (0.045, 0.0)  # where a ball handed in is put: towards the bow, 4.5 cm from the hole
 CARRY_SPEED = 0.15  # m/s: the hands carry the ship from bed to bed no faster (the balls stay put)
@@ -36,8 +36,15 @@ class Drop:
 
 
 class Pilot:
-    def __init__(self, model: ShipModel, *, gain: float = GAIN, damping: float = DAMPING, max_tilt: float = MAX_TILT,
-                 carry_speed: float = CARRY_SPEED):
+    def __init__(
+        self,
+        model: ShipModel,
+        *,
+        gain: float = GAIN,
+        damping: float = DAMPING,
+        max_tilt: float = MAX_TILT,
+        carry_speed: float = CARRY_SPEED,
+    ):
         self.model = model
         self.gain, self.damping, self.max_tilt = gain, damping, max_tilt
         self.carry_speed = carry_speed
@@ -62,8 +69,9 @@ class Pilot:
         """Tip `ball` (on the deck already) into the hole over `bed`."""
         self.queue.append(Drop(ball, bed, at))
 
-    def hand_in(self, kind: str, bed: str | None = None, at: tuple[float, float] | None = None,
-                z: float | None = None) -> None:
+    def hand_in(
+        self, kind: str, bed: str | None = None, at: tuple[float, float] | None = None, z: float | None = None
+    ) -> None:
         """A ball of `kind` onto the deck once the drops before it are done, then into the hole
         over `bed` (or the point `at`, `z` above the beds): one ball at a time, so each falls
         where it is meant to."""
@@ -84,8 +92,12 @@ class Pilot:
         if self.swinging is not None:
             metres, degrees, hz, since = self.swinging
             w = 2 * math.pi * hz * (model.t - since) / 1000
-            model.hold(x=metres * math.sin(w), y=metres * math.sin(1.37 * w + 1.0),
-                       pitch=degrees * math.sin(0.71 * w + 0.5), roll=degrees * math.sin(1.13 * w + 2.0))
+            model.hold(
+                x=metres * math.sin(w),
+                y=metres * math.sin(1.37 * w + 1.0),
+                pitch=degrees * math.sin(0.71 * w + 0.5),
+                roll=degrees * math.sin(1.13 * w + 2.0),
+            )
             return
         task = self.queue[0] if self.queue else None
         if task is not None and (task.at or task.bed):
@@ -99,8 +111,10 @@ class Pilot:
         point = self.goal
         if point is not None:
             h = model.hull()
-            if math.hypot(h["x"][0] - point[0], h["y"][0] - point[1]) > OVER_BED or \
-                    math.hypot(h["x"][1], h["y"][1]) > 0.05:
+            if (
+                math.hypot(h["x"][0] - point[0], h["y"][0] - point[1]) > OVER_BED
+                or math.hypot(h["x"][1], h["y"][1]) > 0.05
+            ):
                 model.hold(pitch=0.0, roll=0.0)  # level while on the way: nothing rolls out
                 return
         if task.ball is None:

@@ -96,8 +96,7 @@ def levelled_flash(name: str, folder, compiled: bool = False, model: ShipModel |
     if not built:
         make_flash(flash)
     if model is not None and not (flash / "calibration.json").exists():
-        standing = [TwinSample(t, model.standing_level(t // 5), model.colour(), 0)
-                    for t in range(0, LEVEL_MS, 5)]
+        standing = [TwinSample(t, model.standing_level(t // 5), model.colour(), 0) for t in range(0, LEVEL_MS, 5)]
         Board.run(standing, name, flash=flash, run="import calibrate; calibrate.level()")
     return flash
 
@@ -109,10 +108,18 @@ def start_board(name: str, folder, compiled: bool = False, model: ShipModel | No
 
 
 class TwinShip:
-    def __init__(self, strike: Callable[[str], None] | None = None, *, seed: int | None = None,
-                 board: str | None = None,
-                 flying_wake_s: float = FLYING_WAKE_S, model: ShipModel | None = None,
-                 crew: dict | None = None, compiled: bool = False, boot_s: float = 0.0):
+    def __init__(
+        self,
+        strike: Callable[[str], None] | None = None,
+        *,
+        seed: int | None = None,
+        board: str | None = None,
+        flying_wake_s: float = FLYING_WAKE_S,
+        model: ShipModel | None = None,
+        crew: dict | None = None,
+        compiled: bool = False,
+        boot_s: float = 0.0,
+    ):
         self.strike = strike or (lambda bed: None)
         self.core = TwinCore(seed, model=model)
         self.model = self.core.model
@@ -186,6 +193,7 @@ class TwinShip:
             self.pilot.queue.clear()
             self.pilot.goal = None
             self.model.set_down()
+
         self._change(down)
 
     def tilt_by(self, pitch: float, roll: float) -> None:
@@ -197,19 +205,23 @@ class TwinShip:
 
     def over(self, bed: str) -> None:
         """Carry the ship over a bed (lifting it first)."""
+
         def carry():
             if not self.model.flying:
                 self.model.lift()
             self.pilot.carry(BED_CENTRES[bed])
+
         self._change(carry)
 
     def release(self, kind: str, bed: str | None = None) -> None:
         """A ball handed onto the deck when the balls before it are down; the pilot tips it into
         the hole (over `bed`, or where the ship is)."""
+
         def put():
             if not self.model.flying:
                 self.model.lift()
             self.pilot.hand_in(kind, bed)
+
         self._change(put)
 
     def load(self, kind: str, u: float, v: float):
@@ -275,7 +287,7 @@ class TwinShip:
             return t
         written = self._ball_written.get(ball.id)
         if written is None:
-            return t + 10 ** 9  # not written yet: wait for it
+            return t + 10**9  # not written yet: wait for it
         return max(t, written + t - ball.story["beam_clear"])
 
     def _run(self) -> None:

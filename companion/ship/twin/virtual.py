@@ -30,8 +30,9 @@ PI_OFFSET_MS = 10_000_000  # the Pi's clock reads this when the board powers on
 
 
 class VirtualTwin(TwinShip):
-    def __init__(self, strike: Callable[[str], None] | None = None, *, port: Callable[[bytes], None] | None = None,
-                 **options):
+    def __init__(
+        self, strike: Callable[[str], None] | None = None, *, port: Callable[[bytes], None] | None = None, **options
+    ):
         super().__init__(strike, **options)
         self.now = 0  # the board's ms
         self.port = port or (lambda data: None)

@@ -23,22 +23,23 @@ from ..kit.layout import Frame, cols, inset, rows
 from ..kit.shapes import draw_shape, draw_token
 from ..kit.widgets import Label, PlayerToken, Widget, fit_text
 
-BASKET = (222, 178, 112)       # wicker, behind the pieces aboard
-BASKET_DARK = (150, 104, 52)   # its weave and rim
+BASKET = (222, 178, 112)  # wicker, behind the pieces aboard
+BASKET_DARK = (150, 104, 52)  # its weave and rim
 CLOUD = (255, 255, 255)
 CLOUD_LINE = (176, 198, 222)
 PASSED_CLOUD = (232, 240, 248)  # clouds below the basket: already flown past
 TOP_CLOUD_FILL = (255, 242, 196)
-NUMBER_DISC = (40, 70, 120)     # the cloud's number, white on dark blue as on the board
+NUMBER_DISC = (40, 70, 120)  # the cloud's number, white on dark blue as on the board
 PATH_LINE = (255, 255, 255)
 GOLD = (247, 190, 40)
 
-RISE_S = 0.45   # a rise: the basket floats up from the cloud it left
-FALL_S = 0.8    # a fall: the basket drops, its passengers tumble out
-JUMP_S = 0.6    # a jump: the piece leaves the basket for its player's score
+RISE_S = 0.45  # a rise: the basket floats up from the cloud it left
+FALL_S = 0.8  # a fall: the basket drops, its passengers tumble out
+JUMP_S = 0.6  # a jump: the piece leaves the basket for its player's score
 
 
 # --- the pieces ------------------------------------------------------------------------------
+
 
 def _own_draw(widget: Widget, cls: type) -> bool:
     """The widget draws as `cls` does (a subclass drawing otherwise says its own signature)."""
@@ -49,8 +50,16 @@ def pawn_polygon(rect: pygame.Rect) -> list[tuple[float, float]]:
     """A wooden piece's body: a bell from the shoulders to a wide foot."""
     x, y, w, h = rect.x, rect.y, rect.w, rect.h
     top = y + h * 0.36
-    return [(x + w * 0.30, top), (x + w * 0.70, top), (x + w * 0.86, y + h * 0.80), (x + w * 0.97, y + h * 0.90),
-            (x + w * 0.97, y + h), (x + w * 0.03, y + h), (x + w * 0.03, y + h * 0.90), (x + w * 0.14, y + h * 0.80)]
+    return [
+        (x + w * 0.30, top),
+        (x + w * 0.70, top),
+        (x + w * 0.86, y + h * 0.80),
+        (x + w * 0.97, y + h * 0.90),
+        (x + w * 0.97, y + h),
+        (x + w * 0.03, y + h),
+        (x + w * 0.03, y + h * 0.90),
+        (x + w * 0.14, y + h * 0.80),
+    ]
 
 
 def mark_px(rect: pygame.Rect, mark: str) -> int:
@@ -106,13 +115,16 @@ def pawn_box(slot: pygame.Rect) -> pygame.Rect:
 
 # --- clouds ----------------------------------------------------------------------------------
 
+
 def cloud_parts(rect: pygame.Rect) -> tuple[pygame.Rect, list[tuple[tuple[float, float], float]]]:
     """A cloud in `rect`: a flat-bottomed pill and the puffs on its top."""
     h = rect.h
     base = pygame.Rect(rect.x, rect.y + round(h * 0.22), rect.w, h - round(h * 0.22))
     r = h * 0.36
-    puffs = [((rect.x + rect.w * f, rect.y + r + h * dy), r * s)
-             for f, dy, s in ((0.30, 0.02, 1.0), (0.52, -0.01, 1.05), (0.74, 0.06, 0.9))]
+    puffs = [
+        ((rect.x + rect.w * f, rect.y + r + h * dy), r * s)
+        for f, dy, s in ((0.30, 0.02, 1.0), (0.52, -0.01, 1.05), (0.74, 0.06, 0.9))
+    ]
     return base, puffs
 
 
@@ -260,6 +272,7 @@ class Basket(Widget):
 
 # --- the board laid out ------------------------------------------------------------------------
 
+
 def basket_slots(rect: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
     """Places for `count` pieces standing in the basket: in one row, or in two (three to a
     row at six) when that makes them larger."""
@@ -298,8 +311,9 @@ def path_rects(area: pygame.Rect, basket_cloud: int | None, gap: int, weight: fl
     return out
 
 
-def path_widgets(f: Frame, area: pygame.Rect, view, colour_of: Callable[[str], str],
-                 mark_of: Callable[[str], str]) -> tuple[list[Widget], list[Widget]]:
+def path_widgets(
+    f: Frame, area: pygame.Rect, view, colour_of: Callable[[str], str], mark_of: Callable[[str], str]
+) -> tuple[list[Widget], list[Widget]]:
     """The path (still: drawn into the board's picture) and the balloon on it (the basket, the
     pieces aboard, the pilot's mark: moved by the moments)."""
     over = view["over"]
@@ -308,8 +322,10 @@ def path_widgets(f: Frame, area: pygame.Rect, view, colour_of: Callable[[str], s
     # the basket's cloud holds the pieces: six of them stand in two rows
     weight = (5.2 if len(aboard) > 3 else 4.4) if not f.portrait else (6.0 if len(aboard) > 3 else 4.4)
     rects = path_rects(area, here, f.u(3), weight if here else 1)
-    still: list[Widget] = [Widget(area, key="ladder"),
-                           PathLine([rects[c].center for c in range(1, TOP_CLOUD + 1)], key="path-line")]
+    still: list[Widget] = [
+        Widget(area, key="ladder"),
+        PathLine([rects[c].center for c in range(1, TOP_CLOUD + 1)], key="path-line"),
+    ]
     balloon: list[Widget] = []
     for cloud in range(TOP_CLOUD, 0, -1):
         rect = rects[cloud]
@@ -330,13 +346,24 @@ def cloud_widgets(f: Frame, rect: pygame.Rect, cloud: int, passed: bool) -> list
     # the number's disc as tall as the cloud allows (its digit at least the smallest type)
     side = min(rect.h, f.u(32))
     disc = pygame.Rect(rect.x + round(rect.w * 0.06), rect.centery - side // 2, side, side)
-    out += [Disc(disc, key=f"cloud-number:{cloud}"),
-            Label(disc, str(cloud), "min", colour=(255, 255, 255), key=f"cloud-no:{cloud}")]
-    rest = pygame.Rect(disc.right + f.u(6), rect.y + f.u(1), rect.right - round(rect.w * 0.06) - disc.right - f.u(6),
-                       rect.h - f.u(1))
+    out += [
+        Disc(disc, key=f"cloud-number:{cloud}"),
+        Label(disc, str(cloud), "min", colour=(255, 255, 255), key=f"cloud-no:{cloud}"),
+    ]
+    rest = pygame.Rect(
+        disc.right + f.u(6), rect.y + f.u(1), rect.right - round(rect.w * 0.06) - disc.right - f.u(6), rect.h - f.u(1)
+    )
     points, extra = cols(rest, [1, 1.2], f.u(4))
-    out.append(Label(points, str(TOP_POINTS if top else POINTS[cloud]), 24, align="left",
-                     colour=th.INK_SOFT if passed else th.INK, key=f"points:{cloud}"))
+    out.append(
+        Label(
+            points,
+            str(TOP_POINTS if top else POINTS[cloud]),
+            24,
+            align="left",
+            colour=th.INK_SOFT if passed else th.INK,
+            key=f"points:{cloud}",
+        )
+    )
     if top:
         side = min(extra.h, extra.w)
         out.append(Star(pygame.Rect(extra.right - side, extra.centery - side // 2, side, side), key="top-cloud"))
@@ -345,23 +372,34 @@ def cloud_widgets(f: Frame, rect: pygame.Rect, cloud: int, passed: bool) -> list
     return out
 
 
-def basket_cloud(f: Frame, rect: pygame.Rect, view, aboard: list[str], colour_of, mark_of
-                 ) -> tuple[list[Widget], list[Widget]]:
+def basket_cloud(
+    f: Frame, rect: pygame.Rect, view, aboard: list[str], colour_of, mark_of
+) -> tuple[list[Widget], list[Widget]]:
     """The basket's cloud: number, points and dice at its left, the balloon on the rest."""
     cloud = view["cloud"]
     out: list[Widget] = [Cloud(rect, TOP_CLOUD_FILL if cloud == TOP_CLOUD else CLOUD, th.FOCUS, key="basket-cloud")]
     # number, points and dice along the cloud's top (among its puffs), the basket below
     head_h = max(f.u(30), min(round(rect.h * 0.26), f.u(44)))
-    head = pygame.Rect(rect.x + round(rect.w * 0.08), rect.y + round(rect.h * 0.05), rect.w - round(rect.w * 0.16), head_h)
+    head = pygame.Rect(
+        rect.x + round(rect.w * 0.08), rect.y + round(rect.h * 0.05), rect.w - round(rect.w * 0.16), head_h
+    )
     side = min(head.h, f.u(34))
     disc = pygame.Rect(head.x, head.centery - side // 2, side, side)
-    points, dice = cols(pygame.Rect(disc.right + f.u(6), head.y, head.right - disc.right - f.u(6), head.h), [1, 1.1], f.u(4))
-    out += [Disc(disc, key=f"cloud-number:{cloud}"),
-            Label(disc, str(cloud), "small", colour=(255, 255, 255), key=f"cloud-no:{cloud}"),
-            Label(points, str(POINTS[cloud]), 26, align="left", key="points-here"),
-            Cubes(dice.inflate(0, -max(2, dice.h // 4)), DICE[cloud], align="right", key="dice-here")]
-    place = pygame.Rect(rect.x + round(rect.w * 0.05), head.bottom + f.u(2), rect.w - round(rect.w * 0.10),
-                        rect.bottom - head.bottom - f.u(2) - round(rect.h * 0.04))
+    points, dice = cols(
+        pygame.Rect(disc.right + f.u(6), head.y, head.right - disc.right - f.u(6), head.h), [1, 1.1], f.u(4)
+    )
+    out += [
+        Disc(disc, key=f"cloud-number:{cloud}"),
+        Label(disc, str(cloud), "small", colour=(255, 255, 255), key=f"cloud-no:{cloud}"),
+        Label(points, str(POINTS[cloud]), 26, align="left", key="points-here"),
+        Cubes(dice.inflate(0, -max(2, dice.h // 4)), DICE[cloud], align="right", key="dice-here"),
+    ]
+    place = pygame.Rect(
+        rect.x + round(rect.w * 0.05),
+        head.bottom + f.u(2),
+        rect.w - round(rect.w * 0.10),
+        rect.bottom - head.bottom - f.u(2) - round(rect.h * 0.04),
+    )
     # the basket: ropes up past the cloud's top, to the balloon above it
     basket = place
     balloon: list[Widget] = [Basket(basket, key="basket")]
@@ -386,6 +424,7 @@ class PilotMark(Widget):
 
 
 # --- the moments -------------------------------------------------------------------------------
+
 
 def ease_out(t: float) -> float:
     return 1 - (1 - t) ** 2
@@ -436,14 +475,22 @@ class Fall(Moment):
 
     seconds = FALL_S
 
-    def __init__(self, started: float, area: pygame.Rect, basket: pygame.Rect,
-                 pieces: list[tuple[pygame.Rect, str, str]], caption: list[pygame.Surface], seed: int = 9):
+    def __init__(
+        self,
+        started: float,
+        area: pygame.Rect,
+        basket: pygame.Rect,
+        pieces: list[tuple[pygame.Rect, str, str]],
+        caption: list[pygame.Surface],
+        seed: int = 9,
+    ):
         super().__init__(started)
         self.area, self.basket, self.pieces, self.caption = area, basket, pieces, caption
         rng = random.Random(seed)
         # each piece: its push sideways and up, and its spin
-        self.throws = [(rng.uniform(-1, 1), rng.uniform(0.6, 1.2), rng.choice((-1, 1)) * rng.uniform(200, 420))
-                       for _ in pieces]
+        self.throws = [
+            (rng.uniform(-1, 1), rng.uniform(0.6, 1.2), rng.choice((-1, 1)) * rng.uniform(200, 420)) for _ in pieces
+        ]
 
     def draw(self, surface: pygame.Surface, theme: th.Theme, now: float) -> None:
         t = self.t(now)
@@ -495,7 +542,11 @@ class Jump(Moment):
         w = round(self.start.w + (self.end.w - self.start.w) * e)
         h = round(self.start.h + (self.end.h - self.start.h) * e)
         x = self.start.centerx + (self.end.centerx - self.start.centerx) * e
-        y = self.start.centery + (self.end.centery - self.start.centery) * e - math.sin(math.pi * t) * self.start.h * 1.2
+        y = (
+            self.start.centery
+            + (self.end.centery - self.start.centery) * e
+            - math.sin(math.pi * t) * self.start.h * 1.2
+        )
         return pygame.Rect(round(x - w / 2), round(y - h / 2), w, h)
 
     def draw(self, surface: pygame.Surface, theme: th.Theme, now: float) -> None:
@@ -517,20 +568,33 @@ def hand_icon(surface: pygame.Surface, box: pygame.Rect, theme: th.Theme) -> Non
     for angle, dx in ((14, box.w * 0.16), (-10, -box.w * 0.12)):
         cx, cy = box.centerx + dx, box.centery
         turn = math.radians(angle)
-        corners = [(cx + x * math.cos(turn) - y * math.sin(turn), cy + x * math.sin(turn) + y * math.cos(turn))
-                   for x, y in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2))]
+        corners = [
+            (cx + x * math.cos(turn) - y * math.sin(turn), cy + x * math.sin(turn) + y * math.cos(turn))
+            for x, y in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2))
+        ]
         pygame.draw.polygon(surface, th.PRIMARY, corners)
         pygame.draw.polygon(surface, th.INK, corners, line)
 
 
 # --- the symbols on the main buttons -----------------------------------------------------------
 
+
 def jump_icon(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:
     """Jump out: an arrow leaving the basket, up and away."""
     w = max(2, rect.w // 10)
     x, y, s = rect.x, rect.y, rect.w
-    pygame.draw.lines(surface, colour, False, [(x + s * 0.06, y + s * 0.55), (x + s * 0.14, y + s * 0.92),
-                                                (x + s * 0.58, y + s * 0.92), (x + s * 0.66, y + s * 0.55)], w)
+    pygame.draw.lines(
+        surface,
+        colour,
+        False,
+        [
+            (x + s * 0.06, y + s * 0.55),
+            (x + s * 0.14, y + s * 0.92),
+            (x + s * 0.58, y + s * 0.92),
+            (x + s * 0.66, y + s * 0.55),
+        ],
+        w,
+    )
     start, tip = (x + s * 0.36, y + s * 0.72), (x + s * 0.90, y + s * 0.14)
     pygame.draw.line(surface, colour, start, (x + s * 0.80, y + s * 0.25), max(3, rect.w // 8))
     pygame.draw.polygon(surface, colour, [tip, (x + s * 0.56, y + s * 0.20), (x + s * 0.86, y + s * 0.48)])
@@ -541,18 +605,43 @@ def stay_icon(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:
     w = max(2, rect.w // 10)
     x, y, s = rect.x, rect.y, rect.w
     pygame.draw.circle(surface, colour, (x + s * 0.5, y + s * 0.26), s * 0.13)
-    pygame.draw.polygon(surface, colour, [(x + s * 0.38, y + s * 0.40), (x + s * 0.62, y + s * 0.40),
-                                          (x + s * 0.70, y + s * 0.70), (x + s * 0.30, y + s * 0.70)])
-    pygame.draw.lines(surface, colour, False, [(x + s * 0.12, y + s * 0.55), (x + s * 0.2, y + s * 0.92),
-                                                (x + s * 0.8, y + s * 0.92), (x + s * 0.88, y + s * 0.55)], w)
+    pygame.draw.polygon(
+        surface,
+        colour,
+        [
+            (x + s * 0.38, y + s * 0.40),
+            (x + s * 0.62, y + s * 0.40),
+            (x + s * 0.70, y + s * 0.70),
+            (x + s * 0.30, y + s * 0.70),
+        ],
+    )
+    pygame.draw.lines(
+        surface,
+        colour,
+        False,
+        [
+            (x + s * 0.12, y + s * 0.55),
+            (x + s * 0.2, y + s * 0.92),
+            (x + s * 0.8, y + s * 0.92),
+            (x + s * 0.88, y + s * 0.55),
+        ],
+        w,
+    )
 
 
 def fall_icon(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:
     w = max(3, rect.w // 8)
     cx = rect.centerx
     pygame.draw.line(surface, colour, (cx, rect.y + rect.h * 0.15), (cx, rect.y + rect.h * 0.7), w)
-    pygame.draw.polygon(surface, colour, [(cx - rect.w * 0.3, rect.y + rect.h * 0.58), (cx + rect.w * 0.3, rect.y + rect.h * 0.58),
-                                          (cx, rect.y + rect.h * 0.9)])
+    pygame.draw.polygon(
+        surface,
+        colour,
+        [
+            (cx - rect.w * 0.3, rect.y + rect.h * 0.58),
+            (cx + rect.w * 0.3, rect.y + rect.h * 0.58),
+            (cx, rect.y + rect.h * 0.9),
+        ],
+    )
 
 
 def draw_die(surface: pygame.Surface, box: pygame.Rect, face: str | None, theme: th.Theme) -> None:

@@ -25,14 +25,15 @@ CARD_EDGE = (255, 255, 255)
 MOON = (247, 190, 40)
 STAR = (247, 190, 40)
 
-FLIGHT_S = 0.7    # a settlement's cards fly to whoever takes them in this long, then stillness
+FLIGHT_S = 0.7  # a settlement's cards fly to whoever takes them in this long, then stillness
 FLIGHT_STAGGER = 0.06  # each card leaves a little after the one before
-MOST_FLYING = 8   # cards drawn in flight per taker at most (a pile of 8 reads as "many")
+MOST_FLYING = 8  # cards drawn in flight per taker at most (a pile of 8 reads as "many")
 
 ROLES = ("dreamer", "chooser", "observer", "guessed")
 
 
 # --- the still parts, drawn once per size --------------------------------------------------------
+
 
 @pictures(1 << 20, 4)
 def table_surface(w: int, h: int) -> pygame.Surface:
@@ -92,8 +93,12 @@ def draw_cloud(surface: pygame.Surface, center, r: float, colour) -> None:
     cx, cy = center
     for dx, dy, k in ((-0.55, 0.15, 0.5), (0.0, -0.15, 0.65), (0.55, 0.15, 0.5)):
         pygame.draw.circle(surface, colour, (cx + dx * r, cy + dy * r), max(1, k * r))
-    pygame.draw.rect(surface, colour, pygame.Rect(cx - 0.8 * r, cy + 0.05 * r, 1.6 * r, 0.55 * r),
-                     border_radius=max(1, round(0.25 * r)))
+    pygame.draw.rect(
+        surface,
+        colour,
+        pygame.Rect(cx - 0.8 * r, cy + 0.05 * r, 1.6 * r, 0.55 * r),
+        border_radius=max(1, round(0.25 * r)),
+    )
 
 
 def card_size(height: int) -> tuple[int, int]:
@@ -167,9 +172,13 @@ def role_surface(role: str, px: int) -> pygame.Surface:
 
 
 def draw_star(surface: pygame.Surface, center, r: float, colour) -> None:
-    points = [(center[0] + (r if k % 2 == 0 else r * 0.45) * math.cos(-math.pi / 2 + k * math.pi / 5),
-               center[1] + (r if k % 2 == 0 else r * 0.45) * math.sin(-math.pi / 2 + k * math.pi / 5))
-              for k in range(10)]
+    points = [
+        (
+            center[0] + (r if k % 2 == 0 else r * 0.45) * math.cos(-math.pi / 2 + k * math.pi / 5),
+            center[1] + (r if k % 2 == 0 else r * 0.45) * math.sin(-math.pi / 2 + k * math.pi / 5),
+        )
+        for k in range(10)
+    ]
     pygame.draw.polygon(surface, colour, points)
     pygame.draw.polygon(surface, th.INK, points, 1)
 
@@ -189,9 +198,11 @@ def paint_order_disc(surface: pygame.Surface, rect: pygame.Rect, now: bool) -> N
 
 # --- the cards on the move -----------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Flight:
     """`count` cards going from one point to another (a settlement: the table to its finder)."""
+
     start: tuple[int, int]
     end: tuple[int, int]
     count: int

@@ -21,21 +21,21 @@ from ..kit.shapes import draw_shape
 from .ship_icons import HAIL_ALERT, HULL, PIPE, blit_icon
 
 # the moments, each well under a second and then still
-SLIDE_S = 0.6      # the storm cloud slides to its new square
-FLIP_S = 0.7       # a hail tile flips on its space, then its hailstone flies to the load
-PLANT_S = 0.5      # a flower drops into its bed
+SLIDE_S = 0.6  # the storm cloud slides to its new square
+FLIP_S = 0.7  # a hail tile flips on its space, then its hailstone flies to the load
+PLANT_S = 0.5  # a flower drops into its bed
 CELEBRATE_S = 0.8  # the twelfth flower: the garden bursts into petals
 
 SKY = (222, 236, 250)
 SKY_LINE = (150, 176, 206)
-PASSED = (120, 128, 150)          # squares the storm has already crossed
-CLOSE = (250, 214, 214)           # the last squares before the ship
+PASSED = (120, 128, 150)  # squares the storm has already crossed
+CLOSE = (250, 214, 214)  # the last squares before the ship
 CLOUD = (92, 98, 124)
 CLOUD_LIGHT = (128, 134, 160)
 SOIL = (122, 84, 52)
 SOIL_DARK = (86, 58, 36)
 HOLE = (70, 46, 28)
-PLATE = (214, 222, 232)           # an engine section's plate
+PLATE = (214, 222, 232)  # an engine section's plate
 PLATE_LINE = (150, 162, 180)
 GOLD = (250, 204, 21)
 
@@ -61,6 +61,7 @@ def _layer(size: tuple[int, int]) -> pygame.Surface:
 
 # --- the weather bar ---------------------------------------------------------------------------
 
+
 def weather_squares(rect: pygame.Rect, end: int) -> list[pygame.Rect]:
     """The start square and squares 1 to `end` (the end square, where the ship waits), left to
     right, across the middle of `rect`."""
@@ -68,8 +69,10 @@ def weather_squares(rect: pygame.Rect, end: int) -> list[pygame.Rect]:
     step = rect.w / count
     side = max(4.0, min(step * 0.86, rect.h * 0.6))
     y = rect.centery - side / 2
-    return [pygame.Rect(round(rect.x + i * step + (step - side) / 2), round(y), round(side), round(side))
-            for i in range(count)]
+    return [
+        pygame.Rect(round(rect.x + i * step + (step - side) / 2), round(y), round(side), round(side))
+        for i in range(count)
+    ]
 
 
 def storm_cloud_rect(rect: pygame.Rect, end: int, position: float) -> pygame.Rect:
@@ -131,8 +134,9 @@ def weather_layer(size: tuple[int, int], end: int, storm: int) -> pygame.Surface
         if i < storm:  # rain still falling where the storm has passed
             for k in range(3):
                 x = box.x + box.w * (0.25 + 0.25 * k)
-                pygame.draw.line(layer, SKY, (x, box.y + box.h * 0.3), (x - box.w * 0.1, box.y + box.h * 0.7),
-                                 max(1, box.w // 12))
+                pygame.draw.line(
+                    layer, SKY, (x, box.y + box.h * 0.3), (x - box.w * 0.1, box.y + box.h * 0.7), max(1, box.w // 12)
+                )
     last = squares[-1]
     step = rect.w / (end + 1)
     ship = pygame.Rect(0, 0, round(min(step * 1.5, rect.h * 1.3)), rect.h)
@@ -141,8 +145,9 @@ def weather_layer(size: tuple[int, int], end: int, storm: int) -> pygame.Surface
     return layer
 
 
-def paint_weather(surface: pygame.Surface, rect: pygame.Rect, end: int, storm: int,
-                  came_from: int | None = None, t: float = 1.0) -> pygame.Rect:
+def paint_weather(
+    surface: pygame.Surface, rect: pygame.Rect, end: int, storm: int, came_from: int | None = None, t: float = 1.0
+) -> pygame.Rect:
     """The weather bar with the storm cloud on square `storm`; while it slides (`came_from`,
     `t` < 1) the cloud is between the squares. Returns where the cloud was drawn."""
     position = float(storm)
@@ -156,6 +161,7 @@ def paint_weather(surface: pygame.Surface, rect: pygame.Rect, end: int, storm: i
 
 
 # --- the flowerbeds ----------------------------------------------------------------------------
+
 
 def bed_parts(rect: pygame.Rect) -> tuple[tuple[float, float], float, list[tuple[float, float, float]]]:
     """Where a bed's shape is pressed in (centre, radius) and its three holes (x, y, radius):
@@ -187,8 +193,15 @@ def bed_fill(colour: str) -> tuple[int, int, int]:
 
 
 @pictures(LAYER_BYTES, LAYER_CACHE)
-def bed_layer(size: tuple[int, int], colour: str, flowers: int, shown_flowers: int, new: int = 0,
-              lost: int = 0, pad: tuple[int, int, int] = (0, 0, 0)) -> pygame.Surface:
+def bed_layer(
+    size: tuple[int, int],
+    colour: str,
+    flowers: int,
+    shown_flowers: int,
+    new: int = 0,
+    lost: int = 0,
+    pad: tuple[int, int, int] = (0, 0, 0),
+) -> pygame.Surface:
     """A still flowerbed: a soil frame, the bed's colour filling it, its shape pressed into
     the soil, three holes, `shown_flowers` of its `flowers` in them (the others drop in), a green
     ring round the `new` ones, a red cross in the holes of the `lost` ones, and a rainbow over a
@@ -232,12 +245,16 @@ def bed_layer(size: tuple[int, int], colour: str, flowers: int, shown_flowers: i
     return layer
 
 
-def flowers_drawn(rect: pygame.Rect, flowers: int, pad: tuple[int, int, int] = (0, 0, 0)) -> list[tuple[float, float, float]]:
+def flowers_drawn(
+    rect: pygame.Rect, flowers: int, pad: tuple[int, int, int] = (0, 0, 0)
+) -> list[tuple[float, float, float]]:
     """Where a bed of `flowers` draws them (the garden's count is what is drawn)."""
     rim = max(3, min(rect.w, rect.h) // 14)
     inner = pygame.Rect(rim, rim, rect.w - 2 * rim, rect.h - 2 * rim)
-    return [(x + rect.x, y + rect.y, r) for x, y, r in
-            bed_holes(inner.inflate(-2 * pad[0], -2 * pad[1]).move(0, pad[2]))[:min(flowers, BED_CAPACITY)]]
+    return [
+        (x + rect.x, y + rect.y, r)
+        for x, y, r in bed_holes(inner.inflate(-2 * pad[0], -2 * pad[1]).move(0, pad[2]))[: min(flowers, BED_CAPACITY)]
+    ]
 
 
 def paint_ground(surface: pygame.Surface, rect: pygame.Rect) -> None:
@@ -247,9 +264,17 @@ def paint_ground(surface: pygame.Surface, rect: pygame.Rect) -> None:
     pygame.draw.rect(surface, SOIL_DARK, rect, max(1, min(rect.w, rect.h) // 28), border_radius=radius)
 
 
-def paint_bed(surface: pygame.Surface, rect: pygame.Rect, colour: str, flowers: int,
-              dropping: int = 0, t: float = 1.0, new: int = 0, lost: int = 0,
-              pad: tuple[int, int, int] = (0, 0, 0)) -> None:
+def paint_bed(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    colour: str,
+    flowers: int,
+    dropping: int = 0,
+    t: float = 1.0,
+    new: int = 0,
+    lost: int = 0,
+    pad: tuple[int, int, int] = (0, 0, 0),
+) -> None:
     """A flowerbed; while `t` < 1 its last `dropping` flowers fall into their holes."""
     dropping = min(dropping, flowers) if t < 1.0 else 0
     surface.blit(bed_layer(rect.size, colour, flowers, max(0, flowers - dropping), new, lost, pad), rect)
@@ -257,12 +282,13 @@ def paint_bed(surface: pygame.Surface, rect: pygame.Rect, colour: str, flowers: 
         return
     holes = flowers_drawn(rect, flowers, pad)
     k = ease(t)
-    for x, y, r in holes[len(holes) - dropping:]:
+    for x, y, r in holes[len(holes) - dropping :]:
         start = rect.y - r
         blit_icon(surface, "flower", (x, start + (y - start) * k), r * 2.3 * (1.4 - 0.4 * k))
 
 
 # --- the engine room ---------------------------------------------------------------------------
+
 
 def pipe_spaces(rect: pygame.Rect) -> list[tuple[float, float, float]]:
     """(x, y, radius) of the twelve spaces from the red arrow: four sections of three along one
@@ -287,8 +313,10 @@ def pipe_spaces(rect: pygame.Rect) -> list[tuple[float, float, float]]:
 
 def _gear(surface, centre, r, colour) -> None:
     """A tool part: the sections that take hail tiles carry one."""
-    teeth = [(centre[0] + r * math.cos(math.radians(a)), centre[1] + r * math.sin(math.radians(a)))
-             for a in range(0, 360, 45)]
+    teeth = [
+        (centre[0] + r * math.cos(math.radians(a)), centre[1] + r * math.sin(math.radians(a)))
+        for a in range(0, 360, 45)
+    ]
     for p in teeth:
         pygame.draw.circle(surface, colour, p, r * 0.32)
     pygame.draw.circle(surface, colour, centre, r * 0.8)
@@ -296,8 +324,9 @@ def _gear(surface, centre, r, colour) -> None:
 
 
 @pictures(LAYER_BYTES, LAYER_CACHE)
-def engine_layer(size: tuple[int, int], engine: tuple[tuple[bool, str | None], ...], reveal: int | None,
-                 hidden: int | None = None) -> pygame.Surface:
+def engine_layer(
+    size: tuple[int, int], engine: tuple[tuple[bool, str | None], ...], reveal: int | None, hidden: int | None = None
+) -> pygame.Surface:
     """The still engine room: the sections' plates (the first three with a tool part), the pipe
     from the red arrow, each space with its flower, or the tile it uncovered; `hidden` leaves
     one space empty (its tile is flipping)."""
@@ -306,7 +335,7 @@ def engine_layer(size: tuple[int, int], engine: tuple[tuple[bool, str | None], .
     spaces = pipe_spaces(rect)
     radius = spaces[0][2]
     for section in range(ENGINE_SPACES // SECTION_SIZE):
-        group = spaces[section * SECTION_SIZE:(section + 1) * SECTION_SIZE]
+        group = spaces[section * SECTION_SIZE : (section + 1) * SECTION_SIZE]
         xs, ys = [x for x, _y, _r in group], [y for _x, y, _r in group]
         plate = pygame.Rect(0, 0, max(xs) - min(xs) + radius * 2.5, max(ys) - min(ys) + radius * 2.5)
         plate.center = ((max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2)
@@ -320,8 +349,9 @@ def engine_layer(size: tuple[int, int], engine: tuple[tuple[bool, str | None], .
     pygame.draw.lines(layer, PIPE, False, path, width)
     half = radius * 0.6
     tip = first[0] - radius - 1
-    pygame.draw.polygon(layer, HAIL_ALERT, [(tip - half * 1.2, first[1] - half), (tip, first[1]),
-                                            (tip - half * 1.2, first[1] + half)])
+    pygame.draw.polygon(
+        layer, HAIL_ALERT, [(tip - half * 1.2, first[1] - half), (tip, first[1]), (tip - half * 1.2, first[1] + half)]
+    )
     for index, ((x, y, r), (flower, tile)) in enumerate(zip(spaces, engine)):
         pygame.draw.circle(layer, th.CARD, (x, y), r)
         pygame.draw.circle(layer, th.INK_SOFT, (x, y), r, max(1, round(r / 10)))
@@ -342,8 +372,15 @@ def engine_key(view) -> tuple[tuple[bool, str | None], ...]:
     return tuple((bool(space["flower"]), space["tile"]) for space in view["engine"])
 
 
-def paint_engine(surface: pygame.Surface, rect: pygame.Rect, engine, reveal: int | None,
-                 flipping: int | None = None, t: float = 1.0, load_at: tuple[float, float] | None = None) -> None:
+def paint_engine(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    engine,
+    reveal: int | None,
+    flipping: int | None = None,
+    t: float = 1.0,
+    load_at: tuple[float, float] | None = None,
+) -> None:
     """The engine room; while `t` < 1 the tile on space `flipping` (1-12) turns over to show
     its hail, then its hailstone flies off toward `load_at` (the load shown in the step)."""
     flipping = flipping if t < 1.0 else None
@@ -389,12 +426,22 @@ def paint_celebration(surface: pygame.Surface, rect: pygame.Rect, t: float) -> N
         angle = i * 2 * math.pi / PETALS + (i % 3) * 0.3
         dist = reach * (0.4 + 0.6 * ((i * 7) % 5) / 4) * k
         x = cx + math.cos(angle) * dist * 1.4
-        y = cy + math.sin(angle) * dist + (t ** 2) * reach * 0.5
+        y = cy + math.sin(angle) * dist + (t**2) * reach * 0.5
         if i % 4 == 0:
             blit_icon(surface, "flower", (x, y), px * (0.6 + 0.6 * fade))
         else:
             pygame.draw.circle(surface, colours[i % len(colours)], (x, y), max(2, px * 0.22 * (0.4 + fade)))
 
 
-__all__ = ["paint_weather", "paint_bed", "paint_engine", "paint_celebration", "pipe_spaces", "bed_holes",
-           "storm_cloud_rect", "weather_squares", "flowers_drawn", "engine_key"]
+__all__ = [
+    "paint_weather",
+    "paint_bed",
+    "paint_engine",
+    "paint_celebration",
+    "pipe_spaces",
+    "bed_holes",
+    "storm_cloud_rect",
+    "weather_squares",
+    "flowers_drawn",
+    "engine_key",
+]

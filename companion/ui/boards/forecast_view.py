@@ -33,7 +33,7 @@ class Forecaster:
     def __init__(self, app):
         self.app = app
         self.latest: Forecast | None = None
-        self._asked = None                  # the state last asked about
+        self._asked = None  # the state last asked about
         self._skill: float | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="forecast")
         self._lock = threading.Lock()
@@ -111,16 +111,25 @@ def widgets(rect: pygame.Rect, forecaster: Forecaster, f) -> list[Widget]:
     bolt = pygame.Rect(storm.x, storm.centery - side // 2, side, side)
     when = pygame.Rect(bolt.right + f.u(2), storm.y, storm.right - bolt.right - f.u(2), storm.h)
     rounds = result.storm_in_about
-    return [Chance(face, result.win),
-            Label(win, _("{percent}% win").format(percent=round(result.win * 100)), "min", align="left",
-                  wrap=True, key="forecast-win"),
-            Storm(bolt, key="forecast-storm-symbol"),
-            Label(when, storm_text(when, rounds, f), "min", align="left", colour=th.INK_SOFT,
-                  wrap=True, key="forecast-storm")]
+    return [
+        Chance(face, result.win),
+        Label(
+            win,
+            _("{percent}% win").format(percent=round(result.win * 100)),
+            "min",
+            align="left",
+            wrap=True,
+            key="forecast-win",
+        ),
+        Storm(bolt, key="forecast-storm-symbol"),
+        Label(
+            when, storm_text(when, rounds, f), "min", align="left", colour=th.INK_SOFT, wrap=True, key="forecast-storm"
+        ),
+    ]
 
 
 def storm_text(rect: pygame.Rect, rounds: int, f) -> str:
-    """"~14 rounds" beside the storm symbol, or just "~14" where a narrow screen has no room."""
+    """ "~14 rounds" beside the storm symbol, or just "~14" where a narrow screen has no room."""
     text = _.ngettext("~{count} round", "~{count} rounds", rounds).format(count=rounds)
     return text if th.font(f.u(th.SIZES["min"])).size(text)[0] <= rect.w else f"~{rounds}"
 
@@ -134,10 +143,24 @@ def settings_buttons(body: pygame.Rect, app, gap: int) -> list[Widget]:
     """The Settings controls that show and hide the storm forecast."""
     on = shown(app)
     show, hide = cols(body, 2, gap)
-    return [Button(show, _("Show"), lambda: app.change_config(show_forecast=True), kind="choice",
-                   selected=on, key="forecast:on"),
-            Button(hide, _("Hide"), lambda: app.change_config(show_forecast=False), kind="choice",
-                   selected=not on, key="forecast:off")]
+    return [
+        Button(
+            show,
+            _("Show"),
+            lambda: app.change_config(show_forecast=True),
+            kind="choice",
+            selected=on,
+            key="forecast:on",
+        ),
+        Button(
+            hide,
+            _("Hide"),
+            lambda: app.change_config(show_forecast=False),
+            kind="choice",
+            selected=not on,
+            key="forecast:off",
+        ),
+    ]
 
 
 def settings_caption() -> str:

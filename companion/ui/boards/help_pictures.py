@@ -31,8 +31,12 @@ def _die(s: pygame.Surface, c, size: float, colour: str | None) -> None:
     box = pygame.Rect(0, 0, round(size), round(size))
     box.center = (round(c[0]), round(c[1]))
     pygame.draw.rect(s, th.INK, box, border_radius=max(2, box.w // 6))
-    pygame.draw.rect(s, (255, 255, 255), box.inflate(-max(2, box.w // 10) * 2, -max(2, box.w // 10) * 2),
-                     border_radius=max(2, box.w // 7))
+    pygame.draw.rect(
+        s,
+        (255, 255, 255),
+        box.inflate(-max(2, box.w // 10) * 2, -max(2, box.w // 10) * 2),
+        border_radius=max(2, box.w // 7),
+    )
     if colour:
         draw_token(s, colour, box.center, size * 0.3)
 
@@ -73,6 +77,7 @@ def _card(s: pygame.Surface, rect: pygame.Rect, colour: str) -> None:
 
 # --- Cloud 9 -------------------------------------------------------------------------------------
 
+
 def c9_roll(s, side):
     mine.draw_cloud(s, (side * 0.5, side * 0.74), side * 0.4, CLOUD)
     for k, colour in enumerate(("red", None, "green")):
@@ -101,6 +106,7 @@ def c9_fall(s, side):
 
 
 # --- Cloudship -----------------------------------------------------------------------------------
+
 
 def cs_roll(s, side):
     for k, colour in enumerate(("yellow", "storm", "blue")):
@@ -157,6 +163,7 @@ def cs_grow(s, side):
 
 # --- The Cloud Mine ------------------------------------------------------------------------------
 
+
 def _piece(s, role: str, c, px: float) -> None:
     image = mine.role_surface(role, round(px))
     s.blit(image, image.get_rect(center=(round(c[0]), round(c[1]))))
@@ -189,7 +196,9 @@ def cm_describe(s, side):
     pygame.draw.polygon(s, th.INK, [(side * 0.42, side * 0.44), (side * 0.5, side * 0.5), (side * 0.3, side * 0.6)])
     for k in range(5):  # five words at most: five little dashes
         x = bubble.x + bubble.w * (0.2 + 0.15 * k)
-        pygame.draw.line(s, th.INK, (x, bubble.centery), (x + bubble.w * 0.09, bubble.centery), max(3, round(side / 30)))
+        pygame.draw.line(
+            s, th.INK, (x, bubble.centery), (x + bubble.w * 0.09, bubble.centery), max(3, round(side / 30))
+        )
 
 
 def cm_guess(s, side):
@@ -213,9 +222,18 @@ def cm_settle(s, side):
 
 
 PICTURES: dict[str, Painter] = {
-    "c9-roll": c9_roll, "c9-decide": c9_decide, "c9-rise": c9_rise, "c9-fall": c9_fall,
-    "cs-roll": cs_roll, "cs-load": cs_load, "cs-fly": cs_fly, "cs-grow": cs_grow,
-    "cm-draw": cm_draw, "cm-describe": cm_describe, "cm-guess": cm_guess, "cm-settle": cm_settle,
+    "c9-roll": c9_roll,
+    "c9-decide": c9_decide,
+    "c9-rise": c9_rise,
+    "c9-fall": c9_fall,
+    "cs-roll": cs_roll,
+    "cs-load": cs_load,
+    "cs-fly": cs_fly,
+    "cs-grow": cs_grow,
+    "cm-draw": cm_draw,
+    "cm-describe": cm_describe,
+    "cm-guess": cm_guess,
+    "cm-settle": cm_settle,
 }
 
 
@@ -233,7 +251,9 @@ def picture(kind: str, side: int) -> pygame.Surface:
 
 def paint(kind: str) -> Callable[[pygame.Surface, pygame.Rect], None]:
     """A Picture painter: the step's picture in the largest square of its rect, centred."""
+
     def draw(surface: pygame.Surface, rect: pygame.Rect) -> None:
         image = picture(kind, min(rect.w, rect.h))
         surface.blit(image, image.get_rect(center=rect.center))
+
     return draw

@@ -66,14 +66,14 @@ def save_plot(match: Match, path: str | Path, size: tuple[int, int] = (800, 480)
 
 # --- the frame both pictures share ------------------------------------------------------------
 
+
 def _axes(surface, rect, theme, x_max: int, y_max: int, x_label: str, y_label: str, y_ticks) -> pygame.Rect:
     """Axes with labels and a light grid; the plotting area inside them."""
     px = theme.size("min")
     font = theme.font(px)
     left = font.size(str(y_max))[0] + theme.px(10)
     right = font.size(x_label)[0] + theme.px(12)  # the x label sits past the axis' end
-    area = pygame.Rect(rect.x + left, rect.y + px + theme.px(10), rect.w - left - right,
-                       rect.h - 2 * px - theme.px(16))
+    area = pygame.Rect(rect.x + left, rect.y + px + theme.px(10), rect.w - left - right, rect.h - 2 * px - theme.px(16))
     for value in y_ticks:
         y = _y(area, value, y_max)
         pygame.draw.line(surface, GRID, (area.x, y), (area.right, y), 1)
@@ -101,6 +101,7 @@ def _y(area: pygame.Rect, value: float, top: int) -> int:
 
 
 # --- Cloud 9 -----------------------------------------------------------------------------------
+
 
 def _cloud9(surface, rect, match, theme) -> None:
     series = cloud9_scores_by_trip(match)
@@ -145,12 +146,21 @@ def _players_legend(surface, area, theme, players, series) -> None:
 
 # --- Cloudship ----------------------------------------------------------------------------------
 
+
 def _cloudship(surface, rect, match, theme) -> None:
     points = cloudship_storm_and_flowers(match)
     rounds = max(1, points[-1][0])
     top = max(STORM_END, FLOWERS)
-    area = _axes(surface, rect, theme, rounds, top, _("Round"), _("Storm and flowers"),
-                 sorted({*range(0, top + 1, 2), STORM_END, FLOWERS}))
+    area = _axes(
+        surface,
+        rect,
+        theme,
+        rounds,
+        top,
+        _("Round"),
+        _("Storm and flowers"),
+        sorted({*range(0, top + 1, 2), STORM_END, FLOWERS}),
+    )
     storm = [(_x(area, i, rounds), _y(area, s, top)) for i, (_r, s, _f) in enumerate(points)]
     flowers = [(_x(area, i, rounds), _y(area, f, top)) for i, (_r, _s, f) in enumerate(points)]
     end, full = _y(area, STORM_END, top), _y(area, FLOWERS, top)
@@ -187,6 +197,7 @@ COLUMN_SHARE = 0.8  # of its slot: a column's width
 @dataclass(frozen=True)
 class Column:
     """One column of the round-by-round chart: a round, or a few rounds together in a long game."""
+
     first: int
     last: int
     planted: int
@@ -198,9 +209,16 @@ def columns_of(rounds, per: int) -> list[Column]:
     """The rounds `per` to a column, their flowers, storm squares and hail added up."""
     out = []
     for start in range(0, len(rounds), per):
-        part = rounds[start:start + per]
-        out.append(Column(part[0].number, part[-1].number, sum(r.planted for r in part),
-                          sum(r.storm_moved for r in part), sum(r.hail_took for r in part)))
+        part = rounds[start : start + per]
+        out.append(
+            Column(
+                part[0].number,
+                part[-1].number,
+                sum(r.planted for r in part),
+                sum(r.storm_moved for r in part),
+                sum(r.hail_took for r in part),
+            )
+        )
     return out
 
 
@@ -238,8 +256,12 @@ def rounds_geometry(rect: pygame.Rect, rounds, theme) -> dict:
             legend.append((x, y))
             x += width + theme.px(16)
     top = rect.y if beside else y + line + theme.px(6)
-    chart = pygame.Rect(rect.x + (key_w + theme.px(10) if beside else 0), top,
-                        rect.w - (key_w + theme.px(10) if beside else 0), rect.bottom - top - line - theme.px(2))
+    chart = pygame.Rect(
+        rect.x + (key_w + theme.px(10) if beside else 0),
+        top,
+        rect.w - (key_w + theme.px(10) if beside else 0),
+        rect.bottom - top - line - theme.px(2),
+    )
     least = theme.px(ICON_LEAST) / COLUMN_SHARE
     per = next((k for k in range(1, len(rounds) + 1) if -(-len(rounds) // k) * least <= chart.w), max(1, len(rounds)))
     columns = columns_of(list(rounds), per)
@@ -251,9 +273,25 @@ def rounds_geometry(rect: pygame.Rect, rounds, theme) -> dict:
     widest = face.size(str(max([1] + [r.number for r in rounds])))[0]
     numbers = round_labels([r.number for r in rounds], slot / per, widest, theme.px(8))
     width = max(2, min(int(slot * COLUMN_SHARE), theme.px(48)))
-    return {"px": px, "line": line, "words": words, "key_w": key_w, "swatch": swatch, "chart": chart, "legend": legend,
-            "slot": slot, "unit": unit, "base": base, "up": up, "down": down, "numbers": numbers,
-            "per": per, "columns": columns, "width": width, "first": rounds[0].number if rounds else 1}
+    return {
+        "px": px,
+        "line": line,
+        "words": words,
+        "key_w": key_w,
+        "swatch": swatch,
+        "chart": chart,
+        "legend": legend,
+        "slot": slot,
+        "unit": unit,
+        "base": base,
+        "up": up,
+        "down": down,
+        "numbers": numbers,
+        "per": per,
+        "columns": columns,
+        "width": width,
+        "first": rounds[0].number if rounds else 1,
+    }
 
 
 def needed_height(rect: pygame.Rect, rounds, theme) -> int:
@@ -307,11 +345,16 @@ def draw_rounds(surface: pygame.Surface, rect: pygame.Rect, rounds, theme: th.Th
     below = pygame.Rect(rect.x, base, g["key_w"], chart.bottom - base)
     flowers, squares, hail = g["words"]
     if g["legend"]:
-        places = [(x, y, word, kind) for (x, y), word, kind in zip(g["legend"], g["words"], ("flower", "storm", "hail"))]
+        places = [
+            (x, y, word, kind) for (x, y), word, kind in zip(g["legend"], g["words"], ("flower", "storm", "hail"))
+        ]
     else:
         low = min(below.y + theme.px(2), rect.bottom - 2 * line)
-        places = [(rect.x, max(rect.y, min(above.centery - line // 2, base - line)), flowers, "flower"),
-                  (rect.x, low, squares, "storm"), (rect.x, low + line, hail, "hail")]
+        places = [
+            (rect.x, max(rect.y, min(above.centery - line // 2, base - line)), flowers, "flower"),
+            (rect.x, low, squares, "storm"),
+            (rect.x, low + line, hail, "hail"),
+        ]
     for x, y, word, kind in places:
         centre = (x + side // 2, y + line // 2)
         if kind == "flower":

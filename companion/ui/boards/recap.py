@@ -45,37 +45,47 @@ TITLES = {"cloud9": i18n.N_("Cloud 9"), "cloudship": i18n.N_("Cloudship"), "clou
 
 # --- the words ---------------------------------------------------------------------------------
 
+
 def names(players: Iterable[str]) -> str:
     return ", ".join(players)
 
 
 def award_title(award: told.Award) -> str:
-    return {"boldest_stay": _("Boldest stay"), "best_trip": _("Best trip"), "highest_flight": _("Highest flight"),
-            "best_commander": _("Best commander"), "sharpest_guesser": _("Sharpest guesser"),
-            "richest_dreamer": _("Richest Dreamer")}.get(award.kind, award.kind)
+    return {
+        "boldest_stay": _("Boldest stay"),
+        "best_trip": _("Best trip"),
+        "highest_flight": _("Highest flight"),
+        "best_commander": _("Best commander"),
+        "sharpest_guesser": _("Sharpest guesser"),
+        "richest_dreamer": _("Richest Dreamer"),
+    }.get(award.kind, award.kind)
 
 
 def award_line(award: told.Award) -> str:
     who, n = names(award.players), award.value
     many = len(award.players)  # "Ben stayed", "Ben, Dan stayed": one verb or several in other languages
     if award.kind == "boldest_stay":
-        return _.ngettext("{names} stayed aboard on cloud {cloud}", "{names} stayed aboard on cloud {cloud}",
-                          many).format(names=who, cloud=n)
+        return _.ngettext(
+            "{names} stayed aboard on cloud {cloud}", "{names} stayed aboard on cloud {cloud}", many
+        ).format(names=who, cloud=n)
     if award.kind == "best_trip":
         return _("{names}: {points} points in trip {trip}").format(names=who, points=n, trip=award.round)
     if award.kind == "highest_flight":
-        return _.ngettext("{names} rode up to cloud {cloud} in trip {trip}",
-                          "{names} rode up to cloud {cloud} in trip {trip}", many).format(
-            names=who, cloud=n, trip=award.round)
+        return _.ngettext(
+            "{names} rode up to cloud {cloud} in trip {trip}", "{names} rode up to cloud {cloud} in trip {trip}", many
+        ).format(names=who, cloud=n, trip=award.round)
     if award.kind == "best_commander":
-        return _.ngettext("{names}: {count} flower planted in their rounds",
-                          "{names}: {count} flowers planted in their rounds", n).format(names=who, count=n)
+        return _.ngettext(
+            "{names}: {count} flower planted in their rounds", "{names}: {count} flowers planted in their rounds", n
+        ).format(names=who, count=n)
     if award.kind == "sharpest_guesser":
         return _.ngettext("{names}: {count} right guess", "{names}: {count} right guesses", n).format(
-            names=who, count=n)
+            names=who, count=n
+        )
     if award.kind == "richest_dreamer":
         return _.ngettext("{names}: {count} card as Dreamer", "{names}: {count} cards as Dreamer", n).format(
-            names=who, count=n)
+            names=who, count=n
+        )
     return who
 
 
@@ -101,16 +111,19 @@ def deck_line(match: Match) -> str | None:
     out = told.deck_ran_out(match)
     if out is None:
         return None
-    return _.ngettext("The deck ran out: {left} card left, a round needs {needed}.",
-                      "The deck ran out: {left} cards left, a round needs {needed}.", out.left).format(
-        left=out.left, needed=out.needed)
+    return _.ngettext(
+        "The deck ran out: {left} card left, a round needs {needed}.",
+        "The deck ran out: {left} cards left, a round needs {needed}.",
+        out.left,
+    ).format(left=out.left, needed=out.needed)
 
 
 def trips_caption(trips: int, per: int) -> str:
     """Cloud 9's story's caption: points trip by trip, or per few trips in a long game."""
     if per == 1:
-        return _.ngettext("Points trip by trip ({count} trip)", "Points trip by trip ({count} trips)",
-                          trips).format(count=trips)
+        return _.ngettext("Points trip by trip ({count} trip)", "Points trip by trip ({count} trips)", trips).format(
+            count=trips
+        )
     return _("Points per {size} trips ({count} trips)").format(size=per, count=trips)
 
 
@@ -140,6 +153,7 @@ def ranked(match: Match) -> list[tuple[int, str]]:
 
 # --- the picture -------------------------------------------------------------------------------
 
+
 def recap_path(journal_path: str | Path, game_id: int, game: str) -> Path:
     """Where the app keeps a game's recap: the journal's exports folder, beside `export`'s files
     (game-12-cloud9.jsonl and game-12-cloud9.png)."""
@@ -163,8 +177,7 @@ def recap_theme(size: tuple[int, int]) -> th.Theme:
     return th.Theme(min(w / 800, h / 1066) if h > w else min(w / 800, h / 480))
 
 
-def save_recap(match: Match, path: str | Path, started_at: str | None = None,
-               size: tuple[int, int] = SIZE) -> Path:
+def save_recap(match: Match, path: str | Path, started_at: str | None = None, size: tuple[int, int] = SIZE) -> Path:
     return write_png(render_recap(match, started_at, size), path)
 
 
@@ -194,7 +207,7 @@ def png_bytes(pixels: Pixels) -> bytes:
     # calls that the thread asks for the interpreter back only a few dozen times
     for top in range(0, height, PNG_BAND_ROWS):
         band = range(top, min(height, top + PNG_BAND_ROWS))
-        packed.append(packer.compress(b"".join(b"\x00" + rows[row * stride:(row + 1) * stride] for row in band)))
+        packed.append(packer.compress(b"".join(b"\x00" + rows[row * stride : (row + 1) * stride] for row in band)))
     packed.append(packer.flush())
 
     def chunk(kind: bytes, body: bytes) -> bytes:
@@ -234,8 +247,17 @@ class _Recap:
     def u(self, n: float) -> int:
         return self.t.px(n)
 
-    def text(self, text: str, role: str | float, pos, colour=th.INK, weight: str | None = None,
-             width: int | None = None, anchor: str = "topleft", px: int | None = None) -> pygame.Rect:
+    def text(
+        self,
+        text: str,
+        role: str | float,
+        pos,
+        colour=th.INK,
+        weight: str | None = None,
+        width: int | None = None,
+        anchor: str = "topleft",
+        px: int | None = None,
+    ) -> pygame.Rect:
         px = px or self.t.size(role)
         weight = weight or th.weight_of(role)
         while width is not None and px > self.t.size("min") and self.t.measure(text, px, weight)[0] > width:
@@ -267,8 +289,12 @@ class _Recap:
         self.standings(standings)
         found = told.awards(self.m)
         awards_h = self.u(48) + self.u(66) * max(1, len(found)) if found else 0
-        story = pygame.Rect(m, standings.bottom + m // 2, w - 2 * m,
-                            h - standings.bottom - m - (awards_h + m // 2 if found else 0) - m // 2)
+        story = pygame.Rect(
+            m,
+            standings.bottom + m // 2,
+            w - 2 * m,
+            h - standings.bottom - m - (awards_h + m // 2 if found else 0) - m // 2,
+        )
         self.story(story)
         if found:
             self.awards(pygame.Rect(m, story.bottom + m // 2, w - 2 * m, awards_h), found)
@@ -306,9 +332,13 @@ class _Recap:
         title = self.text(title_of(self.game), title_role, (x, rect.y), width=rect.right - x)
         line = day_of(self.started_at)
         outcome = self.outcome()
-        self.text(" · ".join(part for part in (line, outcome) if part), line_role,
-                  (x, max(title.bottom, rect.bottom - self.t.font(self.t.size(line_role)).get_linesize())),
-                  colour=th.INK, width=rect.right - x)
+        self.text(
+            " · ".join(part for part in (line, outcome) if part),
+            line_role,
+            (x, max(title.bottom, rect.bottom - self.t.font(self.t.size(line_role)).get_linesize())),
+            colour=th.INK,
+            width=rect.right - x,
+        )
         return rect.bottom
 
     def outcome(self) -> str:
@@ -337,9 +367,17 @@ class _Recap:
 
         def room_beside(score_role: str) -> dict[str, int]:
             px, weight = self.t.size(score_role), th.weight_of(score_role)
-            return {name: max(self.u(40), col_w - self.u(16) - name_from - self.u(18)
-                              - (self.t.measure(score, px, weight)[0] if score else 0))
-                    for name, score in scores.items()}
+            return {
+                name: max(
+                    self.u(40),
+                    col_w
+                    - self.u(16)
+                    - name_from
+                    - self.u(18)
+                    - (self.t.measure(score, px, weight)[0] if score else 0),
+                )
+                for name, score in scores.items()
+            }
 
         def fits(room: dict[str, int], px: int) -> bool:
             return all(self.t.measure(name, px, th.weight_of("title"))[0] <= room[name] for name in room)
@@ -383,8 +421,14 @@ class _Recap:
             lines, px = [text], self.t.size("min")
         step = self.t.font(px, "regular").get_linesize()
         for i, words in enumerate(lines):
-            self.text(words, "small", (area.x, area.bottom - (len(lines) - 1 - i) * step), anchor="bottomleft",
-                      weight="regular", px=px)
+            self.text(
+                words,
+                "small",
+                (area.x, area.bottom - (len(lines) - 1 - i) * step),
+                anchor="bottomleft",
+                weight="regular",
+                px=px,
+            )
         return step * len(lines) + self.u(6)
 
     def caption(self, rect: pygame.Rect, text: str) -> pygame.Rect:
@@ -396,16 +440,18 @@ class _Recap:
     def bars(self, rect: pygame.Rect, values, top: int, labels: bool = True) -> None:
         draw_bars(self.s, rect, values, top, self.t, labels)
 
-    def player_rows(self, rect: pygame.Rect, series: dict[str, list[list[tuple[int, tuple[int, int, int]]]]],
-                    right_text) -> int:
+    def player_rows(
+        self, rect: pygame.Rect, series: dict[str, list[list[tuple[int, tuple[int, int, int]]]]], right_text
+    ) -> int:
         """A row of bars per player (in landscape a token leads it: the standings beside it name
         everyone); a long game's bars each a few trips or rounds together. Returns how many."""
         names_ = list(self.v["players"])
         row_h = rect.h // max(1, len(names_))
         # the names' column as wide as the widest name needs (up to two fifths), all in one size
         most = int(rect.w * 0.4) - self.u(44)
-        name_px = shared_px(dict.fromkeys(names_, most), self.t.size("small"), self.t.size("min"), None,
-                            th.weight_of("small"), most=1)
+        name_px = shared_px(
+            dict.fromkeys(names_, most), self.t.size("small"), self.t.size("min"), None, th.weight_of("small"), most=1
+        )
         widest = max(self.t.measure(name, name_px, th.weight_of("small"))[0] for name in names_)
         name_w = self.u(44) if self.landscape else max(self.u(190), min(most, widest) + self.u(52))
         tail_w = max(self.t.measure(right_text(name), self.t.size("small"), "regular")[0] for name in names_)
@@ -418,10 +464,23 @@ class _Recap:
             row = pygame.Rect(rect.x, rect.y + i * row_h, rect.w, row_h - self.u(6))
             self.token(name, (row.x + self.u(18), row.centery), min(self.u(16), row.h / 2))
             if not self.landscape:
-                self.text(name, "small", (row.x + self.u(40), row.centery), anchor="midleft",
-                          width=name_w - self.u(44), px=name_px)
-            self.text(right_text(name), "small", (row.right, row.centery), anchor="midright", weight="regular",
-                      colour=th.INK_SOFT, width=tail_w)
+                self.text(
+                    name,
+                    "small",
+                    (row.x + self.u(40), row.centery),
+                    anchor="midleft",
+                    width=name_w - self.u(44),
+                    px=name_px,
+                )
+            self.text(
+                right_text(name),
+                "small",
+                (row.right, row.centery),
+                anchor="midright",
+                weight="regular",
+                colour=th.INK_SOFT,
+                width=tail_w,
+            )
             chart = pygame.Rect(row.x + name_w, row.y, chart_w, row.h)
             self.bars(chart, series[name], top)
         return per
@@ -431,19 +490,24 @@ class _Recap:
         area = self.caption(rect, "")
         series = {p: [[(t.points[p], self.colour(p))] for t in trips] for p in self.v["players"]}
         hands = self.v["hands"]
-        per = self.player_rows(area, series, lambda p: _.ngettext("{count} card", "{count} cards", hands[p]).format(
-            count=hands[p]))
+        per = self.player_rows(
+            area, series, lambda p: _.ngettext("{count} card", "{count} cards", hands[p]).format(count=hands[p])
+        )
         self.caption(rect, trips_caption(len(trips), per))
 
     def cloudship(self, rect: pygame.Rect) -> None:
         area = self.caption(rect, _("Round by round: storm, flowers, hail"))
         planted = sum(self.v["beds"].values())
         left = max(0, self.v["storm_end"] - self.v["storm"])
-        summary = (_("{planted} of 12 flowers planted, the storm at the end of its track").format(planted=planted)
-                   if left == 0 else
-                   _.ngettext("{planted} of 12 flowers planted, the storm {left} square away",
-                              "{planted} of 12 flowers planted, the storm {left} squares away", left).format(
-                       planted=planted, left=left))
+        summary = (
+            _("{planted} of 12 flowers planted, the storm at the end of its track").format(planted=planted)
+            if left == 0
+            else _.ngettext(
+                "{planted} of 12 flowers planted, the storm {left} square away",
+                "{planted} of 12 flowers planted, the storm {left} squares away",
+                left,
+            ).format(planted=planted, left=left)
+        )
         below = self.note(summary, area)
         rounds = told.cloudship_rounds(self.m)
         room = pygame.Rect(area.x, area.y, area.w, area.h - below - self.u(8))
@@ -462,8 +526,12 @@ class _Recap:
         legend = pygame.Rect(area.x, area.y, area.w, self.u(32))
         x = legend.x
         for role, label in (("dreamer", _("Dreamer")), ("chooser", _("Chooser")), ("observer", _("Observer"))):
-            fill_pattern(self.s, pygame.Rect(x, legend.centery - self.u(8), self.u(16), self.u(16)),
-                         ROLE_COLOURS[role], ROLE_PATTERNS[role])
+            fill_pattern(
+                self.s,
+                pygame.Rect(x, legend.centery - self.u(8), self.u(16), self.u(16)),
+                ROLE_COLOURS[role],
+                ROLE_PATTERNS[role],
+            )
             x = self.text(label, "small", (x + self.u(22), legend.centery), anchor="midleft", weight="regular").right
             x += self.u(20)
         line = deck_line(self.m)
@@ -471,10 +539,13 @@ class _Recap:
         body = pygame.Rect(area.x, legend.bottom + self.u(8), area.w, area.h - legend.h - self.u(8) - bottom)
         series = {p: [[role_bar(r.cards[p], r.roles[p])] for r in rounds] for p in self.v["players"]}
         scores = self.v["scores"]
-        per = self.player_rows(body, series, lambda p: _.ngettext("{count} card", "{count} cards", scores[p]).format(
-            count=scores[p]))
-        self.caption(rect, _("Cards round by round, by role") if per == 1 else
-                     _("Cards per {size} rounds, by role").format(size=per))
+        per = self.player_rows(
+            body, series, lambda p: _.ngettext("{count} card", "{count} cards", scores[p]).format(count=scores[p])
+        )
+        self.caption(
+            rect,
+            _("Cards round by round, by role") if per == 1 else _("Cards per {size} rounds, by role").format(size=per),
+        )
 
     def awards(self, rect: pygame.Rect, found: list[told.Award]) -> None:
         self.card(rect)
@@ -482,7 +553,7 @@ class _Recap:
         self.text(_("Awards"), "title", inner.topleft)
         y = inner.y + self.u(34)
         step = max(self.u(46), min(self.u(66), (inner.bottom - y) // max(1, len(found))))
-        found = found[:max(1, (inner.bottom - y) // step)]  # those the box has room for, the first first
+        found = found[: max(1, (inner.bottom - y) // step)]  # those the box has room for, the first first
         for award in found:
             star = pygame.Rect(inner.x, y + self.u(6), self.u(30), self.u(26))
             draw_crown(self.s, star, GOLD)
@@ -490,9 +561,14 @@ class _Recap:
             title = self.text(award_title(award), "body", (x, y + self.u(4)))
             for j, name in enumerate(award.players[:4]):
                 self.token(name, (title.right + self.u(22) + j * self.u(34), title.centery), self.u(14))
-            words = next((w for w in (award_line(award), award_short(award), award_short(award, few=True))
-                          if self.t.measure(w, self.t.size("min"), "regular")[0] <= inner.right - x),
-                         award_short(award, few=True))
+            words = next(
+                (
+                    w
+                    for w in (award_line(award), award_short(award), award_short(award, few=True))
+                    if self.t.measure(w, self.t.size("min"), "regular")[0] <= inner.right - x
+                ),
+                award_short(award, few=True),
+            )
             self.text(words, "small", (x, title.bottom), weight="regular", colour=th.INK_SOFT, width=inner.right - x)
             y += step
 
@@ -543,15 +619,16 @@ def grouped(values: list[list[tuple]], per: int) -> list[list[tuple]]:
     out = []
     for start in range(0, len(values), per):
         pieces: dict[tuple, int] = {}
-        for stack in values[start:start + per]:
+        for stack in values[start : start + per]:
             for value, *look in stack:
                 pieces[tuple(look)] = pieces.get(tuple(look), 0) + value
         out.append([(value, *look) for look, value in pieces.items()])
     return out
 
 
-def bar_boxes(rect: pygame.Rect, values: list[list[tuple]], top: int, theme: th.Theme,
-              labels: bool = True) -> list[list[pygame.Rect]]:
+def bar_boxes(
+    rect: pygame.Rect, values: list[list[tuple]], top: int, theme: th.Theme, labels: bool = True
+) -> list[list[pygame.Rect]]:
     """Where `draw_bars` puts each piece of each bar (an empty piece has no box): each bar
     BAR_SHARE of its slot, each piece not empty at least PIECE_LEAST high (never above the box)."""
     slot = rect.w / max(1, len(values))
@@ -573,8 +650,14 @@ def bar_boxes(rect: pygame.Rect, values: list[list[tuple]], top: int, theme: th.
     return out
 
 
-def draw_bars(surface: pygame.Surface, rect: pygame.Rect, values: list[list[tuple]],
-              top: int, theme: th.Theme, labels: bool = True) -> None:
+def draw_bars(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    values: list[list[tuple]],
+    top: int,
+    theme: th.Theme,
+    labels: bool = True,
+) -> None:
     """Bars side by side, each a stack of (value, colour) or (value, colour, pattern) from the
     bottom, on a light baseline; each bar's total above it where it can be read (at least the
     smallest type size)."""
@@ -585,7 +668,7 @@ def draw_bars(surface: pygame.Surface, rect: pygame.Rect, values: list[list[tupl
     readable = labels and rect.h > 2.5 * px and theme.measure("88", px, "regular")[0] <= slot
     for stack, boxes in zip(values, bar_boxes(rect, values, top, theme, labels)):
         pieces = [piece for piece in stack if piece[0] > 0]
-        for (value, colour, *pattern), box in zip(pieces, boxes):
+        for (_value, colour, *pattern), box in zip(pieces, boxes):
             fill_pattern(surface, box, colour, *pattern)
             if box.w >= theme.px(6):  # an outline on thin bars would hide their colour
                 pygame.draw.rect(surface, th.INK, box, 1)

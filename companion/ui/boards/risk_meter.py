@@ -69,8 +69,7 @@ class RiskMeter(Widget):
         r = self.rect
         face_r = r.h / 2
         draw_face(surface, (r.x + face_r, r.centery), face_r * 0.95, self.chance)
-        bar = pygame.Rect(r.x + r.h + ctx.theme.px(6), r.centery - r.h * 0.22, r.w - r.h - ctx.theme.px(6),
-                          r.h * 0.44)
+        bar = pygame.Rect(r.x + r.h + ctx.theme.px(6), r.centery - r.h * 0.22, r.w - r.h - ctx.theme.px(6), r.h * 0.44)
         radius = bar.h // 2
         # the three bands, pale, so the empty part still says where red ends and green begins
         for start, end, colour in ((0, LOW, RED), (LOW, HIGH, YELLOW), (HIGH, 1, GREEN)):
@@ -100,8 +99,10 @@ def widgets(rect: pygame.Rect, match, f) -> list[Widget]:
     # a narrow step (landscape) gives the meter the width and the words what they need
     meter, words = cols(rect, [1, 1.35] if rect.w >= f.u(320) else [1.25, 1], f.u(6))
     text = _("Rise: {percent}%").format(percent=round(chance * 100))
-    return [RiskMeter(meter, chance),
-            Label(words, text, "small", align="left", colour=th.INK, wrap=True, key="risk-words")]
+    return [
+        RiskMeter(meter, chance),
+        Label(words, text, "small", align="left", colour=th.INK, wrap=True, key="risk-words"),
+    ]
 
 
 def settings_caption() -> str:
@@ -112,7 +113,21 @@ def settings_buttons(body: pygame.Rect, app, gap: int) -> list[Widget]:
     """The Settings controls that turn the risk meter and the storm forecast on and off."""
     on = shown(app)
     show, hide = cols(body, 2, gap)
-    return [Button(show, _("Show the odds"), lambda: app.change_config(show_odds=True), kind="choice",
-                   selected=on, key="odds:on"),
-            Button(hide, _("Hide the odds"), lambda: app.change_config(show_odds=False), kind="choice",
-                   selected=not on, key="odds:off")]
+    return [
+        Button(
+            show,
+            _("Show the odds"),
+            lambda: app.change_config(show_odds=True),
+            kind="choice",
+            selected=on,
+            key="odds:on",
+        ),
+        Button(
+            hide,
+            _("Hide the odds"),
+            lambda: app.change_config(show_odds=False),
+            kind="choice",
+            selected=not on,
+            key="odds:off",
+        ),
+    ]

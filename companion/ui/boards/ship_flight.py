@@ -14,8 +14,10 @@ from .ship_icons import blit_icon
 _ = i18n.translator("ship")
 
 FALL_DRAW_MS = 450  # a falling ball crosses the beds' height in this long on screen
-ASKING = {"rain": i18n.N_("Where did the raindrop land? Tap it on its bed."),
-          "hail": i18n.N_("Where did the hailstone land? Tap it on its bed.")}
+ASKING = {
+    "rain": i18n.N_("Where did the raindrop land? Tap it on its bed."),
+    "hail": i18n.N_("Where did the hailstone land? Tap it on its bed."),
+}
 
 
 def panel_of(screen):

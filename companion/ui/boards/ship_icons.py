@@ -29,9 +29,12 @@ SKY_SQUARE = (226, 238, 250)
 PASSED_SQUARE = (120, 128, 150)
 STORM_SQUARE = th.COLOURS["storm"].rgb
 
+
 def _flower(surface: pygame.Surface, r: float, c: tuple[float, float]) -> None:
-    petals = [(c[0] + r * 0.5 * math.cos(math.radians(-90 + i * 72)),
-               c[1] + r * 0.5 * math.sin(math.radians(-90 + i * 72))) for i in range(5)]
+    petals = [
+        (c[0] + r * 0.5 * math.cos(math.radians(-90 + i * 72)), c[1] + r * 0.5 * math.sin(math.radians(-90 + i * 72)))
+        for i in range(5)
+    ]
     line = max(1.5, r / 9)
     for p in petals:  # the ink first, a little larger: one clean outline round the whole flower
         pygame.draw.circle(surface, th.INK, p, r * 0.45 + line)
@@ -74,24 +77,32 @@ def _tile(face: str) -> Callable[[pygame.Surface, float, tuple[float, float]], N
         box.center = (round(c[0]), round(c[1]))
         fill = {"face_down": TILE_DOWN, "blank": TILE_BLANK, "hail": HAIL_TILE}[face]
         pygame.draw.rect(surface, fill, box, border_radius=max(2, round(r / 4)))
-        pygame.draw.rect(surface, HAIL_ALERT if face == "hail" else th.INK_SOFT, box,
-                         max(2, round(r / (5 if face == "hail" else 10))), border_radius=max(2, round(r / 4)))
+        pygame.draw.rect(
+            surface,
+            HAIL_ALERT if face == "hail" else th.INK_SOFT,
+            box,
+            max(2, round(r / (5 if face == "hail" else 10))),
+            border_radius=max(2, round(r / 4)),
+        )
         if face == "hail":
             _hailstone(surface, r * 0.75, c)
         elif face == "face_down":
             mark = th.font(max(8, round(r * 1.3))).render("?", True, (255, 255, 255))
             surface.blit(mark, mark.get_rect(center=(round(c[0]), round(c[1]))))
+
     return paint
 
 
 def _die(face: str) -> Callable[[pygame.Surface, float, tuple[float, float]], None]:
     """A Cloudship die showing `face`: a white cube face with the colour's shape (or the storm)."""
+
     def paint(surface, r, c):
         box = pygame.Rect(0, 0, r * 1.8, r * 1.8)
         box.center = (round(c[0]), round(c[1]))
         pygame.draw.rect(surface, (255, 255, 255), box, border_radius=max(2, round(r / 3)))
         pygame.draw.rect(surface, th.INK, box, max(2, round(r / 9)), border_radius=max(2, round(r / 3)))
         draw_token(surface, face, c, r * 0.62)
+
     return paint
 
 
@@ -100,7 +111,9 @@ def _token(colour: str) -> Callable[[pygame.Surface, float, tuple[float, float]]
 
 
 PAINTERS: dict[str, Callable[[pygame.Surface, float, tuple[float, float]], None]] = {
-    "flower": _flower, "rain": _raindrop, "hail": _hailstone,
+    "flower": _flower,
+    "rain": _raindrop,
+    "hail": _hailstone,
     **{f"tile:{face}": _tile(face) for face in ("face_down", "blank", "hail")},
     **{f"token:{colour}": _token(colour) for colour in th.COLOURS},
     **{f"die:{face}": _die(face) for face in ("yellow", "purple", "white", "blue", "storm")},
@@ -134,8 +147,9 @@ def token(rect: pygame.Rect, colour: str, key: str | None = None) -> Picture:
     return Picture(rect, lambda surface, r: blit_icon(surface, f"token:{colour}", r.center, min(r.w, r.h)), key)
 
 
-def icons_in_row(kinds: list[str], max_px: int, align: str = "center",
-                 growing: Callable[[], tuple[int, float]] | None = None):
+def icons_in_row(
+    kinds: list[str], max_px: int, align: str = "center", growing: Callable[[], tuple[int, float]] | None = None
+):
     """Paint `kinds` side by side, as large as fits (at most `max_px`); `growing()` says how many
     of the last ones are still growing in, and how far. Without `growing` the painter holds only
     plain values: a Picture of it with `still=True` may be kept (widgets.painter_key)."""
@@ -148,6 +162,8 @@ def icons_in_row(kinds: list[str], max_px: int, align: str = "center",
         x = rect.x if align == "left" else rect.centerx - px * len(kinds) / 2
         count, scale = growing() if growing is not None else (0, 1.0)
         for i, kind in enumerate(kinds):
-            blit_icon(surface, kind, (x + px * (i + 0.5), rect.centery), px * 0.9,
-                      scale if i >= len(kinds) - count else 1.0)
+            blit_icon(
+                surface, kind, (x + px * (i + 0.5), rect.centery), px * 0.9, scale if i >= len(kinds) - count else 1.0
+            )
+
     return paint

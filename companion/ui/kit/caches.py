@@ -72,6 +72,7 @@ class Pictures:
 def pictures(max_bytes: int, max_items: int = 256) -> Callable:
     """Like `functools.lru_cache` for a function of plain values that returns a new surface
     (never drawn on afterwards), bounded by bytes; `cache_info()` and `cache_clear()` as there."""
+
     def decorate(make: Callable[..., pygame.Surface]) -> Callable[..., pygame.Surface]:
         store = Pictures(max_bytes, max_items)
 
@@ -88,4 +89,5 @@ def pictures(max_bytes: int, max_items: int = 256) -> Callable:
         kept.cache_clear = store.clear
         kept.store = store
         return kept
+
     return decorate

@@ -67,19 +67,16 @@ class Frame:
         if self.portrait:
             share = step_share or 0.42
             step_h = round(c.h * share)
-            return (pygame.Rect(c.x, c.y, c.w, c.h - step_h - gap),
-                    pygame.Rect(c.x, c.bottom - step_h, c.w, step_h))
+            return (pygame.Rect(c.x, c.y, c.w, c.h - step_h - gap), pygame.Rect(c.x, c.bottom - step_h, c.w, step_h))
         share = step_share or 1 / 3
         step_w = round(c.w * share)
-        return (pygame.Rect(c.x, c.y, c.w - step_w - gap, c.h),
-                pygame.Rect(c.right - step_w, c.y, step_w, c.h))
+        return (pygame.Rect(c.x, c.y, c.w - step_w - gap, c.h), pygame.Rect(c.right - step_w, c.y, step_w, c.h))
 
 
 def free_band(area: pygame.Rect, taken: list[pygame.Rect], gap: int = 0) -> pygame.Rect:
     """The tallest full-width band of `area` that no rect in `taken` reaches into (with `gap`
     to spare): where a card or a notice can go without covering a button."""
-    edges = sorted((max(area.top, r.top - gap), min(area.bottom, r.bottom + gap))
-                   for r in taken if r.colliderect(area))
+    edges = sorted((max(area.top, r.top - gap), min(area.bottom, r.bottom + gap)) for r in taken if r.colliderect(area))
     best, top = pygame.Rect(area.x, area.y, area.w, 0), area.top
     for start, end in edges + [(area.bottom, area.bottom)]:
         if start - top > best.h:

@@ -20,8 +20,8 @@ def name_lines(name: str, px: int, width: int, weight: str, most: int = 2) -> tu
     face = th.font(px, weight)
     if most < 2 or face.size(name)[0] <= width:
         return (name,)
-    splits = [(name[:i], name[i + 1:]) for i, ch in enumerate(name) if ch == " "]
-    splits += [(name[:i + 1], name[i + 1:]) for i, ch in enumerate(name) if ch == "-" and 0 < i < len(name) - 1]
+    splits = [(name[:i], name[i + 1 :]) for i, ch in enumerate(name) if ch == " "]
+    splits += [(name[: i + 1], name[i + 1 :]) for i, ch in enumerate(name) if ch == "-" and 0 < i < len(name) - 1]
     splits = [(a.strip(), b.strip()) for a, b in splits if a.strip() and b.strip()]
     if not splits:
         return (name,)
@@ -40,16 +40,18 @@ def shortened(line: str, px: int, width: int, weight: str) -> str:
     return ELLIPSIS
 
 
-def fit_name(name: str, px: int, floor: int, width: int, height: int | None, weight: str,
-             most: int = 2, shorten: bool = False) -> Fitted:
+def fit_name(
+    name: str, px: int, floor: int, width: int, height: int | None, weight: str, most: int = 2, shorten: bool = False
+) -> Fitted:
     """The largest size from `px` down to `floor` at which `name` fits `width` (and `height`,
     when given) on at most `most` lines (`name_lines`). With `shorten`, a name that does not
     fit at the floor is shortened: on the lines the box holds, the last one cut at its end."""
     while True:
         lines = name_lines(name, px, width, weight, most)
         face = th.font(px, weight)
-        fits = (all(face.size(line)[0] <= width for line in lines)
-                and (height is None or face.fits_height(lines, height)))
+        fits = all(face.size(line)[0] <= width for line in lines) and (
+            height is None or face.fits_height(lines, height)
+        )
         if fits or px <= floor:
             break
         px = max(floor, px - max(1, px // 12))
@@ -63,8 +65,7 @@ def fit_name(name: str, px: int, floor: int, width: int, height: int | None, wei
     return Fitted(px, lines, False)
 
 
-def shared_px(widths: Mapping[str, int], px: int, floor: int, height: int | None, weight: str,
-              most: int = 2) -> int:
+def shared_px(widths: Mapping[str, int], px: int, floor: int, height: int | None, weight: str, most: int = 2) -> int:
     """The one size, from `px` down to `floor`, at which every name fits its own width."""
     return min(fit_name(name, px, floor, width, height, weight, most).px for name, width in widths.items())
 
@@ -80,8 +81,18 @@ class NameLabel(Label):
 
     def fitted(self, theme) -> Fitted:
         if self._fitted is None or self._fitted[0] != theme.scale:
-            self._fitted = (theme.scale, fit_name(self.text, theme.size(self.size), theme.size(self.min_size),
-                                                  self.rect.w, self.rect.h, self.weight, shorten=self.shorten))
+            self._fitted = (
+                theme.scale,
+                fit_name(
+                    self.text,
+                    theme.size(self.size),
+                    theme.size(self.min_size),
+                    self.rect.w,
+                    self.rect.h,
+                    self.weight,
+                    shorten=self.shorten,
+                ),
+            )
         return self._fitted[1]
 
     def signature(self, ctx):

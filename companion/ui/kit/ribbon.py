@@ -16,8 +16,8 @@ from .caches import pictures
 from .shapes import draw_shape
 
 EDGES = ("top", "right", "bottom", "left")  # clockwise
-THICKNESS = 8      # design px: inside the outer margin, and the gap under the top bar
-SHAPE_EVERY = 40   # design px between the shapes along the band
+THICKNESS = 8  # design px: inside the outer margin, and the gap under the top bar
+SHAPE_EVERY = 40  # design px between the shapes along the band
 
 
 def canvas_edge(display_edge: str, rotate: int) -> str:
@@ -74,6 +74,7 @@ def _paint(surface: pygame.Surface, strip: pygame.Rect, edge: str, colour: str, 
     length = strip.width if edge in ("top", "bottom") else strip.height
     step = max(1, round(SHAPE_EVERY * scale))
     for offset in range(step // 2, length, step):
-        centre = ((strip.left + offset, strip.centery) if edge in ("top", "bottom")
-                  else (strip.centerx, strip.top + offset))
+        centre = (
+            (strip.left + offset, strip.centery) if edge in ("top", "bottom") else (strip.centerx, strip.top + offset)
+        )
         draw_shape(surface, game.shape, centre, radius, ink, outline=None)

@@ -21,6 +21,7 @@ def players_from_setup(setup: Mapping[str, Any]) -> list[Player]:
     colours = setup.get("colours") or {}
     seats = setup.get("seats") or {}
     palette = th.PLAYER_COLOURS
-    return [Player(name, colours[name] if colours.get(name) in th.COLOURS else palette[i % len(palette)],
-                   seats.get(name))
-            for i, name in enumerate(setup["players"])]
+    return [
+        Player(name, colours[name] if colours.get(name) in th.COLOURS else palette[i % len(palette)], seats.get(name))
+        for i, name in enumerate(setup["players"])
+    ]

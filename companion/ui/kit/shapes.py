@@ -19,8 +19,13 @@ Point = tuple[float, float]
 
 def _regular(center: Point, r: float, sides: int, start_deg: float = -90) -> list[Point]:
     cx, cy = center
-    return [(cx + r * math.cos(math.radians(start_deg + i * 360 / sides)),
-             cy + r * math.sin(math.radians(start_deg + i * 360 / sides))) for i in range(sides)]
+    return [
+        (
+            cx + r * math.cos(math.radians(start_deg + i * 360 / sides)),
+            cy + r * math.sin(math.radians(start_deg + i * 360 / sides)),
+        )
+        for i in range(sides)
+    ]
 
 
 def _star(center: Point, r: float) -> list[Point]:
@@ -66,8 +71,14 @@ SHAPES = ("circle", *POLYGONS, "rainbow")
 RAINBOW = ("red", "yellow", "green", "purple")
 
 
-def draw_shape(surface: pygame.Surface, shape: str, center: Point, radius: float,
-               fill: tuple[int, int, int], outline: tuple[int, int, int] | None = INK) -> None:
+def draw_shape(
+    surface: pygame.Surface,
+    shape: str,
+    center: Point,
+    radius: float,
+    fill: tuple[int, int, int],
+    outline: tuple[int, int, int] | None = INK,
+) -> None:
     width = max(2, round(radius / 8))
     if shape == "circle":
         pygame.draw.circle(surface, fill, center, radius * 0.95)
@@ -90,8 +101,13 @@ def _draw_rainbow(surface, center, radius, outline, width) -> None:
     band = radius / 4.6
     for i, name in enumerate(RAINBOW):
         outer, inner = radius * 1.05 - i * band, radius * 1.05 - (i + 1) * band
-        arc = [(cx + outer * math.cos(math.radians(a)), cy - outer * math.sin(math.radians(a))) for a in range(0, 181, 10)]
-        arc += [(cx + inner * math.cos(math.radians(a)), cy - inner * math.sin(math.radians(a))) for a in range(180, -1, -10)]
+        arc = [
+            (cx + outer * math.cos(math.radians(a)), cy - outer * math.sin(math.radians(a))) for a in range(0, 181, 10)
+        ]
+        arc += [
+            (cx + inner * math.cos(math.radians(a)), cy - inner * math.sin(math.radians(a)))
+            for a in range(180, -1, -10)
+        ]
         pygame.draw.polygon(surface, COLOURS[name].rgb, arc)
     if outline:
         outer = radius * 1.05
@@ -113,15 +129,29 @@ def draw_undo_arrow(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:
     pygame.draw.arc(surface, colour, (cx - r, cy - r, 2 * r, 2 * r), -math.pi / 2, math.pi * 0.95, width)
     tip = (cx - r, cy - r * 0.05)
     head = r * 0.55
-    pygame.draw.polygon(surface, colour, [(tip[0] - head, tip[1] - head * 0.2), (tip[0] + head * 0.8, tip[1] - head * 0.2),
-                                          (tip[0], tip[1] + head * 0.8)])
+    pygame.draw.polygon(
+        surface,
+        colour,
+        [
+            (tip[0] - head, tip[1] - head * 0.2),
+            (tip[0] + head * 0.8, tip[1] - head * 0.2),
+            (tip[0], tip[1] + head * 0.8),
+        ],
+    )
 
 
 def draw_crown(surface: pygame.Surface, rect: pygame.Rect, fill=(247, 190, 40), outline=INK) -> None:
     """A crown (the winner's mark: a shape, not only a colour): a band with three points."""
     x, y, w, h = rect.x, rect.y, rect.w, rect.h
-    points = [(x, y + h * 0.25), (x + w * 0.25, y + h * 0.55), (x + w * 0.5, y), (x + w * 0.75, y + h * 0.55),
-              (x + w, y + h * 0.25), (x + w * 0.9, y + h), (x + w * 0.1, y + h)]
+    points = [
+        (x, y + h * 0.25),
+        (x + w * 0.25, y + h * 0.55),
+        (x + w * 0.5, y),
+        (x + w * 0.75, y + h * 0.55),
+        (x + w, y + h * 0.25),
+        (x + w * 0.9, y + h),
+        (x + w * 0.1, y + h),
+    ]
     pygame.draw.polygon(surface, fill, points)
     pygame.draw.polygon(surface, outline, points, max(2, round(h / 12)))
 
@@ -157,15 +187,21 @@ def draw_game_icon(surface: pygame.Surface, game: str, rect: pygame.Rect) -> Non
         pygame.draw.ellipse(surface, INK, env, line)
         basket = pygame.Rect(x + s * 0.4, y + s * 0.66, s * 0.2, s * 0.14)
         for bx in (basket.x + line, basket.right - line):
-            pygame.draw.line(surface, INK, (bx, basket.y), (env.centerx + (bx - env.centerx) * 1.6, env.bottom - s * 0.06), line)
+            pygame.draw.line(
+                surface, INK, (bx, basket.y), (env.centerx + (bx - env.centerx) * 1.6, env.bottom - s * 0.06), line
+            )
         pygame.draw.rect(surface, (180, 126, 70), basket)
         pygame.draw.rect(surface, INK, basket, line)
     elif game == "cloudship":  # a little ship hanging under a long balloon
         env = pygame.Rect(x + s * 0.08, y + s * 0.08, s * 0.84, s * 0.36)
         pygame.draw.ellipse(surface, COLOURS["blue"].rgb, env)
         pygame.draw.ellipse(surface, INK, env, line)
-        hull = [(x + s * 0.18, y + s * 0.62), (x + s * 0.82, y + s * 0.62), (x + s * 0.7, y + s * 0.84),
-                (x + s * 0.3, y + s * 0.84)]
+        hull = [
+            (x + s * 0.18, y + s * 0.62),
+            (x + s * 0.82, y + s * 0.62),
+            (x + s * 0.7, y + s * 0.84),
+            (x + s * 0.3, y + s * 0.84),
+        ]
         for fx in (0.28, 0.72):
             pygame.draw.line(surface, INK, (x + s * fx, env.bottom - s * 0.03), (x + s * fx, y + s * 0.62), line)
         pygame.draw.polygon(surface, (180, 126, 70), hull)
@@ -187,8 +223,13 @@ def draw_tick(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:
     """A check mark: "right" without relying on green."""
     w = max(3, round(rect.w / 7))
     x, y, s = rect.x, rect.y, rect.w
-    pygame.draw.lines(surface, colour, False, [(x + s * 0.18, y + s * 0.52), (x + s * 0.42, y + s * 0.76),
-                                               (x + s * 0.84, y + s * 0.26)], w)
+    pygame.draw.lines(
+        surface,
+        colour,
+        False,
+        [(x + s * 0.18, y + s * 0.52), (x + s * 0.42, y + s * 0.76), (x + s * 0.84, y + s * 0.26)],
+        w,
+    )
 
 
 def draw_cross(surface: pygame.Surface, rect: pygame.Rect, colour) -> None:

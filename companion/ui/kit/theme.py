@@ -19,8 +19,10 @@ import pygame.freetype
 # (ä ö ü ß ő ű): Atkinson Hyperlegible (SIL Open Font License, fonts/OFL.txt). Headlines,
 # prompts, numbers and buttons are bold; details and fine print regular.
 FONTS_DIR = Path(__file__).resolve().parent / "fonts"
-FONT_PATHS = {"bold": str(FONTS_DIR / "AtkinsonHyperlegible-Bold.ttf"),
-              "regular": str(FONTS_DIR / "AtkinsonHyperlegible-Regular.ttf")}
+FONT_PATHS = {
+    "bold": str(FONTS_DIR / "AtkinsonHyperlegible-Bold.ttf"),
+    "regular": str(FONTS_DIR / "AtkinsonHyperlegible-Regular.ttf"),
+}
 FONT_PATH = FONT_PATHS["bold"]
 
 # type sizes in design pixels (docs/reference/screens.md: display 48-72, prompt 32-40, body 22-24, never under 18;
@@ -28,25 +30,33 @@ FONT_PATH = FONT_PATHS["bold"]
 SIZES = {"display": 64, "big": 48, "prompt": 36, "title": 28, "body": 24, "small": 20, "min": 18}
 MIN_TEXT = SIZES["min"]
 # the weight of each role: what to read first is bold, what explains it regular
-WEIGHTS = {"display": "bold", "big": "bold", "prompt": "bold", "title": "bold",
-           "body": "regular", "small": "regular", "min": "regular"}
+WEIGHTS = {
+    "display": "bold",
+    "big": "bold",
+    "prompt": "bold",
+    "title": "bold",
+    "body": "regular",
+    "small": "regular",
+    "min": "regular",
+}
 
 
 def weight_of(role: str | float) -> str:
     """A role's weight; a size given in pixels is bold (a number or a headline)."""
     return WEIGHTS.get(role, "bold") if isinstance(role, str) else "bold"
 
-INK = (27, 42, 65)            # text on cards: 13:1 on white
-INK_SOFT = (70, 84, 104)      # secondary text: still above 7:1 on white
+
+INK = (27, 42, 65)  # text on cards: 13:1 on white
+INK_SOFT = (70, 84, 104)  # secondary text: still above 7:1 on white
 CARD = (255, 255, 255)
 CARD_LINE = (196, 214, 232)
 SKY_TOP = (120, 176, 226)
 SKY_BOTTOM = (222, 239, 251)
-PRIMARY = (22, 94, 168)       # white text on it: 6.6:1
+PRIMARY = (22, 94, 168)  # white text on it: 6.6:1
 PRIMARY_DOWN = (14, 66, 120)
 SECONDARY = (234, 242, 250)
-DANGER = (178, 34, 52)        # white text on it: 6.4:1
-GOOD = (28, 122, 62)          # white text on it: 5.6:1
+DANGER = (178, 34, 52)  # white text on it: 6.4:1
+GOOD = (28, 122, 62)  # white text on it: 5.6:1
 DISABLED = (214, 220, 228)
 DISABLED_INK = (110, 120, 134)  # 4.6:1 on DISABLED
 FOCUS = (255, 166, 0)
@@ -62,18 +72,21 @@ class GameColour:
 
 
 # docs/reference/screens.md "Colours and their shapes": every colour always comes with its shape
-COLOURS: dict[str, GameColour] = {c.name: c for c in (
-    GameColour("red", (215, 38, 61), "circle"),
-    GameColour("yellow", (244, 194, 13), "triangle"),
-    GameColour("green", (46, 158, 79), "square"),
-    GameColour("purple", (123, 63, 160), "diamond"),
-    GameColour("blue", (31, 111, 209), "wave"),
-    GameColour("white", (250, 250, 250), "star"),
-    GameColour("black", (34, 34, 40), "hexagon"),
-    GameColour("orange", (240, 127, 19), "pentagon"),
-    GameColour("storm", (74, 78, 105), "lightning"),
-    GameColour("wild", (255, 255, 255), "rainbow"),
-)}
+COLOURS: dict[str, GameColour] = {
+    c.name: c
+    for c in (
+        GameColour("red", (215, 38, 61), "circle"),
+        GameColour("yellow", (244, 194, 13), "triangle"),
+        GameColour("green", (46, 158, 79), "square"),
+        GameColour("purple", (123, 63, 160), "diamond"),
+        GameColour("blue", (31, 111, 209), "wave"),
+        GameColour("white", (250, 250, 250), "star"),
+        GameColour("black", (34, 34, 40), "hexagon"),
+        GameColour("orange", (240, 127, 19), "pentagon"),
+        GameColour("storm", (74, 78, 105), "lightning"),
+        GameColour("wild", (255, 255, 255), "rainbow"),
+    )
+}
 
 # player colours in the order new players get them: Cloud 9's six token colours first,
 # then two more for The Cloud Mine's seventh and eighth player
@@ -84,9 +97,11 @@ CLOUD9_TOKEN_COLOURS = ("black", "blue", "green", "orange", "red", "yellow")
 @lru_cache(maxsize=256)
 def luminance(rgb: tuple[int, int, int]) -> float:
     """Relative luminance (WCAG 2)."""
+
     def channel(c: int) -> float:
         c = c / 255
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
     return 0.2126 * channel(rgb[0]) + 0.7152 * channel(rgb[1]) + 0.0722 * channel(rgb[2])
 
 
@@ -249,8 +264,9 @@ def font(px: int, weight: str = "bold") -> Font:
 
 
 # the letters the screens write (three languages, digits, punctuation): loaded ahead by `warm`
-COMMON_LETTERS = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                  "áéíóöőúüűäßÁÉÍÓÖŐÚÜŰÄ .,:;!?'\"()/+-–—…%×·‘’“”„")
+COMMON_LETTERS = (
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789áéíóöőúüűäßÁÉÍÓÖŐÚÜŰÄ .,:;!?'\"()/+-–—…%×·‘’“”„"
+)
 
 
 def fitting_sizes(px: int, min_px: int) -> list[int]:
@@ -322,8 +338,9 @@ class Theme:
             surface = font(px, weight).render(text, True, colour)
             self._text[key] = surface
             self._text_bytes += _bytes(surface)
-            while len(self._text) > 1 and (len(self._text) > self.TEXT_CACHE
-                                           or self._text_bytes > self.TEXT_CACHE_BYTES):
+            while len(self._text) > 1 and (
+                len(self._text) > self.TEXT_CACHE or self._text_bytes > self.TEXT_CACHE_BYTES
+            ):
                 _key, oldest = self._text.popitem(last=False)
                 self._text_bytes -= _bytes(oldest)
         else:

@@ -98,7 +98,7 @@ def _settled(words: list[str], font, width: int, count: int) -> list[str] | None
         """The line from word i takes words[i:reach(i)] at most."""
         if i not in reached:
             j = i + 1
-            while j < n and font.size(" ".join(words[i:j + 1]))[0] <= width:
+            while j < n and font.size(" ".join(words[i : j + 1]))[0] <= width:
                 j += 1
             reached[i] = j
         return reached[i]
@@ -223,9 +223,16 @@ class Widget:
 class Panel(Widget):
     """A white card with rounded corners; `stripe` paints a player's colour down its left side."""
 
-    def __init__(self, rect, colour: Colour = th.CARD, stripe: Colour | None = None,
-                 border: Colour | None = th.CARD_LINE, radius: int = 12, key: str | None = None,
-                 highlight: Colour | None = None):
+    def __init__(
+        self,
+        rect,
+        colour: Colour = th.CARD,
+        stripe: Colour | None = None,
+        border: Colour | None = th.CARD_LINE,
+        radius: int = 12,
+        key: str | None = None,
+        highlight: Colour | None = None,
+    ):
         super().__init__(rect, key)
         self.colour, self.stripe, self.border, self.radius = colour, stripe, border, radius
         self.highlight = highlight
@@ -268,9 +275,18 @@ _PLACED: OrderedDict[tuple, tuple] = OrderedDict()
 class Label(Widget):
     """Text that shrinks to fit its box (never under `min_size`), optionally wrapped."""
 
-    def __init__(self, rect, text: str, size: str | float = "body", colour: Colour = th.INK,
-                 align: str = "center", wrap: bool = False, min_size: str | float = "min",
-                 key: str | None = None, weight: str | None = None):
+    def __init__(
+        self,
+        rect,
+        text: str,
+        size: str | float = "body",
+        colour: Colour = th.INK,
+        align: str = "center",
+        wrap: bool = False,
+        min_size: str | float = "min",
+        key: str | None = None,
+        weight: str | None = None,
+    ):
         super().__init__(rect, key)
         self.text, self.size, self.colour, self.align = str(text), size, colour, align
         self.wrap, self.min_size = wrap, min_size
@@ -279,15 +295,34 @@ class Label(Widget):
 
     def fitted(self, theme: Theme) -> Fitted:
         if self._fitted is None or self._fitted[0] != theme.scale:
-            self._fitted = (theme.scale, fit_text(self.text, self.rect.w, self.rect.h, theme.size(self.size),
-                                                  theme.size(self.min_size), self.wrap, self.weight))
+            self._fitted = (
+                theme.scale,
+                fit_text(
+                    self.text,
+                    self.rect.w,
+                    self.rect.h,
+                    theme.size(self.size),
+                    theme.size(self.min_size),
+                    self.wrap,
+                    self.weight,
+                ),
+            )
         return self._fitted[1]
 
     def signature(self, ctx):
         if type(self).draw is not Label.draw:
             return None
-        return (type(self), tuple(self.rect), self.text, self.size, self.colour, self.align, self.wrap,
-                self.min_size, self.weight)
+        return (
+            type(self),
+            tuple(self.rect),
+            self.text,
+            self.size,
+            self.colour,
+            self.align,
+            self.wrap,
+            self.min_size,
+            self.weight,
+        )
 
     def overflow(self, theme):
         return [self.text] if self.text and self.fitted(theme).overflow else []
@@ -305,8 +340,17 @@ class Label(Widget):
             return cached[1]
         # screens are rebuilt on every change, mostly with the same labels in the same places:
         # where a label like this one was placed last time is remembered across rebuilds
-        shared = (self.text, tuple(self.rect), self.size, self.min_size, self.wrap, self.weight, self.align,
-                  self.colour, theme.scale)
+        shared = (
+            self.text,
+            tuple(self.rect),
+            self.size,
+            self.min_size,
+            self.wrap,
+            self.weight,
+            self.align,
+            self.colour,
+            theme.scale,
+        )
         layout = _PLACED.get(shared)
         if layout is None:
             layout = _PLACED[shared] = self._place(theme)
@@ -344,8 +388,11 @@ class Label(Widget):
 
     def ink(self, theme: Theme) -> list[pygame.Rect]:
         """Where each line's letters are (their painted pixels), as drawn without clipping."""
-        return [_painted_box(image).move(box.topleft) for image, box in self.placed(theme)
-                if image.get_width() and image.get_height()]
+        return [
+            _painted_box(image).move(box.topleft)
+            for image, box in self.placed(theme)
+            if image.get_width() and image.get_height()
+        ]
 
     def clipped(self, theme: Theme) -> list[str]:
         """Lines whose letters reach out of the box (drawing clips them: a line cut through)."""
@@ -390,8 +437,14 @@ class PlayerToken(Widget):
         return (type(self), tuple(self.rect), self.name, self.colour, self.mark)
 
     def draw(self, surface, ctx):
-        draw_player_token(surface, self.mark or self.name, self.colour, self.rect.center,
-                          min(self.rect.w, self.rect.h) / 2 * 0.92, ctx.theme)
+        draw_player_token(
+            surface,
+            self.mark or self.name,
+            self.colour,
+            self.rect.center,
+            min(self.rect.w, self.rect.h) / 2 * 0.92,
+            ctx.theme,
+        )
 
 
 def initial(name: str) -> str:
@@ -416,16 +469,18 @@ def token_marks(names: list[str]) -> dict[str, str]:
     return marks
 
 
-def draw_player_token(surface: pygame.Surface, name: str, colour: str, center, radius: float,
-                      theme: Theme | None = None) -> None:
+def draw_player_token(
+    surface: pygame.Surface, name: str, colour: str, center, radius: float, theme: Theme | None = None
+) -> None:
     rgb = th.COLOURS[colour].rgb if colour in th.COLOURS else th.INK_SOFT
     radius = max(4, int(radius))
     pygame.draw.circle(surface, th.INK, center, radius)
     pygame.draw.circle(surface, rgb, center, max(2, radius - max(2, radius // 7)))
     mark = name if len(name) <= 2 else initial(name)  # a mark from token_marks, or a name
     px = max(8, round(radius * (1.15 if len(mark) == 1 else 0.85)))
-    image = (theme.text(mark, px, th.text_on(rgb)) if theme is not None
-             else th.font(px).render(mark, True, th.text_on(rgb)))
+    image = (
+        theme.text(mark, px, th.text_on(rgb)) if theme is not None else th.font(px).render(mark, True, th.text_on(rgb))
+    )
     surface.blit(image, image.get_rect(center=(center[0], center[1] + px // 14)))
 
 
@@ -447,10 +502,21 @@ class Button(Widget):
 
     focusable = True
 
-    def __init__(self, rect, text: str, on_tap: Callable[[], Any] | None, kind: str = "primary",
-                 enabled: bool = True, selected: bool = False, key: str | None = None,
-                 size: str | float = "body", icon: Callable[[pygame.Surface, pygame.Rect, Colour], None] | str | None = None,
-                 hotkey: int | None = None, on_refused: Callable[[], Any] | None = None, wrap: bool = True):
+    def __init__(
+        self,
+        rect,
+        text: str,
+        on_tap: Callable[[], Any] | None,
+        kind: str = "primary",
+        enabled: bool = True,
+        selected: bool = False,
+        key: str | None = None,
+        size: str | float = "body",
+        icon: Callable[[pygame.Surface, pygame.Rect, Colour], None] | str | None = None,
+        hotkey: int | None = None,
+        on_refused: Callable[[], Any] | None = None,
+        wrap: bool = True,
+    ):
         super().__init__(rect, key or text)
         self.text, self.on_tap, self.kind = text, on_tap, kind
         self._enabled, self.selected, self.icon, self.hotkey = enabled, selected, icon, hotkey
@@ -489,8 +555,19 @@ class Button(Widget):
         icon = self.icon if isinstance(self.icon, str) or self.icon is None else painter_key(self.icon)
         if type(self).draw is not Button.draw or icon is None and self.icon is not None:
             return None
-        return (type(self), tuple(self.rect), self.text, self.kind, self._enabled, self.selected, icon,
-                self.label.size, self.label.wrap, ctx.pressed is self, ctx.focused is self)
+        return (
+            type(self),
+            tuple(self.rect),
+            self.text,
+            self.kind,
+            self._enabled,
+            self.selected,
+            icon,
+            self.label.size,
+            self.label.wrap,
+            ctx.pressed is self,
+            ctx.focused is self,
+        )
 
     def too_small(self, theme: Theme) -> bool:
         return min(self.rect.w, self.rect.h) < theme.px(MIN_TARGET) - 1
@@ -503,15 +580,20 @@ class Button(Widget):
         if not self._enabled:
             bg, ink = th.DISABLED, th.DISABLED_INK
         elif ctx.pressed is self:
-            bg = th.PRIMARY_DOWN if self.kind in ("primary", "choice", "secondary") or self.selected else \
-                tuple(max(0, c - 40) for c in bg)
+            bg = (
+                th.PRIMARY_DOWN
+                if self.kind in ("primary", "choice", "secondary") or self.selected
+                else tuple(max(0, c - 40) for c in bg)
+            )
             ink = (255, 255, 255)
         radius = t.px(12)
         pygame.draw.rect(surface, bg, self.rect, border_radius=radius)
         if self.kind in ("choice", "secondary") and self._enabled and not self.selected:
             pygame.draw.rect(surface, th.CARD_LINE, self.rect, max(1, t.px(2)), border_radius=radius)
         if ctx.focused is self:
-            pygame.draw.rect(surface, th.FOCUS, self.rect.inflate(t.px(6), t.px(6)), t.px(4), border_radius=radius + t.px(3))
+            pygame.draw.rect(
+                surface, th.FOCUS, self.rect.inflate(t.px(6), t.px(6)), t.px(4), border_radius=radius + t.px(3)
+            )
         if self.icon:
             side = min(self.rect.h, self.rect.w)
             box = pygame.Rect(0, 0, side * 0.8, side * 0.8)
@@ -588,16 +670,19 @@ class Dialog:
 
 def player_icon(name: str, colour: str) -> Callable[[pygame.Surface, pygame.Rect, Colour], None]:
     """A Button icon: the player's token (their initial on their colour)."""
+
     def paint(surface: pygame.Surface, rect: pygame.Rect, _ink: Colour) -> None:
         draw_player_token(surface, name, colour, rect.center, min(rect.w, rect.h) / 2 * 0.9)
+
     return paint
 
 
 class Picture(Widget):
     """Something drawn by a function of (surface, rect): a board part without text."""
 
-    def __init__(self, rect, paint: Callable[[pygame.Surface, pygame.Rect], None], key: str | None = None,
-                 still: bool = False):
+    def __init__(
+        self, rect, paint: Callable[[pygame.Surface, pygame.Rect], None], key: str | None = None, still: bool = False
+    ):
         super().__init__(rect, key)
         self.paint = paint
         self.still = still  # `paint` draws the same for the same values it holds (no clock, no state)

@@ -21,27 +21,27 @@ dialog), Ctrl+Z is undo on game screens, and a screen may take keys first (`Scre
 from __future__ import annotations
 
 import heapq
-from collections import OrderedDict
-from dataclasses import dataclass
+import itertools
 import logging
 import select
-import itertools
 import threading
 import time
-from typing import Any, Callable
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import pygame
 
 from ... import i18n
 from ...config import Config, save as save_config
 from ..kit import theme as th
-from ..kit.layout import Frame, Viewport
-from . import collecting, repaint
-from .waiting import WATCHED_IDLE_S, InputWatch, Waker, sleep_until
-from ..kit.widgets import Button, DrawContext, Label, Panel, Widget, Dialog, DialogButton
-from ..kit.layout import GAP, MARGIN, grid, inset, rows
+from ..kit.layout import GAP, MARGIN, Frame, Viewport, grid, inset, rows
+from ..kit.widgets import Button, Dialog, DialogButton, DrawContext, Label, Panel, Widget
 from ..screens.base import Screen
 from ..screens.seat_edges import TurnCues
+from . import collecting, repaint
+from .waiting import WATCHED_IDLE_S, InputWatch, Waker, sleep_until
 
 CALL = pygame.event.custom_type()  # attribute: fn, a callable run on the main thread
 
@@ -67,13 +67,23 @@ SAVE_RETRY_S = 5.0  # how often waiting actions try the disk again
 
 
 class App:
-    def __init__(self, viewport: Viewport, config: Config | None = None, controller=None, *,
-                 sounds=None, hardware=None, journal=None, config_path=None,
-                 clock: Callable[[], float] = time.monotonic, voice=None):
+    def __init__(
+        self,
+        viewport: Viewport,
+        config: Config | None = None,
+        controller=None,
+        *,
+        sounds=None,
+        hardware=None,
+        journal=None,
+        config_path=None,
+        clock: Callable[[], float] = time.monotonic,
+        voice=None,
+    ):
         from ...controller import GameController
-        from .hardware import NoHardware
         from ...sound import Sounds
         from ..story.voice import Voice
+        from .hardware import NoHardware
 
         self.viewport = viewport
         self.config = config or Config()
@@ -219,25 +229,39 @@ class App:
         from, in the players' language."""
         reason, rule = i18n.explain(error)
         # the reason first, in plain words; where it comes from in the rulebook second and smaller
-        self.toast(_("Not allowed: {reason}").format(reason=reason),
-                   detail=_("Rule: {rule}").format(rule=rule) if rule else None)
+        self.toast(
+            _("Not allowed: {reason}").format(reason=reason),
+            detail=_("Rule: {rule}").format(rule=rule) if rule else None,
+        )
 
     def ask(self, dialog: Dialog) -> None:
         self.dialog = dialog
         self.pressed, self.focus_key = None, None
         self.redraw()
 
-    def confirm(self, title: str, message: str, yes: str, on_yes: Callable[[], Any],
-                no: str | None = None, danger: bool = True) -> None:
+    def confirm(
+        self, title: str, message: str, yes: str, on_yes: Callable[[], Any], no: str | None = None, danger: bool = True
+    ) -> None:
         """Ask before anything irreversible."""
+
         def chosen(fn):
             def run():
                 self.close_dialog()
                 if fn:
                     fn()
+
             return run
-        self.ask(Dialog(title, message, [DialogButton(no or _("Cancel"), chosen(None), "secondary"),
-                                         DialogButton(yes, chosen(on_yes), "danger" if danger else "primary")]))
+
+        self.ask(
+            Dialog(
+                title,
+                message,
+                [
+                    DialogButton(no or _("Cancel"), chosen(None), "secondary"),
+                    DialogButton(yes, chosen(on_yes), "danger" if danger else "primary"),
+                ],
+            )
+        )
 
     def close_dialog(self) -> None:
         self.dialog = None
@@ -279,8 +303,10 @@ class App:
             return False
         step = self._warming.pop(0)
         if step is None:
-            from ..screens import routes  # noqa: F401  every screen's module, loaded
-            from ..screens import end  # noqa: F401
+            from ..screens import (
+                end,  # noqa: F401
+                routes,  # noqa: F401  every screen's module, loaded
+            )
         else:
             px, weight, letters = (*step, th.COMMON_LETTERS)[:3]
             if len(letters) > WARM_LETTERS:  # the rest of this size next time
@@ -499,12 +525,18 @@ class App:
         shown = memo[3] if memo is not None and memo[0] is self.widgets else None
         return (self.frame, self.theme.scale, i18n.current_language(), self._status, shown, self.animating)
 
-    def _foreseen_for(self, screen, before, action) -> "Foreseen | None":
+    def _foreseen_for(self, screen, before, action) -> Foreseen | None:
         if not self._foreseen:
             return None
         context = self._foresight_context()
-        return next((seen for seen in self._foreseen if seen.screen is screen and seen.before is before
-                     and seen.action == action and seen.context == context), None)
+        return next(
+            (
+                seen
+                for seen in self._foreseen
+                if seen.screen is screen and seen.before is before and seen.action == action and seen.context == context
+            ),
+            None,
+        )
 
     def pump(self) -> None:
         """Handle every pending event and due timer, then draw if anything changed."""
@@ -599,8 +631,7 @@ class App:
         self._status = status
         self.refresh()
         if saving_failed:
-            self.toast(_("Saving failed. The game goes on and is saved as soon as the disk works again."),
-                       seconds=8)
+            self.toast(_("Saving failed. The game goes on and is saved as soon as the disk works again."), seconds=8)
             self.after(SAVE_RETRY_S, self._retry_save)
 
     def _retry_save(self) -> None:
@@ -631,8 +662,8 @@ class App:
 
     def show_game(self):
         """Show the controller's game (a resumed one): colours and seats come from its setup."""
-        from ..screens import game_screen_class
         from ..kit.roster import players_from_setup
+        from ..screens import game_screen_class
 
         match = self.controller.match
         screen = game_screen_class(match.setup["game"])(self, players=players_from_setup(match.setup))
@@ -719,7 +750,7 @@ class App:
         if self._show_foreseen():
             return
         self._build_if_needed()
-        canvas, frame = self.viewport.canvas, self.frame
+        canvas = self.viewport.canvas
         ctx = DrawContext(self.theme, self.focused(), self.pressed, self.clock())
         still = self._still(self.screen, self.widgets, ctx, canvas)
         if still is not None:
@@ -804,8 +835,9 @@ class App:
             self._stills.move_to_end(key)
         return kept
 
-    def _still_key(self, screen, widgets: list[Widget], ctx: DrawContext, canvas: pygame.Surface,
-                   remember: bool = True):
+    def _still_key(
+        self, screen, widgets: list[Widget], ctx: DrawContext, canvas: pygame.Surface, remember: bool = True
+    ):
         """The key `widgets` are kept by (still_key), None where their frame is not kept;
         `remember`ed for the next frame of the same widgets (the frame on screen's) while the
         animation that ran, or none, goes on: a widget may look otherwise once a moment is over
@@ -813,23 +845,30 @@ class App:
         if not self.still_frames or type(screen).draw_below is not Screen.draw_below:
             return None
         memo, animating = self._still_memo, self.animating
-        if memo is not None and memo[0] is widgets and memo[1] is ctx.pressed and memo[2] is ctx.focused \
-                and memo[4] == animating:
+        if (
+            memo is not None
+            and memo[0] is widgets
+            and memo[1] is ctx.pressed
+            and memo[2] is ctx.focused
+            and memo[4] == animating
+        ):
             return memo[3]
         key = still_key(widgets, ctx, canvas.get_size())
         if remember:
             self._still_memo = (widgets, ctx.pressed, ctx.focused, key, animating)
         return key
 
-    def _painted_over_kept(self, key, widgets: list[Widget], bounds: list[pygame.Rect],
-                           ctx: DrawContext) -> pygame.Surface | None:
+    def _painted_over_kept(
+        self, key, widgets: list[Widget], bounds: list[pygame.Rect], ctx: DrawContext
+    ) -> pygame.Surface | None:
         """The frame of `key` painted over a copy of the frame kept or shown last where their
         widgets differ (repaint), or None where that is not quicker."""
         base_key = next(reversed(self._stills), None)
         if base_key not in self._still_bounds or base_key.parts[:2] != key.parts[:2]:
             return None
-        areas = repaint.changed_areas(base_key.parts[2], self._still_bounds[base_key], key.parts[2], bounds,
-                                      key.parts[0])
+        areas = repaint.changed_areas(
+            base_key.parts[2], self._still_bounds[base_key], key.parts[2], bounds, key.parts[0]
+        )
         if areas is None:
             return None
         kept = self._stills[base_key].copy()
@@ -928,8 +967,11 @@ def dialog_widgets(dialog: Dialog, frame: Frame, theme: th.Theme) -> list[Widget
     box.center = frame.rect.center
     inner = inset(box, u(MARGIN))
     title, message, buttons = rows(inner, [1.1, 1.6 if lines < 3 else 1.0, 1.3 * lines], u(GAP))
-    out: list[Widget] = [Panel(box, key="dialog"), Label(title, dialog.title, "prompt"),
-                         Label(message, dialog.message, "body", wrap=True)]
+    out: list[Widget] = [
+        Panel(box, key="dialog"),
+        Label(title, dialog.title, "prompt"),
+        Label(message, dialog.message, "body", wrap=True),
+    ]
     cells = grid(buttons, count, columns, u(GAP * (1 if columns < count else 2)))
     for rect, b in zip(cells, dialog.buttons):
         out.append(Button(rect, b.text, b.on_tap, kind=b.kind, key=f"dialog:{b.text}"))
@@ -959,8 +1001,10 @@ def toast_widgets(text: str, frame: Frame, detail: str | None = None, area: pyga
     out: list[Widget] = [Panel(box, colour=th.TOAST, border=None, key="toast")]
     if detail:
         main, small = _toast_parts(text, detail, inner, u)
-        return out + [Label(main, text, "body", colour=(255, 255, 255), wrap=True, key="toast-text"),
-                      Label(small, detail, "min", colour=(214, 206, 210), wrap=True, key="toast-rule")]
+        return out + [
+            Label(main, text, "body", colour=(255, 255, 255), wrap=True, key="toast-text"),
+            Label(small, detail, "min", colour=(214, 206, 210), wrap=True, key="toast-rule"),
+        ]
     return out + [Label(inner, text, "body", colour=(255, 255, 255), wrap=True, key="toast-text")]
 
 
@@ -968,6 +1012,7 @@ def toast_widgets(text: str, frame: Frame, detail: str | None = None, area: pyga
 class Foreseen:
     """A frame drawn ahead: what `action` on `screen`'s state `before` leads to, kept as `key`
     (`ends`: the end screen made from `screen`), with what else it depended on (`context`)."""
+
     screen: Any
     before: Any
     action: dict

@@ -106,8 +106,11 @@ class SeatHardware(NoHardware):
         self.test_model = None
         if mode == "play":
             players = screen.players
-            seats = SeatMap(tuple(sorted((p.seat, p.name) for p in players))) \
-                if players and all(p.seat for p in players) else None
+            seats = (
+                SeatMap(tuple(sorted((p.seat, p.name) for p in players)))
+                if players and all(p.seat for p in players)
+                else None
+            )
             self.table.play(screen.controller, seats)
         elif mode == "claim":
             # the screen's own claims, so a seat taken by touch is lit and not taken twice
@@ -146,4 +149,3 @@ class SeatHardware(NoHardware):
     def close(self) -> None:
         self.close_ship()
         self.table.close()
-

@@ -14,7 +14,7 @@ import ctypes
 
 M_MMAP_THRESHOLD = -3  # glibc's mallopt parameters (malloc.h)
 M_ARENA_MAX = -8
-LARGE = 128 << 10      # glibc's own first threshold, kept
+LARGE = 128 << 10  # glibc's own first threshold, kept
 ARENAS = 2
 
 
@@ -28,4 +28,3 @@ def give_back_large_blocks(arenas: int = ARENAS) -> bool:
         return False
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
     return bool(mallopt(M_MMAP_THRESHOLD, LARGE)) and bool(mallopt(M_ARENA_MAX, arenas))
-

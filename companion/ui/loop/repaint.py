@@ -19,7 +19,7 @@ import pygame
 
 from ..kit import theme as th
 
-REACH = 4         # points a widget may paint outside its rect (an outline, a highlight's edge)
+REACH = 4  # points a widget may paint outside its rect (an outline, a highlight's edge)
 WHOLE_SHARE = 0.25  # a change over more of the frame than this is painted whole (as quick there)
 
 
@@ -29,8 +29,9 @@ def widget_bounds(widgets, theme: th.Theme) -> list[pygame.Rect]:
     return [widget.rect.inflate(grow, grow) for widget in widgets]
 
 
-def changed_areas(old: tuple, old_bounds: list[pygame.Rect], new: tuple, new_bounds: list[pygame.Rect],
-                  size: tuple[int, int]) -> list[pygame.Rect] | None:
+def changed_areas(
+    old: tuple, old_bounds: list[pygame.Rect], new: tuple, new_bounds: list[pygame.Rect], size: tuple[int, int]
+) -> list[pygame.Rect] | None:
     """The areas to paint again to turn a frame of the signatures `old` into one of `new`
     (disjoint rects within the frame), or None where painting the whole frame is as quick, or
     the widgets both show come in another order (one may cover another otherwise)."""

@@ -40,21 +40,45 @@ GIL_SWITCH_S = 0.001
 STRIKE_MS = 30  # a key strikes a simulated bed detector for this long
 TILT_REDRAW_DEG = 1.0
 TWIN_BOOT_S = 1.0  # the twin's firmware starts a second after the app (a Pico boots as long)
-SIM_KEYS = {"f": "fly", "s": "down", "a": "left", "d": "right", "left": "left", "right": "right",
-            "up": "up", "down": "back", "j": "rain", "k": "hail"}
+SIM_KEYS = {
+    "f": "fly",
+    "s": "down",
+    "a": "left",
+    "d": "right",
+    "left": "left",
+    "right": "right",
+    "up": "up",
+    "down": "back",
+    "j": "rain",
+    "k": "hail",
+}
 BED_KEYS = dict(zip("vbnm", BED_COLOURS))
 TILT_KEY_DEG = 3.0
 # seen from above, the bow to the right: the deck tips so the balls roll the arrow's way
-TILTS = {"left": (TILT_KEY_DEG, 0.0), "right": (-TILT_KEY_DEG, 0.0), "up": (0.0, -TILT_KEY_DEG),
-         "back": (0.0, TILT_KEY_DEG)}
+TILTS = {
+    "left": (TILT_KEY_DEG, 0.0),
+    "right": (-TILT_KEY_DEG, 0.0),
+    "up": (0.0, -TILT_KEY_DEG),
+    "back": (0.0, TILT_KEY_DEG),
+}
 
 # whole sentences per ball: German and Hungarian articles and endings depend on the noun
-OUTSIDE = {"rain": i18n.N_("The raindrop fell outside the beds. It does not count: put it back into the ship."),
-           "hail": i18n.N_("The hailstone fell outside the beds. It does not count: put it back into the ship.")}
-BED_NAMES = {"yellow": i18n.N_("yellow"), "purple": i18n.N_("purple"), "white": i18n.N_("white"),
-             "blue": i18n.N_("blue")}
-LINK_STATES = {"waiting": i18n.N_("connecting"), "lost": i18n.N_("link lost"),
-               "silent": i18n.N_("silent"), "version": i18n.N_("other version")}
+OUTSIDE = {
+    "rain": i18n.N_("The raindrop fell outside the beds. It does not count: put it back into the ship."),
+    "hail": i18n.N_("The hailstone fell outside the beds. It does not count: put it back into the ship."),
+}
+BED_NAMES = {
+    "yellow": i18n.N_("yellow"),
+    "purple": i18n.N_("purple"),
+    "white": i18n.N_("white"),
+    "blue": i18n.N_("blue"),
+}
+LINK_STATES = {
+    "waiting": i18n.N_("connecting"),
+    "lost": i18n.N_("link lost"),
+    "silent": i18n.N_("silent"),
+    "version": i18n.N_("other version"),
+}
 
 
 class ShipPanel:
@@ -71,8 +95,16 @@ class ShipPanel:
         self._quick = False  # this panel holds the quick GIL switches (opened by `open`)
 
     @classmethod
-    def open(cls, config: Config, wake: Callable[[], None], simulated_pins: bool, *,
-             pin_factory=None, flight_log=None, sim_options: dict | None = None) -> ShipPanel | None:
+    def open(
+        cls,
+        config: Config,
+        wake: Callable[[], None],
+        simulated_pins: bool,
+        *,
+        pin_factory=None,
+        flight_log=None,
+        sim_options: dict | None = None,
+    ) -> ShipPanel | None:
         """The ship as the settings say; None when it is switched off (`port = "off"`)."""
         from ...ship.flightlog import FlightLog
         from ...ship.link import ShipLink, clock_ms
@@ -85,8 +117,13 @@ class ShipPanel:
         _quick_switches(True)
         # the devices' threads hand their records to the session's inlet: judged there, the main
         # loop woken only for the judge's word or a visible tilt (companion.ship.session)
-        session = ShipSession(queue.Queue(), clock=clock_ms, timings=config.judge, beds_present=False,
-                              flight_log=flight_log if flight_log is not None else FlightLog(keep=config.flight_logs))
+        session = ShipSession(
+            queue.Queue(),
+            clock=clock_ms,
+            timings=config.judge,
+            beds_present=False,
+            flight_log=flight_log if flight_log is not None else FlightLog(keep=config.flight_logs),
+        )
         inlet = session.inlet(wake)
         beds = None
         simulator = None
@@ -144,8 +181,9 @@ class ShipPanel:
             self._shown = shown  # the top bar and the flight hint follow the link and the question
             app.refresh()
         tilt = session.tilt if watching else None
-        if tilt is not None and (self._drawn_tilt is None or
-                                 max(abs(a - b) for a, b in zip(tilt, self._drawn_tilt)) >= TILT_REDRAW_DEG):
+        if tilt is not None and (
+            self._drawn_tilt is None or max(abs(a - b) for a, b in zip(tilt, self._drawn_tilt)) >= TILT_REDRAW_DEG
+        ):
             self._drawn_tilt = tilt
             app.refresh()
         falling = len(session.judge.balls)
@@ -179,15 +217,22 @@ class ShipPanel:
         elif news.get("notice") == "outside":
             app.toast(_(OUTSIDE[news["ball"]]))
         elif news.get("notice") == "no_hole":
-            app.toast(_("A ball landed in a bed ({bed}) without coming through the hole. It does not "
-                        "count: put it back into the ship.").format(bed=_(BED_NAMES[news["bed"]])))
+            app.toast(
+                _(
+                    "A ball landed in a bed ({bed}) without coming through the hole. It does not "
+                    "count: put it back into the ship."
+                ).format(bed=_(BED_NAMES[news["bed"]]))
+            )
         elif news.get("link") == "board":
             app.toast(_("The ship reports a problem: {code} {text}").format(code=news["code"], text=news["text"]))
         elif news.get("link") == "lost":
             app.toast(_("The ship's link is lost. Enter the balls by touch until it is back."))
         elif news.get("link") == "version":
-            app.toast(_("The ship speaks another protocol version ({proto}): update the companion "
-                        "or the ship.").format(proto=news["proto"]))
+            app.toast(
+                _("The ship speaks another protocol version ({proto}): update the companion or the ship.").format(
+                    proto=news["proto"]
+                )
+            )
 
     def stuck_beds(self) -> list[str]:
         return self.beds.stuck_now(self.session.clock()) if self.beds is not None else []

@@ -16,8 +16,7 @@ RETRY_S = 2.0  # another question is open: ask once it is answered
 
 
 def watch_for_sticks(app, journal_path: Path, **options) -> StickWatcher:
-    return StickWatcher(lambda mount: app.call_soon(lambda: offer_backup(app, mount, journal_path)),
-                        **options).start()
+    return StickWatcher(lambda mount: app.call_soon(lambda: offer_backup(app, mount, journal_path)), **options).start()
 
 
 def offer_backup(app, mount: Path, journal_path: Path) -> None:
@@ -34,12 +33,16 @@ def offer_backup(app, mount: Path, journal_path: Path) -> None:
         try:
             done = backup(journal_path, mount, settings=getattr(app, "config_path", None))
             text = _("Backed up {count} games to {name}. You can take the stick out.").format(
-                count=done.games, name=mount.name)
+                count=done.games, name=mount.name
+            )
         except BackupError as exc:
             text = _("The backup did not work: {error}").format(error=exc)
         app.call_soon(lambda: app.toast(text, seconds=10))
 
-    app.ask(Dialog(_("USB stick found"),
-                   _("Copy every game onto it ({name})? Play can go on meanwhile.").format(name=mount.name),
-                   [DialogButton(_("Not now"), app.close_dialog, "secondary"),
-                    DialogButton(_("Back up"), go, "primary")]))
+    app.ask(
+        Dialog(
+            _("USB stick found"),
+            _("Copy every game onto it ({name})? Play can go on meanwhile.").format(name=mount.name),
+            [DialogButton(_("Not now"), app.close_dialog, "secondary"), DialogButton(_("Back up"), go, "primary")],
+        )
+    )

@@ -99,31 +99,48 @@ HOW A GAME SCREEN IS WRITTEN (Cloud 9 and Cloudship follow screens/cloudmine.py)
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import pygame
 
 from ... import i18n
 from ...rules import RulesError
-from ..story import moments as story
 from ..kit import theme as th
 from ..kit.layout import GAP, MARGIN, Frame, free_band, rows
-from ..kit.theme import Theme
 from ..kit.roster import Player, players_from_setup
-from ..kit.widgets import (Badge, Button, DrawContext, Label, Panel, PlayerToken, Widget, badge_widgets, chevron_left,
-                           fit_text, menu_icon, undo_icon)
+from ..kit.theme import Theme
+from ..kit.widgets import (
+    Badge,
+    Button,
+    DrawContext,
+    Label,
+    Panel,
+    PlayerToken,
+    Widget,
+    badge_widgets,
+    chevron_left,
+    fit_text,
+    menu_icon,
+    undo_icon,
+)
+from ..story import moments as story
 
 _ = i18n.translator("app")
 
 
-def clear_boxes(board: pygame.Rect, taken: list[pygame.Rect], about: list[pygame.Rect], gap: int,
-                least: int) -> list[pygame.Rect]:
+def clear_boxes(
+    board: pygame.Rect, taken: list[pygame.Rect], about: list[pygame.Rect], gap: int, least: int
+) -> list[pygame.Rect]:
     """The boxes on `board` clear of `taken` and `about` (a band across each stretch between
     the edges of what is `about`), at least `least` each way, the largest first."""
     edges = sorted({board.left, board.right, *(r.right + gap for r in about), *(r.left - gap for r in about)})
     edges = [x for x in edges if board.left <= x <= board.right]
-    boxes = [free_band(pygame.Rect(x0, board.y, x1 - x0, board.h), taken + about, gap)
-             for i, x0 in enumerate(edges) for x1 in edges[i + 1:]]
+    boxes = [
+        free_band(pygame.Rect(x0, board.y, x1 - x0, board.h), taken + about, gap)
+        for i, x0 in enumerate(edges)
+        for x1 in edges[i + 1 :]
+    ]
     return sorted((b for b in boxes if b.w >= least and b.h >= least), key=lambda b: -b.w * b.h)
 
 
@@ -242,8 +259,15 @@ class PromptLabel(Label):
         plain = super().fitted(theme)
         if "-" not in self.name or self.name not in self.text:
             return plain
-        broken = fit_text(self.text.replace(self.name, self.name.replace("-", "-\n"), 1), self.rect.w, self.rect.h,
-                          theme.size(self.size), theme.size(self.min_size), self.wrap, self.weight)
+        broken = fit_text(
+            self.text.replace(self.name, self.name.replace("-", "-\n"), 1),
+            self.rect.w,
+            self.rect.h,
+            theme.size(self.size),
+            theme.size(self.min_size),
+            self.wrap,
+            self.weight,
+        )
         return broken if broken.px > plain.px and not broken.overflow else plain
 
 
@@ -316,12 +340,19 @@ class GameScreen(Screen):
     def undo(self) -> None:
         self.submit({"act": "undo"})
 
-    def action_button(self, rect, text: str, action: Mapping[str, Any], *, widget: type[Button] = Button,
-                      **kwargs) -> Button:
+    def action_button(
+        self, rect, text: str, action: Mapping[str, Any], *, widget: type[Button] = Button, **kwargs
+    ) -> Button:
         """A `widget` (a Button or a subclass) that submits `action`, enabled when it is legal."""
         action = dict(action)
-        return widget(rect, text, lambda: self.submit(action), enabled=self.is_legal(action),
-                      on_refused=lambda: self.submit(action), **kwargs)
+        return widget(
+            rect,
+            text,
+            lambda: self.submit(action),
+            enabled=self.is_legal(action),
+            on_refused=lambda: self.submit(action),
+            **kwargs,
+        )
 
     def sounds_for(self, before, after, action) -> list[str]:
         return []
@@ -354,21 +385,35 @@ class GameScreen(Screen):
         card: list[Widget] = []
         self._free_rect = None
         if self._board_rect is not None:
-            board = self._board_rect if self._strip_rect is None else \
-                pygame.Rect(self._board_rect.x, self._board_rect.y, self._board_rect.w,
-                            self._strip_rect.y - self._board_rect.y - f.u(GAP))
+            board = (
+                self._board_rect
+                if self._strip_rect is None
+                else pygame.Rect(
+                    self._board_rect.x,
+                    self._board_rect.y,
+                    self._board_rect.w,
+                    self._strip_rect.y - self._board_rect.y - f.u(GAP),
+                )
+            )
             # the card and the notices go where no button is (Cloudship's beds take the balls)
             self._free_rect = free_band(board, [w.rect for w in below if w.accepts_tap()], f.u(GAP))
             if self.card is not None:
-                card = card_widgets(f, self.card_area(f, self._board_rect, below, self.card), self.card,
-                                    lambda name: self.player(name).colour, self.dismiss_card, self.mark)
+                card = card_widgets(
+                    f,
+                    self.card_area(f, self._board_rect, below, self.card),
+                    self.card,
+                    lambda name: self.player(name).colour,
+                    self.dismiss_card,
+                    self.mark,
+                )
         # the strip of recent events, unless the card is over it (the card says the same)
         if self._strip_rect is not None and not (card and card[0].rect.colliderect(self._strip_rect)):
             out += strip_widgets(f, self._strip_rect, self.recent())
         return out + card
 
-    def prompt_card(self, f: Frame, rect: pygame.Rect, name: str | None, text: str,
-                    key: str = "prompt") -> list[Widget]:
+    def prompt_card(
+        self, f: Frame, rect: pygame.Rect, name: str | None, text: str, key: str = "prompt"
+    ) -> list[Widget]:
         """The decision banner: the next thing to do in the largest words on the screen, on the
         acting player's colour with their token (without a player, on the app's own blue)."""
         rgb = th.banner(th.COLOURS[self.player(name).colour].rgb) if name else th.PRIMARY
@@ -382,8 +427,9 @@ class GameScreen(Screen):
             left = rect.x + f.u(5)
         margin = f.u(4)  # the words clear of the banner's top and bottom
         text_rect = pygame.Rect(left, rect.y + margin, rect.right - left - f.u(5), rect.h - 2 * margin)
-        return out + [PromptLabel(text_rect, text, PROMPT_PX, colour=th.text_on(rgb), wrap=True, key=key,
-                                  name=name or "")]
+        return out + [
+            PromptLabel(text_rect, text, PROMPT_PX, colour=th.text_on(rgb), wrap=True, key=key, name=name or "")
+        ]
 
     def prompt_piece(self, box: pygame.Rect, name: str) -> Widget:
         """The acting player's token on the banner."""
@@ -408,8 +454,10 @@ class GameScreen(Screen):
             if band.h >= least_h:
                 return band
             right, left = max(r.right for r in about) + gap, min(r.x for r in about) - gap
-            beside = [pygame.Rect(right, board.y, board.right - right, board.h),
-                      pygame.Rect(board.x, board.y, left - board.x, board.h)]
+            beside = [
+                pygame.Rect(right, board.y, board.right - right, board.h),
+                pygame.Rect(board.x, board.y, left - board.x, board.h),
+            ]
             for part in sorted(beside, key=lambda r: -r.w):
                 if part.w >= least_w:
                     band = free_band(part, taken, gap)
@@ -472,7 +520,7 @@ class GameScreen(Screen):
         finds its words fitted and drawn already. None unless a game screen names them."""
         return []
 
-    def stand_in(self, after, action) -> "GameScreen":
+    def stand_in(self, after, action) -> GameScreen:
         """A copy of this screen showing `after` (what `action` leads to), as it would after
         the change; this screen and the game are left as they are."""
         twin = copy.copy(self)
@@ -518,8 +566,16 @@ class GameScreen(Screen):
             return top_bar(self, f, t)
         # the bar as last built while nothing it shows changed (most moves change none of it)
         badges = tuple((b.text, b.colour, b.short, b.urgent) for b in app_badges(self.app))
-        key = (f, t.scale, i18n.current_language(), self.can_go_back(), self.title(), tuple(self.subtitle_forms()),
-               badges, self.match.can_undo)
+        key = (
+            f,
+            t.scale,
+            i18n.current_language(),
+            self.can_go_back(),
+            self.title(),
+            tuple(self.subtitle_forms()),
+            badges,
+            self.match.can_undo,
+        )
         known = self.__dict__.get("_bar_built")
         if known is None or known[0] != key:
             known = self._bar_built = (key, top_bar(self, f, t))
@@ -528,13 +584,27 @@ class GameScreen(Screen):
     def extra_bar_buttons(self, f, t, area):
         undo_text = "" if f.portrait else _("Undo")
         menu_w = f.u(56)
-        undo_w = menu_w if f.portrait else \
-            min(f.u(210), max(f.u(120), t.measure(undo_text, t.size("small"))[0] + area.h + f.u(16)))
+        undo_w = (
+            menu_w
+            if f.portrait
+            else min(f.u(210), max(f.u(120), t.measure(undo_text, t.size("small"))[0] + area.h + f.u(16)))
+        )
         undo_rect = pygame.Rect(area.right - menu_w - f.u(GAP) - undo_w, area.y, undo_w, area.h)
         menu_rect = pygame.Rect(area.right - menu_w, area.y, menu_w, area.h)
-        return [Button(undo_rect, undo_text, self.undo, kind="secondary", enabled=self.match.can_undo,
-                       icon=undo_icon, key="undo", size="small", wrap=False),
-                Button(menu_rect, "", self.open_menu, kind="secondary", icon=menu_icon, key="menu")]
+        return [
+            Button(
+                undo_rect,
+                undo_text,
+                self.undo,
+                kind="secondary",
+                enabled=self.match.can_undo,
+                icon=undo_icon,
+                key="undo",
+                size="small",
+                wrap=False,
+            ),
+            Button(menu_rect, "", self.open_menu, kind="secondary", icon=menu_icon, key="menu"),
+        ]
 
     def open_menu(self) -> None:
         from ..kit.widgets import Dialog, DialogButton
@@ -547,20 +617,31 @@ class GameScreen(Screen):
 
         def end():
             app.close_dialog()
-            app.confirm(_("End the game?"), _("The game stops here and cannot be continued."),
-                        _("End game"), self.end_game)
+            app.confirm(
+                _("End the game?"), _("The game stops here and cannot be continued."), _("End game"), self.end_game
+            )
 
         def rules():
             app.close_dialog()
             app.show(app.make("help", self.game))
 
-        extra = [DialogButton(text, lambda open_=open_: (app.close_dialog(), open_()), "secondary")
-                 for text, open_ in [*self.menu_extras(), *app.menu_entries()]]
-        app.ask(Dialog(_("Menu"), self.title(), [
-            DialogButton(_("Back to the game"), app.close_dialog, "secondary"),
-            DialogButton(_("How to play"), rules, "secondary"), *extra,
-            DialogButton(_("Settings"), settings, "secondary"),
-            DialogButton(_("End game"), end, "danger")]))
+        extra = [
+            DialogButton(text, lambda open_=open_: (app.close_dialog(), open_()), "secondary")
+            for text, open_ in [*self.menu_extras(), *app.menu_entries()]
+        ]
+        app.ask(
+            Dialog(
+                _("Menu"),
+                self.title(),
+                [
+                    DialogButton(_("Back to the game"), app.close_dialog, "secondary"),
+                    DialogButton(_("How to play"), rules, "secondary"),
+                    *extra,
+                    DialogButton(_("Settings"), settings, "secondary"),
+                    DialogButton(_("End game"), end, "danger"),
+                ],
+            )
+        )
 
     def menu_extras(self) -> list[tuple[str, Callable[[], None]]]:
         """This game's own entries in the menu, between How to play and Settings: (text, open)."""
@@ -603,8 +684,14 @@ def top_bar(screen: Screen, f: Frame, t: Theme) -> list[Widget]:
     out: list[Widget] = [Panel(bar, colour=(255, 255, 255), border=None, radius=0, key="bar")]
     x = inner.x
     if screen.can_go_back():
-        back = Button(pygame.Rect(x, inner.y, f.u(56), inner.h), "", screen.on_back, kind="secondary",
-                      icon=chevron_left, key="back")
+        back = Button(
+            pygame.Rect(x, inner.y, f.u(56), inner.h),
+            "",
+            screen.on_back,
+            kind="secondary",
+            icon=chevron_left,
+            key="back",
+        )
         out.append(back)
         x = back.rect.right + f.u(GAP)
     right = screen.extra_bar_buttons(f, t, inner)
@@ -623,8 +710,9 @@ def top_bar(screen: Screen, f: Frame, t: Theme) -> list[Widget]:
     badges = app_badges(screen.app)
     text_w = min(title_width(title_px), room)
     if badges:
-        badges, text_w = make_room_for_badges(badges, room - f.u(GAP), title_width(title_px),
-                                              min(title_width(small_px), round(room * 0.6)), t)
+        badges, text_w = make_room_for_badges(
+            badges, room - f.u(GAP), title_width(title_px), min(title_width(small_px), round(room * 0.6)), t
+        )
     text = pygame.Rect(x, inner.y, text_w, inner.h)
     if subtitle:
         top, bottom = rows(text, [1.25, 1])
@@ -633,16 +721,20 @@ def top_bar(screen: Screen, f: Frame, t: Theme) -> list[Widget]:
     else:
         out.append(Label(text, title, "title", align="left", key="title"))
     if badges:
-        area = pygame.Rect(text.right + f.u(GAP), inner.y + f.u(6), right_edge - text.right - f.u(GAP), inner.h - f.u(12))
+        area = pygame.Rect(
+            text.right + f.u(GAP), inner.y + f.u(6), right_edge - text.right - f.u(GAP), inner.h - f.u(12)
+        )
         out.extend(badge_widgets(area, badges, t))
     return out + right
 
 
-def make_room_for_badges(badges: list[Badge], room: int, title_w: int, least_title_w: int,
-                         t: Theme) -> tuple[list[Badge], int]:
+def make_room_for_badges(
+    badges: list[Badge], room: int, title_w: int, least_title_w: int, t: Theme
+) -> tuple[list[Badge], int]:
     """The badges as they fit beside the title, and the title's width. Whole words come
     first: the title gives way (down to its smallest type) before a badge is shortened, and
     notices are shortened before warnings."""
+
     def width(shown: list[Badge]) -> int:
         return sum(t.measure(b.text, t.size("min"))[0] + t.px(20) for b in shown) + t.px(GAP) * (len(shown) - 1)
 
@@ -650,8 +742,9 @@ def make_room_for_badges(badges: list[Badge], room: int, title_w: int, least_tit
     order = [i for i, b in enumerate(badges) if not b.urgent] + [i for i, b in enumerate(badges) if b.urgent]
     for shorten in [None, *order]:
         if shorten is not None:
-            shown[shorten] = Badge(badges[shorten].short, badges[shorten].colour, badges[shorten].short,
-                                   badges[shorten].urgent)
+            shown[shorten] = Badge(
+                badges[shorten].short, badges[shorten].colour, badges[shorten].short, badges[shorten].urgent
+            )
         if width(shown) + least_title_w <= room:
             return shown, min(title_w, room - width(shown))
     return shown, least_title_w  # still too narrow: badge_widgets reports the overflow
@@ -668,8 +761,13 @@ def app_badges(app) -> list[Badge]:
         badges.append(Badge(stuck, th.DANGER, _("Button stuck"), urgent=True))
     sensor = app.hardware.sensor_status()
     if sensor is not None:
-        badges.append(Badge(_("Sensor: {status}").format(status=sensor_text(sensor)),
-                            th.GOOD if sensor == "ok" else th.INK_SOFT, sensor_text(sensor)))
+        badges.append(
+            Badge(
+                _("Sensor: {status}").format(status=sensor_text(sensor)),
+                th.GOOD if sensor == "ok" else th.INK_SOFT,
+                sensor_text(sensor),
+            )
+        )
     return badges
 
 

@@ -30,12 +30,13 @@ from .base import GameScreen
 
 _ = translator("cloud9")
 
-TUMBLE_S = 0.3           # the app's own roll: the dice tumble this long before they settle
-LIFT_S = board.RISE_S    # a rise: the basket floats up from the cloud it left
-FALL_S = board.FALL_S    # a fall: the basket drops, its passengers tumble out
-JUMP_S = board.JUMP_S    # a jump: the piece flies from the basket to its player's score
+TUMBLE_S = 0.3  # the app's own roll: the dice tumble this long before they settle
+LIFT_S = board.RISE_S  # a rise: the basket floats up from the cloud it left
+FALL_S = board.FALL_S  # a fall: the basket drops, its passengers tumble out
+JUMP_S = board.JUMP_S  # a jump: the piece flies from the basket to its player's score
 
 # --- drawing dice and cards (the dice themselves are the board's: boards/cloud9.py) -----------
+
 
 def draw_hand(surface: pygame.Surface, box: pygame.Rect, theme: th.Theme) -> None:
     board.hand_icon(surface, box, theme)
@@ -66,8 +67,18 @@ def _button_signature(button: Button, ctx, *drawn) -> tuple | None:
     """A button's signature (as Button.signature says it) and what else its subclass draws."""
     if button.icon is not None:
         return None
-    return (type(button), tuple(button.rect), button.text, button.kind, button._enabled, button.selected,
-            button.label.size, button.label.wrap, ctx.pressed is button, ctx.focused is button) + drawn
+    return (
+        type(button),
+        tuple(button.rect),
+        button.text,
+        button.kind,
+        button._enabled,
+        button.selected,
+        button.label.size,
+        button.label.wrap,
+        ctx.pressed is button,
+        ctx.focused is button,
+    ) + drawn
 
 
 def _strip(rect: pygame.Rect, count: int, aspect: float, gap: int, align: str = "center") -> list[pygame.Rect]:
@@ -128,7 +139,9 @@ class DiceRow(Widget):
         self.faces, self.align = list(faces), align
 
     def signature(self, ctx):
-        return (type(self), tuple(self.rect), tuple(self.faces), self.align) if type(self).draw is DiceRow.draw else None
+        return (
+            (type(self), tuple(self.rect), tuple(self.faces), self.align) if type(self).draw is DiceRow.draw else None
+        )
 
     def draw(self, surface, ctx):
         for box, face in zip(_strip(self.rect, len(self.faces), 1.0, ctx.theme.px(6), self.align), self.faces):
@@ -159,8 +172,9 @@ class Bar(Widget):
         self.value, self.total, self.colour = value, total, colour
 
     def signature(self, ctx):
-        return (type(self), tuple(self.rect), self.value, self.total, self.colour) if type(self).draw is Bar.draw \
-            else None
+        return (
+            (type(self), tuple(self.rect), self.value, self.total, self.colour) if type(self).draw is Bar.draw else None
+        )
 
     @property
     def filled(self) -> pygame.Rect:
@@ -257,6 +271,7 @@ class CardsButton(Button):
 
 # --- the screen --------------------------------------------------------------------------------
 
+
 class Cloud9Screen(GameScreen):
     game = "cloud9"
     domain = "cloud9"
@@ -264,13 +279,13 @@ class Cloud9Screen(GameScreen):
     def __init__(self, app, controller=None, players=None):
         super().__init__(app, controller, players)
         self.rng = random.Random()
-        self._draft_for: Any = None      # the match the roll entry belongs to
+        self._draft_for: Any = None  # the match the roll entry belongs to
         self._draft_dice: list[str] = []
         self._solo_stays = False
         self._dice_rect: pygame.Rect | None = None  # where the roll is shown (for the tumble)
         self._tumble: tuple[float, int] | None = None
         self._basket: list[Widget] = []  # the basket and the tokens aboard, as last laid out
-        self._ladder: pygame.Rect | None = None   # the path of clouds, as last laid out
+        self._ladder: pygame.Rect | None = None  # the path of clouds, as last laid out
         self._tokens: dict[str, pygame.Rect] = {}  # each player's piece on the scores
         self._moment: board.Moment | None = None  # the moment being drawn (a rise, a fall, a jump)
         self._drawn_at: float | None = None  # a stand-in: the time its frame shows (the press's)
@@ -341,8 +356,9 @@ class Cloud9Screen(GameScreen):
         if act == "fall":
             pieces = [(w.rect.copy(), w.colour, w.mark or w.name) for w in self._basket if isinstance(w, Pawn)]
             theme = self.app.theme
-            caption = board.caption_lines(_("{name} let it fall").format(name=before.view["pilot"]),
-                                          self._ladder.w - theme.px(12), theme)
+            caption = board.caption_lines(
+                _("{name} let it fall").format(name=before.view["pilot"]), self._ladder.w - theme.px(12), theme
+            )
             return board.Fall(now, self._ladder.copy(), basket.rect.copy(), pieces, caption)
         if act == "jump":
             name = action.get("player")
@@ -396,9 +412,10 @@ class Cloud9Screen(GameScreen):
         still, self._basket = board.path_widgets(f, ladder, v, lambda name: self.player(name).colour, self.mark)
         self._tokens = {}
         board_widgets = still + self.scoreboard(f, scores, v)
-        return ([Snapshot(area, board_widgets, key="board"),
-                 Balloon(ladder, self._basket, self, key="balloon")]
-                + self.step_panel(f, step, v))
+        return [
+            Snapshot(area, board_widgets, key="board"),
+            Balloon(ladder, self._basket, self, key="balloon"),
+        ] + self.step_panel(f, step, v)
 
     # the scoreboard: points toward 50, cards in hand, and each player's part in this trip
     def role(self, name: str, v) -> str:
@@ -436,8 +453,15 @@ class Cloud9Screen(GameScreen):
             out += self.score_row(f, row, name, v)
         if show_deck:
             deck = pygame.Rect(area.x, area.y + len(names) * (row_h + gap), area.w, deck_h)
-            out.append(Label(deck, _("Draw pile: {pile} · discards: {discards}").format(
-                pile=v["draw_pile"], discards=v["discards"]), "small", colour=th.INK, key="deck"))
+            out.append(
+                Label(
+                    deck,
+                    _("Draw pile: {pile} · discards: {discards}").format(pile=v["draw_pile"], discards=v["discards"]),
+                    "small",
+                    colour=th.INK,
+                    key="deck",
+                )
+            )
         return out
 
     def score_row(self, f, row: pygame.Rect, name: str, v) -> list[Widget]:
@@ -469,16 +493,27 @@ class Cloud9Screen(GameScreen):
         role_rect = pygame.Rect(lower.x, lower.y, hand.x - lower.x - f.u(3), lower.h)
         card_h = min(hand.h - f.u(2), f.u(20))
         card = pygame.Rect(hand.x, hand.centery - card_h // 2, card_h, card_h)
-        out += [Pawn(pawn, name, player.colour, key=f"token:{name}", mark=self.mark(name)),
-                Label(name_rect, name, "body", align="left", colour=th.INK if aboard else th.INK_SOFT,
-                      key=f"name:{name}"),
-                Label(role_rect, self.role(name, v), "small", align="left",
-                      colour=th.PRIMARY if acting else th.INK_SOFT, key=f"role:{name}"),
-                Hand(card),
-                Label(pygame.Rect(card.right + f.u(2), hand.y, hand.right - card.right - f.u(2), hand.h),
-                      str(v["hands"][name]), "body", align="left", key=f"hand:{name}"),
-                Label(points, str(v["scores"][name]), "big" if tall else 26, align="right",
-                      key=f"score:{name}")]
+        out += [
+            Pawn(pawn, name, player.colour, key=f"token:{name}", mark=self.mark(name)),
+            Label(name_rect, name, "body", align="left", colour=th.INK if aboard else th.INK_SOFT, key=f"name:{name}"),
+            Label(
+                role_rect,
+                self.role(name, v),
+                "small",
+                align="left",
+                colour=th.PRIMARY if acting else th.INK_SOFT,
+                key=f"role:{name}",
+            ),
+            Hand(card),
+            Label(
+                pygame.Rect(card.right + f.u(2), hand.y, hand.right - card.right - f.u(2), hand.h),
+                str(v["hands"][name]),
+                "body",
+                align="left",
+                key=f"hand:{name}",
+            ),
+            Label(points, str(v["scores"][name]), "big" if tall else 26, align="right", key=f"score:{name}"),
+        ]
         return out
 
     # --- the step: what happens now ----------------------------------------------------------
@@ -488,8 +523,9 @@ class Cloud9Screen(GameScreen):
         phase = v["phase"]
         if phase == "over":
             winners = ", ".join(v["winners"])
-            return out + [Label(inner, _("Game over: {names} won").format(names=winners), "prompt", wrap=True,
-                                key="prompt")]
+            return out + [
+                Label(inner, _("Game over: {names} won").format(names=winners), "prompt", wrap=True, key="prompt")
+            ]
         self._draft()  # forget a roll entry begun in an earlier state
         if phase == "roll" and v["solo"] and not self._solo_stays:
             return out + self.solo_choice(f, inner, v)
@@ -515,20 +551,36 @@ class Cloud9Screen(GameScreen):
         # the pilot's hand: the cards sign and the count (the scoreboard names the pilot)
         side = min(hand_rect.h, f.u(36))
         card = pygame.Rect(hand_rect.x, hand_rect.centery - side // 2, side, side)
-        return [dice, Hand(card, key="pilot-hand-sign"),
-                Label(pygame.Rect(card.right + f.u(4), hand_rect.y, hand_rect.right - card.right - f.u(4),
-                                  hand_rect.h), str(v["hands"][pilot]), "body", align="left", key="pilot-hand")]
+        return [
+            dice,
+            Hand(card, key="pilot-hand-sign"),
+            Label(
+                pygame.Rect(card.right + f.u(4), hand_rect.y, hand_rect.right - card.right - f.u(4), hand_rect.h),
+                str(v["hands"][pilot]),
+                "body",
+                align="left",
+                key="pilot-hand",
+            ),
+        ]
 
     def solo_choice(self, f, inner: pygame.Rect, v) -> list[Widget]:
         pilot = v["pilot"]
         prompt, note, jump, stay = rows(inner, [1.5, 0.7, 1.15, 1.15], f.u(GAP))
-        return (self.prompt_card(f, prompt, pilot, _("{name} flies solo: jump or stay?").format(name=pilot))
-                + [Label(note, _("Jump out now: +{points} points").format(points=v["points_here"]), "small",
-                         wrap=True, key="note"),
-                   self.action_button(jump, _("Jump out"), {"act": "jump", "player": pilot}, key="jump", size="title",
-                                      icon=board.jump_icon),
-                   Button(stay, _("Stay in and roll"), self.stay_solo, kind="good", key="stay", size="title",
-                          icon=board.stay_icon)])
+        return self.prompt_card(f, prompt, pilot, _("{name} flies solo: jump or stay?").format(name=pilot)) + [
+            Label(
+                note,
+                _("Jump out now: +{points} points").format(points=v["points_here"]),
+                "small",
+                wrap=True,
+                key="note",
+            ),
+            self.action_button(
+                jump, _("Jump out"), {"act": "jump", "player": pilot}, key="jump", size="title", icon=board.jump_icon
+            ),
+            Button(
+                stay, _("Stay in and roll"), self.stay_solo, kind="good", key="stay", size="title", icon=board.stay_icon
+            ),
+        ]
 
     def roll_entry(self, f, inner: pygame.Rect, v) -> list[Widget]:
         pilot, count, solo = v["pilot"], v["dice_here"], v["solo"]
@@ -538,7 +590,7 @@ class Cloud9Screen(GameScreen):
         face_rows = -(-len(FACES) // columns)
         weights = [1.6, 0.9] + ([] if wide else [1 if solo else 0.5]) + [1] * face_rows + [1.3]
         parts = rows(inner, weights, f.u(GAP))
-        prompt, slots, faces, buttons = parts[0], parts[1], parts[-1 - face_rows:-1], parts[-1]
+        prompt, slots, faces, buttons = parts[0], parts[1], parts[-1 - face_rows : -1], parts[-1]
         if wide:
             slots, hint = cols(slots, [1, 1], f.u(GAP))
         else:
@@ -551,24 +603,30 @@ class Cloud9Screen(GameScreen):
             if i < len(dice):
                 out.append(FaceButton(box, dice[i], lambda i=i: self.remove_die(i), key=f"slot:{i}"))
             else:
-                out += [Panel(box, colour=th.SECONDARY, border=th.INK_SOFT, radius=10, key=f"slot:{i}"),
-                        Label(box, "?", "title", colour=th.INK_SOFT)]
+                out += [
+                    Panel(box, colour=th.SECONDARY, border=th.INK_SOFT, radius=10, key=f"slot:{i}"),
+                    Label(box, "?", "title", colour=th.INK_SOFT),
+                ]
         if solo:
             # a solo pilot who tapped "stay in" by mistake goes back to the choice
             back = pygame.Rect(hint.x, hint.y, hint.h, hint.h)
-            out.append(Button(back, "", lambda: self.stay_solo(False), kind="secondary", icon=chevron_left,
-                              key="solo-back"))
+            out.append(
+                Button(back, "", lambda: self.stay_solo(False), kind="secondary", icon=chevron_left, key="solo-back")
+            )
             hint = pygame.Rect(back.right + f.u(GAP), hint.y, hint.right - back.right - f.u(GAP), hint.h)
         hint_text = _("Tap each die's face") if len(dice) < count else _("Tap a die to take it back")
         out.append(Label(hint, hint_text, "small", colour=th.INK_SOFT, wrap=True, key="hint"))
         full = len(dice) >= count
         cells = [c for row in faces for c in cols(row, columns, f.u(GAP))]
         for face, cell in zip(FACES, cells):
-            out.append(FaceButton(cell, face, lambda face=face: self.add_face(face), enabled=not full,
-                                  key=f"face:{face}"))
+            out.append(
+                FaceButton(cell, face, lambda face=face: self.add_face(face), enabled=not full, key=f"face:{face}")
+            )
         app_roll, done = cols(buttons, [1, 1], f.u(GAP))
-        out += [Button(app_roll, _("Roll for me"), self.roll_for_me, kind="secondary", key="app-roll", size="small"),
-                self.action_button(done, _("Done"), self.roll_action(), key="done", size="small")]
+        out += [
+            Button(app_roll, _("Roll for me"), self.roll_for_me, kind="secondary", key="app-roll", size="small"),
+            self.action_button(done, _("Done"), self.roll_action(), key="done", size="small"),
+        ]
         return out
 
     def decision(self, f, inner: pygame.Rect, v) -> list[Widget]:
@@ -589,10 +647,19 @@ class Cloud9Screen(GameScreen):
         out += self.roll_line(f, roll, v)
         out += risk_meter.widgets(parts[2], self.match, f) if meter else []
         jump_rect, stay_rect = rows(choices, 2, f.u(GAP)) if not f.portrait else cols(choices, 2, f.u(GAP))
-        out += [self.action_button(jump_rect, _("Jump out: +{points}").format(points=v["points_here"]), jump,
-                                   key="jump", size=answer_px, icon=board.jump_icon),
-                self.action_button(stay_rect, _("Stay in"), stay, kind="good", key="stay", size=answer_px,
-                                   icon=board.stay_icon)]
+        out += [
+            self.action_button(
+                jump_rect,
+                _("Jump out: +{points}").format(points=v["points_here"]),
+                jump,
+                key="jump",
+                size=answer_px,
+                icon=board.jump_icon,
+            ),
+            self.action_button(
+                stay_rect, _("Stay in"), stay, kind="good", key="stay", size=answer_px, icon=board.stay_icon
+            ),
+        ]
         if later:  # who decides after: their tokens, as names would not fit six players
             word = pygame.Rect(after.x, after.y, min(after.w // 3, f.u(80)), after.h)
             out.append(Label(word, _("Then:"), "min", colour=th.INK_SOFT, align="right", key="then"))
@@ -624,15 +691,27 @@ class Cloud9Screen(GameScreen):
             spend = _("Rise, play {cards}").format(cards=" + ".join(colour_word(card) for card in in_dice_order))
         else:
             spend = _("Rise: {count} cards").format(count=len(needed))
-        return out + [self.rise_button(with_colours, spend, needed, key="rise", shown=in_dice_order),
-                      self.rise_button(with_wild, _("Rise, play the wild card"), [WILD], key="rise-wild"),
-                      self.action_button(fall, _("Fall"), {"act": "fall"}, kind="danger", key="fall", size="title",
-                                         icon=board.fall_icon)]
+        return out + [
+            self.rise_button(with_colours, spend, needed, key="rise", shown=in_dice_order),
+            self.rise_button(with_wild, _("Rise, play the wild card"), [WILD], key="rise-wild"),
+            self.action_button(
+                fall, _("Fall"), {"act": "fall"}, kind="danger", key="fall", size="title", icon=board.fall_icon
+            ),
+        ]
 
-    def rise_button(self, rect: pygame.Rect, text: str, cards: list[str], key: str = "rise",
-                    shown: list[str] | None = None) -> Button:
-        return self.action_button(rect, text, {"act": "rise", "cards": list(cards)}, widget=CardsButton,
-                                  cards=cards if shown is None else shown, kind="good", key=key, size="title")
+    def rise_button(
+        self, rect: pygame.Rect, text: str, cards: list[str], key: str = "rise", shown: list[str] | None = None
+    ) -> Button:
+        return self.action_button(
+            rect,
+            text,
+            {"act": "rise", "cards": list(cards)},
+            widget=CardsButton,
+            cards=cards if shown is None else shown,
+            kind="good",
+            key=key,
+            size="title",
+        )
 
     # --- short transitions: the app's roll tumbles, a rising basket glides up ----------------
     def draw_above(self, surface, ctx):
@@ -740,14 +819,29 @@ def demo_game() -> tuple[dict, list[dict]]:
 
     setup = {"game": "cloud9", "players": ["Anna", "Ben", "Cleo"], "first_pilot": "Anna"}
     actions = [
-        roll("red", "blank"), stay("Ben"), stay("Cleo"), rise("red"),
-        roll("yellow", "green"), stay("Cleo"), jump("Anna"), rise("green", "yellow"),
-        roll("blank", "blank"), stay("Ben"), rise(),
-        roll("red", "green", "green"), stay("Cleo"), rise(WILD),
-        roll("yellow", "purple", "blank"), jump("Ben"), rise("purple", "yellow"),
-        roll("green", "blank", "blank"), rise("green"),
-        roll("red", "blank", "blank", "blank"), rise("red"),
-        roll("purple", "yellow", "blank", "blank"), rise(WILD),
+        roll("red", "blank"),
+        stay("Ben"),
+        stay("Cleo"),
+        rise("red"),
+        roll("yellow", "green"),
+        stay("Cleo"),
+        jump("Anna"),
+        rise("green", "yellow"),
+        roll("blank", "blank"),
+        stay("Ben"),
+        rise(),
+        roll("red", "green", "green"),
+        stay("Cleo"),
+        rise(WILD),
+        roll("yellow", "purple", "blank"),
+        jump("Ben"),
+        rise("purple", "yellow"),
+        roll("green", "blank", "blank"),
+        rise("green"),
+        roll("red", "blank", "blank", "blank"),
+        rise("red"),
+        roll("purple", "yellow", "blank", "blank"),
+        rise(WILD),
     ]
     match = Match.start(setup)
     for action in actions:

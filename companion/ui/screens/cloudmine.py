@@ -47,9 +47,9 @@ def _ring_cells(area_box: tuple[int, int, int, int], count: int, gap: int) -> tu
         return cell.clamp(area)
 
     ring = [at(x, 0) for x in ROW_SPOTS[top]]
-    ring += [pygame.Rect(cells[5])] * sides                        # the right side, going down
-    ring += [at(x, 2) for x in reversed(ROW_SPOTS[bottom])]       # the bottom row, right to left
-    ring += [pygame.Rect(cells[3])] * sides                        # the left side, going up
+    ring += [pygame.Rect(cells[5])] * sides  # the right side, going down
+    ring += [at(x, 2) for x in reversed(ROW_SPOTS[bottom])]  # the bottom row, right to left
+    ring += [pygame.Rect(cells[3])] * sides  # the left side, going up
     return tuple(tuple(cell) for cell in ring)
 
 
@@ -60,7 +60,7 @@ class CloudMineScreen(GameScreen):
     def __init__(self, app, controller=None, players=None):
         super().__init__(app, controller, players)
         self._seats: dict[str, dict[str, pygame.Rect]] = {}  # where each seat's parts are (for the flights)
-        self._middle: pygame.Rect | None = None                # the deck and the cards on the table
+        self._middle: pygame.Rect | None = None  # the deck and the cards on the table
         self._flights: list[board.Flight] = []
         self._flights_from = 0.0
         self._card_h = 0
@@ -117,17 +117,30 @@ class CloudMineScreen(GameScreen):
         top, caption = rows(middle, [1.4, 1])
         pile, number = cols(top, [1, 1.3], f.u(4))
         # numbers in large type, below the prompt's (landscape has little room for both)
-        out += [Panel(middle.inflate(f.u(4), f.u(4)), colour=th.CARD, key="middle"),
-                Picture(pile, lambda s, r, n=v["deck"]: board.paint_pile(s, r, n), key="deck-pile", still=True),
-                Label(number, str(v["deck"]), "prompt" if f.portrait else "title", key="deck"),
-                Label(caption, _("cards in the deck"), "small", wrap=True, colour=th.INK, key="deck-caption")]
+        out += [
+            Panel(middle.inflate(f.u(4), f.u(4)), colour=th.CARD, key="middle"),
+            Picture(pile, lambda s, r, n=v["deck"]: board.paint_pile(s, r, n), key="deck-pile", still=True),
+            Label(number, str(v["deck"]), "prompt" if f.portrait else "title", key="deck"),
+            Label(caption, _("cards in the deck"), "small", wrap=True, colour=th.INK, key="deck-caption"),
+        ]
         return out
 
     def player_card(self, f, cell: pygame.Rect, name: str) -> list[Widget]:
         v = self.view
         order = v["guess_order"]
-        key = (tuple(cell), f.width, f.height, name, self.player(name).colour, self.mark(name), v["to_guess"] == name,
-               self.role_key(name), self.role_of(name), order.index(name) if name in order else -1, v["scores"][name])
+        key = (
+            tuple(cell),
+            f.width,
+            f.height,
+            name,
+            self.player(name).colour,
+            self.mark(name),
+            v["to_guess"] == name,
+            self.role_key(name),
+            self.role_of(name),
+            order.index(name) if name in order else -1,
+            v["scores"][name],
+        )
         known = self._places.get(key)
         if known is None:
             if len(self._places) > 256:
@@ -141,8 +154,9 @@ class CloudMineScreen(GameScreen):
         v = self.view
         player = self.player(name)
         guessing = name == v["to_guess"]
-        card = Panel(cell, stripe=th.COLOURS[player.colour].rgb, highlight=th.FOCUS if guessing else None,
-                     key=f"player:{name}")
+        card = Panel(
+            cell, stripe=th.COLOURS[player.colour].rgb, highlight=th.FOCUS if guessing else None, key=f"player:{name}"
+        )
         inner = pygame.Rect(cell.x + f.u(12), cell.y + f.u(4), cell.w - f.u(16), cell.h - f.u(8))
         top, middle, bottom = rows(inner, [1.5, 1.25, 0.75])
         side = min(middle.h, f.u(44), middle.w // 4)
@@ -151,27 +165,46 @@ class CloudMineScreen(GameScreen):
         role = pygame.Rect(token.right + f.u(3), token.centery - piece // 2, piece, piece)
         # the name may use the card's width between its stripe and the guesser's ring
         named = pygame.Rect(cell.x + f.u(10), top.y, cell.w - f.u(14), top.h)
-        parts = [card, Label(named, breakable(name, named.w, f), "body", wrap=True, key=f"name:{name}"),
-                 PlayerToken(token, name, player.colour, mark=self.mark(name)),
-                 Picture(role, lambda s, r, k=self.role_key(name): board.paint_role(s, r, k), key=f"piece:{name}", still=True)]  # noqa: B008 - the role now
+        parts = [
+            card,
+            Label(named, breakable(name, named.w, f), "body", wrap=True, key=f"name:{name}"),
+            PlayerToken(token, name, player.colour, mark=self.mark(name)),
+            Picture(
+                role,
+                lambda s, r, k=self.role_key(name): board.paint_role(s, r, k),  # noqa: B008 - the role now
+                key=f"piece:{name}",
+                still=True,
+            ),
+        ]
         x = role.right + f.u(3)
         order = v["guess_order"]
         if name in order:  # the guessing order on the ring: 1 guesses now, 2 next...
             d = max(f.u(22), side * 5 // 8)
             disc = pygame.Rect(x, token.centery - d // 2, d, d)
-            parts += [Picture(disc, lambda s, r, now=guessing: board.paint_order_disc(s, r, now), key=f"disc:{name}", still=True),
-                      Label(disc.inflate(-f.u(4), -f.u(4)), str(order.index(name) + 1), "small", key=f"order:{name}")]
+            parts += [
+                Picture(
+                    disc, lambda s, r, now=guessing: board.paint_order_disc(s, r, now), key=f"disc:{name}", still=True
+                ),
+                Label(disc.inflate(-f.u(4), -f.u(4)), str(order.index(name) + 1), "small", key=f"order:{name}"),
+            ]
             x = disc.right + f.u(3)
         # the cards this player has collected: the big number, and their pile where there is room
         room = middle.right - x
         pile_w = side * 2 // 3 if room >= side * 2 else 0
         pile = pygame.Rect(middle.right - pile_w, middle.y, pile_w, middle.h)
         score_rect = pygame.Rect(x, middle.y, pile.x - x - f.u(2) * bool(pile_w), middle.h)
-        parts += [Picture(pile, lambda s, r, n=v["scores"][name]: board.paint_pile(s, r, n), key=f"pile:{name}", still=True),
-                  Label(score_rect, str(v["scores"][name]), "prompt" if f.portrait else "title", key=f"score:{name}"),
-                  # the role ("Kiválasztó") may use the card's whole width, its stripe aside
-                  Label(pygame.Rect(cell.x + f.u(10), bottom.y, cell.w - f.u(12), bottom.h), self.role_of(name),
-                        "small", colour=th.PRIMARY if guessing else th.INK_SOFT, key=f"role:{name}")]
+        parts += [
+            Picture(pile, lambda s, r, n=v["scores"][name]: board.paint_pile(s, r, n), key=f"pile:{name}", still=True),
+            Label(score_rect, str(v["scores"][name]), "prompt" if f.portrait else "title", key=f"score:{name}"),
+            # the role ("Kiválasztó") may use the card's whole width, its stripe aside
+            Label(
+                pygame.Rect(cell.x + f.u(10), bottom.y, cell.w - f.u(12), bottom.h),
+                self.role_of(name),
+                "small",
+                colour=th.PRIMARY if guessing else th.INK_SOFT,
+                key=f"role:{name}",
+            ),
+        ]
         self._seats[name] = {"card": cell, "token": token, "pile": pile}
         return parts
 
@@ -237,16 +270,19 @@ class CloudMineScreen(GameScreen):
         out: list[Widget] = [Panel(step, key="step")]
         inner = inset(step, f.u(12))
         if v["over"]:
-            return out + [Label(inner, _("The deck cannot supply another round: the game is over."), "prompt",
-                                wrap=True)]
+            return out + [
+                Label(inner, _("The deck cannot supply another round: the game is over."), "prompt", wrap=True)
+            ]
         who = v["to_guess"]
         fresh = v["table"] == v["cards_per_round"] and v["dreamer_pile"] == 0
         if fresh:
             draw_text = _("{dreamer} draws {count} cards for {chooser}").format(
-                dreamer=v["dreamer"], count=v["cards_per_round"], chooser=v["chooser"])
+                dreamer=v["dreamer"], count=v["cards_per_round"], chooser=v["chooser"]
+            )
         else:
-            draw_text = _.ngettext("{dreamer} holds {count} wrong guess", "{dreamer} holds {count} wrong guesses",
-                                    v["dreamer_pile"]).format(dreamer=v["dreamer"], count=v["dreamer_pile"])
+            draw_text = _.ngettext(
+                "{dreamer} holds {count} wrong guess", "{dreamer} holds {count} wrong guesses", v["dreamer_pile"]
+            ).format(dreamer=v["dreamer"], count=v["dreamer_pile"])
         # the answers at least 64 px high (landscape stacks them); a draw line of two long names
         # takes its third line from the prompt's room
         heights = [0.9, 2.1, 0.5, 1.9] if not f.portrait else [1, 1.6, 0.7, 1.4]
@@ -258,15 +294,46 @@ class CloudMineScreen(GameScreen):
             heights = [heights[0] + 0.15, heights[1] - 0.15, *heights[2:]]
         out.append(draw)
         out += self.prompt_card(f, prompt_rect, who, _("{name} guesses").format(name=who))
-        out.append(Label(table_rect, _.ngettext("{count} card on the table", "{count} cards on the table",
-                                                v["table"]).format(count=v["table"]), "body", key="table"))
-        right, wrong = rows(buttons, 2, f.u(GAP)) if not f.portrait else \
-            (pygame.Rect(buttons.x, buttons.y, buttons.w // 2 - f.u(4), buttons.h),
-             pygame.Rect(buttons.centerx + f.u(4), buttons.y, buttons.w // 2 - f.u(4), buttons.h))
-        out.append(self.action_button(right, _("Right card"), {"act": "guess", "player": who, "correct": True},
-                                      kind="good", key="right", size="title", icon=tick_icon))
-        out.append(self.action_button(wrong, _("Wrong card"), {"act": "guess", "player": who, "correct": False},
-                                      kind="danger", key="wrong", size="title", icon=cross_icon))
+        out.append(
+            Label(
+                table_rect,
+                _.ngettext("{count} card on the table", "{count} cards on the table", v["table"]).format(
+                    count=v["table"]
+                ),
+                "body",
+                key="table",
+            )
+        )
+        right, wrong = (
+            rows(buttons, 2, f.u(GAP))
+            if not f.portrait
+            else (
+                pygame.Rect(buttons.x, buttons.y, buttons.w // 2 - f.u(4), buttons.h),
+                pygame.Rect(buttons.centerx + f.u(4), buttons.y, buttons.w // 2 - f.u(4), buttons.h),
+            )
+        )
+        out.append(
+            self.action_button(
+                right,
+                _("Right card"),
+                {"act": "guess", "player": who, "correct": True},
+                kind="good",
+                key="right",
+                size="title",
+                icon=tick_icon,
+            )
+        )
+        out.append(
+            self.action_button(
+                wrong,
+                _("Wrong card"),
+                {"act": "guess", "player": who, "correct": False},
+                kind="danger",
+                key="wrong",
+                size="title",
+                icon=cross_icon,
+            )
+        )
         return out
 
     def rehearsal_actions(self):
@@ -347,9 +414,11 @@ def demo_game() -> tuple[dict, list[dict]]:
 
 def tick_icon(surface, rect, colour) -> None:
     from ..kit.shapes import draw_tick
+
     draw_tick(surface, rect, colour)
 
 
 def cross_icon(surface, rect, colour) -> None:
     from ..kit.shapes import draw_cross
+
     draw_cross(surface, rect, colour)

@@ -40,8 +40,20 @@ def random_roll(rng: random.Random) -> list[str]:
 class Flowerbed(Widget):
     """One flowerbed drawn as in the box (boards/cloudship.py); flowers just planted drop in."""
 
-    def __init__(self, rect, screen, colour: str, flowers: int, new: int, lost: int, *, target: bool = False,
-                 bed: pygame.Rect | None = None, pad: tuple[int, int, int] = (0, 0, 0), key: str | None = None):
+    def __init__(
+        self,
+        rect,
+        screen,
+        colour: str,
+        flowers: int,
+        new: int,
+        lost: int,
+        *,
+        target: bool = False,
+        bed: pygame.Rect | None = None,
+        pad: tuple[int, int, int] = (0, 0, 0),
+        key: str | None = None,
+    ):
         super().__init__(rect, key)
         self.screen, self.colour, self.flowers, self.new, self.lost = screen, colour, flowers, new, lost
         self.target = target
@@ -55,15 +67,29 @@ class Flowerbed(Widget):
         dropping, t = (planting[1].get(self.colour, 0), planting[0]) if planting else (0, 1.0)
         drawn.paint_bed(surface, self.bed, self.colour, self.flowers, dropping, t, self.new, self.lost, self.pad)
         if self.target:  # a bed the dice name: the balls should land here
-            pygame.draw.rect(surface, th.FOCUS, self.rect, max(3, ctx.theme.px(4)),
-                             border_radius=max(4, min(self.rect.w, self.rect.h) // 10))
+            pygame.draw.rect(
+                surface,
+                th.FOCUS,
+                self.rect,
+                max(3, ctx.theme.px(4)),
+                border_radius=max(4, min(self.rect.w, self.rect.h) // 10),
+            )
 
     def signature(self, ctx):
         # the same pixels for the same values, except while a flower just planted drops in
         if type(self).draw is not Flowerbed.draw or self.screen.moment("plant", drawn.PLANT_S) is not None:
             return None
-        return (type(self), tuple(self.rect), self.colour, self.flowers, self.new, self.lost, self.target,
-                tuple(self.bed), self.pad)
+        return (
+            type(self),
+            tuple(self.rect),
+            self.colour,
+            self.flowers,
+            self.new,
+            self.lost,
+            self.target,
+            tuple(self.bed),
+            self.pad,
+        )
 
     def flowers_drawn(self) -> int:
         return len(drawn.flowers_drawn(self.bed, self.flowers, self.pad))
@@ -71,14 +97,15 @@ class Flowerbed(Widget):
 
 # --- the screen -------------------------------------------------------------------------------
 
+
 class CloudshipScreen(GameScreen):
     game = "cloudship"
     domain = "cloudship"
 
     def __init__(self, app, controller=None, players=None):
         super().__init__(app, controller, players)
-        self.picked: list[str] = []      # die faces tapped so far for the roll being entered
-        self.rng = random.Random()       # "roll for me"
+        self.picked: list[str] = []  # die faces tapped so far for the roll being entered
+        self.rng = random.Random()  # "roll for me"
         self._growing: dict[str, int] = {}  # what the last action added, growing in for GROW_S
         self._grown_at = 0.0
         self._moments: dict[str, tuple[float, object]] = {}  # see moment()
@@ -95,9 +122,11 @@ class CloudshipScreen(GameScreen):
         """The round and its commander; where the bar is narrow (portrait, long names, long
         words) the word "commands" goes first, then the round: never the commander."""
         v = self.view
-        return [_("Round {number} · {name} commands").format(number=v["round"], name=v["commander"]),
-                _("Round {number} · {name}").format(number=v["round"], name=v["commander"]),
-                v["commander"]]
+        return [
+            _("Round {number} · {name} commands").format(number=v["round"], name=v["commander"]),
+            _("Round {number} · {name}").format(number=v["round"], name=v["commander"]),
+            v["commander"],
+        ]
 
     def must_show(self) -> list[str]:
         return [self.view["commander"]]  # the crew plays as one: the commander is the person named
@@ -157,18 +186,20 @@ class CloudshipScreen(GameScreen):
         if forecast_view.shown(self.app):
             bar, below = rows(bar, [1, 0.85], f.u(2))
             ahead = forecast_view.widgets(below, forecast_view.forecaster_for(self), f)
-        return [Panel(card, key="weather"),
-                self.weather_picture(bar),
-                Label(number, str(left), "title", colour=th.DANGER if left <= 3 else th.INK_SOFT,
-                      key="storm-left")] + ahead
+        return [
+            Panel(card, key="weather"),
+            self.weather_picture(bar),
+            Label(number, str(left), "title", colour=th.DANGER if left <= 3 else th.INK_SOFT, key="storm-left"),
+        ] + ahead
 
     def weather_picture(self, bar: pygame.Rect) -> Picture:
         if self.moment("slide", drawn.SLIDE_S) is not None:  # the cloud slides: drawn every frame
             return Picture(bar, self.paint_weather, key="weather-bar")
         end, storm = self.view["storm_end"], self.view["storm"]
         self._cloud_rect = drawn.storm_cloud_rect(bar, end, float(storm))  # where it stands
-        return Picture(bar, lambda surface, rect: drawn.paint_weather(surface, rect, end, storm),
-                       key="weather-bar", still=True)
+        return Picture(
+            bar, lambda surface, rect: drawn.paint_weather(surface, rect, end, storm), key="weather-bar", still=True
+        )
 
     def paint_weather(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         v = self.view
@@ -204,12 +235,29 @@ class CloudshipScreen(GameScreen):
         bed = pygame.Rect(cell.x, cell.y, cell.w, buttons.y - f.u(4) - cell.y)
         bed_inner = inset(bed, max(3, min(cell.w, cell.h) // 14))
         mark_h = max(f.u(18), min(f.u(32), bed_inner.h // 4))
-        out: list[Widget] = [Flowerbed(cell, self, colour, flowers, 0, 0, target=target, bed=bed,
-                                       pad=(0, mark_h // 2 + 1, 0), key=f"bed:{colour}")]
+        out: list[Widget] = [
+            Flowerbed(
+                cell,
+                self,
+                colour,
+                flowers,
+                0,
+                0,
+                target=target,
+                bed=bed,
+                pad=(0, mark_h // 2 + 1, 0),
+                key=f"bed:{colour}",
+            )
+        ]
         if target:  # the dice of this colour: one die each
-            out.append(Picture(pygame.Rect(bed_inner.x, bed_inner.y, bed_inner.w, mark_h),
-                               icons_in_row([f"die:{colour}"] * dice[colour], mark_h, align="left"),
-                               key=f"target:{colour}", still=True))
+            out.append(
+                Picture(
+                    pygame.Rect(bed_inner.x, bed_inner.y, bed_inner.w, mark_h),
+                    icons_in_row([f"die:{colour}"] * dice[colour], mark_h, align="left"),
+                    key=f"target:{colour}",
+                    still=True,
+                )
+            )
         balls = [d["ball"] for d in v["drops"] if d["bed"] == colour]
         landed = pygame.Rect(bed_inner.x, bed_inner.bottom - mark_h, bed_inner.w, mark_h)
         growing = (lambda: self.growth(f"drop:{colour}")) if self.growth(f"drop:{colour}")[0] else None
@@ -223,9 +271,17 @@ class CloudshipScreen(GameScreen):
         balls = ["rain"] + (["hail"] if v["load"]["hail"] else [])
         side_by_side = area.w >= len(balls) * f.u(48) + f.u(GAP) * (len(balls) - 1)
         cells = cols(area, len(balls), f.u(GAP)) if side_by_side else rows(area, len(balls), f.u(GAP))
-        return [self.action_button(rect, "", {"act": "drop", "ball": ball, "bed": colour}, kind="choice",
-                                   icon=icon_painter(ball), key=f"drop:{ball}:{colour}")
-                for rect, ball in zip(cells, balls)]
+        return [
+            self.action_button(
+                rect,
+                "",
+                {"act": "drop", "ball": ball, "bed": colour},
+                kind="choice",
+                icon=icon_painter(ball),
+                key=f"drop:{ball}:{colour}",
+            )
+            for rect, ball in zip(cells, balls)
+        ]
 
     def engine_room(self, f, card: pygame.Rect) -> list[Widget]:
         """The pipe of twelve spaces as in the box; at its end the hail the crew must load, as
@@ -240,15 +296,24 @@ class CloudshipScreen(GameScreen):
             count_w = side * across if across > 1 else side
             box = pygame.Rect(inner.right - count_w, inner.y, count_w, inner.h)
             kinds = ["hail"] * hail
-            out.append(Picture(box, icons_in_row(kinds, side) if across > 1 else self.paint_hail_column(hail),
-                               key="hail-visible", still=True))
+            out.append(
+                Picture(
+                    box,
+                    icons_in_row(kinds, side) if across > 1 else self.paint_hail_column(hail),
+                    key="hail-visible",
+                    still=True,
+                )
+            )
             inner = pygame.Rect(inner.x, inner.y, box.x - f.u(GAP) - inner.x, inner.h)
         self._pipe_rect = inner
         if self.moment("flip", drawn.FLIP_S) is not None:  # a tile turns over: drawn every frame
             return out + [Picture(inner, self.paint_pipe, key="pipe")]
         engine, reveal = drawn.engine_key(v), v["reveal_space"]
-        return out + [Picture(inner, lambda surface, rect: drawn.paint_engine(surface, rect, engine, reveal),
-                              key="pipe", still=True)]
+        return out + [
+            Picture(
+                inner, lambda surface, rect: drawn.paint_engine(surface, rect, engine, reveal), key="pipe", still=True
+            )
+        ]
 
     @staticmethod
     def paint_hail_column(count: int):
@@ -257,6 +322,7 @@ class CloudshipScreen(GameScreen):
             top = rect.centery - px * count / 2
             for i in range(count):
                 blit_icon(surface, "hail", (rect.centerx, top + px * (i + 0.5)), px * 0.9)
+
         return paint
 
     pipe_spaces = staticmethod(drawn.pipe_spaces)
@@ -273,12 +339,17 @@ class CloudshipScreen(GameScreen):
         phase = self.view["phase"]
         out: list[Widget] = [Panel(step, key="step")]
         inner = inset(step, f.u(12))
-        builder = {"roll": self.roll_step, "flight": self.flight_step, "plant": self.plant_step,
-                   "reveal": self.reveal_step}.get(phase, self.over_step)
+        builder = {
+            "roll": self.roll_step,
+            "flight": self.flight_step,
+            "plant": self.plant_step,
+            "reveal": self.reveal_step,
+        }.get(phase, self.over_step)
         return out + builder(f, inner)
 
-    def prompt(self, f, rect: pygame.Rect, text: str, who: str | None = None, key: str = "prompt",
-               icons: tuple[str, ...] = ()) -> list[Widget]:
+    def prompt(
+        self, f, rect: pygame.Rect, text: str, who: str | None = None, key: str = "prompt", icons: tuple[str, ...] = ()
+    ) -> list[Widget]:
         """The next thing to do, on the decision banner (in the commander's colour, where the
         step is theirs); above it, where given, the same as a picture for those who cannot
         read yet (the commander's disc and three dice: "roll!")."""
@@ -307,16 +378,26 @@ class CloudshipScreen(GameScreen):
         else:
             prompt, info, slot_area, faces, helper = rows(inner, [1.6, 0.8, 0.85, 1.95, 0.9], f.u(GAP))
             out += self.face_buttons(f, faces, 3)
-        out += self.prompt(f, prompt, _("{name}: roll the dice!").format(name=v["commander"]), v["commander"],
-                           icons=ROLL_ICONS)
+        out += self.prompt(
+            f, prompt, _("{name}: roll the dice!").format(name=v["commander"]), v["commander"], icons=ROLL_ICONS
+        )
         if summary:
             out += self.resolution(f, info, summary)
         else:
-            out.append(Label(info, notice or _("Tap the faces the three dice show."), "small", wrap=True,
-                             colour=th.DANGER if notice else th.INK_SOFT, key="roll-info"))
+            out.append(
+                Label(
+                    info,
+                    notice or _("Tap the faces the three dice show."),
+                    "small",
+                    wrap=True,
+                    colour=th.DANGER if notice else th.INK_SOFT,
+                    key="roll-info",
+                )
+            )
         out += self.die_slots(f, slot_area)
-        out.append(Button(helper, _("Roll for me"), self.roll_for_me, kind="secondary", key="roll-for-me",
-                          size="small"))  # under the banner's size
+        out.append(
+            Button(helper, _("Roll for me"), self.roll_for_me, kind="secondary", key="roll-for-me", size="small")
+        )  # under the banner's size
         return out
 
     def die_slots(self, f, area: pygame.Rect) -> list[Widget]:
@@ -327,8 +408,16 @@ class CloudshipScreen(GameScreen):
         for i in range(DICE):
             rect = pygame.Rect(x + i * (side + f.u(GAP)), area.y + (area.h - side) // 2, side, side)
             if i < len(self.picked):
-                out.append(Button(rect, "", lambda i=i: self.unpick(i), kind="choice",
-                                  icon=icon_painter(f"token:{self.picked[i]}"), key=f"die:{i}"))
+                out.append(
+                    Button(
+                        rect,
+                        "",
+                        lambda i=i: self.unpick(i),
+                        kind="choice",
+                        icon=icon_painter(f"token:{self.picked[i]}"),
+                        key=f"die:{i}",
+                    )
+                )
             else:
                 out.append(Panel(rect, colour=th.SECONDARY, key=f"die:{i}"))
         return out
@@ -336,8 +425,16 @@ class CloudshipScreen(GameScreen):
     def face_buttons(self, f, area: pygame.Rect, columns: int) -> list[Widget]:
         out: list[Widget] = []
         for face, cell in zip(FACES, grid(area, len(FACES), columns, f.u(GAP))):
-            out.append(Button(cell, "", lambda face=face: self.pick(face), kind="choice",
-                              icon=icon_painter(f"token:{face}"), key=f"face:{face}"))
+            out.append(
+                Button(
+                    cell,
+                    "",
+                    lambda face=face: self.pick(face),
+                    kind="choice",
+                    icon=icon_painter(f"token:{face}"),
+                    key=f"face:{face}",
+                )
+            )
         return out
 
     def pick(self, face: str) -> None:
@@ -359,8 +456,12 @@ class CloudshipScreen(GameScreen):
     def three_storms(self) -> str | None:
         """The last roll showed three storms: it does not count (the rulebook's reroll)."""
         last = self.match.current.action
-        if last and last.get("act") == "roll" and self.view["phase"] == "roll" and \
-                list(last.get("dice", [])) == [STORM] * DICE:
+        if (
+            last
+            and last.get("act") == "roll"
+            and self.view["phase"] == "roll"
+            and list(last.get("dice", [])) == [STORM] * DICE
+        ):
             return _("Three storms do not count: roll again.")
         return None
 
@@ -375,22 +476,31 @@ class CloudshipScreen(GameScreen):
         storms = v["dice"].count(STORM)
         dice_kinds = [f"die:{face}" for face in v["dice"]]
         dice_area, storm_area = cols(dice_row, [1.3, 1], f.u(GAP))
-        out: list[Widget] = [Picture(dice_area, icons_in_row(dice_kinds, f.u(44)), key="rolled", still=True),
-                             Label(storm_area, _("storm +{count}").format(count=storms)
-                                   if storms else _("no storm"), "small", wrap=True,
-                                   colour=th.DANGER if storms else th.GOOD, key="storm-moved")]
+        out: list[Widget] = [
+            Picture(dice_area, icons_in_row(dice_kinds, f.u(44)), key="rolled", still=True),
+            Label(
+                storm_area,
+                _("storm +{count}").format(count=storms) if storms else _("no storm"),
+                "small",
+                wrap=True,
+                colour=th.DANGER if storms else th.GOOD,
+                key="storm-moved",
+            ),
+        ]
         load = _.ngettext("{count} raindrop", "{count} raindrops", rain).format(count=rain)
         if hail:
             load = _("{rain}, {hail}").format(
-                rain=load, hail=_.ngettext("{count} hailstone", "{count} hailstones", hail).format(count=hail))
+                rain=load, hail=_.ngettext("{count} hailstone", "{count} hailstones", hail).format(count=hail)
+            )
         out += self.prompt(f, load_row, _("Load {balls}").format(balls=load), key="load")
         aboard = ["rain"] * (rain - dropped["rain"]) + ["hail"] * (hail - dropped["hail"])
         out.append(Picture(ship_row, self.paint_ship(aboard), key="ship", still=True))
         hint = _("Fly! Tap the ball on the bed where it lands.") if aboard else _("Every ball is down: land.")
         hint = (ship_flight.flight_hint(self) if aboard else None) or hint  # the ship judges the drops
         out.append(Label(hint_row, hint, "small", wrap=True, colour=th.INK_SOFT, key="fly-hint"))
-        out.append(self.action_button(land_row, _("We have landed"), {"act": "land"}, kind="primary",
-                                      key="land", size="title"))
+        out.append(
+            self.action_button(land_row, _("We have landed"), {"act": "land"}, kind="primary", key="land", size="title")
+        )
         return out
 
     def paint_ship(self, aboard: list[str]):
@@ -409,6 +519,7 @@ class CloudshipScreen(GameScreen):
                 px, py = x * w, y * h
                 cos, sin = math.cos(angle), math.sin(angle)
                 return cx + px * cos - py * sin, cy + px * sin + py * cos
+
             points = [at(x, y) for x, y in hull]
             pygame.draw.polygon(surface, HULL, points)
             pygame.draw.polygon(surface, th.INK, points, max(2, round(h / 14)))
@@ -418,6 +529,7 @@ class CloudshipScreen(GameScreen):
                 px = min(h * 0.75, w * 0.8 / len(aboard))
                 for i, ball in enumerate(aboard):
                     blit_icon(surface, ball, at((i + 0.5) / len(aboard) * 0.8 - 0.4, -0.1), px)
+
         return paint
 
     def resolution_lines(self) -> list[tuple[str, list[str], tuple[int, int, int]]]:
@@ -446,38 +558,94 @@ class CloudshipScreen(GameScreen):
             if not colours:
                 out.append(Label(row, caption, "small", wrap=True, colour=ink, key="resolution"))
                 continue
-            out.append(Label(pygame.Rect(row.x, row.y, text_w, row.h), caption, "small", align="left",
-                             colour=ink, key="resolution"))
-            out.append(Picture(pygame.Rect(row.x + text_w, row.y, row.w - text_w, row.h),
-                               icons_in_row([f"token:{c}" for c in colours], f.u(40), align="left"), still=True))
+            out.append(
+                Label(
+                    pygame.Rect(row.x, row.y, text_w, row.h),
+                    caption,
+                    "small",
+                    align="left",
+                    colour=ink,
+                    key="resolution",
+                )
+            )
+            out.append(
+                Picture(
+                    pygame.Rect(row.x + text_w, row.y, row.w - text_w, row.h),
+                    icons_in_row([f"token:{c}" for c in colours], f.u(40), align="left"),
+                    still=True,
+                )
+            )
         return out
 
     def plant_step(self, f, inner: pygame.Rect) -> list[Widget]:
         heights = [2.0, 0.75, 2.2, 0.8] if not f.portrait else [1.3, 0.5, 1.5, 0.75]
         prompt, hint, choice, summary = rows(inner, heights, f.u(GAP))
-        out = self.prompt(f, prompt, _("A wild flower! Which bed gets it?"),  # one at a time
-                          icons=("token:wild", "flower"))
-        out.append(Label(hint, _("Any bed that is not full."), "small", wrap=True, colour=th.INK_SOFT,
-                         key="plant-hint"))
+        out = self.prompt(
+            f,
+            prompt,
+            _("A wild flower! Which bed gets it?"),  # one at a time
+            icons=("token:wild", "flower"),
+        )
+        out.append(
+            Label(hint, _("Any bed that is not full."), "small", wrap=True, colour=th.INK_SOFT, key="plant-hint")
+        )
         for colour, cell in zip(BEDS, grid(choice, len(BEDS), 2 if not f.portrait else 4, f.u(GAP))):
             # the bed's shape and colour are its name here, as on the board
-            out.append(self.action_button(cell, "", {"act": "plant", "bed": colour}, kind="choice",
-                                          icon=icon_painter(f"token:{colour}"), key=f"plant:{colour}"))
+            out.append(
+                self.action_button(
+                    cell,
+                    "",
+                    {"act": "plant", "bed": colour},
+                    kind="choice",
+                    icon=icon_painter(f"token:{colour}"),
+                    key=f"plant:{colour}",
+                )
+            )
         return out + self.resolution(f, summary, self.resolution_lines())
 
     def reveal_step(self, f, inner: pygame.Rect) -> list[Widget]:
         v = self.view
         heights = [1.9, 0.7, 2.2, 0.9] if not f.portrait else [1.3, 0.45, 1.3, 0.75]
         prompt, hint, buttons, summary = rows(inner, heights, f.u(GAP))
-        out = self.prompt(f, prompt, _("Turn over the tile on space {space}: hail?").format(space=v["reveal_space"]),
-                          icons=("tile:face_down",))
-        out.append(Label(hint, _("It lay under the flower just planted."), "small", wrap=True, colour=th.INK_SOFT,
-                         key="reveal-hint"))
+        out = self.prompt(
+            f,
+            prompt,
+            _("Turn over the tile on space {space}: hail?").format(space=v["reveal_space"]),
+            icons=("tile:face_down",),
+        )
+        out.append(
+            Label(
+                hint,
+                _("It lay under the flower just planted."),
+                "small",
+                wrap=True,
+                colour=th.INK_SOFT,
+                key="reveal-hint",
+            )
+        )
         hail_rect, blank_rect = rows(buttons, 2, f.u(GAP)) if not f.portrait else cols(buttons, 2, f.u(GAP))
-        out.append(self.action_button(hail_rect, _("Hail"), {"act": "reveal", "hail": True}, kind="danger",
-                                      icon=icon_painter("tile:hail"), key="reveal:hail", size="title"))
-        out.append(self.action_button(blank_rect, _("Blank"), {"act": "reveal", "hail": False}, kind="good",
-                                      icon=icon_painter("tile:blank"), key="reveal:blank", size="title"))
+        out.append(
+            self.action_button(
+                hail_rect,
+                _("Hail"),
+                {"act": "reveal", "hail": True},
+                kind="danger",
+                icon=icon_painter("tile:hail"),
+                key="reveal:hail",
+                size="title",
+            )
+        )
+        out.append(
+            self.action_button(
+                blank_rect,
+                _("Blank"),
+                {"act": "reveal", "hail": False},
+                kind="good",
+                icon=icon_painter("tile:blank"),
+                key="reveal:blank",
+                size="title",
+            )
+        )
         return out + self.resolution(f, summary, self.resolution_lines())
 
     def over_step(self, f, inner: pygame.Rect) -> list[Widget]:
@@ -485,8 +653,10 @@ class CloudshipScreen(GameScreen):
         won = v["result"] == "won"
         text = _("All 12 flowers grew: the crew wins!") if won else _("The storm has arrived: the crew loses.")
         top, bottom = rows(inner, [1, 1], f.u(GAP))
-        return [Picture(top, icons_in_row(["flower"] * 3 if won else ["token:storm"], f.u(72)), still=True),
-                Label(bottom, text, "prompt", wrap=True, colour=th.GOOD if won else th.DANGER, key="result")]
+        return [
+            Picture(top, icons_in_row(["flower"] * 3 if won else ["token:storm"], f.u(72)), still=True),
+            Label(bottom, text, "prompt", wrap=True, colour=th.GOOD if won else th.DANGER, key="result"),
+        ]
 
     # --- feedback -------------------------------------------------------------------------
     def on_game_change(self, before, after, action) -> None:
@@ -523,6 +693,7 @@ class CloudshipScreen(GameScreen):
         def then():
             if self.app.screen is self and self.match.view["over"]:
                 super(CloudshipScreen, self).show_end()
+
         self.app.after(drawn.CELEBRATE_S, then)
 
     @staticmethod
@@ -583,16 +754,28 @@ def demo_game() -> tuple[dict, list[dict]]:
 
     land = [{"act": "land"}]
     script = (
-        roll("yellow", "purple", "storm") + drops(("rain", "yellow"), ("rain", "purple")) + land
+        roll("yellow", "purple", "storm")
+        + drops(("rain", "yellow"), ("rain", "purple"))
+        + land
         + roll(STORM, STORM, STORM)
-        + roll("white", "blue", "blue") + drops(("rain", "white"), ("hail", "white"), ("rain", "blue"),
-                                                ("rain", "white")) + land
-        + roll("yellow", "yellow", "purple") + drops(("rain", "yellow"), ("hail", "purple"), ("rain", "yellow"),
-                                                     ("rain", "blue")) + land
-        + roll("purple", "purple", "white") + drops(("rain", "purple"), ("rain", "purple"), ("rain", "white")) + land
-        + roll("yellow", "blue", "storm") + drops(("rain", "yellow"), ("rain", "blue")) + land
-        + roll("yellow", "blue", "white") + drops(("rain", "yellow"), ("rain", "blue"), ("rain", "white")) + land
-        + roll("white", "purple", "storm") + drops(("rain", "white"), ("rain", "purple")) + land
+        + roll("white", "blue", "blue")
+        + drops(("rain", "white"), ("hail", "white"), ("rain", "blue"), ("rain", "white"))
+        + land
+        + roll("yellow", "yellow", "purple")
+        + drops(("rain", "yellow"), ("hail", "purple"), ("rain", "yellow"), ("rain", "blue"))
+        + land
+        + roll("purple", "purple", "white")
+        + drops(("rain", "purple"), ("rain", "purple"), ("rain", "white"))
+        + land
+        + roll("yellow", "blue", "storm")
+        + drops(("rain", "yellow"), ("rain", "blue"))
+        + land
+        + roll("yellow", "blue", "white")
+        + drops(("rain", "yellow"), ("rain", "blue"), ("rain", "white"))
+        + land
+        + roll("white", "purple", "storm")
+        + drops(("rain", "white"), ("rain", "purple"))
+        + land
     )
     match, actions = Match.start(setup), []
 

@@ -17,14 +17,13 @@ import pygame
 
 from ... import i18n
 from ...insights import awards as told
-from ..story import moments as story
-from ..boards import recap
-from ..boards import plots
+from ..boards import plots, recap
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows
 from ..kit.names import NameLabel, name_lines, shared_px
 from ..kit.shapes import draw_crown
 from ..kit.widgets import Button, Label, Panel, Picture, PlayerToken, Widget, wrap_lines
+from ..story import moments as story
 from .base import Screen, game_title
 
 _ = i18n.translator("app")
@@ -83,6 +82,7 @@ class Bars(Widget):
 def standings(view) -> list[tuple[int, str]]:
     """(rank, name) best first; equal results share a rank. Cloud 9 breaks a tie on points by
     the larger hand (its rules' tie-break), so its ranks follow both."""
+
     def key(name: str) -> tuple[int, ...]:
         if view.get("game") == "cloud9":
             return (view["scores"][name], view["hands"][name])
@@ -268,7 +268,8 @@ class EndScreen(Screen):
             level, points = tied
             winner = v["winners"][0]
             return _("Level on {points} points: {name} wins with more cards in hand ({cards})").format(
-                points=points, name=winner, cards=" : ".join(str(v["hands"][n]) for n in level))
+                points=points, name=winner, cards=" : ".join(str(v["hands"][n]) for n in level)
+            )
         if self.game_screen.game == "cloudmine" and v["over"] and not self.ended_early:
             # how a Cloud Mine game ends: the deck cannot supply another round
             return recap.deck_line(self.game_screen.match) or ""
@@ -350,8 +351,11 @@ class EndScreen(Screen):
             choice[i] += 1
         needs = [o[c] for o, c in zip(options, choice)]
         spare = area.h - (len(found) - 1) * gap - sum(needs)
-        heights = ([min(f.u(96), need + spare // len(found)) for need in needs] if spare >= 0 and found
-                   else [tall] * len(found))
+        heights = (
+            [min(f.u(96), need + spare // len(found)) for need in needs]
+            if spare >= 0 and found
+            else [tall] * len(found)
+        )
         tops = [area.y + sum(heights[:i]) + i * gap for i in range(len(found))]
         cells = [pygame.Rect(area.x, top, area.w, height) for top, height in zip(tops, heights)]
         for cell, award in zip(cells, found):
@@ -368,17 +372,29 @@ class EndScreen(Screen):
 
     def awards_fit(self, f, area: pygame.Rect, found: list[told.Award]) -> bool:
         theme = self.app.theme
-        return all(_fits(theme, words, line, 1 if f.portrait else 3)
-                   for _cell, _crown, _title, line, _award, words in self.award_cells(f, area, found))
+        return all(
+            _fits(theme, words, line, 1 if f.portrait else 3)
+            for _cell, _crown, _title, line, _award, words in self.award_cells(f, area, found)
+        )
 
     def award_chips(self, f, area: pygame.Rect, found: list[told.Award]) -> list[Widget]:
         out: list[Widget] = []
         for cell, crown, title, line, award, words in self.award_cells(f, area, found):
             out.append(Panel(cell, key=f"award:{award.kind}"))
             out.append(Crown(crown, key=f"award-crown:{award.kind}"))
-            out += [Label(title, recap.award_title(award), "small", align="left", key=f"award-title:{award.kind}"),
-                    Label(line, words, "min", align="left", weight="regular", colour=th.INK_SOFT,
-                          wrap=True, key=f"award-line:{award.kind}")]
+            out += [
+                Label(title, recap.award_title(award), "small", align="left", key=f"award-title:{award.kind}"),
+                Label(
+                    line,
+                    words,
+                    "min",
+                    align="left",
+                    weight="regular",
+                    colour=th.INK_SOFT,
+                    wrap=True,
+                    key=f"award-line:{award.kind}",
+                ),
+            ]
         return out
 
     def scores(self, f, area: pygame.Rect) -> list[Widget]:
@@ -405,8 +421,14 @@ class EndScreen(Screen):
         stacked = game == "cloudmine" and f.portrait  # the legend on a line of its own under the caption
         header = pygame.Rect(inner.x, inner.y, inner.w, f.u(60 if stacked else 30))
         score_w = f.u(72 if row_h >= f.u(48) else 52)
-        hands = ({name: _.ngettext("{count} card", "{count} cards", v["hands"][name]).format(count=v["hands"][name])
-                  for name in v["players"]} if game == "cloud9" else {})
+        hands = (
+            {
+                name: _.ngettext("{count} card", "{count} cards", v["hands"][name]).format(count=v["hands"][name])
+                for name in v["players"]
+            }
+            if game == "cloud9"
+            else {}
+        )
         hand_w = self.hand_width(hands) + f.u(8) if hands else 0
         # rows of a line each (seven or eight players): the token and crown take the row's height
         tight = row_h < f.u(26)
@@ -422,44 +444,79 @@ class EndScreen(Screen):
         if low and hands and room - hand_w - longest < f.u(BARS_LEAST):
             hands = {name: str(v["hands"][name]) for name in v["players"]}
             hand_w = self.hand_width(hands) + f.u(8)
-        name_w = (room if two_lines else min(longest, room - hand_w - f.u(BARS_LEAST)) if low
-                  else max(f.u(120), min(longest, (room + f.u(8) - hand_w) * 7 // 10, room - hand_w - f.u(BARS_LEAST))))
+        name_w = (
+            room
+            if two_lines
+            else min(longest, room - hand_w - f.u(BARS_LEAST))
+            if low
+            else max(f.u(120), min(longest, (room + f.u(8) - hand_w) * 7 // 10, room - hand_w - f.u(BARS_LEAST)))
+        )
         bars_x = inner.x + lead + f.u(8) + (0 if two_lines else name_w)
         bars_w = inner.right - score_w - hand_w - f.u(8) - bars_x
         # a long game: each bar a few trips or rounds together, so that no bar is a hairline
         per = recap.per_bar(len(trips if game == "cloud9" else rounds), bars_w, theme)
         series = {name: recap.grouped(stacks, per) for name, stacks in series.items()}
         top = max([1] + [sum(value for value, *_c in stack) for stacks in series.values() for stack in stacks])
-        caption = (recap.trips_caption(len(trips), per) if game == "cloud9" else
-                   _("Cards per round") if per == 1 else _("Cards per {size} rounds").format(size=per))
-        caption_w = (bars_x + bars_w - inner.x if game == "cloud9" else inner.w if stacked
-                     else inner.w - self.legend_width(f) - f.u(8))
+        caption = (
+            recap.trips_caption(len(trips), per)
+            if game == "cloud9"
+            else _("Cards per round")
+            if per == 1
+            else _("Cards per {size} rounds").format(size=per)
+        )
+        caption_w = (
+            bars_x + bars_w - inner.x
+            if game == "cloud9"
+            else inner.w
+            if stacked
+            else inner.w - self.legend_width(f) - f.u(8)
+        )
         caption_rect = pygame.Rect(inner.x, header.y, caption_w, header.h // (2 if stacked else 1))
         if game == "cloudmine" and not _fits(theme, caption, caption_rect, 1):
             caption = _("Cards")  # the legend beside it says the rest
         elif game == "cloud9" and per > 1 and not _fits(theme, caption, caption_rect, 1):
             caption = _("Points per {size} trips").format(size=per)
-        out.append(Label(caption_rect, caption, "small", align="left",
-                         colour=th.INK_SOFT, key="caption:story", weight="regular"))
+        out.append(
+            Label(
+                caption_rect, caption, "small", align="left", colour=th.INK_SOFT, key="caption:story", weight="regular"
+            )
+        )
         if game == "cloud9":
             caption_hand = pygame.Rect(bars_x + bars_w + f.u(4), header.y, hand_w, header.h)
             if theme.measure(_("Hand"), theme.size("small"), "regular")[0] > hand_w:
                 caption_hand.w = inner.right - caption_hand.x  # over the scores too
-            out.append(Label(caption_hand, _("Hand"), "small", colour=th.INK_SOFT, key="caption:hand",
-                             weight="regular", align="center" if caption_hand.w == hand_w else "left"))
+            out.append(
+                Label(
+                    caption_hand,
+                    _("Hand"),
+                    "small",
+                    colour=th.INK_SOFT,
+                    key="caption:hand",
+                    weight="regular",
+                    align="center" if caption_hand.w == hand_w else "left",
+                )
+            )
         else:
-            out += self.role_legend(f, pygame.Rect(inner.x, caption_rect.bottom, min(inner.w, self.legend_width(f)),
-                                                   header.h - caption_rect.h) if stacked else
-                                    pygame.Rect(inner.x + caption_w + f.u(8), header.y, inner.w - caption_w - f.u(8),
-                                                header.h))
-        name_h = (max(row_h * 4 // 10, theme.font(theme.size("min")).get_linesize() + f.u(2)) if two_lines
-                  else row_h)
+            out += self.role_legend(
+                f,
+                pygame.Rect(inner.x, caption_rect.bottom, min(inner.w, self.legend_width(f)), header.h - caption_rect.h)
+                if stacked
+                else pygame.Rect(inner.x + caption_w + f.u(8), header.y, inner.w - caption_w - f.u(8), header.h),
+            )
+        name_h = max(row_h * 4 // 10, theme.font(theme.size("min")).get_linesize() + f.u(2)) if two_lines else row_h
         # every name in one design size: a table whose names all have one size reads as a table
-        name_size = shared_px({name: name_w for name in v["players"]}, theme.size("title"), theme.size("min"),
-                              name_h, "bold") / theme.scale
+        name_size = (
+            shared_px(dict.fromkeys(v["players"], name_w), theme.size("title"), theme.size("min"), name_h, "bold")
+            / theme.scale
+        )
         # the scores' digits with a clear gap to the next row's (eight rows of a line each)
-        score_size = ("big" if row_h >= f.u(56) else "title" if row_h >= f.u(40) else
-                      max(th.MIN_TEXT, (row_h - f.u(10)) / theme.scale * 1.25))
+        score_size = (
+            "big"
+            if row_h >= f.u(56)
+            else "title"
+            if row_h >= f.u(40)
+            else max(th.MIN_TEXT, (row_h - f.u(10)) / theme.scale * 1.25)
+        )
         for index, (rank, name) in enumerate(ranked):
             row = pygame.Rect(inner.x, header.bottom + index * row_h, inner.w, row_h)
             won = name in v["winners"]
@@ -472,19 +529,34 @@ class EndScreen(Screen):
             else:
                 name_rect = pygame.Rect(token.right + f.u(8), row.y, name_w, row.h)
                 bars = pygame.Rect(bars_x, row.y + f.u(4), bars_w, row.h - f.u(8))
-            out += [Label(rank_rect, _("{rank}.").format(rank=rank), score_size, align="left", key=f"rank:{name}"),
-                    PlayerToken(token.inflate(-shrink, -shrink), name, self.game_screen.player(name).colour,
-                                key=f"token:{name}", mark=self.game_screen.mark(name)),
-                    NameLabel(name_rect, name, name_size, align="left", key=f"name:{name}"),
-                    Bars(bars, series[name], top, key=f"story:{name}"),
-                    Label(pygame.Rect(row.right - score_w, row.y, score_w, row.h), str(v["scores"][name]),
-                          score_size, align="right", key=f"final:{name}")]
+            out += [
+                Label(rank_rect, _("{rank}.").format(rank=rank), score_size, align="left", key=f"rank:{name}"),
+                PlayerToken(
+                    token.inflate(-shrink, -shrink),
+                    name,
+                    self.game_screen.player(name).colour,
+                    key=f"token:{name}",
+                    mark=self.game_screen.mark(name),
+                ),
+                NameLabel(name_rect, name, name_size, align="left", key=f"name:{name}"),
+                Bars(bars, series[name], top, key=f"story:{name}"),
+                Label(
+                    pygame.Rect(row.right - score_w, row.y, score_w, row.h),
+                    str(v["scores"][name]),
+                    score_size,
+                    align="right",
+                    key=f"final:{name}",
+                ),
+            ]
             if won:
                 out.append(Crown(crown.inflate(-shrink - f.u(2), -shrink - f.u(6)), key=f"crown:{name}"))
             if game == "cloud9":
                 line = theme.font(theme.size("min")).get_linesize() + f.u(4)
-                hand_rect = (pygame.Rect(bars.right + f.u(4), row.bottom - max(bars.h, line), hand_w, max(bars.h, line))
-                             if two_lines else pygame.Rect(bars.right + f.u(4), row.y, hand_w, row.h))
+                hand_rect = (
+                    pygame.Rect(bars.right + f.u(4), row.bottom - max(bars.h, line), hand_w, max(bars.h, line))
+                    if two_lines
+                    else pygame.Rect(bars.right + f.u(4), row.y, hand_w, row.h)
+                )
                 out.append(Label(hand_rect, hands[name], "small", colour=th.INK_SOFT, key=f"hand:{name}"))
         return out
 
@@ -517,11 +589,24 @@ class EndScreen(Screen):
         widths = [theme.measure(word, theme.size("min"), "regular")[0] + f.u(30) for _role, word in words]
         for cell, (role, word) in zip(cols(area, widths, f.u(4)), words):
             swatch = pygame.Rect(cell.x, cell.centery - f.u(7), f.u(14), f.u(14))
-            out += [Picture(swatch, lambda surface, rect, role=role: recap.fill_pattern(
-                        surface, rect, recap.ROLE_COLOURS[role], recap.ROLE_PATTERNS[role]), key=f"legend:{role}",
-                            still=True),
-                    Label(pygame.Rect(swatch.right + f.u(4), cell.y, cell.right - swatch.right - f.u(4), cell.h),
-                          word, "min", align="left", weight="regular", key=f"legend-word:{role}")]
+            out += [
+                Picture(
+                    swatch,
+                    lambda surface, rect, role=role: recap.fill_pattern(
+                        surface, rect, recap.ROLE_COLOURS[role], recap.ROLE_PATTERNS[role]
+                    ),
+                    key=f"legend:{role}",
+                    still=True,
+                ),
+                Label(
+                    pygame.Rect(swatch.right + f.u(4), cell.y, cell.right - swatch.right - f.u(4), cell.h),
+                    word,
+                    "min",
+                    align="left",
+                    weight="regular",
+                    key=f"legend-word:{role}",
+                ),
+            ]
         return out
 
     def outcome(self, f, area: pygame.Rect) -> list[Widget]:
@@ -544,9 +629,11 @@ class EndScreen(Screen):
 
         # the garden: a flower for each one planted, an empty spot for each one missing
         spots = ["flower"] * planted + ["tile:blank"] * (FLOWERS - planted)
-        figures_told = (("{planted}/{all}".format(planted=planted, all=FLOWERS), _("flowers planted"), "planted"),
-                        (str(left), _("storm squares left"), "storm-left"),
-                        (str(v["round"]), _("rounds flown"), "rounds"))
+        figures_told = (
+            (f"{planted}/{FLOWERS}", _("flowers planted"), "planted"),
+            (str(left), _("storm squares left"), "storm-left"),
+            (str(v["round"]), _("rounds flown"), "rounds"),
+        )
 
         def ink(key: str):
             return th.GOOD if won and key == "planted" else th.DANGER if lost and key == "storm-left" else th.INK
@@ -562,16 +649,19 @@ class EndScreen(Screen):
             if won:  # the twelfth flower: the garden is the headline, with its words under it
                 flowers, words = rows(garden, [1.6, 1], f.u(4))
                 self.garden_rect = flowers
-                out += [Picture(flowers, icons_in_row(spots, f.u(64)), key="garden"),
-                        Label(words, _("All 12 flowers planted!"), "title", colour=th.GOOD, wrap=True,
-                              key="celebration")]
+                out += [
+                    Picture(flowers, icons_in_row(spots, f.u(64)), key="garden"),
+                    Label(words, _("All 12 flowers planted!"), "title", colour=th.GOOD, wrap=True, key="celebration"),
+                ]
             else:
                 out.append(Picture(garden, icons_in_row(spots, f.u(56)), key="garden"))
             # three figures side by side, each number above its words
             for cell, (number, caption, key) in zip(cols(figures, 3, f.u(GAP * 2)), figures_told):
                 top, bottom = rows(cell, [1, 1])
-                out += [Label(top, number, "display", colour=ink(key), key=f"outcome:{key}"),
-                        Label(bottom, caption, "small", wrap=True, colour=th.INK_SOFT, key=f"caption:{key}")]
+                out += [
+                    Label(top, number, "display", colour=ink(key), key=f"outcome:{key}"),
+                    Label(bottom, caption, "small", wrap=True, colour=th.INK_SOFT, key=f"caption:{key}"),
+                ]
         else:
             # landscape: the garden and the three figures in a column at the left, the rounds'
             # story beside them with the panel's height, the crew along the bottom
@@ -579,8 +669,15 @@ class EndScreen(Screen):
             theme = self.app.theme
             number_w = max(theme.measure(number, theme.size("title"))[0] for number, _c, _k in figures_told) + f.u(8)
             # the column as wide as its longest caption on one line (a third of the panel at most)
-            side_w = min(top.w * 2 // 5, number_w + f.u(6) + max(
-                theme.measure(caption, theme.size("small"), th.weight_of("small"))[0] for _n, caption, _k in figures_told))
+            side_w = min(
+                top.w * 2 // 5,
+                number_w
+                + f.u(6)
+                + max(
+                    theme.measure(caption, theme.size("small"), th.weight_of("small"))[0]
+                    for _n, caption, _k in figures_told
+                ),
+            )
             side_w = max(side_w, top.w // 4)
             side, story_rect = cols(top, [side_w, top.w - side_w - f.u(GAP * 2)], f.u(GAP * 2))
             garden_h = min(f.u(56 if won else 28), side.h // 3)
@@ -588,29 +685,47 @@ class EndScreen(Screen):
             if won:  # the twelfth flower: its words under the garden
                 flowers, words = rows(garden, [1, 1])
                 self.garden_rect = flowers
-                out += [Picture(flowers, icons_in_row(spots, f.u(44)), key="garden"),
-                        Label(words, _("All 12 flowers planted!"), "small", colour=th.GOOD, key="celebration")]
+                out += [
+                    Picture(flowers, icons_in_row(spots, f.u(44)), key="garden"),
+                    Label(words, _("All 12 flowers planted!"), "small", colour=th.GOOD, key="celebration"),
+                ]
             else:
                 out.append(Picture(garden, icons_in_row(spots, f.u(28)), key="garden"))
             # three figures, one under the other, each number beside its words
             for cell, (number, caption, key) in zip(rows(figures, 3, f.u(4)), figures_told):
-                value, words = pygame.Rect(cell.x, cell.y, number_w, cell.h), pygame.Rect(
-                    cell.x + number_w + f.u(6), cell.y, cell.w - number_w - f.u(6), cell.h)
-                out += [Label(value, number, "title", colour=ink(key), align="right", key=f"outcome:{key}"),
-                        Label(words, caption, "small", wrap=True, align="left", colour=th.INK_SOFT,
-                              key=f"caption:{key}")]
+                value, words = (
+                    pygame.Rect(cell.x, cell.y, number_w, cell.h),
+                    pygame.Rect(cell.x + number_w + f.u(6), cell.y, cell.w - number_w - f.u(6), cell.h),
+                )
+                out += [
+                    Label(value, number, "title", colour=ink(key), align="right", key=f"outcome:{key}"),
+                    Label(words, caption, "small", wrap=True, align="left", colour=th.INK_SOFT, key=f"caption:{key}"),
+                ]
         rounds = told.cloudship_rounds(self.game_screen.match)
         theme = self.app.theme
-        out.append(Picture(story_rect, lambda surface, rect: plots.draw_rounds(surface, rect, rounds, theme),
-                           key="rounds"))
+        out.append(
+            Picture(story_rect, lambda surface, rect: plots.draw_rounds(surface, rect, rounds, theme), key="rounds")
+        )
         self.rounds_told = rounds
         for cell, name in zip(grid(crew, len(names), crew_columns, gap), names):
             side = min(cell.h, f.u(44))
             token = pygame.Rect(cell.x, cell.centery - side // 2, side, side)
-            out += [PlayerToken(token, name, self.game_screen.player(name).colour, key=f"token:{name}",
-                                mark=self.game_screen.mark(name)),
-                    NameLabel(pygame.Rect(token.right + f.u(6), cell.y, cell.right - token.right - f.u(6), cell.h),
-                              name, "body", align="left", key=f"name:{name}")]
+            out += [
+                PlayerToken(
+                    token,
+                    name,
+                    self.game_screen.player(name).colour,
+                    key=f"token:{name}",
+                    mark=self.game_screen.mark(name),
+                ),
+                NameLabel(
+                    pygame.Rect(token.right + f.u(6), cell.y, cell.right - token.right - f.u(6), cell.h),
+                    name,
+                    "body",
+                    align="left",
+                    key=f"name:{name}",
+                ),
+            ]
         return out
 
     def crew_room(self, f, width: int, columns: int, gap: int) -> int:
@@ -644,5 +759,4 @@ class EndScreen(Screen):
 
         setup = self.game_screen.match.setup
         self.app.home()
-        self.app.show(PlayersScreen(self.app, self.game_screen.game, previous=setup,
-                                    players=self.game_screen.players))
+        self.app.show(PlayersScreen(self.app, self.game_screen.game, previous=setup, players=self.game_screen.players))

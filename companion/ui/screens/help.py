@@ -18,24 +18,33 @@ N_ = i18n.N_
 
 # per game: the goal, then (picture, line) for each step, in the rulebooks' words
 HELP: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
-    "cloud9": (N_("Goal: 50 points or more"), (
-        ("c9-roll", N_("The pilot rolls the dice shown on the balloon's cloud.")),
-        ("c9-decide", N_("Each passenger jumps out and scores, or stays in.")),
-        ("c9-rise", N_("The pilot plays the rolled colours: the balloon rises.")),
-        ("c9-fall", N_("Without them it falls: all aboard score nothing.")),
-    )),
-    "cloudship": (N_("Goal: all 12 flowers before the storm arrives"), (
-        ("cs-roll", N_("Each round the commander rolls: a storm moves the storm on.")),
-        ("cs-load", N_("Load a raindrop per colour, a hailstone per hail tile.")),
-        ("cs-fly", N_("Fly the ship over the beds and let the balls fall.")),
-        ("cs-grow", N_("Rain on a rolled colour grows a flower; hail takes one.")),
-    )),
-    "cloudmine": (N_("Goal: the most cloud cards when the deck runs out"), (
-        ("cm-draw", N_("Each round the Dreamer draws cards; the Chooser secretly picks one.")),
-        ("cm-describe", N_("The Dreamer describes it in five words or fewer.")),
-        ("cm-guess", N_("The Observers point at a card in turn, clockwise.")),
-        ("cm-settle", N_("Right: the finder takes the rest. Nobody: the Chooser takes all.")),
-    )),
+    "cloud9": (
+        N_("Goal: 50 points or more"),
+        (
+            ("c9-roll", N_("The pilot rolls the dice shown on the balloon's cloud.")),
+            ("c9-decide", N_("Each passenger jumps out and scores, or stays in.")),
+            ("c9-rise", N_("The pilot plays the rolled colours: the balloon rises.")),
+            ("c9-fall", N_("Without them it falls: all aboard score nothing.")),
+        ),
+    ),
+    "cloudship": (
+        N_("Goal: all 12 flowers before the storm arrives"),
+        (
+            ("cs-roll", N_("Each round the commander rolls: a storm moves the storm on.")),
+            ("cs-load", N_("Load a raindrop per colour, a hailstone per hail tile.")),
+            ("cs-fly", N_("Fly the ship over the beds and let the balls fall.")),
+            ("cs-grow", N_("Rain on a rolled colour grows a flower; hail takes one.")),
+        ),
+    ),
+    "cloudmine": (
+        N_("Goal: the most cloud cards when the deck runs out"),
+        (
+            ("cm-draw", N_("Each round the Dreamer draws cards; the Chooser secretly picks one.")),
+            ("cm-describe", N_("The Dreamer describes it in five words or fewer.")),
+            ("cm-guess", N_("The Observers point at a card in turn, clockwise.")),
+            ("cm-settle", N_("Right: the finder takes the rest. Nobody: the Chooser takes all.")),
+        ),
+    ),
 }
 
 
@@ -64,6 +73,8 @@ class HelpScreen(Screen):
             side = min(inner.h, inner.w * 9 // 25)
             picture = pygame.Rect(inner.x, inner.centery - side // 2, side, side)
             text = pygame.Rect(picture.right + f.u(12), inner.y, inner.right - picture.right - f.u(12), inner.h)
-            out += [Picture(picture, help_pictures.paint(kind), key=f"help-picture:{kind}"),
-                    Label(text, _(line), "title", align="left", wrap=True, min_size="body", key=f"help-line:{number}")]
+            out += [
+                Picture(picture, help_pictures.paint(kind), key=f"help-picture:{kind}"),
+                Label(text, _(line), "title", align="left", wrap=True, min_size="body", key=f"help-line:{number}"),
+            ]
         return out

@@ -8,19 +8,18 @@ A game with a recap picture shows it small on its row; a tap on the picture show
 from __future__ import annotations
 
 from datetime import datetime
-
 from pathlib import Path
 
 import pygame
 
 from ... import i18n
-from . import records as records_view
+from ..boards import recap
+from ..boards.ship_icons import blit_icon
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, rows
 from ..kit.shapes import draw_crown, draw_game_icon, draw_token
 from ..kit.widgets import Button, Label, Panel, Picture, Widget, fit_text
-from ..boards import recap
-from ..boards.ship_icons import blit_icon
+from . import records as records_view
 from .base import Screen, game_title
 
 _ = i18n.translator("app")
@@ -37,7 +36,7 @@ class ListedGames:
 
     def games(self, limit=None, offset=0):
         newest = sorted(self._games, key=lambda g: g.started_at, reverse=True)
-        return newest[offset:None if limit is None else offset + limit]
+        return newest[offset : None if limit is None else offset + limit]
 
     def count_games(self):
         return len(self._games)
@@ -185,7 +184,7 @@ class HistoryScreen(Screen):
                 self._rows["players"] = list(self.source.totals())
             shown = self._rows["players"]
             self.page = max(0, min(self.page, -(-len(shown) // per_page) - 1))
-            return shown[self.page * per_page:(self.page + 1) * per_page], len(shown)
+            return shown[self.page * per_page : (self.page + 1) * per_page], len(shown)
         if "count" not in self._rows:
             self._rows["count"] = [self.source.count_games()]
         count = self._rows["count"][0]
@@ -205,21 +204,45 @@ class HistoryScreen(Screen):
         pages = max(1, -(-count // per_page))
         games_tab, players_tab, records_tab = cols(tabs, 3, gap)
         out: list[Widget] = [
-            Button(games_tab, _("Games"), lambda: self.show_tab("games"), kind="choice", selected=self.tab == "games", key="tab:games"),
-            Button(players_tab, _("Players"), lambda: self.show_tab("players"), kind="choice", selected=self.tab == "players", key="tab:players"),
+            Button(
+                games_tab,
+                _("Games"),
+                lambda: self.show_tab("games"),
+                kind="choice",
+                selected=self.tab == "games",
+                key="tab:games",
+            ),
+            Button(
+                players_tab,
+                _("Players"),
+                lambda: self.show_tab("players"),
+                kind="choice",
+                selected=self.tab == "players",
+                key="tab:players",
+            ),
             records_view.records_button(records_tab, self.app, self.source),  # companion/ui/screens/records.py
         ]
         if not shown:
-            out.append(Label(body, _("No games yet.") if self.tab == "games" else _("No finished games yet."), "prompt",
-                             key="empty"))
+            out.append(
+                Label(
+                    body,
+                    _("No games yet.") if self.tab == "games" else _("No finished games yet."),
+                    "prompt",
+                    key="empty",
+                )
+            )
         listed_rows: list[Widget] = []
         for rect, item in zip(rows(body, per_page, gap), shown):
             listed_rows += self.game_row(f, t, rect, item) if self.tab == "games" else self.player_row(f, rect, item)
         out += records_view.one_size(listed_rows, t)
         back, page_label, forward = cols(pager, [1, 1.4, 1], gap)
-        out += [Button(back, _("Newer"), lambda: self.turn(-1), kind="secondary", enabled=self.page > 0, key="newer"),
-                Label(page_label, _("Page {page} of {pages}").format(page=self.page + 1, pages=pages), "small"),
-                Button(forward, _("Older"), lambda: self.turn(1), kind="secondary", enabled=self.page < pages - 1, key="older")]
+        out += [
+            Button(back, _("Newer"), lambda: self.turn(-1), kind="secondary", enabled=self.page > 0, key="newer"),
+            Label(page_label, _("Page {page} of {pages}").format(page=self.page + 1, pages=pages), "small"),
+            Button(
+                forward, _("Older"), lambda: self.turn(1), kind="secondary", enabled=self.page < pages - 1, key="older"
+            ),
+        ]
         return out
 
     def recap_path(self, game) -> Path | None:
@@ -272,8 +295,9 @@ class HistoryScreen(Screen):
             inner.w -= side + f.u(GAP)
             thumb = [Thumbnail(box, picture, lambda game=game: self.open_recap(game), key=f"recap:{game.id}")]
         title = Label((0, 0, 0, 0), game_title(game.game), "body", align="left", key=f"title:{game.id}")
-        date = Label((0, 0, 0, 0), when(game.started_at), "small", align="left", colour=th.INK_SOFT,
-                     key=f"date:{game.id}")
+        date = Label(
+            (0, 0, 0, 0), when(game.started_at), "small", align="left", colour=th.INK_SOFT, key=f"date:{game.id}"
+        )
         one_line = t.font(t.size("body"), th.weight_of("body")).block_height(1)
         if f.portrait:  # the title and the date on a line (or one above the other), the rest under them
             widths = [t.measure(label.text, t.size(label.size), label.weight)[0] + 1 for label in (title, date)]
@@ -292,8 +316,12 @@ class HistoryScreen(Screen):
         kind = outcome(game)
         glyph_w = one_line if kind in ("over", "won", "lost") else 0
         glyph = pygame.Rect(text.x, text.y, glyph_w, one_line)
-        result_rect = pygame.Rect(text.x + glyph_w + (f.u(6) if glyph_w else 0), text.y,
-                                  text.w - glyph_w - (f.u(6) if glyph_w else 0), one_line)
+        result_rect = pygame.Rect(
+            text.x + glyph_w + (f.u(6) if glyph_w else 0),
+            text.y,
+            text.w - glyph_w - (f.u(6) if glyph_w else 0),
+            one_line,
+        )
         if f.portrait and not fits(t, result_text(game, len(game.winners)), result_rect, "body"):
             result_rect.h = t.font(t.size("body"), th.weight_of("body")).block_height(2)
         result = named(game.winners, lambda shown: result_text(game, shown), t, result_rect, "body")
@@ -302,15 +330,34 @@ class HistoryScreen(Screen):
         score_rect.h = min(score_rect.h, needed_height(t, scores, score_rect, "small"))  # right under the result
         out: list[Widget] = [
             GameRow(rect, lambda: self.app.show(ScoresScreen(self.app, game)), key=f"game-row:{game.id}"),
-            Picture(icon, lambda surface, box, name=game.game: draw_game_icon(surface, name, box),
-                    key=f"icon:{game.id}", still=True),
-            title, date,
-            Label(result_rect, result, "body", align="left", wrap=True, colour=result_colour(game),
-                  key=f"result:{game.id}"),
-            Label(score_rect, scores, "small", align="left", wrap=True, key=f"scores:{game.id}")]
+            Picture(
+                icon,
+                lambda surface, box, name=game.game: draw_game_icon(surface, name, box),
+                key=f"icon:{game.id}",
+                still=True,
+            ),
+            title,
+            date,
+            Label(
+                result_rect,
+                result,
+                "body",
+                align="left",
+                wrap=True,
+                colour=result_colour(game),
+                key=f"result:{game.id}",
+            ),
+            Label(score_rect, scores, "small", align="left", wrap=True, key=f"scores:{game.id}"),
+        ]
         if glyph_w:
-            out.append(Picture(glyph, lambda surface, box, kind=kind: draw_outcome(surface, box, kind),
-                               key=f"outcome:{game.id}", still=True))
+            out.append(
+                Picture(
+                    glyph,
+                    lambda surface, box, kind=kind: draw_outcome(surface, box, kind),
+                    key=f"outcome:{game.id}",
+                    still=True,
+                )
+            )
         return out + thumb
 
     def player_row(self, f, rect: pygame.Rect, total) -> list[Widget]:
@@ -325,15 +372,27 @@ class HistoryScreen(Screen):
             head, record = cols(inner, [1, 1.3], f.u(GAP))
             name, game = rows(head, 2)
         which = f"{total.game}:{total.name}"
-        return [Panel(rect, key=f"total:{which}"),
-                Picture(icon, lambda surface, box, name=total.game: draw_game_icon(surface, name, box),
-                        key=f"total-icon:{which}", still=True),
-                Label(name, total.name, "body", align="left", key=f"total-name:{which}"),
-                Label(game, game_title(total.game), "small", align="left", colour=th.INK_SOFT,
-                      key=f"total-title:{which}"),
-                Label(record, _("{won} of {played} won, best {best}").format(won=total.won, played=total.played,
-                                                                            best=total.best_score), "small", wrap=True,
-                      align="left" if f.portrait else "center", key=f"total-record:{which}")]
+        return [
+            Panel(rect, key=f"total:{which}"),
+            Picture(
+                icon,
+                lambda surface, box, name=total.game: draw_game_icon(surface, name, box),
+                key=f"total-icon:{which}",
+                still=True,
+            ),
+            Label(name, total.name, "body", align="left", key=f"total-name:{which}"),
+            Label(game, game_title(total.game), "small", align="left", colour=th.INK_SOFT, key=f"total-title:{which}"),
+            Label(
+                record,
+                _("{won} of {played} won, best {best}").format(
+                    won=total.won, played=total.played, best=total.best_score
+                ),
+                "small",
+                wrap=True,
+                align="left" if f.portrait else "center",
+                key=f"total-record:{which}",
+            ),
+        ]
 
     def show_tab(self, tab: str) -> None:
         self.tab, self.page = tab, 0
@@ -394,9 +453,10 @@ class ScoresScreen(Screen):
         result_rect, date_rect = rows(head, [one_line, head.h - one_line - f.u(GAP)], f.u(GAP))
         colour = result_colour(game)
         result = named(game.winners, lambda shown: result_text(game, shown), t, result_rect, "title")
-        out: list[Widget] = [Label(result_rect, result, "title", align="left", wrap=True, colour=colour, key="result"),
-                             Label(date_rect, when(game.started_at), "small", align="left", colour=th.INK_SOFT,
-                                   key="date")]
+        out: list[Widget] = [
+            Label(result_rect, result, "title", align="left", wrap=True, colour=colour, key="result"),
+            Label(date_rect, when(game.started_at), "small", align="left", colour=th.INK_SOFT, key="date"),
+        ]
         body = pygame.Rect(c.x, head.bottom + gap, c.w, c.bottom - head.bottom - gap)
         names = ranking(game)
         columns = 2 if not f.portrait and len(names) > 4 else 1
@@ -406,9 +466,11 @@ class ScoresScreen(Screen):
             inner = cell.inflate(-f.u(24), -f.u(4))
             name_rect, score_rect = cols(inner, [4, 1], f.u(GAP))
             won = game.status == "over" and name in game.winners
-            out += [Panel(cell, key=f"score-card:{name}", stripe=th.GOOD if won else None),
-                    Label(name_rect, name, "body", align="left", key=f"name:{name}"),
-                    Label(score_rect, str(game.scores.get(name, 0)), "title", align="right", key=f"score:{name}")]
+            out += [
+                Panel(cell, key=f"score-card:{name}", stripe=th.GOOD if won else None),
+                Label(name_rect, name, "body", align="left", key=f"name:{name}"),
+                Label(score_rect, str(game.scores.get(name, 0)), "title", align="right", key=f"score:{name}"),
+            ]
         return out
 
 
@@ -468,8 +530,7 @@ class RecapScreen(Screen):
 
     def drawn(self, size: tuple[int, int]) -> pygame.Surface:
         """The picture at `size`: the game's recap drawn for it, or the saved one scaled to fit."""
-        if self._scaled is not None and (self._scaled.get_size() == size or self.match is None and
-                                         self._fits == size):
+        if self._scaled is not None and (self._scaled.get_size() == size or self.match is None and self._fits == size):
             return self._scaled
         self._fits = size
         if self.match is not None:
@@ -477,8 +538,9 @@ class RecapScreen(Screen):
         else:
             w, h = self.picture.get_size()
             scale = min(size[0] / w, size[1] / h)
-            self._scaled = pygame.transform.smoothscale(self.picture, (max(1, round(w * scale)),
-                                                                       max(1, round(h * scale))))
+            self._scaled = pygame.transform.smoothscale(
+                self.picture, (max(1, round(w * scale)), max(1, round(h * scale)))
+            )
         return self._scaled
 
     def paint(self, surface: pygame.Surface, rect: pygame.Rect) -> None:

@@ -42,15 +42,27 @@ class HomeScreen(Screen):
             return []
         text = _("Quit")
         w = max(f.u(96), t.measure(text, t.size("small"))[0] + f.u(32))
-        return [Button(pygame.Rect(area.right - w, area.y, w, area.h), text, self.app.quit, kind="secondary",
-                       key="quit", size="small")]
+        return [
+            Button(
+                pygame.Rect(area.right - w, area.y, w, area.h),
+                text,
+                self.app.quit,
+                kind="secondary",
+                key="quit",
+                size="small",
+            )
+        ]
 
     def on_back(self) -> None:
         """Escape on Home: going back from here means leaving, so ask first."""
         if self.app.desktop:
-            self.app.confirm(_("Quit now?"),
-                             _("Everything is saved: a game in progress can be continued at the next start."),
-                             _("Quit"), self.app.quit, danger=False)
+            self.app.confirm(
+                _("Quit now?"),
+                _("Everything is saved: a game in progress can be continued at the next start."),
+                _("Quit"),
+                self.app.quit,
+                danger=False,
+            )
 
     def build(self, f, t):
         c = f.content
@@ -61,9 +73,19 @@ class HomeScreen(Screen):
             high = f.u(90 if f.portrait else 44)  # room for two lines, three on a narrow portrait screen
             notice = pygame.Rect(c.x, c.bottom - high, c.w, high)
             c = pygame.Rect(c.x, c.y, c.w, notice.y - gap // 2 - c.y)
-            widgets.append(Label(notice, _("This Pi forgets every game when it is switched off: its card is "
-                                           "read-only (raspi-config's overlay file system)"), "small", colour=th.DANGER, wrap=True,
-                                 key="storage-notice"))
+            widgets.append(
+                Label(
+                    notice,
+                    _(
+                        "This Pi forgets every game when it is switched off: its card is "
+                        "read-only (raspi-config's overlay file system)"
+                    ),
+                    "small",
+                    colour=th.DANGER,
+                    wrap=True,
+                    key="storage-notice",
+                )
+            )
         games_area, more = rows(c, [2.6, 1], gap) if not f.portrait else rows(c, [4, 1.2], gap)
         game_cells = cols(games_area, 3, gap) if not f.portrait else rows(games_area, 3, gap)
         for cell, game in zip(game_cells, GAMES):
@@ -71,11 +93,18 @@ class HomeScreen(Screen):
         extra = [(_("History"), self.open_history, "history"), (_("Settings"), self.open_settings, "settings")]
         if resumable is not None:
             # which game it is, so nobody wonders what "continue" would bring back
-            extra.insert(0, (_("Continue {game}").format(game=game_title(resumable.game)),
-                             lambda: self.app.show(resumable), "continue"))
+            extra.insert(
+                0,
+                (
+                    _("Continue {game}").format(game=game_title(resumable.game)),
+                    lambda: self.app.show(resumable),
+                    "continue",
+                ),
+            )
         for cell, (text, fn, key) in zip(cols(more, len(extra), gap), extra):
-            widgets.append(Button(cell, text, fn, kind="primary" if key == "continue" else "secondary",
-                                  key=key, size="title"))
+            widgets.append(
+                Button(cell, text, fn, kind="primary" if key == "continue" else "secondary", key=key, size="title")
+            )
         return widgets
 
     def game_card(self, f, cell: pygame.Rect, game: str) -> list[Widget]:
@@ -90,8 +119,10 @@ class HomeScreen(Screen):
             text_area = pygame.Rect(cell.x + f.u(8), icon.bottom, cell.w - f.u(16), cell.bottom - icon.bottom - f.u(8))
         title_rect, sub_rect = rows(text_area, [1.3, 1])
         out: list[Widget] = [button, GameIcon(icon, game, key=f"icon:{game}")]
-        out += [Label(title_rect, game_title(game), "title", wrap=True),
-                Label(sub_rect, players, "small", colour=th.INK_SOFT)]
+        out += [
+            Label(title_rect, game_title(game), "title", wrap=True),
+            Label(sub_rect, players, "small", colour=th.INK_SOFT),
+        ]
         return out
 
     def open_game(self, game: str) -> None:
@@ -115,4 +146,3 @@ class HomeScreen(Screen):
     def resumable_screen(self):
         """The screen of a game still in progress in this session, to continue it."""
         return self.app.game_screen if self.app.controller.in_progress else None
-

@@ -47,7 +47,7 @@ class KeyboardScreen(Screen):
         super().__init__(app)
         self.heading, self.text, self.on_done = title, text, on_done
         self.shift = not text  # a name starts with a capital
-        self.accents = False   # the accented letters instead of the language's own rows
+        self.accents = False  # the accented letters instead of the language's own rows
 
     def title(self) -> str:
         return self.heading
@@ -63,8 +63,10 @@ class KeyboardScreen(Screen):
         else:
             field_rect, keys = rows(c, [1, 6], gap)
         shown = self.text + "|"
-        out: list[Widget] = [Panel(field_rect, key="field"),
-                             Label(field_rect.inflate(-f.u(24), 0), shown, "prompt", align="left", key="typed")]
+        out: list[Widget] = [
+            Panel(field_rect, key="field"),
+            Label(field_rect.inflate(-f.u(24), 0), shown, "prompt", align="left", key="typed"),
+        ]
         key_gap = f.u(3)
         lines = rows(keys, len(key_rows) + (2 if f.portrait else 1), key_gap)
         units = max(offset + len(letters) for offset, letters in key_rows)
@@ -74,17 +76,35 @@ class KeyboardScreen(Screen):
                 x = keys.x + round((offset + i) * pitch)
                 cell = pygame.Rect(x, line.y, round((offset + i + 1) * pitch) - (x - keys.x) - key_gap, line.h)
                 shown_letter = letter.upper() if self.shift and letter != "ß" else letter
-                out.append(KeyButton(cell, shown_letter, lambda ch=shown_letter: self.add(ch), kind="choice",
-                                     key=f"key:{letter}", size="title", wrap=False))
+                out.append(
+                    KeyButton(
+                        cell,
+                        shown_letter,
+                        lambda ch=shown_letter: self.add(ch),
+                        kind="choice",
+                        key=f"key:{letter}",
+                        size="title",
+                        wrap=False,
+                    )
+                )
         if f.portrait:  # the command keys on two rows
             shift, accents, space, delete = cols(lines[-2], [1.3, 1, 2, 1.3], gap)
             cancel, done = cols(lines[-1], 2, gap)
         else:
             shift, accents, space, delete, cancel, done = cols(lines[-1], [1.4, 1, 2.6, 1.4, 1.6, 1.6], gap)
         out += [
-            Button(accents, "abc" if self.accents else "áé", self.toggle_accents, kind="secondary",
-                   selected=self.accents, key="accents", wrap=False),
-            Button(shift, _("Shift"), self.toggle_shift, kind="secondary", selected=self.shift, key="shift", wrap=False),
+            Button(
+                accents,
+                "abc" if self.accents else "áé",
+                self.toggle_accents,
+                kind="secondary",
+                selected=self.accents,
+                key="accents",
+                wrap=False,
+            ),
+            Button(
+                shift, _("Shift"), self.toggle_shift, kind="secondary", selected=self.shift, key="shift", wrap=False
+            ),
             Button(space, _("Space"), lambda: self.add(" "), kind="choice", key="space", wrap=False),
             Button(delete, _("Delete"), self.delete, kind="secondary", key="delete", wrap=False),
             Button(cancel, _("Cancel"), self.app.back, kind="secondary", key="cancel", wrap=False),

@@ -39,8 +39,9 @@ class QRCode(Widget):
         for y, line in enumerate(self.matrix):
             for x, dark in enumerate(line):
                 if dark:
-                    pygame.draw.rect(surface, (0, 0, 0), (box.x + (x + 4) * module, box.y + (y + 4) * module,
-                                                          module, module))
+                    pygame.draw.rect(
+                        surface, (0, 0, 0), (box.x + (x + 4) * module, box.y + (y + 4) * module, module, module)
+                    )
 
 
 def page_url(app) -> tuple[str | None, str | None]:
@@ -50,10 +51,14 @@ def page_url(app) -> tuple[str | None, str | None]:
 
 def no_address_text(reason: str) -> str:
     if reason == address.LOOPBACK_ONLY:
-        return _("The live page listens on this machine alone: it found no home network (or was told "
-                 "to listen on loopback only). A phone cannot open it.")
-    return _("The live page has not said where it listens, and this machine's name is not announced "
-             "on the home network (no Avahi). A phone cannot open it yet.")
+        return _(
+            "The live page listens on this machine alone: it found no home network (or was told "
+            "to listen on loopback only). A phone cannot open it."
+        )
+    return _(
+        "The live page has not said where it listens, and this machine's name is not announced "
+        "on the home network (no Avahi). A phone cannot open it yet."
+    )
 
 
 def caption() -> str:
@@ -66,10 +71,12 @@ def settings_buttons(body: pygame.Rect, app, gap: int) -> list[Widget]:
     yes, no, code = cols(body, [1, 1, 1.4], gap)
     out: list[Widget] = [
         Button(yes, _("On"), lambda: app.change_config(live=True), kind="choice", selected=on, key="live:on"),
-        Button(no, _("Off"), lambda: app.change_config(live=False), kind="choice", selected=not on, key="live:off")]
+        Button(no, _("Off"), lambda: app.change_config(live=False), kind="choice", selected=not on, key="live:off"),
+    ]
     if on:
-        out.append(Button(code, _("Show the code"), lambda: app.show(LiveCodeScreen(app)), kind="secondary",
-                          key="live:code"))
+        out.append(
+            Button(code, _("Show the code"), lambda: app.show(LiveCodeScreen(app)), kind="secondary", key="live:code")
+        )
     return out
 
 
@@ -86,15 +93,28 @@ class LiveCodeScreen(Screen):
             if f.portrait:  # the words together, not spread down a tall screen
                 card.h //= 2
             title, text = rows(card.inflate(-f.u(24), -f.u(24)), [1, 2.5], gap)
-            return [Panel(card, key="no-address"),
-                    Label(title, _("No address a phone can open"), "title", wrap=True, key="live-none"),
-                    Label(text, no_address_text(reason), "body", wrap=True, key="live-why")]
+            return [
+                Panel(card, key="no-address"),
+                Label(title, _("No address a phone can open"), "title", wrap=True, key="live-none"),
+                Label(text, no_address_text(reason), "body", wrap=True, key="live-why"),
+            ]
         if f.portrait:
             picture, words = rows(c, [3, 1.3], gap)
         else:
             picture, words = cols(c, [1, 1.2], gap)
         hint, link = rows(words, [2, 1], gap)
-        return [Panel(picture, key="qr-card"), QRCode(picture.inflate(-f.u(16), -f.u(16)), url),
-                Label(hint, _("Scan it with a phone on the home network to follow the game there, "
-                              "or open the address on a TV's browser."), "body", wrap=True, key="live-hint"),
-                Label(link, url, "title", wrap=True, key="live-url")]
+        return [
+            Panel(picture, key="qr-card"),
+            QRCode(picture.inflate(-f.u(16), -f.u(16)), url),
+            Label(
+                hint,
+                _(
+                    "Scan it with a phone on the home network to follow the game there, "
+                    "or open the address on a TV's browser."
+                ),
+                "body",
+                wrap=True,
+                key="live-hint",
+            ),
+            Label(link, url, "title", wrap=True, key="live-url"),
+        ]

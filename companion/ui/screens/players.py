@@ -17,16 +17,22 @@ from ...rules import SetupError, rules_by_name
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows
 from ..kit.names import NameLabel, shared_px
+from ..kit.roster import Player
 from ..kit.widgets import Button, Label, Panel, Widget, player_icon, token_marks
 from . import game_screen_class
-from ..kit.roster import Player
 from .base import Screen, game_title
 
 _ = i18n.translator("app")
 
 COLOUR_NAMES = {
-    "red": i18n.N_("Red"), "blue": i18n.N_("Blue"), "green": i18n.N_("Green"), "yellow": i18n.N_("Yellow"),
-    "black": i18n.N_("Black"), "orange": i18n.N_("Orange"), "purple": i18n.N_("Purple"), "white": i18n.N_("White"),
+    "red": i18n.N_("Red"),
+    "blue": i18n.N_("Blue"),
+    "green": i18n.N_("Green"),
+    "yellow": i18n.N_("Yellow"),
+    "black": i18n.N_("Black"),
+    "orange": i18n.N_("Orange"),
+    "purple": i18n.N_("Purple"),
+    "white": i18n.N_("White"),
 }
 # the setup field naming who starts, per game, and how the button says it
 FIRST_PLAYER = {
@@ -45,7 +51,7 @@ def colours_for(game: str) -> tuple[str, ...]:
 @dataclass
 class Entry:
     colour: str
-    typed: str | None = None   # None: the name is the colour's name, in the current language
+    typed: str | None = None  # None: the name is the colour's name, in the current language
     seat: int | None = None
 
     @property
@@ -58,8 +64,8 @@ class SetupChoice:
     """A game's own setup field (e.g. Cloudship's mode), offered as a button that cycles."""
 
     key: str
-    label: str                               # "Mode: {value}", in `domain`
-    options: tuple[tuple[Any, str], ...]     # (setup value, label in `domain`)
+    label: str  # "Mode: {value}", in `domain`
+    options: tuple[tuple[Any, str], ...]  # (setup value, label in `domain`)
     domain: str = "app"
     default_index: int = 0
 
@@ -71,8 +77,10 @@ class PlayersScreen(Screen):
         self.rules = rules_by_name(game)
         palette = colours_for(game)
         if players:
-            self.entries = [Entry(p.colour if p.colour in palette else palette[i % len(palette)], p.name, p.seat)
-                            for i, p in enumerate(players)]
+            self.entries = [
+                Entry(p.colour if p.colour in palette else palette[i % len(palette)], p.name, p.seat)
+                for i, p in enumerate(players)
+            ]
         else:
             self.entries = [Entry(palette[i]) for i in range(self.rules.min_players)]
         self.first = 0
@@ -129,8 +137,14 @@ class PlayersScreen(Screen):
     def edit_name(self, index: int) -> None:
         from .keyboard import KeyboardScreen
 
-        self.app.show(KeyboardScreen(self.app, _("Name of player {number}").format(number=index + 1),
-                                     self.entries[index].typed or "", lambda name: self.rename(index, name)))
+        self.app.show(
+            KeyboardScreen(
+                self.app,
+                _("Name of player {number}").format(number=index + 1),
+                self.entries[index].typed or "",
+                lambda name: self.rename(index, name),
+            )
+        )
 
     def next_first(self) -> None:
         self.first = (self.first + 1) % len(self.entries)
@@ -212,7 +226,9 @@ class PlayersScreen(Screen):
     def build(self, f, t):
         share = 0.36 if not f.portrait or len(self.entries) > 6 else 0.45
         left, right = f.board_and_step(share)
-        return self.player_list(f, t, left) + (self.seat_panel(f, right) if self.claiming else self.options_panel(f, right))
+        return self.player_list(f, t, left) + (
+            self.seat_panel(f, right) if self.claiming else self.options_panel(f, right)
+        )
 
     def player_list(self, f, t, area: pygame.Rect) -> list[Widget]:
         """A row per player: the colour, the name (every name at one size, on up to two lines,
@@ -238,10 +254,26 @@ class PlayersScreen(Screen):
                 name_rect, seat_rect = cols(rest, [2.2, 1], gap)
             else:  # the seat under the name
                 name_rect, seat_rect = rows(rest, [1.9, 1], f.u(2)) if row.h >= f.u(48 + 24) else (rest, None)
-            out.append(Button(colour_rect, "", lambda i=index: self.next_colour(i), kind="choice",
-                              icon=player_icon(marks[entry.name], entry.colour), key=f"colour:{index}"))
-            names.append(Button(name_rect, entry.name, lambda i=index: self.edit_name(i), kind="choice",
-                                key=f"name:{index}", size="title"))
+            out.append(
+                Button(
+                    colour_rect,
+                    "",
+                    lambda i=index: self.next_colour(i),
+                    kind="choice",
+                    icon=player_icon(marks[entry.name], entry.colour),
+                    key=f"colour:{index}",
+                )
+            )
+            names.append(
+                Button(
+                    name_rect,
+                    entry.name,
+                    lambda i=index: self.edit_name(i),
+                    kind="choice",
+                    key=f"name:{index}",
+                    size="title",
+                )
+            )
             out.append(names[-1])
             if seat_rect is not None:
                 seat_text = _("Seat {number}").format(number=entry.seat) if entry.seat else _("No seat")
@@ -253,8 +285,13 @@ class PlayersScreen(Screen):
     def share_name_size(buttons: list[Button], theme) -> None:
         """Every name button's label at the one size at which all the names fit (`shared_px`)."""
         weight = th.weight_of("title")
-        px = shared_px({b.text: b.label.rect.w for b in buttons}, theme.size("title"), theme.size("min"),
-                       min(b.label.rect.h for b in buttons), weight)
+        px = shared_px(
+            {b.text: b.label.rect.w for b in buttons},
+            theme.size("title"),
+            theme.size("min"),
+            min(b.label.rect.h for b in buttons),
+            weight,
+        )
         for b in buttons:
             b.label = NameLabel(b.label.rect, b.text, px / theme.scale, weight=weight, shorten=True)
 
@@ -266,8 +303,16 @@ class PlayersScreen(Screen):
 
         text = ship_("Practice flight")
         w = max(f.u(96), t.measure(text, t.size("small"))[0] + f.u(32))
-        return [Button(pygame.Rect(area.right - w, area.y, w, area.h), text, self.practice, kind="secondary",
-                       key="practice", size="small")]
+        return [
+            Button(
+                pygame.Rect(area.right - w, area.y, w, area.h),
+                text,
+                self.practice,
+                kind="secondary",
+                key="practice",
+                size="small",
+            )
+        ]
 
     def practice(self) -> None:
         from .practice import PracticeScreen
@@ -279,24 +324,63 @@ class PlayersScreen(Screen):
         n_choices = len(self.choices)
         weights = [1, 1] + [1] * n_choices + [1, 1.4]
         parts = rows(area, weights, gap)
-        count_row, first_row, choice_rows, seats_row, start_row = parts[0], parts[1], parts[2:2 + n_choices], parts[-2], parts[-1]
+        count_row, first_row, choice_rows, seats_row, start_row = (
+            parts[0],
+            parts[1],
+            parts[2 : 2 + n_choices],
+            parts[-2],
+            parts[-1],
+        )
         minus, label, plus = cols(count_row, [1, 1.6, 1], gap)
         out: list[Widget] = [
-            Button(minus, "-", self.remove_player, kind="secondary", enabled=len(self.entries) > self.rules.min_players,
-                   key="fewer", size="prompt"),
-            Label(label, _.ngettext("{count} player", "{count} players", len(self.entries)).format(count=len(self.entries)),
-                  "body", wrap=True, key="count"),
-            Button(plus, "+", self.add_player, kind="secondary", enabled=len(self.entries) < self.rules.max_players,
-                   key="more", size="prompt"),
+            Button(
+                minus,
+                "-",
+                self.remove_player,
+                kind="secondary",
+                enabled=len(self.entries) > self.rules.min_players,
+                key="fewer",
+                size="prompt",
+            ),
+            Label(
+                label,
+                _.ngettext("{count} player", "{count} players", len(self.entries)).format(count=len(self.entries)),
+                "body",
+                wrap=True,
+                key="count",
+            ),
+            Button(
+                plus,
+                "+",
+                self.add_player,
+                kind="secondary",
+                enabled=len(self.entries) < self.rules.max_players,
+                key="more",
+                size="prompt",
+            ),
         ]
         _key, first_label = FIRST_PLAYER[self.game]
-        out.append(Button(first_row, _(first_label).format(name=self.names()[self.first]), self.next_first,
-                          kind="choice", key="first"))
+        out.append(
+            Button(
+                first_row,
+                _(first_label).format(name=self.names()[self.first]),
+                self.next_first,
+                kind="choice",
+                key="first",
+            )
+        )
         for rect, choice in zip(choice_rows, self.choices):
             tr = i18n.translator(choice.domain)
             value = tr(choice.options[self.choice_index[choice.key]][1])
-            out.append(Button(rect, tr(choice.label).format(value=value), lambda k=choice.key: self.next_choice(k),
-                              kind="choice", key=f"choice:{choice.key}"))
+            out.append(
+                Button(
+                    rect,
+                    tr(choice.label).format(value=value),
+                    lambda k=choice.key: self.next_choice(k),
+                    kind="choice",
+                    key=f"choice:{choice.key}",
+                )
+            )
         out.append(Button(seats_row, _("Claim seats"), self.start_claiming, kind="secondary", key="claim"))
         out.append(Button(start_row, _("Start"), self.start, kind="good", key="start", size="prompt"))
         return out
@@ -305,12 +389,28 @@ class PlayersScreen(Screen):
         gap = f.u(GAP)
         prompt, seats, stop = rows(area, [1.2, 2.2, 1], gap)
         waiting = self.waiting()
-        out: list[Widget] = [Panel(prompt, key="claim-panel"),
-                             Label(inset(prompt, f.u(8)), _("{name}: press the button at your seat, or tap its number").format(
-                                 name=waiting[0]), "body", wrap=True, key="claim-prompt")]
+        out: list[Widget] = [
+            Panel(prompt, key="claim-panel"),
+            Label(
+                inset(prompt, f.u(8)),
+                _("{name}: press the button at your seat, or tap its number").format(name=waiting[0]),
+                "body",
+                wrap=True,
+                key="claim-prompt",
+            ),
+        ]
         taken = {e.seat for e in self.entries if e.seat}
         for number, cell in enumerate(grid(seats, SEATS, 4, gap), start=1):
-            out.append(Button(cell, str(number), lambda s=number: self.claim_seat(s), kind="choice",
-                              enabled=number not in taken, key=f"seat-button:{number}", size="title"))
+            out.append(
+                Button(
+                    cell,
+                    str(number),
+                    lambda s=number: self.claim_seat(s),
+                    kind="choice",
+                    enabled=number not in taken,
+                    key=f"seat-button:{number}",
+                    size="title",
+                )
+            )
         out.append(Button(stop, _("No seats"), self.stop_claiming, kind="secondary", key="no-seats"))
         return out

@@ -36,8 +36,17 @@ BACK_AFTER_S = 1.2  # a ball through the hole is put back on the deck after this
 PAD_TILT = 6.0  # degrees a pad tilts the deck
 # pad -> (pitch, roll): seen from above with the bow to the right, the deck tips so the balls
 # roll towards the pad
-PADS = {"nw": (6.0, -6.0), "n": (0.0, -6.0), "ne": (-6.0, -6.0), "w": (6.0, 0.0), "level": (0.0, 0.0),
-        "e": (-6.0, 0.0), "sw": (6.0, 6.0), "s": (0.0, 6.0), "se": (-6.0, 6.0)}
+PADS = {
+    "nw": (6.0, -6.0),
+    "n": (0.0, -6.0),
+    "ne": (-6.0, -6.0),
+    "w": (6.0, 0.0),
+    "level": (0.0, 0.0),
+    "e": (-6.0, 0.0),
+    "sw": (6.0, 6.0),
+    "s": (0.0, 6.0),
+    "se": (-6.0, 6.0),
+}
 PAD_GRID = (("nw", "n", "ne"), ("w", "level", "e"), ("sw", "s", "se"))
 DECK = (235, 214, 178)
 RIM = (120, 84, 52)
@@ -92,7 +101,7 @@ class TwinDeck(LocalDeck):
     def advance(self, seconds: float) -> list[str]:
         with self.twin.lock:
             truth = self.twin.model.truth
-            fell = [s["ball"] for s in truth[self.seen:] if s["through"] == "hole"]
+            fell = [s["ball"] for s in truth[self.seen :] if s["through"] == "hole"]
             self.seen = len(truth)
         return fell
 
@@ -245,12 +254,15 @@ class PracticeScreen(Screen):
             rain, hail = cols(top, 2, gap)
         else:  # a narrow column: one button a row, so each name fits whole
             rain, hail, bottom = rows(buttons, 3, gap)
-        out.append(Button(rain, _("Add a raindrop"), lambda: self.add("rain"), kind="secondary", size="small",
-                          key="add:rain"))
-        out.append(Button(hail, _("Add a hailstone"), lambda: self.add("hail"), kind="secondary", size="small",
-                          key="add:hail"))
-        out.append(Button(bottom, _("Level the ship"), lambda: self.tilt("level"), kind="secondary", size="small",
-                          key="level"))
+        out.append(
+            Button(rain, _("Add a raindrop"), lambda: self.add("rain"), kind="secondary", size="small", key="add:rain")
+        )
+        out.append(
+            Button(hail, _("Add a hailstone"), lambda: self.add("hail"), kind="secondary", size="small", key="add:hail")
+        )
+        out.append(
+            Button(bottom, _("Level the ship"), lambda: self.tilt("level"), kind="secondary", size="small", key="level")
+        )
         return out
 
     def drives_real_ship(self) -> bool:
@@ -272,10 +284,13 @@ class PracticeScreen(Screen):
 
     def prompt(self) -> str:
         if self.drives_real_ship():
-            return _("Lift the ship and tilt it: the balls roll to the low side. Steer them into the hole! "
-                     "Nothing counts here.")
-        return _("Tap a side of the ship to tip it: the balls roll that way. Steer them into the hole! "
-                 "Nothing counts here.")
+            return _(
+                "Lift the ship and tilt it: the balls roll to the low side. Steer them into the hole! "
+                "Nothing counts here."
+            )
+        return _(
+            "Tap a side of the ship to tip it: the balls roll that way. Steer them into the hole! Nothing counts here."
+        )
 
     def status(self) -> str:
         reported = self.reported_tilt()

@@ -35,9 +35,15 @@ from .base import Screen, game_title
 _ = translator("insights")
 
 TITLES = ("cloud9", "cloudship", "cloudmine")
-MODE_NAMES = {"standard": N_("Standard"), "sunny": N_("Sunny"), "partly_cloudy": N_("Partly cloudy"),
-              "overcast": N_("Overcast"), "dreary": N_("Dreary"), "stormy": N_("Stormy"),
-              "tornado": N_("Tornado")}
+MODE_NAMES = {
+    "standard": N_("Standard"),
+    "sunny": N_("Sunny"),
+    "partly_cloudy": N_("Partly cloudy"),
+    "overcast": N_("Overcast"),
+    "dreary": N_("Dreary"),
+    "stormy": N_("Stormy"),
+    "tornado": N_("Tornado"),
+}
 ROLE_NAMES = {"dreamer": N_("Dreamer"), "chooser": N_("Chooser"), "observer": N_("Observer")}
 MAX_LINES = 6
 
@@ -67,18 +73,27 @@ def record_lines(records: TitleRecords) -> list[str]:
         if records.fewest_rounds:
             lines.append(_("Fewest rounds to win: {rounds}").format(rounds=records.fewest_rounds[0]))
         for mode, played in records.played_per_mode.items():
-            lines.append(_("{mode}: {won} of {played} won").format(
-                mode=_(MODE_NAMES.get(mode, mode)), won=records.wins_per_mode.get(mode, 0), played=played))
+            lines.append(
+                _("{mode}: {won} of {played} won").format(
+                    mode=_(MODE_NAMES.get(mode, mode)), won=records.wins_per_mode.get(mode, 0), played=played
+                )
+            )
     else:
         for role, cards in records.cards_per_role.items():
             if cards:
                 name = max(cards, key=cards.get)
-                lines.append(_("Most cards as {role}: {name} ({count})").format(
-                    role=_(ROLE_NAMES[role]), name=name, count=cards[name]))
+                lines.append(
+                    _("Most cards as {role}: {name} ({count})").format(
+                        role=_(ROLE_NAMES[role]), name=name, count=cards[name]
+                    )
+                )
     leaders = sorted(records.players.values(), key=lambda p: (-p.won, -p.best_streak, p.name))
     for player in leaders:
-        lines.append(_("{name}: {won}/{played} won, streak {streak}").format(
-            name=player.name, won=player.won, played=player.played, streak=player.best_streak))
+        lines.append(
+            _("{name}: {won}/{played} won, streak {streak}").format(
+                name=player.name, won=player.won, played=player.played, streak=player.best_streak
+            )
+        )
     return lines[:MAX_LINES]
 
 
@@ -125,8 +140,8 @@ class RecordsScreen(Screen):
         self.source = source if source is not None else app.journal
         self.tab = "cloud9"
         self._records: dict[str, TitleRecords] | None = None
-        self._latest: dict[str, int] = {}         # title -> its latest finished game's id
-        self._pictures: dict[str, object] = {}    # title -> that game, rebuilt
+        self._latest: dict[str, int] = {}  # title -> its latest finished game's id
+        self._pictures: dict[str, object] = {}  # title -> that game, rebuilt
         self.working: threading.Thread | None = None  # working the records out, off the loop
 
     def title(self) -> str:
@@ -194,16 +209,26 @@ class RecordsScreen(Screen):
         gap = f.u(GAP)
         records = self.load()
         tabs, body = rows(c, [1, 6 if not f.portrait else 12], gap)
-        out: list[Widget] = [Button(rect, game_title(game), lambda g=game: self.show_tab(g), kind="choice",
-                                    selected=self.tab == game, key=f"records:{game}")
-                             for rect, game in zip(cols(tabs, len(TITLES), gap), TITLES)]
+        out: list[Widget] = [
+            Button(
+                rect,
+                game_title(game),
+                lambda g=game: self.show_tab(g),
+                kind="choice",
+                selected=self.tab == game,
+                key=f"records:{game}",
+            )
+            for rect, game in zip(cols(tabs, len(TITLES), gap), TITLES)
+        ]
         if records is None:
-            return out + [Label(body, _("Working out the records of every game…"), "prompt", wrap=True,
-                                key="records-working")]
+            return out + [
+                Label(body, _("Working out the records of every game…"), "prompt", wrap=True, key="records-working")
+            ]
         mine = records.get(self.tab)
         if mine is None:
-            return out + [Label(body, _("No finished games of this title yet."), "prompt", wrap=True,
-                                key="records-empty")]
+            return out + [
+                Label(body, _("No finished games of this title yet."), "prompt", wrap=True, key="records-empty")
+            ]
         picture = self.picture(self.tab) if self.tab != "cloudmine" else None
         if picture is not None:
             text, chart = rows(body, [1, 1.2], gap) if f.portrait else cols(body, [1, 1.25], gap)
@@ -212,9 +237,18 @@ class RecordsScreen(Screen):
             text = body
         out.append(Panel(text, key="records-card"))
         inner = text.inflate(-f.u(20), -f.u(12))
-        lines = [Label(rect, line, "small" if i else "body", align="left", wrap=True,
-                       colour=th.INK if i < 3 else th.INK_SOFT, key=f"record:{i}" if i else "played:0")
-                 for i, (rect, line) in enumerate(record_rows(t, inner, record_lines(mine), f.u(6)))]
+        lines = [
+            Label(
+                rect,
+                line,
+                "small" if i else "body",
+                align="left",
+                wrap=True,
+                colour=th.INK if i < 3 else th.INK_SOFT,
+                key=f"record:{i}" if i else "played:0",
+            )
+            for i, (rect, line) in enumerate(record_rows(t, inner, record_lines(mine), f.u(6)))
+        ]
         return out + one_size(lines, t)  # the records below the count of games all in one size
 
     def show_tab(self, game: str) -> None:
@@ -224,5 +258,4 @@ class RecordsScreen(Screen):
 
 def records_button(rect: pygame.Rect, app, source) -> Button:
     """The History screen's way in: a tab-like button that opens the records."""
-    return Button(rect, _("Records"), lambda: app.show(RecordsScreen(app, source)), kind="choice",
-                  key="tab:records")
+    return Button(rect, _("Records"), lambda: app.show(RecordsScreen(app, source)), kind="choice", key="tab:records")

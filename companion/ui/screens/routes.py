@@ -11,8 +11,13 @@ from .live_code import LiveCodeScreen, caption
 from .practice import PracticeScreen
 from .settings import SettingsScreen
 
-ROUTES = {"end": EndScreen, "help": HelpScreen, "live_code": LiveCodeScreen, "practice": PracticeScreen,
-          "settings": SettingsScreen}
+ROUTES = {
+    "end": EndScreen,
+    "help": HelpScreen,
+    "live_code": LiveCodeScreen,
+    "practice": PracticeScreen,
+    "settings": SettingsScreen,
+}
 
 
 def menu_entries(app) -> list[tuple[str, Callable[[], None]]]:

@@ -100,31 +100,57 @@ class SeatEdgesScreen(Screen):
         rotate = self.app.viewport.rotate
         edges = self.app.config.seat_edges
         head, picker, picture = rows(c, [0.8, 1.6, 4.2] if f.portrait else [0.7, 1, 3], gap)
-        out: list[Widget] = [Label(head, _("Pick a seat, then tap the edge of the screen it sits at."),
-                                   "body", wrap=True, key="seat-edges-prompt")]
+        out: list[Widget] = [
+            Label(
+                head,
+                _("Pick a seat, then tap the edge of the screen it sits at."),
+                "body",
+                wrap=True,
+                key="seat-edges-prompt",
+            )
+        ]
         count = self.seats_shown()
         lines = 2 if f.portrait and count > 4 else 1  # a narrow screen: two rows of seats
         per_line = -(-count // lines)
         boxes = [box for line in rows(picker, lines, gap) for box in cols(line, per_line, gap)]
         for rect, seat in zip(boxes, range(1, count + 1)):
-            out.append(Button(rect, str(seat), lambda s=seat: self.choose(s), kind="choice",
-                              selected=seat == self.chosen, key=f"seat:{seat}", size="title"))
+            out.append(
+                Button(
+                    rect,
+                    str(seat),
+                    lambda s=seat: self.choose(s),
+                    kind="choice",
+                    selected=seat == self.chosen,
+                    key=f"seat:{seat}",
+                    size="title",
+                )
+            )
         # the screen drawn in the middle, an edge button along each of its sides
         bar = f.u(72)
         screen_box = picture.inflate(-2 * bar - 2 * gap, -2 * bar - 2 * gap)
         out.append(Panel(screen_box, colour=th.SECONDARY, key="seat-edges-screen"))
-        out.append(Label(screen_box.inflate(-f.u(16), -f.u(16)), _("the screen"), "small",
-                         colour=th.INK_SOFT, key="seat-edges-screen-name"))
-        sides = {"top": pygame.Rect(screen_box.left, picture.top, screen_box.width, bar),
-                 "bottom": pygame.Rect(screen_box.left, picture.bottom - bar, screen_box.width, bar),
-                 "left": pygame.Rect(picture.left, screen_box.top, bar, screen_box.height),
-                 "right": pygame.Rect(picture.right - bar, screen_box.top, bar, screen_box.height)}
+        out.append(
+            Label(
+                screen_box.inflate(-f.u(16), -f.u(16)),
+                _("the screen"),
+                "small",
+                colour=th.INK_SOFT,
+                key="seat-edges-screen-name",
+            )
+        )
+        sides = {
+            "top": pygame.Rect(screen_box.left, picture.top, screen_box.width, bar),
+            "bottom": pygame.Rect(screen_box.left, picture.bottom - bar, screen_box.width, bar),
+            "left": pygame.Rect(picture.left, screen_box.top, bar, screen_box.height),
+            "right": pygame.Rect(picture.right - bar, screen_box.top, bar, screen_box.height),
+        }
         for edge, rect in sides.items():
             mounted = display_edge(edge, rotate)
             here = [str(s) for s in range(1, count + 1) if edges[s - 1] == mounted]
             text = " ".join(here) if here else "+"
-            out.append(Button(rect, text, lambda e=mounted: self.place(e), kind="secondary",
-                              key=f"edge:{edge}", size="title"))
+            out.append(
+                Button(rect, text, lambda e=mounted: self.place(e), kind="secondary", key=f"edge:{edge}", size="title")
+            )
         return out
 
     def choose(self, seat: int) -> None:

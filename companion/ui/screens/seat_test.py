@@ -19,7 +19,7 @@ from .base import Screen
 
 _ = translator("seats")
 
-LIT = (255, 190, 20)    # a lit LED: amber, drawn filled with rays
+LIT = (255, 190, 20)  # a lit LED: amber, drawn filled with rays
 UNLIT = (150, 160, 172)  # a dark LED: drawn as a ring only
 
 
@@ -77,8 +77,10 @@ class SeatTestScreen(Screen):
             return [Panel(c), Label(inset(c, f.u(24)), _("No seat buttons are attached."), "prompt", wrap=True)]
         gap = f.u(GAP)
         prompt, seats_area, foot = rows(c, [1, 3.4, 0.7], gap)
-        out: list[Widget] = [Panel(prompt, key="prompt-card"),
-                             Label(inset(prompt, f.u(8)), self.prompt(model), "prompt", key="prompt")]
+        out: list[Widget] = [
+            Panel(prompt, key="prompt-card"),
+            Label(inset(prompt, f.u(8)), self.prompt(model), "prompt", key="prompt"),
+        ]
         columns = 2 if f.portrait else 4
         lit = model.lit_seat()
         last = model.last
@@ -119,7 +121,9 @@ class SeatTestScreen(Screen):
         keyboard = getattr(self.app.hardware, "keyboard", None)
         if keyboard is not None:
             legend = keyboard.legend()
-            return _("Simulated buttons: keys {jump_first}-{jump_last} press JUMP, {stay_first}-{stay_last} press STAY").format(
-                jump_first=legend[0][1], jump_last=legend[-1][1], stay_first=legend[0][2], stay_last=legend[-1][2])
-        return _("The LEDs light one after the other; a button held down for {seconds} seconds is ignored "
-                 "until released.").format(seconds=round(STUCK_AFTER_S))
+            return _(
+                "Simulated buttons: keys {jump_first}-{jump_last} press JUMP, {stay_first}-{stay_last} press STAY"
+            ).format(jump_first=legend[0][1], jump_last=legend[-1][1], stay_first=legend[0][2], stay_last=legend[-1][2])
+        return _(
+            "The LEDs light one after the other; a button held down for {seconds} seconds is ignored until released."
+        ).format(seconds=round(STUCK_AFTER_S))

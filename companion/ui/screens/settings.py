@@ -33,10 +33,14 @@ class SettingsScreen(Screen):
         # two pages, so that every target stays large at 800x480 (eleven rows do not fit)
         tabs, c = rows(c, [1, 6 if f.portrait else 4.2], gap)
         tabs = tabs if f.portrait else cols(tabs, [1, 1], 2 * gap)[0]
-        for rect, (number, text, key) in zip(cols(tabs, 2, gap), ((0, _("Basics"), "settings:basics"),
-                                                                   (1, _("More"), "settings:more"))):
-            out.append(Button(rect, text, lambda n=number: self.show_page(n), kind="choice",
-                              selected=self.page == number, key=key))
+        for rect, (number, text, key) in zip(
+            cols(tabs, 2, gap), ((0, _("Basics"), "settings:basics"), (1, _("More"), "settings:more"))
+        ):
+            out.append(
+                Button(
+                    rect, text, lambda n=number: self.show_page(n), kind="choice", selected=self.page == number, key=key
+                )
+            )
         fill = self.basics if self.page == 0 else self.more
         lines_wanted = fill(None, None, gap)
         n_rows = max(lines_wanted, 5)
@@ -45,7 +49,7 @@ class SettingsScreen(Screen):
         else:  # two columns, each caption above its controls: every target stays large
             per_column = -(-n_rows // 2)
             left, right = cols(c, 2, 2 * gap)
-            lines = rows(left, per_column, gap) + rows(right, per_column, gap)[:n_rows - per_column]
+            lines = rows(left, per_column, gap) + rows(right, per_column, gap)[: n_rows - per_column]
 
         def row(rect, caption):
             if f.portrait:
@@ -69,8 +73,16 @@ class SettingsScreen(Screen):
         config = self.app.config
         languages = row(lines[0], _("Language"))
         for rect, code in zip(cols(languages, len(i18n.LANGUAGES), gap), i18n.LANGUAGES):
-            out.append(Button(rect, i18n.LANGUAGE_NAMES[code], lambda c=code: self.app.change_config(language=c),
-                              kind="choice", selected=config.language == code, key=f"lang:{code}"))
+            out.append(
+                Button(
+                    rect,
+                    i18n.LANGUAGE_NAMES[code],
+                    lambda c=code: self.app.change_config(language=c),
+                    kind="choice",
+                    selected=config.language == code,
+                    key=f"lang:{code}",
+                )
+            )
 
         # the state is the highlighted one of the pair, the other is the way to change it
         mute = row(lines[1], _("Sound"))
@@ -78,32 +90,84 @@ class SettingsScreen(Screen):
             out.append(Label(mute, _("No sound device"), "small", wrap=True, key="mute"))
         else:
             on, off = cols(mute, 2, gap)
-            out += [Button(on, _("Sound on"), lambda: self.app.change_config(muted=False), kind="choice",
-                           selected=not config.muted, key="unmute"),
-                    Button(off, _("Sound off"), lambda: self.app.change_config(muted=True), kind="choice",
-                           selected=config.muted, key="mute")]
+            out += [
+                Button(
+                    on,
+                    _("Sound on"),
+                    lambda: self.app.change_config(muted=False),
+                    kind="choice",
+                    selected=not config.muted,
+                    key="unmute",
+                ),
+                Button(
+                    off,
+                    _("Sound off"),
+                    lambda: self.app.change_config(muted=True),
+                    kind="choice",
+                    selected=config.muted,
+                    key="mute",
+                ),
+            ]
 
         sound = row(lines[2], _("Volume"))
         minus, level, plus = cols(sound, [1, 1.2, 1], gap)
-        out += [Button(minus, "-", lambda: self.volume(-VOLUME_STEP), kind="secondary", key="quieter",
-                       enabled=config.volume > 0, size="prompt"),
-                Label(level, f"{round(config.volume * 100)}%", "title", key="volume"),
-                Button(plus, "+", lambda: self.volume(VOLUME_STEP), kind="secondary", key="louder",
-                       enabled=config.volume < 1, size="prompt")]
+        out += [
+            Button(
+                minus,
+                "-",
+                lambda: self.volume(-VOLUME_STEP),
+                kind="secondary",
+                key="quieter",
+                enabled=config.volume > 0,
+                size="prompt",
+            ),
+            Label(level, f"{round(config.volume * 100)}%", "title", key="volume"),
+            Button(
+                plus,
+                "+",
+                lambda: self.volume(VOLUME_STEP),
+                kind="secondary",
+                key="louder",
+                enabled=config.volume < 1,
+                size="prompt",
+            ),
+        ]
 
         out += self.speech_row(row(lines[3], _("Spoken prompts")), gap)
 
         turn = row(lines[4], _("Rotation"))
         for rect, degrees in zip(cols(turn, len(ROTATIONS), gap), ROTATIONS):
-            out.append(Button(rect, f"{degrees}°", lambda d=degrees: self.app.change_config(rotate=d),
-                              kind="choice", selected=config.rotate == degrees, key=f"rotate:{degrees}"))
+            out.append(
+                Button(
+                    rect,
+                    f"{degrees}°",
+                    lambda d=degrees: self.app.change_config(rotate=d),
+                    kind="choice",
+                    selected=config.rotate == degrees,
+                    key=f"rotate:{degrees}",
+                )
+            )
 
         seats = row(lines[5], _("Seat buttons"))
         test, where, result = cols(seats, [1, 1, 1.1], gap)
-        out.append(Button(test, _("Test the seats"), lambda: self.app.show(SeatTestScreen(self.app)),
-                          kind="choice", key="seat-test"))
-        out.append(Button(where, _("Where they sit"), lambda: self.app.show(SeatEdgesScreen(self.app)),
-                          kind="choice", key="seat-edges"))
+        out.append(
+            Button(
+                test,
+                _("Test the seats"),
+                lambda: self.app.show(SeatTestScreen(self.app)),
+                kind="choice",
+                key="seat-test",
+            )
+        )
+        out.append(
+            Button(
+                where,
+                _("Where they sit"),
+                lambda: self.app.show(SeatEdgesScreen(self.app)),
+                kind="choice",
+                key="seat-edges",
+            )
+        )
         shown = self.app.hardware.status_line() or (_("Simulated") if self.app.hardware.simulated else _("Ready"))
         out.append(Label(result, shown, "small", wrap=True, key="seat-result"))
         return 6
@@ -115,8 +179,9 @@ class SettingsScreen(Screen):
             return 5 if can_power_off else 4
         sensor = row(lines[0], _("Ship sensor"))
         status = self.app.hardware.sensor_status()
-        out.append(Label(sensor, sensor_text(status) if status else _("none connected"), "body", align="left",
-                         key="sensor"))
+        out.append(
+            Label(sensor, sensor_text(status) if status else _("none connected"), "body", align="left", key="sensor")
+        )
         out += risk_meter.settings_buttons(row(lines[1], risk_meter.settings_caption()), self.app, gap)
         out += forecast_view.settings_buttons(row(lines[2], forecast_view.settings_caption()), self.app, gap)
         out += live_code.settings_buttons(row(lines[3], live_code.caption()), self.app, gap)
@@ -137,30 +202,50 @@ class SettingsScreen(Screen):
             reason = _("No sound device")
         else:
             reason = ""
-        return [Button(on, _("On"), lambda: self.app.change_config(speech=True), kind="choice",
-                       selected=config.speech and can_speak, enabled=can_speak, key="speech:on"),
-                Button(off, _("Off"), lambda: self.app.change_config(speech=False), kind="choice",
-                       selected=not (config.speech and can_speak), enabled=can_speak, key="speech:off"),
-                Label(note, reason, "small", wrap=True, key="speech-note")]
+        return [
+            Button(
+                on,
+                _("On"),
+                lambda: self.app.change_config(speech=True),
+                kind="choice",
+                selected=config.speech and can_speak,
+                enabled=can_speak,
+                key="speech:on",
+            ),
+            Button(
+                off,
+                _("Off"),
+                lambda: self.app.change_config(speech=False),
+                kind="choice",
+                selected=not (config.speech and can_speak),
+                enabled=can_speak,
+                key="speech:off",
+            ),
+            Label(note, reason, "small", wrap=True, key="speech-note"),
+        ]
 
     def ask_shut_down(self) -> None:
-        self.app.confirm(_("Shut down?"),
-                         _("The games are saved. Unplug the companion once the green light on the "
-                           "Raspberry Pi has stopped blinking."),
-                         _("Shut down"), self.shut_down)
+        self.app.confirm(
+            _("Shut down?"),
+            _(
+                "The games are saved. Unplug the companion once the green light on the "
+                "Raspberry Pi has stopped blinking."
+            ),
+            _("Shut down"),
+            self.shut_down,
+        )
 
     def shut_down(self) -> None:
         """Show that it is going, then leave the loop: the app closes the journal and powers off."""
         from ..kit.widgets import Dialog
 
         power.request()
-        self.app.ask(Dialog(_("Shutting down"), _("Unplug once the green light on the Raspberry Pi "
-                                                  "has stopped blinking."), []))
+        self.app.ask(
+            Dialog(_("Shutting down"), _("Unplug once the green light on the Raspberry Pi has stopped blinking."), [])
+        )
         self.app.after(0.3, lambda: setattr(self.app, "running", False))
 
     def volume(self, step: float) -> None:
         level = min(1.0, max(0.0, round(self.app.config.volume + step, 2)))
         self.app.change_config(volume=level)
         self.app.sounds.play("right")  # hear the new level
-
-

@@ -18,7 +18,7 @@ from .moments import Moment
 _ = translator("story")
 
 STRIP_H = 40  # design pixels: the strip of recent events under the board (a line of text)
-RECENT = 3    # events in the strip at most (fewer where it is narrow)
+RECENT = 3  # events in the strip at most (fewer where it is narrow)
 COMPACT_H = 200  # below this height the card puts its headline beside its text
 
 # the card's header band: the moment's colour (text on it is white or ink, whichever reads)
@@ -42,8 +42,15 @@ def strip_widgets(f: Frame, rect: pygame.Rect, recent: list[Moment]) -> list[Wid
     """The last few events, oldest on the left, the newest in full ink."""
     out: list[Widget] = [Panel(rect, colour=th.SECONDARY, border=th.CARD_LINE, key="story-strip")]
     if not recent:
-        return out + [Label(inset(rect, f.u(6)), _("The story of the game appears here"), "small",
-                            colour=th.INK_SOFT, key="story:none")]
+        return out + [
+            Label(
+                inset(rect, f.u(6)),
+                _("The story of the game appears here"),
+                "small",
+                colour=th.INK_SOFT,
+                key="story:none",
+            )
+        ]
     inner = pygame.Rect(rect.x + f.u(10), rect.y + f.u(2), rect.w - f.u(20), rect.h - f.u(4))
     # as many of the newest as fit whole in one line each (never a clipped one): a shorter strip
     # on purpose where the screen is narrow or the words are long
@@ -55,11 +62,25 @@ def strip_widgets(f: Frame, rect: pygame.Rect, recent: list[Moment]) -> list[Wid
     for index, (cell, moment) in enumerate(zip(cells, shown)):
         newest = index == len(shown) - 1
         text = text_part(cell, moment, f)
-        out.append(Label(text, moment.headline, "small", colour=th.INK if newest else th.INK_SOFT,
-                         wrap=count == 1, min_size="min", key=f"story:{index}"))
+        out.append(
+            Label(
+                text,
+                moment.headline,
+                "small",
+                colour=th.INK if newest else th.INK_SOFT,
+                wrap=count == 1,
+                min_size="min",
+                key=f"story:{index}",
+            )
+        )
         if moment.faces:  # what was rolled, as the dice show it
-            out.append(Faces(pygame.Rect(text.right + f.u(4), cell.y, cell.right - text.right - f.u(4), cell.h),
-                             moment.faces, key=f"story-faces:{index}"))
+            out.append(
+                Faces(
+                    pygame.Rect(text.right + f.u(4), cell.y, cell.right - text.right - f.u(4), cell.h),
+                    moment.faces,
+                    key=f"story-faces:{index}",
+                )
+            )
     return out
 
 
@@ -88,7 +109,9 @@ class Faces(Widget):
 
     def draw(self, surface, ctx):
         gap = ctx.theme.px(3)
-        side = min(self.rect.h - ctx.theme.px(8), (self.rect.w - gap * (len(self.faces) - 1)) // max(1, len(self.faces)))
+        side = min(
+            self.rect.h - ctx.theme.px(8), (self.rect.w - gap * (len(self.faces) - 1)) // max(1, len(self.faces))
+        )
         x = self.rect.x
         for face in self.faces:
             box = pygame.Rect(x, self.rect.centery - side // 2, side, side)
@@ -115,8 +138,14 @@ def hyphenated(text: str, width: int, f: Frame, size: str) -> str:
     return " ".join(out).replace("\n ", "\n")
 
 
-def card_widgets(f: Frame, area: pygame.Rect, moment: Moment, colour_of: Callable[[str], str],
-                 dismiss: Callable[[], None], mark_of: Callable[[str], str] = lambda name: name) -> list[Widget]:
+def card_widgets(
+    f: Frame,
+    area: pygame.Rect,
+    moment: Moment,
+    colour_of: Callable[[str], str],
+    dismiss: Callable[[], None],
+    mark_of: Callable[[str], str] = lambda name: name,
+) -> list[Widget]:
     """The result card over the board: what happened, in large type, and who got or lost what."""
     box = inset(area, f.u(4))
     out: list[Widget] = [Button(box, "", dismiss, kind="choice", key="story-card")]
@@ -125,11 +154,24 @@ def card_widgets(f: Frame, area: pygame.Rect, moment: Moment, colour_of: Callabl
         # a low band (Cloudship: above the beds that take the balls): headline beside the text
         body = moment.card_text or "; ".join(line for _who, line in moment.details)
         head, text = cols(inset(box, f.u(4)), [1, 1.5], f.u(GAP))
-        return out + [Panel(head, colour=band_colour, border=None, key="story-band"),
-                      Label(inset(head, f.u(6)), hyphenated(moment.headline, inset(head, f.u(6)).w, f, "title"),
-                            "title", colour=th.text_on(band_colour), wrap=True, key="story-headline"),
-                      Label(inset(text, f.u(4)), hyphenated(body, inset(text, f.u(4)).w, f, "body"), "body",
-                            wrap=True, key="story-text")]
+        return out + [
+            Panel(head, colour=band_colour, border=None, key="story-band"),
+            Label(
+                inset(head, f.u(6)),
+                hyphenated(moment.headline, inset(head, f.u(6)).w, f, "title"),
+                "title",
+                colour=th.text_on(band_colour),
+                wrap=True,
+                key="story-headline",
+            ),
+            Label(
+                inset(text, f.u(4)),
+                hyphenated(body, inset(text, f.u(4)).w, f, "body"),
+                "body",
+                wrap=True,
+                key="story-text",
+            ),
+        ]
     details = moment.details
     n = len(details)
     columns = 2 if n > 3 and box.w > f.u(420) else 1
@@ -140,18 +182,39 @@ def card_widgets(f: Frame, area: pygame.Rect, moment: Moment, colour_of: Callabl
     # a detail that wraps to more than three lines at the floor (long names, a narrow card) gets
     # the height of its lines
     line_w = (box.w - f.u(16)) // columns - f.u(52)
-    most = max((len(wrap_lines(hyphenated(line, line_w, f, "body"), f.u(th.SIZES["min"]), line_w, "regular"))
-                for _who, line in details), default=0) if line_w > 0 else 0
+    most = (
+        max(
+            (
+                len(wrap_lines(hyphenated(line, line_w, f, "body"), f.u(th.SIZES["min"]), line_w, "regular"))
+                for _who, line in details
+            ),
+            default=0,
+        )
+        if line_w > 0
+        else 0
+    )
     row_weight = 0.3 * most if most > 3 else 1.05 if most > 1 else 0.9
-    weights = [0.9 if long_body else 1.2] + ([2.6 if long_body else 1.6 if moment.card_text else 1.2 if columns > 1 else 1.5] if body else []) + ([min(row_weight * detail_rows, 3.4)] if n else []) + [0.45 if long_body or most > 1 else 0.55]
+    weights = (
+        [0.9 if long_body else 1.2]
+        + ([2.6 if long_body else 1.6 if moment.card_text else 1.2 if columns > 1 else 1.5] if body else [])
+        + ([min(row_weight * detail_rows, 3.4)] if n else [])
+        + [0.45 if long_body or most > 1 else 0.55]
+    )
     parts = rows(inset(box, f.u(4)), weights, f.u(GAP))
     head, hint = parts[0], parts[-1]
-    out += [Panel(head, colour=band_colour, border=None, key="story-band"),
-            Label(inset(head, f.u(8)), hyphenated(moment.headline, inset(head, f.u(8)).w, f, "prompt"), "prompt",
-                  colour=th.text_on(band_colour), wrap=True, key="story-headline")]
+    out += [
+        Panel(head, colour=band_colour, border=None, key="story-band"),
+        Label(
+            inset(head, f.u(8)),
+            hyphenated(moment.headline, inset(head, f.u(8)).w, f, "prompt"),
+            "prompt",
+            colour=th.text_on(band_colour),
+            wrap=True,
+            key="story-headline",
+        ),
+    ]
     if body:
-        out.append(Label(inset(parts[1], f.u(8)), body, "body" if long_body else "title", wrap=True,
-                         key="story-text"))
+        out.append(Label(inset(parts[1], f.u(8)), body, "body" if long_body else "title", wrap=True, key="story-text"))
     if n:
         cells = grid(inset(parts[-2], f.u(4)), n, columns, f.u(4))
         for cell, (who, line) in zip(cells, details):
@@ -161,7 +224,15 @@ def card_widgets(f: Frame, area: pygame.Rect, moment: Moment, colour_of: Callabl
                 token = pygame.Rect(cell.x, cell.centery - side // 2, side, side)
                 out.append(PlayerToken(token, who, colour_of(who), key=f"story-token:{who}", mark=mark_of(who)))
                 text_rect = pygame.Rect(token.right + f.u(8), cell.y, cell.right - token.right - f.u(8), cell.h)
-            out.append(Label(text_rect, hyphenated(line, text_rect.w, f, "body"), "body", align="left", wrap=True,
-                             key="story-line"))
+            out.append(
+                Label(
+                    text_rect,
+                    hyphenated(line, text_rect.w, f, "body"),
+                    "body",
+                    align="left",
+                    wrap=True,
+                    key="story-line",
+                )
+            )
     out.append(Label(hint, _("Tap to close"), "small", colour=th.INK_SOFT, key="story-hint"))
     return out

@@ -36,15 +36,34 @@ BIG_KINDS = ("fall", "top", "settle", "storm", "hail", "end")
 SAID_KINDS = BIG_KINDS + ("reroll", "land", "reveal")
 
 COLOUR_WORDS = {
-    "red": N_("red"), "yellow": N_("yellow"), "green": N_("green"), "purple": N_("purple"),
-    "white": N_("white"), "blue": N_("blue"), "blank": N_("blank"), "storm": N_("storm"),
+    "red": N_("red"),
+    "yellow": N_("yellow"),
+    "green": N_("green"),
+    "purple": N_("purple"),
+    "white": N_("white"),
+    "blue": N_("blue"),
+    "blank": N_("blank"),
+    "storm": N_("storm"),
     "wild": N_("wild card"),
 }
 
 
 # a count as it stands before a noun (index = the count)
-COUNT_WORDS = (None, N_("one"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"),
-               N_("eight"), N_("nine"), N_("ten"), N_("eleven"), N_("twelve"))
+COUNT_WORDS = (
+    None,
+    N_("one"),
+    N_("two"),
+    N_("three"),
+    N_("four"),
+    N_("five"),
+    N_("six"),
+    N_("seven"),
+    N_("eight"),
+    N_("nine"),
+    N_("ten"),
+    N_("eleven"),
+    N_("twelve"),
+)
 
 
 def count_word(count: int) -> str:
@@ -69,12 +88,12 @@ def names_text(names: list[str] | tuple[str, ...]) -> str:
 @dataclass(frozen=True)
 class Moment:
     kind: str
-    players: tuple[str, ...] = ()                    # whom it concerns, in the order shown
+    players: tuple[str, ...] = ()  # whom it concerns, in the order shown
     _headline: Callable[[], str] = field(default=lambda: "", repr=False, compare=False)
     _text: Callable[[], str] = field(default=lambda: "", repr=False, compare=False)
     _details: Callable[[], list[tuple[str | None, str]]] = field(default=list, repr=False, compare=False)
     _lead: Callable[[], str] = field(default=lambda: "", repr=False, compare=False)
-    faces: tuple[str, ...] = ()                      # the dice a roll showed (the strip draws them)
+    faces: tuple[str, ...] = ()  # the dice a roll showed (the strip draws them)
     _card: Callable[[], str] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -122,7 +141,8 @@ def moments(before: View, after: View, action: Mapping[str, Any]) -> list[Moment
         return []
     game = after.get("game")
     found = {"cloud9": _cloud9, "cloudship": _cloudship, "cloudmine": _cloudmine}.get(game, lambda *a: [])(
-        before, after, action)
+        before, after, action
+    )
     if after.get("over") and not before.get("over"):
         found.append(_end(after))
     return found
@@ -150,67 +170,125 @@ def big_moment(found: list[Moment]) -> Moment | None:
 
 def gains(before: View, after: View) -> dict[str, int]:
     """How each player's score changed, for those whose score changed, in seat order."""
-    return {name: after["scores"][name] - before["scores"][name] for name in after["players"]
-            if after["scores"][name] != before["scores"][name]}
+    return {
+        name: after["scores"][name] - before["scores"][name]
+        for name in after["players"]
+        if after["scores"][name] != before["scores"][name]
+    }
 
 
 # --- Cloud 9 -----------------------------------------------------------------------------------
+
 
 def _cloud9(before: View, after: View, action) -> list[Moment]:
     act = action.get("act")
     if act == "roll":
         pilot, dice = before["pilot"], list(action.get("dice") or [])
-        return [Moment("roll", (pilot,),
-                       lambda: _("{name} rolled").format(name=pilot),
-                       lambda: _("{name} rolled: {faces}").format(name=pilot, faces=", ".join(map(colour_word, dice))),
-                       faces=tuple(dice))]
+        return [
+            Moment(
+                "roll",
+                (pilot,),
+                lambda: _("{name} rolled").format(name=pilot),
+                lambda: _("{name} rolled: {faces}").format(name=pilot, faces=", ".join(map(colour_word, dice))),
+                faces=tuple(dice),
+            )
+        ]
     if act == "jump":
         name, points = action.get("player"), before["points_here"]
-        return [Moment("jump", (name,),
-                       lambda: _("{name} jumped out").format(name=name),
-                       lambda: _("{name} jumped out: +{points} points").format(name=name, points=points))]
+        return [
+            Moment(
+                "jump",
+                (name,),
+                lambda: _("{name} jumped out").format(name=name),
+                lambda: _("{name} jumped out: +{points} points").format(name=name, points=points),
+            )
+        ]
     if act == "stay":
         name = action.get("player")
-        return [Moment("stay", (name,), lambda: _("{name} stays in").format(name=name),
-                       lambda: _("{name} stays in").format(name=name))]
+        return [
+            Moment(
+                "stay",
+                (name,),
+                lambda: _("{name} stays in").format(name=name),
+                lambda: _("{name} stays in").format(name=name),
+            )
+        ]
     if act == "fall":
         aboard, cloud, points = tuple(before["basket"]), before["cloud"], before["points_here"]
         pilot = before["pilot"]
         # the card says it once, naming everyone aboard and the pilot who let it fall
-        return [Moment(
-            "fall", aboard,
-            lambda: _("The balloon fell from cloud {cloud}").format(cloud=cloud),
-            lambda: _.ngettext("The balloon fell from cloud {cloud}: {names} scores nothing this trip",
-                               "The balloon fell from cloud {cloud}: {names} score nothing this trip",
-                               len(aboard)).format(cloud=cloud, names=names_text(aboard)),
-            _card=lambda: (_("{pilot} let it fall and scores nothing this trip (jumping out paid {points})").format(
-                pilot=pilot, points=points) if aboard == (pilot,) else
-                _.ngettext("{pilot} let it fall: {names} scores nothing this trip (jumping out paid {points})",
-                           "{pilot} let it fall: {names} score nothing this trip (jumping out paid {points})",
-                           len(aboard)).format(pilot=pilot, names=names_text(aboard), points=points)))]
+        return [
+            Moment(
+                "fall",
+                aboard,
+                lambda: _("The balloon fell from cloud {cloud}").format(cloud=cloud),
+                lambda: _.ngettext(
+                    "The balloon fell from cloud {cloud}: {names} scores nothing this trip",
+                    "The balloon fell from cloud {cloud}: {names} score nothing this trip",
+                    len(aboard),
+                ).format(cloud=cloud, names=names_text(aboard)),
+                _card=lambda: (
+                    _("{pilot} let it fall and scores nothing this trip (jumping out paid {points})").format(
+                        pilot=pilot, points=points
+                    )
+                    if aboard == (pilot,)
+                    else _.ngettext(
+                        "{pilot} let it fall: {names} scores nothing this trip (jumping out paid {points})",
+                        "{pilot} let it fall: {names} score nothing this trip (jumping out paid {points})",
+                        len(aboard),
+                    ).format(pilot=pilot, names=names_text(aboard), points=points)
+                ),
+            )
+        ]
     if act == "rise":
         pilot, cards = before["pilot"], list(action.get("cards") or [])
         if after["trip"] > before["trip"] or (after["over"] and not before["over"]):
             won = gains(before, after)
             aboard = tuple(won)
-            return [Moment(
-                "top", aboard,
-                lambda: _("Cloud 9 reached!"),
-                lambda: _.ngettext("Cloud 9 reached: {names} scores {points} points",
-                                   "Cloud 9 reached: {names} score {points} points each",
-                                   len(aboard)).format(names=names_text(aboard), points=next(iter(won.values()), 0)),
-                # a row each where they fit; more (six aboard, long names) and the sentence names them once
-                lambda: [(name, _("{name}: now {total}").format(name=name, total=after["scores"][name]))
-                         for name in aboard] if len(aboard) <= 3 else [],
-                lambda: _.ngettext("+{points} points", "+{points} points each", len(aboard)).format(
-                    points=next(iter(won.values()), 0)))]
+            return [
+                Moment(
+                    "top",
+                    aboard,
+                    lambda: _("Cloud 9 reached!"),
+                    lambda: _.ngettext(
+                        "Cloud 9 reached: {names} scores {points} points",
+                        "Cloud 9 reached: {names} score {points} points each",
+                        len(aboard),
+                    ).format(names=names_text(aboard), points=next(iter(won.values()), 0)),
+                    # a row each where they fit; more (six aboard, long names) and the sentence names them once
+                    lambda: (
+                        [
+                            (name, _("{name}: now {total}").format(name=name, total=after["scores"][name]))
+                            for name in aboard
+                        ]
+                        if len(aboard) <= 3
+                        else []
+                    ),
+                    lambda: _.ngettext("+{points} points", "+{points} points each", len(aboard)).format(
+                        points=next(iter(won.values()), 0)
+                    ),
+                )
+            ]
         cloud = after["cloud"]
         if not cards:
-            return [Moment("rise", (pilot,), lambda: _("Up to cloud {cloud}").format(cloud=cloud),
-                           lambda: _("{name} rose to cloud {cloud} without a card").format(name=pilot, cloud=cloud))]
-        return [Moment("rise", (pilot,), lambda: _("Up to cloud {cloud}").format(cloud=cloud),
-                       lambda: _("{name} rose to cloud {cloud} with {cards}").format(
-                           name=pilot, cloud=cloud, cards=", ".join(map(colour_word, cards))))]
+            return [
+                Moment(
+                    "rise",
+                    (pilot,),
+                    lambda: _("Up to cloud {cloud}").format(cloud=cloud),
+                    lambda: _("{name} rose to cloud {cloud} without a card").format(name=pilot, cloud=cloud),
+                )
+            ]
+        return [
+            Moment(
+                "rise",
+                (pilot,),
+                lambda: _("Up to cloud {cloud}").format(cloud=cloud),
+                lambda: _("{name} rose to cloud {cloud} with {cards}").format(
+                    name=pilot, cloud=cloud, cards=", ".join(map(colour_word, cards))
+                ),
+            )
+        ]
     return []
 
 
@@ -218,12 +296,18 @@ def _cloud9(before: View, after: View, action) -> list[Moment]:
 
 # one sentence per bed (German declines the colour before the noun: "gelbes Beet", "lila Beet")
 BED_WORDS = {
-    ("rain", "yellow"): N_("Raindrop: yellow bed"), ("rain", "purple"): N_("Raindrop: purple bed"),
-    ("rain", "white"): N_("Raindrop: white bed"), ("rain", "blue"): N_("Raindrop: blue bed"),
-    ("hail", "yellow"): N_("Hailstone: yellow bed"), ("hail", "purple"): N_("Hailstone: purple bed"),
-    ("hail", "white"): N_("Hailstone: white bed"), ("hail", "blue"): N_("Hailstone: blue bed"),
-    ("wild", "yellow"): N_("Wild flower: yellow bed"), ("wild", "purple"): N_("Wild flower: purple bed"),
-    ("wild", "white"): N_("Wild flower: white bed"), ("wild", "blue"): N_("Wild flower: blue bed"),
+    ("rain", "yellow"): N_("Raindrop: yellow bed"),
+    ("rain", "purple"): N_("Raindrop: purple bed"),
+    ("rain", "white"): N_("Raindrop: white bed"),
+    ("rain", "blue"): N_("Raindrop: blue bed"),
+    ("hail", "yellow"): N_("Hailstone: yellow bed"),
+    ("hail", "purple"): N_("Hailstone: purple bed"),
+    ("hail", "white"): N_("Hailstone: white bed"),
+    ("hail", "blue"): N_("Hailstone: blue bed"),
+    ("wild", "yellow"): N_("Wild flower: yellow bed"),
+    ("wild", "purple"): N_("Wild flower: purple bed"),
+    ("wild", "white"): N_("Wild flower: white bed"),
+    ("wild", "blue"): N_("Wild flower: blue bed"),
 }
 
 
@@ -244,31 +328,57 @@ def _cloudship(before: View, after: View, action) -> list[Moment]:
         moved = after["storm"] - before["storm"]
         if moved > 0:
             left = max(0, after["storm_end"] - after["storm"])
-            out.append(Moment(
-                "storm", (commander,),
-                lambda: _.ngettext("The storm moves {count} square", "The storm moves {count} squares",
-                                   moved).format(count=moved),
-                lambda: _.ngettext("The storm moves on: {count} square left",
-                                   "The storm moves on: {count} squares left", left).format(count=count_word(left))))
+            out.append(
+                Moment(
+                    "storm",
+                    (commander,),
+                    lambda: _.ngettext(
+                        "The storm moves {count} square", "The storm moves {count} squares", moved
+                    ).format(count=moved),
+                    lambda: _.ngettext(
+                        "The storm moves on: {count} square left", "The storm moves on: {count} squares left", left
+                    ).format(count=count_word(left)),
+                )
+            )
         elif dice.count("storm") == len(dice):  # the roll does not count
             text = lambda: _("Three storms do not count: roll again")  # noqa: E731
             out.append(Moment("reroll", (commander,), text, text))
         else:
-            out.append(Moment("roll", (commander,), lambda: _("{name} rolled").format(name=commander),
-                              lambda: _("{name} rolled: {faces}").format(
-                                  name=commander, faces=", ".join(map(colour_word, dice))), faces=tuple(dice)))
+            out.append(
+                Moment(
+                    "roll",
+                    (commander,),
+                    lambda: _("{name} rolled").format(name=commander),
+                    lambda: _("{name} rolled: {faces}").format(name=commander, faces=", ".join(map(colour_word, dice))),
+                    faces=tuple(dice),
+                )
+            )
     elif act == "drop":
         ball, bed = action.get("ball"), action.get("bed")
         text = lambda: bed_words(ball, bed)  # noqa: E731
         out.append(Moment("drop", (), text, text))
     elif act == "land":
         planted, removed = len(after["planted"]), len(after["removed"])
-        out.append(Moment(
-            "land", (commander,), lambda: _("Landed"),
-            lambda: _.ngettext("Landed: {count} flower planted", "Landed: {count} flowers planted",
-                               planted).format(count=count_word(planted))
-            + ("" if not removed else " " + _.ngettext("(hail took {count})", "(hail took {count})",
-                                                       removed).format(count=count_word(removed)))))
+        out.append(
+            Moment(
+                "land",
+                (commander,),
+                lambda: _("Landed"),
+                lambda: (
+                    _.ngettext("Landed: {count} flower planted", "Landed: {count} flowers planted", planted).format(
+                        count=count_word(planted)
+                    )
+                    + (
+                        ""
+                        if not removed
+                        else " "
+                        + _.ngettext("(hail took {count})", "(hail took {count})", removed).format(
+                            count=count_word(removed)
+                        )
+                    )
+                ),
+            )
+        )
     elif act == "plant":
         bed = action.get("bed")
         text = lambda: bed_words("wild", bed)  # noqa: E731
@@ -279,24 +389,37 @@ def _cloudship(before: View, after: View, action) -> list[Moment]:
     turned = _hail_tiles(after) - _hail_tiles(before)
     if turned > 0:
         load = after["hail_visible"]
-        out.append(Moment(
-            "hail", (),
-            lambda: _("A hail tile turned up"),
-            lambda: _.ngettext("A hail tile turned up: from now on {count} hailstone flies along",
-                               "A hail tile turned up: from now on {count} hailstones fly along",
-                               load).format(count=count_word(load))))
+        out.append(
+            Moment(
+                "hail",
+                (),
+                lambda: _("A hail tile turned up"),
+                lambda: _.ngettext(
+                    "A hail tile turned up: from now on {count} hailstone flies along",
+                    "A hail tile turned up: from now on {count} hailstones fly along",
+                    load,
+                ).format(count=count_word(load)),
+            )
+        )
     return out
 
 
 # --- The Cloud Mine ----------------------------------------------------------------------------
+
 
 def _cloudmine(before: View, after: View, action) -> list[Moment]:
     if action.get("act") != "guess":
         return []
     name = action.get("player")
     if after["round"] == before["round"] and not (after["over"] and not before["over"]):
-        return [Moment("guess", (name,), lambda: _("{name} guessed wrong").format(name=name),
-                       lambda: _("{name} guessed wrong").format(name=name))]
+        return [
+            Moment(
+                "guess",
+                (name,),
+                lambda: _("{name} guessed wrong").format(name=name),
+                lambda: _("{name} guessed wrong").format(name=name),
+            )
+        ]
     taken = gains(before, after)
     dreamer, chooser = before["dreamer"], before["chooser"]
 
@@ -308,8 +431,15 @@ def _cloudmine(before: View, after: View, action) -> list[Moment]:
         return who
 
     def lines() -> list[tuple[str | None, str]]:
-        return [(who, _.ngettext("{name} takes {count} card", "{name} takes {count} cards", cards).format(
-            name=role(who), count=count_word(cards))) for who, cards in taken.items()]
+        return [
+            (
+                who,
+                _.ngettext("{name} takes {count} card", "{name} takes {count} cards", cards).format(
+                    name=role(who), count=count_word(cards)
+                ),
+            )
+            for who, cards in taken.items()
+        ]
 
     if action.get("correct"):
         headline = lambda: _("{name} found the card").format(name=name)  # noqa: E731
@@ -324,6 +454,7 @@ def _cloudmine(before: View, after: View, action) -> list[Moment]:
 
 # --- the end -------------------------------------------------------------------------------------
 
+
 def _end(after: View) -> Moment:
     winners = tuple(after.get("winners") or ())
     result = after.get("result")
@@ -332,6 +463,9 @@ def _end(after: View) -> Moment:
     elif result == "lost":
         text = lambda: _("The storm has arrived: the crew loses together")  # noqa: E731
     else:
-        text = lambda: _.ngettext("Game over: {names} wins", "Game over: {names} win",  # noqa: E731
-                                  len(winners)).format(names=names_text(winners))
+        text = lambda: _.ngettext(  # noqa: E731
+            "Game over: {names} wins",
+            "Game over: {names} win",
+            len(winners),
+        ).format(names=names_text(winners))
     return Moment("end", winners, lambda: _("Game over"), text)

@@ -49,9 +49,10 @@ def shown(prompt_name: str, **values: str) -> str:
 
 
 def shown_count(things: str, count: int) -> str:
-    """"two raindrops": `count` of `things` in the screen's words, the count as a word."""
+    """ "two raindrops": `count` of `things` in the screen's words, the count as a word."""
     domain, one, many = SHOWN_COUNTS[things]
     return _SCREENS[domain].ngettext(one, many, count).format(count=story.count_word(count))
+
 
 ENDS_A_SENTENCE = (".", "!", "?")
 
@@ -77,6 +78,7 @@ def say(found: list[story.Moment], view: View) -> str | None:
 
 # --- Cloud 9 -------------------------------------------------------------------------------
 
+
 def _cloud9_step(view: View) -> str | None:
     if view["over"]:
         return None  # the story's end moment says who won
@@ -95,6 +97,7 @@ def _cloud9_step(view: View) -> str | None:
 
 
 # --- Cloudship -----------------------------------------------------------------------------
+
 
 def _balls(rain: int, hail: int) -> str:
     raindrops = shown_count("raindrops", rain)
@@ -127,6 +130,7 @@ def _cloudship_step(view: View) -> str | None:
 
 
 # --- The Cloud Mine ------------------------------------------------------------------------
+
 
 def _cloudmine_step(view: View) -> str | None:
     if view["over"]:

@@ -19,7 +19,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from ...sound import QUIET_S  # noqa: E402  (after the drivers are chosen)
 
 EIGHT = ["Ann", "Ben", "Csilla", "Dóra", "Előd", "Ferenc", "Gábor", "Hannelore"]
-IDLE_S = 8.0       # measured for this long ...
+IDLE_S = 8.0  # measured for this long ...
 # ... once the app has started and loaded everything, and its audio device has rested after the
 # quiet spell, as it does all evening while nothing happens
 SETTLE_S = QUIET_S + 2.5
@@ -80,7 +80,7 @@ def busiest_screens():
         setup, actions = script()
         g = Harness((800, 480))
         g.start_game(setup)
-        for action in actions[:len(actions) // 2]:
+        for action in actions[: len(actions) // 2]:
             g.app.controller.submit(action)
         g.app.pump()
         yield game, g
@@ -230,9 +230,12 @@ def cloudship_animation_frame_ms(rounds: int = 200) -> float:
 
     setup, actions = demo_game()
     hail = next(i for i, a in enumerate(actions) if a == {"act": "reveal", "hail": True})
-    stops = {"slide": (actions[:6] + [{"act": "roll", "dice": ["white", "storm", "storm"]}], SLIDE_S),
-             "flip": (actions[:hail + 1], FLIP_S), "plant": (actions[:4], PLANT_S),
-             "celebrate": (actions, CELEBRATE_S)}
+    stops = {
+        "slide": (actions[:6] + [{"act": "roll", "dice": ["white", "storm", "storm"]}], SLIDE_S),
+        "flip": (actions[: hail + 1], FLIP_S),
+        "plant": (actions[:4], PLANT_S),
+        "celebrate": (actions, CELEBRATE_S),
+    }
     worst = 0.0
     for kind, (played, seconds) in stops.items():
         clock = _StepClock()
@@ -286,9 +289,13 @@ def _shows(db: Path, screen: str) -> bool:
     return db.exists() and (screen == "home" or (on or "").lower().startswith(screen))
 
 
-def idle_cpu_from_outside(games: tuple[str, ...] = ("cloud9", "cloudship", "cloudmine"),
-                          seconds: float = IDLE_S, settle: float = SETTLE_S,
-                          driver: str = "dummy", settings: str = "") -> dict[str, float]:
+def idle_cpu_from_outside(
+    games: tuple[str, ...] = ("cloud9", "cloudship", "cloudmine"),
+    seconds: float = IDLE_S,
+    settle: float = SETTLE_S,
+    driver: str = "dummy",
+    settings: str = "",
+) -> dict[str, float]:
     """% of one core the running `cloud-companion run` uses while nothing happens, read from
     /proc like `top` would, on Home and on each game screen (all measured at once).
 
@@ -308,10 +315,20 @@ def idle_cpu_from_outside(games: tuple[str, ...] = ("cloud9", "cloudship", "clou
             if screen != "home":
                 if demo_script(screen) is None:
                     continue
-                subprocess.run([sys.executable, "-c", CRASHED_GAME_SCRIPT, str(db), screen], env=env,
-                               check=True, timeout=120)
-            command = [sys.executable, "-m", "companion", "run", "--windowed", "--db", str(db),
-                       "--config", str(settings_file)]
+                subprocess.run(
+                    [sys.executable, "-c", CRASHED_GAME_SCRIPT, str(db), screen], env=env, check=True, timeout=120
+                )
+            command = [
+                sys.executable,
+                "-m",
+                "companion",
+                "run",
+                "--windowed",
+                "--db",
+                str(db),
+                "--config",
+                str(settings_file),
+            ]
             children[screen] = (db, subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL))
         try:
             # every app up and showing its screen first (a loaded machine starts them slowly)
@@ -350,8 +367,9 @@ def peak_memory_mib() -> float:
     of its own (two apps in one process would count the first one's frozen leftovers too)."""
     peaks = []
     for width, height in PEAK_SIZES:
-        out = subprocess.run([sys.executable, "-c", PEAK_SCRIPT, str(width), str(height)],
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", PEAK_SCRIPT, str(width), str(height)], capture_output=True, text=True, check=True
+        )
         peaks.append(int(out.stdout.split()[-1]) / 1024)  # ru_maxrss is in KiB on Linux
     return max(peaks)
 
@@ -359,8 +377,13 @@ def peak_memory_mib() -> float:
 def evening_peak_memory_mib(games: int = 20, size: tuple[int, int] = (800, 480)) -> float:
     """The most memory the app uses over a whole evening (tools/evening.py: every title played
     `games` times, every screen, both orientations, the three languages), in a process of its own."""
-    out = subprocess.run([sys.executable, "-m", "companion.ui.tools.evening", str(games), *map(str, size)],
-                         capture_output=True, text=True, check=True, timeout=1800)
+    out = subprocess.run(
+        [sys.executable, "-m", "companion.ui.tools.evening", str(games), *map(str, size)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=1800,
+    )
     return int(out.stdout.split()[-1]) / 1024  # ru_maxrss is in KiB on Linux
 
 
@@ -401,11 +424,14 @@ def bench() -> dict[str, float]:
         "ui.cloudmine_settlement_frame_unrehearsed_ms": round(cloudmine_settlement_frame_ms(rehearsed=False), 3),
         **dict(zip(("ui.recap_draw_ms", "ui.recap_png_ms"), (round(v, 1) for v in recap_png_ms()))),
         # as a family runs it: default settings, so here (no GPIO) the simulated ship streams
-        **{f"ui.idle_{screen}_cpu_percent_of_core": round(value, 3)
-           for screen, value in idle_cpu_from_outside().items()},
+        **{
+            f"ui.idle_{screen}_cpu_percent_of_core": round(value, 3)
+            for screen, value in idle_cpu_from_outside().items()
+        },
         # what the ship's link adds: Home again with the link switched off
         "ui.idle_home_ship_off_cpu_percent_of_core": round(
-            idle_cpu_from_outside(games=(), settings=SHIP_OFF)["home"], 3),
+            idle_cpu_from_outside(games=(), settings=SHIP_OFF)["home"], 3
+        ),
         "ui.start_to_first_frame_s": round(first_frame_s(), 3),
         "ui.peak_memory_mib": round(peak_memory_mib(), 1),
         "ui.evening_peak_memory_mib": round(evening_peak_memory_mib(), 1),

@@ -13,8 +13,7 @@ from ...console import PROG, fail
 
 _ = i18n.translator("app")
 
-NO_DISPLAY = ("no display to show the app on ({why}). "
-              f"To see every screen without one, run: {PROG} demo --out DIR")
+NO_DISPLAY = f"no display to show the app on ({{why}}). To see every screen without one, run: {PROG} demo --out DIR"
 
 
 def size_arg(text: str) -> tuple[int, int]:
@@ -38,14 +37,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.set_defaults(func=cmd_run)
     demo = sub.add_parser("demo", help="save a PNG of every screen of a scripted game of each title")
     demo.add_argument("--out", type=Path, required=True, help="the folder for the pictures")
-    demo.add_argument("--language", choices=("en", "de", "hu", "all"), action="append",
-                      help="en, de or hu (again for more, or all); several go into DIR/<language>/")
-    demo.add_argument("--size", type=size_arg, action="append", metavar="WxH",
-                      help="a screen size, e.g. 1024x600 (again for more); each goes into DIR/WxH/ "
-                           "(default: 800x480 and 720x1280)")
-    demo.add_argument("--players", type=players_arg, metavar="N",
-                      help="play each title with N players (3 to its most) of the longest names, "
-                           "a random legal game (default: the scripted games)")
+    demo.add_argument(
+        "--language",
+        choices=("en", "de", "hu", "all"),
+        action="append",
+        help="en, de or hu (again for more, or all); several go into DIR/<language>/",
+    )
+    demo.add_argument(
+        "--size",
+        type=size_arg,
+        action="append",
+        metavar="WxH",
+        help="a screen size, e.g. 1024x600 (again for more); each goes into DIR/WxH/ (default: 800x480 and 720x1280)",
+    )
+    demo.add_argument(
+        "--players",
+        type=players_arg,
+        metavar="N",
+        help="play each title with N players (3 to its most) of the longest names, "
+        "a random legal game (default: the scripted games)",
+    )
     demo.set_defaults(func=cmd_demo)
 
 
@@ -145,8 +156,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     from ..story.sounds import Silence
 
     # the first frame comes first; the journal, sounds and seat buttons load right after it
-    app = App(Viewport(display, config.rotate), config, GameController(), config_path=config_path,
-              sounds=Silence(config.volume, config.muted), hardware=NoHardware())
+    app = App(
+        Viewport(display, config.rotate),
+        config,
+        GameController(),
+        config_path=config_path,
+        sounds=Silence(config.volume, config.muted),
+        hardware=NoHardware(),
+    )
     import pygame
 
     app.desktop = args.windowed or pygame.display.get_driver() in DESKTOP_DRIVERS
@@ -213,8 +230,11 @@ def attach_the_rest(app, args, config, problems: list[str]):
     app.storage_warning = lost_at_reboot(journal.path.parent)  # Home says so while it lasts
     if app.storage_warning is not None:
         logging.getLogger("cloud-companion").warning(
-            "%s is on %s (%s): every game is lost at the next reboot", journal.path.parent,
-            app.storage_warning[1], app.storage_warning[0])
+            "%s is on %s (%s): every game is lost at the next reboot",
+            journal.path.parent,
+            app.storage_warning[1],
+            app.storage_warning[0],
+        )
     app.sounds = Sounds(config.volume, config.muted)
     try:
         app.hardware = SeatHardware.open(config, wake=app.wake)
@@ -274,10 +294,15 @@ def offer_resume(app, journal) -> None:
         return
     from ..screens.base import game_title
 
-    app.ask(Dialog(_("Continue the game?"),
-                   _("{game} with {names} is not finished.").format(game=game_title(offer.game.game),
-                                                                   names=", ".join(offer.game.players)),
-                   [DialogButton(_("New game"), drop, "secondary"), DialogButton(_("Continue"), resume, "primary")]))
+    app.ask(
+        Dialog(
+            _("Continue the game?"),
+            _("{game} with {names} is not finished.").format(
+                game=game_title(offer.game.game), names=", ".join(offer.game.players)
+            ),
+            [DialogButton(_("New game"), drop, "secondary"), DialogButton(_("Continue"), resume, "primary")],
+        )
+    )
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

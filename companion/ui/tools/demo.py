@@ -11,9 +11,9 @@ title's own limits kept) with the longest names the screens must fit.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable, Iterator
 from importlib import import_module
 from pathlib import Path
-from typing import Callable, Iterator
 
 from ... import i18n
 
@@ -34,8 +34,16 @@ def demo_script(game: str) -> Callable | None:
 
 
 # long names in the three languages, the longest first: what every screen must fit
-LONG_NAMES = ("Maximilian-Alexander", "Szentgyörgyi Boglárka", "Annemarie-Josephine", "Weißenböck Jürgen",
-              "Christopher-Benedict", "Hajdúszoboszlói Ödön", "Friederike-Luise", "Bartholomew-James")
+LONG_NAMES = (
+    "Maximilian-Alexander",
+    "Szentgyörgyi Boglárka",
+    "Annemarie-Josephine",
+    "Weißenböck Jürgen",
+    "Christopher-Benedict",
+    "Hajdúszoboszlói Ödön",
+    "Friederike-Luise",
+    "Bartholomew-James",
+)
 
 
 def sized(sizes: list[tuple[int, int]] | None) -> dict[str, tuple[int, int]]:
@@ -55,9 +63,14 @@ def players_game(game: str, players: int, seed: int = 1) -> tuple[dict, list[dic
     return setup, random_game(setup, seed=seed)
 
 
-def record(out: Path, language: str = "en", sizes: dict[str, tuple[int, int]] = DEMO_SIZES,
-           games: list[str] | None = None, log: Callable[[str], None] = lambda line: None,
-           players: int | None = None) -> list[Path]:
+def record(
+    out: Path,
+    language: str = "en",
+    sizes: dict[str, tuple[int, int]] = DEMO_SIZES,
+    games: list[str] | None = None,
+    log: Callable[[str], None] = lambda line: None,
+    players: int | None = None,
+) -> list[Path]:
     """Play the demo and save the screenshots under `out/<size name>/`; returns the files."""
     from ...journal import Journal
     from .harness import Harness

@@ -107,8 +107,14 @@ def evening(games: int = 20, size: tuple[int, int] = (800, 480), log=lambda line
                             settle()
                         idle(at_rest=True)  # the end screen, its recap saved
                         played += 1
-                for screen in (HistoryScreen(app), RecordsScreen(app), SettingsScreen(app), PracticeScreen(app),
-                               SeatTestScreen(app), *(HelpScreen(app, game) for game in GAMES)):
+                for screen in (
+                    HistoryScreen(app),
+                    RecordsScreen(app),
+                    SettingsScreen(app),
+                    PracticeScreen(app),
+                    SeatTestScreen(app),
+                    *(HelpScreen(app, game) for game in GAMES),
+                ):
                     visit(screen)
                 log(f"{language} {rotate}: {played} games, peak {peak_rss_kib() / 1024:.1f} MiB")
         finally:
@@ -120,6 +126,9 @@ def evening(games: int = 20, size: tuple[int, int] = (800, 480), log=lambda line
 
 if __name__ == "__main__":
     numbers = [int(arg) for arg in sys.argv[1:]]
-    evening(*(numbers[:1] or [20]), size=tuple(numbers[1:3]) or (800, 480),
-            log=lambda line: print(line, file=sys.stderr, flush=True))
+    evening(
+        *(numbers[:1] or [20]),
+        size=tuple(numbers[1:3]) or (800, 480),
+        log=lambda line: print(line, file=sys.stderr, flush=True),
+    )
     print(peak_rss_kib())

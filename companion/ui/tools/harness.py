@@ -58,7 +58,9 @@ def _painted(widget: Widget, theme) -> list[pygame.Rect]:
     if isinstance(widget, (Panel, Button, PlayerToken, Token)) and widget.rect.w and widget.rect.h:
         if isinstance(widget, (PlayerToken, Token)):  # round: the square inside the circle
             side = round(min(widget.rect.w, widget.rect.h) * 0.7)
-            return [pygame.Rect(0, 0, side, side).move(widget.rect.centerx - side // 2, widget.rect.centery - side // 2)]
+            return [
+                pygame.Rect(0, 0, side, side).move(widget.rect.centerx - side // 2, widget.rect.centery - side // 2)
+            ]
         return [widget.rect]
     if getattr(widget, "paints", False) and widget.rect.w and widget.rect.h:  # a drawn part that declares its box
         return [widget.rect]
@@ -70,15 +72,34 @@ class NotOnScreen(LookupError):
 
 
 class Harness:
-    def __init__(self, size: tuple[int, int] = (800, 480), rotate: int = 0, config: Config | None = None,
-                 *, controller=None, hardware=None, journal=None, sounds=None, clock=None, config_path=None):
+    def __init__(
+        self,
+        size: tuple[int, int] = (800, 480),
+        rotate: int = 0,
+        config: Config | None = None,
+        *,
+        controller=None,
+        hardware=None,
+        journal=None,
+        sounds=None,
+        clock=None,
+        config_path=None,
+    ):
         pygame.display.init()
         pygame.font.init()
         display = pygame.display.set_mode(size)
         config = (config or Config()).with_changes(rotate=rotate)
         kwargs = {"clock": clock} if clock else {}
-        self.app = App(Viewport(display, rotate), config, controller, sounds=sounds or Silence(),
-                       hardware=hardware or NoHardware(), journal=journal, config_path=config_path, **kwargs)
+        self.app = App(
+            Viewport(display, rotate),
+            config,
+            controller,
+            sounds=sounds or Silence(),
+            hardware=hardware or NoHardware(),
+            journal=journal,
+            config_path=config_path,
+            **kwargs,
+        )
         self.app.home()
         self.app.pump()
 
@@ -144,9 +165,16 @@ class Harness:
             for i, widget in enumerate(layer):
                 for label in _labels([widget]):
                     inks = [ink for ink in label.ink(theme) if ink.w and ink.h]
-                    for later in layer[i + 1:]:
-                        hit = next((ink for ink in inks for area in _painted(later, theme)
-                                    if ink.clip(area).w > 1 and ink.clip(area).h > 1), None)
+                    for later in layer[i + 1 :]:
+                        hit = next(
+                            (
+                                ink
+                                for ink in inks
+                                for area in _painted(later, theme)
+                                if ink.clip(area).w > 1 and ink.clip(area).h > 1
+                            ),
+                            None,
+                        )
                         if hit is not None:
                             out.append(f"{label.text!r} under {later.key or type(later).__name__}")
                             break
@@ -180,8 +208,11 @@ class Harness:
     def off_canvas(self) -> list[str]:
         """Widgets that stick out of the canvas."""
         bounds = self.app.viewport.canvas.get_rect()
-        return [w.key or ",".join(w.texts()) or type(w).__name__ for w in self.widgets()
-                if not bounds.contains(w.rect) and w.rect.w > 0]
+        return [
+            w.key or ",".join(w.texts()) or type(w).__name__
+            for w in self.widgets()
+            if not bounds.contains(w.rect) and w.rect.w > 0
+        ]
 
     def dropped(self) -> list[str]:
         """What the screen must show (`Screen.must_show()`: player names, say) but nowhere does,
@@ -190,8 +221,9 @@ class Harness:
 
         shown = self.texts()
         tokens = {w.name for w in self.widgets() if isinstance(w, PlayerToken)}
-        return [item for item in self.screen.must_show()
-                if item not in tokens and not any(item in text for text in shown)]
+        return [
+            item for item in self.screen.must_show() if item not in tokens and not any(item in text for text in shown)
+        ]
 
     # --- doing --------------------------------------------------------------------------------
     def tap(self, target: str) -> Widget:

@@ -53,12 +53,14 @@ _sync = [False]  # the last record read was flagged SYNC: mark its steps done be
 _steps = [None, None]  # the buffer, the file's path
 
 if hasattr(_real, "ticks_us"):
+
     def _real_us():
         return _real.ticks_us()
 
     def _real_since(then):
         return _real.ticks_diff(_real.ticks_us(), then)
 else:
+
     def _real_us():
         return _real.perf_counter_ns() // 1000
 
@@ -77,7 +79,7 @@ def log_steps(path, count):
 def write_steps():
     if _steps[0] is not None:
         with open(_steps[1], "wb") as f:
-            f.write(memoryview(_steps[0])[:2 * min(STATS[STEPS], len(_steps[0]) // 2)])
+            f.write(memoryview(_steps[0])[: 2 * min(STATS[STEPS], len(_steps[0]) // 2)])
 
 
 def open_uart(fd):
@@ -112,8 +114,7 @@ def next_sample():
     # unpacked by hand, every field spelled out: no loop, no call, nothing allocated (a few
     # times faster under MicroPython than a loop over the bytes)
     b, s = _buf, SAMPLE
-    s[0] = (b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24) | (b[4] << 32) | (b[5] << 40)
-            | (b[6] << 48) | (b[7] << 56))
+    s[0] = b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24) | (b[4] << 32) | (b[5] << 40) | (b[6] << 48) | (b[7] << 56)
     v = b[8] | (b[9] << 8)
     s[1] = v - 65536 if v >= 32768 else v
     v = b[10] | (b[11] << 8)
@@ -154,6 +155,7 @@ def now_us():
 
 
 # -- MicroPython's time module, as the firmware uses it -------------------------------------------
+
 
 def ticks_ms():
     return SAMPLE[T] % TICKS_PERIOD

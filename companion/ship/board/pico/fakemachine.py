@@ -189,7 +189,7 @@ class UART:
             elif MICROPYTHON:
                 self._out.write(data, offset, n)  # nothing allocated, as on the Pico
             else:
-                self._out.write(memoryview(data)[offset:offset + n])
+                self._out.write(memoryview(data)[offset : offset + n])
         return n
 
     def txdone(self):

@@ -43,6 +43,7 @@ if boardclock.next_sample():  # the clock stands at the first sample when the bo
             sys.print_exception(error, sys.stderr)
         else:
             import traceback
+
             traceback.print_exc()
         sys.stderr.write(boardclock.report() + "\n")
         sys.exit(1)
