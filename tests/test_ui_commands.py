@@ -139,9 +139,9 @@ def test_the_demo_saves_every_screen_and_every_state_change(tmp_path):
             "cloudmine-players",
             "cloudmine-start",
             "keyboard",
-            "claim-seats",
-            "history",
-            "settings",
+            "players-claiming-seats",
+            "history-games",
+            "settings-basics",
             "refusal",
         ):
             assert any(n.endswith(f"-{screen}.png") for n in names), screen

@@ -25,7 +25,7 @@ from .protocol import SEQ_MODULO, VERSION, ProtocolError, decode
 
 BEDS = ("yellow", "purple", "white", "blue")
 INFINITY = float("inf")
-Record = dict[str, Any]  # one line of the judge's output (ship-contract.md)
+Record = dict[str, Any]  # one line of the judge's output (hardware/PROTOCOL.md)
 SHIP_HOLDS = 6  # balls aboard at most: more in the air at once is a fault of the ball sensor
 
 

@@ -60,7 +60,7 @@ def dry_runs(run, vm: VM) -> str:
 def refusals(run, vm: VM) -> str:
     stamp(vm)
     # not root: one line, before anything
-    rc, out = vm.serial.run(f"runuser -u nobody -- make -C {SOURCE} install-pi 2>&1 | grep -v '^make'")
+    rc, out = vm.serial.run(f"runuser -u nobody -- make -s -C {SOURCE} install-pi 2>&1 | grep -v '^make'")
     lines = [line for line in out.strip().splitlines() if line.strip()]
     assert len(lines) == 1 and "as root" in lines[0], out[-600:]
     # the boot partition not mounted (an empty /boot/firmware): refused, nothing changed

@@ -285,7 +285,7 @@ class CloudMineScreen(GameScreen):
             ).format(dreamer=v["dreamer"], count=v["dreamer_pile"])
         # the answers at least 64 px high (landscape stacks them); a draw line of two long names
         # takes its third line from the prompt's room
-        heights = [0.9, 2.1, 0.5, 1.9] if not f.portrait else [1, 1.6, 0.7, 1.4]
+        heights = [0.8, 1.9, 0.45, 2.2] if not f.portrait else [0.9, 1.9, 0.6, 1.4]
         for _more in range(4):
             draw_rect, prompt_rect, table_rect, buttons = rows(inner, heights, f.u(GAP))
             draw = Label(draw_rect, draw_text, "body", wrap=True, key="draw")
