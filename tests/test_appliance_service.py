@@ -152,11 +152,9 @@ def test_the_log_level_comes_from_the_config_and_journald_gets_priorities(monkey
     setup_logging("info")
 
 
-def test_run_with_a_config_directory_keeps_it_and_says_so_on_stderr(tmp_path):
-    folder = tmp_path / "settings"
-    (folder / "mine.txt").parent.mkdir()
-    (folder / "mine.txt").write_text("keep me")
-    result = subprocess.run(
+def first_frame(tmp_path, config) -> subprocess.CompletedProcess:
+    """The app run headless to its first frame with `config`, its output kept."""
+    return subprocess.run(
         [
             sys.executable,
             "-m",
@@ -167,13 +165,20 @@ def test_run_with_a_config_directory_keeps_it_and_says_so_on_stderr(tmp_path):
             "--db",
             str(tmp_path / "j.sqlite3"),
             "--config",
-            str(folder),
+            str(config),
         ],
         env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+def test_run_with_a_config_directory_keeps_it_and_says_so_on_stderr(tmp_path):
+    folder = tmp_path / "settings"
+    (folder / "mine.txt").parent.mkdir()
+    (folder / "mine.txt").write_text("keep me")
+    result = first_frame(tmp_path, folder)
     assert result.returncode == 0, result.stderr
     assert f"warning: the settings file {folder} is a directory" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("j.")) == ["settings"]
@@ -183,24 +188,7 @@ def test_run_with_a_config_directory_keeps_it_and_says_so_on_stderr(tmp_path):
 def test_run_names_a_bad_value_on_stderr_and_starts(tmp_path):
     path = tmp_path / "c.toml"
     path.write_text('language = "de"\nvolume = 7\n')
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "companion",
-            "run",
-            "--windowed",
-            "--first-frame-exit",
-            "--db",
-            str(tmp_path / "j.sqlite3"),
-            "--config",
-            str(path),
-        ],
-        env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = first_frame(tmp_path, path)
     assert result.returncode == 0
     assert f"warning: {path}: volume: must be a number from 0.0 to 1.0, not 7; using the default" in result.stderr
     assert path.read_text() == 'language = "de"\nvolume = 7\n'

@@ -32,10 +32,6 @@ CHANGED = (
 )
 
 
-def count(run, vm: VM, db: str) -> int:
-    return run.count_actions(vm, db)
-
-
 def stamp(vm: VM) -> None:
     vm.serial.check("touch /root/stamp && sleep 1.1")
 
@@ -81,7 +77,7 @@ def backup_export_report(run, vm: VM, played: int) -> str:
     run.wait_active(vm, 120)  # the app runs: the backup is taken beside it
     vm.serial.check(f"cloud-companion backup {WORK}/bk", timeout=180)
     copy = vm.serial.check(f"ls {WORK}/bk/journal-*.sqlite3 | tail -1")
-    copied = count(run, vm, copy)
+    copied = run.count_actions(vm, copy)
     assert copied == played, f"the backup holds {copied} actions, the journal {played}"
     vm.serial.check(f"cloud-companion export --all --out {WORK}/export", timeout=180)
     exported = vm.serial.check(f"ls {WORK}/export/*.jsonl").split()
@@ -110,7 +106,7 @@ def restore(run, vm: VM, played: int) -> str:
     assert kept, "the journal before the restore was not kept"
     vm.serial.check("systemctl start cloud-companion", timeout=180)
     run.wait_active(vm, 120)
-    now, before = count(run, vm, f"{STATE}/journal.sqlite3"), count(run, vm, kept[-1])
+    now, before = run.count_actions(vm, f"{STATE}/journal.sqlite3"), run.count_actions(vm, kept[-1])
     assert now == before == played, (now, before, played)
     return (
         f"refused beside the running app ({refused.strip()[:70]!r}); with it stopped: {now} actions back, "
@@ -136,7 +132,7 @@ def uninstall_keeps(run, vm: VM, played: int) -> str:
         "/usr/local/bin/cloud-companion 2>&1 | grep -vc 'No such file'"
     )[1].strip()
     assert left == "0", vm.serial.run("ls -d /opt/cloud-companion /etc/systemd/system/cloud-companion*")[1]
-    kept = count(run, vm, f"{STATE}/journal.sqlite3")
+    kept = run.count_actions(vm, f"{STATE}/journal.sqlite3")
     assert kept == played, f"{kept} actions after the uninstall, {played} before"
     settings = vm.serial.run(f"test -f {SETTINGS}/config.toml && echo kept")[1]
     assert "kept" in settings, "the settings went with the uninstall"
@@ -149,7 +145,7 @@ def install_again(run, vm: VM, played: int) -> str:
     )
     assert rc == 0, out[-800:]
     run.wait_active(vm, 180)
-    kept = count(run, vm, f"{STATE}/journal.sqlite3")
+    kept = run.count_actions(vm, f"{STATE}/journal.sqlite3")
     assert kept == played, f"{kept} actions after installing again, {played} before"
     return f"running again with the {kept} actions"
 
@@ -169,7 +165,7 @@ def purge(run, vm: VM, played: int) -> str:
     assert not gone, f"left after the purge: {gone}"
     backups = vm.serial.run(f"ls {LAST_BACKUPS}/journal-*.sqlite3 2>/dev/null")[1].split()
     assert backups, f"the purge kept no last backup in {LAST_BACKUPS}: {out[-600:]}"
-    kept = count(run, vm, backups[-1])
+    kept = run.count_actions(vm, backups[-1])
     settings = vm.serial.run(f"ls {LAST_BACKUPS} | grep -c toml")[1].strip()
     assert kept == played, f"the last backup holds {kept} actions, the journal held {played}"
     return (
