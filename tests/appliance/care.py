@@ -102,11 +102,18 @@ def restore(run, vm: VM, played: int) -> str:
     assert refused_rc != 0 and len(refused.strip().splitlines()) == 1, f"a restore beside the app: {refused}"
     vm.serial.check("systemctl stop cloud-companion", timeout=180)
     vm.serial.check(f"cloud-companion restore {copy}", timeout=180)
-    kept = vm.serial.check(f"ls {STATE}/journal.sqlite3.before-restore-*").split()
+    # the journal kept aside, without its -wal and -shm (which ls lists after it)
+    kept = vm.serial.check(f"ls {STATE}/journal.sqlite3.before-restore-* | grep -v -e '-wal$' -e '-shm$'").split()
     assert kept, "the journal before the restore was not kept"
     vm.serial.check("systemctl start cloud-companion", timeout=180)
     run.wait_active(vm, 120)
-    now, before = run.count_actions(vm, f"{STATE}/journal.sqlite3"), run.count_actions(vm, kept[-1])
+    # read from a copy with its write-ahead log: a read-only open of a journal whose log has no
+    # -shm beside it fails, and a writable one would change the file kept
+    vm.serial.check(
+        f"cp {kept[-1]} {WORK}/kept.sqlite3 && if [ -e {kept[-1]}-wal ]; then cp {kept[-1]}-wal {WORK}/kept.sqlite3-wal; fi"
+    )
+    now = run.count_actions(vm, f"{STATE}/journal.sqlite3")
+    before = run.count_actions(vm, f"{WORK}/kept.sqlite3", recover=True)
     assert now == before == played, (now, before, played)
     return (
         f"refused beside the running app ({refused.strip()[:70]!r}); with it stopped: {now} actions back, "

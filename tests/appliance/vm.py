@@ -114,9 +114,10 @@ class Serial:
         self.count = 0
         self.ready = False
 
-    def read_until(self, pattern: bytes, timeout: float) -> re.Match | None:
+    def read_until(self, pattern: bytes, timeout: float, start: int | None = None) -> re.Match | None:
+        """Wait for pattern in what the console says from now on (or from offset start of its log)."""
         wanted = re.compile(pattern)
-        start = len(self.log)
+        start = len(self.log) if start is None else start
         deadline = time.monotonic() + timeout
         while True:
             found = wanted.search(ANSI.sub(b"", bytes(self.log[start:])))
@@ -141,14 +142,24 @@ class Serial:
         if self.ready:
             return
         deadline = time.monotonic() + timeout * self.slow
+        # nothing is typed until the getty has spoken: on Bookworm's arm64 kernel, newlines that
+        # reach the PL011 console before a getty holds it stalled the console for good (twice,
+        # 20 min of silence), while the same boot left alone showed its shell in 97 s
+        prompt = rb"root@[^\n]*# "
+        got = self.read_until(rb"login: |" + prompt, timeout * self.slow / 2, start=0)
+        if got and not got.group(0).startswith(b"root@"):  # the getty is up: its shell is on the way
+            got = self.read_until(prompt, 60 * self.slow, start=0)
         while time.monotonic() < deadline:
-            self.sock.sendall(b"\n")
-            if self.read_until(rb"root@[^\n]*# ", 5):
-                self.sock.sendall(b"stty -echo cols 500; export PS1= TERM=dumb SYSTEMD_PAGER= SYSTEMD_COLORS=0\n")
-                time.sleep(0.5)
-                if self.run("true", timeout=30)[0] == 0:
-                    self.ready = True
-                    return
+            if not got:
+                self.sock.sendall(b"\n")  # the prompt went by unseen (or never came): ask for another
+                got = self.read_until(prompt, 5)
+                continue
+            self.sock.sendall(b"stty -echo cols 500; export PS1= TERM=dumb SYSTEMD_PAGER= SYSTEMD_COLORS=0\n")
+            time.sleep(0.5)
+            if self.run("true", timeout=30)[0] == 0:
+                self.ready = True
+                return
+            got = None
         raise VMError("no root shell on the serial console")
 
     def run(self, command: str, timeout: float = 120) -> tuple[int, str]:
