@@ -137,6 +137,84 @@ def test_the_recap_png_is_packed_band_by_band_with_the_same_pixels(height):
     assert pygame.image.tobytes(back, "RGB") == pixels[2]
 
 
+def _striped(width: int, height: int) -> pygame.Surface:
+    surface = pygame.Surface((width, height), 0, 24, recap.RGB_MASKS)
+    for y in range(height):
+        surface.fill(((y * 7) % 256, (y * 13) % 256, (y * 29) % 256), (0, y, width, 1))
+    surface.fill((250, 10, 10), (3, 0, 5, height))
+    return surface
+
+
+def test_a_recap_is_packed_from_its_own_pixels_not_a_copy():
+    surface = _striped(40, 30)
+    width, height, data = recap.pixels_of(surface)
+    assert isinstance(data, memoryview) and surface.get_locked()  # the surface's memory, held
+    assert bytes(data) == pygame.image.tobytes(surface, "RGB")
+    back = pygame.image.load(io.BytesIO(recap.png_bytes((width, height, data))), "x.png")
+    assert pygame.image.tobytes(back, "RGB") == bytes(data)
+
+
+def test_a_recap_is_drawn_on_three_bytes_a_pixel_in_a_pngs_order():
+    from companion.rules import Match
+    from companion.ui.tools.demo import players_game
+
+    setup, actions = players_game("cloud9", 3, seed=2)
+    match = Match.start(setup)
+    for action in actions:
+        match = match.apply(action)
+    surface = recap.render_recap(match, "2026-12-01T18:00:00+00:00")
+    assert surface.get_bytesize() == 3 and isinstance(recap.pixels_of(surface)[2], memoryview)
+
+
+@pytest.mark.parametrize(("width", "height", "small"), [(1200, 1600, 240), (37, 200, 64), (30, 50, 50), (20, 10, 240)])
+def test_a_small_copy_is_read_a_band_at_a_time_with_the_pixels_of_a_whole_one(
+    tmp_path, monkeypatch, width, height, small
+):
+    surface = pygame.Surface((width, height), 0, 24, recap.RGB_MASKS)  # a sky, a card, a bar
+    for y in range(height):
+        surface.fill((90 + 100 * y // height, 150, 230 - 60 * y // height), (0, y, width, 1))
+    surface.fill((255, 255, 255), (width // 8, height // 5, width * 3 // 4, height // 2))
+    surface.fill((31, 111, 209), (width // 4, height // 3, max(1, width // 10), height // 4))
+    path = recap.write_png(surface, tmp_path / "recap.png")
+    whole = pygame.image.load(str(path))
+    monkeypatch.setattr(pygame.image, "load", lambda *a: pytest.fail("the picture was loaded whole"))
+    copy = recap.small_copy(path, small)
+    out_h = min(small, height)
+    assert copy.get_size() == (max(1, round(width * out_h / height)), out_h)
+    expected = pygame.image.tobytes(pygame.transform.smoothscale(whole, copy.get_size()), "RGB")
+    got = pygame.image.tobytes(copy, "RGB")
+    assert sum(abs(a - b) for a, b in zip(got, expected)) / len(got) < 1.5  # a band's edge may differ a little
+
+
+def test_a_small_copy_leaves_other_pngs_to_be_loaded_whole_and_refuses_damaged_ones(tmp_path):
+    surface = _striped(60, 80)
+    pygame.image.save(surface, str(tmp_path / "filtered.png"))  # pygame's writer filters its rows
+    assert recap.small_copy(tmp_path / "filtered.png", 20) is None
+    (tmp_path / "text.png").write_text("not a picture")
+    assert recap.small_copy(tmp_path / "text.png", 20) is None
+    whole = recap.write_png(surface, tmp_path / "recap.png").read_bytes()
+    for cut in (len(whole) // 2, 40, len(whole) - 20):
+        (tmp_path / "cut.png").write_bytes(whole[:cut])
+        with pytest.raises(ValueError):
+            recap.small_copy(tmp_path / "cut.png", 20)
+
+
+def test_screens_seldom_opened_leave_their_heavy_libraries_unloaded():
+    """segno's writers bring in xml, urllib and ssl, a process pool multiprocessing: megabytes
+    the app holds only once a QR code is shown or a simulation runs on several cores."""
+    import subprocess
+    import sys
+
+    child = (
+        "import sys, companion.ui.loop.app, companion.ui.screens.settings, companion.ui.screens.live_code, "
+        "companion.insights.shipsim, companion.insights.simulate; "
+        "print(sorted(m for m in ('segno', 'ssl', 'multiprocessing', 'urllib.request') if m in sys.modules))"
+    )
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    out = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, check=True, env=env)
+    assert out.stdout.strip() == "[]"
+
+
 HEAP_CHILD = """
 import sys
 from companion.ui.loop.heap import give_back_large_blocks

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 
 from ..errors import CompanionError
 from ..rules.cloudship import (
@@ -263,6 +262,9 @@ def simulate_cloudship(
     if jobs == 1:
         parts = [_wins(*task) for task in tasks]
     else:
+        # imported here: multiprocessing is megabytes the app's forecast (one process) never needs
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             parts = list(pool.map(_wins, *zip(*tasks)))
     totals = {mode: [0, 0] for mode in modes}

@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -168,6 +167,8 @@ def simulate_cloud9(bots: Sequence[str], games: int, seed: int = 0, jobs: int = 
     if jobs == 1 or len(chunks) == 1:
         parts = [_play_range(bots, seed, a, b) for a, b in chunks]
     else:
+        from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only for several cores
+
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             parts = list(pool.map(_play_range, *zip(*[(bots, seed, a, b) for a, b in chunks])))
     wins: dict[str, Fraction] = {n: Fraction(0) for n in names}

@@ -164,7 +164,7 @@ def render_recap(match: Match, started_at: str | None = None, size: tuple[int, i
     """The whole recap, drawn off screen (no display needed)."""
     if not pygame.font.get_init():
         pygame.font.init()
-    surface = pygame.Surface(size)
+    surface = pygame.Surface(size, 0, 24, RGB_MASKS)
     th.paint_sky(surface)
     _Recap(surface, recap_theme(size), match, started_at).draw()
     return surface
@@ -185,12 +185,23 @@ def write_png(surface: pygame.Surface, path: str | Path) -> Path:
     return write_pixels(pixels_of(surface), path)
 
 
-Pixels = tuple[int, int, bytes]  # width, height, RGB rows top to bottom
+Pixels = tuple[int, int, bytes | memoryview]  # width, height, RGB rows top to bottom
+
+# A recap is drawn on three bytes a pixel in a PNG's own order (red, green, blue), so its writer
+# packs the surface's own memory: no second copy of the picture (5.8 MB at 1200x1600) beside it
+# while it is written. Drawn so, its pixels differ from a four-byte surface's by at most one
+# level of a colour, where antialiased letters are blended.
+RGB_MASKS = (0xFF, 0xFF00, 0xFF0000, 0)
 
 
 def pixels_of(surface: pygame.Surface) -> Pixels:
-    """The picture's RGB bytes: a copy, quick to take on the loop (a few milliseconds)."""
-    return surface.get_width(), surface.get_height(), pygame.image.tobytes(surface, "RGB")
+    """The picture's RGB rows: the surface's own memory where it keeps them so (a recap; the
+    surface is locked while they are held, and must not be drawn on), else a copy (a few
+    milliseconds on the loop)."""
+    width, height = surface.get_size()
+    if surface.get_bytesize() == 3 and surface.get_masks()[:3] == RGB_MASKS[:3] and surface.get_pitch() == 3 * width:
+        return width, height, memoryview(surface.get_buffer()).cast("B")
+    return width, height, pygame.image.tobytes(surface, "RGB")
 
 
 def png_bytes(pixels: Pixels) -> bytes:
@@ -215,6 +226,79 @@ def png_bytes(pixels: Pixels) -> bytes:
 
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", b"".join(packed)) + chunk(b"IEND", b"")
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def small_copy(path: str | Path, height: int) -> pygame.Surface | None:
+    """A copy of a recap PNG `height` pixels high, read a few rows at a time: each row of the
+    copy is the band of the picture's rows it covers, smooth-scaled. Loading the picture whole
+    would hold it twice over while it shrinks (about 14 MB at 1200x1600). Only what
+    `png_bytes` writes is read so (8-bit RGB, rows without a filter); for any other PNG, None
+    (the caller may load it whole); a file cut short or damaged raises ValueError."""
+    data = Path(path).read_bytes()
+    if not data.startswith(PNG_SIGNATURE):
+        return None
+    width = rows = 0
+    packed: list[bytes] = []
+    at = len(PNG_SIGNATURE)
+    while at + 8 <= len(data):
+        length, kind = struct.unpack(">I4s", data[at : at + 8])
+        body = data[at + 8 : at + 8 + length]
+        if len(body) != length:
+            raise ValueError(f"{path}: cut short")
+        if kind == b"IHDR":
+            width, rows, depth, colour, _packing, _filter, interlace = struct.unpack(">IIBBBBB", body)
+            if (depth, colour, interlace) != (8, 2, 0):
+                return None
+        elif kind == b"IDAT":
+            packed.append(body)
+        elif kind == b"IEND":
+            break
+        at += 12 + length
+    if not width or not rows or not packed:
+        raise ValueError(f"{path}: no picture in it")
+    out_h = min(height, rows)
+    out_w = max(1, round(width * out_h / rows))
+    stride = 1 + 3 * width
+    unpacker = zlib.decompressobj()
+    chunks = iter(packed)
+    pending = b""
+    small = pygame.Surface((out_w, out_h), 0, 24, RGB_MASKS)
+
+    def take(count: int) -> bytes:
+        """The next `count` rows, each without its filter byte."""
+        nonlocal pending
+        want = count * stride
+        while len(pending) < want:
+            source = unpacker.unconsumed_tail or next(chunks, b"")
+            more = unpacker.decompress(source, want - len(pending))
+            if not more and not source:  # nothing more to unpack
+                raise ValueError(f"{path}: cut short")
+            pending += more
+        band, pending = pending[:want], pending[want:]
+        lines = [band[i * stride : (i + 1) * stride] for i in range(count)]
+        if any(line[0] for line in lines):
+            raise _Filtered
+        return b"".join(line[1:] for line in lines)
+
+    try:
+        top = 0
+        for y in range(out_h):
+            bottom = (y + 1) * rows // out_h
+            band = pygame.image.frombuffer(take(bottom - top), (width, bottom - top), "RGB")
+            small.blit(pygame.transform.smoothscale(band, (out_w, 1)), (0, y))
+            top = bottom
+    except _Filtered:
+        return None
+    except zlib.error as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    return small
+
+
+class _Filtered(Exception):
+    """A row with a PNG filter: not a picture `png_bytes` wrote."""
 
 
 def write_pixels(pixels: Pixels, path: str | Path) -> Path:

@@ -481,8 +481,11 @@ def _thumbnail(path: Path) -> pygame.Surface | None:
     if not path.is_file():
         return None
     try:
-        picture = pygame.image.load(str(path))
-    except (OSError, pygame.error):  # cut short or unreadable: the row goes without it
+        small = recap.small_copy(path, THUMBNAIL_PX)  # the app's own recaps, a few rows at a time
+        if small is not None:
+            return small
+        picture = pygame.image.load(str(path))  # a PNG written otherwise: whole
+    except (OSError, ValueError, pygame.error):  # cut short or unreadable: the row goes without it
         return None
     w, h = picture.get_size()
     if h <= THUMBNAIL_PX:

@@ -10,7 +10,6 @@ name is not announced), the screen says so plainly instead of showing a code tha
 from __future__ import annotations
 
 import pygame
-import segno
 
 from ... import i18n
 from ...live import address
@@ -27,6 +26,10 @@ class QRCode(Widget):
     def __init__(self, rect, text: str, key: str | None = "qr"):
         super().__init__(rect, key)
         self.text = text
+        # imported only when a code is shown: segno's writers bring in xml, urllib and ssl
+        # (about 7 MiB of the app's memory for a screen seldom opened)
+        import segno
+
         self.matrix = segno.make(text, error="m").matrix
 
     def draw(self, surface, ctx):
