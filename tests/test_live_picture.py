@@ -136,3 +136,32 @@ def test_placed_labels_hold_no_pictures_and_their_lines_stay_within_the_themes_b
     held = sum(image.get_width() * image.get_height() * image.get_bytesize() for image in theme._text.values())
     assert held == theme._text_bytes <= theme.TEXT_CACHE_BYTES
     assert 1 < len(theme._text) < 300  # the oldest went first
+
+
+def test_a_drawing_job_leaves_no_pictures_in_garbage_cycles(tmp_path):
+    """A drawn screen's widgets hold their pictures in cycles, which Python's own schedule frees
+    only after many games: the page collects them, and hands the heap's free pages back, after
+    each drawing job."""
+    import asyncio
+    import weakref
+
+    from companion.live.server import LiveServer, Options
+
+    class Widget:
+        pass
+
+    def draw(_painter):
+        widget = Widget()
+        widget.me, widget.picture = widget, pygame.Surface((64, 64))
+        return weakref.ref(widget)
+
+    async def run():
+        server = LiveServer(Options(db=tmp_path / "journal.sqlite3", config=None))
+        try:
+            return await server._draw(draw)
+        finally:
+            server.pool.shutdown()
+            server.reads.shutdown()
+
+    left = asyncio.run(run())
+    assert left() is None

@@ -246,3 +246,32 @@ def test_the_heap_gives_frames_back_once_freed():
     }
     assert freed["fixed"] > 30 << 10  # KiB: the 24 frames' 36 MB went back
     assert freed["default"] < freed["fixed"] // 2  # the default heap holds most of them
+
+
+TRIM_CHILD = """
+import sys
+from companion.ui.loop import heap
+def rss():
+    return int(open("/proc/self/status").read().split("VmRSS:")[1].split()[0])
+blocks = [bytearray(60_000) for _ in range(600)]  # 36 MB of pieces under the mmap threshold
+top = bytearray(2000)                             # kept above them (from the heap): it cannot shrink
+del blocks
+before = rss()
+if sys.argv[1] == "trim":
+    assert heap.trim()
+print(before - rss())
+"""
+
+
+def test_trimming_hands_the_free_pages_inside_the_heap_back():
+    import subprocess
+    import sys
+
+    freed = {
+        mode: int(
+            subprocess.run([sys.executable, "-c", TRIM_CHILD, mode], capture_output=True, text=True, check=True).stdout
+        )
+        for mode in ("keep", "trim")
+    }
+    assert freed["trim"] > 25 << 10  # KiB
+    assert freed["keep"] < freed["trim"] // 2

@@ -37,7 +37,7 @@ from aiohttp.web_protocol import RequestHandler
 from .. import config as settings
 from ..errors import CompanionError
 from ..i18n import LANGUAGES
-from ..ui.loop import heap
+from ..ui.loop import collecting, heap
 from . import address, page
 from .events import FolderWatch, Hub
 from .reader import Look, ReadOnlyJournal
@@ -153,6 +153,7 @@ class LiveServer:
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-draw")
         self.reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-read")
         self._painter = None
+        self._settled = False  # the page's lifelong objects frozen (after the first drawing)
         # this version's pages and pictures (emptied at each new version: a few per language)
         self._cache: dict[tuple, asyncio.Future] = {}
         # the records page per language, for one state of the journal's results
@@ -186,9 +187,25 @@ class LiveServer:
 
                 self._painter = Painter()
                 self._painter.follow(self.config)
-            return fn(self._painter, *args)
+            try:
+                return fn(self._painter, *args)
+            finally:
+                self._tidy()
 
         return asyncio.get_running_loop().run_in_executor(self.pool, job)
+
+    def _tidy(self) -> None:
+        """After each drawing job, on the drawing thread: the pictures' garbage collected and
+        the heap's free pages handed back. A drawn screen's widgets hold their pictures in
+        cycles, which only Python's oldest collection frees, and Python waits for that until a
+        quarter more objects than it already holds were made: the page grew by megabytes a
+        game until it did. What lives as long as the page (its modules, the type) is frozen
+        after the first job, so each full collection looks only at what came after."""
+        if not self._settled:
+            self._settled = True
+            collecting.settle()
+        collecting.tidy(at_rest=True)
+        heap.trim()
 
     def _read(self, fn: Callable[[], Any]) -> Awaitable[Any]:
         """Run fn() on the reading thread (the journal's reads: never in the drawing's way)."""

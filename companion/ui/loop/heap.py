@@ -28,3 +28,17 @@ def give_back_large_blocks(arenas: int = ARENAS) -> bool:
         return False
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
     return bool(mallopt(M_MMAP_THRESHOLD, LARGE)) and bool(mallopt(M_ARENA_MAX, arenas))
+
+
+def trim() -> bool:
+    """Hand the heap's free pages back to the system now (glibc's malloc_trim: also the free
+    pages between blocks still in use, which the heap's own trimming of its top leaves). A
+    process that draws a burst of pictures and then waits (the live page) would otherwise keep
+    the high-water mark of its bursts for good. False where the C library is not glibc."""
+    try:
+        malloc_trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return False
+    malloc_trim.argtypes, malloc_trim.restype = (ctypes.c_size_t,), ctypes.c_int
+    malloc_trim(0)
+    return True
