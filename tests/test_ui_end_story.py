@@ -124,7 +124,12 @@ def test_a_finished_game_leaves_its_recap_beside_the_journal_s_exports(tmp_path)
     journal = Journal.open(tmp_path / "journal.sqlite3")
     h = Harness(controller=GameController(journal), journal=journal)
     play(h, "cloud9-four-players-tie-break.jsonl")
+    while h.app.rehearse_step():  # the end screen's frame kept, and others drawn ahead, as when idle
+        pass
     finish_saving(h)
+    # the picture is drawn in the room of the game's frames kept for states that will not come
+    assert len(h.app._stills) == 1
+    h.render()  # and the end screen is still shown from its kept frame
     (game,) = journal.games()
     path = tmp_path / "exports" / f"game-{game.id}-cloud9.png"
     assert recap.recap_path(journal.path, game.id, "cloud9") == path and path.is_file()

@@ -887,6 +887,13 @@ class App:
             gone, _ = self._stills.popitem(last=False)
             self._still_bounds.pop(gone, None)
 
+    def forget_other_frames(self) -> None:
+        """Keep only the frame shown last: the frames kept and drawn ahead for other states go
+        (a game that ended: its next states will not come), before a large picture is drawn."""
+        while len(self._stills) > 1:
+            gone, _ = self._stills.popitem(last=False)
+            self._still_bounds.pop(gone, None)
+
     def layers(self) -> list[list[Widget]]:
         """What is on screen in the order it is drawn, as layers that may cover the one below on
         purpose: the screen, its overlay (the story's card), a dialog, a toast (for tests)."""

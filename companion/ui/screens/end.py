@@ -234,6 +234,9 @@ class EndScreen(Screen):
         match = self.game_screen.match
 
         def draw_and_save() -> None:
+            # the game's frames kept for the states a press could lead to: it is over, and the
+            # picture (5.5 MiB) is drawn in their room rather than beside them
+            self.app.forget_other_frames()
             self.recap_saving = keep_recap(journal, game_id, match)
 
         self.app.when_idle(draw_and_save)
