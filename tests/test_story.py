@@ -185,6 +185,7 @@ def test_cloudship_storm_step_says_how_far_is_left():
     assert found[0].headline == "The storm moves 1 square"
     assert found[0].text == f"The storm moves on: {story.count_word(left)} squares left"
     assert left == 12 and story.count_word(left) == "twelve"  # a count in words, for speech
+    assert found[0].card_text == "12 squares left"  # the card in digits, as its headline
     assert found[0].big and found[0].players == ("Emma",)
 
 
@@ -196,6 +197,14 @@ def test_cloudship_hail_tile_turning_up_is_a_moment():
     assert "hail" in kinds(found)
     hail = next(m for m in found if m.kind == "hail")
     assert hail.big and f"{story.count_word(after.view['hail_visible'])} hailstone" in hail.text
+    # the card's line does not say again what its headline says, in any language
+    try:
+        for language in i18n.LANGUAGES:
+            i18n.set_language(language)
+            assert hail.headline and hail.headline not in hail.card_text, language
+            assert story.count_word(after.view["hail_visible"]) in hail.card_text, language
+    finally:
+        i18n.set_language("en")
 
 
 def test_cloudship_every_example_ends_with_its_result():

@@ -16,7 +16,8 @@ does it, the page's part and its picture).
   evening of fifty games (the three titles in turn, every fifth a Cloud Mine game played to its end, so the
   records change), fifty viewers on their own addresses watching in three languages, as TVs and
   as phones: what it holds once warm, and what it gains from game 10 to game 50 (nothing, when
-  every cache has its bound);
+  every cache has its bound), each read once the server has gone quiet after the game's last
+  change (not while it still draws that change's pictures for the other shapes and languages);
 - press_to_frame_p99_ms_50_viewers: the app's own seat press to frame (devices/bench.py), its
   journal watched by the page and fifty viewers fetching every change meanwhile (all on this
   machine: on the Pi the viewers are phones); _no_page: the same with no page, to compare.
@@ -202,6 +203,17 @@ def _cpu_seconds(pid: int) -> float:
     return cpu_seconds(pid)
 
 
+def _until_quiet(pid: int, poll_s: float = 0.25, longest_s: float = 10.0) -> None:
+    """Wait until the server has drawn and sent what the last change asked of it (its CPU time
+    still for two polls): what it holds, not what a picture being drawn holds for a moment."""
+    deadline, last, still = time.monotonic() + longest_s, _cpu_seconds(pid), 0
+    while still < 2 and time.monotonic() < deadline:
+        time.sleep(poll_s)
+        now = _cpu_seconds(pid)
+        still = still + 1 if now - last < 0.002 else 0
+        last = now
+
+
 def _evening(controller, viewers: _Viewers, pid: int, games: int) -> dict[str, float]:
     """`games` games watched by the crowd; the server's memory at game 10 (or sooner) and at the end."""
     from ..rules.simulate import random_game
@@ -218,6 +230,7 @@ def _evening(controller, viewers: _Viewers, pid: int, games: int) -> dict[str, f
             controller.submit(action)
             viewers.next_change()
         if n in (warm, games):
+            _until_quiet(pid)
             held[n] = _rss_mb(pid)
     return {
         "live.rss_mb_evening_game_10": round(held[warm], 1),

@@ -338,6 +338,9 @@ def _cloudship(before: View, after: View, action) -> list[Moment]:
                     lambda: _.ngettext(
                         "The storm moves on: {count} square left", "The storm moves on: {count} squares left", left
                     ).format(count=count_word(left)),
+                    # the card's line under "The storm moves 1 square": in digits as the headline's
+                    # (the count in words is for speech)
+                    _card=lambda: _.ngettext("{count} square left", "{count} squares left", left).format(count=left),
                 )
             )
         elif dice.count("storm") == len(dice):  # the roll does not count
@@ -397,6 +400,12 @@ def _cloudship(before: View, after: View, action) -> list[Moment]:
                 lambda: _.ngettext(
                     "A hail tile turned up: from now on {count} hailstone flies along",
                     "A hail tile turned up: from now on {count} hailstones fly along",
+                    load,
+                ).format(count=count_word(load)),
+                # under the card's headline, which already says the tile turned up
+                _card=lambda: _.ngettext(
+                    "From now on {count} hailstone flies along",
+                    "From now on {count} hailstones fly along",
                     load,
                 ).format(count=count_word(load)),
             )
