@@ -30,7 +30,7 @@ HELP: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     "cloudship": (
         N_("Goal: all 12 flowers before the storm arrives"),
         (
-            ("cs-roll", N_("Each round the commander rolls: a storm moves the storm on.")),
+            ("cs-roll", N_("Each round the commander rolls: each storm face moves the storm a square.")),
             ("cs-load", N_("Load a raindrop per colour, a hailstone per hail tile.")),
             ("cs-fly", N_("Fly the ship over the beds and let the balls fall.")),
             ("cs-grow", N_("Rain on a rolled colour grows a flower; hail takes one.")),
