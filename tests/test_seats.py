@@ -371,6 +371,18 @@ def test_without_gpio_the_mock_factory_is_chosen_and_logged_as_simulated(no_pin_
         assert [(p.seat, p.button) for p in panel.poll()] == [(1, JUMP)]
 
 
+def test_simulated_pins_keep_only_their_last_changes(no_pin_factory):
+    """An evening of blinking LEDs and presses on simulated pins: gpiozero's mock pin would keep
+    every change it ever made."""
+    choice = pins.choose_pin_factory()
+    pin = choice.factory.pin(16)
+    pin.function = "output"
+    for n in range(1000):
+        pin.state = n % 2
+    assert len(pin.states) == pins.SimulatedPin.HISTORY
+    assert [s.state for s in list(pin.states)[-2:]] == [False, True]  # the latest, in order
+
+
 def test_the_environment_override_is_gpiozeros(no_pin_factory, monkeypatch):
     monkeypatch.setenv(pins.ENV_OVERRIDE, "mock")
     assert pins.choose_pin_factory().simulated

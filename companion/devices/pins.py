@@ -11,12 +11,13 @@ from __future__ import annotations
 import logging
 import os
 import warnings
+from collections import deque
 from dataclasses import dataclass
 
 from gpiozero import Device
 from gpiozero.exc import BadPinFactory
 from gpiozero.pins import Factory
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPin
 
 from ..errors import CompanionError
 
@@ -50,6 +51,18 @@ class PinChoice:
         return "gpiozero's first choice"
 
 
+class SimulatedPin(MockPin):
+    """gpiozero's mock pin, keeping its last changes only: MockPin records every change for a
+    test to check (`assert_states`), which over an evening of blinking seat LEDs and presses on
+    simulated pins is a list without end."""
+
+    HISTORY = 64
+
+    def clear_states(self) -> None:
+        super().clear_states()
+        self.states = deque(self.states, maxlen=self.HISTORY)
+
+
 FALLBACK = "Falling back from "  # gpiozero's words for each factory it could not load
 _chosen: PinChoice | None = None  # the last choice, so a second call still knows why
 
@@ -80,7 +93,7 @@ def choose_pin_factory() -> PinChoice:
                     Device.ensure_pin_factory()
                 except BadPinFactory as exc:  # gpiozero's answer once every factory has failed
                     log.debug("no GPIO pin factory: %s", exc)
-                    Device.pin_factory = MockFactory()
+                    Device.pin_factory = MockFactory(pin_class=SimulatedPin)
             passed_over = [str(w.message).removeprefix(FALLBACK) for w in said if str(w.message).startswith(FALLBACK)]
     factory = Device.pin_factory
     choice = _chosen = PinChoice(
