@@ -940,16 +940,20 @@ class Run:
             live = figures["live unit's CPU at boot, switched off (s)"]
             # under TCG on a shared machine a boot's time wanders by tens of seconds, and the host's
             # load slows every guest task alike: what another unit takes from the app shows in the
-            # guest's own scheduler, as the app's time ready to run while another task ran
-            assert waited <= BOOT_WAIT_SHARE * app, (
-                f"the app waited {waited} s for a processor on its way to READY ({app} s of its own); "
-                f"the live unit took {live} s of CPU at boot"
+            # guest's own scheduler, as the app's time ready to run while another task ran. The
+            # rest of the boot makes it wait too (7 s of 22 on arm64 Trixie with the page masked):
+            # the page's share is the wait beyond the same boot's with the page masked
+            masked = figures.get("app's wait for a processor to READY, live unit masked (s)")
+            added = waited - (masked or 0.0)
+            assert added <= BOOT_WAIT_SHARE * app, (
+                f"the app waited {waited} s for a processor on its way to READY ({app} s of its own)"
+                + (f", {masked} s with the live unit masked" if masked is not None else "")
+                + f"; the live unit took {live} s of CPU at boot"
             )
             said = (
                 f"the app waited {waited} s for a processor to READY ({app} s of CPU); the live "
                 f"unit {live} s of CPU at boot; the first frame {figures['boot to first frame (s)']} s after power-on"
             )
-            masked = figures.get("app's wait for a processor to READY, live unit masked (s)")
             if masked is not None:
                 said += (
                     f"; with the live unit masked {figures['boot to first frame, live unit masked (s)']} s, "
