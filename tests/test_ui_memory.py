@@ -275,3 +275,19 @@ def test_trimming_hands_the_free_pages_inside_the_heap_back():
     }
     assert freed["trim"] > 25 << 10  # KiB
     assert freed["keep"] < freed["trim"] // 2
+
+
+def test_every_size_s_measured_texts_share_one_budget(monkeypatch):
+    from companion.ui.kit import theme
+
+    budget = theme._Measures(300)
+    monkeypatch.setattr(theme, "_MEASURES", budget)
+    fonts = [theme.Font(px) for px in range(10, 40)]
+    first = {(font.px, word): font.size(word) for font in fonts for word in ("Jégeső", "Hagelkorn")}
+    for n in range(2000):
+        font = fonts[n % len(fonts)]
+        font.size(f"Maximilian-Alexander {n}")
+        font.ink(f"Szentgyörgyi {n}")
+        assert sum(len(f._sizes) + len(f._inks) for f in fonts) <= 300
+    # forgotten and measured again, the same
+    assert {(font.px, word): font.size(word) for font in fonts for word in ("Jégeső", "Hagelkorn")} == first

@@ -6,6 +6,7 @@ Rendered text is cached, so redrawing an unchanged screen costs blits, not font 
 
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -140,6 +141,29 @@ DEEP_LETTERS = "gjpqyÇ,;"
 NO_BREAK_SPACES = "\u00a0\u202f\u2007"
 
 
+class _Measures:
+    """What every Font remembers of the texts it measured, within one budget for them all: each
+    size keeping its own thousands (up to 256 sizes, each with new names, numbers and another
+    language's words) held tens of MB by the end of an evening. Past the budget every size
+    forgets at once, and the next builds measure again (a few microseconds a text)."""
+
+    def __init__(self, most: int):
+        self.most, self.count = most, 0
+        self.fonts: weakref.WeakSet[Font] = weakref.WeakSet()
+
+    def one_more(self) -> None:
+        if self.count >= self.most:
+            for font in list(self.fonts):
+                font._sizes.clear()
+                font._inks.clear()
+            self.count = 0
+        self.count += 1
+
+
+MEASURED = 16384  # texts measured and remembered, every size together (about 2.5 MB)
+_MEASURES = _Measures(MEASURED)
+
+
 class Font:
     """The type at one size, drawn with pygame.freetype.
 
@@ -167,6 +191,7 @@ class Font:
         self._spaces = str.maketrans(dict.fromkeys(missing, " "))
         self._sizes: dict[str, tuple[int, int]] = {}
         self._inks: dict[str, tuple[int, int]] = {}
+        _MEASURES.fonts.add(self)
 
     def _drawable(self, text: str) -> str:
         return text.translate(self._spaces)
@@ -189,8 +214,7 @@ class Font:
         # remembered: every build measures the same words again (titles, wrapping, fitting)
         known = self._sizes.get(text)
         if known is None:
-            if len(self._sizes) > 4096:
-                self._sizes.clear()
+            _MEASURES.one_more()
             rect = self._face.get_rect(self._drawable(text) or " ", size=self.px)
             known = self._sizes[text] = (rect.width if text else 0, self.linesize)
         return known
@@ -204,8 +228,7 @@ class Font:
         a label asks it of every line at every size it tries)."""
         known = self._inks.get(text)
         if known is None:
-            if len(self._inks) > 4096:
-                self._inks.clear()
+            _MEASURES.one_more()
             self._face.pad = False
             try:
                 box = self._face.get_rect(self._drawable(text), size=self.px)
