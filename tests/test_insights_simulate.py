@@ -373,7 +373,6 @@ def test_jobs_never_start_more_processes_than_cores_or_games(monkeypatch, capsys
     import os
 
     from companion import cli
-    from companion.insights import simulate as simulate_module
 
     started: list[int] = []
 
@@ -382,7 +381,7 @@ def test_jobs_never_start_more_processes_than_cores_or_games(monkeypatch, capsys
             started.append(max_workers)
             super().__init__(max_workers=max_workers, **kwargs)
 
-    monkeypatch.setattr(simulate_module, "ProcessPoolExecutor", CountingPool)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", CountingPool)  # imported where used
     assert cli.main(["simulate", "cloud9", "--games", "40", "--jobs", "1300"]) == 0
     capped = json.loads(capsys.readouterr().out)
     assert all(n <= min(os.cpu_count() or 1, 40) for n in started)

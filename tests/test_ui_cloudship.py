@@ -195,7 +195,7 @@ def test_the_weather_bar_counts_down_the_squares_and_darkens_the_passed_ones():
     time.sleep(SLIDE_S)  # the cloud's slide ends
     # the storm step's result card stays over the weather bar until it is tapped away
     assert h.find("story-headline").texts() == ["The storm moves 2 squares"]
-    assert h.find("story-text").texts() == ["The storm moves on: eleven squares left"]  # words, as spoken
+    assert h.find("story-text").texts() == ["11 squares left"]  # in digits, as its headline (words are spoken)
     h.tap("story-card")
     assert not h.shows("story-card")
     assert h.find("storm-left").texts() == ["11"] and passed_pixels() > 0

@@ -267,8 +267,9 @@ def small_copy(path: str | Path, height: int) -> pygame.Surface | None:
     pending = b""
     small = pygame.Surface((out_w, out_h), 0, 24, RGB_MASKS)
 
-    def take(count: int) -> bytes:
-        """The next `count` rows, each without its filter byte."""
+    def take(count: int) -> bytes | None:
+        """The next `count` rows, each without its filter byte; None where a row has a filter
+        (not a picture `png_bytes` wrote)."""
         nonlocal pending
         want = count * stride
         while len(pending) < want:
@@ -280,25 +281,22 @@ def small_copy(path: str | Path, height: int) -> pygame.Surface | None:
         band, pending = pending[:want], pending[want:]
         lines = [band[i * stride : (i + 1) * stride] for i in range(count)]
         if any(line[0] for line in lines):
-            raise _Filtered
+            return None
         return b"".join(line[1:] for line in lines)
 
     try:
         top = 0
         for y in range(out_h):
             bottom = (y + 1) * rows // out_h
-            band = pygame.image.frombuffer(take(bottom - top), (width, bottom - top), "RGB")
+            rgb = take(bottom - top)
+            if rgb is None:
+                return None
+            band = pygame.image.frombuffer(rgb, (width, bottom - top), "RGB")
             small.blit(pygame.transform.smoothscale(band, (out_w, 1)), (0, y))
             top = bottom
-    except _Filtered:
-        return None
     except zlib.error as exc:
         raise ValueError(f"{path}: {exc}") from None
     return small
-
-
-class _Filtered(Exception):
-    """A row with a PNG filter: not a picture `png_bytes` wrote."""
 
 
 def write_pixels(pixels: Pixels, path: str | Path) -> Path:
