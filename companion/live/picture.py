@@ -10,7 +10,6 @@ Each action is drawn once per size and language asked for, then shared by every 
 
 from __future__ import annotations
 
-import io
 import os
 import sys
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from ..controller import GameController  # noqa: E402
 from ..journal.history import GameSummary  # noqa: E402
 from ..journal.journal import rebuild  # noqa: E402
 from ..rules import RulesError  # noqa: E402
+from ..ui.boards.recap import pixels_of, png_bytes  # noqa: E402
 from ..ui.kit.layout import Viewport  # noqa: E402
 from ..ui.kit.roster import players_from_setup  # noqa: E402
 from ..ui.kit.widgets import Label  # noqa: E402
@@ -164,9 +164,6 @@ class Painter:
         self.shown: Look | None = None
         self.orientation = "landscape"
         self.language = "en"
-        # one buffer for every picture: pygame keeps references to the file object it saved
-        # to (pygame-ce 2.5), so a new one each time would keep every picture ever drawn
-        self._png = io.BytesIO()
 
     # --- the game shown ----------------------------------------------------------------------
     def show(self, look: Look) -> None:
@@ -235,10 +232,10 @@ class Painter:
         self._language(language)
         self._orient(orientation)
         self.app.draw()
-        self._png.seek(0)
-        self._png.truncate()
-        pygame.image.save(self.app.viewport.display, self._png, "png")
-        return self._png.getvalue()
+        # packed by the recap's own encoder, not pygame.image.save: pygame-ce 2.5 keeps five
+        # references for every picture it saves to a file object (the page's slow growth over
+        # an evening), and holds the interpreter while it packs
+        return png_bytes(pixels_of(self.app.viewport.display))
 
     def text(self, language: str) -> GameText:
         self._language(language)
