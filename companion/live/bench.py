@@ -13,8 +13,8 @@ does it, the page's part and its picture).
 - reporting_viewer_reconnects: how often the measuring viewer's event stream was cut and opened
   again, as a page does (a change is still awaited; 0 when nothing was cut);
 - rss_mb_evening_game_10, rss_mb_evening_end, rss_growth_mb_evening: the server's memory over an
-  evening of fifty games (the three titles in turn, every tenth a Cloud Mine game played to its end, so the
-  records change, and the two readings are of the same kind of screen), fifty viewers on their own addresses watching in three languages, as TVs and
+  evening of fifty games (the three titles in turn, every tenth the same Cloud Mine game played to its end, so the
+  records change, and the two readings are of the same screen), fifty viewers on their own addresses watching in three languages, as TVs and
   as phones: what it holds once warm, and what it gains from game 10 to game 50 (nothing, when
   every cache has its bound), each read once the server has gone quiet after the game's last
   change (not while it still draws that change's pictures for the other shapes and languages);
@@ -220,11 +220,11 @@ def _evening(controller, viewers: _Viewers, pid: int, games: int) -> dict[str, f
 
     held, warm = {}, min(10, games)
     for n in range(1, games + 1):
-        # every tenth a Cloud Mine game played to its end (the records change): game 10 and game
-        # 50, where the memory is read, show the same kind of screen, its pictures in every shape
+        # every tenth the same Cloud Mine game played to its end (the records change): game 10
+        # and game 50, where the memory is read, show the same screen, its pictures in every shape
         whole = n % 10 == 0
         setup = EVENING[2] if whole else EVENING[n % 3]
-        actions = random_game(setup, seed=1000 + n)
+        actions = random_game(setup, seed=1000 if whole else 1000 + n)
         if not whole:
             actions = actions[:SHORT_GAME]
         controller.new_game(setup)
