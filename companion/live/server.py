@@ -153,7 +153,6 @@ class LiveServer:
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-draw")
         self.reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-read")
         self._painter = None
-        self._settled = False  # the page's lifelong objects frozen (after the first drawing)
         # this version's pages and pictures (emptied at each new version: a few per language)
         self._cache: dict[tuple, asyncio.Future] = {}
         # the records page per language, for one state of the journal's results
@@ -201,9 +200,7 @@ class LiveServer:
         quarter more objects than it already holds were made: the page grew by megabytes a
         game until it did. What lives as long as the page (its modules, the type) is frozen
         after the first job, so each full collection looks only at what came after."""
-        if not self._settled:
-            self._settled = True
-            collecting.settle()
+        collecting.settle()  # once: later calls do nothing
         collecting.tidy(at_rest=True)
         heap.trim()
 

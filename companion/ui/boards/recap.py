@@ -36,6 +36,7 @@ _ = i18n.translator("app")
 
 SIZE = (1200, 1600)  # the picture: portrait, as a phone or a printed page shows it
 PNG_BAND_ROWS = 64  # rows packed in one call (about 230 KB at that width)
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 GOLD = (247, 190, 40)
 ROLE_COLOURS = {"dreamer": (123, 63, 160), "chooser": (240, 127, 19), "observer": (31, 111, 209)}
 # each role's bars and swatch also carry a pattern, so the roles tell apart without their colours
@@ -225,10 +226,7 @@ def png_bytes(pixels: Pixels) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", b"".join(packed)) + chunk(b"IEND", b"")
-
-
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+    return PNG_SIGNATURE + chunk(b"IHDR", header) + chunk(b"IDAT", b"".join(packed)) + chunk(b"IEND", b"")
 
 
 def small_copy(path: str | Path, height: int) -> pygame.Surface | None:

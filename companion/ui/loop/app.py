@@ -883,14 +883,15 @@ class App:
         self._stills[key] = kept
         if bounds is not None:
             self._still_bounds[key] = bounds
-        while len(self._stills) > max(1, min(STILL_FRAMES, STILL_BYTES // max(1, size))):
-            gone, _ = self._stills.popitem(last=False)
-            self._still_bounds.pop(gone, None)
+        self._keep_newest_frames(max(1, min(STILL_FRAMES, STILL_BYTES // max(1, size))))
 
     def forget_other_frames(self) -> None:
         """Keep only the frame shown last: the frames kept and drawn ahead for other states go
         (a game that ended: its next states will not come), before a large picture is drawn."""
-        while len(self._stills) > 1:
+        self._keep_newest_frames(1)
+
+    def _keep_newest_frames(self, count: int) -> None:
+        while len(self._stills) > count:
             gone, _ = self._stills.popitem(last=False)
             self._still_bounds.pop(gone, None)
 

@@ -11,6 +11,8 @@ holds memory the same way: two arenas serve the loop and its few threads.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
+from functools import cache
 
 M_MMAP_THRESHOLD = -3  # glibc's mallopt parameters (malloc.h)
 M_ARENA_MAX = -8
@@ -18,16 +20,24 @@ LARGE = 128 << 10  # glibc's own first threshold, kept
 ARENAS = 2
 
 
+@cache
+def _glibc(name: str, *argtypes) -> Callable[..., int] | None:
+    """glibc's function `name`, looked up once (the live page trims after every drawing job);
+    None where the C library is not glibc."""
+    try:
+        function = getattr(ctypes.CDLL(None), name)
+    except (OSError, AttributeError):
+        return None
+    function.argtypes, function.restype = argtypes, ctypes.c_int
+    return function
+
+
 def give_back_large_blocks(arenas: int = ARENAS) -> bool:
     """Fix the threshold (no raising it) and the arenas; False where the C library is not
     glibc (nothing changed: the app runs as before). The live page asks for one arena: its
     threads take turns at the drawing, and each arena would keep its own share of the pictures."""
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return False
-    mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
-    return bool(mallopt(M_MMAP_THRESHOLD, LARGE)) and bool(mallopt(M_ARENA_MAX, arenas))
+    mallopt = _glibc("mallopt", ctypes.c_int, ctypes.c_int)
+    return mallopt is not None and bool(mallopt(M_MMAP_THRESHOLD, LARGE)) and bool(mallopt(M_ARENA_MAX, arenas))
 
 
 def trim() -> bool:
@@ -35,10 +45,8 @@ def trim() -> bool:
     pages between blocks still in use, which the heap's own trimming of its top leaves). A
     process that draws a burst of pictures and then waits (the live page) would otherwise keep
     the high-water mark of its bursts for good. False where the C library is not glibc."""
-    try:
-        malloc_trim = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):
+    malloc_trim = _glibc("malloc_trim", ctypes.c_size_t)
+    if malloc_trim is None:
         return False
-    malloc_trim.argtypes, malloc_trim.restype = (ctypes.c_size_t,), ctypes.c_int
     malloc_trim(0)
     return True
