@@ -491,37 +491,47 @@ def test_the_contrast_ratio_is_wcag_s():
     assert th.contrast((255, 255, 255), (240, 127, 19)) == pytest.approx(2.71, abs=0.01)  # white on orange
 
 
-@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["landscape", "portrait"])
-def test_the_thing_to_decide_is_the_biggest_text_on_the_game_screen(size):
-    """The prompt ("Konstantin: jump or stay?") outsizes the scores and every other text the
-    board and the step show (its answers, the buttons, aside; so is a result card over it),
-    with the most players and long names."""
-    problems = []
-    for name in ("cloud9-6-long-decide", "cloud9-6-long-roll", "cloudmine-8-long-guess"):
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (720, 1280)], ids=["small", "landscape", "portrait"])
+def test_the_thing_to_decide_is_the_biggest_text_on_every_game_screen(size):
+    """The decision banner ("Konstantin: jump or stay?", "Bartholomäus: roll the dice!", "Load 3
+    raindrops") outsizes every other text under the top bar, at every step of every game: the
+    answers on the buttons, the scores, the storm's count; with the most players and long names,
+    in every language."""
+    import random
+
+    from companion.ui.kit.widgets import Button, Label
+    from companion.ui.tools.harness import flat
+
+    problems, seen = [], set()
+    for game in ("cloud9", "cloudship", "cloudmine"):
         for language in i18n.LANGUAGES:
             h = Harness(size)
             h.app.change_config(language=language)
-            dict(screens(h))[name]()
-            h.app.screen.card = None
-            h.app.refresh()
-            h.render()
-            theme = h.app.theme
-            from companion.ui.kit.widgets import Label
-            from companion.ui.tools.harness import flat
-
-            labels = [w for w in flat(h.app.layers()[0]) if isinstance(w, Label) and w.text]
-            prompt = next(label for label in labels if label.key == "prompt")
-            biggest = max(
-                (label for label in labels if label is not prompt and label.key != "title"),
-                key=lambda label: label.fitted(theme).px,
-            )
-            if biggest.fitted(theme).px >= prompt.fitted(theme).px:
-                problems.append(
-                    f"{name} {language}: {biggest.text!r} at {biggest.fitted(theme).px} px, "
-                    f"the prompt at {prompt.fitted(theme).px} px"
-                )
+            rng = random.Random(5)
+            screen = h.start_game({"game": game, "players": LONG[: MOST[game]]})
+            for _ in range(80):
+                if not screen.legal or screen.view["over"]:
+                    break
+                screen.card = None
+                h.app.refresh()
+                h.render()
+                theme, phase = h.app.theme, screen.view["phase"]
+                shown = [w for w in flat(h.app.layers()[0]) if w.rect.top >= h.app.frame.content.top]
+                labels = [w.label if isinstance(w, Button) else w for w in shown]
+                labels = [label for label in labels if isinstance(label, Label) and label.text]
+                banner = next((label for label in labels if label.key in ("prompt", "load")), None)
+                assert banner is not None, f"{game} {phase}: no decision banner"
+                seen.add((game, phase))
+                for label in labels:
+                    if label is not banner and label.fitted(theme).px >= banner.fitted(theme).px:
+                        problems.append(
+                            f"{game} {phase} {language}: {label.text!r} at {label.fitted(theme).px} px, "
+                            f"the banner {banner.text!r} at {banner.fitted(theme).px} px"
+                        )
+                screen.submit(rng.choice(screen.legal))
     i18n.set_language("en")
-    assert not problems, "\n".join(problems)
+    assert {("cloud9", "resolve"), ("cloudship", "reveal"), ("cloudship", "flight")} <= seen
+    assert not problems, "\n".join(sorted(set(problems))[:20])
 
 
 def test_a_no_break_space_is_drawn_as_a_space_not_a_missing_glyph_box():

@@ -292,6 +292,7 @@ class Label(Widget):
         self.wrap, self.min_size = wrap, min_size
         self.weight = weight or th.weight_of(size)
         self._fitted: tuple[float, Fitted] | None = None
+        self._made_sizes = (size, min_size)  # what at_most goes back to
 
     def fitted(self, theme: Theme) -> Fitted:
         if self._fitted is None or self._fitted[0] != theme.scale:
@@ -308,6 +309,17 @@ class Label(Widget):
                 ),
             )
         return self._fitted[1]
+
+    def at_most(self, px: int | None, theme: Theme) -> None:
+        """Set no larger than `px` screen pixels (under a larger heading; None: as made), a
+        smaller box still shrinking it. A label kept from an earlier build is capped anew."""
+        size, least = self._made_sizes
+        if px is not None and theme.size(size) > px:
+            size = px / theme.scale
+            least = size if theme.size(least) > px else least
+        if (size, least) != (self.size, self.min_size):
+            self.size, self.min_size = size, least
+            self._fitted = self._placed = None
 
     def signature(self, ctx):
         if type(self).draw is not Label.draw:

@@ -411,6 +411,18 @@ class GameScreen(Screen):
             out += strip_widgets(f, self._strip_rect, self.recent())
         return out + card
 
+    def under_the_banner(self, t: Theme, widgets: list[Widget]) -> list[Widget]:
+        """Nothing on a game screen stands as large as the decision banner's words: an answer,
+        a score or the storm's count whose type would is set a step (2 px) under them."""
+        everything = _flat(widgets)
+        banner = next((w for w in everything if isinstance(w, PromptLabel)), None)
+        most = None if banner is None else banner.fitted(t).px - t.px(2)
+        for widget in everything:
+            label = widget.label if isinstance(widget, Button) else widget
+            if isinstance(label, Label) and label is not banner and label.text:
+                label.at_most(most, t)
+        return widgets
+
     def prompt_card(
         self, f: Frame, rect: pygame.Rect, name: str | None, text: str, key: str = "prompt"
     ) -> list[Widget]:
@@ -424,9 +436,9 @@ class GameScreen(Screen):
             out += [Panel(badge, border=None, radius=10), self.prompt_piece(badge.inflate(-f.u(6), -f.u(6)), name)]
             left = badge.right + f.u(8)
         else:  # a narrow step (landscape): the words take it all
-            left = rect.x + f.u(5)
-        margin = f.u(4)  # the words clear of the banner's top and bottom
-        text_rect = pygame.Rect(left, rect.y + margin, rect.right - left - f.u(5), rect.h - 2 * margin)
+            left = rect.x + f.u(8)
+        margin = f.u(4)  # the words clear of the banner's top and bottom, and of its sides
+        text_rect = pygame.Rect(left, rect.y + margin, rect.right - left - f.u(8), rect.h - 2 * margin)
         return out + [
             PromptLabel(text_rect, text, PROMPT_PX, colour=th.text_on(rgb), wrap=True, key=key, name=name or "")
         ]

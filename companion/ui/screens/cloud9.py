@@ -412,10 +412,11 @@ class Cloud9Screen(GameScreen):
         still, self._basket = board.path_widgets(f, ladder, v, lambda name: self.player(name).colour, self.mark)
         self._tokens = {}
         board_widgets = still + self.scoreboard(f, scores, v)
-        return [
+        widgets = [
             Snapshot(area, board_widgets, key="board"),
             Balloon(ladder, self._basket, self, key="balloon"),
         ] + self.step_panel(f, step, v)
+        return self.under_the_banner(t, widgets)
 
     # the scoreboard: points toward 50, cards in hand, and each player's part in this trip
     def role(self, name: str, v) -> str:

@@ -76,7 +76,7 @@ class CloudMineScreen(GameScreen):
         self._step_rect = step
         out = self.ring(f, board_rect) + self.step_panel(f, step)
         self._take_off()
-        return out
+        return self.under_the_banner(t, out)
 
     # --- the board: the table, who sits where with which role, how many cards each has -------
     def role_key(self, name: str) -> str:

@@ -137,8 +137,9 @@ class CloudshipScreen(GameScreen):
         return tilt() if callable(tilt) else None
 
     def build(self, f, t):
-        board, step = self.board_and_step(f, 0.38 if f.portrait else None)
-        return self.board(f, board) + self.step_panel(f, step)
+        # landscape: the step as wide as the beds leave it (each bed keeps rain and hail side by side)
+        board, step = self.board_and_step(f, 0.38 if f.portrait else 0.36)
+        return self.under_the_banner(t, self.board(f, board) + self.step_panel(f, step))
 
     def draw_above(self, surface: pygame.Surface, ctx) -> None:
         ship_flight.draw_above(self, surface, ctx)  # balls falling and striking the beds
@@ -355,7 +356,7 @@ class CloudshipScreen(GameScreen):
         read yet (the commander's disc and three dice: "roll!")."""
         out: list[Widget] = []
         if icons:
-            pictures, rect = rows(rect, [0.8, 1.2], f.u(2))
+            pictures, rect = rows(rect, [0.8, 1.2] if f.portrait else [0.6, 1.4], f.u(2))
             side = min(pictures.h, f.u(48))
             row = pygame.Rect(0, 0, min(pictures.w, side * (len(icons) + (1.2 if who else 0))), side)
             row.center = pictures.center
@@ -376,7 +377,7 @@ class CloudshipScreen(GameScreen):
             slot_area, helper = cols(slots, [1.4, 1], f.u(GAP))
             out += self.face_buttons(f, faces, len(FACES))
         else:
-            prompt, info, slot_area, faces, helper = rows(inner, [1.6, 0.8, 0.85, 1.95, 0.9], f.u(GAP))
+            prompt, info, slot_area, faces, helper = rows(inner, [1.0, 0.45, 0.49, 1.05, 0.48], f.u(GAP))
             out += self.face_buttons(f, faces, 3)
         out += self.prompt(
             f, prompt, _("{name}: roll the dice!").format(name=v["commander"]), v["commander"], icons=ROLL_ICONS
@@ -605,7 +606,7 @@ class CloudshipScreen(GameScreen):
 
     def reveal_step(self, f, inner: pygame.Rect) -> list[Widget]:
         v = self.view
-        heights = [1.9, 0.7, 2.2, 0.9] if not f.portrait else [1.3, 0.45, 1.3, 0.75]
+        heights = [2.5, 0.88, 2.72, 0.94] if not f.portrait else [1.3, 0.45, 1.3, 0.75]
         prompt, hint, buttons, summary = rows(inner, heights, f.u(GAP))
         out = self.prompt(
             f,
