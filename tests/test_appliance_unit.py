@@ -102,7 +102,9 @@ def test_a_display_that_comes_late_is_waited_for_not_given_up_on():
 
 
 def test_sdls_renderer_is_chosen_so_a_missing_libgl_does_not_make_a_black_screen():
-    assert re.search(r"^Environment=SDL_RENDER_DRIVER=opengles2$", UNIT.read_text(), re.M)
+    text = UNIT.read_text()
+    assert re.search(r"^Environment=SDL_RENDER_DRIVER=opengles2$", text, re.M)
+    assert re.search(r"^Environment=SDL_FRAMEBUFFER_ACCELERATION=opengles2$", text, re.M)  # SDL 2.26's name
 
 
 def test_the_unit_and_the_pi_command_use_the_same_data_config_and_cache_places():

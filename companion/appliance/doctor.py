@@ -257,8 +257,10 @@ def draw_probe(timeout: float = DRAW_TIMEOUT_S) -> tuple[int, dict]:
     import json
     import sys
 
+    from ..ui.loop.sdl import choose_console_renderer
+
     env = {**os.environ, "SDL_VIDEODRIVER": "kmsdrm", "SDL_AUDIODRIVER": "dummy"}
-    env.setdefault("SDL_RENDER_DRIVER", "opengles2")  # what the unit sets: the app's own choice
+    choose_console_renderer(env)  # the app's own choice
     try:
         run = subprocess.run(
             [sys.executable, "-m", "companion.appliance.drawprobe"],
@@ -290,8 +292,8 @@ def check_drawing(machine: Machine) -> Check:
             FAIL,
             f"the app would run, but the screen stays black: SDL's {renderer} renderer "
             f"draws nothing (read back {result.get('read_back', result.get('error', '?'))})",
-            "without libGL.so.1 SDL takes libGLESv2 for desktop OpenGL: set SDL_RENDER_DRIVER=opengles2 "
-            "(the unit does), and sudo apt install libgl1-mesa-dri",
+            "without libGL.so.1 SDL takes libGLESv2 for desktop OpenGL: set SDL_RENDER_DRIVER=opengles2 and "
+            "SDL_FRAMEBUFFER_ACCELERATION=opengles2 (the unit does), and sudo apt install libgl1-mesa-dri",
         )
     why = result.get("error", "?")
     if machine.service_active():

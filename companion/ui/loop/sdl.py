@@ -50,3 +50,16 @@ if __name__ == "__main__":  # python -m companion.ui.loop.sdl
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     print(sdl_library_path())
     print(" ".join(video_drivers()))
+
+
+# The Pi's GPU drivers and Mesa's software one all speak OpenGL ES 2. Left to itself SDL would
+# try desktop OpenGL first, and on a root without libGL.so.1 load libGLESv2 for it and draw
+# nothing: a black screen on a running app. SDL up to 2.26 (Bookworm's own) picks the window's
+# renderer by SDL_FRAMEBUFFER_ACCELERATION only; later ones also by SDL_RENDER_DRIVER.
+CONSOLE_RENDERER = "opengles2"
+
+
+def choose_console_renderer(env: dict[str, str] | os._Environ[str]) -> None:
+    """Ask SDL for the console's renderer, by both names it has had; one already chosen stays."""
+    env.setdefault("SDL_RENDER_DRIVER", CONSOLE_RENDERER)
+    env.setdefault("SDL_FRAMEBUFFER_ACCELERATION", env["SDL_RENDER_DRIVER"])

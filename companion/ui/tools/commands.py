@@ -93,6 +93,10 @@ def open_display(args):
             return None, "no desktop session: DISPLAY and WAYLAND_DISPLAY are not set"
         elif not os.environ.get("WAYLAND_DISPLAY"):
             os.environ["SDL_VIDEODRIVER"] = "x11"  # not wayland: it prints its own errors on the way
+    if os.environ.get("SDL_VIDEODRIVER") == "kmsdrm":
+        from ..loop.sdl import choose_console_renderer
+
+        choose_console_renderer(os.environ)
     import pygame
 
     try:
