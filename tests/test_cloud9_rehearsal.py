@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import pygame
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -219,3 +220,60 @@ def test_a_redraw_after_a_rise_shows_the_balloon_back_on_its_cloud():
     clock.t += 2.0
     assert not h.app.animating
     assert shown(h) == fresh(h)  # the same widgets, redrawn: the balloon stands on its cloud
+
+
+def test_the_presses_drawn_ahead_while_a_piece_flew_are_still_kept_when_it_lands():
+    """The next passenger's jump and stay are drawn ahead while the last one's piece flies out
+    of the basket, and found again once it has landed: those frames stay kept ahead of the
+    frames shown since, and the press after the jump goes up drawn ahead."""
+    clock = Clock()
+    h = Harness((800, 480), clock=clock)
+    h.start_game({"game": "cloud9", "players": SIX[:5], "first_pilot": SIX[0]})
+    rng, app, firsts = random.Random(4), h.app, 0
+    while firsts < 6 and not app.controller.match.view["over"]:
+        action = choose(app.controller.match, rng)
+        press(h, action)
+        app.pump()
+        if action["act"] != "jump" or app.controller.match.view["phase"] != "decide" or not app.animating:
+            clock.t += 3.0
+            app.pump()
+            continue
+        rehearse(h)  # drawn ahead between the frames of the flight, as the loop does
+        while app.animating:
+            clock.t += 0.1
+            app.pump()
+        rehearse(h)  # landed: the jump's frame found again, the stay's drawn anew
+        went_up = app.foreseen_shown
+        press(h, {"act": rng.choice(["jump", "stay"]), "player": app.controller.match.view["to_decide"]})
+        app.pump()
+        assert app.foreseen_shown == went_up + 1
+        assert shown(h) == fresh(h)
+        firsts += 1
+        clock.t += 3.0
+        app.pump()
+    assert firsts == 6
+
+
+def test_a_frame_drawn_ahead_and_found_again_is_kept_ahead_of_frames_shown_since():
+    """Drawing ahead again (a moment ended) finds the press's frame kept from before: that
+    frame counts as just used, so the frames shown meanwhile go first, not it."""
+    clock = Clock()
+    h = Harness((800, 480), clock=clock)
+    h.start_game({"game": "cloud9", "players": THREE, "first_pilot": "Ann"})
+    app = h.app
+    press(h, {"act": "roll", "dice": ["red", "blank"]})
+    app.pump()
+    rehearse(h)
+    jump = {"act": "jump", "player": app.controller.match.view["to_decide"]}
+    [ahead] = [seen.key for seen in app._foreseen if seen.action == jump]
+    for key in [k for k in app._stills if k != ahead]:  # shown since: the jump's frame the oldest
+        app._stills.move_to_end(key)
+    app._rehearsal_key = None  # drawn ahead again, as after a moment
+    rehearse(h)
+    for n in range(2):  # two frames more: they take the places of frames not wanted again
+        app._keep(("other", n), pygame.Surface((8, 8)))
+    went_up = app.foreseen_shown
+    press(h, jump)
+    app.pump()
+    assert app.foreseen_shown == went_up + 1
+    assert shown(h) == fresh(h)

@@ -487,6 +487,7 @@ class App:
         canvas = self.viewport.canvas
         key = self._still_key(screen, widgets, ctx, canvas, remember=False)  # the shown frame's stays
         if key is not None and key in self._stills:
+            self._stills.move_to_end(key)  # wanted again: kept ahead of frames not foreseen
             return key
         if key is None:
             # not to be kept: drawn where nothing shows it (clipped away), for what it caches
