@@ -567,9 +567,9 @@ class App:
         if kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYDOWN, pygame.TEXTINPUT):
             self._last_input = self.clock()
         if kind == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self._press(self.viewport.to_canvas(event.pos))
+            self._press(self.viewport.to_canvas(self._tapped_at(event, pressed=True)))
         elif kind == pygame.MOUSEBUTTONUP and event.button == 1:
-            self._release(self.viewport.to_canvas(event.pos))
+            self._release(self.viewport.to_canvas(self._tapped_at(event, pressed=False)))
         elif kind in (pygame.KEYDOWN, pygame.KEYUP) and self._seat_key(event):
             pass
         elif kind == pygame.KEYDOWN:
@@ -588,6 +588,11 @@ class App:
         # FINGERDOWN/FINGERUP/FINGERMOTION: ignored on purpose, the emulated mouse events carry the tap
 
     # --- input ------------------------------------------------------------------------------
+    def _tapped_at(self, event: pygame.event.Event, pressed: bool) -> tuple[int, int]:
+        """Where the left button went down (or up) on the display: SDL's position, or ours for
+        an absolute pointer an older SDL misplaces (see `pointer`)."""
+        return self.input.placed(pressed, self.viewport.display.get_size()) or event.pos
+
     def live_widgets(self) -> list[Widget]:
         """The widgets that take input now: the dialog's while one is open, else the screen's."""
         self._build_if_needed()

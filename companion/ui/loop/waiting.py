@@ -25,6 +25,8 @@ import os
 import select
 import weakref
 
+from .pointer import FIXED_SINCE, AbsoluteTracker, place
+
 WATCHED_IDLE_S = 2.0  # input is watched: a look at SDL now and then all the same (a device plugged in)
 INPUT_NODES = "/dev/input/event*"
 NO_INPUT_DRIVERS = ("dummy", "offscreen")  # nothing to watch: posts and timers only
@@ -68,11 +70,16 @@ class InputWatch:
     """The descriptors SDL's input arrives on for the current video driver; `None` from
     `fds()` means they are not known and the loop must poll."""
 
-    def __init__(self, driver: str | None, wm_info: dict | None = None):
+    def __init__(
+        self, driver: str | None, wm_info: dict | None = None, sdl_version: tuple[int, int, int] = FIXED_SINCE
+    ):
         self.driver = (driver or "").lower()
         self._x11_fd: int | None = None
         self._evdev: dict[str, int] = {}
         self._nodes: list[str] = []
+        # kmsdrm on an SDL that passes an absolute pointer's raw values as pixels: placed here
+        self._place_absolute = self.driver == "kmsdrm" and tuple(sdl_version) < FIXED_SINCE
+        self._pointers: dict[int, AbsoluteTracker] = {}
         if self.driver == "x11":
             self._x11_fd = x11_connection_fd(wm_info or {})
         elif self.driver == "kmsdrm":
@@ -88,7 +95,7 @@ class InputWatch:
             info = pygame.display.get_wm_info() if driver == "x11" else {}
         except pygame.error:
             info = {}
-        return cls(driver, info)
+        return cls(driver, info, pygame.get_sdl_version())
 
     @property
     def watched(self) -> bool:
@@ -114,28 +121,51 @@ class InputWatch:
         self._nodes = nodes
         for path in list(self._evdev):
             if path not in nodes:
-                _close_all([self._evdev.pop(path)])
+                self._forget(path)
         for path in nodes:
             if path not in self._evdev:
                 try:
-                    self._evdev[path] = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+                    self._evdev[path] = fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
                 except OSError:  # not in the `input` group: this node cannot be watched
-                    pass
+                    continue
+                tracker = AbsoluteTracker.for_node(fd) if self._place_absolute else None
+                if tracker is not None:
+                    self._pointers[fd] = tracker
+
+    def _forget(self, path: str) -> None:
+        fd = self._evdev.pop(path)
+        self._pointers.pop(fd, None)
+        _close_all([fd])
 
     def drain(self, ready: list[int]) -> None:
-        """Read away what woke us on our own evdev descriptors (SDL reads its own copies)."""
+        """Read away what woke us on our own evdev descriptors (SDL reads its own copies); an
+        absolute pointer's events are kept track of on the way."""
         for path, fd in list(self._evdev.items()):
-            if fd not in ready:
+            if fd not in ready and fd not in self._pointers:
                 continue
+            tracker = self._pointers.get(fd)
             try:
-                while os.read(fd, 4096):
-                    pass
+                while data := os.read(fd, 4096):
+                    if tracker is not None:
+                        tracker.feed(data)
             except BlockingIOError:
                 pass
             except OSError as exc:  # unplugged: forget it until the next rescan
                 if exc.errno in (errno.ENODEV, errno.EIO):
-                    _close_all([self._evdev.pop(path)])
+                    self._forget(path)
                     self._nodes = []
+
+    def placed(self, pressed: bool, size: tuple[int, int]) -> tuple[int, int] | None:
+        """Where the left button's press (or release) SDL just reported happened, on a display
+        of `size`, when it came from an absolute pointer SDL misplaces; None otherwise."""
+        if not self._pointers:
+            return None
+        self.drain([])  # SDL has read this press: our copy of it is here too
+        for tracker in self._pointers.values():
+            tap = tracker.take(pressed)
+            if tap is not None:
+                return place(tap, size)
+        return None
 
 
 def x11_connection_fd(wm_info: dict) -> int | None:
