@@ -159,7 +159,7 @@ def test_the_desktops_simulated_ship_says_so(tmp_path, size, language):
         assert h.find("fly-hint").texts() == [
             i18n.translator("ship")("Simulated ship: f flies, v b n m to a bed, j k drop balls, s lands.")
         ]
-        assert h.app.hardware.sensor_status() is None  # the "Simulated hardware" badge says it
+        assert h.app.hardware.sensor_status() is None  # the "Simulated" badge says it
         check(h, f"sim-{language}-{size[0]}", tmp_path)
     finally:
         panel.close()

@@ -30,7 +30,7 @@ from ..rules import RulesError  # noqa: E402
 from ..ui.boards.recap import pixels_of, png_bytes  # noqa: E402
 from ..ui.kit.layout import Viewport  # noqa: E402
 from ..ui.kit.roster import players_from_setup  # noqa: E402
-from ..ui.kit.widgets import Label  # noqa: E402
+from ..ui.kit.widgets import Label, flat  # noqa: E402
 from ..ui.loop.app import App  # noqa: E402
 from ..ui.loop.hardware import NoHardware  # noqa: E402
 from ..ui.screens.base import game_title  # noqa: E402
@@ -38,7 +38,6 @@ from ..ui.screens.end import EndScreen, standings  # noqa: E402
 from ..ui.screens.records import record_lines  # noqa: E402
 from ..ui.story import moments as story  # noqa: E402
 from ..ui.story.sounds import Silence  # noqa: E402
-from ..ui.tools.harness import flat  # noqa: E402
 from .reader import Look  # noqa: E402
 
 # the sizes drawn: a TV (1080p) and a phone held upright

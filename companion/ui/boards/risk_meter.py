@@ -96,9 +96,13 @@ def widgets(rect: pygame.Rect, match, f) -> list[Widget]:
     chance = _chance_for(match)
     if chance is None:
         return []
-    # a narrow step (landscape) gives the meter the width and the words what they need
-    meter, words = cols(rect, [1, 1.35] if rect.w >= f.u(320) else [1.25, 1], f.u(6))
     text = _("Rise: {percent}%").format(percent=round(chance * 100))
+    # the words on one line where the meter keeps two fifths of the width; a wide step gives
+    # the meter the rest, a narrow one (landscape) may still break the words after the colon
+    gap = f.u(6)
+    need = th.font(f.u(th.SIZES["small"]), "regular").size(_("Rise: {percent}%").format(percent=100))[0] + f.u(2)
+    words_w = min(max(need, round((rect.w - gap) * 0.45)), round((rect.w - gap) * 0.6))
+    meter, words = cols(rect, [rect.w - gap - words_w, words_w], gap)
     return [
         RiskMeter(meter, chance),
         Label(words, text, "small", align="left", colour=th.INK, wrap=True, key="risk-words"),

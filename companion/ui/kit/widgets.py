@@ -186,6 +186,15 @@ def fit_text(text: str, width: int, height: int, px: int, min_px: int, wrap: boo
         size = max(min_px, size - max(1, size // 12))
 
 
+def flat(widgets: list[Widget]) -> list[Widget]:
+    """The widgets in drawing order, those a picture holds (a board's snapshot) in its place."""
+    out: list[Widget] = []
+    for widget in widgets:
+        children = getattr(widget, "children", None)
+        out += flat(children) if isinstance(children, list) else [widget]
+    return out
+
+
 class Widget:
     focusable = False
 
@@ -292,7 +301,7 @@ class Label(Widget):
         self.wrap, self.min_size = wrap, min_size
         self.weight = weight or th.weight_of(size)
         self._fitted: tuple[float, Fitted] | None = None
-        self._made_sizes = (size, min_size)  # what at_most goes back to
+        self.made_sizes = (size, min_size)  # what at_most goes back to
 
     def fitted(self, theme: Theme) -> Fitted:
         if self._fitted is None or self._fitted[0] != theme.scale:
@@ -313,7 +322,7 @@ class Label(Widget):
     def at_most(self, px: int | None, theme: Theme) -> None:
         """Set no larger than `px` screen pixels (under a larger heading; None: as made), a
         smaller box still shrinking it. A label kept from an earlier build is capped anew."""
-        size, least = self._made_sizes
+        size, least = self.made_sizes
         if px is not None and theme.size(size) > px:
             size = px / theme.scale
             least = size if theme.size(least) > px else least
@@ -536,8 +545,9 @@ class Button(Widget):
         self.label = Label(self._label_rect(), text, size=size, wrap=wrap, weight="bold")
 
     def _label_rect(self) -> pygame.Rect:
-        if not self.icon:
-            return self.rect.inflate(-12, -6)
+        if not self.icon:  # the words clear of the edges by a share of the button (a tall one's more)
+            side = min(self.rect.h, self.rect.w)
+            return self.rect.inflate(-2 * max(6, side // 8), -2 * max(3, side // 14))
         side = min(self.rect.h, self.rect.w)
         if not self.text:
             return pygame.Rect(self.rect.x, self.rect.y, 0, 0)

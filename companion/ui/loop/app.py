@@ -37,6 +37,7 @@ from ... import i18n
 from ...config import Config, save as save_config
 from ..kit import theme as th
 from ..kit.layout import GAP, MARGIN, Frame, Viewport, grid, inset, rows
+from ..kit.siblings import even_siblings
 from ..kit.widgets import Button, Dialog, DialogButton, DrawContext, Label, Panel, Widget
 from ..screens.base import Screen
 from ..screens.seat_edges import TurnCues
@@ -482,6 +483,7 @@ class App:
         widgets += screen.build(frame, self.theme)
         yield
         widgets += screen.overlay(frame, self.theme, widgets)
+        even_siblings(widgets, self.theme)
         yield
         ctx = DrawContext(self.theme, None, None, self.clock())
         canvas = self.viewport.canvas
@@ -737,7 +739,7 @@ class App:
         self._needs_build = False
         frame = self.frame
         widgets = self.screen.bar(frame, self.theme) + self.screen.build(frame, self.theme)
-        self.widgets = widgets + self.screen.overlay(frame, self.theme, widgets)
+        self.widgets = even_siblings(widgets + self.screen.overlay(frame, self.theme, widgets), self.theme)
         self.overlay_start = len(widgets)  # the screen's own widgets, then its overlay (the story)
         self.pressed = None
 
@@ -989,7 +991,7 @@ def dialog_widgets(dialog: Dialog, frame: Frame, theme: th.Theme) -> list[Widget
     cells = grid(buttons, count, columns, u(GAP * (1 if columns < count else 2)))
     for rect, b in zip(cells, dialog.buttons):
         out.append(Button(rect, b.text, b.on_tap, kind=b.kind, key=f"dialog:{b.text}"))
-    return out
+    return even_siblings(out, theme)
 
 
 def _toast_parts(text: str, detail: str, inner: pygame.Rect, u) -> tuple[pygame.Rect, pygame.Rect]:

@@ -64,7 +64,7 @@ class NoHardware:
         if self.ship is None:
             return self._sensor
         status = self.ship.status()
-        # simulated pins and a simulated ship: the "Simulated hardware" badge already says so
+        # simulated pins and a simulated ship: the "Simulated" badge already says so
         return None if status == "simulated" and self.simulated else status
 
     def status_line(self) -> str | None:

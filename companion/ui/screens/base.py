@@ -121,6 +121,7 @@ from ..kit.widgets import (
     badge_widgets,
     chevron_left,
     fit_text,
+    flat,
     menu_icon,
     undo_icon,
 )
@@ -414,7 +415,7 @@ class GameScreen(Screen):
     def under_the_banner(self, t: Theme, widgets: list[Widget]) -> list[Widget]:
         """Nothing on a game screen stands as large as the decision banner's words: an answer,
         a score or the storm's count whose type would is set a step (2 px) under them."""
-        everything = _flat(widgets)
+        everything = flat(widgets)
         banner = next((w for w in everything if isinstance(w, PromptLabel)), None)
         most = None if banner is None else banner.fitted(t).px - t.px(2)
         for widget in everything:
@@ -459,7 +460,7 @@ class GameScreen(Screen):
         gap = f.u(GAP)
         taken = [w.rect for w in below if w.accepts_tap()]
         keys = set(self.card_keeps_clear(moment))
-        about = [w.rect for w in _flat(below) if w.key in keys] if keys else []
+        about = [w.rect for w in flat(below) if w.key in keys] if keys else []
         least_h, least_w = f.u(96), f.u(260)
         if about:
             band = free_band(board, taken + about, gap)
@@ -675,15 +676,6 @@ class _Showing:
 GAME_TITLES = {"cloud9": i18n.N_("Cloud 9"), "cloudship": i18n.N_("Cloudship"), "cloudmine": i18n.N_("The Cloud Mine")}
 
 
-def _flat(widgets: list[Widget]) -> list[Widget]:
-    """The widgets with those a picture holds (a board's snapshot) in its place."""
-    out: list[Widget] = []
-    for widget in widgets:
-        children = getattr(widget, "children", None)
-        out += _flat(children) if isinstance(children, list) else [widget]
-    return out
-
-
 def game_title(game: str) -> str:
     return _(GAME_TITLES[game]) if game in GAME_TITLES else game
 
@@ -765,7 +757,7 @@ def make_room_for_badges(
 def app_badges(app) -> list[Badge]:
     badges = []
     if app.hardware.simulated:
-        badges.append(Badge(_("Simulated hardware"), (96, 72, 150), _("Simulated")))
+        badges.append(Badge(_("Simulated"), (96, 72, 150)))  # one word on every screen
     if app.controller.save_problem is not None:
         badges.append(Badge(_("Not saved yet"), th.DANGER, _("Not saved"), urgent=True))
     stuck = app.hardware.status_line()

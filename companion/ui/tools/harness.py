@@ -25,19 +25,11 @@ import pygame  # noqa: E402
 
 from ...config import Config  # noqa: E402
 from ..kit.layout import Viewport  # noqa: E402
-from ..kit.widgets import Button, Label, Panel, PlayerToken, Token, Widget  # noqa: E402
+from ..kit.siblings import siblings, uneven  # noqa: E402
+from ..kit.widgets import Button, Label, Panel, PlayerToken, Token, Widget, flat  # noqa: E402
 from ..loop.app import App  # noqa: E402
 from ..loop.hardware import NoHardware  # noqa: E402
 from ..story.sounds import Silence  # noqa: E402
-
-
-def flat(widgets: list[Widget]) -> list[Widget]:
-    """The widgets in drawing order, those a picture holds (a board's snapshot) in its place."""
-    out: list[Widget] = []
-    for widget in widgets:
-        children = getattr(widget, "children", None)
-        out += flat(children) if isinstance(children, list) else [widget]
-    return out
 
 
 def _labels(widgets: list[Widget]) -> list[Label]:
@@ -199,6 +191,18 @@ class Harness:
                     holders = [p for p in panels if p.colliderect(ink)]
                     if holders and not any(p.contains(ink) for p in holders):
                         out.append(f"{line!r} over a card's edge")
+        return out
+
+    def uneven(self) -> list[str]:
+        """Buttons that stand together (a row, or a column) whose words differ in size or in
+        their count of lines."""
+        theme = self.app.theme
+        out = []
+        for layer in self.app.layers():
+            for group in siblings(layer):
+                if uneven(group, theme):
+                    shown = [(b.text, b.label.fitted(theme)) for b in group]
+                    out.append(", ".join(f"{text!r} {f.px} px on {len(f.lines)}" for text, f in shown))
         return out
 
     def small_targets(self) -> list[str]:
