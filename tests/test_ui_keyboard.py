@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, strategies as st
 
 from companion import i18n
 from companion.ui.kit.layout import SIZES
@@ -63,3 +64,85 @@ def test_an_accented_name_can_be_typed_in_english_too():
     h.tap("key:s")
     assert h.screen.text == "András"
     assert all(len(letters) <= 12 for _offset, letters in ACCENTS)
+
+
+# --- the names played before, offered above the keys in portrait --------------------------------
+def summary(id, players, started):
+    from companion.journal.history import GameSummary
+
+    return GameSummary(id, "cloudmine", "The Cloud Mine", {}, players, started, started, None, "playing", "", [], {}, 0)
+
+
+def test_recent_names_come_newest_game_first_each_once_without_the_tables():
+    from companion.journal.history import recent_names
+
+    games = [summary(2, ["Cleo", "anna", "Dóra"], "2026-12-02"), summary(1, ["Anna", "Bálint", "Cleo"], "2026-12-01")]
+    assert recent_names(games) == ["Cleo", "anna", "Dóra", "Bálint"]
+    assert recent_names(games, taken=["CLEO", "Dóra"]) == ["anna", "Bálint"]
+
+
+@given(
+    st.lists(
+        st.lists(st.sampled_from(["Anna", "anna", "Ben", "Cleo", "Dóra", "Éva"]), min_size=1, max_size=5), max_size=6
+    ),
+    st.lists(st.sampled_from(["ANNA", "Ben", "Zsolt"]), max_size=3),
+)
+def test_recent_names_never_repeat_a_name_or_offer_a_taken_one(tables, taken):
+    from companion.journal.history import recent_names
+
+    names = recent_names([summary(i, players, f"2026-12-{i + 1:02}") for i, players in enumerate(tables)], taken)
+    folded = [name.casefold() for name in names]
+    assert len(folded) == len(set(folded))
+    assert not set(folded) & {name.casefold() for name in taken}
+    assert set(folded) == {name.casefold() for players in tables for name in players} - {t.casefold() for t in taken}
+
+
+@pytest.fixture
+def played_journal(tmp_path):
+    from companion.controller import GameController
+    from companion.journal import Journal
+    from companion.ui.tools.demo import players_game
+
+    journal = Journal.open(tmp_path / "journal.sqlite3")
+    setup, _actions = players_game("cloudmine", 3)
+    GameController(journal).new_game({**setup, "players": ["Bálint", "Cleo", "Dóra"]})
+    yield journal
+    journal.close()
+
+
+def test_a_name_played_before_is_a_tap_in_portrait_and_narrows_as_letters_are_typed(played_journal):
+    h = Harness((720, 1280), journal=played_journal)
+    h.tap("game:cloudmine")
+    h.tap("name:0")
+    while h.screen.text:
+        h.tap("delete")
+    # the table's other players are not offered: only those of the three not at it
+    others = {name.casefold() for name in h.app.stack[-1].names()[1:]}
+    offered = {w.key for w in h.widgets() if (w.key or "").startswith("known:")}
+    assert offered == {f"known:{name}" for name in ("Bálint", "Cleo", "Dóra") if name.casefold() not in others}
+    h.tap("key:c")
+    assert {w.key for w in h.widgets() if (w.key or "").startswith("known:")} <= {"known:Cleo"}
+    h.tap("known:Cleo")
+    assert type(h.app.screen).__name__ == "PlayersScreen"
+    assert h.app.screen.names()[0] == "Cleo"
+    assert not h.overflows() and not h.uneven()
+
+
+def test_an_unreadable_history_offers_no_names_and_typing_still_works(played_journal, monkeypatch):
+    from companion.journal.errors import JournalError
+
+    h = Harness((720, 1280), journal=played_journal)
+
+    def unreadable(*args, **kwargs):
+        raise JournalError("the games cannot be read")
+
+    monkeypatch.setattr(played_journal, "games", unreadable)
+    h.tap("game:cloudmine")
+    h.tap("name:0")
+    assert h.app.screen.suggestions == []
+    while h.screen.text:
+        h.tap("delete")
+    for letter in "eva":
+        h.tap(f"key:{letter}")
+    h.tap("done")
+    assert h.app.screen.names()[0] == "Eva"

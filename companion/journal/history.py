@@ -70,3 +70,16 @@ def player_totals(games: Iterable[GameSummary]) -> list[PlayerTotal]:
             row["best_score"] = score if row["best_score"] is None else max(row["best_score"], score)
     totals = [PlayerTotal(name, game, **row) for (game, name), row in table.items()]
     return sorted(totals, key=lambda t: (t.game, -t.won, -t.total_score, t.name))
+
+
+def recent_names(games: Iterable[GameSummary], taken: Iterable[str] = ()) -> list[str]:
+    """The names played under, the most recent game's first (as `games` come, newest first),
+    each once whatever its case, leaving out `taken` (the names already at the table)."""
+    seen = {name.casefold() for name in taken}
+    out = []
+    for g in games:
+        for name in g.players:
+            if name.casefold() not in seen:
+                seen.add(name.casefold())
+                out.append(name)
+    return out

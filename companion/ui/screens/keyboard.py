@@ -7,12 +7,13 @@ A physical keyboard types into it too (text input, Backspace, Enter, Escape).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pygame
 
 from ... import i18n
-from ..kit.layout import GAP, MIN_TARGET, cols, rows
+from ..kit import theme as th
+from ..kit.layout import GAP, MIN_TARGET, cols, grid, rows
 from ..kit.widgets import Button, Label, Panel, Widget
 from .base import Screen
 
@@ -43,9 +44,10 @@ class KeyButton(Button):
 
 
 class KeyboardScreen(Screen):
-    def __init__(self, app, title: str, text: str, on_done: Callable[[str], None]):
+    def __init__(self, app, title: str, text: str, on_done: Callable[[str], None], suggestions: Sequence[str] = ()):
         super().__init__(app)
         self.heading, self.text, self.on_done = title, text, on_done
+        self.suggestions = list(suggestions)  # names played before, the most recent first
         self.shift = not text  # a name starts with a capital
         self.accents = False  # the accented letters instead of the language's own rows
 
@@ -60,13 +62,17 @@ class KeyboardScreen(Screen):
             row_h = min(f.u(80), (c.h - f.u(200)) // (len(key_rows) + 2))  # large keys: portrait has height
             keys = pygame.Rect(c.x, c.bottom - row_h * (len(key_rows) + 2), c.w, row_h * (len(key_rows) + 2))
             field_rect = pygame.Rect(c.x, keys.y - f.u(80), c.w, f.u(64))
+            above = pygame.Rect(c.x, c.y, c.w, field_rect.y - gap - c.y)
         else:
             field_rect, keys = rows(c, [1, 6], gap)
+            above = None
         shown = self.text + "|"
         out: list[Widget] = [
             Panel(field_rect, key="field"),
             Label(field_rect.inflate(-f.u(24), 0), shown, "prompt", align="left", key="typed"),
         ]
+        if above is not None:
+            out += self.suggestion_widgets(f, above)
         key_gap = f.u(3)
         lines = rows(keys, len(key_rows) + (2 if f.portrait else 1), key_gap)
         units = max(offset + len(letters) for offset, letters in key_rows)
@@ -111,6 +117,35 @@ class KeyboardScreen(Screen):
             Button(done, _("Done"), self.done, enabled=bool(self.text.strip()), key="done", wrap=False),
         ]
         return out
+
+    def matching(self) -> list[str]:
+        """The names played before that begin with what is typed (all of them before a letter)."""
+        typed = " ".join(self.text.split()).casefold()
+        return [name for name in self.suggestions if name.casefold().startswith(typed) and name.casefold() != typed]
+
+    def suggestion_widgets(self, f, area: pygame.Rect) -> list[Widget]:
+        """Portrait's room above the name: the names played before as buttons, a tap for the
+        whole name, as many rows of two as fit under their caption."""
+        names = self.matching()
+        gap = f.u(GAP)
+        caption_h, row_h = f.u(40), f.u(64)
+        fit = max(0, (area.h - caption_h - gap) // (row_h + gap))
+        if not names or fit == 0:
+            return []
+        names = names[: fit * 2]
+        used = -(-len(names) // 2)
+        block = pygame.Rect(area.x, area.bottom - caption_h - gap - used * (row_h + gap), area.w, 0)
+        block.h = area.bottom - block.y
+        caption = pygame.Rect(block.x, block.y, block.w, caption_h)
+        grid_rect = pygame.Rect(block.x, caption.bottom + gap, block.w, used * (row_h + gap) - gap)
+        out: list[Widget] = [Label(caption, _("Played before"), "small", align="left", colour=th.INK_SOFT)]
+        for rect, name in zip(grid(grid_rect, len(names), 2, gap), names):
+            out.append(Button(rect, name, lambda n=name: self.choose(n), kind="choice", key=f"known:{name}"))
+        return out
+
+    def choose(self, name: str) -> None:
+        self.text = name
+        self.done()
 
     def add(self, letters: str) -> None:
         if len(self.text) + len(letters) <= MAX_NAME:

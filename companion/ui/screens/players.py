@@ -7,12 +7,15 @@ put in seat order, which is the clockwise order the rules need.
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
 from ... import i18n
+from ...journal.errors import JournalError
+from ...journal.history import recent_names
 from ...rules import SetupError, rules_by_name
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows
@@ -41,6 +44,7 @@ FIRST_PLAYER = {
     "cloudmine": ("first_dreamer", i18n.N_("First Dreamer: {name}")),
 }
 SEATS = 8
+KNOWN_FROM_GAMES = 50  # the keyboard offers the names of this many latest games
 
 
 def colours_for(game: str) -> tuple[str, ...]:
@@ -143,8 +147,19 @@ class PlayersScreen(Screen):
                 _("Name of player {number}").format(number=index + 1),
                 self.entries[index].typed or "",
                 lambda name: self.rename(index, name),
+                suggestions=self.known_names(index),
             )
         )
+
+    def known_names(self, index: int) -> list[str]:
+        """The names played under in the latest games, less those of the table's other players."""
+        others = [name for i, name in enumerate(self.names()) if i != index]
+        if self.app.journal is None:  # a table without a journal (a test's, a demo's) has no history
+            return []
+        try:
+            return recent_names(self.app.journal.games(limit=KNOWN_FROM_GAMES), others)
+        except (JournalError, sqlite3.Error):  # a history that cannot be read offers no names; typing still works
+            return []
 
     def next_first(self) -> None:
         self.first = (self.first + 1) % len(self.entries)

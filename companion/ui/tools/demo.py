@@ -174,6 +174,10 @@ def other_screens(h) -> Iterator[str]:
     yield "players-claiming-seats"
     h.tap("name:0")
     yield "keyboard"
+    while h.app.screen.text:  # the name wiped: the names played before, offered in portrait
+        h.tap("delete")
+    h.app.pump()
+    yield "keyboard-names-played-before"
     show(HistoryScreen(h.app))
     yield "history-games"
     rows = [w.key for w in h.widgets() if (w.key or "").startswith("game-row:")]
