@@ -5,8 +5,8 @@ A bad settings file is never fatal. Each setting is checked on its own: a bad va
 (its key and what is wrong with it) and that one setting falls back to its default, the others
 stay as written. Only a file that cannot be read as settings at all (not TOML, not UTF-8) is
 moved aside, kept for a person to look at; anything else (a directory, a file we may not read,
-a device or a pipe, a file over MAX_BYTES) is left where it is and the defaults are used, so the
-app always reaches its first frame at once. Many bad settings of one kind (thousands of unknown
+a device or a pipe, a file over `settings_file.MAX_BYTES`) is left where it is and the defaults
+are used, so the app always reaches its first frame at once. Many bad settings of one kind (thousands of unknown
 keys) are one sentence with a count, not one each. `companion/config.example.toml` lists every setting with its default.
 
 Adding a setting: a field on `Config` (or on one of its tables) with its default, and a check in
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import stat
 import time
 import tomllib
 from collections.abc import Callable
@@ -30,6 +29,7 @@ import tomli_w
 
 from . import APP_NAME
 from .errors import CompanionError
+from .settings_file import NotSettings, parse, read_small_file
 
 # the [judge] table is the drop judge's own Timings (hardware/PROTOCOL.md section 2): one list of names
 from .ship.judge import Timings as JudgeTimings
@@ -43,9 +43,6 @@ GPIO_RANGE = range(28)
 RESERVED_PINS = {2: "I2C SDA", 3: "I2C SCL", 14: "UART TX", 15: "UART RX"}
 BED_COLOURS = ("yellow", "purple", "white", "blue")
 EXAMPLE = Path(__file__).with_name("config.example.toml")
-# the settings are a few dozen lines (config.example.toml is under 4 kB): a bigger file is no
-# settings file, and reading it must not cost the start
-MAX_BYTES = 64 * 1024
 NAMED = 5  # of many unknown settings, the first few are named and the rest counted
 
 
@@ -375,7 +372,7 @@ def load(path: Path | None = None, move_aside: bool = True) -> tuple[Config, lis
     False (doctor) only reports: a read-only look changes no file."""
     path = path or default_path()
     try:
-        raw = _read_small_file(path)
+        raw = read_small_file(path)
     except FileNotFoundError:
         return Config(), []
     except NotSettings as exc:
@@ -383,7 +380,7 @@ def load(path: Path | None = None, move_aside: bool = True) -> tuple[Config, lis
     except OSError as exc:
         return Config(), [f"the settings file {path} could not be read ({exc.strerror or exc}): using the defaults"]
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = parse(raw)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         why = "it is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else f"not TOML: {exc}"
         kept = _move_aside(path) if move_aside else None
@@ -391,31 +388,6 @@ def load(path: Path | None = None, move_aside: bool = True) -> tuple[Config, lis
         return Config(), [f"the settings file {path} could not be read ({why}){where}: using the defaults"]
     config, problems = from_dict(data)
     return config, [f"{path}: {problem}" for problem in problems]
-
-
-class NotSettings(CompanionError, OSError):
-    """A path that holds no settings file: what it is instead, as the rest of a sentence."""
-
-
-def _read_small_file(path: Path) -> bytes:
-    """The bytes of a regular file of at most MAX_BYTES. Opened without waiting (a pipe with no
-    writer, a device) and looked at before anything is read."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise NotSettings("is a directory, not a file")
-        if not stat.S_ISREG(info.st_mode):
-            raise NotSettings("is not a regular file (a device or a pipe)")
-        if info.st_size > MAX_BYTES:
-            raise NotSettings(f"is {info.st_size:,} bytes, more than a settings file can be ({MAX_BYTES // 1024} KiB)")
-        with os.fdopen(fd, "rb", closefd=False) as file:
-            raw = file.read(MAX_BYTES + 1)  # it may have grown since fstat
-        if len(raw) > MAX_BYTES:
-            raise NotSettings(f"is more than a settings file can be ({MAX_BYTES // 1024} KiB)")
-        return raw
-    finally:
-        os.close(fd)
 
 
 def save(config: Config, path: Path | None = None) -> None:

@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from companion import config
 from companion.config import Config, ConfigError, SeatPins
+from companion.settings_file import MAX_BYTES
 
 
 def test_missing_file_gives_defaults(tmp_path):
@@ -256,8 +257,8 @@ def test_a_fifo_device_or_huge_file_is_refused_at_once_and_left_alone(tmp_path):
 
 
 def test_a_file_just_under_the_limit_is_read():
-    text = 'language = "de"\n' + "# a comment\n" * ((config.MAX_BYTES - 20) // 12)
-    assert len(text.encode()) <= config.MAX_BYTES
+    text = 'language = "de"\n' + "# a comment\n" * ((MAX_BYTES - 20) // 12)
+    assert len(text.encode()) <= MAX_BYTES
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:

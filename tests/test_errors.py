@@ -11,8 +11,10 @@ import companion.rules.match
 from companion.errors import CompanionError
 
 PACKAGE = Path(companion.__file__).parent
-# code that also runs on the ship's MicroPython board imports nothing of the package
-OUTSIDE = {"companion.ship.protocol", "companion.ship.board.pico"}
+# code that also runs on the ship's MicroPython board imports nothing of the package; the
+# settings file's reader is the live page's whole load while switched off, at boot beside the
+# app's first frame, and the root's module would bring the rules core (typing, dataclasses) with it
+OUTSIDE = {"companion.ship.protocol", "companion.ship.board.pico", "companion.settings_file"}
 # rooms another part of the work keeps (their classes are listed here until they take the root)
 NOT_YET = {"companion.ui.boards.plots.NoPicture", "companion.ui.tools.harness.NotOnScreen"}
 
@@ -43,7 +45,7 @@ def exception_classes():
 
 def test_every_exception_class_derives_from_the_root():
     found = list(exception_classes())
-    assert len(found) >= 30  # the scan sees the package's classes
+    assert len(found) >= 25  # the scan sees the package's classes (29 today)
     strays = sorted(f"{m}.{c.__name__}" for m, c in found if not issubclass(c, CompanionError))
     assert [s for s in strays if s not in NOT_YET] == []
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import socket
 import subprocess
 import sys
@@ -22,11 +23,11 @@ UNIT = ROOT / "systemd" / "cloud-companion-live.service"
 class UnitCommand:
     """The unit's ExecStart (its venv's python replaced by this one), on a loopback port."""
 
-    def __init__(self, tmp_path: Path):
+    def __init__(self, tmp_path: Path, python_flags: tuple[str, ...] = ()):
         self.config, self.port = tmp_path / "config.toml", free_port()
         self.config.write_text("live = false\n")
         words = shlex.split(settings(UNIT.read_text())["ExecStart"][0])
-        words = [sys.executable, *words[1:]]
+        words = [sys.executable, *python_flags, *words[1:]]
         words[words.index("--config") + 1] = str(self.config)
         words[words.index("--db") + 1] = str(tmp_path / "journal.sqlite3")
         self.log = tmp_path / "live.log"
@@ -86,3 +87,58 @@ def test_switched_off_it_ends_cleanly_when_told_to(tmp_path):
     assert "Traceback" not in live.logged(), live.logged()
     with socket.socket() as probe:  # it never listened
         assert probe.connect_ex((HOST, live.port)) != 0
+
+
+def test_switched_off_it_waits_with_the_standard_library_alone(tmp_path):
+    """On a Pi's core every module is many times dearer: the wait loads no asyncio, no logging,
+    and none of the settings', the rules' or the journal's code (the server loads them once on)."""
+    live = UnitCommand(tmp_path, python_flags=("-X", "importtime"))
+    try:
+        live.wait_for("switched off")
+        before = live.logged().split("switched off")[0]
+        loaded = {line.split("|")[-1].strip() for line in before.splitlines() if line.startswith("import time:")}
+        assert "companion.live.switch" in loaded  # the import log is read
+        heavy = {"asyncio", "logging", "companion.config", "companion.rules", "companion.journal", "sqlite3"}
+        assert loaded & heavy == set()
+    finally:
+        live.stop()
+
+
+def test_the_wait_follows_a_settings_folder_made_after_it_began(tmp_path, monkeypatch):
+    """The first boot's settings folder may not exist yet: the watch sits on the nearest parent,
+    and the switch written into a folder made later wakes it (not the look each minute)."""
+    import threading
+
+    from companion.live import switch
+
+    monkeypatch.setattr(switch, "LOOK_EVERY_S", 3600)
+    config = tmp_path / "etc" / "cloud-companion" / "config.toml"
+
+    def settings_screen():
+        time.sleep(0.3)
+        config.parent.mkdir(parents=True)
+        time.sleep(0.3)
+        config.write_text("live = false\n")
+        time.sleep(0.3)
+        config.with_suffix(".new").write_text("language = 'de'\nlive = true\n")
+        config.with_suffix(".new").replace(config)  # the atomic rename the app's save does
+
+    stop = threading.Timer(60, os.kill, (os.getpid(), signal.SIGTERM))  # ends a wait that missed it
+    stop.start()
+    threading.Thread(target=settings_screen, daemon=True).start()
+    try:
+        assert switch.until_switched_on(config) is True
+    finally:
+        stop.cancel()
+
+
+def test_only_a_true_switch_counts_as_on(tmp_path):
+    from companion.live.switch import switched_on
+
+    config = tmp_path / "config.toml"
+    assert not switched_on(config)  # no file
+    for text, on in [("live = true", True), ("live = 'yes'", False), ("live = 1", False), ("live = [", False)]:
+        config.write_text(text + "\n")
+        assert switched_on(config) is on, text
+    config.write_bytes(b"live = true\n\xff")
+    assert not switched_on(config)  # not UTF-8: the settings' defaults, off

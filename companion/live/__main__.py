@@ -8,7 +8,6 @@ that a page switched off (at boot, beside the app's first frame) has no use for.
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 
 from .commands import register
@@ -18,7 +17,6 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cloud-companion")
     register(parser.add_subparsers(dest="command", required=True), name_default=False)
     args = parser.parse_args(["live", *(sys.argv[1:] if argv is None else argv)])
-    logging.basicConfig(level=logging.WARNING, format="cloud-companion: %(message)s")
     return args.func(args)
 
 

@@ -4,14 +4,7 @@ systemd unit runs)."""
 from __future__ import annotations
 
 import argparse
-import asyncio
-import logging
-import signal
 from pathlib import Path
-
-from ..console import fail
-
-log = logging.getLogger(__name__)
 
 
 def _port(text: str) -> int:
@@ -50,41 +43,6 @@ def register(sub: argparse._SubParsersAction, name_default: bool = True) -> None
     live.set_defaults(func=cmd_live)
 
 
-def switched_on(config: Path) -> bool:
-    from .. import config as settings
-
-    return settings.load(config, move_aside=False)[0].live
-
-
-async def until_switched_on(config: Path) -> bool:
-    """Wait, holding nothing but an inotify watch on the settings' folder, until the settings'
-    switch is on (True), or SIGTERM or SIGINT came (False). The server (aiohttp, the journal,
-    pygame) is loaded only then: at boot, beside the app's first frame, this costs next to nothing."""
-    from .events import FolderWatch
-
-    loop = asyncio.get_running_loop()
-    changed, stop = asyncio.Event(), asyncio.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
-    watch = FolderWatch(loop, [config], changed.set)
-    # said only now: a SIGTERM from here on ends the wait cleanly (the tests and systemd rely on it)
-    log.warning("the live page is switched off in the settings: it starts when it is switched on")
-    try:
-        while not switched_on(config):
-            changed.clear()
-            waiting = [asyncio.ensure_future(changed.wait()), asyncio.ensure_future(stop.wait())]
-            await asyncio.wait(waiting, timeout=60, return_when=asyncio.FIRST_COMPLETED)  # and a look each minute
-            for task in waiting:
-                task.cancel()
-            if stop.is_set():
-                return False
-        return True
-    finally:
-        watch.close()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.remove_signal_handler(signum)
-
-
 def _default_journal() -> Path:
     # imported only without --db: the unit names its journal, and a page switched off at boot
     # has no use for the journal's code
@@ -93,18 +51,30 @@ def _default_journal() -> Path:
     return default_path()
 
 
+def _default_config() -> Path:
+    from ..config import default_path
+
+    return default_path()
+
+
 def cmd_live(args: argparse.Namespace) -> int:
-    from .. import config as settings
+    # what a page switched off waits with is light (switch.py); the rest is loaded once it is on
+    from ..console import fail
+    from .switch import switched_on, until_switched_on
 
     db = (args.db or _default_journal()).absolute()
     if db.is_dir():
         return fail(f"{db} is a folder, not a journal file")
-    config = (args.config or settings.default_path()).absolute()
-    if not args.always and not switched_on(config):
-        if not asyncio.run(until_switched_on(config)):
-            return 0
+    config = (args.config or _default_config()).absolute()
+    if not args.always and not switched_on(config) and not until_switched_on(config):
+        return 0
+
+    import asyncio
+    import logging
 
     from .server import CannotListen, Options, serve
+
+    logging.basicConfig(level=logging.WARNING, format="cloud-companion: %(message)s")
 
     options = Options(db=db, config=config, host=args.host, port=args.port, always=args.always)
     if args.head_timeout:

@@ -41,6 +41,7 @@ from ..ui.loop import collecting, heap
 from . import address, page
 from .events import FolderWatch, Hub
 from .reader import Look, ReadOnlyJournal
+from .switch import SWITCHED_OFF
 
 log = logging.getLogger(__name__)
 
@@ -360,7 +361,7 @@ class LiveServer:
         if self._missed:
             self.changed()
         if self.bound is None and not self.options.always and not self.config.live:
-            log.warning("the live page is switched off in the settings: it starts when it is switched on")
+            log.warning(SWITCHED_OFF)
         self._rescan = loop.call_later(RESCAN_S, self._rescan_addresses)
 
     def _rescan_addresses(self) -> None:
