@@ -611,7 +611,7 @@ def check_storage(path: Path, proc: Path = Path("/proc")) -> list[Check]:
                 f"{path.parent} is on {kind} ({point}), which lives in memory: every game "
                 "played is forgotten at the next reboot or power cut",
                 "switch off raspi-config's overlay file system (Performance Options > Overlay File System: "
-                "no), or keep the games on a partition of their own (README: the overlay file system)",
+                "no), or keep the games on a partition of their own (the manual's page The appliance, The overlay file system)",
             )
         ]
     return []

@@ -650,7 +650,7 @@ def preflight(
             "32-bit Raspberry Pi OS: pygame-ce, which draws the app, has no ready-made wheel for it "
             "(installing would compile it for a long time, or fail). Use Raspberry Pi OS Lite "
             "(64-bit), or install from a release bundle made for 32-bit on a PC: sudo make bundle "
-            "ARCH=armhf (README: 32-bit Raspberry Pi OS)"
+            "ARCH=armhf (the manual's page The appliance, 32-bit Raspberry Pi OS)"
         )
         return problems, notices
     lacking = (missing or missing_packages)()
@@ -673,7 +673,7 @@ def preflight(
         )
         problems.append(
             f"no network: {need} need it. Connect the Pi (Wi-Fi: sudo raspi-config, "
-            "System Options), or install from a release bundle on a USB stick (README: without network)"
+            "System Options), or install from a release bundle on a USB stick (the manual's page The appliance, Without network)"
         )
     if action == "install" and boot_config() is None:
         if FIRMWARE.is_dir() and not any(FIRMWARE.iterdir()):
