@@ -97,3 +97,12 @@ def test_is_legal_never_raises_on_what_is_not_an_action():
 
 
 _POOL: dict = {}
+
+
+@pytest.mark.parametrize("game", sorted(GAME_MODULES))
+def test_the_rules_list_every_legal_action_in_its_one_spelling(game):
+    """So a screen offering what the rules list submits canonical actions, and the journal keeps
+    one spelling of each move (a rise's cards in card order, as a roll's dice in face order)."""
+    for match in _POOL.setdefault(game, states(game)):
+        for action in match.legal_actions():
+            assert match.canonical(action) == action, action

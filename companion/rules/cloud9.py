@@ -294,7 +294,7 @@ class Cloud9Rules:
         if not needed:
             return [{"act": "rise", "cards": []}]
         held = state.hand(state.pilot)
-        options = [needed, [WILD]]
+        options = [sorted(needed, key=CARDS.index), [WILD]]  # in the one spelling `canonical` gives
         rises = [{"act": "rise", "cards": cards} for cards in options if len(cards) <= held]
         return rises + [{"act": "fall"}]
 

@@ -311,7 +311,10 @@ class GameScreen(Screen):
         return self._legal
 
     def is_legal(self, action: Mapping[str, Any]) -> bool:
-        return dict(action) in self.legal
+        """Legal whatever the order of its dice or cards: the rules list each action in its one
+        spelling, and an action not found as it is written is looked up in that spelling."""
+        action = dict(action)
+        return action in self.legal or self.match.canonical(action) in self.legal
 
     def player(self, name: str) -> Player:
         return next(p for p in self.players if p.name == name)

@@ -324,8 +324,8 @@ class Cloud9Screen(GameScreen):
         self.refresh()
 
     def roll_action(self) -> dict[str, Any]:
-        # the rules list rolls in face order, so a roll in that order is found among them
-        return {"act": "roll", "dice": sorted(self._draft(), key=FACES.index)}
+        # in the rules' one spelling (the dice in face order), as the journal keeps it
+        return self.match.canonical({"act": "roll", "dice": list(self._draft())})
 
     def roll_for_me(self) -> None:
         """The app rolls: a roll drawn with its true probability, the same again after an undo
@@ -706,7 +706,7 @@ class Cloud9Screen(GameScreen):
         return self.action_button(
             rect,
             text,
-            {"act": "rise", "cards": list(cards)},
+            self.match.canonical({"act": "rise", "cards": list(cards)}),  # as the rules list it
             widget=CardsButton,
             cards=cards if shown is None else shown,
             kind="good",
