@@ -38,14 +38,23 @@ def test_a_venv_on_pygame_ce_is_left_alone(tmp_path):
     assert not any("pip" in line for line in planned(venv))
 
 
-def test_make_test_runs_every_test_on_every_core_and_make_check_leaves_out_the_slow_ones(tmp_path):
+def test_make_test_runs_every_test_on_every_core_but_the_realtime_ones_alone_after(tmp_path):
     venv = tmp_path / ".venv"
     (venv / "bin").mkdir(parents=True)
     (venv / "bin" / "cloud-companion").touch()
-    (test,) = (line for line in planned(venv) if "-m pytest" in line)
+    spread, alone = (line for line in planned(venv) if "-m pytest" in line)
     (check,) = (line for line in planned(venv, "check") if "-m pytest" in line)
-    assert "-n 1" in test and " -m " not in test.replace("-m pytest", "")
+    assert "-n auto" in spread and '-m "not realtime"' in spread
+    assert "-p no:xdist" in alone and "-m realtime" in alone  # together: every test, none twice
     assert "-n auto" in check and '-m "not slow"' in check
+
+
+def test_the_realtime_modules_exist_and_are_marked(pytestconfig):
+    from conftest import REALTIME
+
+    root = Path(pytestconfig.rootpath)
+    assert REALTIME and all((root / module).is_file() for module in REALTIME)
+    assert "realtime" in " ".join(pytestconfig.getini("markers"))
 
 
 def uninstall_command(*settings: str) -> subprocess.CompletedProcess:
