@@ -24,7 +24,7 @@ RUN_ARGS ?= $(if $(DISPLAY)$(WAYLAND_DISPLAY),--windowed,)
 # the live page for the TV and phones runs beside it on loopback, http://127.0.0.1:8019/ (it
 # serves once switched on in Settings, and stops with the app)
 run: $(BIN)/cloud-companion
-	$(BIN)/cloud-companion live --host 127.0.0.1 & live=$$!; trap 'kill $$live 2>/dev/null' EXIT INT TERM; \
+	@$(BIN)/cloud-companion live --host 127.0.0.1 --quiet & live=$$!; trap 'kill $$live 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/cloud-companion run $(RUN_ARGS) $(ARGS)
 
 # the tests on every core (pytest-xdist; JOBS=1 runs them on one), then those marked realtime

@@ -14,6 +14,17 @@ EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: what the shell reports for `yes | head 
 WRITE_FAILURES = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
 
 
+def command() -> str:
+    """How a person calls this program again: its name where the PATH finds it, else the path
+    it was started by (`.venv/bin/cloud-companion` in a checkout whose venv is not on the PATH)."""
+    import shutil
+
+    started = sys.argv[0] if sys.argv and os.path.basename(sys.argv[0]) == PROG else PROG
+    if shutil.which(PROG) or os.sep not in started:
+        return PROG
+    return started
+
+
 def say(message: str) -> None:
     """One line on stderr, naming the program (the system log shows whose line it is)."""
     print(f"{PROG}: {message}", file=sys.stderr, flush=True)

@@ -23,7 +23,7 @@ UNIT = ROOT / "systemd" / "cloud-companion-live.service"
 class UnitCommand:
     """The unit's ExecStart (its venv's python replaced by this one), on a loopback port."""
 
-    def __init__(self, tmp_path: Path, python_flags: tuple[str, ...] = ()):
+    def __init__(self, tmp_path: Path, python_flags: tuple[str, ...] = (), extra: tuple[str, ...] = ()):
         self.config, self.port = tmp_path / "config.toml", free_port()
         self.config.write_text("live = false\n")
         words = shlex.split(settings(UNIT.read_text())["ExecStart"][0])
@@ -34,7 +34,7 @@ class UnitCommand:
         env = dict(os.environ, CLOUD_COMPANION_LIVE_URL_FILE=str(tmp_path / "live-url"))
         with open(self.log, "wb") as out:
             self.process = subprocess.Popen(
-                [*words, "--host", HOST, "--port", str(self.port)],
+                [*words, "--host", HOST, "--port", str(self.port), *extra],
                 cwd=ROOT,
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -142,3 +142,32 @@ def test_only_a_true_switch_counts_as_on(tmp_path):
         assert switched_on(config) is on, text
     config.write_bytes(b"live = true\n\xff")
     assert not switched_on(config)  # not UTF-8: the settings' defaults, off
+
+
+def test_quiet_it_says_nothing_while_switched_off_and_serves_once_on(tmp_path):
+    live = UnitCommand(tmp_path, extra=("--quiet",))
+    try:
+        deadline = time.monotonic() + 30
+        while not any("inotify" in target for target in _fd_targets(live)):  # its watch is set
+            assert time.monotonic() < deadline and live.process.poll() is None, live.logged()
+            time.sleep(0.05)
+        assert live.logged() == ""  # waiting, and silent
+        live.config.write_text("live = true\n")
+        deadline = time.monotonic() + 30
+        while socket.socket().connect_ex((HOST, live.port)) != 0:
+            assert time.monotonic() < deadline and live.process.poll() is None, live.logged()
+            time.sleep(0.1)
+        assert "switched off" not in live.logged()
+    finally:
+        live.stop()
+
+
+def _fd_targets(live: UnitCommand) -> list[str]:
+    folder = f"/proc/{live.process.pid}/fd"
+    targets = []
+    for fd in os.listdir(folder):
+        try:
+            targets.append(os.readlink(f"{folder}/{fd}"))
+        except OSError:
+            pass
+    return targets

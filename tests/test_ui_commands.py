@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -245,3 +246,27 @@ def test_demo_refuses_a_size_or_player_count_it_cannot_play_in_one_line(tmp_path
     result = run_cli("demo", "--out", str(tmp_path), *args)
     assert result.returncode == 2 and "Traceback" not in result.stderr and message in result.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_started_by_its_path_from_a_checkout_it_points_to_that_path(tmp_path):
+    """`make run` starts `.venv/bin/cloud-companion`, which is on no PATH: the hint names the
+    command a person can type there, not one the shell would not find."""
+    script = shutil.which("cloud-companion", path=os.path.dirname(sys.executable))
+    if script is None:
+        pytest.skip("the console script is not installed beside this Python")
+    relative = os.path.relpath(script, tmp_path)
+    env = {**os.environ, "SDL_AUDIODRIVER": "dummy", "SDL_VIDEODRIVER": "nonexistent", "PATH": "/usr/bin:/bin"}
+    args = ["--db", str(tmp_path / "j.sqlite3"), "--config", str(tmp_path / "c.toml")]
+    result = subprocess.run([relative, *args], capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert result.returncode == 1
+    (line,) = result.stderr.strip().splitlines()
+    assert f"run: {relative} demo --out DIR" in line
+    on_path = subprocess.run(
+        [relative, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**env, "PATH": os.path.dirname(script) + ":/usr/bin:/bin"},
+        cwd=tmp_path,
+    )
+    assert "run: cloud-companion demo --out DIR" in on_path.stderr

@@ -111,8 +111,10 @@ PACKAGE = UI.parent
 LAYER = {
     "rules": 0,
     # small modules every layer may use: the error root, the replay format, the console's
-    # one-line messages, who owns a file, the controller (the door to the rules), translations
+    # one-line messages, who owns a file, the controller (the door to the rules), translations,
+    # the settings file's bytes
     "companion": 1,
+    "settings_file": 1,
     "errors": 1,
     "replay": 1,
     "console": 1,

@@ -11,13 +11,16 @@ resting on a break-beam): it is reported; being held, it gives no new impacts un
 
 from __future__ import annotations
 
-import queue
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from gpiozero import DigitalInputDevice
 from gpiozero.pins import Factory
 
 from ..config import BED_COLOURS
+
+if TYPE_CHECKING:  # the ship's session or a queue.Queue: anything with put
+    from ..ship.link import Inlet
 
 STUCK_AFTER_MS = 3000
 
@@ -26,7 +29,7 @@ class BedDetectors:
     def __init__(
         self,
         pins: Sequence[int],
-        events: queue.Queue,
+        events: Inlet,
         clock: Callable[[], int],
         *,
         pin_factory: Factory | None = None,

@@ -37,6 +37,9 @@ def register(sub: argparse._SubParsersAction, name_default: bool = True) -> None
     live.add_argument("--host", help="the address to listen on (default: loopback and the home network's)")
     live.add_argument("--port", type=_port, help="the port (default: the settings' live_port, 8019)")
     live.add_argument("--always", action="store_true", help="serve even while the settings' live switch is off")
+    live.add_argument(
+        "--quiet", action="store_true", help="say nothing while switched off (beside the app in a terminal: make run)"
+    )
     # shorter limits, for the tests of slow and silent clients
     live.add_argument("--head-timeout", type=float, help=argparse.SUPPRESS)
     live.add_argument("--write-timeout", type=float, help=argparse.SUPPRESS)
@@ -66,7 +69,7 @@ def cmd_live(args: argparse.Namespace) -> int:
     if db.is_dir():
         return fail(f"{db} is a folder, not a journal file")
     config = (args.config or _default_config()).absolute()
-    if not args.always and not switched_on(config) and not until_switched_on(config):
+    if not args.always and not switched_on(config) and not until_switched_on(config, say=not args.quiet):
         return 0
 
     import asyncio

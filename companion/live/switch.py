@@ -74,14 +74,15 @@ class _FolderWatch:
         os.close(self.fd)
 
 
-def until_switched_on(config: Path) -> bool:
+def until_switched_on(config: Path, say: bool = True) -> bool:
     """Wait, holding nothing but an inotify watch, until the settings' switch is on (True), or
-    SIGTERM or SIGINT came (False)."""
+    SIGTERM or SIGINT came (False). `say`: a line on stderr that it waits, once it can be stopped."""
     before = {signum: signal.signal(signum, _stop) for signum in (signal.SIGTERM, signal.SIGINT)}
     watch = None
     try:
         # said only now: a SIGTERM from here on ends the wait cleanly (the tests and systemd rely on it)
-        print(f"cloud-companion: {SWITCHED_OFF}", file=sys.stderr, flush=True)
+        if say:
+            print(f"cloud-companion: {SWITCHED_OFF}", file=sys.stderr, flush=True)
         while True:
             watch = _FolderWatch(config)  # watching before looking: no change falls between
             if switched_on(config):

@@ -41,7 +41,7 @@ JUMP_S = 0.6  # a jump: the piece leaves the basket for its player's score
 # --- the pieces ------------------------------------------------------------------------------
 
 
-def _own_draw(widget: Widget, cls: type) -> bool:
+def _own_draw(widget: Widget, cls: type[Widget]) -> bool:
     """The widget draws as `cls` does (a subclass drawing otherwise says its own signature)."""
     return type(widget).draw is cls.draw
 

@@ -167,6 +167,7 @@ def bed_parts(rect: pygame.Rect) -> tuple[tuple[float, float], float, list[tuple
     """Where a bed's shape is pressed in (centre, radius) and its three holes (x, y, radius):
     in a tall bed the shape above and the holes in a row below it, in a wide one the shape on
     the left and the holes to its right."""
+    centre: tuple[float, float]
     if rect.h >= rect.w * 0.6:
         shape_r = min(rect.w * 0.34, rect.h * 0.22)
         centre = (rect.centerx, rect.y + rect.h * 0.3)

@@ -111,6 +111,7 @@ def widgets(rect: pygame.Rect, forecaster: Forecaster, f) -> list[Widget]:
     bolt = pygame.Rect(storm.x, storm.centery - side // 2, side, side)
     when = pygame.Rect(bolt.right + f.u(2), storm.y, storm.right - bolt.right - f.u(2), storm.h)
     rounds = result.storm_in_about
+    assert rounds is not None  # a forecast of a game going on (not over, above)
     return [
         Chance(face, result.win),
         Label(

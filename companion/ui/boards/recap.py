@@ -201,7 +201,8 @@ def pixels_of(surface: pygame.Surface) -> Pixels:
     milliseconds on the loop)."""
     width, height = surface.get_size()
     if surface.get_bytesize() == 3 and surface.get_masks()[:3] == RGB_MASKS[:3] and surface.get_pitch() == 3 * width:
-        return width, height, memoryview(surface.get_buffer()).cast("B")
+        # pygame-ce's stubs give BufferProxy the buffer protocol only from Python 3.12; it has it in C
+        return width, height, memoryview(surface.get_buffer()).cast("B")  # type: ignore[arg-type]
     return width, height, pygame.image.tobytes(surface, "RGB")
 
 
@@ -520,9 +521,7 @@ class _Recap:
     def bars(self, rect: pygame.Rect, values, top: int, labels: bool = True) -> None:
         draw_bars(self.s, rect, values, top, self.t, labels)
 
-    def player_rows(
-        self, rect: pygame.Rect, series: dict[str, list[list[tuple[int, tuple[int, int, int]]]]], right_text
-    ) -> int:
+    def player_rows(self, rect: pygame.Rect, series: dict[str, list[list[tuple]]], right_text) -> int:
         """A row of bars per player (in landscape a token leads it: the standings beside it name
         everyone); a long game's bars each a few trips or rounds together. Returns how many."""
         names_ = list(self.v["players"])

@@ -5,7 +5,7 @@ flight, the ship's falling balls and the end screen all draw them)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pygame
 
@@ -129,7 +129,7 @@ def icon(kind: str, px: int) -> pygame.Surface:
     return surface
 
 
-def blit_icon(surface: pygame.Surface, kind: str, center: tuple[float, float], px: int, scale: float = 1.0) -> None:
+def blit_icon(surface: pygame.Surface, kind: str, center: tuple[float, float], px: float, scale: float = 1.0) -> None:
     image = icon(kind, round(px))
     if scale < 1.0:  # a short transition: shrink the cached picture instead of caching every size
         side = max(1, round(image.get_width() * scale))
@@ -148,7 +148,7 @@ def token(rect: pygame.Rect, colour: str, key: str | None = None) -> Picture:
 
 
 def icons_in_row(
-    kinds: list[str], max_px: int, align: str = "center", growing: Callable[[], tuple[int, float]] | None = None
+    kinds: Sequence[str], max_px: int, align: str = "center", growing: Callable[[], tuple[int, float]] | None = None
 ):
     """Paint `kinds` side by side, as large as fits (at most `max_px`); `growing()` says how many
     of the last ones are still growing in, and how far. Without `growing` the painter holds only

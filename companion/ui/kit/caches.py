@@ -85,9 +85,9 @@ def pictures(max_bytes: int, max_items: int = 256) -> Callable:
                 store.put(key, surface)
             return surface
 
-        kept.cache_info = store.info
-        kept.cache_clear = store.clear
-        kept.store = store
+        # lru_cache's interface, set in the function's own namespace (so it keeps its __module__,
+        # which forgetting cached pictures goes by)
+        vars(kept).update(cache_info=store.info, cache_clear=store.clear, store=store)
         return kept
 
     return decorate

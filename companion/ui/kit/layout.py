@@ -11,6 +11,7 @@ the canvas is turned onto the display when presented, and taps are turned back.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -89,7 +90,7 @@ def inset(rect: pygame.Rect, by: int) -> pygame.Rect:
     return rect.inflate(-2 * by, -2 * by)
 
 
-def _split(start: int, length: int, weights: int | list[float], gap: int) -> list[tuple[int, int]]:
+def _split(start: int, length: int, weights: int | Sequence[float], gap: int) -> list[tuple[int, int]]:
     """(start, length) of each part; the last part takes what rounding left, so they fill exactly."""
     weights = [1.0] * weights if isinstance(weights, int) else list(weights)
     free = length - gap * (len(weights) - 1)
@@ -101,12 +102,12 @@ def _split(start: int, length: int, weights: int | list[float], gap: int) -> lis
     return out
 
 
-def rows(rect: pygame.Rect, weights: int | list[float], gap: int = 0) -> list[pygame.Rect]:
+def rows(rect: pygame.Rect, weights: int | Sequence[float], gap: int = 0) -> list[pygame.Rect]:
     """Split `rect` top to bottom into rows of the given relative heights (or n equal rows)."""
     return [pygame.Rect(rect.x, y, rect.w, h) for y, h in _split(rect.y, rect.h, weights, gap)]
 
 
-def cols(rect: pygame.Rect, weights: int | list[float], gap: int = 0) -> list[pygame.Rect]:
+def cols(rect: pygame.Rect, weights: int | Sequence[float], gap: int = 0) -> list[pygame.Rect]:
     """Split `rect` left to right into columns of the given relative widths (or n equal ones)."""
     return [pygame.Rect(x, rect.y, w, rect.h) for x, w in _split(rect.x, rect.w, weights, gap)]
 

@@ -206,8 +206,8 @@ def draw_game_icon(surface: pygame.Surface, game: str, rect: pygame.Rect) -> Non
             pygame.draw.line(surface, INK, (x + s * fx, env.bottom - s * 0.03), (x + s * fx, y + s * 0.62), line)
         pygame.draw.polygon(surface, (180, 126, 70), hull)
         pygame.draw.polygon(surface, INK, hull, line)
-        for i, colour in enumerate(("yellow", "purple", "white", "blue")):  # the four beds below
-            draw_token(surface, colour, (x + s * (0.2 + 0.2 * i), y + s * 0.94), s * 0.055)
+        for i, bed in enumerate(("yellow", "purple", "white", "blue")):  # the four beds below
+            draw_token(surface, bed, (x + s * (0.2 + 0.2 * i), y + s * 0.94), s * 0.055)
     else:  # The Cloud Mine: three cloud cards fanned out
         for angle, dx in ((-16, -0.2), (0, 0.0), (16, 0.2)):
             card = pygame.Surface((round(s * 0.42), round(s * 0.6)), pygame.SRCALPHA)

@@ -99,8 +99,8 @@ CLOUD9_TOKEN_COLOURS = ("black", "blue", "green", "orange", "red", "yellow")
 def luminance(rgb: tuple[int, int, int]) -> float:
     """Relative luminance (WCAG 2)."""
 
-    def channel(c: int) -> float:
-        c = c / 255
+    def channel(value: int) -> float:
+        c = value / 255
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
 
     return 0.2126 * channel(rgb[0]) + 0.7152 * channel(rgb[1]) + 0.0722 * channel(rgb[2])
@@ -127,7 +127,8 @@ def banner(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
     else the same hue darkened until white does (green and orange players' banners)."""
     fill = rgb
     while contrast(text_on(fill), fill) < READABLE:
-        fill = tuple(max(0, round(c * 0.92)) for c in fill)
+        r, g, b = fill
+        fill = (max(0, round(r * 0.92)), max(0, round(g * 0.92)), max(0, round(b * 0.92)))
     return fill
 
 

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 import pygame
 
@@ -22,6 +22,13 @@ from .shapes import draw_token, draw_undo_arrow
 from .theme import Theme
 
 Colour = tuple[int, int, int]
+
+
+class Painter(Protocol):
+    """What a Picture draws with, called with (surface, rect); what it returns goes unused. A
+    lambda's further parameters hold the plain values it draws from, as defaults (painter_key)."""
+
+    def __call__(self, surface: pygame.Surface, rect: pygame.Rect, /) -> object: ...
 
 
 @dataclass
@@ -117,6 +124,7 @@ def _settled(words: list[str], font, width: int, count: int) -> list[str] | None
 
     def cost(i: int, left: int) -> int | None:
         """The least cost of words[i:] in `left` lines (None: they do not go into so many)."""
+        found: tuple[int, int] | None
         if (i, left) in least:
             known = least[(i, left)]
             return None if known is None else known[0]
@@ -142,7 +150,9 @@ def _settled(words: list[str], font, width: int, count: int) -> list[str] | None
         return None
     wrapped, i = [], 0
     for left in range(count, 0, -1):
-        j = least[(i, left)][1]
+        step = least[(i, left)]
+        assert step is not None  # cost(0, count) found a way, through these steps
+        j = step[1]
         wrapped.append(" ".join(words[i:j]))
         i = j
     return wrapped
@@ -238,7 +248,7 @@ class Panel(Widget):
         colour: Colour = th.CARD,
         stripe: Colour | None = None,
         border: Colour | None = th.CARD_LINE,
-        radius: int = 12,
+        radius: float = 12,
         key: str | None = None,
         highlight: Colour | None = None,
     ):
@@ -283,6 +293,9 @@ _PLACED: OrderedDict[tuple, tuple] = OrderedDict()
 
 class Label(Widget):
     """Text that shrinks to fit its box (never under `min_size`), optionally wrapped."""
+
+    # (scale, colour) -> each line's image and box; unset until first placed
+    _placed: tuple[tuple[float, Colour], list[tuple[pygame.Surface, pygame.Rect]]] | None
 
     def __init__(
         self,
@@ -702,9 +715,7 @@ def player_icon(name: str, colour: str) -> Callable[[pygame.Surface, pygame.Rect
 class Picture(Widget):
     """Something drawn by a function of (surface, rect): a board part without text."""
 
-    def __init__(
-        self, rect, paint: Callable[[pygame.Surface, pygame.Rect], None], key: str | None = None, still: bool = False
-    ):
+    def __init__(self, rect, paint: Painter, key: str | None = None, still: bool = False):
         super().__init__(rect, key)
         self.paint = paint
         self.still = still  # `paint` draws the same for the same values it holds (no clock, no state)

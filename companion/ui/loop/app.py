@@ -39,7 +39,7 @@ from ..kit import theme as th
 from ..kit.layout import GAP, MARGIN, Frame, Viewport, grid, inset, rows
 from ..kit.siblings import even_siblings
 from ..kit.widgets import Button, Dialog, DialogButton, DrawContext, Label, Panel, Widget
-from ..screens.base import Screen
+from ..screens.base import GameScreen, Screen
 from ..screens.seat_edges import TurnCues
 from . import collecting, repaint
 from .waiting import WATCHED_IDLE_S, InputWatch, Waker, sleep_until
@@ -98,7 +98,7 @@ class App:
         self.clock = clock
         self.theme = th.Theme(viewport.frame.scale)
         self._warming: list = [None, *th.warm_steps(viewport.frame.scale)]  # see warm_step
-        self.screen = None
+        self.screen: Screen | None = None
         self.stack: list[Any] = []
         self.widgets: list[Widget] = []
         self.dialog: Dialog | None = None
@@ -131,12 +131,12 @@ class App:
         self._idle_work: list[Callable[[], Any]] = []  # see when_idle
         self._scratch: pygame.Surface | None = None
         self.still_frames = True  # frames of still widgets kept and shown again (see _still)
-        self._stills: OrderedDict[tuple, pygame.Surface] = OrderedDict()
-        self._still_bounds: dict[tuple, list[pygame.Rect]] = {}  # where each kept frame's widgets paint
+        self._stills: OrderedDict[StillKey, pygame.Surface] = OrderedDict()
+        self._still_bounds: dict[StillKey, list[pygame.Rect]] = {}  # where each kept frame's widgets paint
         self.frames_painted_in_part = 0  # new frames painted over a kept one where they differ
         self._still_memo: tuple | None = None
         self._status: tuple = (None, None)  # (save problem, stuck buttons) the badges show
-        self.game_screen = None  # the screen of the game in progress, to continue it from home
+        self.game_screen: GameScreen | None = None  # the screen of the game in progress, to continue it from home
         self.turn_cues = TurnCues()
         self.voice = voice if voice is not None else Voice(self)  # spoken prompts (speech setting)
         i18n.set_language(self.config.language)
@@ -187,6 +187,7 @@ class App:
 
     def back(self) -> None:
         if self.stack:
+            assert self.screen is not None  # the one shown over those remembered
             self.screen.on_leave()
             self.screen = self.stack.pop()
             self.pressed, self.focus_key, self.dialog = None, None, None
@@ -294,7 +295,7 @@ class App:
         self.viewport = viewport
         self.theme = th.Theme(viewport.frame.scale)
         # while idle, the loop opens the type at every size this scale draws (warm_step)
-        self._warming: list = [None, *th.warm_steps(viewport.frame.scale)]
+        self._warming = [None, *th.warm_steps(viewport.frame.scale)]
 
     def warm_step(self) -> bool:
         """Pay one first-time cost ahead (the screens' modules, then the type one size at a
@@ -758,14 +759,16 @@ class App:
         if self._show_foreseen():
             return
         self._build_if_needed()
+        screen = self.screen
+        assert screen is not None  # the loop draws only once a screen is shown
         canvas = self.viewport.canvas
         ctx = DrawContext(self.theme, self.focused(), self.pressed, self.clock())
-        still = self._still(self.screen, self.widgets, ctx, canvas)
+        still = self._still(screen, self.widgets, ctx, canvas)
         if still is not None:
             canvas.blit(still, (0, 0))
         else:
-            self._paint(canvas, self.screen, self.widgets, ctx)
-        self.screen.draw_above(canvas, ctx)
+            self._paint(canvas, screen, self.widgets, ctx)
+        screen.draw_above(canvas, ctx)
         self.turn_cues.draw(self, canvas)  # whose move: a ribbon on their seat's edge, a chime
         if self.dialog is not None:
             scrim = pygame.Surface(canvas.get_size(), pygame.SRCALPHA)
@@ -798,22 +801,24 @@ class App:
         kept = self._stills.get(seen.key)
         if on_screen is not seen.screen or kept is None:
             return False
+        screen = self.screen
+        assert screen is not None  # seen.screen is this screen, or the game behind it
         canvas = self.viewport.canvas
         canvas.blit(kept, (0, 0))
-        if not self.screen.draw_first_above(canvas, DrawContext(self.theme, None, None, self.clock())):
+        if not screen.draw_first_above(canvas, DrawContext(self.theme, None, None, self.clock())):
             return False
         self.turn_cues.draw(self, canvas)
         self._flip()
         self.foreseen_shown += 1
         self._build_if_needed()
         ctx = DrawContext(self.theme, self.focused(), self.pressed, self.clock())
-        if self._still_key(self.screen, self.widgets, ctx, canvas) != seen.key:
+        if self._still_key(screen, self.widgets, ctx, canvas) != seen.key:
             self.foreseen_wrong += 1
-            log.warning("the frame drawn ahead for %s was not its own: drawn again", type(self.screen).__name__)
+            log.warning("the frame drawn ahead for %s was not its own: drawn again", type(screen).__name__)
             return False
         self._stills.move_to_end(seen.key)
         # a screen that draws over its widgets (not an animation: its next frame is due anyway)
-        self._dirty = type(self.screen).draw_above is not Screen.draw_above and not self.animating
+        self._dirty = type(screen).draw_above is not Screen.draw_above and not self.animating
         return True
 
     def _paint(self, surface: pygame.Surface, screen, widgets: list[Widget], ctx: DrawContext) -> None:
@@ -867,7 +872,7 @@ class App:
         return key
 
     def _painted_over_kept(
-        self, key, widgets: list[Widget], bounds: list[pygame.Rect], ctx: DrawContext
+        self, key: StillKey, widgets: list[Widget], bounds: list[pygame.Rect], ctx: DrawContext
     ) -> pygame.Surface | None:
         """The frame of `key` painted over a copy of the frame kept or shown last where their
         widgets differ (repaint), or None where that is not quicker."""
@@ -926,8 +931,10 @@ class App:
         return out
 
     def _toast_widgets(self) -> list[Widget]:
+        text = self.toast_text
+        assert text is not None  # asked for only while a toast shows
         area = self.screen.toast_area(self.frame, self.widgets) if self.screen is not None else None
-        return toast_widgets(self.toast_text, self.frame, self.toast_detail, area)
+        return toast_widgets(text, self.frame, self.toast_detail, area)
 
     # --- the game ---------------------------------------------------------------------------
     def _on_game_change(self, before, after, action) -> None:
@@ -937,12 +944,13 @@ class App:
         if handler is not None:
             handler(before, after, action)
         # the game screen just found this change's moments (its card): the voice says the same
-        found = screen.moments if handler is not None and screen is self.game_screen else None
+        game = self.game_screen
+        found = game.moments if handler is not None and game is not None and screen is game else None
         self.voice.game_changed(before, after, action, found)
         self.refresh()
 
 
-def still_key(widgets: list[Widget], ctx: DrawContext, size: tuple[int, int]) -> tuple | None:
+def still_key(widgets: list[Widget], ctx: DrawContext, size: tuple[int, int]) -> StillKey | None:
     """What a frame of `widgets` shows, or None where one of them has no signature."""
     signatures = []
     for widget in widgets:

@@ -144,6 +144,7 @@ class ShipPanel:
 
                 options = {"boot_s": TWIN_BOOT_S, **(sim_options or {})}
                 simulator = TwinShip(strike=lambda bed: pulse(beds, bed), **options).start()
+                assert simulator.path is not None  # the name of its pty, open since it was made
                 port = simulator.path
             link = ShipLink(port, inlet, clock=clock_ms, wake=wake)
             link.start()
@@ -292,21 +293,26 @@ class ShipPanel:
             _quick_switches(False)
 
 
-_switching = {"panels": 0, "before": None}  # open panels, and the switch interval before the first
+class _Switching:
+    panels = 0  # open panels
+    before: float | None = None  # the switch interval before the first
+
+
+_switching = _Switching()
 
 
 def _quick_switches(on: bool) -> None:
     """The GIL's switch interval down to GIL_SWITCH_S while any panel is open; back as it was
     when the last one closes."""
     if on:
-        if _switching["panels"] == 0:
-            _switching["before"] = sys.getswitchinterval()
-            sys.setswitchinterval(min(_switching["before"], GIL_SWITCH_S))
-        _switching["panels"] += 1
-    elif _switching["panels"] > 0:
-        _switching["panels"] -= 1
-        if _switching["panels"] == 0 and _switching["before"] is not None:
-            sys.setswitchinterval(_switching["before"])
+        if _switching.panels == 0:
+            before = _switching.before = sys.getswitchinterval()
+            sys.setswitchinterval(min(before, GIL_SWITCH_S))
+        _switching.panels += 1
+    elif _switching.panels > 0:
+        _switching.panels -= 1
+        if _switching.panels == 0 and _switching.before is not None:
+            sys.setswitchinterval(_switching.before)
 
 
 def session_max_fall(session) -> int:

@@ -100,6 +100,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 import pygame
@@ -641,8 +642,12 @@ class GameScreen(Screen):
             app.close_dialog()
             app.show(app.make("help", self.game))
 
+        def closed_then(open_: Callable[[], object]) -> None:
+            app.close_dialog()
+            open_()
+
         extra = [
-            DialogButton(text, lambda open_=open_: (app.close_dialog(), open_()), "secondary")
+            DialogButton(text, partial(closed_then, open_), "secondary")
             for text, open_ in [*self.menu_extras(), *app.menu_entries()]
         ]
         app.ask(

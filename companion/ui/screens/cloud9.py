@@ -363,7 +363,7 @@ class Cloud9Screen(GameScreen):
         if act == "jump":
             name = action.get("player")
             piece = was.get(f"aboard:{name}")
-            if piece is not None:
+            if isinstance(piece, Pawn):  # the jumper's piece in the basket (boards/cloud9.balloon)
                 return board.Jump(now, piece.rect.copy(), piece.colour, piece.mark or name, name)
         return None
 

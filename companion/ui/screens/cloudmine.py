@@ -50,12 +50,14 @@ def _ring_cells(area_box: tuple[int, int, int, int], count: int, gap: int) -> tu
     ring += [pygame.Rect(cells[5])] * sides  # the right side, going down
     ring += [at(x, 2) for x in reversed(ROW_SPOTS[bottom])]  # the bottom row, right to left
     ring += [pygame.Rect(cells[3])] * sides  # the left side, going up
-    return tuple(tuple(cell) for cell in ring)
+    return tuple((cell.x, cell.y, cell.w, cell.h) for cell in ring)
 
 
 class CloudMineScreen(GameScreen):
     game = "cloudmine"
     domain = "cloudmine"
+    # a guess's (view before, view after, action), until the rebuild sends its cards flying
+    _pending: tuple[dict, dict, dict] | None
 
     def __init__(self, app, controller=None, players=None):
         super().__init__(app, controller, players)
@@ -221,7 +223,8 @@ class CloudMineScreen(GameScreen):
     def _take_off(self) -> None:
         pending, self._pending = getattr(self, "_pending", None), None
         if pending is not None and self._seats and self._middle is not None:
-            self._flights = flights(*pending, self._seats, self._middle.center)
+            before, after, action = pending
+            self._flights = flights(before, after, action, self._seats, self._middle.center)
 
     def draw_above(self, surface, ctx) -> None:
         if self._flights:

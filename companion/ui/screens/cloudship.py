@@ -13,6 +13,9 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
 
 import pygame
 
@@ -108,7 +111,8 @@ class CloudshipScreen(GameScreen):
         self.rng = random.Random()  # "roll for me"
         self._growing: dict[str, int] = {}  # what the last action added, growing in for GROW_S
         self._grown_at = 0.0
-        self._moments: dict[str, tuple[float, object]] = {}  # see moment()
+        # kind -> (when it started, what it carries: the square slid or flipped from, the flowers)
+        self._moments: dict[str, tuple[float, Any]] = {}  # see moment()
         self._cloud_rect: pygame.Rect | None = None
         self._pipe_rect: pygame.Rect | None = None
 
@@ -165,7 +169,7 @@ class CloudshipScreen(GameScreen):
         return self.weather_bar(f, weather) + self.beds(f, beds) + self.engine_room(f, engine)
 
     # the moments drawn where they happen: (kind, when it began, what it needs)
-    def moment(self, kind: str, seconds: float) -> tuple[float, object] | None:
+    def moment(self, kind: str, seconds: float) -> tuple[float, Any] | None:
         """How far the moment `kind` has got (0-1) and its data, while it runs; else None."""
         found = self._moments.get(kind)
         if found is None:
@@ -413,7 +417,7 @@ class CloudshipScreen(GameScreen):
                     Button(
                         rect,
                         "",
-                        lambda i=i: self.unpick(i),
+                        partial(self.unpick, i),
                         kind="choice",
                         icon=icon_painter(f"token:{self.picked[i]}"),
                         key=f"die:{i}",
@@ -430,7 +434,7 @@ class CloudshipScreen(GameScreen):
                 Button(
                     cell,
                     "",
-                    lambda face=face: self.pick(face),
+                    partial(self.pick, face),
                     kind="choice",
                     icon=icon_painter(f"token:{face}"),
                     key=f"face:{face}",
@@ -504,7 +508,7 @@ class CloudshipScreen(GameScreen):
         )
         return out
 
-    def paint_ship(self, aboard: list[str]):
+    def paint_ship(self, aboard: Sequence[str]):
         """The ship with the balls still aboard, level or at the measured tilt (read when the
         screen is built: a tilt sensor refreshes the screen when the angle changes)."""
         tilt, aboard = self.ship_tilt(), tuple(aboard)  # plain values: the picture may be kept

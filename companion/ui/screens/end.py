@@ -367,10 +367,10 @@ class EndScreen(Screen):
             title = pygame.Rect(crown.right + f.u(8), cell.y + f.u(2), cell.right - crown.right - f.u(16), f.u(24))
             line = pygame.Rect(cell.x + f.u(8), title.bottom, cell.w - f.u(16), cell.bottom - title.bottom - f.u(2))
             words = recap.award_line(award)
-            for shorter in (recap.award_short(award), recap.award_short(award, few=True)):
+            for short in (recap.award_short(award), recap.award_short(award, few=True)):
                 if _fits(theme, words, line, 1 if f.portrait else 3):
                     break
-                words = shorter
+                words = short
             yield cell, crown, title, line, award, words
 
     def awards_fit(self, f, area: pygame.Rect, found: list[told.Award]) -> bool:
@@ -409,6 +409,7 @@ class EndScreen(Screen):
         ranked = standings(v)
         match = self.game_screen.match
         theme = self.app.theme
+        series: dict[str, list[list[tuple]]]  # per player, per bar: (value, colour[, pattern]) pieces
         if game == "cloud9":
             trips = _told(told.cloud9_trips, match)
             series = {p: [[(trip.points[p], self.game_screen.colour_of(p))] for trip in trips] for p in v["players"]}

@@ -539,6 +539,7 @@ class RecapScreen(Screen):
         if self.match is not None:
             self._scaled = recap.render_recap(self.match, self.started_at, size)
         else:
+            assert self.picture is not None  # made from a saved picture where not from the game
             w, h = self.picture.get_size()
             scale = min(size[0] / w, size[1] / h)
             self._scaled = pygame.transform.smoothscale(

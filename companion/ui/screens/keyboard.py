@@ -8,6 +8,7 @@ A physical keyboard types into it too (text input, Backspace, Enter, Escape).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import pygame
 
@@ -140,7 +141,7 @@ class KeyboardScreen(Screen):
         grid_rect = pygame.Rect(block.x, caption.bottom + gap, block.w, used * (row_h + gap) - gap)
         out: list[Widget] = [Label(caption, _("Played before"), "small", align="left", colour=th.INK_SOFT)]
         for rect, name in zip(grid(grid_rect, len(names), 2, gap), names):
-            out.append(Button(rect, name, lambda n=name: self.choose(n), kind="choice", key=f"known:{name}"))
+            out.append(Button(rect, name, partial(self.choose, name), kind="choice", key=f"known:{name}"))
         return out
 
     def choose(self, name: str) -> None:

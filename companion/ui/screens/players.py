@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import pygame
@@ -61,6 +62,11 @@ class Entry:
     @property
     def name(self) -> str:
         return self.typed or _(COLOUR_NAMES[self.colour])
+
+
+def seat_of(entry: Entry) -> int:
+    assert entry.seat is not None  # asked once nobody is waiting: every player has a seat
+    return entry.seat
 
 
 @dataclass
@@ -198,7 +204,7 @@ class PlayersScreen(Screen):
         if not self.waiting():
             # seats are numbered clockwise: seat order is the clockwise order of play
             first_name = self.entries[self.first].name
-            self.entries.sort(key=lambda e: e.seat)
+            self.entries.sort(key=seat_of)
             self.first = self.names().index(first_name)
             self.claiming = False
             self.app.hardware.enter(self)
@@ -273,7 +279,7 @@ class PlayersScreen(Screen):
                 Button(
                     colour_rect,
                     "",
-                    lambda i=index: self.next_colour(i),
+                    partial(self.next_colour, index),
                     kind="choice",
                     icon=player_icon(marks[entry.name], entry.colour),
                     key=f"colour:{index}",
@@ -283,7 +289,7 @@ class PlayersScreen(Screen):
                 Button(
                     name_rect,
                     entry.name,
-                    lambda i=index: self.edit_name(i),
+                    partial(self.edit_name, index),
                     kind="choice",
                     key=f"name:{index}",
                     size="title",
@@ -391,7 +397,7 @@ class PlayersScreen(Screen):
                 Button(
                     rect,
                     tr(choice.label).format(value=value),
-                    lambda k=choice.key: self.next_choice(k),
+                    partial(self.next_choice, choice.key),
                     kind="choice",
                     key=f"choice:{choice.key}",
                 )
@@ -420,7 +426,7 @@ class PlayersScreen(Screen):
                 Button(
                     cell,
                     str(number),
-                    lambda s=number: self.claim_seat(s),
+                    partial(self.claim_seat, number),
                     kind="choice",
                     enabled=number not in taken,
                     key=f"seat-button:{number}",

@@ -81,7 +81,7 @@ def record_lines(records: TitleRecords) -> list[str]:
     else:
         for role, cards in records.cards_per_role.items():
             if cards:
-                name = max(cards, key=cards.get)
+                name = max(cards, key=cards.__getitem__)
                 lines.append(
                     _("Most cards as {role}: {name} ({count})").format(
                         role=_(ROLE_NAMES[role]), name=name, count=cards[name]

@@ -4,6 +4,8 @@ and phones (its switch and QR code)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from ... import i18n
 from ...appliance import power
 from ...config import ROTATIONS
@@ -77,7 +79,7 @@ class SettingsScreen(Screen):
                 Button(
                     rect,
                     i18n.LANGUAGE_NAMES[code],
-                    lambda c=code: self.app.change_config(language=c),
+                    partial(self.app.change_config, language=code),
                     kind="choice",
                     selected=config.language == code,
                     key=f"lang:{code}",
@@ -141,7 +143,7 @@ class SettingsScreen(Screen):
                 Button(
                     rect,
                     f"{degrees}°",
-                    lambda d=degrees: self.app.change_config(rotate=d),
+                    partial(self.app.change_config, rotate=degrees),
                     kind="choice",
                     selected=config.rotate == degrees,
                     key=f"rotate:{degrees}",

@@ -68,7 +68,8 @@ COUNT_WORDS = (
 
 def count_word(count: int) -> str:
     """A small count in words, in the current language; larger ones as digits."""
-    return _(COUNT_WORDS[count]) if 0 < count < len(COUNT_WORDS) else str(count)
+    word = COUNT_WORDS[count] if 0 < count < len(COUNT_WORDS) else None
+    return _(word) if word is not None else str(count)
 
 
 def colour_word(colour: str) -> str:
@@ -139,7 +140,7 @@ def moments(before: View, after: View, action: Mapping[str, Any]) -> list[Moment
     act = action.get("act")
     if act in ("undo", "redo"):
         return []
-    game = after.get("game")
+    game = after.get("game", "")
     found = {"cloud9": _cloud9, "cloudship": _cloudship, "cloudmine": _cloudmine}.get(game, lambda *a: [])(
         before, after, action
     )

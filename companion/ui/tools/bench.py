@@ -13,6 +13,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ...rules import Match
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -61,6 +65,13 @@ h.app.show(SettingsScreen(h.app)); h.app.pump()
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 PEAK_SIZES = ((800, 480), (1920, 1080))
+
+
+def playing(app) -> Match:
+    """The game the app's controller plays (one was started)."""
+    match = app.controller.match
+    assert match is not None
+    return match
 
 
 def busiest_screens():
@@ -176,7 +187,7 @@ def cloudmine_flight_frame_ms(rounds: int = 200) -> float:
     h = Harness((800, 480), clock=clock)
     screen = h.start_game({"game": "cloudmine", "players": EIGHT})
     for correct in (False, False, True):
-        screen.submit({"act": "guess", "player": h.app.controller.match.view["to_guess"], "correct": correct})
+        screen.submit({"act": "guess", "player": playing(h.app).view["to_guess"], "correct": correct})
     h.app.pump()
     clock.advance(FLIGHT_S / 2)
     frame_ms = median_frame_ms(h, rounds)
@@ -203,10 +214,10 @@ def cloudmine_settlement_frame_ms(rounds: int = 5, rehearsed: bool = True) -> fl
         h.start_game({"game": "cloudmine", "players": EIGHT})
         app.draw()
         rng, settled = random.Random(8), 0
-        while not app.controller.match.view["over"]:
+        while not playing(app).view["over"]:
             while rehearsed and app.rehearse_step():
                 pass
-            v = app.controller.match.view
+            v = playing(app).view
             action = {"act": "guess", "player": v["to_guess"], "correct": rng.random() < 0.3}
             settles = v["guess_order"][1:] == [] or action["correct"]
             start = time.perf_counter()

@@ -9,11 +9,11 @@ import time
 from pathlib import Path
 
 from ... import i18n
-from ...console import PROG, fail
+from ...console import command, fail
 
 _ = i18n.translator("app")
 
-NO_DISPLAY = f"no display to show the app on ({{why}}). To see every screen without one, run: {PROG} demo --out DIR"
+NO_DISPLAY = "no display to show the app on ({why}). To see every screen without one, run: {command} demo --out DIR"
 
 
 def size_arg(text: str) -> tuple[int, int]:
@@ -151,7 +151,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         config = config.with_changes(rotate=args.rotate)
     display, why = open_display(args)
     if display is None:
-        return fail(NO_DISPLAY.format(why=why))
+        return fail(NO_DISPLAY.format(why=why, command=command()))
 
     from ...controller import GameController
     from ..kit.layout import Viewport

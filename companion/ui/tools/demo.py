@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 from ... import i18n
 
@@ -106,7 +107,12 @@ def record(
 
             shot("home")
             for game in games:
-                setup, actions = demo_script(game)() if players is None else players_game(game, players)
+                if players is None:
+                    script = demo_script(game)
+                    assert script is not None  # the games played are those with a demo
+                    setup, actions = script()
+                else:
+                    setup, actions = players_game(game, players)
                 h.app.home()
                 h.app.pump()
                 h.tap(f"game:{game}")
@@ -118,7 +124,9 @@ def record(
                 shot(f"{game}-refusal")
                 h.app.toast_text = h.app.toast_detail = None
                 for number, action in enumerate(actions, start=1):
-                    if not h.app.game_screen.submit(action):
+                    game_screen = h.app.game_screen
+                    assert game_screen is not None  # started above
+                    if not game_screen.submit(action):
                         raise RuntimeError(f"the {game} demo's action {number} was refused: {action}")
                     h.app.pump()
                     name = f"{game}-{number:03d}-{action['act']}{moment_words(h, skip=action['act'])}"
@@ -221,7 +229,7 @@ def other_screens(h) -> Iterator[str]:
 
 
 # an illegal first action per game, for the refusal's picture
-REFUSED = {
+REFUSED: dict[str, dict[str, Any]] = {
     "cloud9": {"act": "fall"},
     "cloudship": {"act": "land"},
     "cloudmine": {"act": "guess", "player": "András", "correct": True},

@@ -102,7 +102,9 @@ def evening(games: int = 20, size: tuple[int, int] = (800, 480), log=lambda line
                         h.start_game(setup)
                         for action in actions:
                             idle()
-                            if not app.game_screen.submit(action):
+                            game_screen = app.game_screen
+                            assert game_screen is not None  # started above
+                            if not game_screen.submit(action):
                                 raise RuntimeError(f"{game} refused {action}")
                             settle()
                         idle(at_rest=True)  # the end screen, its recap saved
@@ -126,9 +128,11 @@ def evening(games: int = 20, size: tuple[int, int] = (800, 480), log=lambda line
 
 if __name__ == "__main__":
     numbers = [int(arg) for arg in sys.argv[1:]]
+    if len(numbers) == 2:  # a width without its height
+        sys.exit("usage: python -m companion.ui.tools.evening [GAMES] [WIDTH HEIGHT]")
     evening(
-        *(numbers[:1] or [20]),
-        size=tuple(numbers[1:3]) or (800, 480),
+        numbers[0] if numbers else 20,
+        size=(numbers[1], numbers[2]) if len(numbers) > 2 else (800, 480),
         log=lambda line: print(line, file=sys.stderr, flush=True),
     )
     print(peak_rss_kib())
