@@ -59,6 +59,7 @@ def app_starts(db: Path, config: Path, runs: int) -> list[tuple[float, float]]:
         for run in range(runs + 1):
             start = time.perf_counter()
             child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+            assert child.stdout is not None  # stdout=PIPE
             child.stdout.readline()  # "first frame after ..." is printed right after the first flip
             frame = time.perf_counter() - start
             child.communicate(timeout=120)  # then it attaches the journal and exits

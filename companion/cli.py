@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
 def _run(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
-    commands = parser._subparsers._group_actions[0].choices
+    commands = next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     # plain `cloud-companion [--options]` starts the app
     if "run" in commands and (not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"))):
         argv = ["run", *argv]

@@ -36,6 +36,7 @@ import time
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import TypedDict
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402  (after the environment setting above)
@@ -65,9 +66,19 @@ SOUND_NAMES: tuple[str, ...] = (
     "seat8",
 )
 
+
+class MixerSettings(TypedDict):
+    """pygame.mixer.init's keyword arguments."""
+
+    frequency: int
+    size: int
+    channels: int
+    buffer: int
+
+
 # The files are 22050 Hz 16-bit mono, so a mixer opened like this loads them without
 # resampling; the small buffer keeps a sound within a frame or two of the tap that caused it.
-MIXER_SETTINGS = {"frequency": 22050, "size": -16, "channels": 1, "buffer": 512}
+MIXER_SETTINGS: MixerSettings = {"frequency": 22050, "size": -16, "channels": 1, "buffer": 512}
 
 # The device rests after this long with nothing playing and no input. During a game something
 # plays or someone taps every few seconds, so it stays open (and never clicks open and shut
@@ -147,7 +158,8 @@ class Sounds:
         self._closing: threading.Thread | None = None
         self._wanted = False
         self._voice: pygame.mixer.Channel | None = None
-        self._format = None  # the mixer's (frequency, size, channels) the sounds were loaded for
+        # the mixer's (frequency, size, channels) the sounds were loaded for
+        self._format: tuple[int, int, int] | None = None
         self._folder = directory if directory is not None else resources.files("companion.sounds_data")
         try:
             if not pygame.mixer.get_init():  # someone may have opened it already; share it

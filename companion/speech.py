@@ -168,6 +168,7 @@ class Speech:
                 if self._closed:
                     return
                 key, request = self._pending, self._request
+                assert key is not None  # the wait above ends only on a request or on close
                 self._pending = None
                 self._busy = True
                 prepared = self._cache.get(key)
@@ -189,6 +190,7 @@ class Speech:
 
     def _render(self, key: tuple[str, str]) -> Any:
         language, text = key
+        assert self.program is not None  # without espeak-ng `say` queues nothing
         try:
             prepared = self._prepare(self._synthesize(language, text, self.program))
         except SpeechUnavailable as error:

@@ -9,7 +9,7 @@ from functools import partial
 from . import i18n
 from .rules.match import Match
 from .rules.simulate import random_game
-from .speech import Speech, find_espeak, synthesize
+from .speech import Speech, synthesize
 from .ui.story import moments as story, spoken
 
 SAMPLE = {
@@ -23,11 +23,12 @@ def bench() -> dict[str, float]:
     figures = {"speech.prompt_us": round(_prompt_seconds() * 1e6, 1)}
     delivered: list[object] = []
     speech = Speech(delivered.append)
-    if find_espeak() is None:
+    program = speech.program
+    if program is None:
         return figures  # no espeak-ng here: only the main thread's share is measured
     try:
         for language, text in SAMPLE.items():
-            best = min(_timed(partial(synthesize, language, text, speech.program)) for _ in range(3))
+            best = min(_timed(partial(synthesize, language, text, program)) for _ in range(3))
             figures[f"speech.synthesize_{language}_ms"] = round(best * 1000, 1)
         speech.say("en", SAMPLE["en"])
         speech.wait_idle(10)

@@ -292,6 +292,7 @@ def restore(backup_file: Path, journal: Path, settings: Path | None = None) -> t
         lock.release()
     if settings_data is None:
         return Copied(journal, games), kept
+    assert settings is not None  # the backup's settings are read only when there is somewhere to put them
     try:
         settings_kept = None
         if settings.exists():

@@ -36,7 +36,8 @@ def bench(games: int = HISTORY_GAMES) -> dict[str, float]:
         path = folder / "journal.sqlite3"
         build_history(path, games)
         with Journal.open(path) as journal:
-            journal.check_thread.join()  # the app's whole-file check, let finish before timing
+            if journal.check_thread is not None:  # none when the journal could not be opened for writing
+                journal.check_thread.join()  # the app's whole-file check, let finish before timing
         # each on a journal just opened (its connection's cache cold), as on the screen's first visit
         first_page = statistics.median(
             first_call_ms(path, lambda j: (j.count_games(), j.games(limit=FIRST_PAGE))) for _ in range(5)

@@ -16,9 +16,10 @@ import shutil
 import sqlite3
 import subprocess
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from .. import config as settings
 from ..ship import protocol
@@ -444,7 +445,12 @@ def check_gpio(config: settings.Config, machine: Machine, factory=None) -> list[
             )
             continue
         try:
-            stuck = all(device.is_active or time.sleep(0.002) for _ in range(STUCK_SAMPLES))
+            stuck = True
+            for _ in range(STUCK_SAMPLES):
+                if not device.is_active:
+                    stuck = False
+                    break
+                time.sleep(0.002)  # reads spread a little: one press now is no stuck pin
         finally:
             device.close()
         by_owner.setdefault(owner, []).append(f"{role} GPIO {pin}")
@@ -526,7 +532,7 @@ def listen(port: str, seconds: float, required: bool = False) -> Check:
             if busy
             else "check [ship] port in the settings and the cable",
         )
-    good: dict[str, tuple] = {}  # the last good message of each type
+    good: dict[str, list[Any]] = {}  # the last good message of each type
     bad: dict[str, int] = {}  # unreadable lines by the protocol's reason
 
     def heard(records: list[tuple[int, str, str]]) -> None:
@@ -553,7 +559,9 @@ def listen(port: str, seconds: float, required: bool = False) -> Check:
     return judge_lines(port, good, bad, failed)
 
 
-def judge_lines(port: str, good: dict[str, tuple], bad: dict[str, int], failed: str | None = None) -> Check:
+def judge_lines(
+    port: str, good: Mapping[str, Sequence[Any]], bad: Mapping[str, int], failed: str | None = None
+) -> Check:
     """What the lines heard say: the board, its protocol version, its battery."""
     hello, beat = good.get("HELLO"), good.get("BEAT")
     unreadable = sum(bad.values())
@@ -700,11 +708,12 @@ def _user() -> str:
 
 
 def check_service(machine: Machine) -> list[Check]:
-    if machine.systemctl is None or not Path("/run/systemd/system").is_dir():
+    systemctl = machine.systemctl
+    if systemctl is None or not Path("/run/systemd/system").is_dir():
         return [Check("service", SKIP, "no systemd here")]
 
     def ask(*words: str) -> str:
-        result = subprocess.run([machine.systemctl, *words, UNIT], capture_output=True, text=True, timeout=10)
+        result = subprocess.run([systemctl, *words, UNIT], capture_output=True, text=True, timeout=10)
         return result.stdout.strip()
 
     enabled, active = ask("is-enabled"), ask("is-active")

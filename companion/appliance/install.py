@@ -28,6 +28,7 @@ import tempfile
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from . import platforms
@@ -98,7 +99,10 @@ class Step:
 
 
 def sh(*words: str) -> Callable[[], None]:
-    return lambda: subprocess.run(list(words), check=True)
+    def run() -> None:
+        subprocess.run(list(words), check=True)
+
+    return run
 
 
 def command_step(what: str, *words: str, done: Callable[[], bool] = lambda: False) -> Step:
@@ -152,6 +156,11 @@ def without_block(text: str) -> str:
     return pattern.sub("\n", text).rstrip("\n") + "\n" if text.strip() else text
 
 
+def _literally(text: str) -> Callable[[re.Match[str]], str]:
+    """re.sub's replacement that puts `text` in as it is (a string would have its backslashes read)."""
+    return lambda _: text
+
+
 def settings_text(example: str, display: str, rotate: int) -> str:
     """The settings file with the display's values filled in: the commented example the first
     time; on a later install the file as it is, every other setting kept (a line it lacks goes
@@ -161,7 +170,7 @@ def settings_text(example: str, display: str, rotate: int) -> str:
         shown = f'"{value}"' if isinstance(value, str) else str(value)
         line = re.compile(rf"^{key} = [^#\n]*?(?=\s*(#|$))", re.M)
         if line.search(example):
-            example = line.sub(lambda _, text=f"{key} = {shown}": text, example, count=1)
+            example = line.sub(_literally(f"{key} = {shown}"), example, count=1)
         else:
             section = re.search(r"^\[", example, re.M)
             if section:
@@ -368,9 +377,7 @@ def settings_step(source: Path, display: str, rotate: int) -> Step:
 def install_plan(source: Path, display: str, rotate: int) -> list[Step]:
     steps = [packages_step()]
     for name in GROUPS:  # Pi OS has them all; elsewhere gpio may be missing and the unit needs it
-        steps.append(
-            command_step(f"the group {name}", "groupadd", "--system", name, done=lambda name=name: group_exists(name))
-        )
+        steps.append(command_step(f"the group {name}", "groupadd", "--system", name, done=partial(group_exists, name)))
     steps += [
         command_step(
             f"the service user {USER} (no login, no home but its state directory)",
@@ -508,6 +515,20 @@ def uninstall_plan(purge: bool) -> list[Step]:
     unit, rule = Path("/etc/systemd/system") / UNIT_NAME, Path("/etc/polkit-1/rules.d") / POLKIT_NAME
     udev = Path("/etc/udev/rules.d") / UDEV_NAME
     live = Path("/etc/systemd/system") / LIVE_UNIT_NAME
+
+    def remove_units() -> None:
+        for path in (unit, live, rule, udev):
+            path.unlink(missing_ok=True)
+
+    def remove_app() -> None:
+        shutil.rmtree(PREFIX, ignore_errors=True)
+        COMMAND.unlink(missing_ok=True)
+        MAN_PAGE.unlink(missing_ok=True)
+
+    def remove_history() -> None:
+        for folder in (STATE_DIR, CONFIG_DIR):
+            shutil.rmtree(folder, ignore_errors=True)
+
     steps = [
         command_step(
             "stop the app and no longer start it at boot",
@@ -527,21 +548,14 @@ def uninstall_plan(purge: bool) -> list[Step]:
         ),
         Step(
             f"remove {unit}, {live}, {rule} and {udev}",
-            lambda: [p.unlink(missing_ok=True) for p in (unit, live, rule, udev)] and None,
+            remove_units,
             lambda: not any(p.exists() for p in (unit, live, rule, udev)),
             [f"rm {unit} {live} {rule} {udev}"],
         ),
         command_step("systemd forgets the unit", "systemctl", "daemon-reload"),
         Step(
             f"remove the app ({PREFIX}), its command and manual page",
-            lambda: (
-                (
-                    shutil.rmtree(PREFIX, ignore_errors=True),
-                    COMMAND.unlink(missing_ok=True),
-                    MAN_PAGE.unlink(missing_ok=True),
-                )
-                and None
-            ),
+            remove_app,
             lambda: not PREFIX.exists() and not COMMAND.exists() and not MAN_PAGE.exists(),
             [f"rm -r {PREFIX} {COMMAND} {MAN_PAGE}"],
         ),
@@ -554,7 +568,7 @@ def uninstall_plan(purge: bool) -> list[Step]:
         steps += [
             Step(
                 f"DELETE the game history and settings ({STATE_DIR}, {CONFIG_DIR})",
-                lambda: [shutil.rmtree(p, ignore_errors=True) for p in (STATE_DIR, CONFIG_DIR)] and None,
+                remove_history,
                 lambda: not STATE_DIR.exists() and not CONFIG_DIR.exists(),
                 [f"rm -r {STATE_DIR} {CONFIG_DIR}"],
             ),
@@ -614,7 +628,7 @@ def apt_candidate(package: str) -> bool:
     """Whether apt can install `package` from its sources (or has it already)."""
     shown = subprocess.run(["apt-cache", "policy", package], capture_output=True, text=True).stdout
     found = re.search(r"Candidate: (\S+)", shown)
-    return bool(found) and found.group(1) != "(none)"
+    return found is not None and found.group(1) != "(none)"
 
 
 def online(host: str = "pypi.org", port: int = 443, timeout: float = 5) -> bool:
@@ -631,7 +645,8 @@ def preflight(
     action: str, source: Path, which=shutil.which, missing=None, candidate=apt_candidate, reachable=online
 ) -> tuple[list[str], list[str]]:
     """(problems that stop the install before it starts, notices), each one line that says what to do."""
-    problems, notices = [], []
+    problems: list[str] = []
+    notices: list[str] = []
     for tool in TOOLS[action]:
         if which(tool) is None:
             problems.append(f"{tool} is missing: this installer is for Raspberry Pi OS (Debian with systemd)")

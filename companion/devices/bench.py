@@ -97,7 +97,9 @@ def _presses(game: str, presses: int, seed: int, journal) -> tuple[list[float], 
     def aim() -> None:
         moved = 0.0  # after the pilot's move, the passengers answer what it shows: once it is still
         while True:
-            view = app.controller.match.view
+            match = app.controller.match
+            assert match is not None  # a game was started before the first aim
+            view = match.view
             if view["over"]:
                 harness.start_game(setup)
                 continue
@@ -107,7 +109,9 @@ def _presses(game: str, presses: int, seed: int, journal) -> tuple[list[float], 
             app.controller.submit(touch())
             app.pump()
             moved = app.animation_left_s  # the dice tumbling, the balloon rising to its cloud
-        target[0] = seat_input.pin(table.seats.seat_of(who), rng.choice([JUMP, STAY]))
+        seat = table.seats.seat_of(who)
+        assert seat is not None  # the table seats every player of the game
+        target[0] = seat_input.pin(seat, rng.choice([JUMP, STAY]))
         aimed_at[0] = time.perf_counter() + moved
         ready.set()
 

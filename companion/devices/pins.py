@@ -57,6 +57,7 @@ class SimulatedPin(MockPin):
     simulated pins is a list without end."""
 
     HISTORY = 64
+    states: deque[tuple[float, bool]]  # gpiozero's PinState (timestamp, state); a deque from the first clear_states
 
     def clear_states(self) -> None:
         super().clear_states()

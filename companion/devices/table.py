@@ -163,11 +163,14 @@ class SeatTable:
 
     def _decide(self, press: SeatPress) -> Decision:
         """Route the press; an action goes to the controller at once (RulesError: refused)."""
-        decision = route(press, self._controller.match.view, self.seats)
+        controller = self._controller
+        assert controller is not None and controller.match is not None  # `_play` checked both
+        decision = route(press, controller.match.view, self.seats)
         if decision.kind != ACT:
             return decision
+        assert decision.action is not None  # the router's ACT always carries its action
         try:
-            self._controller.submit(decision.action)
+            controller.submit(decision.action)
         except RulesError as exc:
             # the rules core has the last word; keep the action so the refusal is final
             # the reason in the players' language, like the router's own; the rule stays as named
@@ -203,7 +206,9 @@ class SeatTable:
         out.append(SeatOutcome(press, decision))
 
     def _show_game(self) -> None:
+        assert self._controller is not None
         match = self._controller.match
+        assert match is not None  # shown only while a game is played
         if match is not self._leds_for:
             self.input.set_leds(led_plan(match.view, self.seats))
             self._leds_for = match
@@ -211,7 +216,7 @@ class SeatTable:
     # --- the players screen and the seat test --------------------------------------------
 
     def _claim(self, presses: list[SeatPress]) -> list[SeatOutcome]:
-        out = []
+        out: list[SeatOutcome] = []
         for press in presses:
             waiting = list(self._waiting())
             self._sync_claims(waiting)
@@ -229,12 +234,14 @@ class SeatTable:
             self.seats = self.seats.without(name)
 
     def _test(self, presses: list[SeatPress]) -> list[SeatOutcome]:
-        out = []
+        test = self.test
+        assert test is not None  # `seat_test` made it when it switched to this mode
+        out: list[SeatOutcome] = []
         for press in presses:
-            self.test.record(press)
+            test.record(press)
             out.append(SeatOutcome(press, Decision(NOTE, reason=describe_button(press.seat, press.button))))
-        self.test.stuck = self.input.stuck
-        self.input.set_leds(self.test.led_plan())
+        test.stuck = self.input.stuck
+        self.input.set_leds(test.led_plan())
         return out
 
 

@@ -38,9 +38,9 @@ def module_domain(tree: ast.Module) -> str | None:
             )
             and any(getattr(t, "id", None) == "_" for t in node.targets)
             and node.value.args
-            and isinstance(node.value.args[0], ast.Constant)
+            and (domain := _literal(node.value.args[0])) is not None
         ):
-            return node.value.args[0].value
+            return domain
     return None
 
 
@@ -50,7 +50,7 @@ def _literal(node: ast.AST) -> str | None:
 
 def strings_in(tree: ast.Module) -> list[tuple[str, str | None]]:
     """(msgid, msgid_plural or None) in source order."""
-    found = []
+    found: list[tuple[str, str | None]] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or not node.args:
             continue
@@ -76,14 +76,14 @@ def strings_in(tree: ast.Module) -> list[tuple[str, str | None]]:
 def refusal_strings(tree: ast.Module) -> list[str]:
     """The "rules" strings of a rules-core module, in source order: templates and rule names of
     `RulesError(...)` calls, `N_("...")` literals, and `RULE_...` constants."""
-    found = []
-    for node in tree.body:  # rule names kept in module constants
+    found: list[str] = []
+    for stmt in tree.body:  # rule names kept in module constants
         if (
-            isinstance(node, ast.Assign)
-            and _literal(node.value) is not None
-            and any(getattr(t, "id", "").startswith("RULE_") for t in node.targets)
+            isinstance(stmt, ast.Assign)
+            and (constant := _literal(stmt.value)) is not None
+            and any(getattr(t, "id", "").startswith("RULE_") for t in stmt.targets)
         ):
-            found.append(node.value.value)
+            found.append(constant)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
@@ -100,8 +100,8 @@ def refusal_strings(tree: ast.Module) -> list[str]:
                 )
                 if text is not None
             ]
-        elif name == "N_" and node.args and _literal(node.args[0]) is not None:
-            found.append(node.args[0].value)
+        elif name == "N_" and node.args and (text := _literal(node.args[0])) is not None:
+            found.append(text)
     return found
 
 

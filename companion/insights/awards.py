@@ -52,7 +52,8 @@ class Trip:
 
 def cloud9_trips(match: Match) -> list[Trip]:
     trips: list[Trip] = []
-    start = highest = None
+    start = None
+    highest = 0  # with `start`, set from the first step
     aboard: tuple[str, ...] = ()
     for before, action, after in steps(match):
         if start is None:

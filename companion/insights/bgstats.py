@@ -96,7 +96,7 @@ def play_file(
     player_ids: dict[str, int] = {}
     game_ids: dict[str, int] = {}
     played_before: dict[str, set[str]] = {}
-    plays = []
+    plays: list[dict[str, Any]] = []
     for summary, match in finished:
         game = match.rules.name
         game_ids.setdefault(game, len(game_ids) + 1)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 from functools import cache
+from typing import Any
 
 from ..rules.cloud9 import (
     POINTS,
@@ -162,7 +163,7 @@ def _needs(dice: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[tuple[str, int
     return tuple(need), tuple(Counter(need).items())
 
 
-def pilot_action(dice: tuple[str, ...], hand: Counter) -> dict:
+def pilot_action(dice: tuple[str, ...], hand: Mapping[str, int]) -> dict[str, Any]:
     """Ruling 3 and 4: the matching colours if held (the wild card is kept for later), else a
     wild card, else the balloon falls. An all-blank roll rises with no card."""
     need, wanted = _needs(dice)

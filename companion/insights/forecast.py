@@ -122,6 +122,7 @@ def tips_on_target(match: Match) -> tuple[int, int, float]:
     step = match.current
     while step.before is not None:
         before, action = step.before.state, step.action
+        assert action is not None  # only the setup's step has none, and it has no step before it
         if action.get("act") == "drop" and before.phase == "flight":
             tips += 1
             rain = before.load[0] - before.dropped("rain")

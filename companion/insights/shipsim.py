@@ -72,6 +72,7 @@ def flowers_after_landing(state: ShipState, drops: Sequence[tuple[str, str]] | N
     out (hail first, then the plantings, wild ones in any open bed), without asking anybody
     where a wild flower goes or what a tile shows, neither of which changes the count."""
     rain, hail = _at_rest(state.drops if drops is None else drops)
+    assert state.dice is not None  # a flight follows a roll
     rolled = _rolled(state.dice)
     beds = [_bed_after(state.beds[i], rain[i], hail[i], rolled[i]) for i in range(len(BEDS))]
     held, wild, room = (sum(column) for column in zip(*beds))
@@ -108,6 +109,7 @@ def aim(state: ShipState) -> str | None:
     more than one), the rolled colours first in the order of the dice, then the others."""
     if state.load[0] <= state.dropped("rain"):
         return None
+    assert state.dice is not None  # a flight follows a roll
     rain, hail = _at_rest(state.drops)
     best = _choose(state.beds, _rolled(state.dice), rain, hail, _aim_order(state.dice))
     return None if best is None else BEDS[best]
@@ -115,6 +117,7 @@ def aim(state: ShipState) -> str | None:
 
 def wanted(state: ShipState) -> list[str]:
     """The beds where one more raindrop would add a flower now, in board order."""
+    assert state.dice is not None  # a flight follows a roll
     rain, hail = _at_rest(state.drops)
     return [BEDS[i] for i in _gains(state.beds, _rolled(state.dice), rain, hail, range(len(BEDS)))]
 
@@ -170,6 +173,7 @@ def _tip(aimed: int, rain: int, hail: int, skill: float, rng: random.Random) -> 
 def fly(state: ShipState, skill: float, rng: random.Random) -> ShipState:
     """One flight from wherever it stands (balls already told are in state.drops), landed."""
     apply = RULES.apply
+    assert state.dice is not None  # a flight follows a roll
     flowers, rolled, order = state.beds, _rolled(state.dice), _aim_order(state.dice)
     rain, hail = _at_rest(state.drops)
     aboard = {"rain": state.load[0] - sum(rain), "hail": state.load[1] - sum(hail)}
@@ -200,7 +204,7 @@ def hidden_hail(state: ShipState, rng: random.Random) -> dict[int, bool]:
         hidden = [i for i in group if i in unknown]
         if not hidden:
             continue
-        known = sum(1 for i in group if state.tiles[i] is not None and state.tiles[i].hail)
+        known = sum(1 for i in group if (tile := state.tiles[i]) is not None and tile.hail)
         hail = set(rng.sample(hidden, max(0, min(len(hidden), per_group - known))))
         faces.update({i: i in hail for i in hidden})
     return faces
@@ -223,6 +227,7 @@ def play_rounds(state: ShipState, skill: float, rng: random.Random, limit: int =
             fullest = max(open_beds, key=state.bed)
             state = apply(state, {"act": "plant", "bed": fullest})
         else:  # reveal
+            assert state.revealing is not None  # the reveal phase waits on a flipped tile
             state = apply(state, {"act": "reveal", "hail": faces.get(state.revealing, False)})
     raise ShipSimulationError(f"the game did not end within {limit} rounds")
 

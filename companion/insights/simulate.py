@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from ..errors import CompanionError
 from ..rules.cloud9 import COLOURS, DICE, HAND_SIZE, RULES, Cloud9State
@@ -101,6 +102,7 @@ def play_cloud9(bots: Sequence[str], seed: int, watch=None) -> GameResult:
     random_share = rng.random
     faces = len(DIE)
     rolls, trip_rolls, this_trip = 0, [], 0
+    action: dict[str, Any]
     for _ in range(ACTION_LIMIT):
         if state.over:
             break

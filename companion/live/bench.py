@@ -175,6 +175,7 @@ class _Viewers:
         self.next_change()  # the version shown when it connected
 
     def _read(self) -> None:
+        assert self.process.stdout is not None  # stdout=PIPE
         for line in self.process.stdout:
             self.lines.put(line)
         self.lines.put("")  # the viewers ended

@@ -30,8 +30,10 @@ def _e(value: Any) -> str:
 
 
 def _local(stamp: str | None) -> str:
+    if not stamp:
+        return ""
     try:
-        return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M") if stamp else ""
+        return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
     except (ValueError, OverflowError):
         return stamp[:16]
 

@@ -64,6 +64,7 @@ class _TableApp(App):
     screen can use (Undo, the menu, back): nobody can tap them on a TV or a picture."""
 
     UNTAPPABLE = frozenset({"undo", "menu", "back"})
+    overlay_start: int  # App sets it with the widgets it builds
 
     def _build_if_needed(self) -> None:
         building = self._needs_build and self.screen is not None
@@ -181,7 +182,7 @@ class Painter:
             and self.controller.match is not None
             and before.actions == look.actions[: len(before.actions)]
         )
-        new = look.actions[len(before.actions) :] if same_game else ()
+        new = look.actions[len(before.actions) :] if same_game and before is not None else ()
         if not same_game or len(new) > 1:  # a burst (the page was behind): only the last one played
             # all but the last action rebuilt, the last one played: its moment shows
             start = list(look.actions[:-1])
@@ -194,9 +195,11 @@ class Painter:
             except RulesError:  # cannot happen for a stored game; shown as it stands
                 break
             self._settle()
+        match = self.controller.match
+        assert match is not None  # adopted above, or the game shown already
         if look.game.status == "abandoned" and not isinstance(self.app.screen, EndScreen):
             self.app.show(EndScreen(self.app, self.app.game_screen, ended_early=True))
-        elif self.controller.match.view["over"] and not isinstance(self.app.screen, EndScreen):
+        elif match.view["over"] and not isinstance(self.app.screen, EndScreen):
             self.app.show(EndScreen(self.app, self.app.game_screen))
         self._settle()
 
@@ -245,6 +248,7 @@ class Painter:
         view = match.view
         screen = self.app.screen
         game_screen = self.app.game_screen
+        assert game_screen is not None  # `show` made the screen of the game it shows
         players = players_from_setup(match.setup)
         turn = None if view["over"] else _turn(view)
         out = GameText(title=game_title(view["game"]), subtitle=game_screen.subtitle(), over=bool(view["over"]))

@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
@@ -57,9 +57,25 @@ RESCAN_S = 60.0  # the home-network addresses are looked up again this often
 # a change heard that showed nothing new is read once more this much later: a commit can be
 # heard with its -wal written but its index not yet (a writer held up between the two)
 LATE_S = 0.3
-LIMITS = {"max_line_size": 2048, "max_field_size": 2048, "max_headers": 32}
-# what every connection's handler is made with (aiohttp's RequestHandler)
-HANDLER_OPTIONS = {"access_log": None, "keepalive_timeout": KEEPALIVE_S, **LIMITS}
+
+
+class Limits(TypedDict):
+    """How much of a request aiohttp's parser reads at most."""
+
+    max_line_size: int
+    max_field_size: int
+    max_headers: int
+
+
+class HandlerOptions(Limits):
+    """What every connection's handler is made with (aiohttp's RequestHandler)."""
+
+    access_log: None  # no access log
+    keepalive_timeout: float
+
+
+LIMITS: Limits = {"max_line_size": 2048, "max_field_size": 2048, "max_headers": 32}
+HANDLER_OPTIONS: HandlerOptions = {"access_log": None, "keepalive_timeout": KEEPALIVE_S, **LIMITS}
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self'; "
     "font-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'; "
@@ -306,7 +322,8 @@ class LiveServer:
         connected = set(server.connections)
         if len(connected) + len(self._arriving - connected) >= MAX_CONNECTIONS:
             return _Busy()
-        handler = _Handler(server, loop=asyncio.get_running_loop(), **HANDLER_OPTIONS)
+        # aiohttp takes access_log=None (no access log) but annotates the parameter as a Logger
+        handler = _Handler(server, loop=asyncio.get_running_loop(), **HANDLER_OPTIONS)  # type: ignore[arg-type]
         self._arriving.add(handler)
         loop = asyncio.get_running_loop()
         # the transport schedules connection_made right after this returns: two turns of the
