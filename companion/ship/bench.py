@@ -44,11 +44,13 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Mapping
+from typing import Any
 
 from .judge import Judge
 from .link import ShipLink, clock_ms
 from .protocol import encode
-from .session import ShipSession
+from .session import Inlet, Records, ShipSession
 
 LINES = 200_000
 IDLE_S = 10.0  # a few hundred lines: on a busy machine a shorter window mostly measures the neighbours
@@ -58,7 +60,7 @@ BALL_GAP_S = 0.03
 FLOOD_BALLS = 8000
 
 
-def _pty():
+def _pty() -> tuple[int, int, str]:
     import tty
 
     master, slave = os.openpty()
@@ -77,7 +79,7 @@ def lines_per_s(count: int = LINES) -> float:
     lines = [encode("TILT", seq, seq * 50, [seq % 300 - 150, 12, 40 + seq % 7]) + "\r\n" for seq in range(count)]
     data = "".join(lines).encode("ascii")
 
-    def write():
+    def write() -> None:
         view = memoryview(data)
         while view:
             written = os.write(master, view[:65536])
@@ -109,6 +111,7 @@ def link_at_firmware_pace(seconds: float = IDLE_S) -> dict[str, float]:
     replayer = subprocess.Popen(
         [sys.executable, "-c", REPLAY, str(seconds + 2.0)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )
+    assert replayer.stdin is not None and replayer.stdout is not None  # both piped
     try:
         link_path = replayer.stdout.readline().strip()
         woken = threading.Event()
@@ -147,14 +150,15 @@ def firmware_usb_at_rest(seconds: float) -> list[tuple[int, bytes]]:
     sys.modules.setdefault("protocol", protocol)  # what flash.sh puts on the board
     if str(FIRMWARE) not in sys.path:
         sys.path.append(str(FIRMWARE))
-    import messages
-    import ship
+    # the firmware's own modules, on sys.path from here on only (MicroPython code, not annotated)
+    import messages  # type: ignore[import-not-found]
+    import ship  # type: ignore[import-not-found]
 
     class StandingIMU:  # a level ship with the sensor's noise, a few milli-g
         ax = ay = az = gx = gy = gz = 0
         n = 0
 
-        def sample(self):
+        def sample(self) -> None:
             self.n += 1
             wobble = (self.n * 7919) % 13 - 6
             self.ax, self.ay, self.az = 6 * wobble, -5 * wobble, 16384 + 8 * wobble
@@ -163,7 +167,7 @@ def firmware_usb_at_rest(seconds: float) -> list[tuple[int, bytes]]:
     steps: list[tuple[int, bytes]] = []
     now = [0]
 
-    def write(buf, offset, n):
+    def write(buf: bytearray, offset: int, n: int) -> None:
         if steps and steps[-1][0] == now[0]:
             steps[-1] = (now[0], steps[-1][1] + bytes(buf[offset : offset + n]))
         else:
@@ -234,11 +238,11 @@ class _TimedInlet:
     """The session's inlet, with the reader thread's CPU time for each ball's line kept by the
     ball's order (the bench's own wrapper: the app puts straight into the session's)."""
 
-    def __init__(self, inlet, session: ShipSession):
+    def __init__(self, inlet: Inlet, session: ShipSession):
         self.inlet, self.session = inlet, session
         self.cpu: dict[int, float] = {}
 
-    def put(self, records) -> bool:
+    def put(self, records: Records) -> bool:
         started = time.thread_time()
         woke = self.inlet.put(records)
         spent = time.thread_time() - started
@@ -266,7 +270,7 @@ def line_to_frame(balls: int = BALLS) -> dict[str, float]:
     inlet = _TimedInlet(session.inlet(app.wake), session)
     link = ShipLink(path, inlet, wake=app.wake)
     link.start()
-    app.hardware.ship = ShipPanel(session, link=link)
+    app.hardware.ship = ShipPanel(session, link=link)  # type: ignore[no-untyped-call]  # ShipPanel.__init__ has no annotations
     session.attach(app.controller)
     setup, _ = demo_game()
     h.start_game(setup)
@@ -275,7 +279,7 @@ def line_to_frame(balls: int = BALLS) -> dict[str, float]:
     shown: dict[int, tuple[float, float]] = {}  # ball order -> flip time, the pass's CPU to it
     pump = app.pump
 
-    def pump_and_note():
+    def pump_and_note() -> None:
         pass_cpu = time.thread_time()
         pump()
         flipped_at, flipped_cpu = app.flipped
@@ -285,7 +289,7 @@ def line_to_frame(balls: int = BALLS) -> dict[str, float]:
             if ball.bed is None and ball.order not in shown:
                 shown[ball.order] = (flipped_at, flipped_cpu - pass_cpu)
 
-    def write_balls():
+    def write_balls() -> None:
         time.sleep(0.3)
         for seq in range(balls):
             line = (encode("BALL", seq, seq, ["rain"]) + "\r\n").encode("ascii")
@@ -356,6 +360,7 @@ def twin_latencies(balls: int = TWIN_BALLS) -> dict[str, tuple[float, float]]:
     panel = ShipPanel.open(
         Config(ship_port="sim"), app.wake, True, pin_factory=MockFactory(), flight_log=None, sim_options={"seed": 9}
     )
+    assert panel is not None  # "sim" is never off
     app.hardware.ship = panel
     twin, session = panel.simulator, panel.session
     session.attach(app.controller)
@@ -366,19 +371,20 @@ def twin_latencies(balls: int = TWIN_BALLS) -> dict[str, tuple[float, float]]:
     dropped: list[float] = []  # when the controller took each judged drop
     draw, submit = app.draw, app.controller.submit
 
-    def draw_and_note():
+    def draw_and_note() -> None:
         draw()
         now = time.monotonic()
         for ball in session.judge.balls:
             if ball.bed is None and ball.order not in shown:
                 shown[ball.order] = now
 
-    def submit_and_note(action, *args, **kwargs):
+    def submit_and_note(action: Mapping[str, Any], *args: Any, **kwargs: Any) -> Any:
         if action.get("act") == "drop":
             dropped.append(time.monotonic())
         return submit(action, *args, **kwargs)
 
-    app.draw, app.controller.submit = draw_and_note, submit_and_note
+    # timed on this one controller: each call, as the app makes it
+    app.draw, app.controller.submit = draw_and_note, submit_and_note  # type: ignore[method-assign]
     try:
         twin.over("yellow")
         for _ in range(balls):

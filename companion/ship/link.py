@@ -74,7 +74,8 @@ class LineSplitter(serial.threaded.Protocol):
     """Bytes to lines (`\\n` ends one). Each chunk read becomes one list of records on the queue,
     all with the time it arrived: one queue put per read, not per line."""
 
-    def __init__(self, deliver: Callable[[list[tuple[int, str, str]]], None], clock: Clock):
+    # what `deliver` says back (an inlet's wake-or-not) is not this splitter's business
+    def __init__(self, deliver: Callable[[list[tuple[int, str, str]]], object], clock: Clock):
         self.deliver = deliver
         self.clock = clock
         self.buffer = bytearray()

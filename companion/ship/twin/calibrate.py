@@ -27,38 +27,56 @@ import random
 import threading
 import time
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 from ...config import Config
-from ..judge import Timings
+from ..flightlog import FlightLog
+from ..judge import Record, Timings
 from ..link import LineSplitter, ShipLink, clock_ms
 from ..protocol import ProtocolError, decode
-from ..session import ShipSession
+from ..session import Controller, News, Records, ShipSession
 from .physics import BED_CENTRES, BEDS, BOX
-from .runner import TwinShip, pulse
+from .runner import Beds, TwinShip, pulse
 from .virtual import VirtualTwin
+
+if TYPE_CHECKING:
+    from gpiozero.pins import Factory
 
 PAIR_MS = 40
 REST_S = 2.5  # on the table before and after the flight
 DROP_TIMEOUT_S = 12.0  # per ball: a ball the crew cannot get into the hole is given up
+
+Until = Callable[[Callable[[], bool], float], bool]  # until(done, seconds): the app's loop until done
+Progress = Callable[[int, int], None]  # progress(balls ended, balls planned)
+Flight = Callable[[TwinShip, Until, Progress | None], None]  # flight(twin, until, progress)
 
 
 class JudgedSession(ShipSession):
     """The app's session, noting each judged action with the judge's own time (the pairing
     with the twin's balls goes by it; the controller's time is when the app had it)."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.judged: list[dict] = []
+    def __init__(
+        self,
+        events: queue.Queue[Records],
+        *,
+        clock: Callable[[], int],
+        timings: Timings | None = None,
+        beds_present: bool = True,
+        flight_log: FlightLog | None = None,
+    ):
+        super().__init__(events, clock=clock, timings=timings, beds_present=beds_present, flight_log=flight_log)
+        self.judged: list[Record] = []
         self.arrivals: list[int] = []  # when each ship line reached the judge (the Pi's ms)
 
-    def _judge(self, t, key, value) -> None:
+    def _judge(self, t: int, key: str, value: str) -> None:
         if key == "ship":
             self.arrivals.append(t)
         super()._judge(t, key, value)
 
-    def _act(self, records, controller, news) -> None:
+    def _act(self, records: list[Record], controller: Controller | None, news: News) -> None:
         self.judged += [dict(r) for r in records if r.get("act") == "drop"]
         super()._act(records, controller, news)
 
@@ -67,19 +85,19 @@ class FlightStandIn:
     """The game controller as the session sees it: a Cloudship game in its flight phase that
     takes every judged action, noting when it came."""
 
-    def __init__(self, clock=clock_ms):
+    def __init__(self, clock: Callable[[], int] = clock_ms):
         self.match = SimpleNamespace(setup={"game": "cloudship"}, state=SimpleNamespace(phase="flight"), actions=list)
-        self.actions: list[tuple[int, dict]] = []
+        self.actions: list[tuple[int, dict[str, Any]]] = []
         self.clock = clock
 
-    def submit(self, action: dict) -> None:
+    def submit(self, action: Mapping[str, Any]) -> None:
         self.actions.append((self.clock(), dict(action)))
 
-    def subscribe(self, _listener) -> None:
+    def subscribe(self, _listener: Callable[[Any, Any, Mapping[str, Any]], None]) -> None:
         pass
 
 
-def plan(count: int, rng: random.Random) -> list[dict]:
+def plan(count: int, rng: random.Random) -> list[dict[str, Any]]:
     """Where each ball is to go: a bed (with a little aim), near a divider, or beside the box."""
     out = []
     for _ in range(count):
@@ -120,14 +138,14 @@ class Times:
         return None
 
 
-def percentile(values: list[float], share: float) -> float | None:
+def percentile(values: Sequence[float], share: float) -> float | None:
     if not values:
         return None
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
 
-def strike_now(beds, bed: str) -> None:
+def strike_now(beds: Beds, bed: str) -> None:
     """A ball strikes a bed detector on a simulated clock: its pin's edge, at once."""
     pin = beds.pin(bed)
     pin.drive_low()
@@ -142,8 +160,8 @@ class CalibrationRun:
         timings: Timings | None = None,
         *,
         config: Config | None = None,
-        crew: dict | None = None,
-        pin_factory=None,
+        crew: dict[str, float] | None = None,
+        pin_factory: Factory | None = None,
         virtual: bool = False,
     ):
         self.drops = drops
@@ -153,10 +171,10 @@ class CalibrationRun:
         self.timings = timings or self.config.judge
         self.crew = crew
         self.pin_factory = pin_factory
-        self.news: list[dict] = []
+        self.news: News = []
         self.given_up = 0  # balls the crew could not get into the hole in DROP_TIMEOUT_S
 
-    def fly(self, progress=None, flight=None) -> dict:
+    def fly(self, progress: Progress | None = None, flight: Flight | None = None) -> dict[str, Any]:
         """Fly every ball; the report: `drops` (one dict a ball) and `summary`. `flight(twin,
         until, progress)` flies instead of the planned drops (a test's wild crew); `until(done,
         seconds)` runs the app's loop meanwhile."""
@@ -165,33 +183,35 @@ class CalibrationRun:
         from ...devices.beds import BedDetectors
 
         woken = threading.Event()
-        options = dict(seed=self.seed, crew=self.crew, compiled=True)
-        twin = VirtualTwin(**options) if self.virtual else TwinShip(**options)
-        clock = twin.pi_ms if self.virtual else clock_ms
+        virtual = VirtualTwin(seed=self.seed, crew=self.crew, compiled=True) if self.virtual else None
+        twin = virtual if virtual is not None else TwinShip(seed=self.seed, crew=self.crew, compiled=True)
+        clock = virtual.pi_ms if virtual is not None else clock_ms
         session = JudgedSession(queue.Queue(), clock=clock, timings=self.timings, beds_present=True)
         inlet = session.inlet(woken.set)
         beds = BedDetectors(
             self.config.bed_pins(), inlet, clock, pin_factory=self.pin_factory or MockFactory(), wake=woken.set
         )
-        twin.strike = (lambda bed: strike_now(beds, bed)) if self.virtual else (lambda bed: pulse(beds, bed))
+        twin.strike = (lambda bed: strike_now(beds, bed)) if virtual is not None else (lambda bed: pulse(beds, bed))
         twin.keep_lines = True
         controller = FlightStandIn(clock)
-        if self.virtual:
+        until: Until
+        if virtual is not None:
 
-            def until(done, seconds):
-                return self._until_virtual(twin, session, controller, done, seconds)
+            def until(done: Callable[[], bool], seconds: float) -> bool:
+                return self._until_virtual(virtual, session, controller, done, seconds)
         else:
 
-            def until(done, seconds):
+            def until(done: Callable[[], bool], seconds: float) -> bool:
                 return self._until(session, controller, woken, done, seconds)
 
         link = None
         try:
             twin.start()
-            if self.virtual:  # the link's own line splitting, the port opened at once
-                twin.port = LineSplitter(inlet.put, clock).data_received
+            if virtual is not None:  # the link's own line splitting, the port opened at once
+                virtual.port = LineSplitter(inlet.put, clock).data_received
                 inlet.put([(clock(), "port", "back")])
             else:
+                assert twin.path is not None  # the real-time twin writes into a pty
                 link = ShipLink(twin.path, inlet, wake=woken.set, retry_s=0.05)
                 link.start()
             until(lambda: session.link == "connected", 10)
@@ -219,7 +239,7 @@ class CalibrationRun:
             beds.close()
         return self._report(twin, controller, session, rest_until, flown_ms, landing, landed_at)
 
-    def _drops(self, twin: TwinShip, until, progress) -> None:
+    def _drops(self, twin: TwinShip, until: Until, progress: Progress | None) -> None:
         """The planned drops, handed in one after another."""
         rng = random.Random(self.seed)
         with twin.lock:
@@ -234,7 +254,11 @@ class CalibrationRun:
             done = ended
             if ended >= self.drops or not twin.pilot.busy:
                 return
-            if not until(lambda ended=ended: len(twin.model.truth) > ended or not twin.pilot.busy, DROP_TIMEOUT_S):
+
+            def moved_on(ended: int = ended) -> bool:  # a ball ended, or the crew has nothing left to do
+                return len(twin.model.truth) > ended or not twin.pilot.busy
+
+            if not until(moved_on, DROP_TIMEOUT_S):
                 with twin.lock:  # this ball will not go in: the crew takes it out and goes on
                     if twin.pilot.queue:
                         stuck = twin.pilot.queue.pop(0).ball
@@ -242,7 +266,14 @@ class CalibrationRun:
                             twin.model.balls.remove(stuck)
                         self.given_up += 1
 
-    def _until(self, session, controller, woken, done, seconds: float) -> bool:
+    def _until(
+        self,
+        session: ShipSession,
+        controller: FlightStandIn,
+        woken: threading.Event,
+        done: Callable[[], bool],
+        seconds: float,
+    ) -> bool:
         """The app's main loop in short: poll the session when woken, often while balls are in
         the air (the app animates them), at least every half second."""
         end = time.monotonic() + seconds
@@ -255,7 +286,14 @@ class CalibrationRun:
             self.news += session.poll(controller)
         return True
 
-    def _until_virtual(self, twin: VirtualTwin, session, controller, done, seconds: float) -> bool:
+    def _until_virtual(
+        self,
+        twin: VirtualTwin,
+        session: ShipSession,
+        controller: FlightStandIn,
+        done: Callable[[], bool],
+        seconds: float,
+    ) -> bool:
         """`_until` on the simulated clock: the twin wakes as it would in real time, the session
         is polled after each wake and at each of the judge's deadlines."""
         end = twin.now + seconds * 1000
@@ -270,8 +308,15 @@ class CalibrationRun:
     # -- the report ---------------------------------------------------------------------------
 
     def _report(
-        self, twin: TwinShip, controller: FlightStandIn, session, rest_until, flown_ms, landing, landed_at
-    ) -> dict:
+        self,
+        twin: TwinShip,
+        controller: FlightStandIn,
+        session: JudgedSession,
+        rest_until: int,
+        flown_ms: int,
+        landing: int,
+        landed_at: int,
+    ) -> dict[str, Any]:
         tm = self.timings
         stories = sorted(twin.model.truth, key=lambda s: s.get("beam_clear", s["landed"]))
         written = {ball_id: t for t, ball_id in twin.beams}
@@ -287,11 +332,11 @@ class CalibrationRun:
         taken_outside: set[int] = set()
         drop_times = Times([record["t"] for record, _taken in judged])
         outside_times = Times([notice["t"] for notice in outside])
-        rows = []
+        rows: list[dict[str, Any]] = []
         for number, story in enumerate(stories, start=1):
             ball_id = story["id"]
             hits = strikes.get(ball_id, [])
-            row = {
+            row: dict[str, Any] = {
                 "drop": number,
                 "twin": {
                     "ball": story["ball"],
@@ -302,7 +347,7 @@ class CalibrationRun:
                     "fall_ms": story["landed"] - story["beam_clear"] if story["through"] == "hole" else None,
                 },
             }
-            judged_as = None
+            judged_as: dict[str, Any] | None = None
             if hits:
                 # the judge's last impact: a detector ringing again in the same bed is not one
                 last = [t for i, (t, bed) in enumerate(hits) if i == 0 or hits[i - 1][1] != bed][-1]
@@ -378,7 +423,9 @@ class CalibrationRun:
         }
         return {"drops": rows, "summary": summary}
 
-    def _ambiguous(self, stories, strikes, written) -> int:
+    def _ambiguous(
+        self, stories: list[dict[str, Any]], strikes: dict[int, list[tuple[int, str]]], written: dict[int, int]
+    ) -> int:
         """Moments no judge of these sensors can tell apart, each of which may cost a phantom
         (and a miss): a ball over the rim striking another bed `bounce_min`..`settle` after a
         ball from the hole struck its own (the bounce rule takes it for that ball's bounce), a
@@ -394,7 +441,7 @@ class CalibrationRun:
         opened = sorted((written[s["id"]], s["id"]) for s in hole if s["id"] in written)
         opened_times = [t for t, _id in opened]
 
-        def within(times, low, high) -> range:
+        def within(times: list[int], low: int, high: int) -> range:
             return range(bisect_left(times, low), bisect_right(times, high))
 
         count = 0
@@ -417,17 +464,31 @@ class CalibrationRun:
                     count += 1
         return count
 
-    def _margins(self, twin, rows, strikes, written, rest_until, flown_ms, landing, landed_at, arrivals) -> dict:
+    def _margins(
+        self,
+        twin: TwinShip,
+        rows: list[dict[str, Any]],
+        strikes: dict[int, list[tuple[int, str]]],
+        written: dict[int, int],
+        rest_until: int,
+        flown_ms: int,
+        landing: int,
+        landed_at: int,
+        arrivals: list[int],
+    ) -> dict[str, Any]:
         """How far the twin's flight stayed from each threshold of the judge (ms, milli-g); each
         `*_margin_*` is positive while the flight stayed on the right side of it."""
         tm = self.timings
         falls = [r["twin"]["seen_fall_ms"] for r in rows if r["twin"].get("seen_fall_ms") is not None]
-        bounces, rings = [], []
+        bounces: list[int] = []
+        rings: list[int] = []
         for hits in strikes.values():
             for (t0, b0), (t1, b1) in zip(hits, hits[1:]):
                 (rings if b0 == b1 else bounces).append(t1 - t0)
-        resting, flying = [], []
-        still_ms, still_from = 0, None  # the longest stretch of the flight under rest_motion
+        resting: list[int] = []
+        flying: list[int] = []
+        still_ms = 0  # the longest stretch of the flight under rest_motion
+        still_from: int | None = None
         for line in twin.lines:
             try:
                 kind, _seq, t, fields = decode(line)
@@ -477,12 +538,12 @@ class CalibrationRun:
         return out
 
 
-def summary_line(summary: dict) -> str:
+def summary_line(summary: dict[str, Any]) -> str:
     keys = ("drops", "judged_right", "judged_wrong", "phantoms", "missed", "latency_p50_ms", "latency_p99_ms")
     return " ".join(f"{k}={summary[k]}" for k in keys)
 
 
-def row_line(row: dict) -> str:
+def row_line(row: dict[str, Any]) -> str:
     twin, judged = row["twin"], row["judged"]
     did = f"{twin['ball']} {twin['through']} -> {twin['bed'] or 'outside'}"
     if twin["first_bed"] and twin["first_bed"] != twin["bed"]:

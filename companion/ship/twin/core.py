@@ -11,8 +11,10 @@ sees the beam and the colour as the Pico would.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..board import ACCEL_LSB_PER_G as ACCEL_LSB, BEAM, GYRO_LSB_PER_DPS as GYRO_LSB, NO_COLOUR, NO_IMU, RECORD, Sample
-from .physics import ShipModel
+from .physics import Ball, Reading, ShipModel
 
 IMU_MS = 5  # the firmware reads its IMU every 5 ms (hardware/ship/ship.py)
 LINE_MS = 5  # a BALL line of up to 40 bytes goes out on USB 8 bytes a loop step (hardware/ship/main.py)
@@ -31,7 +33,7 @@ class TwinSample:
 
     __slots__ = ("t_ms", "imu", "rgbc", "flags")
 
-    def __init__(self, t_ms: int, imu: tuple, rgbc: tuple, flags: int):
+    def __init__(self, t_ms: int, imu: Reading, rgbc: tuple[int, int, int, int], flags: int):
         self.t_ms, self.imu, self.rgbc, self.flags = t_ms, imu, rgbc, flags
 
     @property
@@ -89,11 +91,13 @@ REST_BANK = 1000  # packed samples of a resting ship, read in turn (5 s before t
 
 
 class TwinCore:
-    def __init__(self, seed: int | None = 0, *, model: ShipModel | None = None, start_ms: int = 0, **model_options):
+    def __init__(
+        self, seed: int | None = 0, *, model: ShipModel | None = None, start_ms: int = 0, **model_options: Any
+    ):
         self.model = model or ShipModel(seed, **model_options)
         self.model.t = start_ms
         self.t = start_ms - 1  # the board is given its first sample at start_ms
-        self.strikes: list[tuple[int, str, object]] = []  # bed impacts not yet taken (board ms, bed, ball)
+        self.strikes: list[tuple[int, str, Ball]] = []  # bed impacts not yet taken (board ms, bed, ball)
         self.beam_clears = 0  # beam breaks that ended (a BALL line follows each)
         self._broken = False
         self._line_until = -1  # board ms until which the firmware may be writing a BALL line
@@ -101,14 +105,14 @@ class TwinCore:
         # the ship at rest gives the same reading but for its noise: a bank of packed samples
         # for its pose, so a resting evening costs a few operations a sample
         self._bank: list[bytes] = []
-        self._bank_pose: tuple | None = None
+        self._bank_pose: Reading | None = None
         self._bank_at = 0
 
-    def samples_to(self, t: int) -> list:
+    def samples_to(self, t: int) -> list[TwinSample | RestingRun]:
         """Samples up to board time `t` (the model moved to the last of them): on each IMU tick,
         and each millisecond near the beam."""
         model = self.model
-        out: list = []
+        out: list[TwinSample | RestingRun] = []
         while True:
             if self._resting() and self.t >= model.t:
                 run = self._rest_to(t)
@@ -140,7 +144,9 @@ class TwinCore:
         self._expire()
         for when, what, detail in model.events:
             if what == "strike":
-                self.strikes.append((when, *detail))
+                assert isinstance(detail, tuple)  # a strike's detail is (bed, ball)
+                bed, ball = detail
+                self.strikes.append((when, bed, ball))
         model.events.clear()
         return out
 

