@@ -17,8 +17,9 @@ import pygame.freetype
 
 # One family in two weights, drawn for legibility (distinct I l 1, open shapes; made for low
 # vision, so it suits children and a 7" screen at arm's length), covering German and Hungarian
-# (ä ö ü ß ő ű): Atkinson Hyperlegible (SIL Open Font License, fonts/OFL.txt). Headlines,
-# prompts, numbers and buttons are bold; details and fine print regular.
+# (ä ö ü ß ő ű): Atkinson Hyperlegible (SIL Open Font License, fonts/OFL.txt), its zero drawn
+# open (fonts/open_zero.py: a slashed 0 in a score reads as "no"). Headlines, prompts, numbers
+# and buttons are bold; details and fine print regular.
 FONTS_DIR = Path(__file__).resolve().parent / "fonts"
 FONT_PATHS = {
     "bold": str(FONTS_DIR / "AtkinsonHyperlegible-Bold.ttf"),
