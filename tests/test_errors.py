@@ -15,8 +15,7 @@ PACKAGE = Path(companion.__file__).parent
 # settings file's reader is the live page's whole load while switched off, at boot beside the
 # app's first frame, and the root's module would bring the rules core (typing, dataclasses) with it
 OUTSIDE = {"companion.ship.protocol", "companion.ship.board.pico", "companion.settings_file"}
-# rooms another part of the work keeps (their classes are listed here until they take the root)
-NOT_YET = {"companion.ui.boards.plots.NoPicture", "companion.ui.tools.harness.NotOnScreen"}
+
 
 
 def exception_classes():
@@ -47,7 +46,7 @@ def test_every_exception_class_derives_from_the_root():
     found = list(exception_classes())
     assert len(found) >= 25  # the scan sees the package's classes (29 today)
     strays = sorted(f"{m}.{c.__name__}" for m, c in found if not issubclass(c, CompanionError))
-    assert [s for s in strays if s not in NOT_YET] == []
+    assert strays == []
 
 
 def test_each_keeps_its_builtin():

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pygame
 
+from ...errors import CompanionError
 from ...i18n import translator
 from ...insights.records import cloud9_scores_by_trip, cloudship_storm_and_flowers
 from ...rules import Match
@@ -36,7 +37,7 @@ FLOWER_LINE = (214, 62, 120)
 GRID = (214, 224, 236)
 
 
-class NoPicture(ValueError):
+class NoPicture(CompanionError, ValueError):
     """A game with no picture (The Cloud Mine): one line for the command line."""
 
 

@@ -24,6 +24,7 @@ from typing import Any
 import pygame  # noqa: E402
 
 from ...config import Config  # noqa: E402
+from ...errors import CompanionError  # noqa: E402
 from ..kit.layout import Viewport  # noqa: E402
 from ..kit.siblings import siblings, uneven  # noqa: E402
 from ..kit.widgets import Button, Label, Panel, PlayerToken, Token, Widget, flat  # noqa: E402
@@ -59,8 +60,8 @@ def _painted(widget: Widget, theme) -> list[pygame.Rect]:
     return []
 
 
-class NotOnScreen(LookupError):
-    pass
+class NotOnScreen(CompanionError, LookupError):
+    """What a test asked the harness to tap or read is not on the screen."""
 
 
 class Harness:
