@@ -384,3 +384,24 @@ def test_six_players_with_the_longest_names_fit_in_every_language(size):
                 if len(players) == 6:
                     h.save(SHOTS / f"{language}-{size[0]}x{size[1]}-{state}.png")
     assert problems == []
+
+
+@pytest.mark.parametrize("players", [THREE, LONGEST])
+def test_the_dice_on_the_path_are_large_enough_to_count_at_800x480(players):
+    h, screen, now = game((800, 480), players)
+    climb(screen, 4)
+    rest(h, now)
+    cubes = [w for w in every(h) if isinstance(w, board.Cubes)]
+    assert len(cubes) == TOP_CLOUD - 1  # every cloud but the top one shows its dice
+    assert min(c.side(h.app.theme) for c in cubes) >= 16
+
+
+def test_the_balloon_has_its_envelope_above_the_basket():
+    side = 160
+    image = board.balloon_icon(side)
+    envelope, basket = board.balloon_parts(pygame.Rect(0, 0, 100, 140))
+    assert envelope.bottom < basket.top and envelope.w >= basket.w * 0.5
+    # the icon is painted in the envelope's red high above where its basket hangs
+    red = board.GORES[0]
+    top_half = [image.get_at((x, y))[:3] for x in range(side) for y in range(side // 2)]
+    assert red in top_half

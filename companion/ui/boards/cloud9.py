@@ -19,19 +19,20 @@ import pygame
 from ...rules.cloud9 import DICE, POINTS, TOP_CLOUD, TOP_POINTS
 from ..kit import theme as th
 from ..kit.caches import pictures
-from ..kit.layout import Frame, cols, inset, rows
+from ..kit.layout import Frame, inset, rows
 from ..kit.shapes import draw_shape, draw_token
 from ..kit.widgets import Label, PlayerToken, Widget, fit_text
 
 BASKET = (222, 178, 112)  # wicker, behind the pieces aboard
 BASKET_DARK = (150, 104, 52)  # its weave and rim
 CLOUD = (255, 255, 255)
-CLOUD_LINE = (176, 198, 222)
-PASSED_CLOUD = (232, 240, 248)  # clouds below the basket: already flown past
+CLOUD_LINE = (112, 146, 190)  # the cloud's edge: it stands out from the pale sky low down
+PASSED_CLOUD = (236, 241, 247)  # clouds below the basket: already flown past
 TOP_CLOUD_FILL = (255, 242, 196)
 NUMBER_DISC = (40, 70, 120)  # the cloud's number, white on dark blue as on the board
 PATH_LINE = (255, 255, 255)
 GOLD = (247, 190, 40)
+GORES = (th.COLOURS["red"].rgb, th.COLOURS["yellow"].rgb)  # the envelope's stripes, outside in
 
 RISE_S = 0.45  # a rise: the basket floats up from the cloud it left
 FALL_S = 0.8  # a fall: the basket drops, its passengers tumble out
@@ -117,14 +118,19 @@ def pawn_box(slot: pygame.Rect) -> pygame.Rect:
 
 
 def cloud_parts(rect: pygame.Rect) -> tuple[pygame.Rect, list[tuple[tuple[float, float], float]]]:
-    """A cloud in `rect`: a flat-bottomed pill and the puffs on its top."""
+    """A cloud in `rect`: a flat-bottomed pill and a row of round puffs of several sizes on its
+    top, reaching from end to end (a full cloud, not a strip)."""
     h = rect.h
-    base = pygame.Rect(rect.x, rect.y + round(h * 0.22), rect.w, h - round(h * 0.22))
-    r = h * 0.36
-    puffs = [
-        ((rect.x + rect.w * f, rect.y + r + h * dy), r * s)
-        for f, dy, s in ((0.30, 0.02, 1.0), (0.52, -0.01, 1.05), (0.74, 0.06, 0.9))
-    ]
+    base = pygame.Rect(rect.x, rect.y + round(h * 0.36), rect.w, h - round(h * 0.36))
+    # puffs no wider than the cloud is tall allows: a long cloud gets more of them
+    r = h * 0.46
+    count = max(3, min(6, round(rect.w / (r * 2.4))))
+    sizes = (0.80, 1.0, 0.88, 1.05, 0.84, 0.98, 0.86)
+    puffs = []
+    for i in range(count):
+        k = sizes[i % len(sizes)]
+        x = rect.x + r * 0.85 + (rect.w - r * 1.7) * i / (count - 1)
+        puffs.append(((x, rect.y + h - r * k - base.h * 0.35), r * k))
     return base, puffs
 
 
@@ -137,6 +143,11 @@ def draw_cloud(surface: pygame.Surface, rect: pygame.Rect, fill, line, width: in
     pygame.draw.rect(surface, fill, base, border_radius=base.h // 2)
     for centre, r in puffs:
         pygame.draw.circle(surface, fill, centre, r)
+    # a shaded underside gives the cloud its body (kept low, under the words)
+    high = max(2, base.h // 4)
+    shade = pygame.Rect(base.x + base.h // 3, base.bottom - high - base.h // 10, base.w - 2 * (base.h // 3), high)
+    under = tuple(round(c * 0.93) for c in fill)
+    pygame.draw.rect(surface, under, shade, border_radius=shade.h // 2)
 
 
 @pictures(768 << 10, 32)
@@ -152,16 +163,21 @@ class Cloud(Widget):
 
     paints = True
 
-    def __init__(self, rect, fill=CLOUD, line=CLOUD_LINE, key: str | None = None):
+    def __init__(self, rect, fill=CLOUD, line=CLOUD_LINE, key: str | None = None, body_h: int | None = None):
         super().__init__(rect, key)
         self.fill, self.line = fill, line
+        self.body_h = body_h  # drawn along the bottom this high (the balloon's cloud), else all of it
 
     def signature(self, ctx):
-        return (type(self), tuple(self.rect), self.fill, self.line) if _own_draw(self, Cloud) else None
+        if not _own_draw(self, Cloud):
+            return None
+        return (type(self), tuple(self.rect), self.fill, self.line, self.body_h)
 
     def draw(self, surface, ctx):
-        width = max(1, ctx.theme.px(1.5 if self.line == CLOUD_LINE else 3))
-        surface.blit(_cloud_image(self.rect.w, self.rect.h, self.fill, self.line, width), self.rect)
+        width = max(2, ctx.theme.px(2 if self.line == CLOUD_LINE else 3))
+        h = min(self.rect.h, self.body_h or self.rect.h)
+        image = _cloud_image(self.rect.w, h, self.fill, self.line, width)
+        surface.blit(image, (self.rect.x, self.rect.bottom - h))
 
 
 class PathLine(Widget):
@@ -212,9 +228,14 @@ class Cubes(Widget):
     def signature(self, ctx):
         return (type(self), tuple(self.rect), self.count, self.align) if _own_draw(self, Cubes) else None
 
+    def side(self, theme: th.Theme) -> int:
+        """Each cube's size: as large as the row holds."""
+        gap = theme.px(3)
+        return int(min(self.rect.h, (self.rect.w - gap * (self.count - 1)) / max(1, self.count)))
+
     def draw(self, surface, ctx):
         gap = ctx.theme.px(3)
-        side = int(min(self.rect.h, (self.rect.w - gap * (self.count - 1)) / max(1, self.count)))
+        side = self.side(ctx.theme)
         total = self.count * side + gap * (self.count - 1)
         x = self.rect.right - total if self.align == "right" else self.rect.x
         for i in range(self.count):
@@ -247,27 +268,89 @@ class Star(Widget):
         draw_shape(surface, "star", self.rect.center, min(self.rect.w, self.rect.h) / 2 * 0.88, GOLD)
 
 
-def draw_basket(surface: pygame.Surface, rect: pygame.Rect, theme: th.Theme) -> None:
-    """The balloon's wicker basket: ropes up to the envelope, a woven body, a rim."""
-    line = max(1, theme.px(1.5))
+def draw_basket(surface: pygame.Surface, rect: pygame.Rect, scale: float) -> None:
+    """The balloon's wicker basket: a woven body under a rim (`scale`: pixels per design px)."""
+    line = max(1, round(1.5 * scale))
     rim_h = max(3, rect.h // 9)
     body = pygame.Rect(rect.x, rect.y + rim_h // 2, rect.w, rect.h - rim_h // 2)
     pygame.draw.rect(surface, BASKET, body, border_radius=max(3, rect.h // 10))
-    step = max(4, theme.px(7))
+    step = max(4, round(7 * scale))
     for y in range(body.y + step, body.bottom - 2, step):
         pygame.draw.line(surface, BASKET_DARK, (body.x + line, y), (body.right - line - 1, y), max(1, line // 2 + 1))
     pygame.draw.rect(surface, BASKET_DARK, body, line + 1, border_radius=max(3, rect.h // 10))
     pygame.draw.rect(surface, BASKET_DARK, (rect.x - line, rect.y, rect.w + 2 * line, rim_h), border_radius=rim_h // 2)
 
 
+def envelope_points(rect: pygame.Rect, squeeze: float = 1.0) -> list[tuple[float, float]]:
+    """A hot-air balloon's envelope in `rect`: a round crown tapering to a narrow mouth
+    (`squeeze` narrows it about its middle: the stripes of its gores)."""
+    cx, rx, ry = rect.centerx, rect.w / 2 * squeeze, rect.h * 0.42
+    cy = rect.y + ry
+    crown = [(cx + rx * math.cos(math.radians(a)), cy - ry * math.sin(math.radians(a))) for a in range(-40, 221, 10)]
+    mouth = rect.w * 0.13 * squeeze
+    return [*crown, (cx - mouth, rect.bottom), (cx + mouth, rect.bottom)]
+
+
+def balloon_parts(
+    rect: pygame.Rect, envelope_share: float = 0.5, basket_w: float = 1.0
+) -> tuple[pygame.Rect, pygame.Rect]:
+    """Where a balloon drawn in `rect` has its envelope (on top) and its basket (at the
+    bottom, `basket_w` of the width), with room for the ropes between them. The envelope's
+    size follows the width, so a taller balloon has the taller basket (two rows of pieces)."""
+    env_h = min(round(rect.h * envelope_share), round(rect.w * 0.42 / basket_w))
+    ropes = max(2, round(env_h * 0.1))
+    env_w = min(rect.w, round(env_h * 1.2))
+    envelope = pygame.Rect(rect.centerx - env_w // 2, rect.y, env_w, env_h)
+    w = round(rect.w * basket_w)
+    basket = pygame.Rect(rect.centerx - w // 2, envelope.bottom + ropes, w, rect.bottom - envelope.bottom - ropes)
+    return envelope, basket
+
+
+def draw_balloon(
+    surface: pygame.Surface, rect: pygame.Rect, scale: float, envelope_share: float = 0.5, basket_w: float = 1.0
+) -> pygame.Rect:
+    """A hot-air balloon in `rect`: a striped envelope, its ropes and the wicker basket (the
+    board's, Home's and the help's are this one drawing). Returns where the basket is."""
+    envelope, basket = balloon_parts(rect, envelope_share, basket_w)
+    line = max(1, round(1.5 * scale))
+    edge = envelope_points(envelope)
+    for side in (0, -1):  # the ropes, from the envelope's widest low sides to the basket's rim
+        corner = basket.x + line if side == 0 else basket.right - line - 1
+        pygame.draw.line(surface, th.INK, edge[side], (corner, basket.y), line)
+    for squeeze, colour in zip((1.0, 0.64, 0.28), (*GORES, GORES[0])):
+        pygame.draw.polygon(surface, colour, envelope_points(envelope, squeeze))
+    pygame.draw.polygon(surface, th.INK, edge, line + 1)
+    mouth = pygame.Rect(0, 0, round(envelope.w * 0.3), max(2, round(envelope.h * 0.07)))
+    mouth.midtop = (envelope.centerx, envelope.bottom - 1)
+    pygame.draw.rect(surface, BASKET_DARK, mouth, border_radius=max(1, mouth.h // 3))
+    draw_basket(surface, basket, scale)
+    return basket
+
+
 class Basket(Widget):
+    """The balloon on its cloud: the envelope above, the basket the pieces stand in below."""
+
     paints = True
 
     def signature(self, ctx):
         return (type(self), tuple(self.rect)) if _own_draw(self, Basket) else None
 
     def draw(self, surface, ctx):
-        draw_basket(surface, self.rect, ctx.theme)
+        draw_balloon(surface, self.rect, ctx.theme.scale)
+
+
+@pictures(512 << 10, 16)
+def balloon_icon(side: int) -> pygame.Surface:
+    """Cloud 9's picture: the board's balloon standing on a cloud (Home, the help), drawn once
+    per size."""
+    image = pygame.Surface((side, side), pygame.SRCALPHA)
+    scale = side / 160
+    cloud = pygame.Rect(round(side * 0.08), round(side * 0.70), round(side * 0.84), round(side * 0.26))
+    line = max(2, round(2 * scale))
+    draw_cloud(image, cloud, CLOUD, CLOUD_LINE, line)
+    balloon = pygame.Rect(round(side * 0.16), round(side * 0.02), round(side * 0.68), round(side * 0.80))
+    draw_balloon(image, balloon, scale, envelope_share=0.72, basket_w=0.36)
+    return image
 
 
 # --- the board laid out ------------------------------------------------------------------------
@@ -297,7 +380,7 @@ def basket_slots(rect: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
 
 def path_rects(area: pygame.Rect, basket_cloud: int | None, gap: int, weight: float) -> dict[int, pygame.Rect]:
     """Where each cloud is: a winding path from cloud 1 at the bottom to cloud 9 at the top,
-    the basket's cloud wide and tall enough to hold the basket and its passengers."""
+    the basket's cloud the whole width and tall enough for the balloon standing on it."""
     clouds = list(range(TOP_CLOUD, 0, -1))
     heights = rows(area, [weight if c == basket_cloud else 1 for c in clouds], gap)
     out = {}
@@ -305,106 +388,105 @@ def path_rects(area: pygame.Rect, basket_cloud: int | None, gap: int, weight: fl
         if cloud == basket_cloud:
             out[cloud] = row
             continue
-        w = round(area.w * 0.84)
-        x = area.x if cloud % 2 else area.right - w  # the path winds left and right
+        # the path winds left and right, each cloud still most of the width (its dice large)
+        w = round(area.w * 0.92)
+        x = area.x if cloud % 2 else area.right - w
         out[cloud] = pygame.Rect(x, row.y, w, row.h)
     return out
+
+
+def balloon_weight(portrait: bool, aboard: int) -> float:
+    """How many clouds' height the basket's cloud takes: the balloon's envelope above, the
+    basket below it with the pieces (six stand in two rows)."""
+    if aboard > 3:
+        return 7.2 if portrait else 7.8
+    return 5.8 if portrait else 5.6
 
 
 def path_widgets(
     f: Frame, area: pygame.Rect, view, colour_of: Callable[[str], str], mark_of: Callable[[str], str]
 ) -> tuple[list[Widget], list[Widget]]:
-    """The path (still: drawn into the board's picture) and the balloon on it (the basket, the
-    pieces aboard, the pilot's mark: moved by the moments)."""
+    """The path (still: drawn into the board's picture) and the balloon on it (the balloon,
+    the pieces aboard, the pilot's mark: moved by the moments)."""
     over = view["over"]
     here = None if over else view["cloud"]
     aboard = [] if over else list(view["basket"])
-    # the basket's cloud holds the pieces: six of them stand in two rows
-    weight = (5.2 if len(aboard) > 3 else 4.4) if not f.portrait else (6.0 if len(aboard) > 3 else 4.4)
-    rects = path_rects(area, here, f.u(3), weight if here else 1)
+    rects = path_rects(area, here, f.u(3), balloon_weight(f.portrait, len(aboard)) if here else 1)
     still: list[Widget] = [
         Widget(area, key="ladder"),
         PathLine([rects[c].center for c in range(1, TOP_CLOUD + 1)], key="path-line"),
     ]
     balloon: list[Widget] = []
+    cloud_h = min(rects[c].h for c in rects if c != here)
     for cloud in range(TOP_CLOUD, 0, -1):
         rect = rects[cloud]
         passed = here is not None and cloud < here
         if cloud == here:
-            parts, balloon = basket_cloud(f, rect, view, aboard, colour_of, mark_of)
+            parts, balloon = basket_cloud(f, rect, cloud_h, view, aboard, colour_of, mark_of)
             still += parts
         else:
             still += cloud_widgets(f, rect, cloud, passed)
     return still, balloon
 
 
-def cloud_widgets(f: Frame, rect: pygame.Rect, cloud: int, passed: bool) -> list[Widget]:
-    """A cloud of the path: its number in a disc, the points for jumping out, the dice rolled."""
+def cloud_marks(f: Frame, rect: pygame.Rect, cloud: int, passed: bool, here: bool = False) -> list[Widget]:
+    """What a cloud shows, left to right: its number in a disc, the points for jumping out
+    there, the dice the pilot rolls there (the top cloud: a star)."""
     top = cloud == TOP_CLOUD
-    fill = TOP_CLOUD_FILL if top else PASSED_CLOUD if passed else CLOUD
-    out: list[Widget] = [Cloud(rect, fill, key=f"cloud:{cloud}")]
+    pad = round(rect.w * 0.04)
     # the number's disc as tall as the cloud allows (its digit at least the smallest type)
-    side = min(rect.h, f.u(32))
-    disc = pygame.Rect(rect.x + round(rect.w * 0.06), rect.centery - side // 2, side, side)
-    out += [
+    side = min(rect.h - f.u(2), f.u(30))
+    disc = pygame.Rect(rect.x + pad, rect.centery - side // 2, side, side)
+    points_w = f.u(30)  # two digits of the points
+    points = pygame.Rect(disc.right + f.u(5), rect.y, points_w, rect.h)
+    extra = pygame.Rect(points.right + f.u(4), rect.y, rect.right - pad - points.right - f.u(4), rect.h)
+    out: list[Widget] = [
         Disc(disc, key=f"cloud-number:{cloud}"),
         Label(disc, str(cloud), "min", colour=(255, 255, 255), key=f"cloud-no:{cloud}"),
-    ]
-    rest = pygame.Rect(
-        disc.right + f.u(6), rect.y + f.u(1), rect.right - round(rect.w * 0.06) - disc.right - f.u(6), rect.h - f.u(1)
-    )
-    points, extra = cols(rest, [1, 1.2], f.u(4))
-    out.append(
         Label(
             points,
             str(TOP_POINTS if top else POINTS[cloud]),
             24,
             align="left",
             colour=th.INK_SOFT if passed else th.INK,
-            key=f"points:{cloud}",
-        )
-    )
+            key="points-here" if here else f"points:{cloud}",
+        ),
+    ]
     if top:
         side = min(extra.h, extra.w)
         out.append(Star(pygame.Rect(extra.right - side, extra.centery - side // 2, side, side), key="top-cloud"))
     else:
-        out.append(Cubes(extra.inflate(0, -max(2, extra.h // 5)), DICE[cloud], key=f"dice:{cloud}"))
+        # the dice as large as the cloud holds, yet never larger than its number
+        high = min(extra.h - max(2, extra.h // 8), f.u(22))
+        dice = pygame.Rect(extra.x, extra.centery - high // 2, extra.w, high)
+        out.append(Cubes(dice, DICE[cloud], key="dice-here" if here else f"dice:{cloud}"))
     return out
 
 
+def cloud_widgets(f: Frame, rect: pygame.Rect, cloud: int, passed: bool) -> list[Widget]:
+    """A cloud of the path with its marks."""
+    fill = TOP_CLOUD_FILL if cloud == TOP_CLOUD else PASSED_CLOUD if passed else CLOUD
+    return [Cloud(rect, fill, key=f"cloud:{cloud}"), *cloud_marks(f, rect, cloud, passed)]
+
+
 def basket_cloud(
-    f: Frame, rect: pygame.Rect, view, aboard: list[str], colour_of, mark_of
+    f: Frame, rect: pygame.Rect, cloud_h: int, view, aboard: list[str], colour_of, mark_of
 ) -> tuple[list[Widget], list[Widget]]:
-    """The basket's cloud: number, points and dice at its left, the balloon on the rest."""
+    """The basket's cloud: a cloud like the others along the bottom of its place, marked in
+    the focus colour, and the balloon standing on it with the pieces in its basket."""
     cloud = view["cloud"]
-    out: list[Widget] = [Cloud(rect, TOP_CLOUD_FILL if cloud == TOP_CLOUD else CLOUD, th.FOCUS, key="basket-cloud")]
-    # number, points and dice along the cloud's top (among its puffs), the basket below
-    head_h = max(f.u(30), min(round(rect.h * 0.26), f.u(44)))
-    head = pygame.Rect(
-        rect.x + round(rect.w * 0.08), rect.y + round(rect.h * 0.05), rect.w - round(rect.w * 0.16), head_h
-    )
-    side = min(head.h, f.u(34))
-    disc = pygame.Rect(head.x, head.centery - side // 2, side, side)
-    points, dice = cols(
-        pygame.Rect(disc.right + f.u(6), head.y, head.right - disc.right - f.u(6), head.h), [1, 1.1], f.u(4)
-    )
-    out += [
-        Disc(disc, key=f"cloud-number:{cloud}"),
-        Label(disc, str(cloud), "small", colour=(255, 255, 255), key=f"cloud-no:{cloud}"),
-        Label(points, str(POINTS[cloud]), 26, align="left", key="points-here"),
-        Cubes(dice.inflate(0, -max(2, dice.h // 4)), DICE[cloud], align="right", key="dice-here"),
-    ]
-    place = pygame.Rect(
-        rect.x + round(rect.w * 0.05),
-        head.bottom + f.u(2),
-        rect.w - round(rect.w * 0.10),
-        rect.bottom - head.bottom - f.u(2) - round(rect.h * 0.04),
-    )
-    # the basket: ropes up past the cloud's top, to the balloon above it
-    basket = place
-    balloon: list[Widget] = [Basket(basket, key="basket")]
+    body_h = max(cloud_h, f.u(28))
+    body = pygame.Rect(rect.x, rect.bottom - body_h, rect.w, body_h)
+    fill = TOP_CLOUD_FILL if cloud == TOP_CLOUD else CLOUD
+    out: list[Widget] = [Cloud(rect, fill, th.FOCUS, key="basket-cloud", body_h=body_h)]
+    out += cloud_marks(f, body.inflate(0, -f.u(2)), cloud, False, here=True)
+    # the balloon stands on the cloud's puffs, wide enough for three pieces a row
+    width = min(round(rect.w * 0.70), f.u(150))
+    place = pygame.Rect(rect.centerx - width // 2, rect.y, width, body.y - rect.y)
+    balloon: list[Widget] = [Basket(place, key="basket")]
+    _, basket = balloon_parts(place)
     gap = f.u(4)
-    for name, slot in zip(aboard, basket_slots(inset(basket, f.u(5)), len(aboard), gap)):
+    for name, slot in zip(aboard, basket_slots(inset(basket, f.u(4)), len(aboard), gap)):
         box = pawn_box(slot)
         if name == view["pilot"]:  # the pilot's piece stands on a white plate
             balloon.append(PilotMark(box.inflate(f.u(4), f.u(2)), key="pilot-mark"))
@@ -499,7 +581,7 @@ class Fall(Moment):
         clip = surface.get_clip()
         surface.set_clip(self.area)
         drop = (self.area.bottom - self.basket.y + self.basket.h) * t * t
-        draw_basket(surface, self.basket.move(0, round(drop)), theme)
+        draw_balloon(surface, self.basket.move(0, round(drop)), theme.scale)
         height = self.area.h
         for (rect, colour, mark), (side, up, spin) in zip(self.pieces, self.throws):
             dx = side * rect.w * 2.2 * t

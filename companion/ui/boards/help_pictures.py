@@ -14,14 +14,13 @@ from ..kit.caches import pictures
 from ..kit.shapes import draw_cross, draw_crown, draw_tick, draw_token
 from ..kit.widgets import draw_player_token
 from . import cloudmine as mine
+from .cloud9 import draw_balloon
 from .ship_icons import blit_icon
 
 Painter = Callable[[pygame.Surface, float], None]  # draws in a square `side` px, from (0, 0)
 
 SKY = (214, 234, 250)
 CLOUD = (255, 255, 255)
-ENVELOPE = (226, 72, 72)
-ENVELOPE_STRIPE = (250, 204, 21)
 BASKET = (176, 122, 74)
 SOIL = (233, 221, 204)
 ARROW = th.INK
@@ -53,20 +52,13 @@ def _arrow(s: pygame.Surface, start, end, width: float, colour=ARROW) -> None:
 
 
 def _balloon(s: pygame.Surface, c, r: float, tokens: tuple[str, ...] = ()) -> None:
-    """A hot-air balloon: striped envelope, ropes, a basket with the passengers' heads."""
-    cx, cy = c
-    pygame.draw.circle(s, th.INK, (cx, cy), r + 2)
-    pygame.draw.circle(s, ENVELOPE, (cx, cy), r)
-    pygame.draw.ellipse(s, ENVELOPE_STRIPE, pygame.Rect(cx - r * 0.35, cy - r, r * 0.7, 2 * r))
-    basket = pygame.Rect(0, 0, round(r * 1.0), round(r * 0.55))
-    basket.midtop = (round(cx), round(cy + r * 1.35))
-    for dx in (-0.45, 0.45):
-        pygame.draw.line(s, th.INK, (cx + dx * r * 1.5, cy + r * 0.6), (cx + dx * r, basket.top), 2)
+    """The board's hot-air balloon (envelope, ropes, basket), its passengers' heads at the rim."""
+    rect = pygame.Rect(0, 0, round(r * 2.4), round(r * 3.2))
+    rect.midtop = (round(c[0]), round(c[1] - r))
+    basket = draw_balloon(s, rect, r / 60, envelope_share=0.7, basket_w=0.5)
     for k, colour in enumerate(tokens):
         x = basket.x + basket.w * (k + 0.5) / len(tokens)
-        draw_player_token(s, " ", colour, (x, basket.top), basket.h * 0.42)
-    pygame.draw.rect(s, th.INK, basket, border_radius=3)
-    pygame.draw.rect(s, BASKET, basket.inflate(-4, -4), border_radius=2)
+        draw_player_token(s, " ", colour, (x, basket.top), basket.h * 0.36)
 
 
 def _card(s: pygame.Surface, rect: pygame.Rect, colour: str) -> None:

@@ -6,6 +6,7 @@ import pygame
 
 from ... import i18n
 from ...rules import rules_by_name
+from ..boards.cloud9 import balloon_icon
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, rows
 from ..kit.shapes import draw_game_icon
@@ -26,6 +27,10 @@ class GameIcon(Widget):
         self.game = game
 
     def draw(self, surface, ctx):
+        if self.game == "cloud9":  # the board's own balloon, as in the help
+            image = balloon_icon(min(self.rect.w, self.rect.h))
+            surface.blit(image, image.get_rect(center=self.rect.center))
+            return
         draw_game_icon(surface, self.game, self.rect)
 
 
