@@ -27,6 +27,7 @@ from companion.journal.bench import build_history
 from companion.rules import Match
 from companion.rules.simulate import random_game
 from journaling import play
+from shots import shots
 
 EXAMPLES = Path("companion/examples")
 
@@ -414,7 +415,7 @@ def test_records_fit_at_every_size_in_every_language(journal_path, size, reset_l
             for title in ("cloud9", "cloudship", "cloudmine"):
                 h.tap(f"records:{title}")
                 assert h.overflows() == [] and h.off_canvas() == [] and h.small_targets() == []
-                h.save(Path("/tmp/insights-shots") / f"records-{title}-{size[0]}x{size[1]}-{language}.png")
+                h.save(shots("insights-shots") / f"records-{title}-{size[0]}x{size[1]}-{language}.png")
     finally:
         journal.close()
 

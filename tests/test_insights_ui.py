@@ -1,8 +1,6 @@
 """The risk meter on the Cloud 9 screen, the storm forecast on the Cloudship screen and the
 Settings switch, on real pygame (dummy drivers), in every language at every listed size."""
 
-from pathlib import Path
-
 import pygame
 import pytest
 
@@ -12,8 +10,9 @@ from companion.ui.boards.risk_meter import GREEN, RED, RiskMeter, draw_face
 from companion.ui.kit.layout import SIZES
 from companion.ui.screens.settings import SettingsScreen
 from companion.ui.tools.harness import Harness
+from shots import shots
 
-SHOTS = Path("/tmp/insights-shots")
+SHOTS = shots("insights-shots")
 PLAYERS = ["Anna", "Benedikt", "Cleo", "Dávid"]
 
 

@@ -5,7 +5,6 @@ solo choice, sounds, and every phase laid out at every listed size in every lang
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pygame
 import pytest
@@ -21,8 +20,9 @@ from companion.ui.kit.layout import SIZES
 from companion.ui.screens.cloud9 import LIFT_S, CardsButton, Cloud9Screen, demo_game
 from companion.ui.screens.end import EndScreen
 from companion.ui.tools.harness import Harness
+from shots import shots
 
-SHOTS = Path("/tmp/cloud9-shots")
+SHOTS = shots("cloud9-shots")
 THREE = ["Ann", "Ben", "Cat"]
 SIX = ["Anna", "Benedikt", "Cleo", "Dávid", "Erzsébet", "Gabriella"]
 

@@ -5,8 +5,6 @@ longest names in every language at the sizes families use, checked with the fit 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pygame
 import pytest
 
@@ -16,8 +14,9 @@ from companion.ui.boards import cloud9 as board
 from companion.ui.boards.risk_meter import RiskMeter
 from companion.ui.screens.cloud9 import FALL_S, JUMP_S, LIFT_S
 from companion.ui.tools.harness import Harness, _labels, _painted, flat
+from shots import shots
 
-SHOTS = Path("/tmp/cloud9-board-shots")
+SHOTS = shots("cloud9-board-shots")
 LONGEST = ["Maximilian-Alexander", "Szentgyörgyi Boglárka", "Sebastian", "Anna", "Bartholomäus", "Kovács Zsófia"]
 THREE = ["Sebastian", "Anna", "Maximilian-Alexander"]
 
