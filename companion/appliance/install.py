@@ -109,6 +109,15 @@ def command_step(what: str, *words: str, done: Callable[[], bool] = lambda: Fals
     return Step(what, sh(*words), done, [" ".join(words)])
 
 
+def present(path: Path) -> bool:
+    """Whether `path` exists; one in a folder that only root may look into (polkit's rules, to a
+    user's dry run) may, so it counts as there."""
+    try:
+        return path.exists()
+    except PermissionError:
+        return True
+
+
 def write_step(what: str, path: Path, text: str, mode: int = 0o644, keep: bool = False) -> Step:
     """Write `path` (unless it already holds `text`; or, with `keep`, unless it exists at all)."""
 
@@ -123,7 +132,7 @@ def write_step(what: str, path: Path, text: str, mode: int = 0o644, keep: bool =
         try:
             return path.exists() if keep else path.is_file() and path.read_text() == text
         except PermissionError:  # a folder only root may look into (polkit's rules): a user's dry run
-            return False
+            return False  # not known to be written: the plan says it would write it
 
     return Step(what, run, done, [f"write {path}"])
 
@@ -552,7 +561,7 @@ def uninstall_plan(purge: bool) -> list[Step]:
         Step(
             f"remove {unit}, {live}, {rule} and {udev}",
             remove_units,
-            lambda: not any(p.exists() for p in (unit, live, rule, udev)),
+            lambda: not any(present(p) for p in (unit, live, rule, udev)),
             [f"rm {unit} {live} {rule} {udev}"],
         ),
         command_step("systemd forgets the unit", "systemctl", "daemon-reload"),
