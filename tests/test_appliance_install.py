@@ -43,7 +43,7 @@ def test_the_install_dry_run_prints_every_step_and_changes_nothing():
         Path("/etc/systemd/system") / install.UNIT_NAME,
         Path("/etc/polkit-1/rules.d") / install.POLKIT_NAME,
     ]
-    before = [p.exists() for p in watched], user_exists()
+    before = [install.present(p) for p in watched], user_exists()
     result = dry_run("install-pi", "PI_DISPLAY=touch2", "PI_ROTATE=90")
     assert result.returncode == 0, result.stderr
     out = result.stdout
@@ -67,7 +67,7 @@ def test_the_install_dry_run_prints_every_step_and_changes_nothing():
     assert "write /usr/local/share/man/man1/cloud-companion.1" in out  # where man looks
     assert "systemctl enable cloud-companion.service" in out and "touch2 display" in out
     assert out.rstrip().endswith("dry run: nothing was changed")
-    assert ([p.exists() for p in watched], user_exists()) == before
+    assert ([install.present(p) for p in watched], user_exists()) == before
 
 
 def test_update_and_uninstall_dry_runs_keep_the_history_unless_asked():

@@ -624,3 +624,18 @@ def test_the_load_is_the_flight_s_headline(size, rotate, lang, language):
     assert load.fitted(theme).px >= theme.px(28)
     radius = screen.pipe_spaces(h.find("pipe").rect)[0][2]
     assert radius >= theme.px(11), radius
+
+
+@pytest.mark.parametrize("size", [(720, 1280), (800, 480)])
+def test_the_storm_cards_headline_takes_two_lines_at_most_no_smaller_than_its_words(size, language):
+    for lang in i18n.LANGUAGES:
+        h = Harness(size)
+        h.app.change_config(language=lang)
+        screen = h.start_game(SETUP)
+        assert screen.submit({"act": "roll", "dice": ["yellow", STORM, STORM]})  # "... 2 Felder weiter"
+        h.app.pump()
+        assert not (h.overflows() or h.clipped() or h.covered()), lang
+        theme = h.app.theme
+        headline, words = h.find("story-headline").fitted(theme), h.find("story-text").fitted(theme)
+        assert len(headline.lines) <= 2 and headline.px >= words.px, (lang, headline)
+        assert h.find("story-band").rect.contains(h.find("story-headline").rect)

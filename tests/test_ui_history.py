@@ -199,9 +199,10 @@ def test_records_lines_with_long_names_wrap_in_order_and_none_is_cut():
     for i, (rect, line) in enumerate(placed):
         label = Label(rect, line, "small" if i else "body", wrap=True)
         assert area.contains(rect) and label.overflow(theme) == [] and label.clipped(theme) == []
-    # with room to spare the lines spread down the card as before
-    short = record_rows(theme, area, ["Games played: 3", "Ann: 2/3 won, streak 2"], 6)
-    assert short[1][0].top - short[0][0].top >= (area.h - 5 * 6) // 6
+    # with room to spare the lines stay together as a list: half a line apart, not spread down the card
+    short = record_rows(theme, area, ["Games played: 3", "Ann: 2/3 won, streak 2", "Bo: 1/3 won, streak 1"], 6)
+    gaps = [below.top - above.bottom for (above, _), (below, _) in zip(short, short[1:])]
+    assert gaps[0] == gaps[1] and 6 <= gaps[0] <= short[1][0].h // 2 + 1
 
 
 @pytest.mark.parametrize("size", QUICK_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -262,3 +263,46 @@ def test_on_the_players_tab_a_long_name_is_never_smaller_than_its_record(languag
         labels = [w for w in h.widgets() if hasattr(w, "fitted") and row.rect.contains(w.rect)]
         name, _title, record = labels
         assert name.text in LONG_NAMES and name.fitted(theme).px >= record.fitted(theme).px, (name.text, record.text)
+
+
+@pytest.fixture(scope="module")
+def records_journal(tmp_path_factory):
+    """A journal with a finished game of each title (three players)."""
+    from companion.controller import GameController
+    from companion.journal import Journal
+    from companion.ui.tools.demo import MOST_PLAYERS, players_game
+
+    journal = Journal.open(tmp_path_factory.mktemp("records") / "journal.sqlite3")
+    for game in MOST_PLAYERS:
+        setup, actions = players_game(game, 3)
+        controller = GameController(journal)
+        controller.new_game(setup)
+        for action in actions:
+            controller.submit(action)
+    yield journal
+    journal.close()
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_records_in_portrait_use_large_type_in_a_list_not_scattered_down_the_card(records_journal, language):
+    from companion.ui.screens.records import TITLES
+
+    h = Harness((720, 1280), journal=records_journal)
+    h.app.change_config(language=language)
+    h.app.show(HistoryScreen(h.app))
+    h.tap("tab:records")
+    theme = h.app.theme
+    for title in TITLES:
+        h.tap(f"records:{title}")
+        h.app.pump()
+        assert problems(h) == [], title
+        shown = [w for w in h.widgets() if (w.key or "").startswith(("played:", "record:"))]
+        assert len(shown) >= 3, title
+        records = [label.fitted(theme) for label in shown[1:]]
+        assert min(f.px for f in records) >= theme.px(22), title  # larger than "small", as before
+        inks = [label.ink(theme) for label in shown]
+        gaps = [below[0].top - above[-1].bottom for above, below in zip(inks, inks[1:])]
+        # one even list: no gap taller than a line of it (its type and the line's leading), the
+        # gaps between the records alike to a descender's difference
+        px = records[0].px
+        assert max(gaps) <= px * 1.25 and max(gaps[1:]) - min(gaps[1:]) <= px // 3, (title, gaps)

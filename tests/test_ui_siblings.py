@@ -122,3 +122,25 @@ def test_the_label_of_a_tall_button_keeps_clear_of_its_edges():
     assert inner.left - button.rect.left >= 140 // 8
     assert inner.top - button.rect.top >= 140 // 14
     assert isinstance(button.label, Label)
+
+
+@pytest.mark.parametrize("live", [False, True])
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_the_live_page_switch_has_the_shape_of_the_other_switches_on_its_settings_page(size, live):
+    from companion.ui.screens.settings import SettingsScreen
+
+    for language in i18n.LANGUAGES:
+        h = Harness(size)
+        h.app.change_config(language=language, live=live)
+        h.app.show(SettingsScreen(h.app))
+        h.tap("settings:more")
+        assert not (h.overflows() or h.uneven() or h.small_targets() or h.off_canvas()), language
+        switches = [
+            h.find(key) for key in ("odds:on", "odds:off", "forecast:on", "forecast:off", "live:on", "live:off")
+        ]
+        assert {b.rect.size for b in switches[4:]} <= {b.rect.size for b in switches[:4]}, language
+        if size[1] > size[0]:  # stacked in one column: one sibling group at one size
+            group = next(g for g in siblings(h.app.widgets) if switches[4] in g)
+            assert all(b in group for b in switches), language
+        assert h.shows("live:code") == live
+    i18n.set_language("en")

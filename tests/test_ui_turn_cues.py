@@ -209,3 +209,50 @@ def test_a_seat_chime_plays_on_the_mixer_and_not_when_the_sound_is_off():
         assert sounds.chime(3) is None
     finally:
         sounds.close()
+
+
+def shape_boxes(surface: pygame.Surface, strip: pygame.Rect, edge: str, rgb) -> list[pygame.Rect]:
+    """The boxes of the shapes on a ribbon: what is not its colour, off its ink line (a row, or
+    a column, of ink all along the band), in runs along the band."""
+    along = edge in ("top", "bottom")
+    length = strip.w if along else strip.h
+    across = range(strip.top, strip.bottom) if along else range(strip.left, strip.right)
+
+    def at(i: int, j: int) -> tuple:
+        return tuple(surface.get_at((strip.left + i, j) if along else (j, strip.top + i)))[:3]
+
+    line = {j for j in across if all(at(i, j) == th.INK for i in range(length))}
+    boxes, run = [], []
+    for i in range(length):
+        points = [(strip.left + i, j) if along else (j, strip.top + i) for j in across if j not in line]
+        marked = [p for p in points if surface.get_at(p)[:3] != rgb]
+        if marked:
+            run += marked
+        elif run:
+            xs, ys = [p[0] for p in run], [p[1] for p in run]
+            boxes.append(pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1))
+            run = []
+    return boxes
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+@pytest.mark.parametrize("edge", EDGES)
+def test_a_ribbon_shows_whole_shapes_of_a_readable_size_beside_the_game_not_on_it(size, edge):
+    from companion.ui.kit.layout import Frame
+    from companion.ui.kit.ribbon import THICKNESS, draw_ribbon
+    from companion.ui.screens.seat_edges import TOP_THICKNESS, ribbon_area
+
+    Harness(size)
+    f = Frame(*size)
+    for colour in ("red", "yellow", "green", "purple"):
+        surface = pygame.Surface(size)
+        surface.fill((1, 2, 3))
+        thickness = TOP_THICKNESS if edge == "top" else THICKNESS
+        strip = draw_ribbon(surface, ribbon_area(f), edge, colour, f.scale, thickness)
+        assert surface.get_rect().contains(strip) and not strip.colliderect(f.content)
+        assert strip.top >= f.bar.bottom - f.u(4)  # under the top bar's buttons, never over them
+        boxes = shape_boxes(surface, strip, edge, th.COLOURS[colour].rgb)
+        assert len(boxes) >= 8, colour
+        for box in boxes:  # whole, in the band, the band's colour between it and the screen's edge
+            assert strip.contains(box) and surface.get_rect().inflate(-2, -2).contains(box), (colour, box, strip)
+            assert max(box.size) >= f.u(8), (colour, box)  # not a speck: readable from the table

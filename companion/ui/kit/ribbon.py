@@ -16,8 +16,11 @@ from .caches import pictures
 from .shapes import draw_shape
 
 EDGES = ("top", "right", "bottom", "left")  # clockwise
-THICKNESS = 8  # design px: inside the outer margin, and the gap under the top bar
+THICKNESS = 14  # design px: inside the 16 px outer margin, a little sky left before the cards
+LINE = 1  # design px: the ink line along the band's inner side
+SHAPE = 11  # design px across: whole inside the band's colour, as large as a band under the bar allows
 SHAPE_EVERY = 40  # design px between the shapes along the band
+REACH = 1.2  # how far past its radius a shape may reach (the diamond's corners, shapes.POLYGONS), and a pixel to spare
 
 
 def canvas_edge(display_edge: str, rotate: int) -> str:
@@ -42,12 +45,13 @@ def band(area: pygame.Rect, edge: str, thickness: int) -> pygame.Rect:
     return pygame.Rect(area.right - thickness, area.top, thickness, area.height)
 
 
-def draw_ribbon(surface: pygame.Surface, area: pygame.Rect, edge: str, colour: str, scale: float) -> pygame.Rect:
-    """The ribbon of a player of `colour` (a theme.COLOURS key) along `edge` of `area`; the
-    band it covers. Drawn once per size and kept: every frame of a game shows it, a seat
-    press's frame included."""
-    thickness = max(4, round(THICKNESS * scale))
-    strip = band(area, edge, thickness)
+def draw_ribbon(
+    surface: pygame.Surface, area: pygame.Rect, edge: str, colour: str, scale: float, thickness: float = THICKNESS
+) -> pygame.Rect:
+    """The ribbon of a player of `colour` (a theme.COLOURS key) along `edge` of `area`,
+    `thickness` design px deep; the band it covers. Drawn once per size and kept: every frame
+    of a game shows it, a seat press's frame included."""
+    strip = band(area, edge, max(4, round(thickness * scale)))
     surface.blit(ribbon_image(strip.size, edge, colour, scale), strip)
     return strip
 
@@ -63,18 +67,29 @@ def _paint(surface: pygame.Surface, strip: pygame.Rect, edge: str, colour: str, 
     game = th.COLOURS[colour]
     pygame.draw.rect(surface, game.rgb, strip)
     # an ink line on the inner side: a white or yellow ribbon on a light sky still shows
-    inner = {"top": strip.bottom - 1, "bottom": strip.top, "left": strip.right - 1, "right": strip.left}[edge]
-    line = max(1, round(2 * scale))
+    line = max(1, round(LINE * scale))
+    inner = {"top": strip.bottom - line, "bottom": strip.top, "left": strip.right - line, "right": strip.left}[edge]
     if edge in ("top", "bottom"):
-        pygame.draw.line(surface, th.INK, (strip.left, inner), (strip.right, inner), line)
+        pygame.draw.rect(surface, th.INK, (strip.left, inner, strip.width, line))
     else:
-        pygame.draw.line(surface, th.INK, (inner, strip.top), (inner, strip.bottom), line)
-    radius = min(strip.width, strip.height) * 0.5
+        pygame.draw.rect(surface, th.INK, (inner, strip.top, line, strip.height))
+    colour_part = _colour_part(strip, edge, line)
+    radius = min(SHAPE * scale, min(colour_part.size)) / 2 / REACH  # whole inside the colour
     ink = th.text_on(game.rgb)  # the shape in ink or white, whichever shows on the colour
-    length = strip.width if edge in ("top", "bottom") else strip.height
+    along = edge in ("top", "bottom")
+    length = strip.width if along else strip.height
     step = max(1, round(SHAPE_EVERY * scale))
-    for offset in range(step // 2, length, step):
-        centre = (
-            (strip.left + offset, strip.centery) if edge in ("top", "bottom") else (strip.centerx, strip.top + offset)
-        )
+    for offset in range(step // 2, length - step // 4, step):
+        centre = (strip.left + offset, colour_part.centery) if along else (colour_part.centerx, strip.top + offset)
         draw_shape(surface, game.shape, centre, radius, ink, outline=None)
+
+
+def _colour_part(strip: pygame.Rect, edge: str, line: int) -> pygame.Rect:
+    """The band without its ink line: where the shapes sit, clear of the line and the edge."""
+    if edge == "top":
+        return pygame.Rect(strip.left, strip.top, strip.width, strip.height - line)
+    if edge == "bottom":
+        return pygame.Rect(strip.left, strip.top + line, strip.width, strip.height - line)
+    if edge == "left":
+        return pygame.Rect(strip.left, strip.top, strip.width - line, strip.height)
+    return pygame.Rect(strip.left + line, strip.top, strip.width - line, strip.height)

@@ -97,18 +97,44 @@ def record_lines(records: TitleRecords) -> list[str]:
     return lines[:MAX_LINES]
 
 
-def record_rows(t, area: pygame.Rect, lines: list[str], gap: int) -> list[tuple[pygame.Rect, str]]:
-    """Each record line with the box it needs (a long name wraps it onto two lines unless a
-    little smaller type keeps it on one), spread evenly down `area` where all have room to
-    spare; the least telling lines that no longer fit are left out rather than cut."""
-    needed = []
+# the sizes (design px) of the count of games and of the records below it, largest first: a
+# card takes the largest at which every line fits, so a tall portrait card reads from the table
+SIZE_STEPS = ((32, 28), (28, 24), (26, 22), (24, 20))
+
+
+def row_heights(lines: list[str], width: int, sizes: tuple[float, float], t) -> list[int]:
+    """How tall each line is at `sizes` (the count, then the records), wrapped to `width`."""
+    out = []
     for i, line in enumerate(lines):
-        size = "small" if i else "body"
-        px, weight = t.size(size), th.weight_of(size)
-        needed.append(th.font(px, weight).block_height(len(wrap_lines(line, px, area.w, weight))))
-    even = (area.h - gap * (MAX_LINES - 1)) // MAX_LINES
-    if sum(max(height, even) for height in needed) + gap * (len(needed) - 1) <= area.h:
-        needed = [max(height, even) for height in needed]
+        px = t.px(sizes[1] if i else sizes[0])
+        out.append(th.font(px, "regular").block_height(len(wrap_lines(line, px, width, "regular"))))
+    return out
+
+
+def row_gap(t, sizes: tuple[float, float]) -> int:
+    """The gap between two records: half a line, so that a record on two lines reads as one."""
+    return th.font(t.px(sizes[1]), "regular").block_height(1) // 2
+
+
+def record_sizes(t, area: pygame.Rect, lines: list[str]) -> tuple[float, float]:
+    """The largest sizes at which every line fits `area`, half a line apart (else the smallest)."""
+    for sizes in SIZE_STEPS:
+        if sum(row_heights(lines, area.w, sizes, t)) + row_gap(t, sizes) * (len(lines) - 1) <= area.h:
+            return sizes
+    return SIZE_STEPS[-1]
+
+
+def record_rows(
+    t, area: pygame.Rect, lines: list[str], gap: int, sizes: tuple[float, float] = SIZE_STEPS[-1]
+) -> list[tuple[pygame.Rect, str]]:
+    """Each record line with the box it needs at `sizes` (a long name wraps it onto two lines
+    unless a little smaller type keeps it on one), from the top of `area`, evenly apart: half
+    a line where there is the room, else `gap` (a list, not lines scattered down the card);
+    the least telling lines that no longer fit are left out rather than cut."""
+    needed = row_heights(lines, area.w, sizes, t)
+    if len(needed) > 1:
+        spare = (area.h - sum(needed)) // (len(needed) - 1)
+        gap = max(gap, min(spare, row_gap(t, sizes)))
     out, y = [], area.y
     for line, height in zip(lines, needed):
         if y + height > area.bottom:
@@ -230,26 +256,39 @@ class RecordsScreen(Screen):
                 Label(body, _("No finished games of this title yet."), "prompt", wrap=True, key="records-empty")
             ]
         picture = self.picture(self.tab) if self.tab != "cloudmine" else None
+        return out + self.records_card(f, t, body, record_lines(mine), picture)
+
+    def records_card(self, f, t, body: pygame.Rect, lines: list[str], picture) -> list[Widget]:
+        """The records on their card, in the largest type they all fit at, and the picture of
+        the latest game beside it (landscape) or under it (portrait, taking what they leave)."""
+        gap, pad = f.u(GAP), (f.u(10), f.u(6))
+        text, chart = body.copy(), body.copy()
         if picture is not None:
-            text, chart = rows(body, [1, 1.2], gap) if f.portrait else cols(body, [1, 1.25], gap)
+            text, chart = rows(body, [1.4, 1], gap) if f.portrait else cols(body, [1, 1.25], gap)
+        inner = text.inflate(-2 * pad[0], -2 * pad[1])
+        sizes = record_sizes(t, inner, lines)
+        placed = record_rows(t, inner, lines, f.u(6), sizes)
+        if placed and (picture is None or f.portrait):  # the card as tall as its rows, no taller
+            text.h = placed[-1][0].bottom + pad[1] - text.y
+            chart = pygame.Rect(body.x, text.bottom + gap, body.w, body.bottom - text.bottom - gap)
+        out: list[Widget] = []
+        if picture is not None:
             out += [Panel(chart, key="plot-card"), Plot(chart.inflate(-f.u(12), -f.u(12)), picture)]
-        else:
-            text = body
         out.append(Panel(text, key="records-card"))
-        inner = text.inflate(-f.u(20), -f.u(12))
-        lines = [
+        labels: list[Widget] = [
             Label(
                 rect,
                 line,
-                "small" if i else "body",
+                sizes[1] if i else sizes[0],
                 align="left",
                 wrap=True,
                 colour=th.INK if i < 3 else th.INK_SOFT,
                 key=f"record:{i}" if i else "played:0",
+                weight="regular",
             )
-            for i, (rect, line) in enumerate(record_rows(t, inner, record_lines(mine), f.u(6)))
+            for i, (rect, line) in enumerate(placed)
         ]
-        return out + one_size(lines, t)  # the records below the count of games all in one size
+        return out + one_size(labels, t)  # the records below the count of games all in one size
 
     def show_tab(self, game: str) -> None:
         self.tab = game

@@ -17,14 +17,16 @@ from ... import i18n
 from ...config import EDGES as CONFIG_EDGES
 from ...devices.router import GAME_SEATS, LedMode
 from ..kit import theme as th
-from ..kit.layout import GAP, cols, rows
-from ..kit.ribbon import canvas_edge, display_edge, draw_ribbon
+from ..kit.layout import GAP, Frame, cols, rows
+from ..kit.ribbon import THICKNESS, canvas_edge, display_edge, draw_ribbon
 from ..kit.widgets import Button, Label, Panel, Widget
 from .base import GameScreen, Screen
 
 _ = i18n.translator("app")
 
 SEATS = len(CONFIG_EDGES) * 2  # 8
+BAR_PAD = 4  # design px: the top bar's room under its buttons (screens/base.py, top_bar)
+TOP_THICKNESS = BAR_PAD + GAP  # a ribbon at the top: under the bar's buttons, above the content
 
 
 def to_move(view) -> list[str]:
@@ -58,6 +60,13 @@ def ribbons(screen, config, rotate: int) -> list[tuple[str, str, int]]:
     return out
 
 
+def ribbon_area(f: Frame) -> pygame.Rect:
+    """Where the ribbons run: the whole screen under the top bar's buttons, so that a ribbon
+    covers neither the title nor Undo, and a top one fills the gap above the content."""
+    top = f.bar.bottom - f.u(BAR_PAD)
+    return pygame.Rect(0, top, f.width, f.height - top)
+
+
 class TurnCues:
     """Draws the ribbons over each frame of a game screen; chimes when the turn passes."""
 
@@ -66,11 +75,9 @@ class TurnCues:
 
     def draw(self, app, surface: pygame.Surface) -> None:
         shown = ribbons(app.screen, app.config, app.viewport.rotate)
-        area = surface.get_rect()
+        area = ribbon_area(app.frame)
         for edge, colour, _seat in shown:
-            if edge == "top":  # under the top bar, in the gap above the content: no title covered
-                area = pygame.Rect(0, app.frame.bar.bottom, area.width, area.height - app.frame.bar.bottom)
-            draw_ribbon(surface, area, edge, colour, app.frame.scale)
+            draw_ribbon(surface, area, edge, colour, app.frame.scale, TOP_THICKNESS if edge == "top" else THICKNESS)
         if not isinstance(app.screen, GameScreen):
             return
         seats = tuple(seat for _edge, _colour, seat in shown)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from functools import partial
 
+import pygame
+
 from ... import i18n
 from ...appliance import power
 from ...config import ROTATIONS
@@ -58,7 +60,8 @@ class SettingsScreen(Screen):
                 head, body = cols(rect, [1, 2.2], gap)
             else:
                 head, body = rows(rect, [1, 2], f.u(2))
-            out.append(Label(head, caption, "body", align="left", wrap=True))
+            if caption:  # a row that goes on with the one above has none
+                out.append(Label(head, caption, "body", align="left", wrap=True))
             return body
 
         fill(lines, row, gap, out, f)
@@ -177,8 +180,9 @@ class SettingsScreen(Screen):
     def more(self, lines, row, gap, out=None, f=None) -> int:
         """The ship sensor, the odds, the forecast, the live page, and on the Pi the power."""
         can_power_off = power.available()
+        live = self.app.config.live  # on: its code gets a row of its own
         if lines is None:
-            return 5 if can_power_off else 4
+            return 4 + live + can_power_off
         sensor = row(lines[0], _("Ship sensor"))
         status = self.app.hardware.sensor_status()
         out.append(
@@ -186,12 +190,28 @@ class SettingsScreen(Screen):
         )
         out += risk_meter.settings_buttons(row(lines[1], risk_meter.settings_caption()), self.app, gap)
         out += forecast_view.settings_buttons(row(lines[2], forecast_view.settings_caption()), self.app, gap)
-        out += live_code.settings_buttons(row(lines[3], live_code.caption()), self.app, gap)
+        switch = row(lines[3], live_code.caption())
+        out += self.live_buttons(switch, row(lines[4], "") if live else None, gap)
         if can_power_off:  # the Pi, running as the service: switch it off safely
-            off = row(lines[4], _("Power"))
+            off = row(lines[4 + live], _("Power"))
             off = off if f.portrait else cols(off, [1, 1.3], gap)[0]
             out.append(Button(off, _("Shut down"), self.ask_shut_down, kind="secondary", key="shut-down"))
-        return 5 if can_power_off else 4
+        return 4 + live + can_power_off
+
+    def live_buttons(self, switch: pygame.Rect, below: pygame.Rect | None, gap: int) -> list[Widget]:
+        """The live page's On and Off in the two halves the odds' and the forecast's pairs take
+        (buttons that stand together share one shape), and once it is on, the way to its code
+        on the row below, as wide as the pair: a button of another kind, not a third choice."""
+        halves = cols(switch, 2, gap)
+        places = {"live:on": halves[0], "live:off": halves[1]}
+        if below is not None:
+            places["live:code"] = below
+        made = live_code.settings_buttons(switch, self.app, gap)
+        return [
+            Button(places[b.key], b.text, b.on_tap, kind=b.kind, selected=b.selected, key=b.key)
+            for b in made
+            if isinstance(b, Button) and b.key in places
+        ]
 
     def speech_row(self, rect, gap) -> list[Widget]:
         """On / Off; where the app cannot speak, the buttons are off and the reason is shown."""
