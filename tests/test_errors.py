@@ -17,7 +17,6 @@ PACKAGE = Path(companion.__file__).parent
 OUTSIDE = {"companion.ship.protocol", "companion.ship.board.pico", "companion.settings_file"}
 
 
-
 def exception_classes():
     """(module, class name) of every class defined in the package that is an exception."""
     for path in sorted(PACKAGE.rglob("*.py")):
