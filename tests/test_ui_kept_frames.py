@@ -291,10 +291,33 @@ def test_a_press_between_two_slices_of_drawing_ahead_shows_what_drawing_it_afres
         for _ in range(press % 7):  # part of the way: built, partly drawn, one answer drawn, ...
             h.app.rehearse_step()
         guess(h, rng.random() < 0.5)
+        # the press's own frame: drawn ahead when the steps got that far (the still widgets;
+        # the cards' flight starts with the next frame), else drawn afresh
+        shown(h)
         assert shown(h) == fresh(h)
         clock.t += 1.0
         assert shown(h) == fresh(h)
     assert rehearse(h) > 6  # a state's drawing ahead comes in many short steps
+
+
+@pytest.mark.parametrize("slice_s", [0.0, 1e-5, 1.0])
+def test_the_same_frames_however_much_each_step_of_drawing_ahead_gets_done(slice_s, monkeypatch):
+    """A slow core gets a widget a step, a fast one the whole frame: the frames shown agree."""
+    from companion.ui.loop import app as loop
+
+    monkeypatch.setattr(loop, "REHEARSAL_SLICE_S", slice_s)
+    clock = Clock()
+    h = Harness((800, 480), clock=clock)
+    h.start_game({"game": "cloudmine", "players": SIX})
+    rng = random.Random(0)
+    for press in range(8):
+        for _ in range(press % 7):
+            h.app.rehearse_step()
+        guess(h, rng.random() < 0.5)
+        shown(h)
+        assert shown(h) == fresh(h), press
+        clock.t += 1.0
+        assert shown(h) == fresh(h), press
 
 
 @pytest.mark.parametrize("size, language", [((800, 480), "en"), ((720, 1280), "hu")])
