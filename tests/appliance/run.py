@@ -55,7 +55,7 @@ LIVE_PORT = 8019  # the settings' live_port as installed
 CUTS = os.environ.get("POWER_CUTS")
 # APPLIANCE_BREAK=sync: the trials' writer with the journal's fsync off, to see the check fail
 CARELESS = os.environ.get("APPLIANCE_BREAK") == "sync"
-# APPLIANCE_BOOTS=cuts,late: only these boots after the install (nolive first late stick overlay cuts care)
+# APPLIANCE_BOOTS=cuts,late: only these boots after the install (nolive first late sticks overlay cuts care)
 BOOTS = [name for name in os.environ.get("APPLIANCE_BOOTS", "").split(",") if name]
 CUT_DB = "/var/lib/cloud-companion/cuts.sqlite3"
 BOOT_WAIT_SHARE = 0.1  # the app's wait for a processor on its way to the first frame, at most this part of its CPU
@@ -112,6 +112,19 @@ def expected_screens(size: tuple[int, int]) -> tuple[object, dict[str, tuple[tup
         h.tap(key)
         after[f"{index}:{key}"] = ((x / size[0], y / size[1]), h.render().copy())
     return home, after
+
+
+def offer_screen(size: tuple[int, int], mount: str):
+    """Home with the app's offer to back up onto the stick mounted at `mount`, and where its Back
+    up button is (fractions of the screen)."""
+    from companion.ui.loop.usb_backup import offer_backup
+    from companion.ui.tools.harness import Harness
+
+    h = Harness(size)
+    offer_backup(h.app, Path(mount), Path("/nonexistent"))
+    picture = h.render().copy()
+    x, y = h.app.viewport.to_display(h.find("Back up").rect.center)
+    return picture, (x / size[0], y / size[1])
 
 
 def difference(a, b) -> float:
@@ -830,30 +843,64 @@ class Run:
 
             self.check("a late display: the app shows up by itself", late)
 
-    def exfat_stick(self, installed: Path) -> None:
-        disk = overlay(installed, self.folder / "stick.qcow2")
-        stick = self.folder / "stick.img"
+    def sticks(self, installed: Path) -> None:
+        """A FAT stick, then an exFAT one, put in while the app shows Home with games played: each
+        is mounted for the service user (the system disk is not), the app offers a backup on the
+        display, and a tap on Back up copies every action onto the stick."""
+        disk = overlay(installed, self.folder / "sticks.qcow2")
+        with self.vm(disk, usb_bus=True) as vm:
+            vm.serial.wait_for_shell()
+            vm.serial.check("mountpoint -q /mnt/bundle || mount -o ro /dev/vdb /mnt/bundle")
+            self.wait_active(vm, 180)
+            # three whole games, written as the app writes them, so that no game is open
+            vm.serial.check(
+                f"systemctl stop cloud-companion && runuser -u cloud-companion -- "
+                f"/opt/cloud-companion/venv/bin/python /mnt/bundle/writer.py {DB} games 3 >/dev/null; "
+                f"systemctl start cloud-companion",
+                timeout=300,
+            )
+            self.wait_for_screen(vm, self.home, 180, "sticks-home")
+            played = self.actions(vm)
+            for kind, make in (("FAT", ["mkfs.vfat", "-n", "FATSTICK"]), ("exFAT", ["mkfs.exfat", "-L", "EXFATSTICK"])):
+                self.check(
+                    f"a{'n' if kind == 'exFAT' else ''} {kind} stick put in: mounted for the service user, the "
+                    "backup offered on the screen, and Back up copies every game onto it",
+                    lambda kind=kind, make=make: self.stick_backup(vm, kind, make, played),
+                )
+
+    def stick_backup(self, vm: VM, kind: str, make: list[str], played: int) -> str:
+        stick = self.folder / f"{kind.lower()}-stick.img"
+        subprocess.run(["truncate", "-s", "0", str(stick)], check=True)
         subprocess.run(["truncate", "-s", "64M", str(stick)], check=True)
-        subprocess.run(["mkfs.exfat", "-L", "BACKUPS", str(stick)], check=True, capture_output=True)
-        with self.vm(disk, usb_stick=stick) as vm:
-
-            def exfat():
-                vm.serial.wait_for_shell()
-                deadline = time.monotonic() + 90 * self.arch.slow
-                while time.monotonic() < deadline:
-                    rc, out = vm.serial.run("findmnt -rno TARGET,FSTYPE,OPTIONS | grep cloud-companion-")
-                    if rc == 0:
-                        break
-                    time.sleep(3)
-                assert rc == 0, vm.serial.run("lsblk -f; journalctl -b --no-pager | grep -i -e exfat -e mount | tail")[
-                    1
-                ]
-                owner = vm.serial.check("stat -c %U " + out.split()[0])
-                root = vm.serial.check("findmnt -rno TARGET /dev/vda")
-                assert owner == "cloud-companion" and root == "/", (owner, root)
-                return out
-
-            self.check("an exFAT stick is mounted for the service user, the system disk is not", exfat)
+        subprocess.run([*make, str(stick)], check=True, capture_output=True)
+        fstype = {"FAT": "vfat", "exFAT": "exfat"}[kind]
+        vm.plug_stick(stick, kind.lower())
+        try:
+            deadline, mount = time.monotonic() + 90 * self.arch.slow, ""
+            while not mount:
+                assert time.monotonic() < deadline, vm.serial.run("lsblk -f; journalctl -b --no-pager | tail -20")[1]
+                time.sleep(3)
+                table = vm.serial.run("findmnt -rno TARGET,FSTYPE")[1].splitlines()
+                mount = next((line.split()[0] for line in table if line.split()[1:] == [fstype]), "")
+            owner = vm.serial.check(f"stat -c %U {mount}")
+            system = vm.serial.check("findmnt -rno TARGET /dev/vda")
+            assert owner == "cloud-companion" and system == "/", (owner, system)
+            offer, (fx, fy) = offer_screen(SIZE, mount)
+            seconds = self.wait_for_screen(vm, offer, 120, f"offer-{kind.lower()}")
+            vm.qmp.tap(fx, fy)
+            deadline, copied = time.monotonic() + 120 * self.arch.slow, -1
+            while copied != played:
+                assert time.monotonic() < deadline, f"the stick holds {copied} actions, the journal {played}"
+                time.sleep(3)
+                rc, found = vm.serial.run(f"ls {mount}/journal-*.sqlite3 2>/dev/null | tail -1")
+                if rc == 0 and found.strip():
+                    copied = self.count_actions(vm, found.strip())
+            return (
+                f"mounted at {mount} for cloud-companion; the offer on the display {seconds:.0f} s after power-on; "
+                f"the backup holds all {played} actions"
+            )
+        finally:
+            vm.unplug_stick(kind.lower())
 
     def overlay_root(self, installed: Path) -> None:
         """raspi-config's overlay file system: the journal's folder on an overlay in memory. The
@@ -994,7 +1041,7 @@ class Run:
             "nolive": [lambda: self.without_live(installed)],
             "first": [lambda: self.first_boot(run), self.first_frame_kept, lambda: self.after_power_cut(run)],
             "late": [lambda: self.late_display(installed)],
-            "stick": [lambda: self.exfat_stick(installed)],
+            "sticks": [lambda: self.sticks(installed)],
             "overlay": [lambda: self.overlay_root(installed)],
             "cuts": [lambda: self.power_cuts(installed)],
             "care": [lambda: self.care(installed, run)],

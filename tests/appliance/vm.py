@@ -197,6 +197,7 @@ class VM:
         drives: tuple[Path, ...] = (),
         append: str = "",
         usb_stick: Path | None = None,
+        usb_bus: bool = False,
         memory: int | None = None,
         forward: tuple[int, int] | None = None,
         cache: str = "writeback",
@@ -208,6 +209,7 @@ class VM:
         memory = memory or (1536 if arch.debian == "amd64" else 1024)
         self.forward = forward  # (loopback port here, the guest's port)
         self.display, self.drives, self.append, self.usb_stick, self.memory = display, drives, append, usb_stick, memory
+        self.usb_bus = usb_bus or usb_stick is not None  # a USB controller, for sticks plugged in later
         self.process: subprocess.Popen | None = None
         self.started = 0.0
 
@@ -251,16 +253,28 @@ class VM:
             words += ["-drive", f"file={drive},format=raw,if=virtio,readonly=on"]
         for drive in self.extra_disks:
             words += ["-drive", f"file={drive},format=raw,if=virtio"]
+        if self.usb_bus:
+            words += ["-device", "qemu-xhci,id=xhci"]
         if self.usb_stick is not None:
             words += [
-                "-device",
-                "qemu-xhci",
                 "-drive",
                 f"file={self.usb_stick},format=raw,if=none,id=stick",
                 "-device",
                 "usb-storage,drive=stick",
             ]
         return words
+
+    def plug_stick(self, image: Path, name: str) -> None:
+        """A USB stick put in while the machine runs (QMP's hot-plug onto the USB controller)."""
+        assert self.usb_bus, "the machine was started without a USB controller"
+        self.qmp.command(
+            "blockdev-add", driver="raw", **{"node-name": name}, file={"driver": "file", "filename": str(image)}
+        )
+        self.qmp.command("device_add", driver="usb-storage", drive=name, id=name + "-device", bus="xhci.0")
+
+    def unplug_stick(self, name: str) -> None:
+        """The stick pulled out, as a person does: no unmount first."""
+        self.qmp.command("device_del", id=name + "-device")
 
     def nic(self) -> str:
         if self.forward is None:

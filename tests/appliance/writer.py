@@ -3,7 +3,8 @@ the app's own controller and journal, and prints "ack N" (N: the journal's actio
 the console each time a submit returns, that is, each time the app would have shown the action.
 
 `writer.py JOURNAL` as the app writes; `writer.py JOURNAL careless` with the journal's fsync
-turned off (synchronous=OFF), the broken build the trials must catch.
+turned off (synchronous=OFF), the broken build the trials must catch; `writer.py JOURNAL games N`
+plays N whole games and stops (a history with no game open, for the USB sticks' backups).
 """
 
 import itertools
@@ -22,7 +23,7 @@ class Careless(sqlite3.Connection):
         return super().execute(sql.replace("synchronous = FULL", "synchronous = OFF"), *args)
 
 
-def main(path: str, careless: bool) -> None:
+def main(path: str, careless: bool, games: int | None = None) -> None:
     if careless:
         connect = store.sqlite3.connect
         store.sqlite3 = type(sys)("careless_sqlite3")
@@ -33,7 +34,7 @@ def main(path: str, careless: bool) -> None:
         count = look.execute("select count(*) from actions").fetchone()[0]
     print(f"start {count}", flush=True)
     controller = GameController(journal)
-    for seed in itertools.count(count):
+    for seed in itertools.count(count) if games is None else range(count, count + games):
         controller.new_game(SETUP)
         for action in random_game(SETUP, seed=seed):
             controller.submit(action)  # durable when it returns: the screen would show it now
@@ -42,4 +43,4 @@ def main(path: str, careless: bool) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2:] == ["careless"])
+    main(sys.argv[1], sys.argv[2:] == ["careless"], int(sys.argv[3]) if sys.argv[2:3] == ["games"] else None)
