@@ -29,7 +29,7 @@ import tomli_w
 
 from . import APP_NAME
 from .errors import CompanionError
-from .settings_file import NotSettings, parse, read_small_file
+from .settings_file import parse, read_small_file
 
 # the [judge] table is the drop judge's own Timings (hardware/PROTOCOL.md section 2): one list of names
 from .ship.judge import Timings as JudgeTimings
@@ -375,7 +375,7 @@ def load(path: Path | None = None, move_aside: bool = True) -> tuple[Config, lis
         raw = read_small_file(path)
     except FileNotFoundError:
         return Config(), []
-    except NotSettings as exc:
+    except ValueError as exc:  # a folder, a device or a pipe, a file too big to be settings
         return Config(), [f"the settings file {path} {exc}: using the defaults"]
     except OSError as exc:
         return Config(), [f"the settings file {path} could not be read ({exc.strerror or exc}): using the defaults"]

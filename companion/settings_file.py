@@ -17,27 +17,24 @@ from typing import Any
 MAX_BYTES = 64 * 1024
 
 
-class NotSettings(OSError):
-    """A path that holds no settings file: what it is instead, as the rest of a sentence.
-    Outside the error root (companion/errors.py says why); `config.load` turns it into words."""
-
-
 def read_small_file(path: Path) -> bytes:
     """The bytes of a regular file of at most MAX_BYTES. Opened without waiting (a pipe with no
-    writer, a device) and looked at before anything is read."""
+    writer, a device) and looked at before anything is read. A path that holds no settings
+    file raises ValueError saying what it is instead, as the rest of a sentence; one that
+    cannot be opened, OSError."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise NotSettings("is a directory, not a file")
+            raise ValueError("is a directory, not a file")
         if not stat.S_ISREG(info.st_mode):
-            raise NotSettings("is not a regular file (a device or a pipe)")
+            raise ValueError("is not a regular file (a device or a pipe)")
         if info.st_size > MAX_BYTES:
-            raise NotSettings(f"is {info.st_size:,} bytes, more than a settings file can be ({MAX_BYTES // 1024} KiB)")
+            raise ValueError(f"is {info.st_size:,} bytes, more than a settings file can be ({MAX_BYTES // 1024} KiB)")
         with os.fdopen(fd, "rb", closefd=False) as file:
             raw = file.read(MAX_BYTES + 1)  # it may have grown since fstat
         if len(raw) > MAX_BYTES:
-            raise NotSettings(f"is more than a settings file can be ({MAX_BYTES // 1024} KiB)")
+            raise ValueError(f"is more than a settings file can be ({MAX_BYTES // 1024} KiB)")
         return raw
     finally:
         os.close(fd)

@@ -11,10 +11,8 @@ import companion.rules.match
 from companion.errors import CompanionError
 
 PACKAGE = Path(companion.__file__).parent
-# code that also runs on the ship's MicroPython board imports nothing of the package; the
-# settings file's reader is the live page's whole load while switched off, at boot beside the
-# app's first frame, and the root's module would bring the rules core (typing, dataclasses) with it
-OUTSIDE = {"companion.ship.protocol", "companion.ship.board.pico", "companion.settings_file"}
+# code that also runs on the ship's MicroPython board imports nothing of the package
+OUTSIDE = {"companion.ship.protocol", "companion.ship.board.pico"}
 
 
 def exception_classes():

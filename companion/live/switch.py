@@ -15,7 +15,6 @@ import os
 import select
 import signal
 import sys
-import tomllib
 from pathlib import Path
 
 from ..settings_file import parse, read_small_file
@@ -35,7 +34,7 @@ def switched_on(config: Path) -> bool:
     is true; a missing, unreadable or broken file, or any other value, is the default (off)."""
     try:
         return parse(read_small_file(config)).get("live") is True
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, ValueError):  # unreadable, no settings file, not UTF-8, not TOML
         return False
 
 
