@@ -53,7 +53,8 @@ LIVE_PORT = 8019  # the settings' live_port as installed
 # power cuts at random moments, the host's cache off: 20 on x86_64, 5 on ARM (each a boot of
 # minutes there); POWER_CUTS says how many
 CUTS = os.environ.get("POWER_CUTS")
-# APPLIANCE_BREAK=sync: the trials' writer with the journal's fsync off, to see the check fail
+# APPLIANCE_BREAK=sync: the trials' writer with the journal's fsync off, to see the check fail;
+# APPLIANCE_BREAK=offer: the app never offers a backup onto a stick (the sticks boot must fail)
 CARELESS = os.environ.get("APPLIANCE_BREAK") == "sync"
 # APPLIANCE_BOOTS=cuts,late: only these boots after the install (nolive first late sticks overlay cuts care)
 BOOTS = [name for name in os.environ.get("APPLIANCE_BOOTS", "").split(",") if name]
@@ -852,6 +853,11 @@ class Run:
             vm.serial.wait_for_shell()
             vm.serial.check("mountpoint -q /mnt/bundle || mount -o ro /dev/vdb /mnt/bundle")
             self.wait_active(vm, 180)
+            if os.environ.get("APPLIANCE_BREAK") == "offer":  # the broken build the check must catch
+                vm.serial.check(
+                    "sed -i 's/^def offer_backup(.*$/&\\n    return/' "
+                    "/opt/cloud-companion/venv/lib/python3*/site-packages/companion/ui/loop/usb_backup.py"
+                )
             # three whole games, written as the app writes them, so that no game is open
             vm.serial.check(
                 f"systemctl stop cloud-companion && runuser -u cloud-companion -- "
