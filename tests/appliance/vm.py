@@ -52,7 +52,9 @@ class QMP:
         self.sock.connect(str(self.path))
         self.file = self.sock.makefile("rw")
         self.file.readline()  # the greeting
-        self.command("qmp_capabilities")
+        # not through command(): a monitor that still does not answer raises here, once, rather
+        # than connecting again and again (QEMU 7.2's stayed silent after a screendump on ARM)
+        self.exchange("qmp_capabilities", {})
 
     def command(self, name: str, **arguments):
         try:
