@@ -254,12 +254,18 @@ def test_the_heap_gives_frames_back_once_freed():
 
 
 TRIM_CHILD = """
+import ctypes
 import sys
 from companion.ui.loop import heap
 def rss():
     return int(open("/proc/self/status").read().split("VmRSS:")[1].split()[0])
 blocks = [bytearray(60_000) for _ in range(600)]  # 36 MB of pieces under the mmap threshold
-top = bytearray(2000)                             # kept above them (from the heap): it cannot shrink
+# kept above them, so the heap cannot shrink from its top: larger than all the free room a new
+# process has below (a small one could land in a hole under the pieces, as it did where the
+# environment's size moved the start's allocations), smaller than the mmap threshold
+top = bytearray(120_000)
+address = lambda b: ctypes.addressof(ctypes.c_char.from_buffer(b))
+assert address(top) > max(map(address, blocks)), "the kept piece is not above the freed ones"
 del blocks
 before = rss()
 if sys.argv[1] == "trim":
