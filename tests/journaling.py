@@ -46,6 +46,24 @@ os._exit(0)  # no close (exit 0 tells the test the script itself ran to the end)
 """
 
 
+def demo_games_journal(path, player_counts):
+    """A journal at `path` holding a finished game of each title (demo's, with the longest
+    names) for each count in `player_counts`, played through the app's controller."""
+    from companion.controller import GameController
+    from companion.journal import Journal
+    from companion.ui.tools.demo import MOST_PLAYERS, players_game
+
+    journal = Journal.open(path)
+    for players in player_counts:
+        for game in MOST_PLAYERS:
+            setup, actions = players_game(game, players)
+            controller = GameController(journal)
+            controller.new_game(setup)
+            for action in actions:
+                controller.submit(action)
+    return journal
+
+
 def journal_then_die(path, seed: int, actions: int, before_death: str = "") -> None:
     """Journal `actions` actions of a random Cloud Mine game into `path`, run `before_death`
     (Python, with `journal`, `ref` and `sqlite3` in scope), then die."""

@@ -157,17 +157,9 @@ def test_the_sweep_sees_a_line_cut_through_by_a_card_and_the_longest_names():
 def finished_journal(tmp_path_factory):
     """A journal on disk holding a finished game of each title at its most players and at three,
     with the longest names."""
-    from companion.controller import GameController
-    from companion.journal import Journal
+    from journaling import demo_games_journal
 
-    journal = Journal.open(tmp_path_factory.mktemp("history") / "journal.sqlite3")
-    for players in (3, *MOST_PLAYERS.values()):
-        for game in MOST_PLAYERS:
-            setup, actions = players_game(game, players)
-            controller = GameController(journal)
-            controller.new_game(setup)
-            for action in actions:
-                controller.submit(action)
+    journal = demo_games_journal(tmp_path_factory.mktemp("history") / "journal.sqlite3", (3, *MOST_PLAYERS.values()))
     yield journal
     journal.close()
 

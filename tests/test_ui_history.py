@@ -268,17 +268,9 @@ def test_on_the_players_tab_a_long_name_is_never_smaller_than_its_record(languag
 @pytest.fixture(scope="module")
 def records_journal(tmp_path_factory):
     """A journal with a finished game of each title (three players)."""
-    from companion.controller import GameController
-    from companion.journal import Journal
-    from companion.ui.tools.demo import MOST_PLAYERS, players_game
+    from journaling import demo_games_journal
 
-    journal = Journal.open(tmp_path_factory.mktemp("records") / "journal.sqlite3")
-    for game in MOST_PLAYERS:
-        setup, actions = players_game(game, 3)
-        controller = GameController(journal)
-        controller.new_game(setup)
-        for action in actions:
-            controller.submit(action)
+    journal = demo_games_journal(tmp_path_factory.mktemp("records") / "journal.sqlite3", (3,))
     yield journal
     journal.close()
 

@@ -33,11 +33,10 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from ...config import Config
-from ..flightlog import FlightLog
 from ..judge import Record, Timings
 from ..link import LineSplitter, ShipLink, clock_ms
 from ..protocol import ProtocolError, decode
-from ..session import Controller, News, Records, ShipSession
+from ..session import Controller, News, ShipSession
 from .physics import BED_CENTRES, BEDS, BOX
 from .runner import Beds, TwinShip, pulse
 from .virtual import VirtualTwin
@@ -58,16 +57,8 @@ class JudgedSession(ShipSession):
     """The app's session, noting each judged action with the judge's own time (the pairing
     with the twin's balls goes by it; the controller's time is when the app had it)."""
 
-    def __init__(
-        self,
-        events: queue.Queue[Records],
-        *,
-        clock: Callable[[], int],
-        timings: Timings | None = None,
-        beds_present: bool = True,
-        flight_log: FlightLog | None = None,
-    ):
-        super().__init__(events, clock=clock, timings=timings, beds_present=beds_present, flight_log=flight_log)
+    def __init__(self, *args: Any, **kwargs: Any):  # the session's own
+        super().__init__(*args, **kwargs)
         self.judged: list[Record] = []
         self.arrivals: list[int] = []  # when each ship line reached the judge (the Pi's ms)
 
