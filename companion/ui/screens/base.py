@@ -410,6 +410,7 @@ class GameScreen(Screen):
                     lambda name: self.player(name).colour,
                     self.dismiss_card,
                     self.mark,
+                    t,
                 )
         # the strip of recent events, unless the card is over it (the card says the same)
         if self._strip_rect is not None and not (card and card[0].rect.colliderect(self._strip_rect)):
@@ -491,7 +492,7 @@ class GameScreen(Screen):
         from ..story.cards import card_widgets
 
         theme = self.app.theme
-        widgets = card_widgets(f, area, moment, lambda name: self.player(name).colour, lambda: None, self.mark)
+        widgets = card_widgets(f, area, moment, lambda name: self.player(name).colour, lambda: None, self.mark, theme)
         return not any(w.overflow(theme) or w.clipped(theme) for w in widgets if isinstance(w, Label))
 
     def toast_area(self, f, widgets):

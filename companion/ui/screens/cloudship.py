@@ -98,39 +98,6 @@ class Flowerbed(Widget):
         return len(drawn.flowers_drawn(self.bed, self.flowers, self.pad))
 
 
-# --- the result card's headline ----------------------------------------------------------------
-
-HEAD_SHARES = (0.5, 0.6)  # of a low card's width: its headline's cell, wider than the card's own 0.4
-
-
-def headline_on_two_lines(f, t, widgets: list[Widget]) -> list[Widget]:
-    """A low result card (headline beside its words) with its headline cell widened where the
-    headline takes more than two lines ("Der Sturm zieht 2 Felder weiter" on four): the
-    narrowest share of the card that sets it on two lines, at no less than the words beside it."""
-    found = {w.key: w for w in widgets if w.key in ("story-band", "story-headline", "story-text")}
-    band, head, text = found.get("story-band"), found.get("story-headline"), found.get("story-text")
-    if not (isinstance(band, Panel) and isinstance(head, Label) and isinstance(text, Label)):
-        return widgets  # no card, or a tall one (its headline across the top)
-    if len(head.fitted(t).lines) <= 2:
-        return widgets
-    card = band.rect.union(text.rect.inflate(f.u(8), f.u(8)))
-    for share in HEAD_SHARES:
-        left, right = cols(card, [share, 1 - share], f.u(GAP))
-        wider = relabelled(head, inset(left, f.u(6)))
-        words = relabelled(text, inset(right, f.u(4)))
-        if len(wider.fitted(t).lines) <= 2 and wider.fitted(t).px >= words.fitted(t).px == text.fitted(t).px:
-            wide_band = Panel(left, colour=band.colour, border=None, key="story-band")
-            swap: dict[str, Widget] = {"story-band": wide_band, "story-headline": wider, "story-text": words}
-            return [swap.get(w.key, w) if w.key else w for w in widgets]
-    return widgets
-
-
-def relabelled(label: Label, rect: pygame.Rect) -> Label:
-    """`label` in another box: its words, size, colour and key as they were made."""
-    size, least = label.made_sizes
-    return Label(rect, label.text, size, label.colour, label.align, label.wrap, least, label.key, label.weight)
-
-
 # --- the screen -------------------------------------------------------------------------------
 
 
@@ -185,9 +152,6 @@ class CloudshipScreen(GameScreen):
             beds = [w.rect for w in self.app.widgets if isinstance(w, Flowerbed)]
             if beds:
                 drawn.paint_celebration(surface, beds[0].unionall(beds[1:]), party[0])
-
-    def overlay(self, f, t, below):
-        return headline_on_two_lines(f, t, super().overlay(f, t, below))
 
     def card_keeps_clear(self, moment):
         # the storm card leaves the weather bar and the beds in sight, the hail card the engine room

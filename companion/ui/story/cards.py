@@ -138,6 +138,44 @@ def hyphenated(text: str, width: int, f: Frame, size: str) -> str:
     return " ".join(out).replace("\n ", "\n")
 
 
+# a low card's headline cell beside its words: 0.4 of the card, wider where the headline would
+# take more than two lines ("Der Sturm zieht 2 Felder weiter" took four in German portrait)
+HEAD_SHARES = ((1, 1.5), (1, 1), (1.5, 1))
+
+
+def low_card(f: Frame, theme: th.Theme | None, box: pygame.Rect, headline: str, body: str, band_colour) -> list[Widget]:
+    """The headline in its band beside its words: the narrowest share that sets the headline on
+    at most two lines, no smaller than the words, while they keep the size they have at the
+    first share; else the first share."""
+    first: list[Widget] | None = None
+    first_px = 0  # the words' size at the first share
+    for weights in HEAD_SHARES:
+        head, text = cols(box, list(weights), f.u(GAP))
+        title = Label(
+            inset(head, f.u(6)),
+            hyphenated(headline, inset(head, f.u(6)).w, f, "title"),
+            "title",
+            colour=th.text_on(band_colour),
+            wrap=True,
+            key="story-headline",
+        )
+        words = Label(
+            inset(text, f.u(4)), hyphenated(body, inset(text, f.u(4)).w, f, "body"), "body", wrap=True, key="story-text"
+        )
+        widgets: list[Widget] = [Panel(head, colour=band_colour, border=None, key="story-band"), title, words]
+        if first is None:
+            if theme is None or len(title.fitted(theme).lines) <= 2:
+                return widgets
+            first, first_px = widgets, words.fitted(theme).px
+            continue
+        assert theme is not None
+        fitted, px = title.fitted(theme), words.fitted(theme).px
+        if len(fitted.lines) <= 2 and fitted.px >= px == first_px:
+            return widgets
+    assert first is not None
+    return first
+
+
 def card_widgets(
     f: Frame,
     area: pygame.Rect,
@@ -145,33 +183,17 @@ def card_widgets(
     colour_of: Callable[[str], str],
     dismiss: Callable[[], None],
     mark_of: Callable[[str], str] = lambda name: name,
+    theme: th.Theme | None = None,
 ) -> list[Widget]:
-    """The result card over the board: what happened, in large type, and who got or lost what."""
+    """The result card over the board: what happened, in large type, and who got or lost what.
+    `theme` fits a low card's headline (without it, its cell keeps the first share)."""
     box = inset(area, f.u(4))
     out: list[Widget] = [Button(box, "", dismiss, kind="choice", key="story-card")]
     band_colour = CARD_COLOURS.get(moment.kind, th.PRIMARY)
     if box.h < f.u(COMPACT_H):
         # a low band (Cloudship: above the beds that take the balls): headline beside the text
         body = moment.card_text or "; ".join(line for _who, line in moment.details)
-        head, text = cols(inset(box, f.u(4)), [1, 1.5], f.u(GAP))
-        return out + [
-            Panel(head, colour=band_colour, border=None, key="story-band"),
-            Label(
-                inset(head, f.u(6)),
-                hyphenated(moment.headline, inset(head, f.u(6)).w, f, "title"),
-                "title",
-                colour=th.text_on(band_colour),
-                wrap=True,
-                key="story-headline",
-            ),
-            Label(
-                inset(text, f.u(4)),
-                hyphenated(body, inset(text, f.u(4)).w, f, "body"),
-                "body",
-                wrap=True,
-                key="story-text",
-            ),
-        ]
+        return out + low_card(f, theme, inset(box, f.u(4)), moment.headline, body, band_colour)
     details = moment.details
     n = len(details)
     columns = 2 if n > 3 and box.w > f.u(420) else 1
