@@ -9,11 +9,18 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from hypothesis import given, strategies as st
+
+from companion import config as settings_module
+from companion.appliance import install
 from companion.cli import build_parser
+from companion.live.switch import switched_on
 from unitfile import exposure, needs_systemd, settings
 
 UNITS = Path(__file__).parent.parent / "systemd"
 LIVE = UNITS / "cloud-companion-live.service"
+LIVE_PATH = UNITS / "cloud-companion-live.path"
+SETTINGS = "/etc/cloud-companion/config.toml"
 APP = UNITS / "cloud-companion.service"
 EXEC = "/opt/cloud-companion/venv/bin/cloud-companion"
 EXEC_PYTHON = "/opt/cloud-companion/venv/bin/python"
@@ -31,14 +38,91 @@ def test_exposure_stays_at_most_its_figure_and_each_remaining_item_is_explained(
 
 
 @needs_systemd
-def test_the_unit_verifies_clean(tmp_path):
+def test_the_unit_and_its_path_unit_verify_clean(tmp_path):
     command = Path(shutil.which("cloud-companion") or Path(__import__("sys").executable).with_name("cloud-companion"))
     unit = tmp_path / LIVE.name
     unit.write_text(
         LIVE.read_text().replace(EXEC_PYTHON, str(Path(__import__("sys").executable))).replace(EXEC, str(command))
     )
-    result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0 and result.stderr == "" and result.stdout == "", result.stderr
+    (tmp_path / LIVE_PATH.name).write_text(LIVE_PATH.read_text())
+    for name in (LIVE.name, LIVE_PATH.name):
+        result = subprocess.run(
+            ["systemd-analyze", "verify", str(tmp_path / name)], capture_output=True, text=True, timeout=60
+        )
+        assert result.returncode == 0 and result.stderr == "" and result.stdout == "", (name, result.stderr)
+
+
+def condition_passes(config: Path) -> bool:
+    """The unit's ExecCondition= run for real on `config` (grep: 0 starts the page, 1 or 2 skips it)."""
+    words = shlex.split(settings(LIVE.read_text())["ExecCondition"][0])
+    assert words.count(SETTINGS) == 1
+    result = subprocess.run([str(config) if w == SETTINGS else w for w in words], capture_output=True, timeout=30)
+    assert result.returncode in (0, 1, 2) and result.stderr == b"", result
+    return result.returncode == 0
+
+
+def test_switched_off_the_page_does_not_start_at_all(tmp_path):
+    config = tmp_path / "config.toml"
+    assert not condition_passes(config)  # no settings yet: the default, off
+    config.write_text(settings_module.EXAMPLE.read_text())  # what the installer writes: off
+    assert not condition_passes(config)
+    settings_module.save(settings_module.Config(live=False, volume=0.3), config)  # the Settings screen's file
+    assert not condition_passes(config)
+    for text in ("# live = true\n", "live = false  # true\n", "lives = 3\n"):
+        config.write_text(text)
+        assert not condition_passes(config), text
+
+
+def test_switched_on_in_the_settings_screen_or_the_example_the_page_starts(tmp_path):
+    config = tmp_path / "config.toml"
+    settings_module.save(settings_module.Config(live=True), config)
+    assert switched_on(config) and condition_passes(config)
+    config.write_text(settings_module.EXAMPLE.read_text().replace("live = false", "live = true", 1))
+    assert switched_on(config) and condition_passes(config)
+
+
+SPACE = st.sampled_from(["", " ", "  ", "\t"])
+LINES = st.sampled_from(settings_module.EXAMPLE.read_text().replace("live = false", "").splitlines())
+
+
+@given(
+    before=st.lists(LINES, max_size=6),
+    after=st.lists(LINES, max_size=6),
+    key=st.sampled_from(["live", '"live"', "'live'"]),
+    spaces=st.tuples(SPACE, SPACE, SPACE),
+    comment=st.sampled_from(["", "# the TV", " # on"]),
+    value=st.sampled_from(["true", "false", '"true"', "1"]),
+)
+def test_the_condition_never_keeps_off_a_page_the_settings_switch_on(before, after, key, spaces, comment, value):
+    # the grep may start a page that then finds itself off (it waits, as when switched off later);
+    # it must never skip one whose settings say `live = true`
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        config = Path(folder) / "config.toml"
+        line = f"{spaces[0]}{key}{spaces[1]}={spaces[2]}{value}{comment}"
+        config.write_text("\n".join([*before, line, *after]) + "\n")
+        if switched_on(config):
+            assert condition_passes(config), config.read_text()
+
+
+def test_the_path_unit_starts_the_page_when_its_settings_change():
+    path = settings(LIVE_PATH.read_text())
+    unit = settings(LIVE.read_text())
+    assert path["PathChanged"] == [SETTINGS] and path["Unit"] == [LIVE.name]
+    assert f"--config {SETTINGS}" in unit["ExecStart"][0]
+    assert path["WantedBy"] == ["paths.target"] and unit["WantedBy"] == ["multi-user.target"]
+
+
+def test_install_and_update_turn_the_path_unit_on_and_uninstall_removes_it():
+    enable = f"systemctl enable --now {install.LIVE_PATH_NAME}"
+    for plan in (install.install_plan(UNITS.parent, "hdmi", 0), install.update_plan(UNITS.parent)):
+        commands = [c for step in plan for c in step.commands]
+        assert f"write /etc/systemd/system/{install.LIVE_PATH_NAME}" in commands
+        assert commands.index(enable) < commands.index(f"systemctl restart {install.LIVE_UNIT_NAME}")
+    commands = [c for step in install.uninstall_plan(purge=False) for c in step.commands]
+    assert f"systemctl disable --now {install.LIVE_PATH_NAME} {install.LIVE_UNIT_NAME}" in commands
+    assert any(c.startswith("rm ") and f"/etc/systemd/system/{install.LIVE_PATH_NAME}" in c for c in commands)
 
 
 def test_it_runs_the_live_command_on_the_apps_journal_and_settings_read_only():

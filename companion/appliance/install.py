@@ -64,9 +64,11 @@ PREFIX = Path("/opt/cloud-companion")
 CONFIG_DIR = Path("/etc/cloud-companion")
 STATE_DIR = Path("/var/lib/cloud-companion")
 UNIT_NAME = "cloud-companion.service"
-# the live page for the TV and phones: its own sandboxed unit, always running, listening nowhere
-# until the Settings screen switches it on
+# the live page for the TV and phones: its own sandboxed unit, listening nowhere until the
+# Settings screen switches it on; switched off at boot it does not run at all, and its path
+# unit starts it when the settings change
 LIVE_UNIT_NAME = "cloud-companion-live.service"
+LIVE_PATH_NAME = "cloud-companion-live.path"
 POLKIT_NAME = "50-cloud-companion-poweroff.rules"
 UDEV_NAME = "90-cloud-companion-usb.rules"
 COMMAND = Path("/usr/local/bin/cloud-companion")
@@ -342,6 +344,11 @@ def unit_steps(source: Path) -> list[Step]:
             (source / "systemd" / LIVE_UNIT_NAME).read_text(),
         ),
         write_step(
+            "the live page's path unit (it starts the page when the settings change)",
+            Path("/etc/systemd/system") / LIVE_PATH_NAME,
+            (source / "systemd" / LIVE_PATH_NAME).read_text(),
+        ),
+        write_step(
             "the polkit rule: the service user may power off, nothing else",
             Path("/etc/polkit-1/rules.d") / POLKIT_NAME,
             (source / "systemd" / POLKIT_NAME).read_text(),
@@ -471,16 +478,35 @@ def install_plan(source: Path, display: str, rotate: int) -> list[Step]:
             done=lambda: systemctl_says("is-enabled", UNIT_NAME) == "enabled",
         ),
         command_step("start (or restart) it now", "systemctl", "restart", UNIT_NAME),
+        *live_start_steps(),
+        command_step("start (or restart) the live page's service now", "systemctl", "restart", LIVE_UNIT_NAME),
+    ]
+    return steps
+
+
+def live_start_steps() -> list[Step]:
+    """The live page at boot when switched on, and whenever the settings change (an update
+    from a version without the path unit gets it too)."""
+    return [
         command_step(
-            "the live page's service at boot (it listens only once switched on in Settings)",
+            "the live page's service at boot (it runs only when switched on in Settings)",
             "systemctl",
             "enable",
             LIVE_UNIT_NAME,
             done=lambda: systemctl_says("is-enabled", LIVE_UNIT_NAME) == "enabled",
         ),
-        command_step("start (or restart) the live page's service now", "systemctl", "restart", LIVE_UNIT_NAME),
+        command_step(
+            "the live page started when the settings change (its path unit)",
+            "systemctl",
+            "enable",
+            "--now",
+            LIVE_PATH_NAME,
+            done=lambda: (
+                systemctl_says("is-enabled", LIVE_PATH_NAME) == "enabled"
+                and systemctl_says("is-active", LIVE_PATH_NAME) == "active"
+            ),
+        ),
     ]
-    return steps
 
 
 def move_old_flight_logs(state_dir: Path = STATE_DIR) -> None:
@@ -518,6 +544,7 @@ def update_plan(source: Path) -> list[Step]:
         *app_steps(source),
         *unit_steps(source),
         flight_logs_step(),
+        *live_start_steps(),
         command_step("restart the app (the journal resumes any game)", "systemctl", "restart", UNIT_NAME),
         command_step("restart the live page's service", "systemctl", "restart", LIVE_UNIT_NAME),
     ]
@@ -527,9 +554,11 @@ def uninstall_plan(purge: bool) -> list[Step]:
     unit, rule = Path("/etc/systemd/system") / UNIT_NAME, Path("/etc/polkit-1/rules.d") / POLKIT_NAME
     udev = Path("/etc/udev/rules.d") / UDEV_NAME
     live = Path("/etc/systemd/system") / LIVE_UNIT_NAME
+    live_path = Path("/etc/systemd/system") / LIVE_PATH_NAME
+    files = (unit, live, live_path, rule, udev)
 
     def remove_units() -> None:
-        for path in (unit, live, rule, udev):
+        for path in files:
             path.unlink(missing_ok=True)
 
     def remove_app() -> None:
@@ -551,18 +580,19 @@ def uninstall_plan(purge: bool) -> list[Step]:
             done=lambda: not unit.exists(),
         ),
         command_step(
-            "stop the live page and no longer start it at boot",
+            "stop the live page and no longer start it at boot or when the settings change",
             "systemctl",
             "disable",
             "--now",
+            LIVE_PATH_NAME,
             LIVE_UNIT_NAME,
-            done=lambda: not live.exists(),
+            done=lambda: not live.exists() and not live_path.exists(),
         ),
         Step(
-            f"remove {unit}, {live}, {rule} and {udev}",
+            "remove " + ", ".join(str(p) for p in files[:-1]) + f" and {udev}",
             remove_units,
-            lambda: not any(present(p) for p in (unit, live, rule, udev)),
-            [f"rm {unit} {live} {rule} {udev}"],
+            lambda: not any(present(p) for p in files),
+            ["rm " + " ".join(str(p) for p in files)],
         ),
         command_step("systemd forgets the unit", "systemctl", "daemon-reload"),
         Step(

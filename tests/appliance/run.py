@@ -59,7 +59,7 @@ CARELESS = os.environ.get("APPLIANCE_BREAK") == "sync"
 # APPLIANCE_BOOTS=cuts,late: only these boots after the install (nolive first late sticks overlay cuts care)
 BOOTS = [name for name in os.environ.get("APPLIANCE_BOOTS", "").split(",") if name]
 CUT_DB = "/var/lib/cloud-companion/cuts.sqlite3"
-BOOT_WAIT_SHARE = 0.1  # the app's wait for a processor on its way to the first frame, at most this part of its CPU
+LIVE_BOOT_CPU_S = 0.1  # the live unit's CPU at boot while switched off: its condition's grep, no interpreter
 EXPOSURE = 1.2  # systemd-analyze security's figure for the live unit, as docs/live-page.md states
 # the Settings screen's switch: the app's own settings code, as the service user, on the file
 SWITCH_ON = "runuser -u cloud-companion -- /opt/cloud-companion/venv/bin/python -c " + shlex.quote(
@@ -308,9 +308,15 @@ class Run:
                 (self.folder / "install.log").write_text(out)
                 assert rc == 0, out[-1500:]
                 assert "[1/" in out and "the app from the bundle's wheels" in out, out[-800:]
-                live = vm.serial.run(f"systemctl is-enabled {LIVE}; systemctl is-active {LIVE}")[1].split()
-                assert live == ["enabled", "active"], f"the live unit after the install: {live}"
-                return f"the live unit enabled and active; log in {self.folder / 'install.log'}"
+                live = vm.serial.run(
+                    f"systemctl is-enabled {LIVE} {LIVE}.path; systemctl is-active {LIVE}.path; "
+                    f"systemctl show -p Result --value {LIVE}"
+                )[1].split()
+                # switched off (the installed settings), the page's service is skipped by its condition
+                assert live == ["enabled", "enabled", "active", "exec-condition"], (
+                    f"the live unit after the install: {live}"
+                )
+                return f"the live unit and its path unit enabled, the page skipped while off; log in {self.folder / 'install.log'}"
 
             if not self.check("the installer runs from a bundle with no network", installer):
                 raise AssertionError("no install: the other checks need it")
@@ -351,7 +357,7 @@ class Run:
 
             self.check("the unit starts at boot and reaches READY", ready)
             self.check(
-                "the live unit is active at boot and listens nowhere while switched off", lambda: self.live_off(vm)
+                "switched off, the live unit runs nothing at boot and nothing listens", lambda: self.live_off(vm)
             )
             self.check("switched on in Settings, the live page serves on the home network", lambda: self.switch_on(vm))
             viewer = web.Events(self.port)
@@ -491,7 +497,9 @@ class Run:
         return vm.serial.run(f"journalctl -b -u {LIVE} --no-pager -o cat {since}")[1]
 
     def cpu_seconds(self, vm: VM, unit: str) -> float:
-        return round(int(vm.serial.check(f"systemctl show -p CPUUsageNSec --value {unit}")) / 1e9, 1)
+        said = vm.serial.check(f"systemctl show -p CPUUsageNSec --value {unit}")
+        # a unit whose process never ran has no figure ("[not set]", or the unset value)
+        return round(int(said) / 1e9, 2) if said.isdigit() and int(said) < 2**63 else 0.0
 
     def first_frame_cpu(self, vm: VM) -> tuple[float, float]:
         """The app's processor time to READY (its first frame, then the journal and devices),
@@ -518,45 +526,34 @@ class Run:
         return [line.split()[3] for line in out.splitlines() if f"pid={pid}," in line]
 
     def live_off(self, vm: VM) -> str:
-        deadline = time.monotonic() + 120 * self.arch.slow
-        while (state := self.live_state(vm))["ActiveState"] != "active" and time.monotonic() < deadline:
-            time.sleep(2)
-        assert state["ActiveState"] == "active" and state["SubState"] == "running", state
+        """Switched off, the page's service is skipped at boot by its ExecCondition=: no process,
+        no socket, no address, the processor the app's alone; its path unit waits for the switch."""
         cpu, waited = self.first_frame_cpu(vm)
         self.figures["app's CPU to READY (s)"] = cpu
         self.figures["app's wait for a processor to READY (s)"] = waited
-        # the live unit's StartupCPUWeight= holds only while the boot's start-up runs: when it
-        # finished, against the app's READY (seconds from the kernel's start)
         for figure, unit, prop in (
             ("boot's start-up finished (s)", "", "FinishTimestampMonotonic"),
             ("app READY (s)", "cloud-companion", "ActiveEnterTimestampMonotonic"),
-            ("live unit started (s)", LIVE, "ExecMainStartTimestampMonotonic"),
         ):
             out = vm.serial.run(f"systemctl show {unit} -p {prop} --value".replace("  ", " "))[1].strip()
             if out.isdigit() and int(out):
                 self.figures[figure] = round(int(out) / 1e6, 1)
-        log = self.live_log(vm)
-        deadline = time.monotonic() + 120 * self.arch.slow  # the service imports aiohttp first: slow under TCG
-        while "switched off" not in log and time.monotonic() < deadline:
-            time.sleep(3)
-            log = self.live_log(vm)
-        assert "switched off" in log, log[-800:]
+        state = self.live_state(vm)
+        shown = vm.serial.run(f"systemctl show -p Result,ExecMainStartTimestampMonotonic --value {LIVE}")[1].split()
+        assert state["ActiveState"] == "inactive" and state["MainPID"] == "0", state
+        assert shown[:2] == ["exec-condition", "0"], f"the page's service ran at boot while switched off: {shown}"
+        assert vm.serial.check(f"systemctl is-active {LIVE}.path") == "active"
         self.figures["live unit's CPU at boot, switched off (s)"] = self.cpu_seconds(vm, LIVE)
-        # of which its Python process's own (the rest: systemd setting up its sandbox, in its group)
-        ticks = vm.serial.run(f"cut -d' ' -f14,15 /proc/{state['MainPID']}/stat; getconf CLK_TCK")[1].splitlines()[-2:]
-        ticks = " ".join(ticks).split()
-        if len(ticks) == 3 and all(t.isdigit() for t in ticks):
-            self.figures["live unit's process CPU at boot (s)"] = round(
-                (int(ticks[0]) + int(ticks[1])) / int(ticks[2]), 1
-            )
-        sockets = self.listening(vm, state["MainPID"])
-        assert not sockets, f"it listens while switched off: {sockets}"
         reached = web.answers(self.port)
         assert reached is None, f"the page answered while switched off: {reached[0]}"
         url = vm.serial.run("cat /run/cloud-companion-live/url")[0]
         assert url != 0, "an address is published while switched off"
-        self.live_pid = state["MainPID"]
-        return f"active/running (pid {state['MainPID']}), no listening socket, the forwarded port unanswered"
+        self.live_pid = ""
+        spent = self.figures["live unit's CPU at boot, switched off (s)"]
+        return (
+            f"the page's service skipped by its condition (no process ran, {spent} s of CPU), "
+            "its path unit waiting, the forwarded port unanswered"
+        )
 
     def switch_on(self, vm: VM) -> str:
         vm.serial.check(SWITCH_ON)
@@ -570,7 +567,10 @@ class Run:
         self.figures["live page served after the switch (s)"] = round(seconds, 1)
         assert b'<div id="live"' in found[1], found[1][:400]
         state = self.live_state(vm)
-        assert state["MainPID"] == self.live_pid, f"the unit restarted instead of noticing: {state}"
+        assert state["ActiveState"] == "active" and state["NRestarts"] == "0", state
+        started_by = vm.serial.check(f"systemctl show -p TriggeredBy --value {LIVE}").split()
+        assert f"{LIVE}.path" in started_by, f"not started by its path unit: {started_by}"
+        self.live_pid = state["MainPID"]
         sockets = self.listening(vm, state["MainPID"])
         url = vm.serial.check("cat /run/cloud-companion-live/url")
         address = vm.serial.check("ip -4 -o addr show scope global | awk '{print $4}' | cut -d/ -f1 | head -1")
@@ -583,7 +583,7 @@ class Run:
         )
         assert inside[1].splitlines()[-1:] == ["200"], inside
         return (
-            f"serving {seconds:.1f} s after the switch, same process (pid {state['MainPID']}), on {', '.join(sockets)}; "
+            f"serving {seconds:.1f} s after the switch, started by its path unit (pid {state['MainPID']}), on {', '.join(sockets)}; "
             f"the app's QR code shows {url}"
         )
 
@@ -1008,21 +1008,15 @@ class Run:
             figures = self.figures
             app, waited = figures["app's CPU to READY (s)"], figures["app's wait for a processor to READY (s)"]
             live = figures["live unit's CPU at boot, switched off (s)"]
-            # under TCG on a shared machine a boot's time wanders by tens of seconds, and the host's
-            # load slows every guest task alike: what another unit takes from the app shows in the
-            # guest's own scheduler, as the app's time ready to run while another task ran. The
-            # rest of the boot makes it wait too (7 s of 22 on arm64 Trixie with the page masked):
-            # the page's share is the wait beyond the same boot's with the page masked
+            # switched off, the page's service is one grep at boot (ExecCondition=): what it costs
+            # the app is that, not a comparison of two boots' waits, which wander by seconds under
+            # TCG on a shared machine (they are kept as figures)
+            assert live <= LIVE_BOOT_CPU_S, f"the live unit took {live} s of CPU at boot, switched off"
             masked = figures.get("app's wait for a processor to READY, live unit masked (s)")
-            added = waited - (masked or 0.0)
-            assert added <= BOOT_WAIT_SHARE * app, (
-                f"the app waited {waited} s for a processor on its way to READY ({app} s of its own)"
-                + (f", {masked} s with the live unit masked" if masked is not None else "")
-                + f"; the live unit took {live} s of CPU at boot"
-            )
             said = (
-                f"the app waited {waited} s for a processor to READY ({app} s of CPU); the live "
-                f"unit {live} s of CPU at boot; the first frame {figures['boot to first frame (s)']} s after power-on"
+                f"the live unit {live} s of CPU at boot (its Python never started); the app waited {waited} s "
+                f"for a processor to READY ({app} s of CPU); the first frame {figures['boot to first frame (s)']} s "
+                "after power-on"
             )
             if masked is not None:
                 said += (
