@@ -38,6 +38,8 @@ import image  # noqa: E402
 import web  # noqa: E402
 from vm import VM, VMError, overlay  # noqa: E402
 
+from companion.appliance import wheelhouse  # noqa: E402
+
 PROJECT = image.PROJECT
 BUILD = PROJECT / "build" / "appliance"
 DB = "/var/lib/cloud-companion/journal.sqlite3"
@@ -48,15 +50,23 @@ TAPS = ["game:cloud9", "start", "face:red", "face:green", "done", "stay", "stay"
 ACKNOWLEDGED = 3  # the journal's actions once the taps are in: the roll and two "stay in"
 MORE = ["rise"]  # the next action, tapped with the card full, then once more with room
 CONFIG = "/etc/cloud-companion/config.toml"
+# the earlier version the upgrade boot installs with its own installer and then updates: main as
+# released on 2026-12-05 (APPLIANCE_OLDER names another commit)
+OLDER = os.environ.get("APPLIANCE_OLDER", "30f6897")
+# the package the upgrade boot takes off the Pi before the update, which the update's package step
+# must put back from the bundle's local archive (the stand-in for the network)
+UPDATE_INSTALLS = "espeak-ng"
 LIVE = "cloud-companion-live"
 LIVE_PORT = 8019  # the settings' live_port as installed
 # power cuts at random moments, the host's cache off: 20 on x86_64, 5 on ARM (each a boot of
 # minutes there); POWER_CUTS says how many
 CUTS = os.environ.get("POWER_CUTS")
 # APPLIANCE_BREAK=sync: the trials' writer with the journal's fsync off, to see the check fail;
-# APPLIANCE_BREAK=offer: the app never offers a backup onto a stick (the sticks boot must fail)
+# APPLIANCE_BREAK=offer: the app never offers a backup onto a stick (the sticks boot must fail);
+# APPLIANCE_BREAK=packages: the update's package step thinks it has nothing to do (the upgrade must fail)
 CARELESS = os.environ.get("APPLIANCE_BREAK") == "sync"
-# APPLIANCE_BOOTS=cuts,late: only these boots after the install (nolive first late sticks overlay cuts care)
+# APPLIANCE_BOOTS=cuts,late: only these boots after the install (nolive first late sticks overlay cuts
+# care upgrade)
 BOOTS = [name for name in os.environ.get("APPLIANCE_BOOTS", "").split(",") if name]
 CUT_DB = "/var/lib/cloud-companion/cuts.sqlite3"
 LIVE_BOOT_CPU_S = 0.1  # the live unit's CPU at boot while switched off: its condition's grep, no interpreter
@@ -84,6 +94,14 @@ NETWORK = (
     "mkdir -p /etc/systemd/network && printf '[Match]\\nName=en*\\n\\n[Network]\\nDHCP=ipv4\\n' "
     "> /etc/systemd/network/20-home.network && systemctl enable systemd-networkd.service "
     "systemd-networkd-wait-online.service >/dev/null 2>&1"
+)
+
+
+# the stand-in for the Pi's GPU: virtio-vga has none, and Mesa's llvmpipe would compile code at run
+# time, which the unit forbids (MemoryDenyWriteExecute); softpipe does not
+GPU_STAND_IN = (
+    "mkdir -p /etc/systemd/system/cloud-companion.service.d && printf '[Service]\\n"
+    "Environment=GALLIUM_DRIVER=softpipe\\n' > /etc/systemd/system/cloud-companion.service.d/gpu.conf"
 )
 
 
@@ -209,11 +227,46 @@ class Run:
                 subprocess.run(
                     [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(previous), scratch], check=True
                 )
+            if not BOOTS or "upgrade" in BOOTS:
+                self.older_bundle(out / "older", python)
+                self.local_archive(out / "debs")
             disk = self.folder / "bundle.img"
-            subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "bundle", "-d", str(out), str(disk), "256M"], check=True)
+            subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "bundle", "-d", str(out), str(disk), "384M"], check=True)
             return disk
         finally:
             subprocess.run(["rm", "-rf", str(out)])
+
+    def older_bundle(self, out: Path, python: str) -> None:
+        """The release bundle of an earlier version (OLDER), made by that version's own bundle
+        code from its own tree: what a family installed before this one."""
+        with tempfile.TemporaryDirectory() as scratch:
+            tree = Path(scratch) / "older"
+            tree.mkdir()
+            subprocess.run(f"git -C {PROJECT} archive {OLDER} | tar -x -C {tree}", shell=True, check=True)
+            if self.arch.bits == 32:  # its armv7l pygame-ce: the one built here once, not built again
+                (tree / "build" / "armhf").mkdir(parents=True)
+                (tree / "build" / "armhf" / "wheels").symlink_to(PROJECT / "build" / "armhf" / "wheels")
+            subprocess.run(
+                [sys.executable, "-m", "companion.appliance.bundle", str(out), "--platform", self.arch.platform]
+                + ["--python", python],
+                cwd=tree,
+                env={**os.environ, "PYTHONPATH": str(tree)},
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
+
+    def local_archive(self, out: Path) -> None:
+        """A Debian archive of one package on the bundle's disk: the stand-in for the network
+        the guest does not have, so that an update's package step can install something."""
+        root = self.folder / "root"
+        (root / "tmp" / "debs").mkdir(exist_ok=True)
+        with wheelhouse.Mounted(root):
+            image.chroot(root, f"cd /tmp/debs && apt-get download -q {UPDATE_INSTALLS} >/dev/null")
+        out.mkdir()
+        for deb in (root / "tmp" / "debs").glob("*.deb"):
+            shutil.move(str(deb), out / deb.name)
+        index = subprocess.run(["dpkg-scanpackages", "--multiversion", "."], cwd=out, capture_output=True, check=True)
+        (out / "Packages").write_bytes(index.stdout)
 
     def vm(self, disk: Path, **kw) -> VM:
         return VM(
@@ -292,12 +345,7 @@ class Run:
         with self.vm(installed) as vm:
             vm.serial.wait_for_shell()
             vm.serial.check("mkdir -p /mnt/bundle && mount -o ro /dev/vdb /mnt/bundle")
-            # the stand-in for the Pi's GPU: virtio-vga has none, and Mesa's llvmpipe would compile
-            # code at run time, which the unit forbids (MemoryDenyWriteExecute); softpipe does not
-            vm.serial.check(
-                "mkdir -p /etc/systemd/system/cloud-companion.service.d && printf '[Service]\\n"
-                "Environment=GALLIUM_DRIVER=softpipe\\n' > /etc/systemd/system/cloud-companion.service.d/gpu.conf"
-            )
+            vm.serial.check(GPU_STAND_IN)
             vm.serial.check(NETWORK)
 
             def installer():
@@ -740,6 +788,86 @@ class Run:
             "serves the game"
         )
 
+    def upgrade(self) -> None:
+        """A Pi set up with an earlier version by that version's own installer, a game open; then
+        `make update-pi` from this bundle, its package step installing a package the Pi lacks."""
+        disk = overlay(self.base, self.folder / "upgrade.qcow2")
+        with self.vm(disk) as vm:
+            vm.serial.wait_for_shell()
+            vm.serial.check("mkdir -p /mnt/bundle && mount -o ro /dev/vdb /mnt/bundle")
+            vm.serial.check(GPU_STAND_IN)
+            vm.serial.check(NETWORK)
+            opened: dict[str, int] = {}
+
+            def older():
+                rc, out = vm.serial.run(
+                    "cd /mnt/bundle/older/cloud-companion && make install-pi PI_DISPLAY=hdmi 2>&1; rc=$?; cd /; (exit $rc)",
+                    timeout=900,
+                )
+                (self.folder / "install-older.log").write_text(out)
+                assert rc == 0, out[-1500:]
+                self.wait_active(vm, 180)
+                assert vm.serial.run(f"test -e /etc/systemd/system/{LIVE}.path")[0] != 0, "the older version has it"
+                vm.serial.check(
+                    f"systemctl stop cloud-companion && runuser -u cloud-companion -- "
+                    f"/opt/cloud-companion/venv/bin/python /mnt/bundle/writer.py {DB} games 2 open >/dev/null; "
+                    "systemctl start cloud-companion",
+                    timeout=300,
+                )
+                self.wait_active(vm, 180)
+                opened["actions"] = self.actions(vm)
+                return f"{OLDER} installed by its own installer; {opened['actions']} actions, a game open"
+
+            if not self.check("an earlier version installed by its own installer, a game open", older):
+                return
+            vm.serial.check(f"dpkg -r {UPDATE_INSTALLS} >/dev/null")
+            vm.serial.check(  # no network: the bundle's archive is the only source
+                "mkdir -p /etc/apt/away && mv /etc/apt/sources.list /etc/apt/sources.list.d/* /etc/apt/away/ 2>/dev/null; "
+                "echo 'deb [trusted=yes] file:/mnt/bundle/debs ./' > /etc/apt/sources.list.d/bundle.list"
+            )
+            source = "/mnt/bundle/cloud-companion"
+            if os.environ.get("APPLIANCE_BREAK") == "packages":  # the broken build the check must catch
+                vm.serial.check(
+                    "cp -a /mnt/bundle/cloud-companion /root/cc && sed -i "
+                    "'s/lambda: not missing_packages()/lambda: True/' /root/cc/companion/appliance/install.py"
+                )
+                source = "/root/cc"
+
+            def updated():
+                rc, out = vm.serial.run(f"cd {source} && make update-pi 2>&1; rc=$?; cd /; (exit $rc)", timeout=900)
+                (self.folder / "upgrade.log").write_text(out)
+                assert rc == 0, out[-1500:]
+                self.wait_active(vm, 180)
+                after = self.actions(vm)
+                assert after == opened["actions"], f"{opened['actions']} actions before the update, {after} after"
+                rc, resumed = vm.serial.run("cloud-companion resume >/dev/null; echo resume=$?")
+                assert "resume=0" in resumed, f"the open game is not there to resume: {resumed}"
+                state = vm.serial.run(f"dpkg-query -W -f='${{Status}}' {UPDATE_INSTALLS}")[1]
+                assert "install ok installed" in state, f"the package step left {UPDATE_INSTALLS} out: {state!r}"
+                units = vm.serial.run(f"systemctl is-enabled {LIVE}.path; systemctl is-active {LIVE}.path")[1].split()
+                assert units == ["enabled", "active"], f"this version's path unit after the update: {units}"
+                return (
+                    f"{after} actions kept, the open game resumes; the package step installed "
+                    f"{UPDATE_INSTALLS} from the bundle's archive; this version's units in place"
+                )
+
+            self.check(
+                "update from an earlier version with a game open, the package step installing a package",
+                updated,
+            )
+            vm.shutdown()
+        with self.vm(disk) as vm:
+
+            def boots_again():
+                vm.serial.wait_for_shell()
+                state = self.wait_active(vm, 180)
+                rc, resumed = vm.serial.run("cloud-companion resume >/dev/null; echo resume=$?")
+                assert "resume=0" in resumed, resumed
+                return f"{state['ActiveState']}/{state['SubState']} after a reboot, the open game still there"
+
+            self.check("the updated Pi boots into the app, the game still open", boots_again)
+            vm.shutdown()
+
     def power_cuts(self, installed: Path) -> None:
         """The power cut, many times, each at a random moment while the journal writes as the app
         does, with QEMU's own cache off (cache=none: what the guest had not flushed is gone)."""
@@ -1045,6 +1173,7 @@ class Run:
             "overlay": [lambda: self.overlay_root(installed)],
             "cuts": [lambda: self.power_cuts(installed)],
             "care": [lambda: self.care(installed, run)],
+            "upgrade": [self.upgrade],
         }
         chosen = [name for name in BOOTS if name in boots] or list(boots)
         for boot in (step for name in chosen for step in boots[name]):

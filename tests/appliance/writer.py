@@ -4,7 +4,8 @@ the console each time a submit returns, that is, each time the app would have sh
 
 `writer.py JOURNAL` as the app writes; `writer.py JOURNAL careless` with the journal's fsync
 turned off (synchronous=OFF), the broken build the trials must catch; `writer.py JOURNAL games N`
-plays N whole games and stops (a history with no game open, for the USB sticks' backups).
+plays N whole games and stops (a history with no game open, for the USB sticks' backups);
+`writer.py JOURNAL games N open` then starts one more and leaves it open after a few actions.
 """
 
 import itertools
@@ -23,7 +24,10 @@ class Careless(sqlite3.Connection):
         return super().execute(sql.replace("synchronous = FULL", "synchronous = OFF"), *args)
 
 
-def main(path: str, careless: bool, games: int | None = None) -> None:
+OPEN_ACTIONS = 6  # the open game's actions: a trip under way
+
+
+def main(path: str, careless: bool, games: int | None = None, open_game: bool = False) -> None:
     if careless:
         connect = store.sqlite3.connect
         store.sqlite3 = type(sys)("careless_sqlite3")
@@ -40,7 +44,18 @@ def main(path: str, careless: bool, games: int | None = None) -> None:
             controller.submit(action)  # durable when it returns: the screen would show it now
             count += 1
             print(f"ack {count}", flush=True)
+    if open_game:
+        controller.new_game(SETUP)
+        for action in random_game(SETUP, seed=count)[:OPEN_ACTIONS]:
+            controller.submit(action)
+            count += 1
+            print(f"ack {count}", flush=True)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2:] == ["careless"], int(sys.argv[3]) if sys.argv[2:3] == ["games"] else None)
+    main(
+        sys.argv[1],
+        sys.argv[2:] == ["careless"],
+        int(sys.argv[3]) if sys.argv[2:3] == ["games"] else None,
+        sys.argv[4:] == ["open"],
+    )
