@@ -69,7 +69,10 @@ CARELESS = os.environ.get("APPLIANCE_BREAK") == "sync"
 # care upgrade)
 BOOTS = [name for name in os.environ.get("APPLIANCE_BOOTS", "").split(",") if name]
 CUT_DB = "/var/lib/cloud-companion/cuts.sqlite3"
-LIVE_BOOT_CPU_S = 0.1  # the live unit's CPU at boot while switched off: its condition's grep, no interpreter
+# the live unit's CPU at boot while switched off (its condition's grep, no interpreter), at most
+# this share of the app's CPU to READY: both are counted on the guest's clock, which a loaded host
+# stretches alike
+LIVE_BOOT_CPU_SHARE = 0.05
 EXPOSURE = 1.2  # systemd-analyze security's figure for the live unit, as docs/live-page.md states
 # the Settings screen's switch: the app's own settings code, as the service user, on the file
 SWITCH_ON = "runuser -u cloud-companion -- /opt/cloud-companion/venv/bin/python -c " + shlex.quote(
@@ -592,6 +595,8 @@ class Run:
         assert shown[:2] == ["exec-condition", "0"], f"the page's service ran at boot while switched off: {shown}"
         assert vm.serial.check(f"systemctl is-active {LIVE}.path") == "active"
         self.figures["live unit's CPU at boot, switched off (s)"] = self.cpu_seconds(vm, LIVE)
+        skipped = vm.serial.run(f"journalctl -b -u {LIVE} --no-pager -o cat | grep -c 'Skipped due to'")[1]
+        self.figures["live unit's condition checks at boot"] = int(skipped) if skipped.strip().isdigit() else -1
         reached = web.answers(self.port)
         assert reached is None, f"the page answered while switched off: {reached[0]}"
         url = vm.serial.run("cat /run/cloud-companion-live/url")[0]
@@ -1139,7 +1144,9 @@ class Run:
             # switched off, the page's service is one grep at boot (ExecCondition=): what it costs
             # the app is that, not a comparison of two boots' waits, which wander by seconds under
             # TCG on a shared machine (they are kept as figures)
-            assert live <= LIVE_BOOT_CPU_S, f"the live unit took {live} s of CPU at boot, switched off"
+            assert live <= LIVE_BOOT_CPU_SHARE * app, (
+                f"the live unit took {live} s of CPU at boot, switched off ({app} s the app's to READY)"
+            )
             masked = figures.get("app's wait for a processor to READY, live unit masked (s)")
             said = (
                 f"the live unit {live} s of CPU at boot (its Python never started); the app waited {waited} s "
