@@ -354,7 +354,7 @@ def test_bench_figures_are_measured():
     assert 0 < odds_query_ms(rounds=3) < 1000
     assert games_per_s(jobs=1, games=10) > 0
     found = records_ms(games=30, visits=1)  # a small journal: the 10k one is the bench's
-    assert set(found) == {"visit", "visit_median", "worked_out", "first_visit_s"}
+    assert set(found) == {"visit", "visit_median", "worked_out", "first_visit_s", "replay_all_s"}
     assert all(value > 0 for value in found.values())
 
 

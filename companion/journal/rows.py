@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import CompanionError
-from ..replay import MAX_DEPTH, depth  # the journal stores what the replay format allows
+from ..replay import nested_too_deeply  # the journal stores what the replay format allows
 
 
 class BadText(bytes):
@@ -53,7 +53,7 @@ def loads(text: Any, what: str) -> Any:
         raise Damaged(f"its {what} is cut or garbled JSON ({exc.msg})") from None
     except RecursionError:
         raise Damaged(f"its {what} is nested too deeply") from None
-    if depth(value) > MAX_DEPTH:
+    if nested_too_deeply(text, value):
         raise Damaged(f"its {what} is nested too deeply")
     return value
 

@@ -214,6 +214,15 @@ _new_object = object.__new__
 _set_attribute = object.__setattr__
 
 
+def made(cls: type[S], **fields: Any) -> S:
+    """A frozen dataclass made from every one of its fields, as evolve copies one: without the
+    generated __init__'s setattr per field (no defaults, no __post_init__). A match's history
+    makes one step per action, and a long journal replays hundreds of thousands of them."""
+    new = _new_object(cls)
+    _set_attribute(new, "__dict__", fields)
+    return new
+
+
 @dataclass(frozen=True)
 class Outcome:
     """One possible roll and its probability (for simulations and the app's own roller)."""
