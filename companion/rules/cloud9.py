@@ -233,16 +233,6 @@ _FACE_SET = frozenset(FACES)
 _COLOUR_SET = frozenset(COLOURS)
 
 
-def _usual_faces(faces: Any, want: int) -> bool:
-    """Whether `faces` is a list of `want` die faces (the roll the rules expect)."""
-    if type(faces) is not list or len(faces) != want:
-        return False
-    try:
-        return _FACE_SET.issuperset(faces)
-    except TypeError:  # an unhashable item: not a face, refused by the full checks
-        return False
-
-
 def _usual_cost(dice: tuple[str, ...], cards: Any) -> int | None:
     """The cards a usual rise spends (a list of the roll's colours, a single wild card, or
     nothing for an all-blank roll), or None for anything else: the full checks then say why."""
@@ -398,8 +388,11 @@ class Cloud9Rules:
             raise self._waiting_for(state, RULE_STEP_1)
         want = DICE[state.cloud]
         dice: Any = action.get("dice")
-        if _usual_faces(dice, want):
-            return evolve(state, dice=tuple(dice), deciders=_passengers(state.players, state.pilot, state.basket))
+        try:  # the usual roll: a list of `want` die faces
+            if type(dice) is list and len(dice) == want and _FACE_SET.issuperset(dice):
+                return evolve(state, dice=tuple(dice), deciders=_passengers(state.players, state.pilot, state.basket))
+        except TypeError:  # an unhashable item: not a face, refused by the checks below
+            pass
         faces = string_tuple(action, "dice", FACES, N_("a list of die faces"))
         if len(faces) != want:
             raise RulesError(
@@ -527,7 +520,7 @@ class Cloud9Rules:
     def _fall(self, state: Cloud9State, action: Action) -> Cloud9State:
         if state.dice is None or state.deciders:  # not the resolve (a game over is refused by apply)
             raise self._waiting_for(state, RULE_STEP_3)
-        if not may_fall(state.dice):
+        if not _needed(state.dice):  # may_fall
             raise RulesError("every die is blank: the balloon must rise (with no cards)", RULE_BLANK_ROLL)
         return _end_trip(state, fell=True)
 

@@ -35,11 +35,17 @@ class RecordsWork:
             found = known_records_at(path)
             if found.pending:  # shown at once, the replay of the rest to follow
                 known = found
-                self.app.call_soon(lambda: self._arrived(known, done=False))
+                self._tell(lambda: self._arrived(known, done=False))
                 found = worked_out_records(path)
         except Exception:  # unreadable, or damaged meanwhile: no records rather than a failure
             found = None
-        self.app.call_soon(lambda: self._arrived(found, done=True))
+        self._tell(lambda: self._arrived(found, done=True))
+
+    def _tell(self, fn) -> None:
+        try:
+            self.app.call_soon(fn)
+        except Exception:  # the app closed meanwhile: nobody is left to tell
+            pass
 
     def _arrived(self, found: JournalRecords | None, done: bool) -> None:
         """On the loop: the records known so far, kept by the app's journal once whole."""
