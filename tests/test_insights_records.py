@@ -169,7 +169,7 @@ def test_records_worked_out_off_the_loop_while_it_keeps_answering(journal_path, 
     then it shows them all, the app's journal keeps them, and the next visit reads them at once."""
     import threading
 
-    from companion.ui.loop import records_work as work
+    from companion.ui.screens import records_work as work
 
     path = copy_of(journal_path, tmp_path)  # no extras, no records kept
     release, calls = threading.Event(), []
@@ -210,7 +210,7 @@ def test_the_app_works_out_stale_records_as_soon_as_the_journal_comes(journal_pa
     """A journal whose records are stale (restored, imported, an older version's) has them
     worked out while the app idles after attaching it, before anyone opens Records; a journal
     whose kept records are up to date starts no work."""
-    from companion.ui.loop.records_work import work_out_stale_records
+    from companion.ui.screens.records_work import work_out_stale_records
 
     path = copy_of(journal_path, tmp_path)
     journal = Journal.open(path)

@@ -3,7 +3,7 @@ of the latest finished game where a picture says more than a table (companion.ui
 
 The records are read once per visit: those the journal keeps as games end, one row, when they
 are up to date. When they are not (thousands of games restored or imported at once, a journal of
-an older version) they are worked out off the loop (ui.loop.records_work, which the app starts
+an older version) they are worked out off the loop (records_work, which the app starts
 as soon as it attaches such a journal): the screen shows what the journal's tables already tell
 (every game's players and results) within a second, says that the rest is being worked out, and
 the loop goes on; then the whole records show and the app's journal keeps them, so the next visit
@@ -22,8 +22,8 @@ from ..boards.plots import plot_game
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, rows
 from ..kit.widgets import Button, Label, Panel, Widget, wrap_lines
-from ..loop.records_work import RecordsWork, records_work
 from .base import Screen, game_title
+from .records_work import RecordsWork, records_work
 
 _ = translator("insights")
 
