@@ -173,14 +173,13 @@ def test_records_worked_out_off_the_loop_while_it_keeps_answering(journal_path, 
 
     path = copy_of(journal_path, tmp_path)  # no extras, no records kept
     release, calls = threading.Event(), []
-    replay = work.worked_out_records
 
-    def slow(where):  # the replay held until the test lets it go
+    def slow(where):  # the replay held until the test lets it go (here, not in a process)
         calls.append(threading.current_thread().name)
         assert release.wait(30)
-        return replay(where)
+        return work.worked_out_records(where)
 
-    monkeypatch.setattr(work, "worked_out_records", slow)
+    monkeypatch.setattr(work, "replay_elsewhere", slow)
     journal = Journal.open(path)
     try:
         h = records_screen(journal)
@@ -206,22 +205,30 @@ def test_records_worked_out_off_the_loop_while_it_keeps_answering(journal_path, 
         journal.close()
 
 
-def test_the_app_works_out_stale_records_as_soon_as_the_journal_comes(journal_path, tmp_path, reset_language):
+def test_the_app_works_out_stale_records_as_soon_as_the_journal_comes(
+    journal_path, tmp_path, monkeypatch, reset_language
+):
     """A journal whose records are stale (restored, imported, an older version's) has them
-    worked out while the app idles after attaching it, before anyone opens Records; a journal
-    whose kept records are up to date starts no work."""
-    from companion.ui.screens.records_work import work_out_stale_records
+    worked out while the app idles after attaching it, before anyone opens Records, the replay
+    in a process of its own; a journal whose kept records are up to date starts no work."""
+    import multiprocessing
 
+    from companion.ui.screens import records_work
+
+    processes = []
+    spawn = multiprocessing.get_context("spawn")
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method: processes.append(method) or spawn)
     path = copy_of(journal_path, tmp_path)
     journal = Journal.open(path)
     try:
         h = Harness((800, 480), config=Config(), journal=journal)
-        work = work_out_stale_records(h.app, journal)
+        work = records_work.work_out_stale_records(h.app, journal)
         assert work is not None and h.app.records_work is work
         work.thread.join(30)
         h.app.pump()
         assert work.done and h.app.records_work is None and kept_is_fresh(path)
-        assert work_out_stale_records(h.app, journal) is None  # kept now: nothing to do
+        assert processes == ["spawn"] and cache_path(path).exists()  # the replay's process wrote it
+        assert records_work.work_out_stale_records(h.app, journal) is None  # kept now: nothing to do
         h.app.show(HistoryScreen(h.app))
         h.app.pump()
         h.tap("tab:records")

@@ -4,7 +4,8 @@ When the records the journal keeps are stale (thousands of games restored or imp
 a journal of an older version), a thread of its own works them out through a connection of its
 own: first what the journal's tables already tell (every game's players and results, the
 extras journaled or cached: well under a second), then every finished game whose extras are
-missing, replayed (a minute on a Pi for 10,000 of them). Each step reaches the loop through
+missing, replayed (a minute or two on a Pi for 10,000 of them) in a process of its own, so that
+the replay never holds the interpreter's lock the loop needs. Each step reaches the loop through
 `app.call_soon`; the final records are kept by the app's journal, so the next visit reads them
 at once. The app starts it when the journal is attached, so that the records are ready before
 anyone asks; the Records screen shows what is known meanwhile.
@@ -36,7 +37,7 @@ class RecordsWork:
             if found.pending:  # shown at once, the replay of the rest to follow
                 known = found
                 self._tell(lambda: self._arrived(known, done=False))
-                found = worked_out_records(path)
+                found = replay_elsewhere(path)
         except Exception:  # unreadable, or damaged meanwhile: no records rather than a failure
             found = None
         self._tell(lambda: self._arrived(found, done=True))
@@ -57,6 +58,20 @@ class RecordsWork:
             if getattr(self.app, "records_work", None) is self:
                 self.app.records_work = None
         self.app.refresh()
+
+
+def replay_elsewhere(path) -> JournalRecords:
+    """worked_out_records in a process of its own (started afresh: nothing of the app's is
+    copied into it); in this thread when no process can be started."""
+    import multiprocessing  # only here: the app's start does without it
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            return pool.submit(worked_out_records, path).result()
+    except (OSError, BrokenProcessPool):  # no process to be had (a sandbox, no memory left)
+        return worked_out_records(path)
 
 
 def records_work(app: Any, journal: Any) -> RecordsWork:
