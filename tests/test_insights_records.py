@@ -174,7 +174,7 @@ def test_records_worked_out_off_the_loop_while_it_keeps_answering(journal_path, 
     path = copy_of(journal_path, tmp_path)  # no extras, no records kept
     release, calls = threading.Event(), []
 
-    def slow(where):  # the replay held until the test lets it go (here, not in a process)
+    def slow(where, missing):  # the replay held until the test lets it go (here, not in processes)
         calls.append(threading.current_thread().name)
         assert release.wait(30)
         return work.worked_out_records(where)
@@ -598,3 +598,25 @@ def test_what_the_tables_tell_is_known_at_once_and_the_rest_is_left_pending(jour
         assert {n: vars(p) for n, p in mine.players.items()} == {n: vars(p) for n, p in title.players.items()}
     assert whole.records["cloud9"].best_trip is not None and known.records["cloud9"].best_trip is None
     assert known_records_at(path).pending == 0  # the cache beside the journal knows them now
+
+
+def test_games_replayed_elsewhere_make_the_same_records_without_a_replay_here(journal_path, tmp_path, monkeypatch):
+    """The shares of a replay done in other processes: put together, the same records as a
+    replay here; a share whose game has since changed (another number of actions) is replayed
+    again rather than trusted."""
+    from companion.insights.records import known_records_at, replayed_extras, worked_out_records
+    from companion.journal.journal import Journal as Reader
+
+    path = copy_of(journal_path, tmp_path)
+    missing = known_records_at(path).missing
+    assert len(missing) == 6
+    shares = replayed_extras(path, missing[::2]) | replayed_extras(path, missing[1::2])
+    stale = missing[0]
+    shares[stale] = (shares[stale][0] + 1, shares[stale][1])  # as if its game had changed since
+    rebuilt = []
+    real = Reader.rebuild
+    monkeypatch.setattr(Reader, "rebuild", lambda self, game_id: rebuilt.append(game_id) or real(self, game_id))
+    found = worked_out_records(path, shares)
+    assert rebuilt == [stale] and found.replayed == 6 and found.pending == 0
+    cache_path(path).unlink()
+    assert as_json(found.records) == as_json(worked_out_records(path).records)

@@ -18,7 +18,7 @@ import json
 import os
 import sqlite3
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -257,6 +257,7 @@ class JournalRecords:
     changes: int | None = None  # the journal's count of changes they describe (None: unknown)
     last: list | None = None  # [start, id] of the last game counted
     pending: int = 0  # finished games counted without their extras, still to be replayed
+    missing: list[int] = field(default_factory=list)  # those games' ids
 
 
 def cache_path(journal_path: Path) -> Path:
@@ -407,14 +408,33 @@ def known_records_at(path: Path) -> JournalRecords:
         return replayed_records(reader, keep=False, replay=False)
 
 
-def worked_out_records(path: Path) -> JournalRecords:
+def worked_out_records(path: Path, replayed: Mapping[int, tuple[int, Any]] | None = None) -> JournalRecords:
     """The records worked out from scratch on a journal's file, through a connection of this
     thread's own that writes nothing in it (a worker's, while the app holds the writer): the
-    cache beside it is written, the records are for the writer to keep (`keep_worked_out`)."""
+    cache beside it is written, the records are for the writer to keep (`keep_worked_out`).
+    `replayed` holds extras already replayed elsewhere (`replayed_extras`)."""
     from ..journal.journal import Journal
 
     with Journal.read(path) as reader:
-        return replayed_records(reader, keep=True)
+        return replayed_records(reader, keep=True, replayed=replayed)
+
+
+def replayed_extras(path: Path, game_ids: Sequence[int]) -> dict[int, tuple[int, Any]]:
+    """Each game's number of actions and what only its replay tells (`game_extras`), through
+    a connection of its own: one process's share of a long replay. A game that no longer
+    replays is left out (the records count it without its extras)."""
+    from ..journal.errors import JournalError
+    from ..journal.journal import Journal, rebuild
+
+    found: dict[int, tuple[int, Any]] = {}
+    with Journal.read(path) as reader:
+        for game_id in game_ids:
+            try:
+                summary, actions = reader.stored(game_id)
+                found[game_id] = (len(actions), game_extras(summary.game, rebuild(summary.setup, actions, game_id)))
+            except JournalError:
+                pass
+    return found
 
 
 def keep_worked_out(journal, found: JournalRecords) -> bool:
@@ -476,7 +496,13 @@ def _keep_in_journal(journal, records, latest, last, replayed_extras: dict[int, 
         pass
 
 
-def replayed_records(journal, cache: Path | None = None, keep: bool = True, replay: bool = True) -> JournalRecords:
+def replayed_records(
+    journal,
+    cache: Path | None = None,
+    keep: bool = True,
+    replay: bool = True,
+    replayed: Mapping[int, tuple[int, Any]] | None = None,
+) -> JournalRecords:
     """The table's records from a journal: the players' results from the journal's results
     table (no action read), the replay-only extras from the cache, and a replay of just the
     finished games the cache does not know yet (a game is known by its id, start and number
@@ -484,7 +510,9 @@ def replayed_records(journal, cache: Path | None = None, keep: bool = True, repl
     missing, damaged or unwritable one costs time, never a record. `keep=False` (a command
     that only looks) reads the cache but never writes it: the journal's folder stays as it is.
     `replay=False` replays nothing: a game whose extras are not known counts without them
-    (`pending`), and nothing is kept (the records are not whole)."""
+    (`pending`, `missing`), and nothing is kept (the records are not whole). `replayed` holds
+    (number of actions, extras) of games replayed elsewhere: used for a game that still has
+    that many actions, instead of replaying it here."""
     from ..journal.errors import JournalError
 
     store = journal.store() if hasattr(journal, "store") else None
@@ -504,7 +532,8 @@ def replayed_records(journal, cache: Path | None = None, keep: bool = True, repl
     latest: dict[str, int] = {}
     worked_out: dict[int, tuple[int, Any]] = {}
     last = None
-    replayed = pending = 0
+    count = 0  # games replayed, here or elsewhere
+    missing: list[int] = []
     keep = keep and replay
     for (game_id, game, started, actions), rows in groupby(results, key=itemgetter(0, 1, 2, 3)):
         key = str(game_id)
@@ -519,25 +548,28 @@ def replayed_records(journal, cache: Path | None = None, keep: bool = True, repl
             and _well_formed(game, entry[2])
         ):
             if not replay:  # counted now, its extras to come
-                pending += 1
-                entry = [started, actions, None]
+                missing.append(game_id)
                 _count_game(records, latest, game, game_id, rows, None)
                 continue
-            try:
-                extras = game_extras(game, journal.rebuild(game_id))
-            except JournalError:
-                extras = None  # no longer replays (or unreadable): counted without its extras
+            elsewhere = replayed.get(game_id) if replayed else None
+            if elsewhere is not None and elsewhere[0] == actions:
+                extras = elsewhere[1]
+            else:
+                try:
+                    extras = game_extras(game, journal.rebuild(game_id))
+                except JournalError:
+                    extras = None  # no longer replays (or unreadable): counted without its extras
             entry = [started, actions, extras]
-            replayed += 1
+            count += 1
         if game_id not in journaled:
             worked_out[game_id] = (actions, entry[2])
         fresh[key] = entry
         _count_game(records, latest, game, game_id, rows, entry[2])
-    if keep and (replayed or len(fresh) != len(known)):
+    if keep and (count or len(fresh) != len(known)):
         _write_cache(cache, fresh)
     if keep:
         _keep_in_journal(journal, records, latest, last, worked_out)
-    return JournalRecords(records, latest, replayed, changes, last, pending)
+    return JournalRecords(records, latest, count, changes, last, len(missing), missing)
 
 
 def _count_game(

@@ -4,8 +4,9 @@ When the records the journal keeps are stale (thousands of games restored or imp
 a journal of an older version), a thread of its own works them out through a connection of its
 own: first what the journal's tables already tell (every game's players and results, the
 extras journaled or cached: well under a second), then every finished game whose extras are
-missing, replayed (a minute or two on a Pi for 10,000 of them) in a process of its own, so that
-the replay never holds the interpreter's lock the loop needs. Each step reaches the loop through
+missing, replayed in processes of their own (all the cores but one, up to three: a minute or
+so on a Pi for 10,000 games), so that the replay never holds the interpreter's lock the loop
+needs, and the records put together from their shares. Each step reaches the loop through
 `app.call_soon`; the final records are kept by the app's journal, so the next visit reads them
 at once. The app starts it when the journal is attached, so that the records are ready before
 anyone asks; the Records screen shows what is known meanwhile.
@@ -13,10 +14,18 @@ anyone asks; the Records screen shows what is known meanwhile.
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
-from ...insights.records import JournalRecords, keep_worked_out, kept_records, known_records_at, worked_out_records
+from ...insights.records import (
+    JournalRecords,
+    keep_worked_out,
+    kept_records,
+    known_records_at,
+    replayed_extras,
+    worked_out_records,
+)
 
 
 class RecordsWork:
@@ -37,7 +46,7 @@ class RecordsWork:
             if found.pending:  # shown at once, the replay of the rest to follow
                 known = found
                 self._tell(lambda: self._arrived(known, done=False))
-                found = replay_elsewhere(path)
+                found = replay_elsewhere(path, found.missing)
         except Exception:  # unreadable, or damaged meanwhile: no records rather than a failure
             found = None
         self._tell(lambda: self._arrived(found, done=True))
@@ -60,18 +69,29 @@ class RecordsWork:
         self.app.refresh()
 
 
-def replay_elsewhere(path) -> JournalRecords:
-    """worked_out_records in a process of its own (started afresh: nothing of the app's is
-    copied into it); in this thread when no process can be started."""
+# the app keeps a core; more processes than this would only share the SD card's reads
+MAX_PROCESSES = 3
+
+
+def replay_elsewhere(path, missing: list[int]) -> JournalRecords:
+    """The records with the `missing` games replayed in processes of their own (started
+    afresh: nothing of the app's is copied into them), each a share of the games; then put
+    together here from the tables, the cache and those shares. Whatever no process replayed
+    (none could be started) is replayed in this thread."""
     import multiprocessing  # only here: the app's start does without it
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
+    count = max(1, min((os.cpu_count() or 1) - 1, MAX_PROCESSES, len(missing)))
+    shares = [missing[i::count] for i in range(count)]  # dealt round: long and short games mixed
+    replayed: dict[int, tuple[int, Any]] = {}
     try:
-        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
-            return pool.submit(worked_out_records, path).result()
+        with ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("spawn")) as pool:
+            for found in pool.map(replayed_extras, [path] * count, shares):
+                replayed.update(found)
     except (OSError, BrokenProcessPool):  # no process to be had (a sandbox, no memory left)
-        return worked_out_records(path)
+        pass
+    return worked_out_records(path, replayed)
 
 
 def records_work(app: Any, journal: Any) -> RecordsWork:
