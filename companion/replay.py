@@ -67,6 +67,15 @@ def depth(value: Any, limit: int = MAX_DEPTH) -> int:
     return deepest
 
 
+def nested_too_deeply(text: str, value: Any) -> bool:
+    """Whether `value`, parsed from the JSON `text`, nests lists and objects deeper than
+    MAX_DEPTH. A value cannot nest deeper than its text has brackets: the usual action, with
+    a handful, is answered by counting them, without walking the value."""
+    if isinstance(text, (bytes, bytearray)):
+        text = text.decode("utf-8", "replace")
+    return text.count("[") + text.count("{") > MAX_DEPTH and depth(value) > MAX_DEPTH
+
+
 def _load(line: str) -> Any:
     """json.loads with the nesting bounded; ValueError (with a reason) otherwise."""
     try:
@@ -75,7 +84,7 @@ def _load(line: str) -> Any:
         raise ValueError(f"not JSON ({exc.msg})") from None
     except RecursionError:
         raise ValueError(TOO_DEEP) from None
-    if depth(value) > MAX_DEPTH:
+    if nested_too_deeply(line, value):
         raise ValueError(TOO_DEEP)
     return value
 

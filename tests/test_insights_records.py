@@ -164,34 +164,37 @@ def test_a_game_finished_since_is_not_replayed(journal_path, tmp_path):
 
 def test_records_worked_out_off_the_loop_while_it_keeps_answering(journal_path, tmp_path, monkeypatch, reset_language):
     """Games that arrived without their records (an older version's journal, a restore): the
-    screen says the records are being worked out, and the loop answers taps meanwhile; then it
-    shows them, the app's journal keeps them, and the next visit reads them at once."""
+    screen shows at once what the journal's tables tell (who played and won, the highest
+    score) and says that the rest is being worked out, and the loop answers taps meanwhile;
+    then it shows them all, the app's journal keeps them, and the next visit reads them at once."""
     import threading
 
-    from companion.ui.screens import records as screen
+    from companion.ui.screens import records_work as work
 
     path = copy_of(journal_path, tmp_path)  # no extras, no records kept
     release, calls = threading.Event(), []
 
-    def slow(where):  # the worker held until the test lets it go
+    def slow(where, missing):  # the replay held until the test lets it go (here, not in processes)
         calls.append(threading.current_thread().name)
         assert release.wait(30)
-        return screen.worked_out_records.__wrapped__(where)
+        return work.worked_out_records(where)
 
-    slow.__wrapped__ = screen.worked_out_records
-    monkeypatch.setattr(screen, "worked_out_records", slow)
+    monkeypatch.setattr(work, "replay_elsewhere", slow)
     journal = Journal.open(path)
     try:
         h = records_screen(journal)
-        assert h.shows("records-working") and not any(t.startswith("Highest score") for t in h.texts())
-        h.tap("records:cloudship")  # the loop answers while the records are worked out
-        assert h.screen.tab == "cloudship" and h.shows("records-working")
+        pump_until(h, lambda: "Highest score: 74 (Ann)" in h.texts())  # from the results table
+        assert h.shows("record:1") and "The other records are still being worked out…" in h.texts()
+        assert not any(t.startswith("Best trip") for t in h.texts())  # a replay tells it
+        h.tap("records:cloudship")  # the loop answers while the rest is worked out
+        assert h.screen.tab == "cloudship" and not any(t.startswith("Fewest rounds") for t in h.texts())
+        assert "The other records are still being worked out…" in h.texts()
         release.set()
-        h.screen.working.join(30)
+        h.screen.working.thread.join(30)
         h.app.pump()  # the worker's records reach the loop
-        assert not h.shows("records-working")
+        assert "The other records are still being worked out…" not in h.texts()
         assert any(t.startswith("Fewest rounds") for t in h.texts())
-        assert calls == ["records"]  # worked out once, on the screen's own thread
+        assert calls == ["records"]  # worked out once, on a thread of its own
         assert kept_is_fresh(path)
         h.app.show(HistoryScreen(h.app))
         h.app.pump()
@@ -200,6 +203,48 @@ def test_records_worked_out_off_the_loop_while_it_keeps_answering(journal_path, 
         assert calls == ["records"]
     finally:
         journal.close()
+
+
+def test_the_app_works_out_stale_records_as_soon_as_the_journal_comes(
+    journal_path, tmp_path, monkeypatch, reset_language
+):
+    """A journal whose records are stale (restored, imported, an older version's) has them
+    worked out while the app idles after attaching it, before anyone opens Records, the replay
+    in a process of its own; a journal whose kept records are up to date starts no work."""
+    import multiprocessing
+
+    from companion.ui.screens import records_work
+
+    processes = []
+    spawn = multiprocessing.get_context("spawn")
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method: processes.append(method) or spawn)
+    path = copy_of(journal_path, tmp_path)
+    journal = Journal.open(path)
+    try:
+        h = Harness((800, 480), config=Config(), journal=journal)
+        work = records_work.work_out_stale_records(h.app, journal)
+        assert work is not None and h.app.records_work is work
+        work.thread.join(30)
+        h.app.pump()
+        assert work.done and h.app.records_work is None and kept_is_fresh(path)
+        assert processes == ["spawn"] and cache_path(path).exists()  # the replay's process wrote it
+        assert records_work.work_out_stale_records(h.app, journal) is None  # kept now: nothing to do
+        h.app.show(HistoryScreen(h.app))
+        h.app.pump()
+        h.tap("tab:records")
+        assert h.screen.working is None and "Highest score: 74 (Ann)" in h.texts()
+    finally:
+        journal.close()
+
+
+def pump_until(h, done, timeout: float = 30.0) -> None:
+    import time
+
+    end = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < end, "the records never reached the screen"
+        h.app.pump()
+        time.sleep(0.005)
 
 
 @pytest.mark.parametrize(
@@ -534,3 +579,44 @@ def test_records_kept_as_games_end_are_the_records_worked_out_from_scratch(steps
             assert as_json(found.records) == as_json(table_records(journal_games(journal)))
     finally:
         journal.close()
+
+
+def test_what_the_tables_tell_is_known_at_once_and_the_rest_is_left_pending(journal_path, tmp_path):
+    """Without extras (an older version's journal, a restore): every finished game counts with
+    its players' results, nothing is replayed or written, and what only a replay tells waits."""
+    from companion.insights.records import known_records_at, worked_out_records
+
+    path = copy_of(journal_path, tmp_path)
+    known = known_records_at(path)
+    assert known.replayed == 0 and known.pending == 6
+    assert not cache_path(path).exists() and not kept_is_fresh(path)
+    whole = worked_out_records(path)
+    assert whole.pending == 0 and whole.replayed == 6
+    for game, title in whole.records.items():
+        mine = known.records[game]
+        assert mine.played == title.played and mine.best_score == title.best_score
+        assert {n: vars(p) for n, p in mine.players.items()} == {n: vars(p) for n, p in title.players.items()}
+    assert whole.records["cloud9"].best_trip is not None and known.records["cloud9"].best_trip is None
+    assert known_records_at(path).pending == 0  # the cache beside the journal knows them now
+
+
+def test_games_replayed_elsewhere_make_the_same_records_without_a_replay_here(journal_path, tmp_path, monkeypatch):
+    """The shares of a replay done in other processes: put together, the same records as a
+    replay here; a share whose game has since changed (another number of actions) is replayed
+    again rather than trusted."""
+    from companion.insights.records import known_records_at, replayed_extras, worked_out_records
+    from companion.journal.journal import Journal as Reader
+
+    path = copy_of(journal_path, tmp_path)
+    missing = known_records_at(path).missing
+    assert len(missing) == 6
+    shares = replayed_extras(path, missing[::2]) | replayed_extras(path, missing[1::2])
+    stale = missing[0]
+    shares[stale] = (shares[stale][0] + 1, shares[stale][1])  # as if its game had changed since
+    rebuilt = []
+    real = Reader.rebuild
+    monkeypatch.setattr(Reader, "rebuild", lambda self, game_id: rebuilt.append(game_id) or real(self, game_id))
+    found = worked_out_records(path, shares)
+    assert rebuilt == [stale] and found.replayed == 6 and found.pending == 0
+    cache_path(path).unlink()
+    assert as_json(found.records) == as_json(worked_out_records(path).records)

@@ -1,5 +1,6 @@
 """Bots and simulation: Cloud 9 through the real rules core, Cloudship per mode."""
 
+import hashlib
 import json
 import random
 import subprocess
@@ -23,7 +24,7 @@ from companion.insights.shipsim import (
     tip,
     wanted,
 )
-from companion.insights.simulate import SimulationError, play_cloud9, simulate_cloud9
+from companion.insights.simulate import SimulationError, game_seed, play_cloud9, simulate_cloud9
 from companion.rules import Match
 from companion.rules.cloud9 import POINTS, RULES as CLOUD9, TOP_CLOUD, TOP_POINTS, Cloud9State
 from companion.rules.cloudship import BEDS, FACES, RULES as SHIP, section_spaces
@@ -353,7 +354,7 @@ def test_bench_figures_are_measured():
     assert 0 < odds_query_ms(rounds=3) < 1000
     assert games_per_s(jobs=1, games=10) > 0
     found = records_ms(games=30, visits=1)  # a small journal: the 10k one is the bench's
-    assert set(found) == {"visit", "visit_median", "worked_out", "first_visit_s"}
+    assert set(found) == {"visit", "visit_median", "worked_out", "first_visit_s", "replay_all_s"}
     assert all(value > 0 for value in found.values())
 
 
@@ -389,3 +390,43 @@ def test_jobs_never_start_more_processes_than_cores_or_games(monkeypatch, capsys
     assert started[-1:] != [1300]
     assert json.loads(capsys.readouterr().out)["games"] == 1
     assert capped == simulate_cloud9(["cautious", "bold", "odds"], 40, seed=0, jobs=1)
+
+
+def _games_digest(bots: list[str], seed: int, games: int) -> str:
+    """A digest of every state of `games` games and of their results."""
+    digest = hashlib.sha256()
+
+    def seen(state, deck):
+        digest.update(json.dumps(vars(state), sort_keys=True).encode())
+
+    for number in range(games):
+        result = play_cloud9(bots, game_seed(seed, number), watch=seen)
+        digest.update(json.dumps(vars(result), sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+# worked out before the rules core and the bots were made faster: a seed gives the same games
+PINNED_GAMES = {
+    (("cautious", "bold", "odds"), 1, 150): "e612adc99128918fec1cfee0067a85285a468eded80a1c54bcc7ad6c8e9f15a3",
+    (("odds", "bold", "cautious", "odds", "bold", "cautious"), 7, 40): (
+        "6db93ce5cfb3a406950c645ab404c735eec30a810de5bab1f86a4e8c54810fea"
+    ),
+}
+
+
+@pytest.mark.parametrize(("bots", "seed", "games"), list(PINNED_GAMES))
+def test_a_seed_gives_the_same_games_as_it_always_did(bots, seed, games):
+    assert _games_digest(list(bots), seed, games) == PINNED_GAMES[bots, seed, games]
+
+
+def test_a_seed_gives_the_same_figures_as_it_always_did():
+    assert simulate_cloud9(BOTS, 400, seed=1) == {
+        "game": "cloud9",
+        "games": 400,
+        "seed": 1,
+        "bots": ["cautious", "bold", "odds"],
+        "win_rate": {"cautious": 0.29625, "bold": 0.0025, "odds": 0.70125},
+        "mean_trips_per_game": 19.045,
+        "mean_rolls_per_game": 59.5275,
+        "mean_rolls_per_trip": 3.1256,
+    }

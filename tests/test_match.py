@@ -49,3 +49,24 @@ def test_legal_actions_offer_undo_and_redo_only_when_possible():
     m1 = guess(m0, "Ben")
     assert {"act": "undo"} in m1.legal_actions() and {"act": "redo"} not in m1.legal_actions()
     assert {"act": "redo"} in m1.apply({"act": "undo"}).legal_actions()
+
+
+def test_a_match_and_its_steps_made_by_apply_are_what_their_dataclasses_make():
+    """apply makes its match and step without the dataclasses' __init__: they must still hold
+    every field (a field added later and left out would fail here), equal to those __init__ makes."""
+    from dataclasses import fields
+
+    from companion.rules.match import _Step
+
+    match = Match.start({"game": "cloud9", "players": ["Ann", "Ben", "Cat"]}).apply(
+        {"act": "roll", "dice": ["red", "blank"]}
+    )
+    step = match.current
+    assert set(vars(match)) == {f.name for f in fields(Match)}
+    assert set(vars(step)) == {f.name for f in fields(_Step)}
+    assert step == _Step(step.state, step.action, step.before, step.depth)
+    assert match == Match(match.rules, match.setup, step) and not match.undone
+    assert (
+        match.is_legal({"act": "stay", "player": "Ben"})
+        and match.apply({"act": "undo"}).apply({"act": "redo"}) == match
+    )

@@ -8,9 +8,10 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from companion.journal import Journal
-from companion.replay import MAX_LINE_BYTES
+from companion.replay import MAX_DEPTH, MAX_LINE_BYTES, depth, nested_too_deeply
 from companion.rules.simulate import random_game
 
 MINE = {"game": "cloudmine", "players": ["Ann", "Ben", "Cat", "Dan", "Eve"]}
@@ -120,3 +121,27 @@ def test_replay_of_standard_input_names_it(tmp_path):
         [sys.executable, "-m", "companion", "replay", "-"], stdin=subprocess.DEVNULL, capture_output=True, timeout=120
     )
     assert closed.returncode == 1 and "cannot read -" not in closed.stderr.decode()
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='ab[]{}"\\'),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet="ab[]{", max_size=3), inner, max_size=3)
+    ),
+    max_leaves=60,
+)
+
+
+@settings(max_examples=300)
+@given(value=json_values, spaces=st.booleans())
+def test_counting_brackets_answers_the_nesting_as_walking_the_value_does(value, spaces):
+    """A text's brackets bound its value's nesting (brackets inside strings only count more):
+    the shortcut never lets a value through that nests too deeply."""
+    text = json.dumps(value, indent=1 if spaces else None)
+    assert nested_too_deeply(text, value) == (depth(value) > MAX_DEPTH)
+
+
+def test_a_deep_value_with_few_brackets_cannot_exist_but_a_deep_one_is_still_refused():
+    deep = json.loads("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+    assert nested_too_deeply(json.dumps(deep), deep)
+    assert not nested_too_deeply('{"act": "roll", "dice": ["[", "{"]}', {"act": "roll", "dice": ["[", "{"]})

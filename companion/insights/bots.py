@@ -41,10 +41,11 @@ STAY_DISCOUNT = 0.6
 def cautious(state: Cloud9State, played: Mapping[str, int]) -> bool:
     """Jumps out as soon as the rise looks at all doubtful: when the roll needs two or more
     cards, or the pilot holds fewer than three. A solo pilot takes the points at once."""
-    if state.dice is None:
+    dice = state.dice
+    if dice is None:
         return True
-    need = len(cards_needed(state.dice))
-    return need >= 2 or (need == 1 and state.hand(state.pilot) < 3)
+    need = len(_needs(dice)[0])
+    return need >= 2 or (need == 1 and state.hands[state.players.index(state.pilot)] < 3)
 
 
 def bold(state: Cloud9State, played: Mapping[str, int]) -> bool:
@@ -52,10 +53,10 @@ def bold(state: Cloud9State, played: Mapping[str, int]) -> bool:
     pilot plainly cannot pay (holds no cards at all and the roll needs one)."""
     if state.cloud >= 7:
         return True
-    if state.dice is None:
+    dice = state.dice
+    if dice is None:
         return False
-    held = state.hand(state.pilot)
-    return held == 0 and bool(cards_needed(state.dice))
+    return state.hands[state.players.index(state.pilot)] == 0 and bool(_needs(dice)[0])
 
 
 def by_odds(state: Cloud9State, played: Mapping[str, int]) -> bool:
@@ -78,31 +79,34 @@ def by_odds(state: Cloud9State, played: Mapping[str, int]) -> bool:
     only lose later). A solo pilot compares this cloud's points with the chance of rising
     (averaged over every roll) times the value of flying on alone.
     """
-    me = state.deciders[0] if state.dice is not None else state.pilot
-    here = POINTS[state.cloud]
-    seat = state.players.index(me)
-    after_jump = state.scores[seat] + here
-    rivals = max(state.scores[:seat] + state.scores[seat + 1 :])
+    dice = state.dice
+    me = state.deciders[0] if dice is not None else state.pilot
+    cloud = state.cloud
+    here = POINTS[cloud]
+    players, scores, hands = state.players, state.scores, state.hands
+    seat = players.index(me)
+    after_jump = scores[seat] + here
+    rivals = max(scores[:seat] + scores[seat + 1 :])
     if after_jump >= WINNING_SCORE and after_jump > rivals:
         return True
     if rivals >= WINNING_SCORE and after_jump <= rivals:
         return False
-    basket = state.basket
-    typical = round(sum(h for p, h in zip(state.players, state.hands) if p in basket) / len(basket))
-    up = state.cloud + 1
-    if state.dice is None:  # the solo pilot, before the roll: every roll the dice can make
-        own = state.hand(me)
+    up = cloud + 1
+    if dice is None:  # the solo pilot, before the roll: every roll the dice can make
+        own = hands[seat]
         stake = aboard_value(up, own, 1, 0)
         # the chance is at most 1: no need to work it out when even a sure rise is worth less
-        return here >= stake or here >= stake * sum(
-            p * rise_chance(dice, own, played) for p, dice in _rolls(state.cloud)
-        )
+        return here >= stake or here >= stake * sum(p * rise_chance(roll, own, played) for p, roll in _rolls(cloud))
+    basket = state.basket
+    aboard = len(basket)
+    held = sum(hands) if aboard == len(players) else sum([hands[players.index(p)] for p in basket])
+    typical = round(held / aboard)
     turn = passengers_in_order(state).index(me)
-    value = aboard_value(up, typical, len(basket), turn)
+    value = aboard_value(up, typical, aboard, turn)
     # what a rise makes sure of: the top's 25, or the next cloud's points for a passenger
     sure = TOP_POINTS if up == TOP_CLOUD else POINTS[up] if turn else 0
     stake = sure + STAY_DISCOUNT * (value - sure)
-    return here >= stake or here >= stake * rise_chance(state.dice, state.hand(state.pilot), played)
+    return here >= stake or here >= stake * rise_chance(dice, hands[players.index(state.pilot)], played)
 
 
 @cache
@@ -169,7 +173,10 @@ def pilot_action(dice: tuple[str, ...], hand: Mapping[str, int]) -> dict[str, An
     need, wanted = _needs(dice)
     if not need:
         return {"act": "rise", "cards": []}
-    if all(hand[c] >= k for c, k in wanted):
+    for colour, count in wanted:
+        if hand[colour] < count:
+            break
+    else:  # every colour held
         return {"act": "rise", "cards": list(need)}
     if hand[WILD]:
         return {"act": "rise", "cards": [WILD]}

@@ -24,6 +24,8 @@ from .odds import FULL_DECK
 
 # a die's six faces: one per colour and two blank (docs/rulings.md, Cloud 9 board data)
 DIE = COLOURS + ("blank", "blank")
+# a range per cloud, as many as its dice
+DICE_RANGES = {cloud: range(n) for cloud, n in DICE.items()}
 # no real game comes near this; a policy that never ends a game would stop here
 ACTION_LIMIT = 20_000
 
@@ -77,6 +79,11 @@ class VirtualDeck:
 
     def deal_one_each(self, players: Sequence[str], first: str) -> None:
         start = players.index(first)
+        pile, hands = self.pile, self.hands
+        if len(pile) >= len(players):  # the usual deal: no reshuffle on the way
+            for i in range(start, start + len(players)):
+                hands[players[i % len(players)]][pile.pop()] += 1
+            return
         for i in range(len(players)):
             if not self.pile:
                 self.pile, self.discards, self.seen = self.discards, [], Counter()
@@ -98,29 +105,32 @@ def play_cloud9(bots: Sequence[str], seed: int, watch=None) -> GameResult:
     policy = {name: POLICIES[bot] for name, bot in zip(players, bots)}
     state: Cloud9State = RULES.setup({"players": players, "first_pilot": players[seed % len(players)]})
     deck = VirtualDeck(players, rng)
+    hands = deck.hands
     apply = RULES.apply
     random_share = rng.random
     faces = len(DIE)
     rolls, trip_rolls, this_trip = 0, [], 0
     action: dict[str, Any]
     for _ in range(ACTION_LIMIT):
-        if state.over:
-            break
-        if state.dice is None:  # the roll
+        dice = state.dice
+        if dice is None:  # the roll, or the game is over (an end leaves no dice)
+            if state.over:
+                break
             if state.solo and policy[state.pilot](state, deck.seen):
                 action = {"act": "jump", "player": state.pilot}
             else:
                 # what rng.choices(DIE, k=n) draws, the same numbers, without its call's overhead
-                action = {"act": "roll", "dice": [DIE[int(random_share() * faces)] for _ in range(DICE[state.cloud])]}
+                action = {"act": "roll", "dice": [DIE[int(random_share() * faces)] for _ in DICE_RANGES[state.cloud]]}
                 rolls += 1
                 this_trip += 1
         elif state.deciders:
             who = state.deciders[0]
             action = {"act": "jump" if policy[who](state, deck.seen) else "stay", "player": who}
         else:
-            action = pilot_action(state.dice, deck.hands[state.pilot])
+            pilot = state.pilot
+            action = pilot_action(dice, hands[pilot])
             if action["act"] == "rise":
-                deck.play(state.pilot, action["cards"])
+                deck.play(pilot, action["cards"])
         trip = state.trip
         state = apply(state, action)
         if state.trip != trip:  # step 4: a new trip, everyone draws one

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import CompanionError
-from ..replay import MAX_DEPTH, depth  # the journal stores what the replay format allows
+from ..replay import nested_too_deeply  # the journal stores what the replay format allows
 
 
 class BadText(bytes):
@@ -53,7 +53,7 @@ def loads(text: Any, what: str) -> Any:
         raise Damaged(f"its {what} is cut or garbled JSON ({exc.msg})") from None
     except RecursionError:
         raise Damaged(f"its {what} is nested too deeply") from None
-    if depth(value) > MAX_DEPTH:
+    if nested_too_deeply(text, value):
         raise Damaged(f"its {what} is nested too deeply")
     return value
 
@@ -95,8 +95,19 @@ def whole(value: Any, what: str) -> int:
     return value
 
 
+# json.loads's own decoder, called without its wrapper: a replay reads every action of a game
+_decode = json.JSONDecoder().decode
+
+
 def action(value: Any, number: int) -> dict[str, Any]:
-    found = loads(value, f"action {number}")
+    if type(value) is str:  # the usual action, read without building a message for its damage
+        try:
+            found = _decode(value)
+        except (ValueError, RecursionError):
+            found = None
+        if type(found) is dict and type(found.get("act")) is str and not nested_too_deeply(value, found):
+            return found
+    found = loads(value, f"action {number}")  # what is wrong with it, said
     if not isinstance(found, dict) or not isinstance(found.get("act"), str):
         raise Damaged(f"its action {number} is not an action")
     return found

@@ -216,30 +216,80 @@ def _with(values: tuple[int, ...], players: tuple[str, ...], names: Iterable[str
     return tuple(out)
 
 
-def _deal_one_each(state: Cloud9State, first: str) -> Cloud9State:
-    """Ruling 5: everyone draws one card, clockwise from `first`; an empty draw pile is
-    refilled from the discards first, and when both are empty the rest draw nothing."""
-    hands, pile, discards = list(state.hands), state.draw_pile, state.discards
-    start = state.players.index(first)
-    for i in range(len(state.players)):
+def _with_one(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
+    """`values` with one seat's changed by `delta` (a jump's points, a rise's cards)."""
+    return values[:seat] + (values[seat] + delta,) + values[seat + 1 :]
+
+
+@lru_cache(maxsize=4096)
+def _without(basket: tuple[str, ...], name: str) -> tuple[str, ...]:
+    # the basket after a jump: a table meets the same few baskets again and again
+    return tuple(p for p in basket if p != name)
+
+
+# the usual roll and rise are recognised by these (anything else takes the checks that explain
+# what is wrong); a list's items are hashable strings there, so a set answers at once
+_FACE_SET = frozenset(FACES)
+_COLOUR_SET = frozenset(COLOURS)
+
+
+def _usual_cost(dice: tuple[str, ...], cards: Any) -> int | None:
+    """The cards a usual rise spends (a list of the roll's colours, a single wild card, or
+    nothing for an all-blank roll), or None for anything else: the full checks then say why."""
+    if type(cards) is not list:
+        return None
+    needed = _needed(dice)
+    if not needed:
+        return 0 if not cards else None
+    if cards == [WILD]:
+        return 1
+    if len(cards) == len(needed):
+        try:
+            if _COLOUR_SET.issuperset(cards) and sorted(cards) == needed:
+                return len(cards)
+        except TypeError:  # an unhashable item: not a card
+            return None
+    return None
+
+
+def _deal_one_each(hands: tuple[int, ...], pile: int, discards: int, start: int) -> tuple[tuple[int, ...], int, int]:
+    """Ruling 5: everyone draws one card, clockwise from seat `start`; an empty draw pile is
+    refilled from the discards first, and when both are empty the rest draw nothing.
+    (hands, draw pile, discards) after the deal."""
+    n = len(hands)
+    if pile >= n:  # the usual deal: the pile holds a card for everyone
+        return tuple([h + 1 for h in hands]), pile - n, discards
+    dealt = list(hands)
+    for i in range(n):
         if pile == 0:
             pile, discards = discards, 0
         if pile == 0:
             break
-        hands[(start + i) % len(hands)] += 1
+        dealt[(start + i) % n] += 1
         pile -= 1
-    return evolve(state, hands=tuple(hands), draw_pile=pile, discards=discards)
+    return tuple(dealt), pile, discards
 
 
 def _end_trip(state: Cloud9State, fell: bool) -> Cloud9State:
     """The trip is over (ruling 6): the game ends, or step 4 sets up the next trip."""
     if game_ends(fell, state.scores):
         return evolve(state, over=True, dice=None, deciders=(), solo=False)
-    pilot = next_trip_pilot(state.players, state.pilot)
-    fresh = evolve(
-        state, trip=state.trip + 1, cloud=1, pilot=pilot, basket=state.players, deciders=(), dice=None, solo=False
+    players = state.players
+    pilot = next_trip_pilot(players, state.pilot)
+    hands, pile, discards = _deal_one_each(state.hands, state.draw_pile, state.discards, players.index(pilot))
+    return evolve(
+        state,
+        trip=state.trip + 1,
+        cloud=1,
+        pilot=pilot,
+        basket=players,
+        deciders=(),
+        dice=None,
+        solo=False,
+        hands=hands,
+        draw_pile=pile,
+        discards=discards,
     )
-    return _deal_one_each(fresh, pilot)
 
 
 class Cloud9Rules:
@@ -336,8 +386,14 @@ class Cloud9Rules:
     def _roll(self, state: Cloud9State, action: Action) -> Cloud9State:
         if state.dice is not None:  # not the roll (apply has refused a game that is over)
             raise self._waiting_for(state, RULE_STEP_1)
-        faces = string_tuple(action, "dice", FACES, N_("a list of die faces"))
         want = DICE[state.cloud]
+        dice: Any = action.get("dice")
+        try:  # the usual roll: a list of `want` die faces
+            if type(dice) is list and len(dice) == want and _FACE_SET.issuperset(dice):
+                return evolve(state, dice=tuple(dice), deciders=_passengers(state.players, state.pilot, state.basket))
+        except TypeError:  # an unhashable item: not a face, refused by the checks below
+            pass
+        faces = string_tuple(action, "dice", FACES, N_("a list of die faces"))
         if len(faces) != want:
             raise RulesError(
                 "the pilot rolls {want} dice on cloud {cloud}, not {count}",
@@ -358,12 +414,13 @@ class Cloud9Rules:
                 )
                 return _end_trip(scored, fell=True)
             self._check_decider(state, player, jumping=True)
-        player = state.deciders[0]
+        deciders = state.deciders
+        player = deciders[0]
         return evolve(
             state,
-            scores=_with(state.scores, state.players, [player], POINTS[state.cloud]),
-            basket=tuple(p for p in state.basket if p != player),
-            deciders=state.deciders[1:],
+            scores=_with_one(state.scores, state.players.index(player), POINTS[state.cloud]),
+            basket=_without(state.basket, player),
+            deciders=deciders[1:],
         )
 
     def _stay(self, state: Cloud9State, action: Action) -> Cloud9State:
@@ -422,9 +479,12 @@ class Cloud9Rules:
     def _rise(self, state: Cloud9State, action: Action) -> Cloud9State:
         if state.dice is None or state.deciders:  # not the resolve (a game over is refused by apply)
             raise self._waiting_for(state, RULE_STEP_3)
-        cards = string_list(action, "cards", CARDS, N_("a list of balloon cards"))
-        cost = rise_cost(state.dice, cards)
-        held = state.hand(state.pilot)
+        cost = _usual_cost(state.dice, action.get("cards"))
+        if cost is None:  # not the usual rise: the checks say what is wrong with it
+            cards = string_list(action, "cards", CARDS, N_("a list of balloon cards"))
+            cost = rise_cost(state.dice, cards)
+        seat = state.players.index(state.pilot)
+        held = state.hands[seat]
         if cost > held:  # ruling 4
             if held == 1:
                 raise RulesError(
@@ -437,23 +497,30 @@ class Cloud9Rules:
             raise RulesError(
                 "{pilot} holds {held} cards and cannot play {cost}", RULE_HAND, pilot=state.pilot, held=held, cost=cost
             )
-        risen = dict(
-            hands=_with(state.hands, state.players, [state.pilot], -cost),
-            discards=state.discards + cost,
-            cloud=state.cloud + 1,
-            dice=None,
-            deciders=(),
-        )
-        if state.cloud + 1 == TOP_CLOUD:
+        hands = _with_one(state.hands, seat, -cost)
+        cloud = state.cloud + 1
+        if cloud == TOP_CLOUD:
             # step 3: everyone aboard, the pilot too, scores 25 and a new trip begins
             scores = _with(state.scores, state.players, state.basket, TOP_POINTS)
-            return _end_trip(evolve(state, **risen, scores=scores), fell=False)
-        return evolve(state, **risen, pilot=next_pilot(state), solo=len(state.basket) == 1)
+            risen = evolve(
+                state, hands=hands, discards=state.discards + cost, cloud=cloud, dice=None, deciders=(), scores=scores
+            )
+            return _end_trip(risen, fell=False)
+        return evolve(
+            state,
+            hands=hands,
+            discards=state.discards + cost,
+            cloud=cloud,
+            dice=None,
+            deciders=(),
+            pilot=next_pilot(state),
+            solo=len(state.basket) == 1,
+        )
 
     def _fall(self, state: Cloud9State, action: Action) -> Cloud9State:
         if state.dice is None or state.deciders:  # not the resolve (a game over is refused by apply)
             raise self._waiting_for(state, RULE_STEP_3)
-        if not may_fall(state.dice):
+        if not _needed(state.dice):  # may_fall
             raise RulesError("every die is blank: the balloon must rise (with no cards)", RULE_BLANK_ROLL)
         return _end_trip(state, fell=True)
 

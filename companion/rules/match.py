@@ -34,7 +34,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .common import Action, GameRules, RulesError, SetupError, View, action_key
+from .common import Action, GameRules, RulesError, SetupError, View, action_key, made
+
+_NO_KEYS: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -155,9 +157,11 @@ class Match:
             if not self.undone:
                 raise RulesError("there is nothing to redo", "undo")
             return Match(self.rules, self.setup, self.undone[-1], self.undone[:-1])
-        new_state = self.rules.apply(self.current.state, action)
-        step = _Step(new_state, dict(action), self.current, self.current.depth + 1)
-        return Match(self.rules, self.setup, step)
+        current = self.current
+        new_state = self.rules.apply(current.state, action)
+        # made as the dataclasses' __init__ would make them, at a fraction of the cost
+        step = made(_Step, state=new_state, action=dict(action), before=current, depth=current.depth + 1)
+        return made(Match, rules=self.rules, setup=self.setup, current=step, undone=(), _legal_keys=_NO_KEYS)
 
 
 __all__ = ["Match", "RulesError", "SetupError"]

@@ -95,6 +95,7 @@ class App:
         self.journal = journal
         # (mount point, kind) when the journal's folder is lost at reboot: Home says so
         self.storage_warning: tuple[str, str] | None = None
+        self.records_work: Any = None  # the records being worked out off the loop (records_work)
         self.clock = clock
         self.theme = th.Theme(viewport.frame.scale)
         self._warming: list = [None, *th.warm_steps(viewport.frame.scale)]  # see warm_step

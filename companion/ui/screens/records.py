@@ -3,34 +3,27 @@ of the latest finished game where a picture says more than a table (companion.ui
 
 The records are read once per visit: those the journal keeps as games end, one row, when they
 are up to date. When they are not (thousands of games restored or imported at once, a journal of
-an older version) they are worked out on a thread of the screen's own, through a connection of
-its own (insights.records.worked_out_records: every game not seen before is replayed), while the
-screen says so and the loop goes on; then they show and the app's journal keeps them, so the
-next visit reads them at once. A title's picture rebuilds just that one game, the first time its
-tab is shown.
+an older version) they are worked out off the loop (records_work, which the app starts
+as soon as it attaches such a journal): the screen shows what the journal's tables already tell
+(every game's players and results) within a second, says that the rest is being worked out, and
+the loop goes on; then the whole records show and the app's journal keeps them, so the next visit
+reads them at once. A title's picture rebuilds just that one game, the first time its tab is
+shown.
 """
 
 from __future__ import annotations
 
-import threading
-
 import pygame
 
 from ...i18n import N_, translator
-from ...insights.records import (
-    JournalRecords,
-    TitleRecords,
-    journal_records,
-    keep_worked_out,
-    kept_records,
-    worked_out_records,
-)
+from ...insights.records import JournalRecords, TitleRecords, journal_records, kept_records
 from ...journal import JournalError
 from ..boards.plots import plot_game
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, rows
 from ..kit.widgets import Button, Label, Panel, Widget, wrap_lines
 from .base import Screen, game_title
+from .records_work import RecordsWork, records_work
 
 _ = translator("insights")
 
@@ -168,7 +161,9 @@ class RecordsScreen(Screen):
         self._records: dict[str, TitleRecords] | None = None
         self._latest: dict[str, int] = {}  # title -> its latest finished game's id
         self._pictures: dict[str, object] = {}  # title -> that game, rebuilt
-        self.working: threading.Thread | None = None  # working the records out, off the loop
+        self._pending = 0  # games shown without their extras, still being worked out
+        self._shown: JournalRecords | None = None
+        self.working: RecordsWork | None = None  # the records being worked out, off the loop
 
     def title(self) -> str:
         return _("Records")
@@ -177,7 +172,8 @@ class RecordsScreen(Screen):
         self._records = None  # read afresh on each visit
 
     def load(self) -> dict[str, TitleRecords] | None:
-        """The records to show; None while they are being worked out."""
+        """The records to show (those known so far while the rest is worked out); None while
+        nothing is known yet."""
         if self._records is None and self.working is None:
             try:
                 found = self._read()
@@ -185,6 +181,12 @@ class RecordsScreen(Screen):
                 found = None
             if self.working is None:
                 self._show(found)
+        work = self.working
+        if work is not None and (work.found is not None or work.done):
+            if work.done:
+                self.working = None
+            if work.found is not self._shown:
+                self._show(work.found)
         return self._records
 
     def _read(self) -> JournalRecords | None:
@@ -196,29 +198,15 @@ class RecordsScreen(Screen):
         if path is None or not hasattr(source, "store"):
             return journal_records(source)
         found = kept_records(source)
-        if found is None:
-            self.working = threading.Thread(target=self._work_out, args=(path,), name="records", daemon=True)
-            self.working.start()
+        if found is None:  # the app's work on them (started when the journal came), or a new one
+            self.working = records_work(self.app, source)
         return found
 
-    def _work_out(self, path) -> None:
-        try:
-            found = worked_out_records(path)
-        except Exception:  # unreadable, or damaged meanwhile: no records rather than a failure
-            found = None
-        self.app.call_soon(lambda: self._arrived(found))
-
-    def _arrived(self, found: JournalRecords | None) -> None:
-        """On the loop: the worker's records shown, and kept by the app's journal."""
-        self.working = None
-        if found is not None:
-            keep_worked_out(self.source, found)
-        self._show(found)
-        self.app.refresh()
-
     def _show(self, found: JournalRecords | None) -> None:
+        self._shown = found
         self._records = found.records if found else {}
         self._latest = found.latest if found else {}
+        self._pending = found.pending if found else 0
         self._pictures = {}
 
     def picture(self, game: str):
@@ -256,7 +244,10 @@ class RecordsScreen(Screen):
                 Label(body, _("No finished games of this title yet."), "prompt", wrap=True, key="records-empty")
             ]
         picture = self.picture(self.tab) if self.tab != "cloudmine" else None
-        return out + self.records_card(f, t, body, record_lines(mine), picture)
+        lines = record_lines(mine)
+        if self._pending:  # the players' results shown; what only a replay tells still to come
+            lines.insert(1, _("The other records are still being worked out…"))
+        return out + self.records_card(f, t, body, lines[:MAX_LINES], picture)
 
     def records_card(self, f, t, body: pygame.Rect, lines: list[str], picture) -> list[Widget]:
         """The records on their card, in the largest type they all fit at, and the picture of

@@ -265,6 +265,10 @@ def attach_the_rest(app, args, config, problems: list[str]):
     from ..screens.end import keep_latest_recap
 
     app.when_idle(lambda: keep_latest_recap(journal))  # the app stopped before it was saved
+    from ..screens.records_work import work_out_stale_records
+
+    # games that came without their records (a restore, an older version): ready before asked
+    app.when_idle(lambda: work_out_stale_records(app, journal))
     app.refresh()
     return journal
 
