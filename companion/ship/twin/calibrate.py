@@ -157,10 +157,12 @@ class CalibrationRun:
         crew: dict[str, float] | None = None,
         pin_factory: Factory | None = None,
         virtual: bool = False,
+        ahead: bool = True,
     ):
         self.drops = drops
         self.seed = seed
         self.virtual = virtual  # on a simulated clock (virtual.VirtualTwin), not in real time
+        self.ahead = ahead  # ... its board fed ahead of the clock where no crew action can come
         self.config = config or Config()
         self.timings = timings or self.config.judge
         self.crew = crew
@@ -177,7 +179,12 @@ class CalibrationRun:
         from ...devices.beds import BedDetectors
 
         woken = threading.Event()
-        virtual = VirtualTwin(seed=self.seed, crew=self.crew, compiled=True) if self.virtual else None
+        virtual = (
+            # a flight of its own may act on the model directly: no copy of it runs ahead
+            VirtualTwin(seed=self.seed, crew=self.crew, compiled=True, ahead=self.ahead and flight is None)
+            if self.virtual
+            else None
+        )
         twin = virtual if virtual is not None else TwinShip(seed=self.seed, crew=self.crew, compiled=True)
         clock = virtual.pi_ms if virtual is not None else clock_ms
         session = JudgedSession(queue.Queue(), clock=clock, timings=self.timings, beds_present=True)
@@ -551,6 +558,36 @@ class CalibrationRun:
             "silent_margin_ms": tm.silent - max(gaps) if gaps else None,
         }
         return out
+
+
+def compare(one: Sequence[dict[str, Any]], other: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Two calibration runs of the same seed side by side, drop by drop (the same plan: the
+    same ball aimed at the same point from the same height, in the same order): `same_flight`,
+    the drops whose ball did the same in both (its kind, through the hole or over the rim, into
+    the same bed); `same_judgement`, those of them the judge said the same of; `same_verdict`,
+    the drops judged right (or wrong) in both. Runs on another clock fly the same plan a little
+    differently (in real time the crew acts when the wall clock says, so the hull's wobble is
+    met at another phase): a ball near a divider may land in the next bed in one of them, and
+    is then judged by what it did there. `differ`: the drop numbers whose judgement or verdict
+    differs where the flight did not."""
+    same_flight = same_judgement = same_verdict = 0
+    differ = []
+    for a, b in zip(one, other):
+        flew_alike = all(a["twin"][key] == b["twin"][key] for key in ("ball", "through", "bed"))
+        judged_alike = a["judged"] == b["judged"]
+        same_flight += flew_alike
+        same_judgement += flew_alike and judged_alike
+        same_verdict += a["right"] == b["right"]
+        if a["right"] != b["right"] or (flew_alike and not judged_alike):
+            differ.append(a["drop"])
+    return {
+        "drops": min(len(one), len(other)),
+        "unpaired": abs(len(one) - len(other)),
+        "same_flight": same_flight,
+        "same_judgement": same_judgement,
+        "same_verdict": same_verdict,
+        "differ": differ,
+    }
 
 
 def summary_line(summary: dict[str, Any]) -> str:

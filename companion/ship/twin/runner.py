@@ -121,11 +121,15 @@ def levelled_flash(
 
 
 def start_board(
-    name: str, folder: str | os.PathLike[str], compiled: bool = False, model: ShipModel | None = None
+    name: str,
+    folder: str | os.PathLike[str],
+    compiled: bool = False,
+    model: ShipModel | None = None,
+    heap: str | None = None,
 ) -> Board:
-    """The board host on the flash in `folder` (levelled_flash)."""
+    """The board host on the flash in `folder` (levelled_flash); `heap`: MicroPython's (Board)."""
     flash = levelled_flash(name, folder, compiled, model)
-    return Board(name, flash=flash, readers=False)  # the runner takes the board's lines when it wakes
+    return Board(name, flash=flash, readers=False, heap=heap)  # the runner takes the lines when it wakes
 
 
 def catch_up(core: TwinCore, pilot: Pilot, next_tick: int, now: int) -> tuple[list[TwinSample | RestingRun], int]:

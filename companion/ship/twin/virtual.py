@@ -8,12 +8,12 @@ and bed impact, once a BEAT's batch is out at rest). What differs:
 
 - `now` is the board's clock, moved by `step()` to the next wake (`advance_to`); the Pi's clock
   (`pi_ms`) runs beside it, `PI_OFFSET_MS` ahead.
-- The board is fed with `sync`: the board host's clock marks on the port when the firmware has
-  done its steps up to the last sample of a wake (see companion.ship.board), so the lines those
-  steps wrote are handed on at that wake's time, as the real-time twin's thread hands on what it
-  finds when it wakes. The board works on a wake's samples while the model moves on to the
-  next: each wake hands on the lines of the wakes before it (the two processes in step, each on
-  a core of its own).
+- The board is fed with every sample marked (Board.feed_marked): the board host's clock marks
+  on the port when the firmware has done its steps up to each sample (see companion.ship.board),
+  so the lines the steps up to a wake's last sample wrote are handed on at that wake's time, as
+  the real-time twin's thread hands on what it finds when it wakes. The board works on a wake's
+  samples while the model moves on to the next: each wake hands on the lines of the wakes before
+  it (the two processes in step, each on a core of its own).
 - No pty: what the firmware writes goes to `port(data)` (the run's LineSplitter, the link's own),
   and the bed impacts to `strike(bed)` at their time.
 - Ahead of the clock: a copy of the model and the crew (`Ahead`) runs up to a second ahead of
@@ -40,6 +40,10 @@ from .pilot import Pilot
 from .runner import TwinShip, catch_up, start_board
 
 PI_OFFSET_MS = 10_000_000  # the Pi's clock reads this when the board powers on
+# MicroPython's heap on the board host: a Pico's (about 190 KB free after boot), not the unix
+# port's 2 MB. The firmware runs the same in either; in the larger one each call of a function
+# whose frame goes on the heap searches far more of it for room (half the board's time)
+PICO_HEAP = "192K"
 AHEAD_STRIDE_MS = 500  # the copy runs on when it is less than this ahead of where it may go
 
 T = TypeVar("T")
@@ -93,11 +97,17 @@ class VirtualTwin(TwinShip):
         strike: Callable[[str], None] | None = None,
         *,
         port: Callable[[bytes], None] | None = None,
+        ahead: bool = True,
         **options: Any,  # TwinShip's
     ):
+        """`ahead`: the board fed by a copy of the model running ahead of the clock (where
+        `step` is told it may), else by the model itself as the clock reaches each sample. A
+        crew that reaches into the model other than through `act` and the crew's methods (a
+        test's own flight, under the lock) needs the latter: the copy would not see it."""
         super().__init__(strike, **options)
         self.now = 0  # the board's ms
         self.port = port or (lambda data: None)
+        self.feeds_ahead = ahead
         # each wake whose lines are not handed on yet: its time, and how many samples the
         # model had made by then (the board's steps up to that sample wrote its lines)
         self._marked: deque[tuple[int, int]] = deque()
@@ -114,12 +124,13 @@ class VirtualTwin(TwinShip):
     def start(self) -> VirtualTwin:
         """Power the board on; its main.py starts `boot_s` later on the simulated clock."""
         self.now += round(self.boot_s * 1000)
-        board = start_board(self.interpreter, self._flash.name, self.compiled, self.model)
+        board = start_board(self.interpreter, self._flash.name, self.compiled, self.model, heap=PICO_HEAP)
         with self.lock:
             self._power_on(board)
             self._caught_up = self.core.t  # the model stands before its first sample
-            self._ahead = Ahead(self.core, self.pilot, self._next_tick, self.core.t)
-            self.core.sensing = False  # the copy's samples go to the board: this model's are counted
+            if self.feeds_ahead:
+                self._ahead = Ahead(self.core, self.pilot, self._next_tick, self.core.t)
+                self.core.sensing = False  # the copy's samples go to the board: these are counted
         return self
 
     def board_ms(self) -> int:
@@ -133,7 +144,8 @@ class VirtualTwin(TwinShip):
 
     def step(self, ahead_to: int = 0) -> int:
         """One wake of the twin at `now`; the board ms of the next one. `ahead_to`: no crew
-        action comes before this board ms, so the board may be fed the samples up to it."""
+        action comes before this board ms (but through the model), so the board may be fed
+        the samples up to it."""
         ahead = self._ahead
         if ahead is not None and ahead.now < max(self.now, ahead_to - AHEAD_STRIDE_MS):
             self._run_ahead(ahead, max(self.now, ahead_to))
@@ -149,10 +161,11 @@ class VirtualTwin(TwinShip):
         if samples and self._board is not None:
             self._board.feed_marked(*samples)
 
-    def _in_step(self, to: int) -> Ahead:
-        """The copy moved to board ms `to`, where the model stands (the lock held)."""
+    def _in_step(self, to: int) -> Ahead | None:
+        """The copy (if any) moved to board ms `to`, where the model stands (the lock held)."""
         ahead = self._ahead
-        assert ahead is not None  # a powered twin
+        if ahead is None:
+            return None
         if ahead.now > to:
             raise AheadError(f"a crew action at {to} ms, the copy of the model already at {ahead.now} ms")
         if ahead.now < to:
@@ -160,23 +173,25 @@ class VirtualTwin(TwinShip):
         return ahead
 
     def _catch_up(self) -> None:
-        if self._ahead is not None:
-            self._in_step(max(self.now, self._ahead.now))
+        ahead = self._ahead
+        if ahead is not None and ahead.now < self.now:
+            self._run_ahead(ahead, self.now)
         super()._catch_up()
         self._caught_up = self.now
 
     def _change(self, fn: Callable[[TwinCore, Pilot], T]) -> T:
         with self.lock:
             self._catch_up()
-            ahead = self._in_step(self.now)
-            done = fn(self.core, self.pilot)
-            fn(ahead.core, ahead.pilot)
-        return done
+            return self._on_both(self.now, fn)
 
     def act(self, fn: Callable[[TwinCore, Pilot], T]) -> T:
         with self.lock:
-            ahead = self._in_step(self._caught_up)
-            done = fn(self.core, self.pilot)
+            return self._on_both(self._caught_up, fn)
+
+    def _on_both(self, at: int, fn: Callable[[TwinCore, Pilot], T]) -> T:
+        ahead = self._in_step(at)
+        done = fn(self.core, self.pilot)
+        if ahead is not None:
             fn(ahead.core, ahead.pilot)
         return done
 
@@ -184,17 +199,20 @@ class VirtualTwin(TwinShip):
         raise NotImplementedError("the twin on a simulated clock has no soft reset")
 
     def _feed(self, samples: list[TwinSample | RestingRun]) -> None:
-        """The model's samples, made again: the board had them from the copy ahead (the same,
-        checked by their times)."""
-        assert self._ahead is not None  # _catch_up feeds a powered board only
+        """The model's samples to the board, or, with a copy ahead, made again: the board had
+        them from the copy (the same, checked by their times)."""
+        assert self._board is not None  # _catch_up feeds a powered board only
         count, last = sample_times(samples)
-        times = self._ahead.times
-        if count > len(times):
-            raise AheadError(f"the model made {count} samples to {last} ms, the copy {len(times)}")
-        for _ in range(count - 1):
-            times.popleft()
-        if times.popleft() != last:
-            raise AheadError(f"the model's sample at {last} ms is not the copy's")
+        if self._ahead is None:
+            self._board.feed_marked(*samples)
+        else:
+            times = self._ahead.times
+            if count > len(times):
+                raise AheadError(f"the model made {count} samples to {last} ms, the copy {len(times)}")
+            for _ in range(count - 1):
+                times.popleft()
+            if times.popleft() != last:
+                raise AheadError(f"the model's sample at {last} ms is not the copy's")
         self._made += count
         self._marked.append((self.now, self._made))
         self._fed_now = True
