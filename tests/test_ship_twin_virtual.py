@@ -3,8 +3,7 @@ by a copy of the model gives the run it would give fed as the clock goes, and a 
 part from the model is caught, never a different run."""
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from companion.ship.board import RECORD, Board
 from companion.ship.twin.calibrate import CalibrationRun
