@@ -45,6 +45,8 @@ from .core import RestingRun, TwinCore, TwinSample
 from .physics import BED_CENTRES, Ball, Hull, ShipModel
 from .pilot import TICK_MS, Pilot
 
+T = TypeVar("T")  # what a crew action gives back
+
 BEAT_MS = 1000  # the firmware's BEAT (hardware/ship/ship.py): a resting ship's lines go with it
 # a second's held lines (about 500 bytes) leave the board 8 bytes a step, and at rest the twin
 # gives the board a sample (a step) each IMU tick, 5 ms: they are out some 320 ms after the BEAT
@@ -53,8 +55,6 @@ FLYING_WAKE_S = 0.02
 TILT_STEP = 5.0  # degrees a key tilts the ship
 EXPECT_MS = 50  # a ball's BALL line follows its beam clearing within a few ms (8 bytes a ms)
 
-
-T = TypeVar("T")
 
 PULSE_MS = 10  # a piezo's comparator holds its output low this long per ring
 
