@@ -35,6 +35,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from ...errors import CompanionError
 from .core import IMU_MS, RestingRun, TwinCore, TwinSample
 from .pilot import Pilot
 from .runner import TwinShip, catch_up, start_board
@@ -49,7 +50,7 @@ AHEAD_STRIDE_MS = 500  # the copy runs on when it is less than this ahead of whe
 T = TypeVar("T")
 
 
-class AheadError(RuntimeError):
+class AheadError(CompanionError, RuntimeError):
     """The copy ahead of the clock and the twin's model parted: a crew action came where the
     copy had gone past, or the two made different samples."""
 
