@@ -130,6 +130,8 @@ AIMS: dict[str, Aim] = {
     "ship.twin_drop_after_settle_p99_ms": Aim(
         most=33.4, why="a judged drop is on the screen within two frames of the contract's settle"
     ),
+    "ship.twin_virtual_drops_per_s": Aim(least=16.7, why="a calibration run of 10,000 balls in 10 minutes"),
+    "ship.twin_virtual_judged_right_share": Aim(least=0.999, why="the judge gets all but one ball in 1,000 right"),
     "ship.reads_per_line_at_pico_pace": Aim(
         most=2, why="a line the Pico hands over in pieces wakes the reader once and once more for its rest"
     ),

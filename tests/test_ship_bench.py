@@ -50,6 +50,12 @@ def test_the_twins_beam_to_frame_and_to_judged_drop_are_measured_for_every_ball(
     assert after[0] <= after[1] < 10_000
 
 
+def test_the_calibration_run_on_the_simulated_clock_is_measured():
+    figures = bench.twin_virtual(drops=2)
+    assert figures["ship.twin_virtual_drops_per_s"] > 0 and figures["ship.twin_virtual_cpu_ms_per_drop"] > 0
+    assert figures["ship.twin_virtual_judged_right_share"] == 1.0  # two balls into their beds, judged
+
+
 def test_the_benchs_idle_look_is_the_apps():
     from companion.ui.loop.waiting import WATCHED_IDLE_S
 

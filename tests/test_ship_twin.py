@@ -13,7 +13,7 @@ import pytest
 from companion.ship.board import Board
 from companion.ship.judge import Timings
 from companion.ship.protocol import decode
-from companion.ship.twin.calibrate import CalibrationRun
+from companion.ship.twin.calibrate import CalibrationRun, compare
 from companion.ship.twin.core import TwinCore
 from companion.ship.twin.physics import BALL_R, BEAM_DEPTH, BED_CENTRES, G, ShipModel, bed_at
 from companion.ship.twin.pilot import Pilot
@@ -266,6 +266,24 @@ def test_a_ball_over_the_rim_into_the_next_bed_is_taken_for_a_fresh_drops_bounce
     out = judge.ship(1000, encode("BALL", 0, 1000, ["rain"])) + judge.bed(1148, "purple") + judge.bed(1246, "yellow")
     out += judge.finish()
     assert [o for o in out if "act" in o] == [{"t": 1546, "act": "drop", "ball": "rain", "bed": "yellow"}]
+
+
+def test_the_simulated_clock_judges_the_first_200_drops_as_real_time_does(record_property):
+    """`twin --virtual` stands for a run in real time: the same seed's first 200 drops, flown on
+    the simulated clock and on the wall clock, are each judged right (or wrong) in both, and the
+    judge says the same of every ball that did the same in both. (The two twins fly the same
+    plan a little differently, as the crew acts when each clock says: a ball aimed near a
+    divider may land in the next bed in one of them, and is judged by where it landed.)"""
+    virtual = CalibrationRun(200, seed=0, virtual=True).fly()
+    real = CalibrationRun(200, seed=0).fly()
+    same = compare(virtual["drops"], real["drops"])
+    record_property("virtual_against_real_time", json.dumps(same))
+    print("virtual_against_real_time", json.dumps(same))
+    assert same["drops"] == 200 and same["unpaired"] == 0
+    assert same["same_verdict"] == 200 and same["differ"] == [], same
+    assert same["same_judgement"] == same["same_flight"] >= 150, same  # the balls aimed at a bed's middle
+    for key in ("judged_right", "judged_wrong", "phantoms", "missed"):
+        assert virtual["summary"][key] == real["summary"][key], key
 
 
 def test_twin_prints_each_drop_and_the_summary_as_json_lines():

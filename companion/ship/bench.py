@@ -27,6 +27,10 @@
   judged drop: the fall, then the contract's `settle` (300 ms) after the last impact, waiting
   for a bounce, then the chain; ship.twin_drop_after_settle_p50/p99_ms is the chain's share
   (from the drop falling due to the controller having it).
+- ship.twin_virtual_drops_per_s: the calibration run on the simulated clock (`twin --virtual`,
+  300 balls): balls flown a second; ship.twin_virtual_cpu_ms_per_drop, the CPU time of a ball in
+  this process and the board host's (what a busy neighbour cannot lengthen);
+  ship.twin_virtual_judged_right_share, the share of the balls the judge got right.
 - ship.firmware_*: the board's own loop (hardware/ship, compiled as flashed) under MicroPython's
   unix port here, through 10 s at rest and 10 s of flight: a step's mean, median and 99th
   percentile in microseconds; on a Pico (at PICO_SLOWER, an estimate) the share of its time the loop's
@@ -422,6 +426,32 @@ def twin_beam_to_frame_ms(balls: int = TWIN_BALLS) -> tuple[float, float]:
     return twin_latencies(balls)["frame"]
 
 
+TWIN_VIRTUAL_DROPS = 300
+
+
+def twin_virtual(drops: int = TWIN_VIRTUAL_DROPS, seed: int = 0) -> dict[str, float]:
+    """The calibration run on the simulated clock (`twin --virtual`, the settings' default
+    timings): balls flown a second of the wall clock, the CPU time a ball takes in this process
+    and the board's (its flash compiled and levelled included: a run's fixed cost), and the
+    share of the balls judged right."""
+    import resource
+
+    from .twin.calibrate import CalibrationRun
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)  # the board host, once it has stopped
+    cpu, wall = time.process_time(), time.perf_counter()
+    summary = CalibrationRun(drops, seed=seed, virtual=True).fly()["summary"]
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    board = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    flown = max(1, summary["drops"])
+    return {
+        "ship.twin_virtual_drops_per_s": round(flown / wall, 1),
+        "ship.twin_virtual_cpu_ms_per_drop": round((cpu + board) * 1000 / flown, 1),
+        "ship.twin_virtual_judged_right_share": round(summary["judged_right"] / flown, 4),
+    }
+
+
 def bench() -> dict[str, float]:
     return {
         "ship.lines_per_s": lines_per_s(),
@@ -430,6 +460,7 @@ def bench() -> dict[str, float]:
         **_line_to_frame(),
         "ship.judge_ball_flood_lines_per_s": judge_ball_flood_lines_per_s(),
         **twin_figures(),
+        **twin_virtual(),
         **firmware_figures(),
     }
 

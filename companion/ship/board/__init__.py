@@ -113,7 +113,11 @@ BEAM, NO_IMU, NO_COLOUR, MEASURE_START, MEASURE_END, SYNC = 1, 2, 4, 8, 16, 32
 SYNC_MARK = b"\x00"  # the board's word on USB that it has done its steps up to a SYNC record
 SYNC_WAIT_S = 30  # a board that has not done a few steps by then has stopped or hangs
 RECORD = struct.Struct("<q6h4HHH")
+RECORD_BYTES = RECORD.size
+FLAGS_BYTE = RECORD_BYTES - 2  # a record's flags (little-endian: their low byte)
+WITH_SYNC = bytes(b | SYNC for b in range(256))  # bytes.translate's table: a flags byte with SYNC set
 F_SETPIPE_SZ = 1031
+SAMPLES_PIPE_BYTES = 1 << 20
 
 
 class Packed(Protocol):
@@ -268,6 +272,7 @@ class Board:
         self._stderr: list[bytes] = []
         self._pending = b""  # readers=False: the start of a line not yet complete
         self._marks_owed = 0  # SYNC records fed whose steps' lines have not been taken
+        self._marks_fed = 0  # records fed by feed_marked
         self._marked: deque[bytes] = deque()  # what the board wrote up to each mark not taken yet
         self._unmarked = bytearray()  # ... and since the last mark read
         self._threads = [threading.Thread(target=lambda: self._stderr.append(self._errors.read()), daemon=True)]
@@ -320,6 +325,24 @@ class Board:
         self._stdin.write(data)
         self._stdin.flush()
         return marked
+
+    def feed_marked(self, *samples: Packed) -> int:
+        """Give the board its next samples, each flagged SYNC: the board marks when it has done
+        the steps up to each of them, so the host can take the lines of any number of them
+        (`synced_lines(n)`) while the board works on the rest. The number of samples."""
+        if not self._marks_fed:
+            try:  # room for a second or more of samples ahead of the board
+                fcntl.fcntl(self._stdin.fileno(), F_SETPIPE_SZ, SAMPLES_PIPE_BYTES)
+            except OSError:
+                pass
+        data = bytearray(b"".join(s.record() for s in samples))
+        flags = data[FLAGS_BYTE::RECORD_BYTES]
+        self._marks_fed += len(flags)
+        data[FLAGS_BYTE::RECORD_BYTES] = flags.translate(WITH_SYNC)
+        self._marks_owed += len(flags)
+        self._stdin.write(data)
+        self._stdin.flush()
+        return len(flags)
 
     def synced_lines(self, marks: int | None = None) -> list[str]:
         """readers=False: once the board has done its steps up to the next `marks` samples fed

@@ -37,7 +37,9 @@ from ..judge import Record, Timings
 from ..link import LineSplitter, ShipLink, clock_ms
 from ..protocol import ProtocolError, decode
 from ..session import Controller, News, ShipSession
+from .core import TwinCore
 from .physics import BED_CENTRES, BEDS, BOX
+from .pilot import Pilot
 from .runner import Beds, TwinShip, pulse
 from .virtual import VirtualTwin
 
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
     from gpiozero.pins import Factory
 
 PAIR_MS = 40
+AHEAD_MS = 1000  # the board fed this far ahead of the clock (less than any wait before a crew action)
 REST_S = 2.5  # on the table before and after the flight
 DROP_TIMEOUT_S = 12.0  # per ball: a ball the crew cannot get into the hole is given up
 
@@ -154,10 +157,12 @@ class CalibrationRun:
         crew: dict[str, float] | None = None,
         pin_factory: Factory | None = None,
         virtual: bool = False,
+        ahead: bool = True,
     ):
         self.drops = drops
         self.seed = seed
         self.virtual = virtual  # on a simulated clock (virtual.VirtualTwin), not in real time
+        self.ahead = ahead  # ... its board fed ahead of the clock where no crew action can come
         self.config = config or Config()
         self.timings = timings or self.config.judge
         self.crew = crew
@@ -174,7 +179,12 @@ class CalibrationRun:
         from ...devices.beds import BedDetectors
 
         woken = threading.Event()
-        virtual = VirtualTwin(seed=self.seed, crew=self.crew, compiled=True) if self.virtual else None
+        virtual = (
+            # a flight of its own may act on the model directly: no copy of it runs ahead
+            VirtualTwin(seed=self.seed, crew=self.crew, compiled=True, ahead=self.ahead and flight is None)
+            if self.virtual
+            else None
+        )
         twin = virtual if virtual is not None else TwinShip(seed=self.seed, crew=self.crew, compiled=True)
         clock = virtual.pi_ms if virtual is not None else clock_ms
         session = JudgedSession(queue.Queue(), clock=clock, timings=self.timings, beds_present=True)
@@ -186,14 +196,20 @@ class CalibrationRun:
         twin.keep_lines = True
         controller = FlightStandIn(clock)
         until: Until
+        until_then: Until  # no crew action comes in its span but at its end (or from the model)
         if virtual is not None:
 
             def until(done: Callable[[], bool], seconds: float) -> bool:
                 return self._until_virtual(virtual, session, controller, done, seconds)
+
+            def until_then(done: Callable[[], bool], seconds: float) -> bool:
+                return self._until_virtual(virtual, session, controller, done, seconds, ahead=True)
         else:
 
             def until(done: Callable[[], bool], seconds: float) -> bool:
                 return self._until(session, controller, woken, done, seconds)
+
+            until_then = until
 
         link = None
         try:
@@ -206,23 +222,26 @@ class CalibrationRun:
                 link = ShipLink(twin.path, inlet, wake=woken.set, retry_s=0.05)
                 link.start()
             until(lambda: session.link == "connected", 10)
-            until(lambda: False, REST_S)
+            until_then(lambda: False, REST_S)
             rest_until = twin.board_ms()
             twin.fly()
             lifted = twin.board_ms()
-            until(lambda: session.judge.flown, 10)
+            until(lambda: session.judge.flown, 10)  # the crew hands the balls in the moment it is
             flown_ms = twin.board_ms() - lifted
-            (flight or self._drops)(twin, until, progress)
+            if flight is not None:
+                flight(twin, until, progress)
+            else:
+                self._drops(twin, until_then, progress)
             # the last balls' judgement, then the landing and a rest on the table
-            until(lambda: False, (self.timings.max_fall + self.timings.settle + 400) / 1000)
+            until_then(lambda: False, (self.timings.max_fall + self.timings.settle + 400) / 1000)
             landing = twin.board_ms()
             twin.set_down()
-            until(
+            until_then(
                 lambda: any(a.get("act") == "land" for _t, a in controller.actions),
                 REST_S + self.timings.rest_time / 1000 + 5,
             )
             landed_at = twin.board_ms()
-            until(lambda: False, 0.3)
+            until_then(lambda: False, 0.3)
         finally:
             if link is not None:
                 link.stop()
@@ -231,12 +250,24 @@ class CalibrationRun:
         return self._report(twin, controller, session, rest_until, flown_ms, landing, landed_at)
 
     def _drops(self, twin: TwinShip, until: Until, progress: Progress | None) -> None:
-        """The planned drops, handed in one after another."""
-        rng = random.Random(self.seed)
-        with twin.lock:
-            for item in plan(self.drops, rng):
-                twin.pilot.hand_in(item["ball"], at=item["at"], z=item["z"])
-        twin._nudge.set()
+        """The planned drops, handed in one after another. `until` may look ahead to its end:
+        the crew acts only when it runs out (a ball given up), and after the last ball not
+        before the last balls' judgement is in."""
+        planned = plan(self.drops, random.Random(self.seed))
+
+        def hand_in(_core: TwinCore, pilot: Pilot) -> None:
+            for item in planned:
+                pilot.hand_in(item["ball"], at=item["at"], z=item["z"])
+
+        def give_up(core: TwinCore, pilot: Pilot) -> bool:
+            if not pilot.queue:
+                return False
+            stuck = pilot.queue.pop(0).ball
+            if stuck is not None and stuck in core.model.balls:
+                core.model.balls.remove(stuck)
+            return True
+
+        twin.act(hand_in)
         done = 0
         while True:
             ended = len(twin.model.truth)
@@ -249,13 +280,8 @@ class CalibrationRun:
             def moved_on(ended: int = ended) -> bool:  # a ball ended, or the crew has nothing left to do
                 return len(twin.model.truth) > ended or not twin.pilot.busy
 
-            if not until(moved_on, DROP_TIMEOUT_S):
-                with twin.lock:  # this ball will not go in: the crew takes it out and goes on
-                    if twin.pilot.queue:
-                        stuck = twin.pilot.queue.pop(0).ball
-                        if stuck is not None and stuck in twin.model.balls:
-                            twin.model.balls.remove(stuck)
-                        self.given_up += 1
+            if not until(moved_on, DROP_TIMEOUT_S) and twin.act(give_up):
+                self.given_up += 1  # this ball would not go in: the crew took it out and goes on
 
     def _until(
         self,
@@ -284,14 +310,19 @@ class CalibrationRun:
         controller: FlightStandIn,
         done: Callable[[], bool],
         seconds: float,
+        ahead: bool = False,
     ) -> bool:
         """`_until` on the simulated clock: the twin wakes as it would in real time, the session
-        is polled after each wake and at each of the judge's deadlines."""
+        is polled after each wake and at each of the judge's deadlines. `ahead`: no crew action
+        comes before the end but from the model, so the board may be fed up to a second ahead,
+        to a wake before the end (a wake at most `flying_wake_s` apart in flight: the last one
+        before the end, where the model stands if the crew acts when it runs out)."""
         end = twin.now + seconds * 1000
+        short = math.ceil(twin.flying_wake_s * 1000) + 1
         while not done():
             if twin.now >= end:
                 return False
-            wake_at = twin.step()
+            wake_at = twin.step(min(twin.now + AHEAD_MS, math.floor(end) - short) if ahead else 0)
             self.news += session.poll(controller)
             twin.advance_to(math.ceil(min(wake_at, end, max(twin.now + 1, twin.now + session.due_in_ms()))))
         return True
@@ -527,6 +558,36 @@ class CalibrationRun:
             "silent_margin_ms": tm.silent - max(gaps) if gaps else None,
         }
         return out
+
+
+def compare(one: Sequence[dict[str, Any]], other: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Two calibration runs of the same seed side by side, drop by drop (the same plan: the
+    same ball aimed at the same point from the same height, in the same order): `same_flight`,
+    the drops whose ball did the same in both (its kind, through the hole or over the rim, into
+    the same bed); `same_judgement`, those of them the judge said the same of; `same_verdict`,
+    the drops judged right (or wrong) in both. Runs on another clock fly the same plan a little
+    differently (in real time the crew acts when the wall clock says, so the hull's wobble is
+    met at another phase): a ball near a divider may land in the next bed in one of them, and
+    is then judged by what it did there. `differ`: the drop numbers whose judgement or verdict
+    differs where the flight did not."""
+    same_flight = same_judgement = same_verdict = 0
+    differ = []
+    for a, b in zip(one, other):
+        flew_alike = all(a["twin"][key] == b["twin"][key] for key in ("ball", "through", "bed"))
+        judged_alike = a["judged"] == b["judged"]
+        same_flight += flew_alike
+        same_judgement += flew_alike and judged_alike
+        same_verdict += a["right"] == b["right"]
+        if a["right"] != b["right"] or (flew_alike and not judged_alike):
+            differ.append(a["drop"])
+    return {
+        "drops": min(len(one), len(other)),
+        "unpaired": abs(len(one) - len(other)),
+        "same_flight": same_flight,
+        "same_judgement": same_judgement,
+        "same_verdict": same_verdict,
+        "differ": differ,
+    }
 
 
 def summary_line(summary: dict[str, Any]) -> str:

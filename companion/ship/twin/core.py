@@ -19,6 +19,7 @@ from .physics import Ball, Reading, ShipModel
 IMU_MS = 5  # the firmware reads its IMU every 5 ms (hardware/ship/ship.py)
 LINE_MS = 5  # a BALL line of up to 40 bytes goes out on USB 8 bytes a loop step (hardware/ship/main.py)
 BATTERY_MV = 3900
+STILL: Reading = (0.0, 0.0, 1.0, 0.0, 0.0, 0.0)  # the IMU's reading in samples made without one
 
 
 def _counts(value: float) -> int:
@@ -107,6 +108,10 @@ class TwinCore:
         self._bank: list[bytes] = []
         self._bank_pose: Reading | None = None
         self._bank_at = 0
+        # False: the samples carry no IMU reading (STILL), for a model whose samples are only
+        # counted (virtual.VirtualTwin's own, the board fed by its copy): the IMU's noise is
+        # drawn from a table of its own, so nothing else the model does changes
+        self.sensing = True
 
     def samples_to(self, t: int) -> list[TwinSample | RestingRun]:
         """Samples up to board time `t` (the model moved to the last of them): on each IMU tick,
@@ -130,7 +135,7 @@ class TwinCore:
             model.advance(nxt)
             self.t = nxt
             broken = model.beam()
-            accel_gyro = model.imu()
+            accel_gyro = model.imu() if self.sensing else STILL
             flags = (
                 (BEAM if broken else 0)
                 | (0 if self.failing.get("imu", -1) < nxt else NO_IMU)
@@ -157,7 +162,9 @@ class TwinCore:
     def _rest_to(self, t: int) -> RestingRun | None:
         """The resting ship's samples on every IMU tick up to `t`, packed in one go."""
         pose = self.model._still_imu
-        if pose is None or pose != self._bank_pose:
+        if not self.sensing:
+            self.model.colour()  # as a bank's first reading would: the wall's colour, drawn once
+        elif pose is None or pose != self._bank_pose:
             self._bank = [
                 TwinSample(0, self.model.imu(), self.model.colour(), 0).record()[8:] for _ in range(REST_BANK)
             ]
@@ -167,6 +174,10 @@ class TwinCore:
         ticks = range(first, t + 1, IMU_MS)
         if not ticks:
             return None
+        if not self.sensing:  # counted only: no bytes
+            self.model.advance(ticks[-1])
+            self.t = ticks[-1]
+            return RestingRun(first, len(ticks), b"")
         bank, at = self._bank, self._bank_at
         parts = []
         for tick in ticks:

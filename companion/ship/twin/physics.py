@@ -282,12 +282,15 @@ class ShipModel:
             vel = axis.vel = axis.vel + acc * dt
             axis.pos += vel * dt
         goal = 1.0 if self.flying else 0.0
-        self._lift += max(-dt * 2, min(dt * 2, goal - self._lift))
+        if self._lift != goal:  # max(-2 dt, min(2 dt, goal - lift)), without the calls
+            most, change = dt * 2, goal - self._lift
+            self._lift += most if change > most else -most if change < -most else change
         moving = self._roll_balls(dt)
         if self._beam and self._beam[0][1] < self.t:
             self.cleared += [b[2].id for b in self._beam if b[1] < self.t]
             self._beam = [b for b in self._beam if b[1] >= self.t]
-        self._strikes = [s for s in self._strikes if s[1] >= self.t]
+        if self._strikes:
+            self._strikes = [s for s in self._strikes if s[1] >= self.t]
         self._settled = (
             not self.flying
             and self._lift == 0.0
@@ -314,10 +317,24 @@ class ShipModel:
         seconds = self.t / 1000
         scale = self._lift * self.steadiness
         wobble = self._wobble
+        sin, cos = math.sin, math.cos
         out: Hull = {}
         for name, a in zip(AXES, self._axes):
-            wp, wv, wa = wobble[name].at(seconds, scale)
-            out[name] = (a.pos + wp, a.vel + wv, a.acc + wa)
+            terms = wobble[name]._terms
+            if len(terms) != 3:
+                wp, wv, wa = wobble[name].at(seconds, scale)
+                out[name] = (a.pos + wp, a.vel + wv, a.acc + wa)
+                continue
+            # Wobble.at for three sines, spelled out: the same sums in the same order (a call
+            # and a loop an axis were a third of a flying millisecond)
+            (a1, w1, p1, aw1, aww1), (a2, w2, p2, aw2, aww2), (a3, w3, p3, aw3, aww3) = terms
+            x1, x2, x3 = w1 * seconds + p1, w2 * seconds + p2, w3 * seconds + p3
+            s1, s2, s3 = sin(x1), sin(x2), sin(x3)
+            out[name] = (
+                a.pos + (0.0 + a1 * s1 + a2 * s2 + a3 * s3) * scale,
+                a.vel + (0.0 + aw1 * cos(x1) + aw2 * cos(x2) + aw3 * cos(x3)) * scale,
+                a.acc + (0.0 - aww1 * s1 - aww2 * s2 - aww3 * s3) * scale,
+            )
         return out
 
     def tilt(self) -> tuple[float, float]:
@@ -330,11 +347,11 @@ class ShipModel:
         aboard = [b for b in self.balls if b.state == "aboard"]
         if not aboard:
             return False
-        h = self.hull()
-        pitch, roll = math.radians(h["pitch"][0]), math.radians(h["roll"][0])
+        pitch_deg, roll_deg, x_acc, y_acc = self._deck_pull()
+        pitch, roll = math.radians(pitch_deg), math.radians(roll_deg)
         # along the deck: gravity down the slope, and the hull's acceleration felt backwards
-        au = -ROLL_FACTOR * (G * math.sin(pitch) + h["x"][2] * math.cos(pitch))
-        av = -ROLL_FACTOR * (G * math.sin(roll) * math.cos(pitch) + h["y"][2] * math.cos(roll))
+        au = -ROLL_FACTOR * (G * math.sin(pitch) + x_acc * math.cos(pitch))
+        av = -ROLL_FACTOR * (G * math.sin(roll) * math.cos(pitch) + y_acc * math.cos(roll))
         drive = math.hypot(au, av)
         moving = False
         for ball in aboard:
@@ -352,13 +369,43 @@ class ShipModel:
             ball.u += ball.du * dt
             ball.v += ball.dv * dt
             if math.hypot(ball.u, ball.v) < CAPTURE_R:
-                self._drop_through_hole(ball, h)
+                self._drop_through_hole(ball, self.hull())
             else:
-                self._rim(ball, h)
-        self._collide([b for b in aboard if b.state == "aboard"])
+                self._rim(ball)
+        if len(aboard) > 1:
+            self._collide([b for b in aboard if b.state == "aboard"])
         return moving
 
-    def _rim(self, ball: Ball, h: Hull) -> None:
+    def _deck_pull(self) -> tuple[float, float, float, float]:
+        """The hull's pitch and roll (degrees) and its acceleration along x and y now: what
+        rolls the balls. hull()'s own values, without working out the rest of it (the other
+        eleven, and the cosines, are wanted only on the sensors' ticks)."""
+        if self._hull_at == self.t or self._lift <= 0:
+            h = self.hull()
+            return h["pitch"][0], h["roll"][0], h["x"][2], h["y"][2]
+        seconds = self.t / 1000
+        scale = self._lift * self.steadiness
+        wobble, sin = self._wobble, math.sin
+        out = []
+        for name, axis, want_acc in (
+            ("pitch", self.pitch, False),
+            ("roll", self.roll, False),
+            ("x", self.x, True),
+            ("y", self.y, True),
+        ):
+            terms = wobble[name]._terms
+            if len(terms) != 3:
+                h = self.hull()
+                return h["pitch"][0], h["roll"][0], h["x"][2], h["y"][2]
+            (a1, w1, p1, _aw1, aww1), (a2, w2, p2, _aw2, aww2), (a3, w3, p3, _aw3, aww3) = terms
+            s1, s2, s3 = sin(w1 * seconds + p1), sin(w2 * seconds + p2), sin(w3 * seconds + p3)
+            if want_acc:  # as _hull_now works them out
+                out.append(axis.acc + (0.0 - aww1 * s1 - aww2 * s2 - aww3 * s3) * scale)
+            else:
+                out.append(axis.pos + (0.0 + a1 * s1 + a2 * s2 + a3 * s3) * scale)
+        return out[0], out[1], out[2], out[3]
+
+    def _rim(self, ball: Ball) -> None:
         k = (ball.u / DECK_U) ** 2 + (ball.v / DECK_V) ** 2
         if k <= 1:
             return
@@ -369,7 +416,7 @@ class ShipModel:
         nu, nv = nu / norm, nv / norm
         into = ball.du * nu + ball.dv * nv
         if into > OVER_RIM_SPEED:
-            self._over_rim(ball, h)
+            self._over_rim(ball, self.hull())
         elif into > 0:
             ball.du -= (1 + RIM_RESTITUTION) * into * nu
             ball.dv -= (1 + RIM_RESTITUTION) * into * nv

@@ -37,13 +37,15 @@ import time
 import tty
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from ..board import Board
 from ..sim import write_or_drop
 from .core import RestingRun, TwinCore, TwinSample
 from .physics import BED_CENTRES, Ball, Hull, ShipModel
 from .pilot import TICK_MS, Pilot
+
+T = TypeVar("T")  # what a crew action gives back
 
 BEAT_MS = 1000  # the firmware's BEAT (hardware/ship/ship.py): a resting ship's lines go with it
 # a second's held lines (about 500 bytes) leave the board 8 bytes a step, and at rest the twin
@@ -119,11 +121,31 @@ def levelled_flash(
 
 
 def start_board(
-    name: str, folder: str | os.PathLike[str], compiled: bool = False, model: ShipModel | None = None
+    name: str,
+    folder: str | os.PathLike[str],
+    compiled: bool = False,
+    model: ShipModel | None = None,
+    heap: str | None = None,
 ) -> Board:
-    """The board host on the flash in `folder` (levelled_flash)."""
+    """The board host on the flash in `folder` (levelled_flash); `heap`: MicroPython's (Board)."""
     flash = levelled_flash(name, folder, compiled, model)
-    return Board(name, flash=flash, readers=False)  # the runner takes the board's lines when it wakes
+    return Board(name, flash=flash, readers=False, heap=heap)  # the runner takes the lines when it wakes
+
+
+def catch_up(core: TwinCore, pilot: Pilot, next_tick: int, now: int) -> tuple[list[TwinSample | RestingRun], int]:
+    """Move the model to board time `now`, the pilot acting every TICK_MS from `next_tick`:
+    the board's samples meanwhile, and when the pilot acts next. However the time is cut into
+    calls, the same samples come out (the model moves only to its samples' times, and the pilot
+    acts after the samples up to its tick)."""
+    samples: list[TwinSample | RestingRun] = []
+    if pilot.busy:
+        next_tick = max(next_tick, core.t + 1)
+        while next_tick <= now and pilot.busy:
+            samples += core.samples_to(next_tick)
+            pilot.tick()
+            next_tick += TICK_MS
+    samples += core.samples_to(now)
+    return samples, next_tick
 
 
 class TwinShip:
@@ -199,37 +221,51 @@ class TwinShip:
     def flying(self) -> bool:
         return self.model.flying
 
-    def _change(self, fn: Callable[[], None]) -> None:
+    def _change(self, fn: Callable[[TwinCore, Pilot], T]) -> T:
+        """A crew action: the model moved to now, then `fn(core, pilot)` (the model is
+        `core.model`), under the lock."""
         with self.lock:
             self._catch_up()
-            fn()
+            done = fn(self.core, self.pilot)
         self._nudge.set()
+        return done
+
+    def act(self, fn: Callable[[TwinCore, Pilot], T]) -> T:
+        """A crew action on the model as it stands (not moved to now first): `fn(core, pilot)`
+        under the lock."""
+        with self.lock:
+            done = fn(self.core, self.pilot)
+        self._nudge.set()
+        return done
 
     def fly(self) -> None:
-        self._change(self.model.lift)
+        self._change(lambda core, _pilot: core.model.lift())
 
     def set_down(self) -> None:
-        def down() -> None:
-            self.pilot.queue.clear()
-            self.pilot.goal = None
-            self.model.set_down()
+        def down(core: TwinCore, pilot: Pilot) -> None:
+            pilot.queue.clear()
+            pilot.goal = None
+            core.model.set_down()
 
         self._change(down)
 
     def tilt_by(self, pitch: float, roll: float) -> None:
-        m = self.model
-        self._change(lambda: m.hold(pitch=m.pitch.target + pitch, roll=m.roll.target + roll))
+        def tilt(core: TwinCore, _pilot: Pilot) -> None:
+            m = core.model
+            m.hold(pitch=m.pitch.target + pitch, roll=m.roll.target + roll)
+
+        self._change(tilt)
 
     def hold(self, pitch: float | None = None, roll: float | None = None, **where: float | None) -> None:
-        self._change(lambda: self.model.hold(pitch=pitch, roll=roll, **where))
+        self._change(lambda core, _pilot: core.model.hold(pitch=pitch, roll=roll, **where))
 
     def over(self, bed: str) -> None:
         """Carry the ship over a bed (lifting it first)."""
 
-        def carry() -> None:
-            if not self.model.flying:
-                self.model.lift()
-            self.pilot.carry(BED_CENTRES[bed])
+        def carry(core: TwinCore, pilot: Pilot) -> None:
+            if not core.model.flying:
+                core.model.lift()
+            pilot.carry(BED_CENTRES[bed])
 
         self._change(carry)
 
@@ -237,19 +273,15 @@ class TwinShip:
         """A ball handed onto the deck when the balls before it are down; the pilot tips it into
         the hole (over `bed`, or where the ship is)."""
 
-        def put() -> None:
-            if not self.model.flying:
-                self.model.lift()
-            self.pilot.hand_in(kind, bed)
+        def put(core: TwinCore, pilot: Pilot) -> None:
+            if not core.model.flying:
+                core.model.lift()
+            pilot.hand_in(kind, bed)
 
         self._change(put)
 
     def load(self, kind: str, u: float, v: float) -> Ball:
-        with self.lock:
-            self._catch_up()
-            ball = self.model.load(kind, u, v)
-        self._nudge.set()
-        return ball
+        return self._change(lambda core, _pilot: core.model.load(kind, u, v))
 
     # -- for the screen ---------------------------------------------------------------------------
 
@@ -279,16 +311,7 @@ class TwinShip:
         (the lock held)."""
         if self._board is None:
             return
-        now = self.board_ms()
-        core, pilot = self.core, self.pilot
-        samples = []
-        if pilot.busy:
-            self._next_tick = max(self._next_tick, core.t + 1)
-            while self._next_tick <= now and pilot.busy:
-                samples += core.samples_to(self._next_tick)
-                pilot.tick()
-                self._next_tick += TICK_MS
-        samples += core.samples_to(now)
+        samples, self._next_tick = catch_up(self.core, self.pilot, self._next_tick, self.board_ms())
         if samples:
             self._feed(samples)
 
@@ -465,9 +488,7 @@ class TwinShip:
             self.over(args[0])
         elif command == "err":
             part = {"imu": "imu", "ball_sensor": "colour", "colour": "colour"}.get(args[0], "imu")
-            with self.lock:
-                self._catch_up()
-                self.core.fail(part, 1000)
+            self._change(lambda core, _pilot: core.fail(part, 1000))
         elif command == "junk":
             self.write_raw((" ".join(args) + "\n").encode("latin-1"))
         elif command == "silent":
