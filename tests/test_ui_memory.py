@@ -215,6 +215,32 @@ def test_screens_seldom_opened_leave_their_heavy_libraries_unloaded():
     assert out.stdout.strip() == "[]"
 
 
+def test_a_game_on_screen_loads_neither_gpiozero_nor_openssl_until_seats_are_made():
+    """gpiozero brings every device class and its package metadata (2 to 3 MiB beside the
+    app), the secrets module OpenSSL's library (3 MiB): a game on the screen needs neither,
+    and the seat buttons load gpiozero once they are made."""
+    import subprocess
+    import sys
+
+    child = (
+        "import sys\n"
+        "from companion.ui.screens import end, routes\n"
+        "from companion.ui.tools.harness import Harness\n"
+        "import companion.devices.seats, companion.devices.table, companion.devices.keyboard\n"
+        "h = Harness((800, 480))\n"
+        "h.start_game({'game': 'cloud9', 'players': ['Ann', 'Ben', 'Cat'], 'first_pilot': 'Ann'})\n"
+        "h.app.screen.roll_for_me()\n"
+        "print(sorted(m for m in ('gpiozero', 'hashlib', '_hashlib', 'secrets') if m in sys.modules))\n"
+        "from companion.config import Config\n"
+        "from companion.devices.table import SeatTable\n"
+        "SeatTable.open(Config(), wake=lambda: None).close()\n"
+        "print('gpiozero' in sys.modules)\n"
+    )
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    out = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, check=True, env=env)
+    assert out.stdout.split("\n")[:2] == ["[]", "True"]
+
+
 HEAP_CHILD = """
 import sys
 from companion.ui.loop.heap import give_back_large_blocks
