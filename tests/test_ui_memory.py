@@ -320,3 +320,27 @@ def test_every_size_s_measured_texts_share_one_budget(monkeypatch):
         assert sum(len(f._sizes) + len(f._inks) for f in fonts) <= 300
     # forgotten and measured again, the same
     assert {(font.px, word): font.size(word) for font in fonts for word in ("Jégeső", "Hagelkorn")} == first
+
+
+@pytest.mark.parametrize("size", [(800, 480), (333, 257), (1080, 1920)])
+@pytest.mark.parametrize("rotate", [90, 180, 270])
+def test_a_turned_screen_is_presented_a_band_at_a_time_with_the_pixels_of_a_whole_turn(size, rotate, monkeypatch):
+    import random
+
+    from companion.ui.kit import layout
+
+    display = pygame.Surface(size)
+    viewport = layout.Viewport(display, rotate)
+    canvas, rng = viewport.canvas, random.Random(rotate)
+    for _ in range(200):
+        rect = (rng.randrange(canvas.get_width()), rng.randrange(canvas.get_height()), rng.randrange(1, 90), 40)
+        canvas.fill((rng.randrange(256), rng.randrange(256), rng.randrange(256)), rect)
+    whole = pygame.transform.rotate(canvas, -rotate)
+    turned: list[int] = []
+    rotate_surface = pygame.transform.rotate
+    monkeypatch.setattr(
+        pygame.transform, "rotate", lambda s, angle: turned.append(surface_bytes(s)) or rotate_surface(s, angle)
+    )
+    viewport.present()
+    assert pygame.image.tobytes(display, "RGB") == pygame.image.tobytes(whole, "RGB")
+    assert turned and max(turned) <= layout.PRESENT_BAND_BYTES
