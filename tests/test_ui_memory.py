@@ -344,3 +344,26 @@ def test_a_turned_screen_is_presented_a_band_at_a_time_with_the_pixels_of_a_whol
     viewport.present()
     assert pygame.image.tobytes(display, "RGB") == pygame.image.tobytes(whole, "RGB")
     assert turned and max(turned) <= layout.PRESENT_BAND_BYTES
+
+
+def test_a_recap_keeps_few_of_its_line_images_and_draws_the_same_pixels(monkeypatch):
+    """Each of a recap's lines is drawn once: its theme keeps a small budget of them (the
+    screen's whole budget stood beside the picture while it was drawn), with the same pixels."""
+    from companion.rules import Match
+    from companion.ui.kit import theme as th
+    from companion.ui.tools.demo import players_game
+
+    setup, actions = players_game("cloudmine", 8, seed=1)
+    match = Match.start(setup)
+    for action in actions:
+        match = match.apply(action)
+    themes: list[Theme] = []
+    make_theme = recap.recap_theme
+    monkeypatch.setattr(recap, "recap_theme", lambda size: themes.append(make_theme(size)) or themes[-1])
+    small = pygame.image.tobytes(recap.render_recap(match, "2026-12-01T18:00:00+00:00"), "RGB")
+    assert 0 < themes[-1]._text_bytes <= th.PICTURE_TEXT_BYTES < 1 << 20
+    monkeypatch.setattr(th, "PICTURE_TEXT_BYTES", 64 << 20)
+    monkeypatch.setattr(recap.th, "PICTURE_TEXT_BYTES", 64 << 20)
+    whole = pygame.image.tobytes(recap.render_recap(match, "2026-12-01T18:00:00+00:00"), "RGB")
+    assert themes[-1]._text_bytes > 1 << 20  # every line kept: the budget was what held them
+    assert small == whole
