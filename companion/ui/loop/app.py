@@ -885,9 +885,11 @@ class App:
         )
         if areas is None:
             return None
-        if self._frames_kept(self._stills[base_key]) > 1:
-            self._keep_newest_frames(self._frames_kept(self._stills[base_key]) - 1)  # the base is the newest
-            kept = self._stills[base_key].copy()
+        base = self._stills[base_key]
+        room = self._frames_kept(base)
+        if room > 1:
+            self._keep_newest_frames(room - 1)  # the oldest go; the base, the newest, stays
+            kept = base.copy()
         else:  # room for one frame only (full HD): the base itself is painted over, never copied
             kept = self._stills.pop(base_key)
             self._still_bounds.pop(base_key, None)
@@ -912,7 +914,7 @@ class App:
     def _new_frame(self, canvas: pygame.Surface) -> pygame.Surface:
         """A surface for one more frame to keep, in the canvas's own pixel format. The oldest
         kept frames go first, so that the new one is within the budget too: at full HD, where
-        the budget holds one frame, there are never two (the screen itself is a third)."""
+        the budget holds one frame, no other is kept while it is drawn."""
         self._keep_newest_frames(self._frames_kept(canvas) - 1)
         return pygame.Surface(canvas.get_size(), 0, canvas)
 
