@@ -215,6 +215,32 @@ def test_screens_seldom_opened_leave_their_heavy_libraries_unloaded():
     assert out.stdout.strip() == "[]"
 
 
+def test_a_game_on_screen_loads_neither_gpiozero_nor_openssl_until_seats_are_made():
+    """gpiozero brings every device class and its package metadata (2 to 3 MiB beside the
+    app), the secrets module OpenSSL's library (3 MiB): a game on the screen needs neither,
+    and the seat buttons load gpiozero once they are made."""
+    import subprocess
+    import sys
+
+    child = (
+        "import sys\n"
+        "from companion.ui.screens import end, routes\n"
+        "from companion.ui.tools.harness import Harness\n"
+        "import companion.devices.seats, companion.devices.table, companion.devices.keyboard\n"
+        "h = Harness((800, 480))\n"
+        "h.start_game({'game': 'cloud9', 'players': ['Ann', 'Ben', 'Cat'], 'first_pilot': 'Ann'})\n"
+        "h.app.screen.roll_for_me()\n"
+        "print(sorted(m for m in ('gpiozero', 'hashlib', '_hashlib', 'secrets') if m in sys.modules))\n"
+        "from companion.config import Config\n"
+        "from companion.devices.table import SeatTable\n"
+        "SeatTable.open(Config(), wake=lambda: None).close()\n"
+        "print('gpiozero' in sys.modules)\n"
+    )
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    out = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, check=True, env=env)
+    assert out.stdout.split("\n")[:2] == ["[]", "True"]
+
+
 HEAP_CHILD = """
 import sys
 from companion.ui.loop.heap import give_back_large_blocks
@@ -294,3 +320,50 @@ def test_every_size_s_measured_texts_share_one_budget(monkeypatch):
         assert sum(len(f._sizes) + len(f._inks) for f in fonts) <= 300
     # forgotten and measured again, the same
     assert {(font.px, word): font.size(word) for font in fonts for word in ("Jégeső", "Hagelkorn")} == first
+
+
+@pytest.mark.parametrize("size", [(800, 480), (333, 257), (1080, 1920)])
+@pytest.mark.parametrize("rotate", [90, 180, 270])
+def test_a_turned_screen_is_presented_a_band_at_a_time_with_the_pixels_of_a_whole_turn(size, rotate, monkeypatch):
+    import random
+
+    from companion.ui.kit import layout
+
+    display = pygame.Surface(size)
+    viewport = layout.Viewport(display, rotate)
+    canvas, rng = viewport.canvas, random.Random(rotate)
+    for _ in range(200):
+        rect = (rng.randrange(canvas.get_width()), rng.randrange(canvas.get_height()), rng.randrange(1, 90), 40)
+        canvas.fill((rng.randrange(256), rng.randrange(256), rng.randrange(256)), rect)
+    whole = pygame.transform.rotate(canvas, -rotate)
+    turned: list[int] = []
+    rotate_surface = pygame.transform.rotate
+    monkeypatch.setattr(
+        pygame.transform, "rotate", lambda s, angle: turned.append(surface_bytes(s)) or rotate_surface(s, angle)
+    )
+    viewport.present()
+    assert pygame.image.tobytes(display, "RGB") == pygame.image.tobytes(whole, "RGB")
+    assert turned and max(turned) <= layout.PRESENT_BAND_BYTES
+
+
+def test_a_recap_keeps_few_of_its_line_images_and_draws_the_same_pixels(monkeypatch):
+    """Each of a recap's lines is drawn once: its theme keeps a small budget of them (the
+    screen's whole budget stood beside the picture while it was drawn), with the same pixels."""
+    from companion.rules import Match
+    from companion.ui.kit import theme as th
+    from companion.ui.tools.demo import players_game
+
+    setup, actions = players_game("cloudmine", 8, seed=1)
+    match = Match.start(setup)
+    for action in actions:
+        match = match.apply(action)
+    themes: list[Theme] = []
+    make_theme = recap.recap_theme
+    monkeypatch.setattr(recap, "recap_theme", lambda size: themes.append(make_theme(size)) or themes[-1])
+    small = pygame.image.tobytes(recap.render_recap(match, "2026-12-01T18:00:00+00:00"), "RGB")
+    assert 0 < themes[-1]._text_bytes <= th.PICTURE_TEXT_BYTES < 1 << 20
+    monkeypatch.setattr(th, "PICTURE_TEXT_BYTES", 64 << 20)
+    monkeypatch.setattr(recap.th, "PICTURE_TEXT_BYTES", 64 << 20)
+    whole = pygame.image.tobytes(recap.render_recap(match, "2026-12-01T18:00:00+00:00"), "RGB")
+    assert themes[-1]._text_bytes > 1 << 20  # every line kept: the budget was what held them
+    assert small == whole

@@ -27,15 +27,17 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-
-from gpiozero import LED, DigitalInputDevice
-from gpiozero.pins import Factory
-from gpiozero.pins.mock import MockFactory
+from typing import TYPE_CHECKING
 
 from ..config import Config, SeatPins
 from .debounce import DEBOUNCE_S, Debouncer
 from .events import BUTTONS, JUMP, STAY, LedMode, SeatPress
-from .pins import choose_pin_factory
+
+# gpiozero (2 to 3 MiB with what it imports) is imported once seats are made: the settings
+# screens that only name a seat's limits (STUCK_AFTER_S) do without it
+if TYPE_CHECKING:
+    from gpiozero import LED, DigitalInputDevice
+    from gpiozero.pins import Factory
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +141,8 @@ class SeatInput:
         self._held: list[Callable[[], None]] = []
         self._holding = False
         self.hold_leds_for_frame = False  # the app's loop sets it: it calls release_leds
+        from gpiozero import LED
+
         try:
             for seat, pins in enumerate(seats, start=1):
                 for button in BUTTONS:
@@ -149,6 +153,8 @@ class SeatInput:
             self.close()
             raise
         if simulated is None:  # the factory gpiozero actually gave the devices
+            from gpiozero.pins.mock import MockFactory
+
             simulated = isinstance(next(iter(self._leds.values())).pin_factory, MockFactory)
         self.simulated = simulated
         for key, device in self._buttons.items():
@@ -160,6 +166,8 @@ class SeatInput:
     @classmethod
     def open(cls, config: Config, **options) -> SeatInput:
         """The seats of the settings file on gpiozero's pin factory (MockFactory without GPIO)."""
+        from .pins import choose_pin_factory
+
         choice = choose_pin_factory()
         return cls(config.seats, pin_factory=choice.factory, simulated=choice.simulated, **options)
 
@@ -167,6 +175,8 @@ class SeatInput:
         # buttons switch to ground; the internal pull-up holds the line high when open (active
         # = pressed). Not gpiozero's Button: its hold thread wakes every 0.1 s per button, 160
         # wake-ups a second for 16 buttons doing nothing; holds are timed here (see above).
+        from gpiozero import DigitalInputDevice
+
         device = DigitalInputDevice(pin, pull_up=True, pin_factory=factory)
         device.when_activated = lambda: self._edge(seat, button, "press")
         device.when_deactivated = lambda: self._edge(seat, button, "release")

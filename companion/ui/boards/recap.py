@@ -175,7 +175,7 @@ def recap_theme(size: tuple[int, int]) -> th.Theme:
     """The type and spacing for a recap of `size`: a portrait page scales from 800x1066, a
     landscape screen from 800x480 (the app's own screen: its text as large as the app's)."""
     w, h = size
-    return th.Theme(min(w / 800, h / 1066) if h > w else min(w / 800, h / 480))
+    return th.Theme(min(w / 800, h / 1066) if h > w else min(w / 800, h / 480), th.PICTURE_TEXT_BYTES)
 
 
 def save_recap(match: Match, path: str | Path, started_at: str | None = None, size: tuple[int, int] = SIZE) -> Path:

@@ -162,7 +162,7 @@ class _Measures:
         self.count += 1
 
 
-MEASURED = 16384  # texts measured and remembered, every size together (about 2.5 MB)
+MEASURED = 8192  # texts measured and remembered, every size together (about 1.5 MiB; 16,384 held 3)
 _MEASURES = _Measures(MEASURED)
 
 
@@ -335,6 +335,11 @@ def warm(px: int, weight: str, letters: str = COMMON_LETTERS) -> None:
     face.render(letters, True, INK)
 
 
+# the line images a theme for one picture (a recap) keeps: each line is drawn once, and the
+# screen's full budget (up to 2 MiB of a recap's lines) stood beside the picture as it was drawn
+PICTURE_TEXT_BYTES = 256 << 10
+
+
 class Theme:
     """Sizes and cached text for one scale (screen pixels per design pixel)."""
 
@@ -343,8 +348,11 @@ class Theme:
     # (result cards, end screens) would otherwise hold tens of megabytes
     TEXT_CACHE_BYTES = 4 << 20
 
-    def __init__(self, scale: float):
+    def __init__(self, scale: float, text_bytes: int = TEXT_CACHE_BYTES):
+        """`text_bytes`: the budget of the line images kept (a picture drawn once, whose
+        lines are drawn once each, keeps far fewer: PICTURE_TEXT_BYTES)."""
         self.scale = scale
+        self.text_bytes = text_bytes
         self._text: OrderedDict[tuple, pygame.Surface] = OrderedDict()
         self._text_bytes = 0
 
@@ -365,9 +373,7 @@ class Theme:
             surface = font(px, weight).render(text, True, colour)
             self._text[key] = surface
             self._text_bytes += _bytes(surface)
-            while len(self._text) > 1 and (
-                len(self._text) > self.TEXT_CACHE or self._text_bytes > self.TEXT_CACHE_BYTES
-            ):
+            while len(self._text) > 1 and (len(self._text) > self.TEXT_CACHE or self._text_bytes > self.text_bytes):
                 _key, oldest = self._text.popitem(last=False)
                 self._text_bytes -= _bytes(oldest)
         else:

@@ -52,7 +52,8 @@ ACTIVE_AFTER_INPUT_S = 2.0
 FRAME_S = 1 / 60
 # frames of still widgets kept: the one shown and the three a press may lead to (The Cloud
 # Mine's right and wrong answer, the end screen), in at most this many bytes (one at least):
-# four at 800x480 and 1024x600, three at 1280x800, one on a full-HD screen
+# four at 800x480 and 1024x600, three at 1280x800, one on a full-HD screen; the frame being
+# drawn counts among them (see _new_frame)
 STILL_FRAMES = 4
 STILL_BYTES = 12 << 20
 WARM_LETTERS = 16  # letters laid out per step while warming the type (about 1 ms)
@@ -499,7 +500,7 @@ class App:
                 self._scratch = pygame.Surface((1, 1))
             target = self._scratch
         else:
-            target = pygame.Surface(canvas.get_size(), 0, canvas)  # the canvas's own pixel format
+            target = self._new_frame(canvas)
             th.paint_sky(target)
         yield from self._paint_in_slices(target, screen, widgets, ctx)
         if key is not None:
@@ -842,7 +843,7 @@ class App:
             bounds = repaint.widget_bounds(widgets, ctx.theme)
             kept = self._painted_over_kept(key, widgets, bounds, ctx)
             if kept is None:
-                kept = pygame.Surface(canvas.get_size(), 0, canvas)  # the canvas's own pixel format
+                kept = self._new_frame(canvas)
                 self._paint(kept, screen, widgets, ctx)
             self._keep(key, kept, bounds)
         else:
@@ -885,7 +886,14 @@ class App:
         )
         if areas is None:
             return None
-        kept = self._stills[base_key].copy()
+        base = self._stills[base_key]
+        room = self._frames_kept(base)
+        if room > 1:
+            self._keep_newest_frames(room - 1)  # the oldest go; the base, the newest, stays
+            kept = base.copy()
+        else:  # room for one frame only (full HD): the base itself is painted over, never copied
+            kept = self._stills.pop(base_key)
+            self._still_bounds.pop(base_key, None)
         repaint.repaint(kept, areas, widgets, bounds, ctx)
         self.frames_painted_in_part += 1
         return kept
@@ -893,11 +901,23 @@ class App:
     def _keep(self, key, kept: pygame.Surface, bounds: list[pygame.Rect] | None = None) -> None:
         """Keep a frame, and where its widgets paint (`bounds`: a later frame may be painted
         over it where they differ)."""
-        size = kept.get_width() * kept.get_height() * kept.get_bytesize()
         self._stills[key] = kept
         if bounds is not None:
             self._still_bounds[key] = bounds
-        self._keep_newest_frames(max(1, min(STILL_FRAMES, STILL_BYTES // max(1, size))))
+        self._keep_newest_frames(self._frames_kept(kept))
+
+    @staticmethod
+    def _frames_kept(frame: pygame.Surface) -> int:
+        """How many frames of `frame`'s size the budget holds (one at least)."""
+        size = frame.get_width() * frame.get_height() * frame.get_bytesize()
+        return max(1, min(STILL_FRAMES, STILL_BYTES // max(1, size)))
+
+    def _new_frame(self, canvas: pygame.Surface) -> pygame.Surface:
+        """A surface for one more frame to keep, in the canvas's own pixel format. The oldest
+        kept frames go first, so that the new one is within the budget too: at full HD, where
+        the budget holds one frame, no other is kept while it is drawn."""
+        self._keep_newest_frames(self._frames_kept(canvas) - 1)
+        return pygame.Surface(canvas.get_size(), 0, canvas)
 
     def forget_other_frames(self) -> None:
         """Keep only the frame shown last: the frames kept and drawn ahead for other states go
