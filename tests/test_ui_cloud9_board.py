@@ -404,3 +404,22 @@ def test_the_balloon_has_its_envelope_above_the_basket():
     red = board.GORES[0]
     top_half = [image.get_at((x, y))[:3] for x in range(side) for y in range(side // 2)]
     assert red in top_half
+
+
+@pytest.mark.parametrize("language", ["de", "hu"])
+@pytest.mark.parametrize("count", [3, 4, 6])
+def test_in_portrait_the_path_takes_a_real_share_and_the_longest_names_still_fit(language, count):
+    # the scoreboard gives the names its whole width where they do not fit beside the pieces
+    from companion.ui.tools.demo import LONG_NAMES
+
+    players = list(LONG_NAMES[:count])
+    h, screen, now = game((720, 1280), players)
+    h.app.change_config(language=language)
+    for state in ("decide", "resolve"):
+        reach(screen, state)
+        rest(h, now)
+        board_rect = next(w for w in h.widgets() if w.key == "board").rect
+        assert screen._ladder.w >= 0.45 * board_rect.w, (screen._ladder.w, board_rect.w)
+        names = [keyed(h, f"name:{name}") for name in players]
+        assert len({label.fitted(h.app.theme).px for label in names}) == 1  # one size, as on Players
+        assert h.overflows() == [] and h.clipped() == [] and h.covered() == []

@@ -481,7 +481,8 @@ def basket_cloud(
     out: list[Widget] = [Cloud(rect, fill, th.FOCUS, key="basket-cloud", body_h=body_h)]
     out += cloud_marks(f, body.inflate(0, -f.u(2)), cloud, False, here=True)
     # the balloon stands on the cloud's puffs, wide enough for three pieces a row
-    width = min(round(rect.w * 0.70), f.u(150))
+    # (no wider than its height allows: a wider envelope would take the pieces' room)
+    width = min(round(rect.w * 0.70), f.u(150), round((body.y - rect.y) * 0.85))
     place = pygame.Rect(rect.centerx - width // 2, rect.y, width, body.y - rect.y)
     balloon: list[Widget] = [Basket(place, key="basket")]
     _, basket = balloon_parts(place)

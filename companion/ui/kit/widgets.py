@@ -59,6 +59,17 @@ def _words(paragraph: str) -> list[str]:
     return words
 
 
+def _hyphen_parts(word: str, font, width: int) -> list[str]:
+    """A word wider than `width` broken after its hyphens ("Annemarie-" / "Josephine"), else
+    the word: a long double name in a narrow card goes onto two lines rather than out of it.
+    (Its parts never join again on one line: together they are wider than the word.)"""
+    if "-" not in word.strip("-") or font.size(word)[0] <= width:
+        return [word]
+    parts = [part + "-" for part in word.split("-")]
+    parts[-1] = parts[-1][:-1]
+    return [part for part in parts if part not in ("", "-")] if all(p.strip("-") for p in parts) else [word]
+
+
 def _greedy(words: list[str], font, width: int) -> list[str]:
     lines: list[str] = []
     line = ""
@@ -172,7 +183,7 @@ def wrap_lines(text: str, px: int, width: int, weight: str = "bold") -> list[str
     font = th.font(px, weight)
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        words = _words(paragraph)
+        words = [part for word in _words(paragraph) for part in _hyphen_parts(word, font, width)]
         mine = _greedy(words, font, width)
         if len(mine) >= 2 and _lone(mine):
             settled = _settled(words, font, width, len(mine))
