@@ -12,7 +12,7 @@ from companion import i18n
 from companion.rules.cloud9 import BLANK, DICE, POINTS, TOP_CLOUD, TOP_POINTS
 from companion.ui.boards import cloud9 as board
 from companion.ui.boards.risk_meter import RiskMeter
-from companion.ui.screens.cloud9 import FALL_S, JUMP_S, LIFT_S
+from companion.ui.screens.cloud9 import FALL_S, JUMP_S, LIFT_S, CardsButton
 from companion.ui.tools.harness import Harness, _labels, _painted, flat
 from shots import shots
 
@@ -458,3 +458,15 @@ def test_a_cloud_of_the_path_has_the_outline_of_a_few_puffs_not_of_a_strip(size)
     for left, right in zip(peaks, peaks[1:]):
         dip = max(inner[left[-1] : right[0] + 1])
         assert dip - max(inner[left[-1]], inner[right[0]]) >= cloud.rect.h / 6, (left, right)
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (720, 1280)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_rise_buttons_words_keep_a_margin_from_the_buttons_edges(size, language):
+    # three lines of "Steigen, / Joker / spielen" in portrait once touched the button's top
+    h, screen, now = game(size)
+    h.app.change_config(language=language)
+    reach(screen, "resolve")
+    rest(h, now)
+    assert [w for w in every(h) if isinstance(w, CardsButton)]
+    assert h.cramped() == [] and h.overflows() == []

@@ -575,7 +575,10 @@ class Button(Widget):
         side = min(self.rect.h, self.rect.w)
         if not self.text:
             return pygame.Rect(self.rect.x, self.rect.y, 0, 0)
-        return pygame.Rect(self.rect.x + side * 0.9, self.rect.y + 3, self.rect.w - side * 0.9 - 8, self.rect.h - 6)
+        pad_y = max(3, side // 14)  # the words clear of the top and the bottom, as without an icon
+        return pygame.Rect(
+            self.rect.x + side * 0.9, self.rect.y + pad_y, self.rect.w - side * 0.9 - 8, self.rect.h - 2 * pad_y
+        )
 
     @property
     def enabled(self) -> bool:

@@ -273,7 +273,12 @@ class CardsButton(Button):
         if not self.cards:
             return super()._label_rect()
         cards = self._cards_rect()
-        return pygame.Rect(self.rect.x + 8, self.rect.y + 3, cards.x - self.rect.x - 14, self.rect.h - 6)
+        # the words clear of the edges by a share of the button, as on every button
+        side = min(self.rect.h, self.rect.w)
+        pad_x, pad_y = max(8, side // 8), max(3, side // 14)
+        return pygame.Rect(
+            self.rect.x + pad_x, self.rect.y + pad_y, cards.x - self.rect.x - pad_x - 6, self.rect.h - 2 * pad_y
+        )
 
     def draw(self, surface, ctx):
         super().draw(surface, ctx)
