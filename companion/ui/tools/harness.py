@@ -206,7 +206,7 @@ class Harness:
         out = []
         for layer in map(flat, self.app.layers()):
             holders = [(w.rect, w.label) for w in layer if isinstance(w, Button) and w.text]
-            banners = [w for w in layer if w.key in BANNERS]
+            banners = [w for w in layer if isinstance(w, Label) and w.key in BANNERS]
             cards = [w.rect for w in layer if w.key == "prompt-card"]
             holders += [(card, label) for label in banners for card in cards if card.contains(label.rect)]
             for box, label in holders:
