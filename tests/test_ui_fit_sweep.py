@@ -30,7 +30,7 @@ LANGUAGES = ("en", "de", "hu")
 QUICK_SIZES = ((800, 480), (720, 1280))
 FULL_SIZES = ((800, 480), (1024, 600), (1280, 800), (1920, 1080), (720, 1280))
 MOST_ACTIONS = 150
-CHECKS = ("overflows", "clipped", "covered", "spilled", "off_canvas", "uneven", "cramped")
+CHECKS = ("overflows", "clipped", "covered", "spilled", "off_canvas", "uneven", "cramped", "under_floor")
 
 # who draws what: the screens' owners are told of what the sweep finds on their screens
 OWNERS = {"Cloud9Screen": "cloud9", "CloudMineScreen": "cloudmine", "CloudshipScreen": "cloudship", "EndScreen": "end"}

@@ -197,6 +197,17 @@ class Harness:
                         out.append(f"{line!r} over a card's edge")
         return out
 
+    def under_floor(self) -> list[str]:
+        """Texts drawn smaller than the smallest type ("min", 18 design px): a label capped
+        under a banner that had itself shrunk to the floor, say."""
+        theme = self.app.theme
+        floor = theme.size("min") - 1  # a pixel for the scale's rounding
+        return [
+            f"{label.text!r} at {label.fitted(theme).px} px"
+            for label in _labels(self.widgets())
+            if label.text and label.fitted(theme).px < floor
+        ]
+
     def cramped(self) -> list[str]:
         """Words on a button, or on the decision banner, that come nearer its edge than the
         margin (`MARGIN_IN` design px): "Startseite" touching its sides, a banner's line at
