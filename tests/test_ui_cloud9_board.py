@@ -462,11 +462,14 @@ def test_a_cloud_of_the_path_has_the_outline_of_a_few_puffs_not_of_a_strip(size)
 
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
 @pytest.mark.parametrize("size", [(800, 480), (1024, 600), (720, 1280)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_rise_buttons_words_keep_a_margin_from_the_buttons_edges(size, language):
+def test_the_rise_buttons_words_are_one_size_and_keep_a_margin_from_their_edges(size, language):
     # three lines of "Steigen, / Joker / spielen" in portrait once touched the button's top
     h, screen, now = game(size)
     h.app.change_config(language=language)
     reach(screen, "resolve")
     rest(h, now)
-    assert [w for w in every(h) if isinstance(w, CardsButton)]
+    rises = [w for w in every(h) if isinstance(w, CardsButton)]
+    assert len(rises) == 2
+    # side by side in portrait at two widths, above each other in landscape: one size
+    assert len({rise.label.fitted(h.app.theme).px for rise in rises}) == 1
     assert h.cramped() == [] and h.overflows() == []

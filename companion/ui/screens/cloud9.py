@@ -25,6 +25,7 @@ from ..kit import theme as th
 from ..kit.layout import GAP, cols, inset, rows
 from ..kit.names import NameLabel, fit_name, shared_px
 from ..kit.shapes import draw_token
+from ..kit.siblings import one_size
 from ..kit.widgets import Button, Label, Panel, Widget, chevron_left
 from ..story.moments import colour_word
 from .base import GameScreen
@@ -446,7 +447,10 @@ class Cloud9Screen(GameScreen):
             Snapshot(area, board_widgets, key="board"),
             Balloon(ladder, self._basket, self, key="balloon"),
         ] + self.step_panel(f, step, v)
-        return self.under_the_banner(t, widgets)
+        widgets = self.under_the_banner(t, widgets)
+        # the two rises side by side in portrait, of two widths: one size all the same
+        one_size([w for w in widgets if isinstance(w, CardsButton)], t)
+        return widgets
 
     # the scoreboard: points toward 50, cards in hand, and each player's part in this trip
     def role(self, name: str, v) -> str:

@@ -15,6 +15,7 @@ import pygame
 from ... import i18n
 from ..kit import theme as th
 from ..kit.layout import GAP, MIN_TARGET, cols, grid, rows
+from ..kit.siblings import one_size
 from ..kit.widgets import Button, Label, Panel, Widget
 from .base import Screen
 
@@ -126,11 +127,7 @@ class KeyboardScreen(Screen):
             Button(done, _("Done"), self.done, enabled=bool(self.text.strip()), key="done", wrap=False),
         ]
         # the command keys, of several widths, at one size (the size their most crowded one fits)
-        commands = out[-6:]
-        px = min(key.label.fitted(t).px for key in commands if isinstance(key, Button))
-        for key in commands:
-            if isinstance(key, Button):
-                key.label.at_most(px, t)
+        one_size([key for key in out[-6:] if isinstance(key, Button)], t)
         return out
 
     def matching(self) -> list[str]:
