@@ -12,7 +12,7 @@ from companion import i18n
 from companion.rules.cloud9 import BLANK, DICE, POINTS, TOP_CLOUD, TOP_POINTS
 from companion.ui.boards import cloud9 as board
 from companion.ui.boards.risk_meter import RiskMeter
-from companion.ui.screens.cloud9 import FALL_S, JUMP_S, LIFT_S
+from companion.ui.screens.cloud9 import FALL_S, JUMP_S, LIFT_S, CardsButton
 from companion.ui.tools.harness import Harness, _labels, _painted, flat
 from shots import shots
 
@@ -404,3 +404,72 @@ def test_the_balloon_has_its_envelope_above_the_basket():
     red = board.GORES[0]
     top_half = [image.get_at((x, y))[:3] for x in range(side) for y in range(side // 2)]
     assert red in top_half
+
+
+@pytest.mark.parametrize("language", ["de", "hu"])
+@pytest.mark.parametrize("count", [3, 4, 6])
+def test_in_portrait_the_path_takes_a_real_share_and_the_longest_names_still_fit(language, count):
+    # the scoreboard gives the names its whole width where they do not fit beside the pieces
+    from companion.ui.tools.demo import LONG_NAMES
+
+    players = list(LONG_NAMES[:count])
+    h, screen, now = game((720, 1280), players)
+    h.app.change_config(language=language)
+    for state in ("decide", "resolve"):
+        reach(screen, state)
+        rest(h, now)
+        board_rect = next(w for w in h.widgets() if w.key == "board").rect
+        assert screen._ladder.w >= 0.45 * board_rect.w, (screen._ladder.w, board_rect.w)
+        names = [keyed(h, f"name:{name}") for name in players]
+        assert len({label.fitted(h.app.theme).px for label in names}) == 1  # one size, as on Players
+        assert h.overflows() == [] and h.clipped() == [] and h.covered() == []
+
+
+def top_outline(image: pygame.Surface) -> list[int]:
+    """For each column, how far down the cloud's first drawn pixel is."""
+    w, h = image.get_size()
+    return [next((y for y in range(h) if image.get_at((x, y)).a > 0), h) for x in range(w)]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (720, 1280)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_cloud_of_the_path_has_the_outline_of_a_few_puffs_not_of_a_strip(size):
+    # at 800x480 a cloud of the path is a long, low row: its top must still rise and dip in a
+    # few broad mounds, none cut flat by its box
+    h, screen, now = game(size)
+    rest(h, now)
+    cloud = keyed(h, "cloud:5")
+    width = max(2, h.app.theme.px(2))
+    outline = top_outline(board._cloud_image(cloud.rect.w, cloud.rect.h, board.CLOUD, board.CLOUD_LINE, width))
+    inner = outline[cloud.rect.h : -cloud.rect.h]  # between the round ends
+    highest = min(inner)
+    tops = [x for x in range(1, len(inner) - 1) if inner[x] == highest]
+    assert len(tops) < len(inner) * 0.2, "a flat top: the puffs are cut by the cloud's box"
+    # mounds: where the outline comes within a pixel of its peak, in runs; the dips between
+    # them go at least a sixth of the cloud's height down
+    peaks, run = [], []
+    for x, y in enumerate(inner):
+        if y <= min(inner[max(0, x - 12) : x + 13]) and y <= highest + cloud.rect.h // 4:
+            run.append(x)
+        elif run:
+            peaks.append(run)
+            run = []
+    peaks += [run] if run else []
+    assert 2 <= len(peaks) <= 5, peaks
+    for left, right in zip(peaks, peaks[1:]):
+        dip = max(inner[left[-1] : right[0] + 1])
+        assert dip - max(inner[left[-1]], inner[right[0]]) >= cloud.rect.h / 6, (left, right)
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (720, 1280)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_rise_buttons_words_are_one_size_and_keep_a_margin_from_their_edges(size, language):
+    # three lines of "Steigen, / Joker / spielen" in portrait once touched the button's top
+    h, screen, now = game(size)
+    h.app.change_config(language=language)
+    reach(screen, "resolve")
+    rest(h, now)
+    rises = [w for w in every(h) if isinstance(w, CardsButton)]
+    assert len(rises) == 2
+    # side by side in portrait at two widths, above each other in landscape: one size
+    assert len({rise.label.fitted(h.app.theme).px for rise in rises}) == 1
+    assert h.cramped() == [] and h.overflows() == []

@@ -639,3 +639,23 @@ def test_the_storm_cards_headline_takes_two_lines_at_most_no_smaller_than_its_wo
         headline, words = h.find("story-headline").fitted(theme), h.find("story-text").fitted(theme)
         assert len(headline.lines) <= 2 and headline.px >= words.px, (lang, headline)
         assert h.find("story-band").rect.contains(h.find("story-headline").rect)
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_in_portrait_the_roll_banner_has_room_for_two_lines_and_nothing_falls_under_the_floor(language):
+    # a long commander's "Szentgyörgyi Boglárka, dobj a kockákkal!" once shrank to the floor on
+    # one line, and "Roll for me" under it went below the smallest type
+    from companion.ui.tools.demo import players_game
+
+    setup, actions = players_game("cloudship", 4)
+    h = Harness((720, 1280))
+    h.app.change_config(language=language)
+    screen = h.start_game(setup)
+    theme = h.app.theme
+    for action in actions[:12]:
+        if screen.view["phase"] == "roll":
+            h.app.pump()
+            banner = next(w for w in h.widgets() if w.key == "prompt")
+            assert banner.rect.h >= 2 * theme.size("body"), banner.rect
+            assert h.under_floor() == [] and h.overflows() == [] and h.cramped() == []
+        screen.submit(action)

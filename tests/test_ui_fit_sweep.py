@@ -30,7 +30,7 @@ LANGUAGES = ("en", "de", "hu")
 QUICK_SIZES = ((800, 480), (720, 1280))
 FULL_SIZES = ((800, 480), (1024, 600), (1280, 800), (1920, 1080), (720, 1280))
 MOST_ACTIONS = 150
-CHECKS = ("overflows", "clipped", "covered", "spilled", "off_canvas", "uneven")
+CHECKS = ("overflows", "clipped", "covered", "spilled", "off_canvas", "uneven", "cramped", "under_floor")
 
 # who draws what: the screens' owners are told of what the sweep finds on their screens
 OWNERS = {"Cloud9Screen": "cloud9", "CloudMineScreen": "cloudmine", "CloudshipScreen": "cloudship", "EndScreen": "end"}
@@ -269,3 +269,21 @@ def test_the_players_names_share_one_size_and_show_whole_or_shortened(size, coun
         assert all(line.rstrip(ELLIPSIS) in name for line in lines), lines
         assert " ".join(lines).replace("- ", "-") == name or any(line.endswith(ELLIPSIS) for line in lines), lines
         assert label.clipped(theme) == [] and label.overflow(theme) == []
+
+
+def test_the_sweep_sees_words_that_touch_their_buttons_edge():
+    # "Startseite" filling its button to the edge reads as cut from it: a margin is kept
+    from companion.ui.kit.widgets import Button
+    from companion.ui.screens.base import Screen
+
+    class Tight(Screen):
+        def build(self, f, t):
+            home = Button(pygame.Rect(f.u(100), f.u(200), f.u(120), f.u(64)), "Startseite", None, key="home")
+            home.label.rect = home.rect.inflate(-2, -2)  # its words laid out up to the edge
+            roomy = Button(pygame.Rect(f.u(400), f.u(200), f.u(200), f.u(64)), "Home", None, key="roomy")
+            return [home, roomy]
+
+    h = Harness((800, 480))
+    h.app.show(Tight(h.app))
+    h.app.pump()
+    assert h.cramped() == ["'Startseite' within 4 px of its edge"]

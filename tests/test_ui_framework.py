@@ -303,3 +303,18 @@ def test_a_line_is_drawn_exactly_as_freetype_renders_it_on_its_baseline(px, weig
         drawn = face.render(text, True, (20, 30, 40))
         assert drawn.get_size() == expected.get_size()
         assert pygame.image.tobytes(drawn, "RGBA") == pygame.image.tobytes(expected, "RGBA"), text
+
+
+def test_a_double_name_too_wide_for_its_line_breaks_after_its_hyphen_and_only_then():
+    from companion.ui.kit.widgets import wrap_lines
+
+    pygame.font.init()
+    from companion.ui.kit import theme as th
+
+    face = th.font(27, "bold")
+    narrow = face.size("Annemarie-Josephine")[0] - 4
+    lines = wrap_lines("Annemarie-Josephine let it fall", 27, narrow)
+    assert lines[0] == "Annemarie-" and lines[1].startswith("Josephine")
+    assert all(face.size(line)[0] <= narrow for line in lines)
+    wide = face.size("Annemarie-Josephine let it fall")[0]
+    assert wrap_lines("Annemarie-Josephine let it fall", 27, wide) == ["Annemarie-Josephine let it fall"]

@@ -146,3 +146,19 @@ def test_an_unreadable_history_offers_no_names_and_typing_still_works(played_jou
         h.tap(f"key:{letter}")
     h.tap("done")
     assert h.app.screen.names()[0] == "Eva"
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_in_portrait_without_names_to_offer_the_keys_and_the_name_use_the_height(language):
+    h = open_keyboard((720, 1280), language)
+    for letter in "zsofia":
+        h.tap(f"key:{letter}")
+    content = h.app.frame.content
+    field = next(w for w in h.widgets() if w.key == "field").rect
+    assert field.y - content.y <= 0.2 * content.h  # not the top 40% left empty
+    theme = h.app.theme
+    typed = next(w for w in h.widgets() if w.key == "typed")
+    assert typed.fitted(theme).px >= theme.size("display") * 0.9  # the name in large type
+    commands = [w for w in h.widgets() if w.key in ("shift", "accents", "space", "delete", "cancel", "done")]
+    assert len({w.label.fitted(theme).px for w in commands}) == 1  # the command keys at one size
+    assert h.overflows() == [] and h.small_targets() == [] and h.off_canvas() == []

@@ -117,32 +117,34 @@ def pawn_box(slot: pygame.Rect) -> pygame.Rect:
 # --- clouds ----------------------------------------------------------------------------------
 
 
-def cloud_parts(rect: pygame.Rect) -> tuple[pygame.Rect, list[tuple[tuple[float, float], float]]]:
-    """A cloud in `rect`: a flat-bottomed pill and a row of round puffs of several sizes on its
-    top, reaching from end to end (a full cloud, not a strip)."""
+def cloud_parts(rect: pygame.Rect) -> tuple[pygame.Rect, list[pygame.Rect]]:
+    """A cloud in `rect`: a flat-bottomed pill along the lower part and a few broad round
+    mounds of several heights on its top (ellipses: a long, low cloud still has the outline of
+    a few big puffs rather than a wavy strip), the highest reaching the rect's top."""
     h = rect.h
-    base = pygame.Rect(rect.x, rect.y + round(h * 0.36), rect.w, h - round(h * 0.36))
-    # puffs no wider than the cloud is tall allows: a long cloud gets more of them
-    r = h * 0.46
-    count = max(3, min(6, round(rect.w / (r * 2.4))))
-    sizes = (0.80, 1.0, 0.88, 1.05, 0.84, 0.98, 0.86)
-    puffs = []
+    base = pygame.Rect(rect.x, rect.y + round(h * 0.45), rect.w, h - round(h * 0.45))
+    centre_y = base.y + h * 0.12  # the mounds stand on the pill's top
+    highest = centre_y - rect.y
+    count = max(2, min(4, round(rect.w / (h * 2.6))))
+    heights = (0.78, 1.0, 0.86, 0.95)
+    span = (rect.w - base.h) / count  # inside the pill's round ends
+    mounds = []
     for i in range(count):
-        k = sizes[i % len(sizes)]
-        x = rect.x + r * 0.85 + (rect.w - r * 1.7) * i / (count - 1)
-        puffs.append(((x, rect.y + h - r * k - base.h * 0.35), r * k))
-    return base, puffs
+        rx, ry = span * 0.56, highest * heights[i % len(heights)]
+        cx = rect.x + base.h / 2 + span * (i + 0.5)
+        mounds.append(pygame.Rect(round(cx - rx), round(centre_y - ry), round(2 * rx), round(2 * ry)))
+    return base, mounds
 
 
 def draw_cloud(surface: pygame.Surface, rect: pygame.Rect, fill, line, width: int) -> None:
-    base, puffs = cloud_parts(rect)
+    base, mounds = cloud_parts(rect)
     # the outline first, a little larger, then the fill over it: one outline round the union
     pygame.draw.rect(surface, line, base.inflate(width * 2, width * 2), border_radius=base.h // 2 + width)
-    for centre, r in puffs:
-        pygame.draw.circle(surface, line, centre, r + width)
+    for mound in mounds:
+        pygame.draw.ellipse(surface, line, mound.inflate(width * 2, width * 2))
     pygame.draw.rect(surface, fill, base, border_radius=base.h // 2)
-    for centre, r in puffs:
-        pygame.draw.circle(surface, fill, centre, r)
+    for mound in mounds:
+        pygame.draw.ellipse(surface, fill, mound)
     # a shaded underside gives the cloud its body (kept low, under the words)
     high = max(2, base.h // 4)
     shade = pygame.Rect(base.x + base.h // 3, base.bottom - high - base.h // 10, base.w - 2 * (base.h // 3), high)
@@ -481,7 +483,8 @@ def basket_cloud(
     out: list[Widget] = [Cloud(rect, fill, th.FOCUS, key="basket-cloud", body_h=body_h)]
     out += cloud_marks(f, body.inflate(0, -f.u(2)), cloud, False, here=True)
     # the balloon stands on the cloud's puffs, wide enough for three pieces a row
-    width = min(round(rect.w * 0.70), f.u(150))
+    # (no wider than its height allows: a wider envelope would take the pieces' room)
+    width = min(round(rect.w * 0.70), f.u(150), round((body.y - rect.y) * 0.85))
     place = pygame.Rect(rect.centerx - width // 2, rect.y, width, body.y - rect.y)
     balloon: list[Widget] = [Basket(place, key="basket")]
     _, basket = balloon_parts(place)

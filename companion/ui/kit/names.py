@@ -6,6 +6,7 @@ box even at the floor is shortened at its end ("Szentgyörgyi Bo…"), never cut
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 from . import theme as th
 from .widgets import Fitted, Label
@@ -40,6 +41,7 @@ def shortened(line: str, px: int, width: int, weight: str) -> str:
     return ELLIPSIS
 
 
+@lru_cache(maxsize=1024)  # the scoreboards measure every name on every rebuild, mostly alike
 def fit_name(
     name: str, px: int, floor: int, width: int, height: int | None, weight: str, most: int = 2, shorten: bool = False
 ) -> Fitted:

@@ -13,14 +13,13 @@ import pygame
 
 from . import theme as th
 from .caches import pictures
-from .shapes import draw_shape
+from .shapes import draw_shape, shape_extent
 
 EDGES = ("top", "right", "bottom", "left")  # clockwise
-THICKNESS = 14  # design px: inside the 16 px outer margin, a little sky left before the cards
+THICKNESS = 15  # design px: inside the 16 px outer margin, a pixel of sky left before the cards
 LINE = 1  # design px: the ink line along the band's inner side
-SHAPE = 11  # design px across: whole inside the band's colour, as large as a band under the bar allows
 SHAPE_EVERY = 40  # design px between the shapes along the band
-REACH = 1.2  # how far past its radius a shape may reach (the diamond's corners, shapes.POLYGONS), and a pixel to spare
+SPARE = 1  # screen px of the band's colour each side of a shape, so that it shows whole
 
 
 def canvas_edge(display_edge: str, rotate: int) -> str:
@@ -74,14 +73,36 @@ def _paint(surface: pygame.Surface, strip: pygame.Rect, edge: str, colour: str, 
     else:
         pygame.draw.rect(surface, th.INK, (inner, strip.top, line, strip.height))
     colour_part = _colour_part(strip, edge, line)
-    radius = min(SHAPE * scale, min(colour_part.size)) / 2 / REACH  # whole inside the colour
-    ink = th.text_on(game.rgb)  # the shape in ink or white, whichever shows on the colour
     along = edge in ("top", "bottom")
-    length = strip.width if along else strip.height
+    depth = (colour_part.height if along else colour_part.width) - 2 * SPARE
     step = max(1, round(SHAPE_EVERY * scale))
+    # the shape in ink or white, whichever shows on the colour
+    mark = shape_mark(game.shape, th.text_on(game.rgb), depth, along, step * 0.6)
+    length = strip.width if along else strip.height
     for offset in range(step // 2, length - step // 4, step):
         centre = (strip.left + offset, colour_part.centery) if along else (colour_part.centerx, strip.top + offset)
-        draw_shape(surface, game.shape, centre, radius, ink, outline=None)
+        surface.blit(mark, mark.get_rect(center=centre))
+
+
+def shape_mark(shape: str, ink: tuple[int, int, int], depth: int, along: bool, longest: float) -> pygame.Surface:
+    """A shape as large as fits `depth` px across the band (and `longest` px along it), cut to
+    the pixels it covers: each shape by its own extent (a wave is wider than tall, a triangle
+    sits low), so that it is whole and centred in the band as drawn, not as computed."""
+    left, top, right, bottom = shape_extent(shape)
+    radius = min(
+        depth / ((bottom - top) if along else (right - left)), longest / ((right - left) if along else (bottom - top))
+    )
+    radius += 1  # from a little above the estimate: the largest whose pixels fit
+    while radius > 1:
+        side = int(3 * radius) + 4
+        for nudge in (0.0, 0.5):  # a pixel's grid can make a shape one pixel larger or smaller
+            image = pygame.Surface((side, side), pygame.SRCALPHA)
+            draw_shape(image, shape, (side / 2 + nudge, side / 2 + nudge), radius, ink, outline=None)
+            drawn = image.get_bounding_rect()
+            if (drawn.h if along else drawn.w) <= depth:
+                return image.subsurface(drawn).copy()
+        radius -= 0.25
+    return pygame.Surface((1, 1), pygame.SRCALPHA)
 
 
 def _colour_part(strip: pygame.Rect, edge: str, line: int) -> pygame.Rect:

@@ -7,6 +7,7 @@ colour and outlined in ink, so that white and yellow also show on a white card.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
@@ -69,6 +70,21 @@ POLYGONS: dict[str, Callable[[Point, float], list[Point]]] = {
 SHAPES = ("circle", *POLYGONS, "rainbow")
 
 RAINBOW = ("red", "yellow", "green", "purple")
+
+
+@functools.cache
+def shape_extent(shape: str) -> tuple[float, float, float, float]:
+    """How far a shape of radius 1 reaches from its centre: (left, top, right, bottom), so that
+    a shape can be sized to fill a box whole (a wave is wider than it is tall)."""
+    if shape == "circle":
+        return (-0.95, -0.95, 0.95, 0.95)
+    if shape == "rainbow":
+        return (-1.05, -0.6, 1.05, 0.45)
+    if shape not in POLYGONS:
+        raise ValueError(f"unknown shape {shape!r}: expected one of {', '.join(SHAPES)}")
+    points = POLYGONS[shape]((0.0, 0.0), 1.0)
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def draw_shape(

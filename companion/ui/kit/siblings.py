@@ -96,3 +96,14 @@ def even_siblings(widgets: list[Widget], theme: Theme) -> list[Widget]:
         for button in group:
             button.label.at_most(shared, theme)
     return widgets
+
+
+def one_size(buttons: list[Button], theme: Theme) -> None:
+    """A row of buttons of several widths (so not `siblings`) set to the one size the most
+    crowded of them fits: the keyboard's command keys, Cloud 9's two rises in portrait."""
+    worded = [b for b in buttons if b.text]
+    if len(worded) < 2:
+        return
+    shared = min(b.label.fitted(theme).px for b in worded)
+    for button in worded:
+        button.label.at_most(shared, theme)

@@ -59,6 +59,17 @@ def _words(paragraph: str) -> list[str]:
     return words
 
 
+def _hyphen_parts(word: str, font, width: int) -> list[str]:
+    """A word wider than `width` broken after its hyphens ("Annemarie-" / "Josephine"), else
+    the word: a long double name in a narrow card goes onto two lines rather than out of it.
+    (Its parts never join again on one line: together they are wider than the word.)"""
+    if "-" not in word.strip("-") or font.size(word)[0] <= width:
+        return [word]
+    parts = [part + "-" for part in word.split("-")]
+    parts[-1] = parts[-1][:-1]
+    return [part for part in parts if part not in ("", "-")] if all(p.strip("-") for p in parts) else [word]
+
+
 def _greedy(words: list[str], font, width: int) -> list[str]:
     lines: list[str] = []
     line = ""
@@ -172,7 +183,7 @@ def wrap_lines(text: str, px: int, width: int, weight: str = "bold") -> list[str
     font = th.font(px, weight)
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        words = _words(paragraph)
+        words = [part for word in _words(paragraph) for part in _hyphen_parts(word, font, width)]
         mine = _greedy(words, font, width)
         if len(mine) >= 2 and _lone(mine):
             settled = _settled(words, font, width, len(mine))
@@ -564,7 +575,10 @@ class Button(Widget):
         side = min(self.rect.h, self.rect.w)
         if not self.text:
             return pygame.Rect(self.rect.x, self.rect.y, 0, 0)
-        return pygame.Rect(self.rect.x + side * 0.9, self.rect.y + 3, self.rect.w - side * 0.9 - 8, self.rect.h - 6)
+        pad_y = max(3, side // 14)  # the words clear of the top and the bottom, as without an icon
+        return pygame.Rect(
+            self.rect.x + side * 0.9, self.rect.y + pad_y, self.rect.w - side * 0.9 - 8, self.rect.h - 2 * pad_y
+        )
 
     @property
     def enabled(self) -> bool:

@@ -477,9 +477,9 @@ class GameScreen(Screen):
                 pygame.Rect(board.x, board.y, left - board.x, board.h),
             ]
             for part in sorted(beside, key=lambda r: -r.w):
-                if part.w >= least_w:
+                if part.w >= least_w or (part.w >= f.u(64) and self.card_fits(f, part, moment)):
                     band = free_band(part, taken, gap)
-                    if band.h >= least_h:
+                    if band.h >= least_h and (part.w >= least_w or self.card_fits(f, band, moment)):
                         return band
             # else the largest box between them where all the card's words fit
             for box in clear_boxes(board, taken, about, gap, f.u(64)):

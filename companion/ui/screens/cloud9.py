@@ -13,7 +13,7 @@ the entry afresh. The same holds for a solo pilot's "stay in", which is no actio
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 import pygame
 
@@ -23,7 +23,9 @@ from ..boards import cloud9 as board, risk_meter
 from ..boards.cloud9 import Pawn, draw_die
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, inset, rows
+from ..kit.names import NameLabel, fit_name, shared_px
 from ..kit.shapes import draw_token
+from ..kit.siblings import one_size
 from ..kit.widgets import Button, Label, Panel, Widget, chevron_left
 from ..story.moments import colour_word
 from .base import GameScreen
@@ -148,6 +150,17 @@ class DiceRow(Widget):
             draw_die(surface, box, face, ctx.theme)
 
 
+class RowPlan(NamedTuple):
+    """Where a score row's parts go (`Cloud9Screen.row_plan`)."""
+
+    pawn: pygame.Rect
+    name: pygame.Rect
+    role: pygame.Rect
+    hand: pygame.Rect  # the cards sign and the count
+    points: pygame.Rect
+    large_points: bool  # a row with room for a larger score
+
+
 class Hand(Widget):
     """The cards-in-hand sign next to a hand size."""
 
@@ -261,7 +274,12 @@ class CardsButton(Button):
         if not self.cards:
             return super()._label_rect()
         cards = self._cards_rect()
-        return pygame.Rect(self.rect.x + 8, self.rect.y + 3, cards.x - self.rect.x - 14, self.rect.h - 6)
+        # the words clear of the edges by a share of the button, as on every button
+        side = min(self.rect.h, self.rect.w)
+        pad_x, pad_y = max(8, side // 8), max(3, side // 14)
+        return pygame.Rect(
+            self.rect.x + pad_x, self.rect.y + pad_y, cards.x - self.rect.x - pad_x - 6, self.rect.h - 2 * pad_y
+        )
 
     def draw(self, surface, ctx):
         super().draw(surface, ctx)
@@ -286,6 +304,7 @@ class Cloud9Screen(GameScreen):
         self._tumble: tuple[float, int] | None = None
         self._basket: list[Widget] = []  # the basket and the tokens aboard, as last laid out
         self._ladder: pygame.Rect | None = None  # the path of clouds, as last laid out
+        self._ladder_only = False  # a result card placed clear of the ladder alone
         self._tokens: dict[str, pygame.Rect] = {}  # each player's piece on the scores
         self._moment: board.Moment | None = None  # the moment being drawn (a rise, a fall, a jump)
         self._drawn_at: float | None = None  # a stand-in: the time its frame shows (the press's)
@@ -295,10 +314,22 @@ class Cloud9Screen(GameScreen):
 
     def card_keeps_clear(self, moment):
         # a fall or a trip to the top is about the balloon and the scores: its card leaves the
-        # ladder and every score in sight
+        # ladder and every score in sight (the ladder alone where the scores leave no room)
         if moment.kind not in ("fall", "top"):
             return ()
+        if self._ladder_only:
+            return ("ladder",)
         return ("ladder", *(f"score:{name}" for name in self.view["players"]))
+
+    def card_area(self, f, board_rect, below, moment):
+        area = super().card_area(f, board_rect, below, moment)
+        if self._ladder is not None and area.colliderect(self._ladder) and self.card_keeps_clear(moment):
+            self._ladder_only = True
+            try:
+                area = super().card_area(f, board_rect, below, moment)
+            finally:
+                self._ladder_only = False
+        return area
 
     # --- the roll being entered (for the current state only) ----------------------------------
     def _draft(self) -> list[str]:
@@ -407,7 +438,7 @@ class Cloud9Screen(GameScreen):
         v = self.view
         # portrait: the board needs the height more than the step does
         area, step = self.board_and_step(f, 0.44 if f.portrait else 0.38)
-        ladder, scores = cols(area, [1.25, 2.4] if f.portrait else [1.1, 1.75], f.u(GAP * 2))
+        ladder, scores = cols(area, [1.0, 1.15] if f.portrait else [1.1, 1.75], f.u(GAP if f.portrait else GAP * 2))
         self._dice_rect, self._ladder = None, ladder
         still, self._basket = board.path_widgets(f, ladder, v, lambda name: self.player(name).colour, self.mark)
         self._tokens = {}
@@ -416,7 +447,10 @@ class Cloud9Screen(GameScreen):
             Snapshot(area, board_widgets, key="board"),
             Balloon(ladder, self._basket, self, key="balloon"),
         ] + self.step_panel(f, step, v)
-        return self.under_the_banner(t, widgets)
+        widgets = self.under_the_banner(t, widgets)
+        # the two rises side by side in portrait, of two widths: one size all the same
+        one_size([w for w in widgets if isinstance(w, CardsButton)], t)
+        return widgets
 
     # the scoreboard: points toward 50, cards in hand, and each player's part in this trip
     def role(self, name: str, v) -> str:
@@ -430,6 +464,11 @@ class Cloud9Screen(GameScreen):
             return _("Aboard")
         return _("Jumped out")
 
+    @staticmethod
+    def roles() -> tuple[str, ...]:
+        """Every role a score row may show, in the language now (the room the rows keep)."""
+        return (_("Winner"), _("Solo pilot"), _("Pilot"), _("Decides now"), _("Aboard"), _("Jumped out"))
+
     def acting(self, v) -> str | None:
         """Whose move it is: the passenger deciding, else the pilot."""
         if v["over"]:
@@ -439,7 +478,10 @@ class Cloud9Screen(GameScreen):
     def scoreboard(self, f, area: pygame.Rect, v) -> list[Widget]:
         names = v["players"]
         gap = f.u(6)
-        deck_h = f.u(26)
+        piles = _("Draw pile: {pile} · discards: {discards}").format(pile=v["draw_pile"], discards=v["discards"])
+        # the piles' line, on two where one is too wide at the smallest type (portrait, German)
+        one_line = th.font(self.app.theme.size("min"), th.weight_of("small")).size(piles)[0] <= area.w
+        deck_h = f.u(26 if one_line else 50)
         cap = f.u(120 if f.portrait else 100)
 
         def row_height(room: int) -> int:
@@ -448,24 +490,69 @@ class Cloud9Screen(GameScreen):
         # the piles are worth a line only when the players' rows keep room enough
         show_deck = row_height(area.h - deck_h - gap) >= f.u(64)
         row_h = row_height(area.h - deck_h - gap if show_deck else area.h)
+        row_rects = [pygame.Rect(area.x, area.y + i * (row_h + gap), area.w, row_h) for i in range(len(names))]
+        # the names at one size, as on the Players screen (on two lines where a tall row has
+        # room): beside the piece where they all fit there, else (a narrow scoreboard: portrait,
+        # long names) across the whole row, the piece going down to the role and the score
+        theme = self.app.theme
+        weight = th.weight_of("body")
+        body, floor = theme.size("body"), theme.size("min")
+
+        role_face = th.font(floor, th.weight_of("small"))
+        role_w = max(role_face.size(role)[0] for role in self.roles())
+
+        def fitting(plans: dict[str, RowPlan]) -> tuple[int, bool]:
+            """The names' one size in these rows, and whether the names and every role fit."""
+            boxes = {n: plan.name for n, plan in plans.items()}
+            px = shared_px(
+                {n: box.w for n, box in boxes.items()}, body, floor, min(b.h for b in boxes.values()), weight
+            )
+            names_fit = not any(fit_name(n, px, px, box.w, box.h, weight).overflow for n, box in boxes.items())
+            return px, names_fit and all(plan.role.w >= role_w for plan in plans.values())
+
+        plans = {name: self.row_plan(f, row, beside=True) for name, row in zip(names, row_rects)}
+        px, fits = fitting(plans)
+        if not fits:
+            plans = {name: self.row_plan(f, row, beside=False) for name, row in zip(names, row_rects)}
+            px, _fits = fitting(plans)
         out: list[Widget] = []
-        for index, name in enumerate(names):
-            row = pygame.Rect(area.x, area.y + index * (row_h + gap), area.w, row_h)
-            out += self.score_row(f, row, name, v)
+        for name, row in zip(names, row_rects):
+            out += self.score_row(f, row, name, v, plans[name], px / theme.scale)
         if show_deck:
             deck = pygame.Rect(area.x, area.y + len(names) * (row_h + gap), area.w, deck_h)
-            out.append(
-                Label(
-                    deck,
-                    _("Draw pile: {pile} · discards: {discards}").format(pile=v["draw_pile"], discards=v["discards"]),
-                    "small",
-                    colour=th.INK,
-                    key="deck",
-                )
-            )
+            out.append(Label(deck, piles, "small", colour=th.INK, wrap=not one_line, key="deck"))
         return out
 
-    def score_row(self, f, row: pygame.Rect, name: str, v) -> list[Widget]:
+    @staticmethod
+    def row_plan(f, row: pygame.Rect, beside: bool) -> RowPlan:
+        """Where a score row's parts go: the piece beside both lines (`beside`), or the name
+        across the whole top line and the piece at the start of the lower one."""
+        inner = pygame.Rect(row.x + f.u(14), row.y + f.u(3), row.w - f.u(20), row.h - f.u(8))
+        # the name has the whole top line (long names); role, hand and score share the lower one
+        # (a tall row gives it the more room, for a larger score)
+        tall = row.h >= f.u(72)
+        if beside:
+            pawn_h = min(inner.h, f.u(46))
+            pawn = pygame.Rect(inner.x, inner.centery - pawn_h // 2, round(pawn_h * 0.82), pawn_h)
+            rest = pygame.Rect(pawn.right + f.u(8), inner.y, inner.right - pawn.right - f.u(8), inner.h)
+            name_rect, lower = rows(rest, [1, 1.25] if tall else [1.1, 1])
+        else:
+            name_rect, lower = rows(inner, [1, 1.25] if tall else [1.1, 1])
+            pawn_h = min(lower.h + f.u(4), f.u(28))
+            pawn = pygame.Rect(lower.x, lower.bottom - pawn_h, round(pawn_h * 0.82), pawn_h)
+            lower = pygame.Rect(pawn.right + f.u(3), lower.y, lower.right - pawn.right - f.u(3), lower.h)
+        large = tall and beside  # across, the role needs the room of a larger score
+        points_w = f.u(58 if large and lower.w >= f.u(280) else 40 if beside else 30)
+        points = pygame.Rect(lower.right - points_w, lower.y - f.u(2), points_w, lower.h + f.u(4))
+        lower = pygame.Rect(lower.x, lower.y, lower.w - points_w, lower.h)
+        # the cards sign and room for a two-digit count at the smallest type (hands grow past
+        # nine over a long game), leaving the role its room
+        hand_w = f.u(47 if beside else 38)
+        hand = pygame.Rect(lower.right - hand_w - f.u(4), lower.y, hand_w, lower.h)
+        role = pygame.Rect(lower.x, lower.y, hand.x - lower.x - f.u(3), lower.h)
+        return RowPlan(pawn, name_rect, role, hand, points, large)
+
+    def score_row(self, f, row: pygame.Rect, name: str, v, plan: RowPlan, name_size: float) -> list[Widget]:
         player = self.player(name)
         rgb = th.COLOURS[player.colour].rgb
         acting = name == self.acting(v)
@@ -475,28 +562,22 @@ class Cloud9Screen(GameScreen):
         fill = pygame.Rect(row.x + f.u(10), row.y + edge, row.w - f.u(10) - edge, row.h - 2 * edge)
         # points toward 50: the row itself fills up (never left out, however short the row)
         out.append(Bar(fill, v["scores"][name], WINNING_SCORE, rgb, key=f"bar:{name}"))
-        inner = pygame.Rect(row.x + f.u(14), row.y + f.u(3), row.w - f.u(20), row.h - f.u(8))
-        pawn_h = min(inner.h, f.u(46))
-        pawn = pygame.Rect(inner.x, inner.centery - pawn_h // 2, round(pawn_h * 0.82), pawn_h)
+        pawn, name_rect, role_rect, hand, points, large = plan
         self._tokens[name] = pawn
-        rest = pygame.Rect(pawn.right + f.u(8), inner.y, inner.right - pawn.right - f.u(8), inner.h)
-        # the name has the whole top line (long names); role, hand and score share the lower one
-        # (a tall row gives it the more room, for a larger score)
-        tall = row.h >= f.u(72)
-        name_rect, lower = rows(rest, [1, 1.25] if tall else [1.1, 1])
-        points_w = f.u(58 if tall and rest.w >= f.u(280) else 40)
-        points = pygame.Rect(lower.right - points_w, lower.y - f.u(2), points_w, lower.h + f.u(4))
-        lower = pygame.Rect(lower.x, lower.y, lower.w - points_w, lower.h)
-        # the cards sign and room for a two-digit count at the smallest type (hands grow past
-        # nine over a long game), leaving the role its room
-        hand_w = f.u(47)
-        hand = pygame.Rect(lower.right - hand_w - f.u(4), lower.y, hand_w, lower.h)
-        role_rect = pygame.Rect(lower.x, lower.y, hand.x - lower.x - f.u(3), lower.h)
-        card_h = min(hand.h - f.u(2), f.u(20))
+        card_h = min(hand.h - f.u(2), f.u(20), hand.w - f.u(24))  # the count keeps two digits' room
         card = pygame.Rect(hand.x, hand.centery - card_h // 2, card_h, card_h)
         out += [
             Pawn(pawn, name, player.colour, key=f"token:{name}", mark=self.mark(name)),
-            Label(name_rect, name, "body", align="left", colour=th.INK if aboard else th.INK_SOFT, key=f"name:{name}"),
+            NameLabel(
+                name_rect,
+                name,
+                name_size,
+                align="left",
+                colour=th.INK if aboard else th.INK_SOFT,
+                key=f"name:{name}",
+                weight=th.weight_of("body"),
+                shorten=True,
+            ),
             Label(
                 role_rect,
                 self.role(name, v),
@@ -513,7 +594,7 @@ class Cloud9Screen(GameScreen):
                 align="left",
                 key=f"hand:{name}",
             ),
-            Label(points, str(v["scores"][name]), "big" if tall else 26, align="right", key=f"score:{name}"),
+            Label(points, str(v["scores"][name]), "big" if large else 26, align="right", key=f"score:{name}"),
         ]
         return out
 

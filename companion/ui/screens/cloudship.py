@@ -360,7 +360,7 @@ class CloudshipScreen(GameScreen):
         read yet (the commander's disc and three dice: "roll!")."""
         out: list[Widget] = []
         if icons:
-            pictures, rect = rows(rect, [0.8, 1.2] if f.portrait else [0.6, 1.4], f.u(2))
+            pictures, rect = rows(rect, [0.55, 1.45] if f.portrait else [0.6, 1.4], f.u(2))
             side = min(pictures.h, f.u(48))
             row = pygame.Rect(0, 0, min(pictures.w, side * (len(icons) + (1.2 if who else 0))), side)
             row.center = pictures.center
@@ -377,7 +377,15 @@ class CloudshipScreen(GameScreen):
         summary = [] if notice else self.resolution_lines()
         out: list[Widget] = []
         if f.portrait:  # the slots and "roll for me" side by side, the faces in one row
-            prompt, info, slots, faces = rows(inner, [1.3, 0.85, 0.95, 1.3], f.u(GAP))
+            # the slots, the faces and the line between at the heights their targets and words
+            # need; the banner gets the rest (its words on two lines, not one shrunk to fit)
+            gap = f.u(GAP)
+            needs = [f.u(40), f.u(52), f.u(68)]  # info, slots, faces
+            banner_h = inner.h - sum(needs) - 3 * gap
+            if banner_h >= inner.h * 1.3 / 4.4:
+                prompt, info, slots, faces = rows(inner, [banner_h, *needs], gap)
+            else:  # a short step: in proportion
+                prompt, info, slots, faces = rows(inner, [1.3, 0.85, 0.95, 1.3], gap)
             slot_area, helper = cols(slots, [1.4, 1], f.u(GAP))
             out += self.face_buttons(f, faces, len(FACES))
         else:

@@ -15,6 +15,7 @@ import pygame
 from ... import i18n
 from ..kit import theme as th
 from ..kit.layout import GAP, MIN_TARGET, cols, grid, rows
+from ..kit.siblings import one_size
 from ..kit.widgets import Button, Label, Panel, Widget
 from .base import Screen
 
@@ -59,18 +60,26 @@ class KeyboardScreen(Screen):
         c = f.content
         gap = f.u(GAP)
         key_rows = ACCENTS if self.accents else layout(i18n.current_language())
+        name_size = "prompt"
         if f.portrait:  # the keys at the bottom, where thumbs reach; the name just above them
-            row_h = min(f.u(80), (c.h - f.u(200)) // (len(key_rows) + 2))  # large keys: portrait has height
-            keys = pygame.Rect(c.x, c.bottom - row_h * (len(key_rows) + 2), c.w, row_h * (len(key_rows) + 2))
-            field_rect = pygame.Rect(c.x, keys.y - f.u(80), c.w, f.u(64))
+            # large keys: portrait has height. Without names played before to offer above the
+            # name, the room they would take goes to larger keys and the name in large type
+            # (one layout for the whole typing: the keys never move under a finger)
+            offers = bool(self.suggestions)
+            lines_n = len(key_rows) + 2
+            row_h = min(f.u(80 if offers else 96), (c.h - f.u(200)) // lines_n)
+            keys = pygame.Rect(c.x, c.bottom - row_h * lines_n, c.w, row_h * lines_n)
+            field_h = f.u(64) if offers else max(f.u(64), min(f.u(150), keys.y - c.y - 2 * gap))
+            field_rect = pygame.Rect(c.x, keys.y - field_h - f.u(16), c.w, field_h)
             above = pygame.Rect(c.x, c.y, c.w, field_rect.y - gap - c.y)
+            name_size = "prompt" if offers or field_h < f.u(120) else "display"
         else:
             field_rect, keys = rows(c, [1, 6], gap)
             above = None
         shown = self.text + "|"
         out: list[Widget] = [
             Panel(field_rect, key="field"),
-            Label(field_rect.inflate(-f.u(24), 0), shown, "prompt", align="left", key="typed"),
+            Label(field_rect.inflate(-f.u(24), 0), shown, name_size, align="left", key="typed"),
         ]
         if above is not None:
             out += self.suggestion_widgets(f, above)
@@ -95,7 +104,7 @@ class KeyboardScreen(Screen):
                     )
                 )
         if f.portrait:  # the command keys on two rows
-            shift, accents, space, delete = cols(lines[-2], [1.3, 1, 2, 1.3], gap)
+            shift, accents, space, delete = cols(lines[-2], [1.5, 0.9, 1.8, 1.3], gap)
             cancel, done = cols(lines[-1], 2, gap)
         else:
             shift, accents, space, delete, cancel, done = cols(lines[-1], [1.4, 1, 2.6, 1.4, 1.6, 1.6], gap)
@@ -117,6 +126,8 @@ class KeyboardScreen(Screen):
             Button(cancel, _("Cancel"), self.app.back, kind="secondary", key="cancel", wrap=False),
             Button(done, _("Done"), self.done, enabled=bool(self.text.strip()), key="done", wrap=False),
         ]
+        # the command keys, of several widths, at one size (the size their most crowded one fits)
+        one_size([key for key in out[-6:] if isinstance(key, Button)], t)
         return out
 
     def matching(self) -> list[str]:

@@ -32,6 +32,9 @@ from ..loop.app import App  # noqa: E402
 from ..loop.hardware import NoHardware  # noqa: E402
 from ..story.sounds import Silence  # noqa: E402
 
+MARGIN_IN = 4  # design px: the least room between a button's (or the banner's) words and its edge
+BANNERS = ("prompt", "load")  # the decision banner's words, on the card "prompt-card"
+
 
 def _labels(widgets: list[Widget]) -> list[Label]:
     """The labels among `widgets`, a button's own label included."""
@@ -192,6 +195,37 @@ class Harness:
                     holders = [p for p in panels if p.colliderect(ink)]
                     if holders and not any(p.contains(ink) for p in holders):
                         out.append(f"{line!r} over a card's edge")
+        return out
+
+    def under_floor(self) -> list[str]:
+        """Texts drawn smaller than the smallest type ("min", 18 design px): a label capped
+        under a banner that had itself shrunk to the floor, say."""
+        theme = self.app.theme
+        floor = theme.size("min") - 1  # a pixel for the scale's rounding
+        return [
+            f"{label.text!r} at {label.fitted(theme).px} px"
+            for label in _labels(self.widgets())
+            if label.text and label.fitted(theme).px < floor
+        ]
+
+    def cramped(self) -> list[str]:
+        """Words on a button, or on the decision banner, that come nearer its edge than the
+        margin (`MARGIN_IN` design px): "Startseite" touching its sides, a banner's line at
+        its top. Text needs the room around it to read as text on a button, not cut from it."""
+        theme = self.app.theme
+        margin = max(1, theme.px(MARGIN_IN))
+        out = []
+        for layer in map(flat, self.app.layers()):
+            holders = [(w.rect, w.label) for w in layer if isinstance(w, Button) and w.text]
+            banners = [w for w in layer if isinstance(w, Label) and w.key in BANNERS]
+            cards = [w.rect for w in layer if w.key == "prompt-card"]
+            holders += [(card, label) for label in banners for card in cards if card.contains(label.rect)]
+            for box, label in holders:
+                room = box.inflate(-2 * margin, -2 * margin)
+                lines = label.fitted(theme).lines if label.text else ()
+                for line, ink in zip(lines, label.ink(theme)):
+                    if ink.w and ink.h and not room.contains(ink):
+                        out.append(f"{line!r} within {margin} px of its edge")
         return out
 
     def uneven(self) -> list[str]:
