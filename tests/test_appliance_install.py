@@ -304,6 +304,36 @@ def test_preflight_names_what_is_missing_before_anything_changes(tmp_path, monke
     assert len(problems) == 1 and problems[0].startswith("no network: pip") and "release bundle" in problems[0]
 
 
+def test_offline_a_package_apt_has_on_this_machine_needs_no_network(tmp_path, monkeypatch):
+    monkeypatch.setattr(install, "FIRMWARE", tmp_path)
+    (tmp_path / "config.txt").write_text("dtoverlay=vc4-kms-v3d\n")
+    monkeypatch.setattr(install, "BOOT_CONFIGS", (tmp_path / "config.txt",))
+    bundle = tmp_path / "bundle"
+    wheels = bundle / "wheels" / f"cp{sys.version_info.major}{sys.version_info.minor}"
+    wheels.mkdir(parents=True)
+    (wheels / "cloud_companion-1.0-py3-none-any.whl").write_bytes(b"")  # the app's wheels: pip needs nothing
+    offline = {"which": lambda tool: f"/usr/bin/{tool}", "missing": lambda: ["espeak-ng"], "reachable": lambda: False}
+    asked: list[list[str]] = []
+    problems, _ = install.preflight("update", bundle, **offline, here=lambda lacking: asked.append(lacking) or True)
+    assert problems == [] and asked == [["espeak-ng"]]  # an archive on the stick, say
+    problems, _ = install.preflight("update", bundle, **offline, here=lambda lacking: False)
+    assert len(problems) == 1 and problems[0].startswith("no network: apt (packages: espeak-ng)")
+
+
+def test_apt_here_reads_where_apt_would_fetch_from(monkeypatch):
+    def apt_says(stdout: str, code: int = 0):
+        monkeypatch.setattr(install.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, code, stdout, ""))
+
+    local = "'file:/media/stick/debs/./espeak-ng_1.51_arm64.deb' espeak-ng_1.51_arm64.deb 1234 SHA256:ab\n"
+    remote = "'http://deb.debian.org/debian/pool/main/e/espeak-ng/libespeak-ng1_1.51_arm64.deb' x 1 SHA256:cd\n"
+    apt_says(local)
+    assert install.apt_here(["espeak-ng"])
+    apt_says(local + remote)
+    assert not install.apt_here(["espeak-ng"])
+    apt_says("", code=100)  # apt cannot install it at all
+    assert not install.apt_here(["espeak-ng"])
+
+
 def test_on_32bit_pi_os_the_install_needs_a_bundle_with_pygame_ce_or_refuses_in_one_line(tmp_path, monkeypatch):
     """PyPI has no armv7l pygame-ce: without the bundle's own wheel the installer stops before
     anything changes, naming the 64-bit OS and the bundle, instead of compiling for minutes."""

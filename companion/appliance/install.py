@@ -673,6 +673,16 @@ def apt_candidate(package: str) -> bool:
     return found is not None and found.group(1) != "(none)"
 
 
+def apt_here(packages: list[str]) -> bool:
+    """Whether apt would take every one of `packages` from this machine: an archive on a
+    `file:` or `cdrom:` source (a USB stick's, a local mirror's), so they need no network."""
+    shown = subprocess.run(
+        ["apt-get", "install", "--print-uris", "-qq", "-y", *packages], capture_output=True, text=True
+    )
+    uris = [line.split()[0].strip("'") for line in shown.stdout.splitlines() if line.startswith("'")]
+    return shown.returncode == 0 and all(uri.startswith(("file:", "cdrom:")) for uri in uris)
+
+
 def online(host: str = "pypi.org", port: int = 443, timeout: float = 5) -> bool:
     import socket
 
@@ -684,7 +694,13 @@ def online(host: str = "pypi.org", port: int = 443, timeout: float = 5) -> bool:
 
 
 def preflight(
-    action: str, source: Path, which=shutil.which, missing=None, candidate=apt_candidate, reachable=online
+    action: str,
+    source: Path,
+    which=shutil.which,
+    missing=None,
+    candidate=apt_candidate,
+    reachable=online,
+    here=apt_here,
 ) -> tuple[list[str], list[str]]:
     """(problems that stop the install before it starts, notices), each one line that says what to do."""
     problems: list[str] = []
@@ -718,12 +734,13 @@ def preflight(
             "(Bookworm or Trixie), or on another Debian: install python3-lgpio yourself"
         )
     wheels = bundled_wheels(source)
-    if (lacking or wheels is None) and reachable is not None and not reachable():
+    fetched = lacking and not here(lacking)  # packages apt must fetch over the network
+    if (fetched or wheels is None) and reachable is not None and not reachable():
         need = " and ".join(
             filter(
                 None,
                 [
-                    "apt (packages: " + " ".join(lacking) + ")" if lacking else "",
+                    "apt (packages: " + " ".join(lacking) + ")" if fetched else "",
                     "pip (the app's wheels)" if wheels is None else "",
                 ],
             )
