@@ -23,6 +23,7 @@ import json
 import logging
 import os
 import signal
+import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -111,6 +112,8 @@ class LiveServer:
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-draw")
         self.reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-read")
         self._painter = None
+        self._queued = 0  # drawing jobs asked for and not yet done (the painter rests at none)
+        self._queue_lock = threading.Lock()
         # this version's pages and pictures (emptied at each new version: a few per language)
         self._cache: dict[tuple, asyncio.Future] = {}
         # the records page per language, for one state of the journal's results
@@ -155,8 +158,15 @@ class LiveServer:
             try:
                 return fn(self._painter, *args)
             finally:
+                with self._queue_lock:
+                    self._queued -= 1
+                    last = self._queued == 0
+                if last:  # nothing more to draw for now: the frame is let go until then
+                    self._painter.rest()
                 self._tidy()
 
+        with self._queue_lock:
+            self._queued += 1
         return asyncio.get_running_loop().run_in_executor(self.pool, job)
 
     def _tidy(self) -> None:
