@@ -108,11 +108,12 @@ class _Exchange:
         await self.send(h11.Response(status_code=status, headers=list(headers.items()), reason=_phrase(status)))
         return Stream(self, head_only)
 
-    async def send(self, event: h11.Event) -> bool:
+    async def send(self, *events: h11.Event) -> bool:
+        """The events' bytes in one write (a whole answer in one packet)."""
         transport = self.connection.transport
         if transport is None or transport.is_closing():
             return False
-        data = self.h11.send(event)
+        data = b"".join(self.h11.send(event) or b"" for event in events)
         if data:
             transport.write(data)
         try:
@@ -332,7 +333,11 @@ class Site:
                     raise Unreadable(str(exc)) from None
                 continue
             if isinstance(event, h11.Request):
-                return _request(event, remote)
+                request = _request(event, remote)
+                if not request.has_body:  # its end, read now: the connection can serve the next one
+                    ended = conversation.next_event()
+                    assert isinstance(ended, h11.EndOfMessage), ended  # no length, no body
+                return request
             if isinstance(event, h11.ConnectionClosed):
                 return None
             raise Unreadable(f"unexpected {type(event).__name__}")
@@ -347,8 +352,10 @@ class Site:
         headers["Content-Length"] = str(len(response.body))
         if response.close or request.has_body:  # a body never read: the connection cannot go on
             headers["Connection"] = "close"
-        stream = await exchange.start(response.status, headers, request.method == "HEAD")
-        return await stream.write(response.body) and await stream.end() and not response.close
+        exchange.started = True
+        head = h11.Response(status_code=response.status, headers=list(headers.items()), reason=_phrase(response.status))
+        body = [] if request.method == "HEAD" else [h11.Data(data=response.body)]
+        return await exchange.send(head, *body, h11.EndOfMessage()) and not response.close
 
     async def _refuse(
         self, connection: _Connection, conversation: h11.Connection, remote: str | None, reason: str
