@@ -25,6 +25,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 import h11
 
+from ..errors import CompanionError
+
 log = logging.getLogger(__name__)
 
 HEAD_LIMIT = 16 * 1024  # a whole request head
@@ -34,7 +36,7 @@ READ_SIZE = 4096
 LINGER_S = 1.0  # a refused connection's unread bytes are taken for this long before it is cut
 
 
-class Unreadable(Exception):
+class Unreadable(CompanionError):
     """A request the page cannot read (its reason is one line in the log)."""
 
 
