@@ -201,3 +201,53 @@ def test_a_drawing_job_leaves_no_pictures_in_garbage_cycles(tmp_path):
 
     left = asyncio.run(run())
     assert left() is None
+
+
+def test_a_resting_painter_holds_no_frame_and_draws_as_before(halfway, first_drawn):
+    """Between drawings the 1080p frame (8 MiB) is let go; the next picture, of either shape,
+    is the one a painter that never rested draws."""
+    painter = Painter()
+    painter.show(halfway)
+    painter.png("en", "landscape")
+    painter.rest()
+    assert painter.app.viewport.display.get_size() == picture.RESTING
+    for shape in (("de", "portrait"), ("en", "landscape")):
+        assert painter.png(*shape) == first_drawn[shape]
+        painter.rest()
+    assert painter.text("hu").prompt  # the words are read from the screen laid out again
+    assert painter.app.viewport.display.get_size() == picture.SIZES["landscape"]
+
+
+END_WITHOUT_OTHER_SCREENS_CHILD = """
+import os, sys
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+from companion.live.picture import Painter
+from companion.live.reader import Look
+from companion.journal.history import GameSummary
+from companion.rules.simulate import random_game
+from companion.ui.screens.end import EndScreen
+setup = {"game": "cloud9", "players": ["Ann", "Ben", "Cat"]}
+actions = random_game(setup, seed=2)
+game = GameSummary(1, "cloud9", "cloud9", setup, setup["players"], "2026-01-01T00:00:00+00:00",
+                   "2026-01-01T00:00:06+00:00", None, "finished", "", [], {}, len(actions))
+painter = Painter()
+painter.show(Look(game, dict(setup), tuple(actions[:-1])))
+painter.show(Look(game, dict(setup), tuple(actions)))  # the last action ends it: the game opens its end
+assert isinstance(painter.app.screen, EndScreen)
+assert painter.png("en", "portrait").startswith(b"\\x89PNG")
+print(sorted(name for name in ("companion.ui.screens.routes", "companion.devices.seats", "gpiozero") if name in sys.modules))
+"""
+
+
+def test_a_game_ends_on_the_page_without_loading_the_apps_other_screens():
+    """The end screen is the one screen a game opens by itself: made without the app's table
+    of screens, which loads every screen and the seat test's GPIO library (in a process of its
+    own: this one has loaded them already)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", END_WITHOUT_OTHER_SCREENS_CHILD], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

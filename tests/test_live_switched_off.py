@@ -1,5 +1,5 @@
 """Switched off, the live page's service holds almost nothing: at boot it starts beside the
-app's first frame, so it loads its server (aiohttp, the journal, the drawing) and no pygame
+app's first frame, so it loads its server (asyncio, the journal, the drawing) and no pygame
 until the settings' switch is turned on. Run the way its unit runs it (`python -m companion.live`)."""
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def test_switched_off_it_loads_no_server_and_no_pygame_and_serves_once_switched_
     try:
         live.wait_for("switched off")
         time.sleep(0.5)
-        heavy = [name for name in live.libraries() if "aiohttp" in name or "pygame" in name]
+        heavy = [name for name in live.libraries() if "_asyncio" in name or "pygame" in name]
         assert not heavy, heavy
         live.config.write_text("live = true\n")  # what the Settings screen does (it writes the file)
         deadline = time.monotonic() + 30

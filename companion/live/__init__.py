@@ -10,7 +10,8 @@ look: nothing it serves changes a game.
     events.py    the inotify watch (debounced) and the viewers' bounded queues
     picture.py   the app's own screen drawn headless (pygame), and every text of the ui it shows
     page.py      the HTML, CSS and script of the pages
-    server.py    aiohttp: the routes, the limits, the on/off switch of the settings
+    web.py       HTTP/1.1 on asyncio with h11's parser, and the limits of every request
+    server.py    the routes, the pages' rules, the on/off switch of the settings
 
 Only this __init__ and address.py are imported by the app (for the QR code): both are light.
 """

@@ -1,7 +1,7 @@
 """The live page's figures for `cloud-companion bench`, measured from outside, on loopback:
 `cloud-companion live` in its own process, a journal written as the app writes it, and viewers
-in a process of their own (an aiohttp client: event streams, each change fetched as a browser
-does it, the page's part and its picture).
+in a process of their own (plain asyncio clients: event streams, each change fetched as a
+browser does it, the page's part and its picture, on a kept-alive connection).
 
 - action_to_update_p99_ms: from an action saved in the journal to a viewer holding the new
   page part and picture (inotify, the read, the drawing, the event, both fetches);
@@ -53,48 +53,87 @@ EVENING = (
 
 VIEWERS_SCRIPT = r"""
 import asyncio, json, re, sys, time
-import aiohttp
 
 LANGUAGES, SHAPES = ("en", "de", "hu"), ("landscape", "portrait")
 
-async def viewer(n, url, report):
+
+class Device:
     # a device of its own (its own loopback address: the page allows a few streams per device),
+    # fetching on one kept-alive connection, as a browser does
+    def __init__(self, host, port, source):
+        self.host, self.port, self.source, self.kept = host, port, source, None
+
+    async def connect(self):
+        return await asyncio.open_connection(self.host, self.port, local_addr=(self.source, 0))
+
+    def request(self, path):
+        return f"GET {path} HTTP/1.1\r\nHost: {self.host}\r\n\r\n".encode()
+
+    async def get(self, path):
+        for again in (False, True):  # a kept connection the server closed meanwhile: once more
+            if self.kept is None:
+                self.kept = await self.connect()
+            reader, writer = self.kept
+            try:
+                writer.write(self.request(path))
+                head = await reader.readuntil(b"\r\n\r\n")
+                body = await reader.readexactly(int(re.search(rb"(?i)content-length: *(\d+)", head).group(1)))
+                if re.search(rb"(?i)connection: *close", head):
+                    writer.close()
+                    self.kept = None
+                return body
+            except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+                writer.close()
+                self.kept = None
+                if again:
+                    raise
+
+    async def events(self):
+        # the event stream's lines (chunk sizes among them: only its data lines are read)
+        reader, writer = await self.connect()
+        try:
+            writer.write(self.request("/events"))
+            if b" 200 " not in await reader.readline():
+                return
+            async for line in reader:
+                yield line
+        finally:
+            writer.close()
+
+
+async def viewer(n, host, port, report):
     # in one of the three languages, a TV (landscape) or a phone (portrait); as a page's
     # EventSource does, a stream that ends is opened again, and a version already shown (the
     # greeting on reconnecting) is not fetched again
     language, shape = LANGUAGES[n % 3], SHAPES[n // 3 % 2]
-    connector = aiohttp.TCPConnector(limit=0, local_addr=(f"127.0.{n // 200}.{n % 200 + 2}", 0))
+    device = Device(host, port, f"127.0.{n // 200}.{n % 200 + 2}")
     last = None
-    async with aiohttp.ClientSession(connector=connector) as session:
-        while True:
-            try:
-                async with session.get(url + "/events", timeout=aiohttp.ClientTimeout(total=None)) as stream:
-                    async for line in stream.content:
-                        if not line.startswith(b"data: "):
-                            continue
-                        version = json.loads(line[6:])["version"]
-                        if version == last:
-                            continue
-                        async with session.get(f"{url}/fragment?lang={language}") as part:
-                            html = await part.text()
-                        shown = re.search(r'/picture/([^/]+)/landscape', html)
-                        if shown:
-                            picture = f"{url}/picture/{shown.group(1)}/{shape}.png?lang={language}"
-                            async with session.get(picture) as png:
-                                await png.read()
-                        last = version
-                        if report:
-                            print(json.dumps({"version": version, "at": time.monotonic()}), flush=True)
-            except aiohttp.ClientError:
-                pass
-            if report:
-                print(json.dumps({"reconnect": time.monotonic()}), flush=True)
-            await asyncio.sleep(0.5)
+    while True:
+        try:
+            async for line in device.events():
+                if not line.startswith(b"data: "):
+                    continue
+                version = json.loads(line[6:])["version"]
+                if version == last:
+                    continue
+                html = (await device.get(f"/fragment?lang={language}")).decode()
+                shown = re.search(r'/picture/([^/]+)/landscape', html)
+                if shown:
+                    await device.get(f"/picture/{shown.group(1)}/{shape}.png?lang={language}")
+                last = version
+                if report:
+                    print(json.dumps({"version": version, "at": time.monotonic()}), flush=True)
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+            pass
+        if report:
+            print(json.dumps({"reconnect": time.monotonic()}), flush=True)
+        await asyncio.sleep(0.5)
 
-async def main(url, count):
-    await asyncio.gather(*(viewer(n, url, n == 0) for n in range(count)))
 
-asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+async def main(host, port, count):
+    await asyncio.gather(*(viewer(n, host, port, n == 0) for n in range(count)))
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))
 """
 
 
@@ -164,9 +203,9 @@ class _Server:
 
 
 class _Viewers:
-    def __init__(self, url: str, count: int):
+    def __init__(self, port: int, count: int):
         self.process = subprocess.Popen(
-            [sys.executable, "-c", VIEWERS_SCRIPT, url, str(count)], stdout=subprocess.PIPE, text=True
+            [sys.executable, "-c", VIEWERS_SCRIPT, HOST, str(port), str(count)], stdout=subprocess.PIPE, text=True
         )
         # read on a thread of its own, so that a change that never comes ends the bench, not hangs it
         self.lines: queue.Queue[str] = queue.Queue()
@@ -262,7 +301,7 @@ def bench(
         server = _Server(scratch, db)
         try:
             figures["live.start_s"] = round(server.start_s, 3)
-            one = _Viewers(server.url, 1)
+            one = _Viewers(server.port, 1)
             latencies = []
             cpu_before = _cpu_seconds(server.process.pid)
             for action in played:
@@ -283,7 +322,7 @@ def bench(
                 100 * (_cpu_seconds(server.process.pid) - before) / (time.monotonic() - began), 3
             )
             one.stop()
-            many = _Viewers(server.url, crowd)
+            many = _Viewers(server.port, crowd)
             controller.new_game(setup)
             many.next_change()
             crowd_actions = random_game(setup, seed=4)[:10]

@@ -42,6 +42,7 @@ from .reader import Look  # noqa: E402
 
 # the sizes drawn: a TV (1080p) and a phone held upright
 SIZES = {"landscape": (1920, 1080), "portrait": (1080, 1920)}
+RESTING = (1, 1)  # the frame between drawings (see Painter.rest)
 # the ui's caches of drawn pictures (boards, clouds, layers, ribbons): sized for the Pi's one
 # screen, they would hold a hundred megabytes of both 1080p shapes; the page forgets them at
 # each new state (it draws each state once, in two shapes)
@@ -65,6 +66,14 @@ class _TableApp(App):
 
     UNTAPPABLE = frozenset({"undo", "menu", "back"})
     overlay_start: int  # App sets it with the widgets it builds
+
+    def make(self, name: str, *args, **kwargs):
+        """The end screen, made here: the only screen a game opens by itself (the others are
+        opened by taps, which a picture never gets). The app's table of screens would load
+        every screen, the seat test's with its GPIO library: 4 MiB the page has no use for."""
+        if name == "end":
+            return EndScreen(self, *args, **kwargs)
+        return super().make(name, *args, **kwargs)
 
     def _build_if_needed(self) -> None:
         building = self._needs_build and self.screen is not None
@@ -161,8 +170,9 @@ class Painter:
         # would only be memory
         self.app.still_frames = False
         self.app.home()
+        self.resting_from = "landscape"
         self.shown: Look | None = None
-        self.orientation = "landscape"
+        self.orientation: str | None = "landscape"  # None: resting (no frame)
         self.language = "en"
 
     # --- the game shown ----------------------------------------------------------------------
@@ -171,6 +181,7 @@ class Painter:
         (so the last one's card shows as on the Pi), else the game rebuilt."""
         before, self.shown = self.shown, look
         forget_pictures()
+        self._awake()
         if look.game is None or look.problem:
             self.app.home()
             return
@@ -229,6 +240,22 @@ class Painter:
             self.app.set_viewport(Viewport(pygame.Surface(SIZES[orientation])))
             self.app.refresh()  # the screen laid out again for its new shape
 
+    def _awake(self) -> None:
+        """A frame to draw on again, after a rest (laid out for the shape drawn last)."""
+        if self.orientation is None:
+            self._orient(self.resting_from)
+
+    def rest(self) -> None:
+        """Let go of the frame (8 MiB at 1080p) and the boards' pictures while nothing is
+        asked: the page waits far longer than it draws. The next drawing lays the screen out
+        again, as a change of shape does."""
+        if self.orientation is None:
+            return
+        self.resting_from, self.orientation = self.orientation, None
+        forget_pictures()
+        self.app.set_viewport(Viewport(pygame.Surface(RESTING)))
+        self.app.refresh()
+
     # --- what the page gets --------------------------------------------------------------------
     def png(self, language: str, orientation: str) -> bytes:
         self._language(language)
@@ -241,6 +268,7 @@ class Painter:
 
     def text(self, language: str) -> GameText:
         self._language(language)
+        self._awake()
         look = self.shown
         match = self.controller.match
         if look is None or look.game is None or look.problem or match is None:

@@ -1,4 +1,4 @@
-"""The live page's server (aiohttp): a few fixed pages, server-sent events, and firm limits.
+"""The live page's server: a few fixed pages, server-sent events, and firm limits.
 
 It only looks: GET and HEAD of its own paths; anything else is 405 or 404. No file is served
 from the disk (the CSS and script are in the code), so no path can reach outside. Limits keep
@@ -22,17 +22,13 @@ import asyncio
 import json
 import logging
 import os
-import secrets
 import signal
+import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from http import HTTPStatus
 from pathlib import Path
-from typing import Any, TypedDict
-
-from aiohttp import web
-from aiohttp.web_protocol import RequestHandler
+from typing import Any
 
 from .. import config as settings
 from ..errors import CompanionError
@@ -42,6 +38,7 @@ from . import address, page
 from .events import FolderWatch, Hub
 from .reader import Look, ReadOnlyJournal
 from .switch import SWITCHED_OFF
+from .web import Limits, Request, Response, Router, Site
 
 log = logging.getLogger(__name__)
 
@@ -59,23 +56,6 @@ RESCAN_S = 60.0  # the home-network addresses are looked up again this often
 LATE_S = 0.3
 
 
-class Limits(TypedDict):
-    """How much of a request aiohttp's parser reads at most."""
-
-    max_line_size: int
-    max_field_size: int
-    max_headers: int
-
-
-class HandlerOptions(Limits):
-    """What every connection's handler is made with (aiohttp's RequestHandler)."""
-
-    access_log: None  # no access log
-    keepalive_timeout: float
-
-
-LIMITS: Limits = {"max_line_size": 2048, "max_field_size": 2048, "max_headers": 32}
-HANDLER_OPTIONS: HandlerOptions = {"access_log": None, "keepalive_timeout": KEEPALIVE_S, **LIMITS}
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self'; "
     "font-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'; "
@@ -106,43 +86,6 @@ def _busy_answer() -> bytes:
 BUSY = _busy_answer()
 
 
-class _Handler(RequestHandler):
-    """aiohttp's handler of one connection, whose refusals of a request it cannot read (or an
-    error) are one line in the log and a short answer with the page's headers: never a
-    traceback, never the request's own bytes sent back."""
-
-    def handle_error(
-        self, request, status: int = 500, exc: BaseException | None = None, message: str | None = None
-    ) -> web.StreamResponse:
-        reason = str(exc or message or "").splitlines()[0][:120] if (exc or message) else ""
-        log.warning(
-            "refused a request from %s: %s %s", request.remote, status, reason.encode("unicode_escape").decode()
-        )
-        if request.writer.output_size > 0:
-            raise ConnectionError("an answer was under way already")
-        phrase = HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else "Error"
-        response = web.Response(status=status, text=f"{status} {phrase}\n", headers=SECURITY_HEADERS)
-        response.force_close()
-        return response
-
-
-class _Busy(asyncio.Protocol):
-    """A connection over the cap: told so at once and closed (no parser, no buffer). What it
-    sent is read and dropped for a moment first: closing with unread data would reset the
-    connection, and the client might never see the answer."""
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        transport.write(BUSY)  # type: ignore[attr-defined]
-        transport.write_eof()  # type: ignore[attr-defined]
-        asyncio.get_running_loop().call_later(1.0, transport.abort)  # type: ignore[attr-defined]
-
-    def data_received(self, data: bytes) -> None:
-        pass
-
-    def eof_received(self) -> bool:
-        return False  # the client is done too: close now
-
-
 @dataclass
 class Options:
     db: Path
@@ -160,24 +103,23 @@ class LiveServer:
         self.options = options
         self.journal = ReadOnlyJournal(options.db)
         self.hub = Hub(MAX_VIEWERS)
-        self.boot = secrets.token_hex(3)  # versions of an earlier run never match this run's
+        self.boot = os.urandom(3).hex()  # versions of an earlier run never match this run's
         self.number = 0
         self.look = Look()
         self.config = settings.Config()
-        self.listening: list[asyncio.AbstractServer] = []
         self.bound: tuple[list[str], int] | None = None
         self.url: str | None = None
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-draw")
         self.reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-read")
         self._painter = None
+        self._queued = 0  # drawing jobs asked for and not yet done (the painter rests at none)
+        self._queue_lock = threading.Lock()
         # this version's pages and pictures (emptied at each new version: a few per language)
         self._cache: dict[tuple, asyncio.Future] = {}
         # the records page per language, for one state of the journal's results
         self._records: tuple[Any, dict[str, asyncio.Future]] = (None, {})
         self._streams: dict[str, int] = {}  # open event streams per client address
         self.names: set[str] = set()  # the Host names this page answers to
-        self._served: set = set()
-        self._arriving: set[Any] = set()  # protocols made for connections not yet connected
         self._refreshing: asyncio.Task | None = None
         self._again = False
         self._started = self._missed = False
@@ -186,8 +128,18 @@ class LiveServer:
         self._late: asyncio.TimerHandle | None = None
         self._late_round = False
         self.stopped = asyncio.Event()
-        self.app = self._make_app()
-        self.runner = web.AppRunner(self.app, handle_signals=False, **HANDLER_OPTIONS)
+        self.router = self._make_router()
+        self.site = Site(
+            self._answer,
+            Limits(
+                max_connections=MAX_CONNECTIONS,
+                head_timeout=options.head_timeout,
+                keepalive=KEEPALIVE_S,
+                write_timeout=options.write_timeout,
+                busy=BUSY,
+                refusal_headers=SECURITY_HEADERS,
+            ),
+        )
 
     @property
     def version(self) -> str:
@@ -206,8 +158,15 @@ class LiveServer:
             try:
                 return fn(self._painter, *args)
             finally:
+                with self._queue_lock:
+                    self._queued -= 1
+                    last = self._queued == 0
+                if last:  # nothing more to draw for now: the frame is let go until then
+                    self._painter.rest()
                 self._tidy()
 
+        with self._queue_lock:
+            self._queued += 1
         return asyncio.get_running_loop().run_in_executor(self.pool, job)
 
     def _tidy(self) -> None:
@@ -313,38 +272,10 @@ class LiveServer:
             log.warning("the live page is switched off in the settings")
 
     # --- listening ----------------------------------------------------------------------------
-    def _factory(self) -> asyncio.Protocol:
-        server = self.runner.server
-        if server is None:
-            return _Busy()
-        # asyncio makes the protocols of a burst of connections before any of them is
-        # connected: those made but not yet among the server's connections count too
-        connected = set(server.connections)
-        if len(connected) + len(self._arriving - connected) >= MAX_CONNECTIONS:
-            return _Busy()
-        # aiohttp takes access_log=None (no access log) but annotates the parameter as a Logger
-        handler = _Handler(server, loop=asyncio.get_running_loop(), **HANDLER_OPTIONS)  # type: ignore[arg-type]
-        self._arriving.add(handler)
-        loop = asyncio.get_running_loop()
-        # the transport schedules connection_made right after this returns: two turns of the
-        # loop later the handler is among the server's connections, or already closed (a
-        # closed one must not count against the cap, however recent)
-        loop.call_soon(loop.call_soon, self._arriving.discard, handler)
-        loop.call_later(self.options.head_timeout, self._silent_check, handler)
-        return handler
-
-    def _silent_check(self, handler) -> None:
-        """A connection that has sent no whole request yet is closed (a slow-loris)."""
-        if handler not in self._served and handler.transport is not None:
-            handler.transport.abort()
-
     async def _listen(self, hosts: list[str], port: int) -> None:
-        loop = asyncio.get_running_loop()
         for host in hosts:
             try:
-                self.listening.append(
-                    await loop.create_server(self._factory, host, port, reuse_address=True, backlog=64)
-                )
+                await self.site.listen(host, port)
             except OSError as exc:
                 if host == hosts[0]:  # the first (loopback, or the one asked for) must work
                     await self._stop_listening()
@@ -357,19 +288,12 @@ class LiveServer:
         log.warning("the live page is at %s", self.url)
 
     async def _stop_listening(self) -> None:
-        for server in self.listening:
-            server.close()
-        self.listening.clear()
         self.bound, self.url = None, None
         self.hub.drop_all()
-        if self.runner.server is not None:
-            for handler in self.runner.server.connections:
-                if handler.transport is not None:
-                    handler.transport.abort()
+        await self.site.close()
         address.publish(None)
 
     async def start(self) -> None:
-        await self.runner.setup()
         loop = asyncio.get_running_loop()
         files = [self.options.db] + ([self.options.config] if self.options.config else [])
         self.watch = FolderWatch(loop, files, self.changed)
@@ -395,89 +319,80 @@ class LiveServer:
         if self.watch is not None:
             self.watch.close()
         await self._stop_listening()
-        await self.runner.cleanup()
         self.reads.shutdown(wait=True)
         self.pool.shutdown(wait=True)
 
     # --- the pages ----------------------------------------------------------------------------
-    def _make_app(self) -> web.Application:
-        app = web.Application(middlewares=[self._guard], client_max_size=1024)
-        app.router.add_get("/", self.game)
-        app.router.add_get("/fragment", self.fragment)
-        app.router.add_get("/history", self.history)
-        app.router.add_get("/records", self.records)
-        app.router.add_get("/events", self.events)
-        app.router.add_get(r"/picture/{version:[0-9a-f]+-[0-9]+}/{orientation:landscape|portrait}.png", self.picture)
-        app.router.add_get("/style.css", self.style)
-        app.router.add_get("/live.js", self.script)
-        app.router.add_get("/favicon.svg", self.icon)
-        app.router.add_get("/favicon.ico", self.icon)
-        app.router.add_get(r"/font/{weight:regular|bold}.ttf", self.font)
-        return app
+    def _make_router(self) -> Router:
+        router = Router()
+        for path, handler in (
+            ("/", self.game),
+            ("/fragment", self.fragment),
+            ("/history", self.history),
+            ("/records", self.records),
+            ("/events", self.events),
+            ("/style.css", self.style),
+            ("/live.js", self.script),
+            ("/favicon.svg", self.icon),
+            ("/favicon.ico", self.icon),
+        ):
+            router.add(path, handler)
+        router.add_pattern(
+            r"/picture/(?P<version>[0-9a-f]+-[0-9]+)/(?P<orientation>landscape|portrait)\.png", self.picture
+        )
+        router.add_pattern(r"/font/(?P<weight>regular|bold)\.ttf", self.font)
+        return router
 
-    @web.middleware
-    async def _guard(self, request: web.Request, handler):
-        self._served.add(request.protocol)
-        if len(self._served) > 4 * MAX_CONNECTIONS:  # forget connections long gone
-            live = set(self.runner.server.connections) if self.runner.server else set()
-            self._served &= live
+    async def _answer(self, request: Request) -> Response | None:
+        """Every request: its route's answer, within the page's rules (_guard)."""
+        return await self._guard(request, self.router.find(request) or _not_found)
+
+    async def _guard(self, request: Request, handler) -> Response | None:
         if not address.allowed_client(request.remote):
-            return self._headers(web.Response(status=403, text="only the home network may look\n"))
-        if not self._own_name(request.headers.get("Host")):
-            return self._headers(web.Response(status=421, text="this page answers to its own names only\n"))
+            return _with_headers(Response.text(403, "only the home network may look\n"))
+        if not self._own_name(request.headers.get("host")):
+            return _with_headers(Response.text(421, "this page answers to its own names only\n"))
         if request.method not in ("GET", "HEAD"):
-            return self._headers(
-                web.Response(status=405, text="this page can only be looked at\n", headers={"Allow": "GET, HEAD"})
-            )
-        if request.body_exists:  # a look carries nothing; its body is never read
-            return self._headers(
-                web.Response(status=413, text="a request to this page has no body\n", headers={"Connection": "close"})
-            )
-        try:
-            response = await handler(request)
-        except web.HTTPException as exc:
-            response = web.Response(status=exc.status, text=f"{exc.status} {exc.reason}\n", headers=exc.headers)
-        return self._headers(response)
+            return _with_headers(Response.text(405, "this page can only be looked at\n", {"Allow": "GET, HEAD"}))
+        if request.has_body:  # a look carries nothing; its body is never read
+            return _with_headers(Response.text(413, "a request to this page has no body\n", close=True))
+        response = await handler(request)
+        return None if response is None else _with_headers(response)
 
     def _own_name(self, host: str | None) -> bool:
         """A request without a Host (not a browser's) or for one of this machine's own names."""
         return host is None or address.host_name(host) in self.names
 
     @staticmethod
-    def _headers(response: web.StreamResponse) -> web.StreamResponse:
-        if not response.prepared:
-            response.headers.update(SECURITY_HEADERS)
-        return response
-
-    @staticmethod
-    def _fixed(body: str | bytes, kind: str) -> web.Response:
-        return web.Response(
-            body=body.encode() if isinstance(body, str) else body,
-            content_type=kind,
-            headers={"Cache-Control": "max-age=300"},
+    def _fixed(body: str | bytes, kind: str) -> Response:
+        return Response(
+            200,
+            body.encode() if isinstance(body, str) else body,
+            {"Content-Type": kind, "Cache-Control": "max-age=300"},
         )
 
-    async def style(self, request: web.Request) -> web.Response:
-        return self._fixed(page.STYLE, "text/css")
+    async def style(self, request: Request) -> Response:
+        return self._fixed(page.STYLE, "text/css; charset=utf-8")
 
-    async def script(self, request: web.Request) -> web.Response:
-        return self._fixed(page.SCRIPT, "text/javascript")
+    async def script(self, request: Request) -> Response:
+        return self._fixed(page.SCRIPT, "text/javascript; charset=utf-8")
 
-    async def icon(self, request: web.Request) -> web.Response:
+    async def icon(self, request: Request) -> Response:
         return self._fixed(page.ICON, "image/svg+xml")
 
-    async def font(self, request: web.Request) -> web.Response:
-        return self._fixed(page.font(request.match_info["weight"]), "font/ttf")
+    async def font(self, request: Request) -> Response:
+        return self._fixed(page.font(request.match["weight"]), "font/ttf")
 
-    def _language(self, request: web.Request) -> tuple[str, bool]:
+    def _language(self, request: Request) -> tuple[str, bool]:
         """The page's language, and whether the viewer chose it (else it is the table's)."""
         asked = request.query.get("lang", "")
         return (asked, True) if asked in LANGUAGES else (self.config.language, False)
 
-    def _html(self, html: str) -> web.Response:
-        return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
+    @staticmethod
+    def _html(html: str) -> Response:
+        return Response(200, html.encode(), {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"})
 
-    async def _game_html(self, request: web.Request, kind: str) -> web.Response:
+    async def _game_html(self, request: Request, kind: str) -> Response:
         language, chosen = self._language(request)
         whole = page.game_page if kind == "page" else page.game_part
         look = self.look
@@ -489,13 +404,13 @@ class LiveServer:
 
         return self._html(await self._shared((kind, language, chosen), make))
 
-    async def game(self, request: web.Request) -> web.Response:
+    async def game(self, request: Request) -> Response:
         return await self._game_html(request, "page")
 
-    async def fragment(self, request: web.Request) -> web.Response:
+    async def fragment(self, request: Request) -> Response:
         return await self._game_html(request, "part")
 
-    async def history(self, request: web.Request) -> web.Response:
+    async def history(self, request: Request) -> Response:
         language, chosen = self._language(request)
 
         async def make():
@@ -509,7 +424,7 @@ class LiveServer:
 
         return self._html(await self._shared(("history", language, chosen), make))
 
-    async def records(self, request: web.Request) -> web.Response:
+    async def records(self, request: Request) -> Response:
         """Worked out once for each state of the journal's results (a game ended or was
         undone), on the reading thread, whoever asks, in whichever language, however often."""
         language, chosen = self._language(request)
@@ -537,38 +452,35 @@ class LiveServer:
 
         return self._html(await self._shared(("page", language, chosen), make, self._records[1]))
 
-    async def picture(self, request: web.Request) -> web.StreamResponse:
+    async def picture(self, request: Request) -> None:
         language, _chosen = self._language(request)
-        orientation = request.match_info["orientation"]
-        current = request.match_info["version"] == self.version
+        orientation = request.match["orientation"]
+        current = request.match["version"] == self.version
         png = await self._shared(
             ("png", language, orientation), lambda: self._draw(lambda p: p.png(language, orientation))
         )
-        response = web.StreamResponse(
-            headers={
+        stream = await request.stream(
+            200,
+            {
                 "Content-Type": "image/png",
                 "Content-Length": str(len(png)),
                 "Cache-Control": "max-age=86400, immutable" if current else "no-store",
-            }
+                **SECURITY_HEADERS,
+            },
         )
-        self._headers(response)
-        await response.prepare(request)
-        if request.method == "HEAD":
-            return response
         for start in range(0, len(png), CHUNK):
-            if not await _write(request, response, self.options.write_timeout, png[start : start + CHUNK]):
-                return response
-        await response.write_eof()
-        return response
+            if not await stream.write(png[start : start + CHUNK]):
+                return None
+        await stream.end()
+        return None
 
-    def _refuse_stream(self, text: str) -> web.Response:
+    @staticmethod
+    def _refuse_stream(text: str) -> Response:
         """A stream that cannot be had: said, and its connection closed at once (a refused
         connection kept alive would hold a place another device needs)."""
-        response = web.Response(status=503, text=text, headers={"Retry-After": "10"})
-        response.force_close()
-        return response
+        return Response.text(503, text, {"Retry-After": "10"}, close=True)
 
-    async def events(self, request: web.Request) -> web.StreamResponse:
+    async def events(self, request: Request) -> Response | None:
         client = request.remote or ""
         if self._streams.get(client, 0) >= STREAMS_PER_ADDRESS:
             return self._refuse_stream("too many pages open on this device\n")
@@ -576,14 +488,14 @@ class LiveServer:
         if viewer is None:
             return self._refuse_stream("too many viewers\n")
         self._streams[client] = self._streams.get(client, 0) + 1
-        viewer.on_drop = request.transport.abort if request.transport else None
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
-        self._headers(response)
+        request.on_lost(lambda: self.hub.drop(viewer))  # a page closed: its place is free at once
         try:
-            await response.prepare(request)
-            greeting = b"retry: 2000\n" + event(self.version, self.config.language)
-            if not await _write(request, response, self.options.write_timeout, greeting):
-                return response
+            stream = await request.stream(
+                200, {"Content-Type": "text/event-stream", "Cache-Control": "no-store", **SECURITY_HEADERS}
+            )
+            viewer.on_drop = stream.cut
+            if not await stream.write(b"retry: 2000\n" + event(self.version, self.config.language)):
+                return None
             while not viewer.dropped.is_set():
                 try:
                     message = await asyncio.wait_for(viewer.queue.get(), HEARTBEAT_S)
@@ -591,10 +503,8 @@ class LiveServer:
                     message = b": still here\n\n"
                 if not message or viewer.dropped.is_set():
                     break
-                if not await _write(request, response, self.options.write_timeout, message):
+                if not await stream.write(message):
                     break
-        except ConnectionError:
-            pass
         finally:
             self.hub.leave(viewer)
             left = self._streams.get(client, 1) - 1
@@ -602,12 +512,21 @@ class LiveServer:
                 self._streams[client] = left
             else:
                 self._streams.pop(client, None)
-        return response
+        return None
 
 
 def _shown_settings(config: settings.Config) -> tuple:
     """The settings that change what the table's screen shows (the page follows them)."""
     return config.language, config.show_odds, config.show_forecast
+
+
+def _with_headers(response: Response) -> Response:
+    response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+async def _not_found(request: Request) -> Response:
+    return Response.text(404, "404 Not Found\n")
 
 
 def _in(language: str, fn, *args):
@@ -616,17 +535,6 @@ def _in(language: str, fn, *args):
 
     i18n.set_language(language)
     return fn(*args)
-
-
-async def _write(request: web.Request, response: web.StreamResponse, timeout: float, data: bytes) -> bool:
-    """One write, within `timeout` seconds; False (and the connection cut) when it did not go."""
-    try:
-        await asyncio.wait_for(response.write(data), timeout)
-        return True
-    except (TimeoutError, ConnectionError, RuntimeError):
-        if request.transport is not None:
-            request.transport.abort()
-        return False
 
 
 def event(version: str, language: str) -> bytes:
