@@ -897,7 +897,7 @@ class Run:
                         break
                     start = len(vm.serial.log)
                     vm.serial.sock.sendall(f"{writer}\n".encode())
-                    if vm.serial.read_until(rb"ack \d+", 120) is None:
+                    if vm.serial.read_until(rb"ack \d+", 120, start=start) is None:
                         raise AssertionError(
                             "the writer never wrote: " + vm.serial.log[start:].decode(errors="replace")
                         )

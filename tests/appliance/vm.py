@@ -16,6 +16,7 @@ import re
 import signal
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -111,32 +112,51 @@ class Serial:
         self.record = open(record, "ab") if record else None
         self.sock = socket.socket(socket.AF_UNIX)
         self.sock.connect(str(path))
-        self.sock.settimeout(0.5)
         self.log = bytearray()
+        self.closed = False
+        self.said = threading.Condition()
         self.count = 0
         self.ready = False
+        # read all the time, not only while a command waits: ARM's PL011 UART hands each byte to
+        # the socket with a blocking write while holding QEMU's big lock, so a console nobody
+        # reads (a guest printing while a screendump is awaited) stalls QEMU's monitor for good
+        threading.Thread(target=self._drain, name="serial console", daemon=True).start()
 
-    def read_until(self, pattern: bytes, timeout: float, start: int | None = None) -> re.Match | None:
-        """Wait for pattern in what the console says from now on (or from offset start of its log)."""
-        wanted = re.compile(pattern)
-        start = len(self.log) if start is None else start
-        deadline = time.monotonic() + timeout
+    def _drain(self) -> None:
         while True:
-            found = wanted.search(ANSI.sub(b"", bytes(self.log[start:])))
-            if found:
-                return found
-            if time.monotonic() > deadline:
-                return None
             try:
                 chunk = self.sock.recv(65536)
-            except TimeoutError:
-                continue
+            except OSError:
+                chunk = b""
+            with self.said:
+                if not chunk:
+                    self.closed = True
+                else:
+                    self.log += chunk
+                self.said.notify_all()
             if not chunk:
-                raise VMError("the serial console closed (QEMU ended)")
-            self.log += chunk
+                return
             if self.record is not None:
                 self.record.write(chunk)
                 self.record.flush()
+
+    def read_until(self, pattern: bytes, timeout: float, start: int | None = None) -> re.Match | None:
+        """Wait for pattern in what the console says from now on (or from offset start of its log:
+        it is read all the time, so what came after a command was typed is found from there)."""
+        wanted = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        with self.said:
+            start = len(self.log) if start is None else start
+            while True:
+                found = wanted.search(ANSI.sub(b"", bytes(self.log[start:])))
+                if found:
+                    return found
+                if self.closed:
+                    raise VMError("the serial console closed (QEMU ended)")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self.said.wait(min(left, 0.5))
 
     def wait_for_shell(self, timeout: float = 600) -> None:
         # a TCG boot beside a busy suite has taken over 300 s to its first shell (the boot is
@@ -153,8 +173,9 @@ class Serial:
             got = self.read_until(prompt, 60 * self.slow, start=0)
         while time.monotonic() < deadline:
             if not got:
+                asked = len(self.log)
                 self.sock.sendall(b"\n")  # the prompt went by unseen (or never came): ask for another
-                got = self.read_until(prompt, 5)
+                got = self.read_until(prompt, 5, start=asked)
                 continue
             self.sock.sendall(b"stty -echo cols 500; export PS1= TERM=dumb SYSTEMD_PAGER= SYSTEMD_COLORS=0\n")
             time.sleep(0.5)
@@ -167,15 +188,17 @@ class Serial:
     def run(self, command: str, timeout: float = 120) -> tuple[int, str]:
         self.count += 1
         tag = f"__END{self.count}__"
-        start = len(self.log)
+        with self.said:
+            start = len(self.log)
         # the tag is typed in two halves, so an echo of the line never matches it
         # one line, read whole before it runs; the command's stdin is not the console (sudo and
         # friends would swallow what is typed next)
         self.sock.sendall(f'( {command} ) </dev/null; __rc=$?; echo; echo {tag[:3]}""{tag[3:]}$__rc\n'.encode())
-        found = self.read_until(re.escape(tag).encode() + rb"(\d+)", timeout * self.slow)
+        found = self.read_until(re.escape(tag).encode() + rb"(\d+)", timeout * self.slow, start=start)
         if found is None:
             raise VMError(f"no answer within {timeout} s to: {command}")
-        text = ANSI.sub(b"", bytes(self.log[start:])).decode(errors="replace")
+        with self.said:
+            text = ANSI.sub(b"", bytes(self.log[start:])).decode(errors="replace")
         body = text[: text.rfind(tag)]
         lines = [re.sub(r"^(root@\S*# ?)+", "", line) for line in body.splitlines()]
         return int(found.group(1)), "\n".join(lines).strip()
