@@ -320,12 +320,31 @@ def test_offline_a_package_apt_has_on_this_machine_needs_no_network(tmp_path, mo
     assert len(problems) == 1 and problems[0].startswith("no network: apt (packages: espeak-ng)")
 
 
+def test_apt_sources_all_on_this_machine_need_no_network_even_before_apt_has_read_them(tmp_path, monkeypatch):
+    (tmp_path / "sources.list.d").mkdir()
+    (tmp_path / "sources.list.d" / "stick.list").write_text(
+        "# the bundle's archive\ndeb [trusted=yes] file:/media/stick/debs ./\n"
+    )
+    ran: list[object] = []
+    monkeypatch.setattr(
+        install.subprocess, "run", lambda *a, **k: ran.append(a) or subprocess.CompletedProcess(a, 100, "", "")
+    )
+    assert install.apt_source_uris(tmp_path) == ["file:/media/stick/debs"]
+    assert install.apt_here(["espeak-ng"], tmp_path) and ran == []  # apt's lists not even asked
+    (tmp_path / "sources.list.d" / "debian.sources").write_text(
+        "Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\n"
+    )
+    assert install.apt_source_uris(tmp_path) == ["http://deb.debian.org/debian", "file:/media/stick/debs"]
+    assert not install.apt_here(["espeak-ng"], tmp_path)  # apt's lists say nothing local: the network
+
+
 def test_apt_here_reads_where_apt_would_fetch_from(monkeypatch):
     def apt_says(stdout: str, code: int = 0):
         monkeypatch.setattr(install.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, code, stdout, ""))
 
     local = "'file:/media/stick/debs/./espeak-ng_1.51_arm64.deb' espeak-ng_1.51_arm64.deb 1234 SHA256:ab\n"
     remote = "'http://deb.debian.org/debian/pool/main/e/espeak-ng/libespeak-ng1_1.51_arm64.deb' x 1 SHA256:cd\n"
+    monkeypatch.setattr(install, "apt_source_uris", lambda apt: ["http://deb.debian.org/debian", "file:/media/stick"])
     apt_says(local)
     assert install.apt_here(["espeak-ng"])
     apt_says(local + remote)

@@ -673,14 +673,38 @@ def apt_candidate(package: str) -> bool:
     return found is not None and found.group(1) != "(none)"
 
 
-def apt_here(packages: list[str]) -> bool:
-    """Whether apt would take every one of `packages` from this machine: an archive on a
-    `file:` or `cdrom:` source (a USB stick's, a local mirror's), so they need no network."""
+LOCAL_URIS = ("file:", "cdrom:")  # apt sources on this machine: a USB stick's archive, a local mirror
+
+
+def apt_source_uris(apt: Path = Path("/etc/apt")) -> list[str]:
+    """Every archive apt's sources name, in either format (one-line .list, deb822 .sources)."""
+    uris: list[str] = []
+    for path in [apt / "sources.list", *sorted((apt / "sources.list.d").glob("*"))]:
+        try:
+            text = path.read_text(errors="replace")
+        except OSError:  # not there, or a folder
+            continue
+        for line in text.splitlines():
+            words = re.sub(r"\[[^]]*\]", "", line.split("#", 1)[0]).split()  # options in [...] left out
+            if path.suffix == ".sources" and words[:1] == ["URIs:"]:
+                uris += words[1:]
+            elif path.suffix != ".sources" and words[:1] in (["deb"], ["deb-src"]) and len(words) > 1:
+                uris.append(words[1])
+    return uris
+
+
+def apt_here(packages: list[str], apt: Path = Path("/etc/apt")) -> bool:
+    """Whether apt would take every one of `packages` from this machine, so they need no
+    network: every source apt has is local, or apt's lists already say it would fetch each
+    from a local one."""
+    uris = apt_source_uris(apt)
+    if uris and all(uri.startswith(LOCAL_URIS) for uri in uris):
+        return True
     shown = subprocess.run(
         ["apt-get", "install", "--print-uris", "-qq", "-y", *packages], capture_output=True, text=True
     )
-    uris = [line.split()[0].strip("'") for line in shown.stdout.splitlines() if line.startswith("'")]
-    return shown.returncode == 0 and all(uri.startswith(("file:", "cdrom:")) for uri in uris)
+    fetched = [line.split()[0].strip("'") for line in shown.stdout.splitlines() if line.startswith("'")]
+    return shown.returncode == 0 and all(uri.startswith(LOCAL_URIS) for uri in fetched)
 
 
 def online(host: str = "pypi.org", port: int = 443, timeout: float = 5) -> bool:
