@@ -579,14 +579,21 @@ def uninstall_plan(purge: bool) -> list[Step]:
             UNIT_NAME,
             done=lambda: not unit.exists(),
         ),
-        command_step(
-            "stop the live page and no longer start it at boot or when the settings change",
+        command_step(  # an install before the path unit has none: systemctl would refuse to disable it
+            "no longer start the live page when the settings change",
             "systemctl",
             "disable",
             "--now",
             LIVE_PATH_NAME,
+            done=lambda: not live_path.exists(),
+        ),
+        command_step(
+            "stop the live page and no longer start it at boot",
+            "systemctl",
+            "disable",
+            "--now",
             LIVE_UNIT_NAME,
-            done=lambda: not live.exists() and not live_path.exists(),
+            done=lambda: not live.exists(),
         ),
         Step(
             "remove " + ", ".join(str(p) for p in files[:-1]) + f" and {udev}",
