@@ -271,6 +271,15 @@ class Run:
         index = subprocess.run(["dpkg-scanpackages", "--multiversion", "."], cwd=out, capture_output=True, check=True)
         (out / "Packages").write_bytes(index.stdout)
 
+    def make_install(self, vm: VM, source: str, log: str) -> str:
+        """`make install-pi` from a bundle's folder in the guest; its output, kept in `log`."""
+        rc, out = vm.serial.run(
+            f"cd {source} && make install-pi PI_DISPLAY=hdmi 2>&1; rc=$?; cd /; (exit $rc)", timeout=900
+        )
+        (self.folder / log).write_text(out)
+        assert rc == 0, out[-1500:]
+        return out
+
     def vm(self, disk: Path, **kw) -> VM:
         return VM(
             self.folder,
@@ -352,12 +361,7 @@ class Run:
             vm.serial.check(NETWORK)
 
             def installer():
-                rc, out = vm.serial.run(
-                    "cd /mnt/bundle/cloud-companion && make install-pi PI_DISPLAY=hdmi 2>&1; rc=$?; cd /; (exit $rc)",
-                    timeout=900,
-                )
-                (self.folder / "install.log").write_text(out)
-                assert rc == 0, out[-1500:]
+                out = self.make_install(vm, "/mnt/bundle/cloud-companion", "install.log")
                 assert "[1/" in out and "the app from the bundle's wheels" in out, out[-800:]
                 live = vm.serial.run(
                     f"systemctl is-enabled {LIVE} {LIVE}.path; systemctl is-active {LIVE}.path; "
@@ -805,12 +809,7 @@ class Run:
             opened: dict[str, int] = {}
 
             def older():
-                rc, out = vm.serial.run(
-                    "cd /mnt/bundle/older/cloud-companion && make install-pi PI_DISPLAY=hdmi 2>&1; rc=$?; cd /; (exit $rc)",
-                    timeout=900,
-                )
-                (self.folder / "install-older.log").write_text(out)
-                assert rc == 0, out[-1500:]
+                self.make_install(vm, "/mnt/bundle/older/cloud-companion", "install-older.log")
                 self.wait_active(vm, 180)
                 assert vm.serial.run(f"test -e /etc/systemd/system/{LIVE}.path")[0] != 0, "the older version has it"
                 vm.serial.check(
