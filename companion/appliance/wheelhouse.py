@@ -45,6 +45,15 @@ BUILD_PACKAGES = (
 # the app needs none of pygame's own docs, examples and tests (its 2.5.8 builds pygame.midi
 # even when told not to: so portmidi is there)
 MESON_OPTIONS = ("stripped=true",)
+# pygame-ce runs its SSE2 blitters on 32-bit ARM through sse2neon, whose 64-bit stores to a pixel
+# pointer carry a 64-bit alignment hint (vst1.64 [rN:64]). A pixel is only 4-byte aligned, and
+# ARMv7 answers such a store with a bus error the kernel cannot fix up: an alpha blit at an odd
+# pixel killed the process. pygame-ce has no switch for them; its meson.build defines
+# PG_ENABLE_ARM_NEON for every file, and the user's c_args come after that, so they undefine it:
+# the blits take pygame-ce's plain C path. The built wheel is then asked which path it has.
+NEON_OFF = "c_args=-UPG_ENABLE_ARM_NEON"
+# what the kept wheel was built by; a wheel from another recipe is built again
+RECIPE = f"meson {' '.join(MESON_OPTIONS)} {NEON_OFF}\n"
 EMULATORS = {"arm64": "qemu-aarch64", "armhf": "qemu-arm"}  # binfmt_misc's names (qemu-user-static)
 
 
@@ -157,14 +166,25 @@ def pygame_requirement(source: Path = PROJECT) -> str:
     return next(req.split(";")[0].strip() for req in dependencies if req.startswith("pygame-ce"))
 
 
+def kept_wheel(out: Path, tag: str) -> Path | None:
+    """The wheel built before by this recipe, if there is one."""
+    made = sorted(out.glob(f"pygame_ce-*-{tag}-{tag}-linux_armv7l.whl"))
+    recipe = out / f"{tag}.recipe"
+    if made and recipe.exists() and recipe.read_text() == RECIPE:
+        return made[-1]
+    for wheel in made:  # built by another recipe (with sse2neon's faulting stores)
+        wheel.unlink()
+    return None
+
+
 def build(out: Path, release: str = "trixie", folder: Path | None = None) -> Path:
     """The armv7l pygame-ce wheel for `release`'s Python in `out` (kept: built once)."""
     python = PYTHONS[release]
     tag = "cp" + python.replace(".", "")
     out.mkdir(parents=True, exist_ok=True)
-    made = sorted(out.glob(f"pygame_ce-*-{tag}-{tag}-linux_armv7l.whl"))
-    if made:
-        return made[-1]
+    kept = kept_wheel(out, tag)
+    if kept is not None:
+        return kept
     root = build_root(release, folder or PROJECT / "build" / "armhf" / release)
     work = root / "tmp" / "wheels"
     shutil.rmtree(work, ignore_errors=True)
@@ -178,13 +198,20 @@ def build(out: Path, release: str = "trixie", folder: Path | None = None) -> Pat
             "export PIP_CERT=/tmp/host-ca.crt; python3 -m venv /tmp/build-venv && "
             "/tmp/build-venv/bin/pip install -q --upgrade pip && "
             "/tmp/build-venv/bin/pip wheel -q --no-deps --no-binary pygame-ce -w /tmp/wheels "
-            + " ".join(f"--config-settings=setup-args=-D{option}" for option in MESON_OPTIONS)
-            + f" '{pygame_requirement()}'",
+            + " ".join(f"--config-settings=setup-args=-D{option}" for option in (*MESON_OPTIONS, NEON_OFF))
+            + f" '{pygame_requirement()}' && "
+            # the wheel as built, asked which smoothscale it has: NEON would mean sse2neon is in
+            "/tmp/build-venv/bin/pip install -q --no-deps /tmp/wheels/pygame_ce-*.whl && "
+            "/tmp/build-venv/bin/python -c \"import os; os.environ['PYGAME_HIDE_SUPPORT_PROMPT'] = '1'; "
+            "import pygame.transform as t; b = t.get_smoothscale_backend(); "
+            "assert b == 'GENERIC', 'built with sse2neon: ' + b\" && "
+            "/tmp/build-venv/bin/pip uninstall -q -y pygame-ce",
         )
     (wheel,) = work.glob("pygame_ce-*.whl")
     if not wheel.name.endswith(f"-{tag}-{tag}-linux_armv7l.whl"):
         raise SystemExit(f"cloud-companion: the armhf root built {wheel.name}, not a {tag} armv7l wheel")
     shutil.copy2(wheel, out / wheel.name)
+    (out / f"{tag}.recipe").write_text(RECIPE)
     shutil.rmtree(work)
     return out / wheel.name
 
