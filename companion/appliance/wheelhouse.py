@@ -197,7 +197,8 @@ def build(out: Path, release: str = "trixie", folder: Path | None = None) -> Pat
             root,
             "export PIP_CERT=/tmp/host-ca.crt; python3 -m venv /tmp/build-venv && "
             "/tmp/build-venv/bin/pip install -q --upgrade pip && "
-            "/tmp/build-venv/bin/pip wheel -q --no-deps --no-binary pygame-ce -w /tmp/wheels "
+            # (not from pip's cache of wheels built before, which does not know the recipe)
+            "/tmp/build-venv/bin/pip wheel -q --no-cache-dir --no-deps --no-binary pygame-ce -w /tmp/wheels "
             + " ".join(f"--config-settings=setup-args=-D{option}" for option in (*MESON_OPTIONS, NEON_OFF))
             + f" '{pygame_requirement()}' && "
             # the wheel as built, asked which smoothscale it has: NEON would mean sse2neon is in
