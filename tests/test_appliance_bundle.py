@@ -74,3 +74,20 @@ def test_the_armv7l_wheel_is_built_for_every_python_the_bundle_carries():
         if d.startswith("pygame-ce")
     )
     assert wheelhouse.pygame_requirement() == pygame  # the same pygame-ce as every other platform gets
+
+
+def test_a_kept_armv7l_wheel_is_used_only_when_this_recipe_built_it(tmp_path):
+    """A wheel built before without the recipe's stamp (with sse2neon's faulting blits) is built again."""
+    from companion.appliance import wheelhouse
+
+    name = "pygame_ce-2.5.8-cp311-cp311-linux_armv7l.whl"
+    (tmp_path / name).write_bytes(b"built by the earlier recipe")
+    assert wheelhouse.kept_wheel(tmp_path, "cp311") is None
+    assert not (tmp_path / name).exists()  # never carried into a bundle by mistake
+    (tmp_path / name).write_bytes(b"built by this one")
+    (tmp_path / "cp311.recipe").write_text(wheelhouse.RECIPE)
+    assert wheelhouse.kept_wheel(tmp_path, "cp311") == tmp_path / name
+    assert wheelhouse.kept_wheel(tmp_path, "cp313") is None  # another Python's is its own
+    (tmp_path / "cp311.recipe").write_text("meson stripped=true\n")
+    assert wheelhouse.kept_wheel(tmp_path, "cp311") is None
+    assert "-UPG_ENABLE_ARM_NEON" in wheelhouse.RECIPE

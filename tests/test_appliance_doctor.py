@@ -136,6 +136,18 @@ def test_the_processor_is_the_programs_not_the_kernels():
     assert platforms.userland("x86_64", 32) == "i686"
 
 
+def test_doctor_names_the_blits_simd_path_and_fails_sse2neon_on_32bit_arm():
+    """pygame-ce built with sse2neon on ARMv7 dies of a bus error in its first alpha blit at an odd
+    pixel; the armv7l wheel the bundle carries is built without it, and doctor tells them apart."""
+    here = doctor.check_platform(Machine())[2]
+    assert f", blits {'plain C' if doctor.blits() == 'GENERIC' else doctor.blits()}" in here.detail
+    faulting = doctor.pygame_check("2.5.8", "2.26.5", "the system's", "NEON", arm32=True)
+    assert faulting.status == FAIL and "bus error" in faulting.detail and "update-pi" in faulting.fix
+    plain = doctor.pygame_check("2.5.8", "2.26.5", "the system's", "GENERIC", arm32=True)
+    assert plain.status == OK and plain.detail.endswith("blits plain C")
+    assert doctor.pygame_check("2.5.8", "2.28.4", "its wheel's own", "NEON", arm32=False).status == OK  # aarch64
+
+
 def test_doctor_fails_on_pygame_that_is_not_pygame_ce(monkeypatch):
     import pygame
 

@@ -150,7 +150,7 @@ def check_platform(machine: Machine) -> list[Check]:
     bundled = "pygame" in Path(library).parent.name  # pygame_ce.libs: the wheel's own SDL
     whose = "its wheel's own" if bundled else f"the system's, {library}"
     if getattr(pygame, "IS_CE", False):
-        out.append(Check("pygame", OK, f"pygame-ce {pygame.version.ver}, SDL {sdl} ({whose})"))
+        out.append(pygame_check(pygame.version.ver, sdl, whose, blits()))
     else:
         out.append(
             Check(
@@ -161,6 +161,32 @@ def check_platform(machine: Machine) -> list[Check]:
             )
         )
     return out
+
+
+def blits() -> str:
+    """Which SIMD path pygame-ce's blits were built with: 'SSE2', 'NEON' or 'GENERIC' (plain C).
+
+    Its smoothscale and its alpha blitters are compiled in or out together, so smoothscale's
+    backend names the blitters' too."""
+    import pygame.transform
+
+    return str(pygame.transform.get_smoothscale_backend())
+
+
+def pygame_check(version: str, sdl: str, whose: str, simd: str, arm32: bool | None = None) -> Check:
+    from .platforms import is_32bit_arm
+
+    detail = f"pygame-ce {version}, SDL {sdl} ({whose}), blits {'plain C' if simd == 'GENERIC' else simd}"
+    if simd == "NEON" and (is_32bit_arm() if arm32 is None else arm32):
+        # sse2neon's 64-bit stores carry an alignment hint a 4-byte-aligned pixel breaks: a bus error
+        return Check(
+            "pygame",
+            FAIL,
+            detail + ": these blits crash 32-bit ARM (a bus error) on the first picture they draw",
+            "install the app again from a bundle made by this version (sudo make update-pi): "
+            "its pygame-ce wheel is built without them",
+        )
+    return Check("pygame", OK, detail)
 
 
 # --- display, touch, sound, speech --------------------------------------------------------------

@@ -91,6 +91,25 @@ for path in sys.argv[1:]:
     except OSError as exc:
         print(path, errno.errorcode[exc.errno])
 """
+# alpha onto alpha at every pixel alignment, as the app's pieces are drawn: pygame-ce built with
+# sse2neon blends two pixels at a time (an even width, even rows' ends) and stores them with a
+# 64-bit alignment hint, a bus error on 32-bit ARM (exit 134) at an odd pixel
+ALIGNED_BLITS = """
+import os
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+import pygame
+pygame.init()
+for width in range(1, 13):
+    for x in range(4):
+        under = pygame.Surface((34, 9), pygame.SRCALPHA)
+        under.fill((0, 0, 255, 200))
+        piece = pygame.Surface((width, 5), pygame.SRCALPHA)
+        piece.fill((200, 30, 30, 128))
+        under.blit(piece, (x, 2))
+        assert under.get_at((x, 2))[:3] != (0, 0, 255), (width, x)
+print("blits", pygame.transform.get_smoothscale_backend())
+"""
 # the home network Pi OS's NetworkManager brings up, stood in for by systemd-networkd (DHCP from
 # QEMU's user network)
 NETWORK = (
@@ -411,6 +430,14 @@ class Run:
                 return f"{state['ActiveState']}/{state['SubState']} (Type=notify: READY=1 came)"
 
             self.check("the unit starts at boot and reaches READY", ready)
+
+            def blits():
+                return vm.serial.check(
+                    "runuser -u cloud-companion -- /opt/cloud-companion/venv/bin/python -c "
+                    + shlex.quote(ALIGNED_BLITS)
+                )
+
+            self.check("alpha blits at every pixel alignment (sse2neon's bus error on 32-bit ARM)", blits)
             self.check(
                 "switched off, the live unit runs nothing at boot and nothing listens", lambda: self.live_off(vm)
             )
