@@ -298,3 +298,25 @@ def test_records_in_portrait_use_large_type_in_a_list_not_scattered_down_the_car
         # gaps between the records alike to a descender's difference
         px = records[0].px
         assert max(gaps) <= px * 1.25 and max(gaps[1:]) - min(gaps[1:]) <= px // 3, (title, gaps)
+
+
+@pytest.mark.parametrize("size", QUICK_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("won", [True, False], ids=["won", "lost"])
+def test_a_game_the_table_plays_together_shows_one_result_and_the_crew_without_scores(size, won):
+    """Cloudship is won or lost by everyone: its own screen gives the flowers the table reached
+    once, in the result's colour, and names the crew, not a score for each as if they competed."""
+    from companion.ui.kit import theme as th
+    from companion.ui.screens.history import ScoresScreen
+
+    players = list(LONG_NAMES[:6])
+    game = finished(3, players, dict.fromkeys(players, 12 if won else 4), players if won else [], "cloudship")
+    h = Harness(size)
+    h.app.change_config(language="de")
+    show(h, game)
+    h.tap("game-row:3")
+    assert isinstance(h.screen, ScoresScreen) and problems(h) == []
+    assert h.find("reached").text == ("12 von 12 Blumen" if won else "4 von 12 Blumen")
+    assert h.find("result").text == ("Der Tisch hat gewonnen" if won else "Der Tisch hat verloren")
+    assert h.find("table-result").stripe == (th.GOOD if won else th.DANGER)
+    assert all(h.find(f"name:{p}") for p in players)
+    assert not [w.key for w in h.widgets() if (w.key or "").startswith(("score:", "score-card:"))]

@@ -431,7 +431,8 @@ class GameRow(Panel):
 
 class ScoresScreen(Screen):
     """One game of the history whole: what became of it, when, and every player's score from
-    the best down, the winners first (what a row of the list may count rather than name)."""
+    the best down, the winners first (what a row of the list may count rather than name); for a
+    game the table plays together, the one result the table reached and the crew."""
 
     def __init__(self, app, game):
         super().__init__(app)
@@ -459,11 +460,27 @@ class ScoresScreen(Screen):
         ]
         body = pygame.Rect(c.x, head.bottom + gap, c.w, c.bottom - head.bottom - gap)
         names = ranking(game)
+        shared = game.game in SHARED
+        if shared:  # one result for the whole table, then the crew who reached it, without scores
+            planted = max(game.scores.values(), default=0)
+            reached = _("{planted} of 12 flowers").format(planted=planted)
+            result_row, body = rows(body, [one_line + f.u(24), body.h - one_line - f.u(24) - gap], gap)
+            stripe = th.GOOD if outcome(game) == "won" else th.DANGER if outcome(game) == "lost" else None
+            out += [
+                Panel(result_row, key="table-result", stripe=stripe),
+                Label(result_row.inflate(-f.u(24), -f.u(4)), reached, "title", align="left", key="reached"),
+            ]
         columns = 2 if not f.portrait and len(names) > 4 else 1
         cells = rows(body, max(4, -(-len(names) // columns)), gap)  # as tall as four rows at most
         cells = [cell for row in cells for cell in cols(row, columns, f.u(GAP * 2))]
         for cell, name in zip(cells, names):
             inner = cell.inflate(-f.u(24), -f.u(4))
+            if shared:
+                out += [
+                    Panel(cell, key=f"crew-card:{name}"),
+                    Label(inner, name, "body", align="left", key=f"name:{name}"),
+                ]
+                continue
             name_rect, score_rect = cols(inner, [4, 1], f.u(GAP))
             won = game.status == "over" and name in game.winners
             out += [
