@@ -202,7 +202,7 @@ def build(out: Path, release: str = "trixie", folder: Path | None = None) -> Pat
             + " ".join(f"--config-settings=setup-args=-D{option}" for option in (*MESON_OPTIONS, NEON_OFF))
             + f" '{pygame_requirement()}' && "
             # the wheel as built, asked which smoothscale it has: NEON would mean sse2neon is in
-            "/tmp/build-venv/bin/pip install -q --no-deps /tmp/wheels/pygame_ce-*.whl && "
+            "/tmp/build-venv/bin/pip install -q --force-reinstall --no-deps /tmp/wheels/pygame_ce-*.whl && "
             "/tmp/build-venv/bin/python -c \"import os; os.environ['PYGAME_HIDE_SUPPORT_PROMPT'] = '1'; "
             "import pygame.transform as t; b = t.get_smoothscale_backend(); "
             "assert b == 'GENERIC', 'built with sse2neon: ' + b\" && "
