@@ -139,6 +139,10 @@ def test_the_live_page_switch_has_the_shape_of_the_other_switches_on_its_setting
             h.find(key) for key in ("odds:on", "odds:off", "forecast:on", "forecast:off", "live:on", "live:off")
         ]
         assert {b.rect.size for b in switches[4:]} <= {b.rect.size for b in switches[:4]}, language
+        # the odds' and the forecast's pairs say the same words, at one size (not "Show the odds"
+        # squeezed smaller beside a "Show")
+        assert [b.text for b in switches[:2]] == [b.text for b in switches[2:4]], language
+        assert len({b.label.fitted(h.app.theme).px for b in switches[:4]}) == 1, language
         if size[1] > size[0]:  # stacked in one column: one sibling group at one size
             group = next(g for g in siblings(h.app.widgets) if switches[4] in g)
             assert all(b in group for b in switches), language

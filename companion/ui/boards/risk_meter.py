@@ -120,7 +120,7 @@ def settings_buttons(body: pygame.Rect, app, gap: int) -> list[Widget]:
     return [
         Button(
             show,
-            _("Show the odds"),
+            _("Show"),  # the caption above says what: the forecast's pair says the same
             lambda: app.change_config(show_odds=True),
             kind="choice",
             selected=on,
@@ -128,7 +128,7 @@ def settings_buttons(body: pygame.Rect, app, gap: int) -> list[Widget]:
         ),
         Button(
             hide,
-            _("Hide the odds"),
+            _("Hide"),
             lambda: app.change_config(show_odds=False),
             kind="choice",
             selected=not on,
