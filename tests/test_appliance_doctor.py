@@ -555,3 +555,18 @@ def test_report_bundles_doctor_and_the_log_into_one_file(tmp_path):
     )
     assert refused.returncode == 1 and refused.stderr.startswith("cloud-companion: cannot write the report")
     assert "Traceback" not in refused.stderr
+
+
+def test_pygames_word_about_its_missing_neon_blitters_is_not_printed_at_every_start():
+    """The armv7l wheel is built without them on purpose; doctor says so, stderr does not."""
+    import subprocess
+    import sys
+
+    said = (
+        "import warnings, companion; warnings.warn('Your system is neon capable but pygame was not built "
+        "with support for it. The performance of some of your blits could be adversely affected', RuntimeWarning)"
+    )
+    out = subprocess.run([sys.executable, "-W", "default", "-c", said], capture_output=True, text=True, check=True)
+    assert out.stderr == ""
+    other = said.replace("neon capable", "avx2 capable")  # only that one word is kept quiet
+    assert "avx2 capable" in subprocess.run([sys.executable, "-c", other], capture_output=True, text=True).stderr
