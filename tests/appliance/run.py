@@ -989,10 +989,11 @@ class Run:
 
             def late():
                 vm.serial.wait_for_shell()
+                vm.serial.check(SWITCH_ON)  # the page, switched on, does not wait for the app's display
                 while vm.since_start() < 100:
                     time.sleep(5)
                 state = self.service(vm)
-                live = self.live_state(vm)  # the page does not wait for the app's display
+                live = self.live_state(vm)
                 assert live["ActiveState"] == "active" and live["NRestarts"] == "0", live
                 vm.serial.check("modprobe virtio_gpu")
                 plugged = vm.since_start()
