@@ -151,3 +151,41 @@ def test_a_picture_of_parts_is_compared_and_painted_piece_by_piece_within_its_bo
     assert [(w.key, clip) for w, clip in parts] == [("under", None), ("row", picture.rect), ("name", picture.rect)]
     # where a piece may paint stays within the picture's box
     assert all(picture.rect.contains(box) for box in repaint.part_bounds(parts[1:], ctx.theme))
+
+
+def test_a_cloudship_landing_drawn_ahead_goes_up_as_drawn_and_its_flowers_fall_over_a_kept_frame():
+    from companion.ui.kit.widgets import DrawContext
+    from companion.ui.loop.app import still_key
+
+    clock = Clock()
+    h = Harness((800, 480), clock=clock)
+    h.start_game({"game": "cloudship", "players": PLAYERS["cloudship"]})
+    controller, app = h.app.controller, h.app
+    rng = random.Random(5)
+    landed_with_flowers = 0
+    for _ in range(6):  # rounds until a landing plants flowers
+        while controller.match.view["phase"] != "flight":
+            legal = [a for a in controller.legal_actions() if a.get("act") not in ("undo", "redo")]
+            controller.submit(rng.choice(legal))
+            h.app.pump()
+            settle(h, clock)
+            assert not controller.match.view["over"], "the game ended before a landing planted a flower"
+        for drop in [a for a in controller.legal_actions() if a["act"] == "drop"][:3]:
+            controller.submit(drop)
+            h.app.pump()
+            settle(h, clock)
+        while app.rehearse_step():
+            pass
+        shown_before = app.foreseen_shown
+        controller.submit({"act": "land"})
+        h.app.pump()
+        assert app.foreseen_shown == shown_before + 1 and app.foreseen_wrong == 0
+        if app.screen.moment("plant", 0.5) is not None:  # flowers falling: the frame below them is kept
+            landed_with_flowers += 1
+            ctx = DrawContext(app.theme, None, None, app.now())
+            assert still_key(app.widgets, ctx, app.viewport.canvas.get_size()) is not None
+        settle(h, clock)
+        assert shown(h) == fresh(h)
+        if landed_with_flowers:
+            return
+    raise AssertionError("no landing planted a flower")
