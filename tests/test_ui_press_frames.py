@@ -189,3 +189,21 @@ def test_a_cloudship_landing_drawn_ahead_goes_up_as_drawn_and_its_flowers_fall_o
         if landed_with_flowers:
             return
     raise AssertionError("no landing planted a flower")
+
+
+def test_a_new_frame_is_painted_on_a_kept_frame_let_go_not_on_fresh_memory():
+    from companion.ui.loop.app import STILL_FRAMES
+
+    clock = Clock()
+    h = Harness((800, 480), clock=clock)
+    h.start_game({"game": "cloudmine", "players": PLAYERS["cloudmine"]})
+    controller, app = h.app.controller, h.app
+    seen: list[pygame.Surface] = []  # held, so that no surface's id is taken by a later one
+    for _ in range(12):
+        view = controller.match.view
+        controller.submit({"act": "guess", "player": view["to_guess"], "correct": False})
+        h.app.pump()
+        settle(h, clock)
+        seen += [frame for frame in app._stills.values() if all(frame is not s for s in seen)]
+        assert shown(h) == fresh(h)
+    assert len(seen) <= STILL_FRAMES + 1

@@ -895,8 +895,9 @@ class App:
         base = self._stills[base_key]
         room = self._frames_kept(base)
         if room > 1:
-            self._keep_newest_frames(room - 1)  # the oldest go; the base, the newest, stays
-            kept = base.copy()
+            # the oldest go (the base, the newest, stays); one of them takes the copy
+            kept = self._blank_frame(base, self._keep_newest_frames(room - 1))
+            kept.blit(base, (0, 0))
         else:  # room for one frame only (full HD): the base itself is painted over, never copied
             kept = self._stills.pop(base_key)
             self._still_bounds.pop(base_key, None)
@@ -922,18 +923,36 @@ class App:
         """A surface for one more frame to keep, in the canvas's own pixel format. The oldest
         kept frames go first, so that the new one is within the budget too: at full HD, where
         the budget holds one frame, no other is kept while it is drawn."""
-        self._keep_newest_frames(self._frames_kept(canvas) - 1)
-        return pygame.Surface(canvas.get_size(), 0, canvas)
+        return self._blank_frame(canvas, self._keep_newest_frames(self._frames_kept(canvas) - 1))
+
+    @staticmethod
+    def _blank_frame(like: pygame.Surface, spare: pygame.Surface | None) -> pygame.Surface:
+        """A surface of `like`'s size and pixel format to paint a frame on: `spare`, a kept
+        frame just let go, where it is one (a new surface of a frame's size is fresh memory, and
+        touching its pages the first time cost as much as painting a tenth of the frame)."""
+        if (
+            spare is not None
+            and spare.get_size() == like.get_size()
+            and spare.get_bitsize() == like.get_bitsize()
+            and spare.get_masks() == like.get_masks()
+            and not (like.get_flags() | spare.get_flags()) & pygame.SRCALPHA
+        ):
+            spare.set_clip(None)
+            return spare
+        return pygame.Surface(like.get_size(), 0, like)
 
     def forget_other_frames(self) -> None:
         """Keep only the frame shown last: the frames kept and drawn ahead for other states go
         (a game that ended: its next states will not come), before a large picture is drawn."""
         self._keep_newest_frames(1)
 
-    def _keep_newest_frames(self, count: int) -> None:
+    def _keep_newest_frames(self, count: int) -> pygame.Surface | None:
+        """Let the oldest kept frames go until `count` are left; the last let go, if any."""
+        frame = None
         while len(self._stills) > count:
-            gone, _ = self._stills.popitem(last=False)
+            gone, frame = self._stills.popitem(last=False)
             self._still_bounds.pop(gone, None)
+        return frame
 
     def layers(self) -> list[list[Widget]]:
         """What is on screen in the order it is drawn, as layers that may cover the one below on

@@ -22,9 +22,7 @@ import pygame
 from ..kit import theme as th
 
 REACH = 4  # points a widget may paint outside its rect (an outline, a highlight's edge)
-# a change over more of the frame than this is painted whole: Cloud 9's presses, compared piece by
-# piece, painted up to 0.6 of the frame in parts at 0.6 of the whole's cost; beyond that, as quick whole
-WHOLE_SHARE = 0.6
+WHOLE_SHARE = 0.25  # a change over more of the frame than this is painted whole (as quick there)
 
 
 Part = tuple  # (widget, the box its drawing is clipped to, or None)
