@@ -217,6 +217,25 @@ def test_a_press_wakes_the_main_loop_again_when_it_could_have_become_stuck(clock
         assert panel.poll() == [] and panel.stuck == {(1, STAY)}
 
 
+def test_a_press_s_timer_waits_with_the_led_changes_until_the_frame_is_drawn(clock):
+    """Handing the LED worker a job wakes its thread, which takes the interpreter from the loop
+    drawing the press's frame: the stuck button's timer is handed over after that frame."""
+    woken = threading.Event()
+    with SeatInput(
+        DEFAULT_SEATS[:1], pin_factory=MockFactory(), clock=clock, stuck_after_s=0.05, wake=woken.set
+    ) as panel:
+        panel.hold_leds_for_frame = True
+        panel.pin(1, STAY).drive_low()
+        assert woken.wait(5)
+        woken.clear()
+        assert len(panel.poll()) == 1
+        assert panel._worker.jobs.unfinished_tasks == 0  # the frame is being drawn: nothing handed over
+        panel.release_leds()  # the frame is up
+        assert woken.wait(5)  # the timer, from then on: poll now and the stuck button is found
+        clock.advance(1)
+        assert panel.poll() == [] and panel.stuck == {(1, STAY)}
+
+
 class ShortedPin(MockPin):
     """A button shorted to ground: the pull-up cannot raise the line."""
 

@@ -385,7 +385,8 @@ def test_the_latency_bench_runs_the_whole_path_to_a_frame():
     from companion.devices.bench import bench
 
     figures = bench(presses=6)
-    for game in ("seats.", "seats.cloud9_"):  # The Cloud Mine's answers, Cloud 9's jumps and stays
+    # The Cloud Mine's answers, Cloud 9's jumps and stays, Cloudship's landings
+    for game in ("seats.", "seats.cloud9_", "seats.cloudship_"):
         assert figures[f"{game}presses_measured"] == 6
         assert 0 < figures[f"{game}press_to_frame_median_ms"] <= figures[f"{game}press_to_frame_max_ms"]
         # the loop's CPU time in each pass is part of that pass's wall-clock time, press by press
@@ -393,3 +394,13 @@ def test_the_latency_bench_runs_the_whole_path_to_a_frame():
         # (not so the p99s of six presses: each is extrapolated past its largest from the two
         # largest, so a CPU time far below the one above it can give the larger p99)
         assert figures[f"{game}press_to_frame_loop_cpu_median_ms"] <= figures[f"{game}press_to_frame_loop_cpu_p99_ms"]
+        assert 0 <= figures[f"{game}presses_drawn_ahead"] <= 6
+    # Cloud 9's presses by their kind (a jump, a stay, a solo pilot's jump), together all of them
+    by_kind = [
+        count
+        for name, count in figures.items()
+        if name.startswith("seats.cloud9_")
+        and name.endswith("_presses_measured")
+        and name != "seats.cloud9_presses_measured"
+    ]
+    assert not by_kind or sum(by_kind) == 6  # (six presses of one kind give no figures by kind)

@@ -93,7 +93,11 @@ class _Worker(threading.Thread):
                     self.wake()
 
     def wake_after(self, seconds: float) -> None:
-        self.jobs.put(lambda: heapq.heappush(self._wake_at, time.monotonic() + seconds))
+        self.jobs.put(self.timer(seconds))
+
+    def timer(self, seconds: float) -> Callable[[], None]:
+        """The job that has `wake` called `seconds` after it runs."""
+        return lambda: heapq.heappush(self._wake_at, time.monotonic() + seconds)
 
     def stop(self) -> None:
         self.jobs.put(self._STOP)
@@ -257,9 +261,11 @@ class SeatInput:
         self.wake_after(self.flicker_s)  # to end the flicker even if no input comes
 
     def wake_after(self, seconds: float) -> None:
-        """Call `wake` after `seconds`: the main loop may sleep until its next input."""
+        """Call `wake` after `seconds`: the main loop may sleep until its next input. Held with
+        the LED changes until the frame is drawn, where the loop asked for that: handing the
+        worker a job wakes its thread, which then takes the interpreter from the drawing one."""
         if self.wake:
-            self._worker.wake_after(seconds)
+            self._led_job(self._worker.timer(seconds))
 
     def _led_job(self, job: Callable[[], None]) -> None:
         if self._holding:

@@ -278,8 +278,29 @@ def paint_bed(
 ) -> None:
     """A flowerbed; while `t` < 1 its last `dropping` flowers fall into their holes."""
     dropping = min(dropping, flowers) if t < 1.0 else 0
+    paint_bed_waiting(surface, rect, colour, flowers, dropping, new, lost, pad)
+    paint_dropping(surface, rect, flowers, dropping, t, pad)
+
+
+def paint_bed_waiting(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    colour: str,
+    flowers: int,
+    dropping: int = 0,
+    new: int = 0,
+    lost: int = 0,
+    pad: tuple[int, int, int] = (0, 0, 0),
+) -> None:
+    """A flowerbed whose last `dropping` flowers are not in their holes yet (paint_dropping)."""
     surface.blit(bed_layer(rect.size, colour, flowers, max(0, flowers - dropping), new, lost, pad), rect)
-    if not dropping:
+
+
+def paint_dropping(
+    surface: pygame.Surface, rect: pygame.Rect, flowers: int, dropping: int, t: float, pad: tuple[int, int, int]
+) -> None:
+    """The last `dropping` flowers of a bed falling into their holes, `t` of the way (0-1)."""
+    if not dropping or t >= 1.0:
         return
     holes = flowers_drawn(rect, flowers, pad)
     k = ease(t)
@@ -437,6 +458,8 @@ def paint_celebration(surface: pygame.Surface, rect: pygame.Rect, t: float) -> N
 __all__ = [
     "paint_weather",
     "paint_bed",
+    "paint_bed_waiting",
+    "paint_dropping",
     "paint_engine",
     "paint_celebration",
     "pipe_spaces",

@@ -230,6 +230,12 @@ class Widget:
     def draw(self, surface: pygame.Surface, ctx: DrawContext) -> None:
         pass
 
+    def pieces(self, ctx: DrawContext) -> list[tuple[Widget, pygame.Rect | None]] | None:
+        """Where drawing this widget is only drawing others (a picture of a board's parts): those
+        widgets in their order, each with the box it is clipped to (None: not clipped), so that
+        a frame is painted again only where one of them changed. None: it draws itself."""
+        return None
+
     def signature(self, ctx: DrawContext) -> tuple | None:
         """Everything its pixels depend on, where they depend on nothing else (not the time, not
         a screen's state): two widgets with equal signatures draw the same pixels, so a frame

@@ -490,7 +490,7 @@ class App:
         yield
         ctx = DrawContext(self.theme, None, None, self.clock())
         canvas = self.viewport.canvas
-        key = self._still_key(screen, widgets, ctx, canvas, remember=False)  # the shown frame's stays
+        key, painted = self._kept_by(screen, widgets, ctx, canvas, remember=False)  # the shown frame's stays
         if key is not None and key in self._stills:
             self._stills.move_to_end(key)  # wanted again: kept ahead of frames not foreseen
             return key
@@ -504,7 +504,7 @@ class App:
             th.paint_sky(target)
         yield from self._paint_in_slices(target, screen, widgets, ctx)
         if key is not None:
-            self._keep(key, target, repaint.widget_bounds(widgets, self.theme))
+            self._keep(key, target, repaint.part_bounds(painted, self.theme))
         return key
 
     def _paint_in_slices(self, surface: pygame.Surface, screen, widgets: list[Widget], ctx: DrawContext):
@@ -835,13 +835,13 @@ class App:
         widgets shown before, or rehearsed (rehearse_screen), is one blit; so is every frame of
         an animation drawn over still widgets. None where a widget may draw differently from
         one frame to the next (it has no signature), or the screen draws below its widgets."""
-        key = self._still_key(screen, widgets, ctx, canvas)
+        key, painted = self._kept_by(screen, widgets, ctx, canvas)
         if key is None:
             return None
         kept = self._stills.get(key)
         if kept is None:
-            bounds = repaint.widget_bounds(widgets, ctx.theme)
-            kept = self._painted_over_kept(key, widgets, bounds, ctx)
+            bounds = repaint.part_bounds(painted, ctx.theme)
+            kept = self._painted_over_kept(key, painted, bounds, ctx)
             if kept is None:
                 kept = self._new_frame(canvas)
                 self._paint(kept, screen, widgets, ctx)
@@ -850,15 +850,20 @@ class App:
             self._stills.move_to_end(key)
         return kept
 
-    def _still_key(
+    def _still_key(self, screen, widgets: list[Widget], ctx: DrawContext, canvas: pygame.Surface):
+        """The key `widgets` are kept by (still_key), None where their frame is not kept."""
+        return self._kept_by(screen, widgets, ctx, canvas)[0]
+
+    def _kept_by(
         self, screen, widgets: list[Widget], ctx: DrawContext, canvas: pygame.Surface, remember: bool = True
-    ):
-        """The key `widgets` are kept by (still_key), None where their frame is not kept;
-        `remember`ed for the next frame of the same widgets (the frame on screen's) while the
-        animation that ran, or none, goes on: a widget may look otherwise once a moment is over
-        (Cloud 9's balloon, hidden while it rose, stands on its cloud again)."""
+    ) -> tuple[StillKey | None, list]:
+        """The key `widgets` are kept by (still_key) and the parts they paint (repaint.parts);
+        (None, []) where their frame is not kept. `remember`ed for the next frame of the same
+        widgets (the frame on screen's) while the animation that ran, or none, goes on: a widget
+        may look otherwise once a moment is over (Cloud 9's balloon, hidden while it rose,
+        stands on its cloud again)."""
         if not self.still_frames or type(screen).draw_below is not Screen.draw_below:
-            return None
+            return None, []
         memo, animating = self._still_memo, self.animating
         if (
             memo is not None
@@ -867,14 +872,15 @@ class App:
             and memo[2] is ctx.focused
             and memo[4] == animating
         ):
-            return memo[3]
-        key = still_key(widgets, ctx, canvas.get_size())
+            return memo[3], memo[5]
+        painted = repaint.parts(widgets, ctx)
+        key = parts_key(painted, ctx, canvas.get_size())
         if remember:
-            self._still_memo = (widgets, ctx.pressed, ctx.focused, key, animating)
-        return key
+            self._still_memo = (widgets, ctx.pressed, ctx.focused, key, animating, painted)
+        return key, painted
 
     def _painted_over_kept(
-        self, key: StillKey, widgets: list[Widget], bounds: list[pygame.Rect], ctx: DrawContext
+        self, key: StillKey, painted: list, bounds: list[pygame.Rect], ctx: DrawContext
     ) -> pygame.Surface | None:
         """The frame of `key` painted over a copy of the frame kept or shown last where their
         widgets differ (repaint), or None where that is not quicker."""
@@ -889,12 +895,13 @@ class App:
         base = self._stills[base_key]
         room = self._frames_kept(base)
         if room > 1:
-            self._keep_newest_frames(room - 1)  # the oldest go; the base, the newest, stays
-            kept = base.copy()
+            # the oldest go (the base, the newest, stays); one of them takes the copy
+            kept = self._blank_frame(base, self._keep_newest_frames(room - 1))
+            kept.blit(base, (0, 0))
         else:  # room for one frame only (full HD): the base itself is painted over, never copied
             kept = self._stills.pop(base_key)
             self._still_bounds.pop(base_key, None)
-        repaint.repaint(kept, areas, widgets, bounds, ctx)
+        repaint.repaint(kept, areas, painted, bounds, ctx)
         self.frames_painted_in_part += 1
         return kept
 
@@ -916,18 +923,36 @@ class App:
         """A surface for one more frame to keep, in the canvas's own pixel format. The oldest
         kept frames go first, so that the new one is within the budget too: at full HD, where
         the budget holds one frame, no other is kept while it is drawn."""
-        self._keep_newest_frames(self._frames_kept(canvas) - 1)
-        return pygame.Surface(canvas.get_size(), 0, canvas)
+        return self._blank_frame(canvas, self._keep_newest_frames(self._frames_kept(canvas) - 1))
+
+    @staticmethod
+    def _blank_frame(like: pygame.Surface, spare: pygame.Surface | None) -> pygame.Surface:
+        """A surface of `like`'s size and pixel format to paint a frame on: `spare`, a kept
+        frame just let go, where it is one (a new surface of a frame's size is fresh memory, and
+        touching its pages the first time cost as much as painting a tenth of the frame)."""
+        if (
+            spare is not None
+            and spare.get_size() == like.get_size()
+            and spare.get_bitsize() == like.get_bitsize()
+            and spare.get_masks() == like.get_masks()
+            and not (like.get_flags() | spare.get_flags()) & pygame.SRCALPHA
+        ):
+            spare.set_clip(None)
+            return spare
+        return pygame.Surface(like.get_size(), 0, like)
 
     def forget_other_frames(self) -> None:
         """Keep only the frame shown last: the frames kept and drawn ahead for other states go
         (a game that ended: its next states will not come), before a large picture is drawn."""
         self._keep_newest_frames(1)
 
-    def _keep_newest_frames(self, count: int) -> None:
+    def _keep_newest_frames(self, count: int) -> pygame.Surface | None:
+        """Let the oldest kept frames go until `count` are left; the last let go, if any."""
+        frame = None
         while len(self._stills) > count:
-            gone, _ = self._stills.popitem(last=False)
+            gone, frame = self._stills.popitem(last=False)
             self._still_bounds.pop(gone, None)
+        return frame
 
     def layers(self) -> list[list[Widget]]:
         """What is on screen in the order it is drawn, as layers that may cover the one below on
@@ -973,12 +998,18 @@ class App:
 
 def still_key(widgets: list[Widget], ctx: DrawContext, size: tuple[int, int]) -> StillKey | None:
     """What a frame of `widgets` shows, or None where one of them has no signature."""
-    signatures = []
-    for widget in widgets:
+    return parts_key(repaint.parts(widgets, ctx), ctx, size)
+
+
+def parts_key(painted: list, ctx: DrawContext, size: tuple[int, int]) -> StillKey | None:
+    """What a frame of the parts `painted` (repaint.parts) shows: each part's signature, with
+    its clip where it has one; None where one has no signature."""
+    signatures: list = []
+    for widget, clip in painted:
         signature = widget.signature(ctx)
         if signature is None:
             return None
-        signatures.append(signature)
+        signatures.append(signature if clip is None else (signature, tuple(clip)))
     try:
         return StillKey((size, ctx.theme.scale, tuple(signatures)))
     except TypeError:  # a colour given as a list: not kept

@@ -9,6 +9,8 @@ work (a Cloud 9 press moves a piece or two and the step's words; the board stays
 
 It rests on one promise: a widget paints only inside its box grown by `REACH` points (the
 tests play each game and compare every frame painted so with one painted whole from nothing).
+A widget that only draws others (`Widget.pieces`: Cloud 9's board, its balloon) is compared
+and painted again piece by piece, each within its clip.
 """
 
 from __future__ import annotations
@@ -23,10 +25,36 @@ REACH = 4  # points a widget may paint outside its rect (an outline, a highlight
 WHOLE_SHARE = 0.25  # a change over more of the frame than this is painted whole (as quick there)
 
 
-def widget_bounds(widgets, theme: th.Theme) -> list[pygame.Rect]:
-    """Where each widget may paint."""
+Part = tuple  # (widget, the box its drawing is clipped to, or None)
+
+
+def parts(widgets, ctx) -> list[Part]:
+    """What a frame of `widgets` paints, in order: each widget, or where it only draws others
+    (`Widget.pieces`: a board's picture of its parts), those, each with its clip. Two frames
+    are compared part by part, so a changed score row is painted again, not the whole board."""
+    out: list[Part] = []
+    for widget in widgets:
+        _add_parts(out, widget, None, ctx)
+    return out
+
+
+def _add_parts(out: list[Part], widget, clip: pygame.Rect | None, ctx) -> None:
+    pieces = widget.pieces(ctx)
+    if pieces is None:
+        out.append((widget, clip))
+        return
+    for piece, within in pieces:
+        inner = clip if within is None else within if clip is None else within.clip(clip)
+        _add_parts(out, piece, inner, ctx)
+
+
+def part_bounds(painted: list[Part], theme: th.Theme) -> list[pygame.Rect]:
+    """Where each part may paint: its box grown by REACH, within its clip."""
     grow = 2 * max(2, theme.px(REACH))
-    return [widget.rect.inflate(grow, grow) for widget in widgets]
+    return [
+        widget.rect.inflate(grow, grow) if clip is None else widget.rect.inflate(grow, grow).clip(clip)
+        for widget, clip in painted
+    ]
 
 
 def changed_areas(
@@ -67,12 +95,15 @@ def merged(rects: list[pygame.Rect]) -> list[pygame.Rect]:
     return out
 
 
-def repaint(surface: pygame.Surface, areas: list[pygame.Rect], widgets, bounds: list[pygame.Rect], ctx) -> None:
-    """Paint `areas` of `surface` as the whole frame of `widgets` would be painted there."""
+def repaint(
+    surface: pygame.Surface, areas: list[pygame.Rect], painted: list[Part], bounds: list[pygame.Rect], ctx
+) -> None:
+    """Paint `areas` of `surface` as the whole frame of the parts `painted` would be painted there."""
     for area in areas:
         surface.set_clip(area)
         th.paint_sky(surface, area)
-        for widget, box in zip(widgets, bounds):
+        for (widget, clip), box in zip(painted, bounds):
             if box.colliderect(area):
+                surface.set_clip(area if clip is None else area.clip(clip))
                 widget.draw(surface, ctx)
     surface.set_clip(None)

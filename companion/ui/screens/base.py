@@ -99,6 +99,7 @@ HOW A GAME SCREEN IS WRITTEN (Cloud 9 and Cloudship follow screens/cloudmine.py)
 from __future__ import annotations
 
 import copy
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
@@ -144,6 +145,11 @@ def clear_boxes(
         for x1 in edges[i + 1 :]
     ]
     return sorted((b for b in boxes if b.w >= least and b.h >= least), key=lambda b: -b.w * b.h)
+
+
+# whether a result card's words fit a box (GameScreen.card_fits), by the words and the box
+CARD_FITS_KEPT = 512
+_CARD_FITS: OrderedDict[tuple, bool] = OrderedDict()
 
 
 class Screen:
@@ -488,12 +494,26 @@ class GameScreen(Screen):
         return self._free_rect
 
     def card_fits(self, f: Frame, area: pygame.Rect, moment: story.Moment) -> bool:
-        """Whether the result card shows all its words whole in `area` (none under its floor)."""
+        """Whether the result card shows all its words whole in `area` (none under its floor).
+        Remembered by the card's words and box: the search for a card's place tries many boxes,
+        and the next builds try the same ones (a press's frame is built while the players wait)."""
         from ..story.cards import card_widgets
 
         theme = self.app.theme
-        widgets = card_widgets(f, area, moment, lambda name: self.player(name).colour, lambda: None, self.mark, theme)
-        return not any(w.overflow(theme) or w.clipped(theme) for w in widgets if isinstance(w, Label))
+        words = (moment.kind, moment.headline, moment.card_text, moment.lead, tuple(moment.details))
+        key = (f, tuple(area), theme.scale, i18n.current_language(), words)
+        known = _CARD_FITS.get(key)
+        if known is None:
+            widgets = card_widgets(
+                f, area, moment, lambda name: self.player(name).colour, lambda: None, self.mark, theme
+            )
+            known = not any(w.overflow(theme) or w.clipped(theme) for w in widgets if isinstance(w, Label))
+            _CARD_FITS[key] = known
+            if len(_CARD_FITS) > CARD_FITS_KEPT:
+                _CARD_FITS.popitem(last=False)
+        else:
+            _CARD_FITS.move_to_end(key)
+        return known
 
     def toast_area(self, f, widgets):
         # a refusal names a player ("Ann is the Dreamer"): it goes where it covers neither a

@@ -120,6 +120,12 @@ class Snapshot(Widget):
         children = _signatures(self.children, ctx)
         return None if children is None else (type(self), tuple(self.rect), children)
 
+    def pieces(self, ctx):
+        # its children within its box (a bare Widget, a mark for the layout, draws nothing)
+        if type(self).draw is not Snapshot.draw:
+            return None
+        return [(child, self.rect) for child in self.children if type(child) is not Widget]
+
     def draw(self, surface, ctx):
         if self._image is not None:
             surface.blit(self._image, self.rect)
@@ -219,6 +225,12 @@ class Balloon(Widget):
         in_place = self.screen.balloon_in_place(ctx.now)
         children = _signatures(self.children, ctx) if in_place else ()
         return None if children is None else (type(self), tuple(self.rect), in_place, children)
+
+    def pieces(self, ctx):
+        if type(self).draw is not Balloon.draw:
+            return None
+        in_place = self.screen.balloon_in_place(ctx.now)
+        return [(child, None) for child in self.children if type(child) is not Widget] if in_place else []
 
     def draw(self, surface, ctx):
         # in its place, or (while a moment hides it or floats it up) not here: draw_above

@@ -63,12 +63,20 @@ class Flowerbed(Widget):
         self.bed = bed or rect  # the coloured bed; the rest of the rect is plain soil
         self.pad = pad  # room kept free round the shape and holes (the flight's marks)
 
+    def dropping(self) -> tuple[int, float]:
+        """How many of its flowers are falling into their holes now, and how far they are (0-1)."""
+        planting = self.screen.moment("plant", drawn.PLANT_S)
+        if planting is None:
+            return 0, 1.0
+        return min(planting[1].get(self.colour, 0), self.flowers), planting[0]
+
     def draw(self, surface, ctx):
+        # the bed with the holes its falling flowers go to; the flowers fall over the frame (the
+        # screen's draw_above), so that the frame stays the same while they fall
         if self.bed != self.rect:
             drawn.paint_ground(surface, self.rect)
-        planting = self.screen.moment("plant", drawn.PLANT_S)
-        dropping, t = (planting[1].get(self.colour, 0), planting[0]) if planting else (0, 1.0)
-        drawn.paint_bed(surface, self.bed, self.colour, self.flowers, dropping, t, self.new, self.lost, self.pad)
+        dropping = self.dropping()[0]
+        drawn.paint_bed_waiting(surface, self.bed, self.colour, self.flowers, dropping, self.new, self.lost, self.pad)
         if self.target:  # a bed the dice name: the balls should land here
             pygame.draw.rect(
                 surface,
@@ -78,15 +86,20 @@ class Flowerbed(Widget):
                 border_radius=max(4, min(self.rect.w, self.rect.h) // 10),
             )
 
+    def draw_dropping(self, surface: pygame.Surface) -> None:
+        """The flowers falling into their holes now (none once they are in)."""
+        dropping, t = self.dropping()
+        drawn.paint_dropping(surface, self.bed, self.flowers, dropping, t, self.pad)
+
     def signature(self, ctx):
-        # the same pixels for the same values, except while a flower just planted drops in
-        if type(self).draw is not Flowerbed.draw or self.screen.moment("plant", drawn.PLANT_S) is not None:
+        if type(self).draw is not Flowerbed.draw:
             return None
         return (
             type(self),
             tuple(self.rect),
             self.colour,
             self.flowers,
+            self.dropping()[0],
             self.new,
             self.lost,
             self.target,
@@ -115,6 +128,7 @@ class CloudshipScreen(GameScreen):
         self._moments: dict[str, tuple[float, Any]] = {}  # see moment()
         self._cloud_rect: pygame.Rect | None = None
         self._pipe_rect: pygame.Rect | None = None
+        self._drawn_at: float | None = None  # a stand-in: the time its frame shows (the press's)
 
     def menu_extras(self):
         return [(ship_("Practice flight"), lambda: self.app.show(self.app.make("practice")))]
@@ -146,12 +160,38 @@ class CloudshipScreen(GameScreen):
         return self.under_the_banner(t, self.board(f, board) + self.step_panel(f, step))
 
     def draw_above(self, surface: pygame.Surface, ctx) -> None:
+        for widget in self.app.widgets:  # flowers just planted, falling into their beds
+            if isinstance(widget, Flowerbed):
+                widget.draw_dropping(surface)
         ship_flight.draw_above(self, surface, ctx)  # balls falling and striking the beds
         party = self.moment("celebrate", drawn.CELEBRATE_S)
         if party is not None:
             beds = [w.rect for w in self.app.widgets if isinstance(w, Flowerbed)]
             if beds:
                 drawn.paint_celebration(surface, beds[0].unionall(beds[1:]), party[0])
+
+    def draw_first_above(self, surface: pygame.Surface, ctx) -> bool:
+        # the flowers a landing plants start falling with the next frame, into the rebuilt beds;
+        # balls in the air or the celebration need the rebuilt screen (the frame is drawn whole)
+        if self.moment("celebrate", drawn.CELEBRATE_S) is not None:
+            return False
+        panel = ship_flight.panel_of(self)
+        return panel is None or not panel.session.judge.balls
+
+    # --- drawing ahead: the commander's landing --------------------------------------------
+    def rehearsal_actions(self):
+        return [{"act": "land"}] if self.view["phase"] == "flight" else []
+
+    def stand_in(self, after, action):
+        # the moments the press starts, as on_game_change starts them, drawn at its first frame
+        now = self.app.now()
+        twin = super().stand_in(after, action)
+        grown = self.grown_by(self.view, after.view, action)
+        flowers = {key: n for key, n in grown.items() if not key.startswith("drop:")}
+        twin.picked, twin._growing = [], {}
+        twin._moments = {"plant": (now, flowers)} if flowers else {}
+        twin._drawn_at = now
+        return twin
 
     def card_keeps_clear(self, moment):
         # the storm card leaves the weather bar and the beds in sight, the hail card the engine room
@@ -175,7 +215,8 @@ class CloudshipScreen(GameScreen):
         if found is None:
             return None
         started, data = found
-        t = (self.app.now() - started) / seconds
+        now = self._drawn_at if self._drawn_at is not None else self.app.now()
+        t = (now - started) / seconds
         return (t, data) if t < 1.0 else None
 
     def weather_bar(self, f, card: pygame.Rect) -> list[Widget]:
