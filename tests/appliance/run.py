@@ -1092,7 +1092,7 @@ class Run:
                 vm.serial.check("systemctl start cloud-companion", timeout=180)
                 self.wait_for_screen(vm, forgetting_home(SIZE), 120, "overlay")
                 said = vm.serial.run("cloud-companion doctor 2>&1 | grep -A1 '^WARN  storage'", timeout=300)[1]
-                assert "forgotten" in said and "README" in said, said
+                assert "forgotten" in said and "The overlay file system" in said, said  # where the manual says how
                 return f"the Home screen's notice shown; doctor: {said.splitlines()[0][6:120]!r}"
 
             self.check("an overlay root: the Home screen and doctor say the games would be forgotten", forgets)
