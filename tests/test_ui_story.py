@@ -150,3 +150,26 @@ def test_a_card_breaks_a_double_name_after_its_hyphen_only_where_it_is_too_wide(
     )
     assert hyphenated("Christopher-Benedict found the card", 400, f, "prompt") == "Christopher-Benedict found the card"
     assert hyphenated("Szentgyörgyi Boglárka takes six cards", 60, f, "body") == "Szentgyörgyi Boglárka takes six cards"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_strip_beside_a_card_leaves_out_what_the_card_says(size):
+    """The hail card's headline stands on the card: the strip under it goes on with the events
+    before, not a second "A hail tile turned up"."""
+    from companion.ui.screens.cloudship import demo_game as cloudship_demo
+
+    h = Harness(size)
+    setup, actions = cloudship_demo()
+    screen = h.start_game(setup)
+    cards = 0
+    for action in actions:
+        screen.submit(action)
+        h.app.pump()
+        if h.app.screen is not screen:
+            break
+        if screen.card is not None and h.shows("story-strip") and h.shows("story-headline"):
+            cards += 1
+            strip = [text for w in h.widgets() if (w.key or "").startswith("story:") for text in w.texts()]
+            assert strip, screen.card.kind
+            assert screen.card.headline not in strip, (screen.card.kind, strip)
+    assert cards >= 1

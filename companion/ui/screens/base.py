@@ -414,7 +414,7 @@ class GameScreen(Screen):
                 )
         # the strip of recent events, unless the card is over it (the card says the same)
         if self._strip_rect is not None and not (card and card[0].rect.colliderect(self._strip_rect)):
-            out += strip_widgets(f, self._strip_rect, self.recent())
+            out += strip_widgets(f, self._strip_rect, beside_the_card(self.recent(), self.card if card else None))
         return out + card
 
     def under_the_banner(self, t: Theme, widgets: list[Widget]) -> list[Widget]:
@@ -687,6 +687,16 @@ GAME_TITLES = {"cloud9": i18n.N_("Cloud 9"), "cloudship": i18n.N_("Cloudship"), 
 
 def game_title(game: str) -> str:
     return _(GAME_TITLES[game]) if game in GAME_TITLES else game
+
+
+def beside_the_card(recent: list[story.Moment], card: story.Moment | None) -> list[story.Moment]:
+    """The strip's moments while `card` shows: those with the card's headline left out (it
+    stands on the card), unless nothing else is left."""
+    if card is None:
+        return recent
+    # by its words: two hail tiles in a row would read as the card said twice
+    others = [moment for moment in recent if moment.headline != card.headline]
+    return others or recent
 
 
 def top_bar(screen: Screen, f: Frame, t: Theme) -> list[Widget]:
