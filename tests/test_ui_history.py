@@ -320,3 +320,43 @@ def test_a_game_the_table_plays_together_shows_one_result_and_the_crew_without_s
     assert h.find("table-result").stripe == (th.GOOD if won else th.DANGER)
     assert all(h.find(f"name:{p}") for p in players)
     assert not [w.key for w in h.widgets() if (w.key or "").startswith(("score:", "score-card:"))]
+
+
+@pytest.mark.parametrize("size", QUICK_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_records_cloud9_chart_names_every_line_whole_under_the_plot(size, monkeypatch):
+    """Six long names: the key of whose line is whose gives each name whole (it read
+    "Hajdúszoboszlói Ö…"), each under the plot's round labels, not over its lines."""
+    from companion.rules import Match
+    from companion.ui.boards import plots
+    from companion.ui.kit import theme as th
+    from companion.ui.tools.demo import players_game
+
+    setup, actions = players_game("cloud9", 6)
+    match = Match.start(setup)
+    for action in actions:
+        match = match.apply(action)
+    h = Harness(size)
+    theme = h.app.theme
+    # the chart's box on the Records screen: its card's half (landscape) or lower part (portrait)
+    body = h.app.frame.content
+    rect = (
+        pygame.Rect(body.x, body.y + body.h // 2, body.w, body.h // 2)
+        if size[1] > size[0]
+        else pygame.Rect(body.right - body.w * 5 // 9, body.y, body.w * 5 // 9, body.h)
+    ).inflate(-theme.px(12), -theme.px(12))
+    written, areas = [], []
+    render = th.Font.render
+    monkeypatch.setattr(th.Font, "render", lambda self, text, *a: written.append(text) or render(self, text, *a))
+    axes = plots._axes
+    monkeypatch.setattr(plots, "_axes", lambda *a: areas.append(axes(*a)) or areas[-1])
+    surface = pygame.Surface(size)
+    plots.plot_game(surface, rect, match, theme)
+    assert set(setup["players"]) <= set(written)
+    [area] = areas
+    font = theme.font(theme.size("min"), "regular")
+    labels_bottom = area.bottom + theme.px(3) + font.get_linesize()
+    entries = plots.players_key(rect, [("red", name) for name in setup["players"]], theme)
+    boxes = [box for _centre, box, _name in entries]
+    assert all(rect.contains(box) and box.top >= labels_bottom for box in boxes)
+    assert not any(a.colliderect(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+    assert area.h >= theme.px(150)  # the plot itself keeps room for its lines
