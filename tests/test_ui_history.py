@@ -360,3 +360,15 @@ def test_the_records_cloud9_chart_names_every_line_whole_under_the_plot(size, mo
     assert all(rect.contains(box) and box.top >= labels_bottom for box in boxes)
     assert not any(a.colliderect(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
     assert area.h >= theme.px(150)  # the plot itself keeps room for its lines
+
+
+def test_a_cloud_mine_role_nobody_has_held_cards_in_is_no_record():
+    """Nobody kept a card as Chooser: no "Most cards as Chooser: Ann (0)"."""
+    from companion.insights.records import TitleRecords
+    from companion.ui.screens.records import record_lines
+
+    records = TitleRecords("cloudmine", played=1)
+    records.cards_per_role = {"dreamer": {"Ann": 2, "Bo": 1}, "chooser": {"Ann": 0, "Bo": 0}, "observer": {"Bo": 5}}
+    lines = record_lines(records)
+    assert "Most cards as Dreamer: Ann (2)" in lines and "Most cards as Observer: Bo (5)" in lines
+    assert not [line for line in lines if "Chooser" in line]

@@ -73,7 +73,7 @@ def record_lines(records: TitleRecords) -> list[str]:
             )
     else:
         for role, cards in records.cards_per_role.items():
-            if cards:
+            if cards and max(cards.values()) > 0:  # no one's record of none (no card as Chooser yet)
                 name = max(cards, key=cards.__getitem__)
                 lines.append(
                     _("Most cards as {role}: {name} ({count})").format(
