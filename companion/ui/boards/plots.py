@@ -217,6 +217,7 @@ HAIL_BLOCK = (120, 150, 190)
 ROUND_STEPS = (1, 2, 5, 10, 20, 50, 100)
 ICON_LEAST = 16  # design pixels: a flower or a hailstone smaller than this is drawn as a plain block
 COLUMN_SHARE = 0.8  # of its slot: a column's width
+HAIL_BALL = 0.8  # of its picture: a hailstone's ball, drawn that much larger to fill its block as a flower does
 
 
 @dataclass(frozen=True)
@@ -354,7 +355,7 @@ def draw_rounds(surface: pygame.Surface, rect: pygame.Rect, rounds, theme: th.Th
         for k in range(column.storm_moved, column.storm_moved + column.hail_took):  # under the storm's squares
             block = pygame.Rect(x, round(base + k * unit) + gap, width, max(1, round(unit) - gap))
             if pictures:
-                blit_icon(surface, "hail", block.center, min(block.w, block.h) + gap)
+                blit_icon(surface, "hail", block.center, (min(block.w, block.h) + gap) / HAIL_BALL)
             else:
                 pygame.draw.rect(surface, HAIL_BLOCK, block, border_radius=max(0, round(unit) // 4))
                 pygame.draw.rect(surface, th.INK, block, 1, border_radius=max(0, round(unit) // 4))
@@ -387,7 +388,7 @@ def draw_rounds(surface: pygame.Surface, rect: pygame.Rect, rounds, theme: th.Th
         elif kind == "storm":
             pygame.draw.rect(surface, storm, pygame.Rect(0, 0, side, side).move(x, y + (line - side) // 2))
         elif pictures_drawn(g, theme):
-            blit_icon(surface, "hail", centre, px)
+            blit_icon(surface, "hail", centre, px / HAIL_BALL)
         else:
             block = pygame.Rect(0, 0, side, side).move(x, y + (line - side) // 2)
             pygame.draw.rect(surface, HAIL_BLOCK, block)
