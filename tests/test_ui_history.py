@@ -372,3 +372,48 @@ def test_a_cloud_mine_role_nobody_has_held_cards_in_is_no_record():
     lines = record_lines(records)
     assert "Most cards as Dreamer: Ann (2)" in lines and "Most cards as Observer: Bo (5)" in lines
     assert not [line for line in lines if "Chooser" in line]
+
+
+@pytest.mark.parametrize("title", ["cloud9", "cloudship", "cloudmine"])
+def test_records_list_the_title_s_records_in_ink_and_every_player_s_line_alike(records_journal, title):
+    """One list, two kinds of row: the title's own records in ink, each player's wins in the
+    softer ink, whichever line the players' start on (the first player's line was in ink
+    where a title had two records)."""
+    from companion.ui.kit import theme as th
+
+    h = Harness((800, 480), journal=records_journal)
+    h.app.show(HistoryScreen(h.app))
+    h.tap("tab:records")
+    h.tap(f"records:{title}")
+    h.app.pump()
+    rows = [w for w in h.widgets() if (w.key or "").startswith(("played:", "record:"))]
+    players = [w for w in rows if re.search(r": \d+/\d+ won, streak \d+$", w.text)]
+    assert players and rows[0] not in players
+    assert all(w.colour == th.INK_SOFT for w in players), [(w.text, w.colour) for w in players]
+    assert all(w.colour == th.INK for w in rows if w not in players)
+
+
+def test_the_cloudship_chart_s_key_sits_under_its_round_labels_not_on_its_lines(monkeypatch):
+    """The Storm and Flowers key was drawn inside the plot, its words crossed by the line of
+    twelve flowers."""
+    from companion.rules import Match
+    from companion.ui.boards import plots
+    from companion.ui.tools.demo import players_game
+
+    setup, actions = players_game("cloudship", 4)
+    match = Match.start(setup)
+    for action in actions:
+        match = match.apply(action)
+    Harness((800, 480))
+    from companion.ui.kit.theme import Theme
+
+    theme = Theme(1.0)
+    areas, keys = [], []
+    axes, legend = plots._axes, plots._legend
+    monkeypatch.setattr(plots, "_axes", lambda *a: areas.append(axes(*a)) or areas[-1])
+    monkeypatch.setattr(plots, "_legend", lambda s, box, *a: keys.append(box) or legend(s, box, *a))
+    rect = pygame.Rect(8, 8, 400, 300)
+    plots.plot_game(pygame.Surface((420, 320)), rect, match, theme)
+    [area], [key] = areas, keys
+    labels_bottom = area.bottom + theme.px(3) + theme.font(theme.size("min")).get_linesize()
+    assert key.top >= labels_bottom and rect.contains(key)

@@ -80,14 +80,18 @@ def record_lines(records: TitleRecords) -> list[str]:
                         role=_(ROLE_NAMES[role]), name=name, count=cards[name]
                     )
                 )
+    return (lines + player_lines(records))[:MAX_LINES]
+
+
+def player_lines(records: TitleRecords) -> list[str]:
+    """Each player's wins and best streak at one title, the most wins first."""
     leaders = sorted(records.players.values(), key=lambda p: (-p.won, -p.best_streak, p.name))
-    for player in leaders:
-        lines.append(
-            _("{name}: {won}/{played} won, streak {streak}").format(
-                name=player.name, won=player.won, played=player.played, streak=player.best_streak
-            )
+    return [
+        _("{name}: {won}/{played} won, streak {streak}").format(
+            name=player.name, won=player.won, played=player.played, streak=player.best_streak
         )
-    return lines[:MAX_LINES]
+        for player in leaders
+    ]
 
 
 # the sizes (design px) of the count of games and of the records below it, largest first: a
@@ -247,11 +251,15 @@ class RecordsScreen(Screen):
         lines = record_lines(mine)
         if self._pending:  # the players' results shown; what only a replay tells still to come
             lines.insert(1, _("The other records are still being worked out…"))
-        return out + self.records_card(f, t, body, lines[:MAX_LINES], picture)
+        shown = lines[:MAX_LINES]
+        players = set(player_lines(mine))
+        title_records = next((i for i, line in enumerate(shown) if line in players), len(shown))
+        return out + self.records_card(f, t, body, shown, picture, title_records)
 
-    def records_card(self, f, t, body: pygame.Rect, lines: list[str], picture) -> list[Widget]:
+    def records_card(self, f, t, body: pygame.Rect, lines: list[str], picture, title_records: int) -> list[Widget]:
         """The records on their card, in the largest type they all fit at, and the picture of
-        the latest game beside it (landscape) or under it (portrait, taking what they leave)."""
+        the latest game beside it (landscape) or under it (portrait, taking what they leave):
+        the title's own records (the first `title_records` lines) in ink, the players' softer."""
         gap, pad = f.u(GAP), (f.u(10), f.u(6))
         text, chart = body.copy(), body.copy()
         if picture is not None:
@@ -273,7 +281,7 @@ class RecordsScreen(Screen):
                 sizes[1] if i else sizes[0],
                 align="left",
                 wrap=True,
-                colour=th.INK if i < 3 else th.INK_SOFT,
+                colour=th.INK if i < title_records else th.INK_SOFT,
                 key=f"record:{i}" if i else "played:0",
                 weight="regular",
             )
