@@ -176,9 +176,11 @@ def _cloudship(surface, rect, match, theme) -> None:
     points = cloudship_storm_and_flowers(match)
     rounds = max(1, points[-1][0])
     top = max(STORM_END, FLOWERS)
+    key_h = theme.font(theme.size("min")).get_linesize()
+    plot = pygame.Rect(rect.x, rect.y, rect.w, rect.h - key_h - theme.px(KEY_GAP))  # the key under it
     area = _axes(
         surface,
-        rect,
+        plot,
         theme,
         rounds,
         top,
@@ -197,18 +199,23 @@ def _cloudship(surface, rect, match, theme) -> None:
         for point in line:
             pygame.draw.circle(surface, colour, point, theme.px(4))
     draw_token(surface, "storm", storm[-1], theme.px(10))
-    _legend(surface, area, theme, [(_("Storm"), STORM_LINE), (_("Flowers"), FLOWER_LINE)])
+    _legend(
+        surface,
+        pygame.Rect(area.x, rect.bottom - key_h, area.w, key_h),
+        theme,
+        [(_("Storm"), STORM_LINE), (_("Flowers"), FLOWER_LINE)],
+    )
 
 
-def _legend(surface, area, theme, entries) -> None:
+def _legend(surface, row: pygame.Rect, theme, entries) -> None:
+    """Each line's colour and word side by side along `row` (under the plot, clear of its lines)."""
     font = theme.font(theme.size("min"))
-    x = area.x + theme.px(10)
-    y = area.y + theme.px(6)
+    x = row.x
     for text, colour in entries:
-        pygame.draw.line(surface, colour, (x, y + theme.px(9)), (x + theme.px(24), y + theme.px(9)), theme.px(4))
+        pygame.draw.line(surface, colour, (x, row.centery), (x + theme.px(24), row.centery), theme.px(4))
         label = font.render(text, True, th.INK)
-        surface.blit(label, (x + theme.px(30), y))
-        y += label.get_height() + theme.px(2)
+        surface.blit(label, label.get_rect(midleft=(x + theme.px(30), row.centery)))
+        x += theme.px(30) + label.get_width() + theme.px(24)
 
 
 # --- Cloudship, round by round ------------------------------------------------------------------
