@@ -109,6 +109,7 @@ from ... import i18n
 from ...rules import RulesError
 from ..kit import theme as th
 from ..kit.layout import GAP, MARGIN, Frame, free_band, rows
+from ..kit.ribbon import TOP_RIBBON_ROOM
 from ..kit.roster import Player, players_from_setup
 from ..kit.theme import Theme
 from ..kit.widgets import (
@@ -364,10 +365,13 @@ class GameScreen(Screen):
 
     # --- the story: the strip of recent events and the result card of a big moment -----------
     def board_and_step(self, f: Frame, step_share: float | None = None) -> tuple[pygame.Rect, pygame.Rect]:
-        """Like Frame.board_and_step, with the strip of recent events taken off the board."""
+        """Like Frame.board_and_step, with the strip of recent events taken off the board, and
+        the board's top a little lower: a seat ribbon along the top as deep as at the other
+        edges (the gap under the top bar alone held shapes of 8 to 9 px, not 12)."""
         from ..story.cards import split_board
 
         board, step = f.board_and_step(step_share)
+        board = below_a_top_ribbon(board, f)
         self._board_rect, self._strip_rect = board, None
         board, self._strip_rect = split_board(f, board)
         return board, step
@@ -687,6 +691,15 @@ GAME_TITLES = {"cloud9": i18n.N_("Cloud 9"), "cloudship": i18n.N_("Cloudship"), 
 
 def game_title(game: str) -> str:
     return _(GAME_TITLES[game]) if game in GAME_TITLES else game
+
+
+def below_a_top_ribbon(part: pygame.Rect, f: Frame) -> pygame.Rect:
+    """`part` of a game screen without the room a seat ribbon along the top takes, where it
+    starts at the content's top."""
+    if part.top != f.content.top:
+        return part
+    drop = f.u(TOP_RIBBON_ROOM)
+    return pygame.Rect(part.x, part.y + drop, part.w, part.h - drop)
 
 
 def beside_the_card(recent: list[story.Moment], card: story.Moment | None) -> list[story.Moment]:
