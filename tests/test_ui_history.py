@@ -417,3 +417,30 @@ def test_the_cloudship_chart_s_key_sits_under_its_round_labels_not_on_its_lines(
     [area], [key] = areas, keys
     labels_bottom = area.bottom + theme.px(3) + theme.font(theme.size("min")).get_linesize()
     assert key.top >= labels_bottom and rect.contains(key)
+
+
+@pytest.mark.parametrize("size", QUICK_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_each_record_of_a_title_has_its_picture_beside_it(records_journal, size):
+    """Records read as a list of pictures and words, not text alone: the count of games beside
+    the title's own picture, a best beside a crown, a Cloud Mine role beside its piece, each
+    picture at its line's left and height; a player's line is indented as far, without one."""
+    h = Harness(size, journal=records_journal)
+    h.app.change_config(language="hu")
+    h.app.show(HistoryScreen(h.app))
+    h.tap("tab:records")
+    for title in ("cloud9", "cloudship", "cloudmine"):
+        h.tap(f"records:{title}")
+        h.app.pump()
+        assert problems(h) == [], title
+        rows = [w for w in h.widgets() if (w.key or "").startswith(("played:", "record:"))]
+        players = [w for w in rows if re.search(r": \d+/\d+ győzelem, sorozat \d+$", w.text)]
+        marks = {w.key: w for w in h.widgets() if (w.key or "").startswith("record-mark:")}
+        for i, row in enumerate(rows):
+            mark = marks.get(f"record-mark:{i}")
+            if row in players:
+                assert mark is None, row.text
+                continue
+            assert mark is not None, (title, row.text)
+            first_line = row.ink(h.app.theme)[0]
+            assert mark.rect.right <= row.rect.left and mark.rect.top <= first_line.centery <= mark.rect.bottom
+        assert len({w.rect.left for w in rows}) == 1, title  # one column of words
