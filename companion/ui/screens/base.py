@@ -415,6 +415,7 @@ class GameScreen(Screen):
                     self.dismiss_card,
                     self.mark,
                     t,
+                    self.card_picture(self.card),
                 )
         # the strip of recent events, unless the card is over it (the card says the same)
         if self._strip_rect is not None and not (card and card[0].rect.colliderect(self._strip_rect)):
@@ -491,12 +492,25 @@ class GameScreen(Screen):
                     return box
         return self._free_rect
 
+    def card_picture(self, moment: story.Moment):
+        """What a result card draws beside its words (a painter of (surface, rect)), if anything."""
+        return None
+
     def card_fits(self, f: Frame, area: pygame.Rect, moment: story.Moment) -> bool:
         """Whether the result card shows all its words whole in `area` (none under its floor)."""
         from ..story.cards import card_widgets
 
         theme = self.app.theme
-        widgets = card_widgets(f, area, moment, lambda name: self.player(name).colour, lambda: None, self.mark, theme)
+        widgets = card_widgets(
+            f,
+            area,
+            moment,
+            lambda name: self.player(name).colour,
+            lambda: None,
+            self.mark,
+            theme,
+            self.card_picture(moment),
+        )
         return not any(w.overflow(theme) or w.clipped(theme) for w in widgets if isinstance(w, Label))
 
     def toast_area(self, f, widgets):
