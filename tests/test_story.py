@@ -60,12 +60,11 @@ def test_cloud9_fall_names_everyone_aboard_and_what_they_missed():
         fall.text == "The balloon fell from cloud 2: Ben and Ann score nothing this trip"
         or fall.text == "The balloon fell from cloud 2: Ann and Ben score nothing this trip"
     )
-    # the card says it once: the pilot who let it fall, everyone aboard, what jumping out paid
+    # the card says it once: the pilot who let it fall (named once), everyone else aboard, what
+    # jumping out paid
     assert fall.details == []
-    assert fall.card_text in (
-        "Ben let it fall: Ben and Ann score nothing this trip (jumping out paid 2)",
-        "Ben let it fall: Ann and Ben score nothing this trip (jumping out paid 2)",
-    )
+    assert fall.card_text == "Ben let it fall and, like Ann, scores nothing this trip (jumping out paid 2)"
+    assert fall.card_text.count("Ben") == 1
     assert after.view["trip"] == 2
 
 

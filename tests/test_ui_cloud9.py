@@ -682,8 +682,10 @@ def test_a_fall_shows_who_lost_what_until_the_next_action():
         tap_action(h, action)
     h.tap("fall")
     assert h.find("story-headline").texts() == ["The balloon fell from cloud 1"]
-    # said once, naming the pilot who let it fall and everyone aboard (no row per player)
-    assert h.find("story-text").texts() == ["Ann let it fall: Ann and Ben score nothing this trip (jumping out paid 1)"]
+    # said once, naming the pilot who let it fall once and everyone else aboard (no row per player)
+    assert h.find("story-text").texts() == [
+        "Ann let it fall and, like Ben, scores nothing this trip (jumping out paid 1)"
+    ]
     assert not [w for w in h.widgets() if w.key == "story-line"]
     tap_action(h, {"act": "roll", "dice": ["red", "green"]})  # the next action takes it away
     assert not h.shows("story-card")

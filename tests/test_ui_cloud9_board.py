@@ -264,7 +264,7 @@ def test_the_fall_card_says_it_once_naming_everyone_and_the_pilot():
     rest(h, now)
     texts = [w.text for w in _labels(h.widgets()) if (w.key or "").startswith("story")]
     words = " ".join(texts)
-    assert words.count("score nothing") == 1  # one sentence, not one per player
+    assert words.count("nothing this trip") == 1  # one sentence, not one per player
     assert (
         all(name in words for name in aboard)
         and words.startswith("The balloon fell from cloud 6")

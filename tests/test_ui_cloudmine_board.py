@@ -309,3 +309,23 @@ def test_eight_of_the_longest_names_fit_through_the_first_settlements_in_every_l
                 ]
     i18n.set_language("en")
     assert not problems, problems
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280), (1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_name_around_the_table_is_set_at_one_size(size):
+    """Eight long names: one size for all of them (a name that did not break at a hyphen was
+    set smaller than its neighbours, 27 px among 36 px ones in portrait), and each still whole."""
+    from companion.ui.tools.demo import players_game
+
+    setup, actions = players_game("cloudmine", 8)
+    h = Harness(size)
+    h.app.change_config(language="de")
+    screen = h.start_game(setup)
+    theme = h.app.theme
+    for action in actions[:4]:
+        screen.submit(action)
+        h.app.pump()
+        names = [h.find(f"name:{name}") for name in setup["players"]]
+        sizes = {label.fitted(theme).px for label in names}
+        assert len(sizes) == 1, sorted((label.fitted(theme).px, label.text) for label in names)
+        assert h.overflows() == [] and h.under_floor() == [] and h.clipped() == []

@@ -320,3 +320,127 @@ def test_a_game_the_table_plays_together_shows_one_result_and_the_crew_without_s
     assert h.find("table-result").stripe == (th.GOOD if won else th.DANGER)
     assert all(h.find(f"name:{p}") for p in players)
     assert not [w.key for w in h.widgets() if (w.key or "").startswith(("score:", "score-card:"))]
+
+
+@pytest.mark.parametrize("size", QUICK_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_records_cloud9_chart_names_every_line_whole_under_the_plot(size, monkeypatch):
+    """Six long names: the key of whose line is whose gives each name whole (it read
+    "Hajdúszoboszlói Ö…"), each under the plot's round labels, not over its lines."""
+    from companion.rules import Match
+    from companion.ui.boards import plots
+    from companion.ui.kit import theme as th
+    from companion.ui.tools.demo import players_game
+
+    setup, actions = players_game("cloud9", 6)
+    match = Match.start(setup)
+    for action in actions:
+        match = match.apply(action)
+    h = Harness(size)
+    theme = h.app.theme
+    # the chart's box on the Records screen: its card's half (landscape) or lower part (portrait)
+    body = h.app.frame.content
+    rect = (
+        pygame.Rect(body.x, body.y + body.h // 2, body.w, body.h // 2)
+        if size[1] > size[0]
+        else pygame.Rect(body.right - body.w * 5 // 9, body.y, body.w * 5 // 9, body.h)
+    ).inflate(-theme.px(12), -theme.px(12))
+    written, areas = [], []
+    render = th.Font.render
+    monkeypatch.setattr(th.Font, "render", lambda self, text, *a: written.append(text) or render(self, text, *a))
+    axes = plots._axes
+    monkeypatch.setattr(plots, "_axes", lambda *a: areas.append(axes(*a)) or areas[-1])
+    surface = pygame.Surface(size)
+    plots.plot_game(surface, rect, match, theme)
+    assert set(setup["players"]) <= set(written)
+    [area] = areas
+    font = theme.font(theme.size("min"), "regular")
+    labels_bottom = area.bottom + theme.px(3) + font.get_linesize()
+    entries = plots.players_key(rect, [("red", name) for name in setup["players"]], theme)
+    boxes = [box for _centre, box, _name in entries]
+    assert all(rect.contains(box) and box.top >= labels_bottom for box in boxes)
+    assert not any(a.colliderect(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+    assert area.h >= theme.px(150)  # the plot itself keeps room for its lines
+
+
+def test_a_cloud_mine_role_nobody_has_held_cards_in_is_no_record():
+    """Nobody kept a card as Chooser: no "Most cards as Chooser: Ann (0)"."""
+    from companion.insights.records import TitleRecords
+    from companion.ui.screens.records import record_lines
+
+    records = TitleRecords("cloudmine", played=1)
+    records.cards_per_role = {"dreamer": {"Ann": 2, "Bo": 1}, "chooser": {"Ann": 0, "Bo": 0}, "observer": {"Bo": 5}}
+    lines = record_lines(records)
+    assert "Most cards as Dreamer: Ann (2)" in lines and "Most cards as Observer: Bo (5)" in lines
+    assert not [line for line in lines if "Chooser" in line]
+
+
+@pytest.mark.parametrize("title", ["cloud9", "cloudship", "cloudmine"])
+def test_records_list_the_title_s_records_in_ink_and_every_player_s_line_alike(records_journal, title):
+    """One list, two kinds of row: the title's own records in ink, each player's wins in the
+    softer ink, whichever line the players' start on (the first player's line was in ink
+    where a title had two records)."""
+    from companion.ui.kit import theme as th
+
+    h = Harness((800, 480), journal=records_journal)
+    h.app.show(HistoryScreen(h.app))
+    h.tap("tab:records")
+    h.tap(f"records:{title}")
+    h.app.pump()
+    rows = [w for w in h.widgets() if (w.key or "").startswith(("played:", "record:"))]
+    players = [w for w in rows if re.search(r": \d+/\d+ won, streak \d+$", w.text)]
+    assert players and rows[0] not in players
+    assert all(w.colour == th.INK_SOFT for w in players), [(w.text, w.colour) for w in players]
+    assert all(w.colour == th.INK for w in rows if w not in players)
+
+
+def test_the_cloudship_chart_s_key_sits_under_its_round_labels_not_on_its_lines(monkeypatch):
+    """The Storm and Flowers key was drawn inside the plot, its words crossed by the line of
+    twelve flowers."""
+    from companion.rules import Match
+    from companion.ui.boards import plots
+    from companion.ui.tools.demo import players_game
+
+    setup, actions = players_game("cloudship", 4)
+    match = Match.start(setup)
+    for action in actions:
+        match = match.apply(action)
+    Harness((800, 480))
+    from companion.ui.kit.theme import Theme
+
+    theme = Theme(1.0)
+    areas, keys = [], []
+    axes, legend = plots._axes, plots._legend
+    monkeypatch.setattr(plots, "_axes", lambda *a: areas.append(axes(*a)) or areas[-1])
+    monkeypatch.setattr(plots, "_legend", lambda s, box, *a: keys.append(box) or legend(s, box, *a))
+    rect = pygame.Rect(8, 8, 400, 300)
+    plots.plot_game(pygame.Surface((420, 320)), rect, match, theme)
+    [area], [key] = areas, keys
+    labels_bottom = area.bottom + theme.px(3) + theme.font(theme.size("min")).get_linesize()
+    assert key.top >= labels_bottom and rect.contains(key)
+
+
+@pytest.mark.parametrize("size", QUICK_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_each_record_of_a_title_has_its_picture_beside_it(records_journal, size):
+    """Records read as a list of pictures and words, not text alone: the count of games beside
+    the title's own picture, a best beside a crown, a Cloud Mine role beside its piece, each
+    picture at its line's left and height; a player's line is indented as far, without one."""
+    h = Harness(size, journal=records_journal)
+    h.app.change_config(language="hu")
+    h.app.show(HistoryScreen(h.app))
+    h.tap("tab:records")
+    for title in ("cloud9", "cloudship", "cloudmine"):
+        h.tap(f"records:{title}")
+        h.app.pump()
+        assert problems(h) == [], title
+        rows = [w for w in h.widgets() if (w.key or "").startswith(("played:", "record:"))]
+        players = [w for w in rows if re.search(r": \d+/\d+ győzelem, sorozat \d+$", w.text)]
+        marks = {w.key: w for w in h.widgets() if (w.key or "").startswith("record-mark:")}
+        for i, row in enumerate(rows):
+            mark = marks.get(f"record-mark:{i}")
+            if row in players:
+                assert mark is None, row.text
+                continue
+            assert mark is not None, (title, row.text)
+            first_line = row.ink(h.app.theme)[0]
+            assert mark.rect.right <= row.rect.left and mark.rect.top <= first_line.centery <= mark.rect.bottom
+        assert len({w.rect.left for w in rows}) == 1, title  # one column of words

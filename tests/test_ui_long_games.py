@@ -213,3 +213,47 @@ def test_history_recap_draws_in_the_language_asked_for(tmp_path, capsys):
     finally:
         i18n.set_language("en")
     assert german == drawn["de"]
+
+
+def test_the_cloudship_recap_in_landscape_gives_the_crew_s_column_the_game_s_figures(monkeypatch):
+    """The crew's card no taller than its names, the garden and the three figures of the end
+    screen under it (the column stood 40% empty)."""
+    from companion.ui.boards import recap
+
+    h = ended("cloudship", 4, (800, 480))
+    match = h.screen.game_screen.match
+    v = match.view
+    written = []
+    text = th.Theme.text
+    monkeypatch.setattr(
+        th.Theme, "text", lambda self, words, *a, **k: written.append(words) or text(self, words, *a, **k)
+    )
+    recap.render_recap(match, None, (800, 480))
+    planted = sum(v["beds"].values())
+    for words in (f"{planted}/12", "flowers planted", "storm squares left", "rounds flown", str(v["round"])):
+        assert words in written, words
+
+
+def test_a_hailstone_in_the_rounds_chart_is_as_large_as_a_flower(monkeypatch):
+    """Each block of the round-by-round chart drawn as its picture: the hailstone's ball about
+    as wide as the flower beside it (it was three quarters of it)."""
+    from companion.ui.boards import plots
+    from companion.ui.boards.ship_icons import icon
+
+    h = ended("cloudship", 4, (720, 1280))
+    rounds = h.screen.rounds_told
+    drawn: dict[str, list[int]] = {}
+    blit = plots.blit_icon
+    monkeypatch.setattr(
+        plots,
+        "blit_icon",
+        lambda s, kind, c, px, *a: drawn.setdefault(kind, []).append(round(px)) or blit(s, kind, c, px, *a),
+    )
+    theme = th.Theme(1.0)
+    plots.draw_rounds(pygame.Surface((680, 300)), pygame.Rect(0, 0, 680, 300), rounds, theme)
+    assert drawn.get("hail") and drawn.get("flower")
+
+    def width(kind: str) -> int:
+        return icon(kind, max(drawn[kind])).get_bounding_rect().w
+
+    assert width("hail") >= 0.9 * width("flower"), (width("hail"), width("flower"))

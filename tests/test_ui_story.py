@@ -150,3 +150,59 @@ def test_a_card_breaks_a_double_name_after_its_hyphen_only_where_it_is_too_wide(
     )
     assert hyphenated("Christopher-Benedict found the card", 400, f, "prompt") == "Christopher-Benedict found the card"
     assert hyphenated("Szentgyörgyi Boglárka takes six cards", 60, f, "body") == "Szentgyörgyi Boglárka takes six cards"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_strip_beside_a_card_leaves_out_what_the_card_says(size):
+    """The hail card's headline stands on the card: the strip under it goes on with the events
+    before, not a second "A hail tile turned up"."""
+    from companion.ui.screens.cloudship import demo_game as cloudship_demo
+
+    h = Harness(size)
+    setup, actions = cloudship_demo()
+    screen = h.start_game(setup)
+    cards = 0
+    for action in actions:
+        screen.submit(action)
+        h.app.pump()
+        if h.app.screen is not screen:
+            break
+        if screen.card is not None and h.shows("story-strip") and h.shows("story-headline"):
+            cards += 1
+            strip = [text for w in h.widgets() if (w.key or "").startswith("story:") for text in w.texts()]
+            assert strip, screen.card.kind
+            assert screen.card.headline not in strip, (screen.card.kind, strip)
+    assert cards >= 1
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_hail_card_shows_the_hailstones_that_fly_along_beside_its_words(size, monkeypatch):
+    """The hail card was words on a plain card: it shows as many hailstones as the ship now
+    loads, at the left of its words, and still fits."""
+    import pygame
+
+    from companion.ui.boards import ship_icons
+    from companion.ui.screens.cloudship import demo_game as cloudship_demo
+
+    h = Harness(size)
+    setup, actions = cloudship_demo()
+    screen = h.start_game(setup)
+    seen = 0
+    drawn: list[str] = []  # the pictures the card's painter draws, by kind
+    blit = ship_icons.blit_icon
+    monkeypatch.setattr(ship_icons, "blit_icon", lambda s, kind, *a: drawn.append(kind) or blit(s, kind, *a))
+    for action in actions:
+        screen.submit(action)
+        h.app.pump()
+        if h.app.screen is not screen:
+            break
+        if screen.card is None or screen.card.kind != "hail" or not h.shows("story-text"):
+            continue
+        seen += 1
+        picture, words = h.find("story-picture"), h.find("story-text")
+        assert picture.rect.right <= words.rect.left and h.find("story-card").rect.contains(picture.rect)
+        drawn.clear()
+        picture.paint(pygame.Surface(size), picture.rect)
+        assert drawn == ["hail"] * screen.view["hail_visible"]
+        assert h.overflows() == [] and h.under_floor() == []
+    assert seen >= 1

@@ -246,22 +246,23 @@ def shape_boxes(surface: pygame.Surface, strip: pygame.Rect, edge: str, rgb) -> 
 @pytest.mark.parametrize("edge", EDGES)
 def test_a_ribbon_shows_whole_shapes_of_a_readable_size_beside_the_game_not_on_it(size, edge):
     from companion.ui.kit.layout import Frame
-    from companion.ui.kit.ribbon import THICKNESS, draw_ribbon
-    from companion.ui.screens.seat_edges import TOP_THICKNESS, ribbon_area
+    from companion.ui.kit.ribbon import draw_ribbon
+    from companion.ui.screens.base import below_a_top_ribbon
+    from companion.ui.screens.seat_edges import ribbon_area
 
     Harness(size)
     f = Frame(*size)
+    game = below_a_top_ribbon(f.content, f)  # where a game screen's board is
     for colour in ("red", "yellow", "green", "purple", "blue", "black", "orange", "white"):
         surface = pygame.Surface(size)
         surface.fill((1, 2, 3))
-        thickness = TOP_THICKNESS if edge == "top" else THICKNESS
-        strip = draw_ribbon(surface, ribbon_area(f), edge, colour, f.scale, thickness)
-        assert surface.get_rect().contains(strip) and not strip.colliderect(f.content)
+        strip = draw_ribbon(surface, ribbon_area(f), edge, colour, f.scale)
+        assert surface.get_rect().contains(strip) and not strip.colliderect(game)
         assert strip.top >= f.bar.bottom - f.u(4)  # under the top bar's buttons, never over them
         boxes = shape_boxes(surface, strip, edge, th.COLOURS[colour].rgb)
         assert len(boxes) >= 8, colour
         for box in boxes:  # whole, in the band, the band's colour between it and the screen's edge
             assert strip.contains(box) and surface.get_rect().inflate(-2, -2).contains(box), (colour, box, strip)
             across = box.h if edge in ("top", "bottom") else box.w
-            # readable from the table; the top band is as deep as the gap under the top bar
-            assert across >= (f.u(8) if edge == "top" else f.u(12)), (colour, box)
+            # readable from the table, at the top as at the other edges
+            assert across >= f.u(12), (colour, box)

@@ -1,7 +1,8 @@
 """Pictures of one game, where a picture says more than a table, drawn with pygame.
 
 - Cloud 9: each player's score over the trips, one line per player in their colour with their
-  shape at the end (so the lines are told apart without colour), and the 50 the game ends at.
+  shape at the end (so the lines are told apart without colour), the 50 the game ends at, and
+  under it a key of whose shape is whose, every name whole.
 - Cloudship: the storm against the flowers over the rounds, the storm toward its end square
   and the flowers toward twelve, on one scale of "how far along".
 
@@ -110,7 +111,12 @@ def _cloud9(surface, rect, match, theme) -> None:
     trips = max(len(s) for s in series.values()) - 1
     top = max(WINNING_SCORE, max(max(s) for s in series.values()))
     top = -(-top // 10) * 10
-    area = _axes(surface, rect, theme, max(1, trips), top, _("Trip"), _("Points"), range(0, top + 1, 10))
+    ordered = sorted(players, key=lambda p: -series[p.name][-1])  # the leader first
+    entries = players_key(rect, [(p.colour, p.name) for p in ordered], theme)
+    plot = rect.copy()
+    if entries:
+        plot.h = min(box.top for _centre, box, _name in entries) - theme.px(KEY_GAP) - rect.y
+    area = _axes(surface, plot, theme, max(1, trips), top, _("Trip"), _("Points"), range(0, top + 1, 10))
     goal = _y(area, WINNING_SCORE, top)
     for x in range(area.x, area.right, theme.px(10)):  # the 50 the game ends at, dashed
         pygame.draw.line(surface, th.DANGER, (x, goal), (min(x + theme.px(5), area.right), goal), theme.px(2))
@@ -121,28 +127,46 @@ def _cloud9(surface, rect, match, theme) -> None:
             pygame.draw.lines(surface, th.INK, False, points, theme.px(5))  # an outline: yellow shows
             pygame.draw.lines(surface, rgb, False, points, theme.px(3))
         draw_token(surface, player.colour, points[-1], theme.px(9))
-    _players_legend(surface, area, theme, players, series)
-
-
-def _players_legend(surface, area, theme, players, series) -> None:
-    """Which line is whose: each player's shape and name, in a card at the plot's top left
-    (the lines start low there), the leader first."""
     font = theme.font(theme.size("min"), "regular")
-    line = font.get_linesize()
-    ordered = sorted(players, key=lambda p: -series[p.name][-1])
-    room = max(1, (area.h - theme.px(12)) // line)
-    shown = ordered[:room]
-    width = min(area.w * 3 // 5, theme.px(34) + max(font.size(p.name)[0] for p in shown))
-    card = pygame.Rect(area.x + theme.px(8), area.y + theme.px(4), width, line * len(shown) + theme.px(8))
-    pygame.draw.rect(surface, th.CARD, card, border_radius=theme.px(8))
-    pygame.draw.rect(surface, GRID, card, 1, border_radius=theme.px(8))
-    for i, player in enumerate(shown):
-        y = card.y + theme.px(4) + i * line
-        draw_token(surface, player.colour, (card.x + theme.px(14), y + line // 2), theme.px(8))
-        name = player.name
-        while font.size(name)[0] > card.w - theme.px(34) and len(name) > 2:
-            name = name[:-2] + "…"
-        surface.blit(font.render(name, True, th.INK), (card.x + theme.px(28), y))
+    for (colour, _name), (centre, box, shown) in zip([(p.colour, p.name) for p in ordered], entries):
+        draw_token(surface, colour, centre, theme.px(KEY_TOKEN))
+        surface.blit(font.render(shown, True, th.INK), box)
+
+
+KEY_TOKEN = 8  # design px: a shape's radius in the key, as at a line's end
+KEY_GAP = 6  # design px: between the plot's round labels and the key under it
+
+
+def players_key(
+    rect: pygame.Rect, players: list[tuple[str, str]], theme
+) -> list[tuple[tuple[int, int], pygame.Rect, str]]:
+    """Which line is whose, under the plot at the bottom of `rect`: (the shape's centre, the
+    name's box, the name) for each of `players` ((colour, name), in reading order), in as many
+    columns as hold every name whole, so that the key covers no line and cuts no name (only a
+    name wider than `rect` itself is shortened)."""
+    if not players:
+        return []
+    font = theme.font(theme.size("min"), "regular")
+    line, lead, between = font.get_linesize(), theme.px(KEY_TOKEN * 2 + 6), theme.px(10)
+    widths = [lead + font.size(name)[0] for _colour, name in players]
+
+    def column_widths(n: int) -> list[int]:
+        return [max(widths[c::n]) for c in range(n)]
+
+    columns = next((n for n in (3, 2) if n <= len(players) and sum(column_widths(n)) + between * (n - 1) <= rect.w), 1)
+    sized = column_widths(columns)
+    spare = (rect.w - sum(sized)) // columns if columns > 1 else 0  # the columns spread evenly
+    lefts = [rect.x + sum(sized[:c]) + spare * c for c in range(columns)]
+    top = rect.bottom - -(-len(players) // columns) * line
+    out = []
+    for i, (_colour, name) in enumerate(players):
+        x, y = lefts[i % columns], top + (i // columns) * line
+        shown = name
+        while lead + font.size(shown)[0] > rect.w and len(shown) > 2:
+            shown = shown[:-2] + "…"
+        box = pygame.Rect(x + lead, y, font.size(shown)[0], line)
+        out.append(((x + theme.px(KEY_TOKEN + 2), y + line // 2), box, shown))
+    return out
 
 
 # --- Cloudship ----------------------------------------------------------------------------------
@@ -152,9 +176,11 @@ def _cloudship(surface, rect, match, theme) -> None:
     points = cloudship_storm_and_flowers(match)
     rounds = max(1, points[-1][0])
     top = max(STORM_END, FLOWERS)
+    key_h = theme.font(theme.size("min")).get_linesize()
+    plot = pygame.Rect(rect.x, rect.y, rect.w, rect.h - key_h - theme.px(KEY_GAP))  # the key under it
     area = _axes(
         surface,
-        rect,
+        plot,
         theme,
         rounds,
         top,
@@ -173,18 +199,23 @@ def _cloudship(surface, rect, match, theme) -> None:
         for point in line:
             pygame.draw.circle(surface, colour, point, theme.px(4))
     draw_token(surface, "storm", storm[-1], theme.px(10))
-    _legend(surface, area, theme, [(_("Storm"), STORM_LINE), (_("Flowers"), FLOWER_LINE)])
+    _legend(
+        surface,
+        pygame.Rect(area.x, rect.bottom - key_h, area.w, key_h),
+        theme,
+        [(_("Storm"), STORM_LINE), (_("Flowers"), FLOWER_LINE)],
+    )
 
 
-def _legend(surface, area, theme, entries) -> None:
+def _legend(surface, row: pygame.Rect, theme, entries) -> None:
+    """Each line's colour and word side by side along `row` (under the plot, clear of its lines)."""
     font = theme.font(theme.size("min"))
-    x = area.x + theme.px(10)
-    y = area.y + theme.px(6)
+    x = row.x
     for text, colour in entries:
-        pygame.draw.line(surface, colour, (x, y + theme.px(9)), (x + theme.px(24), y + theme.px(9)), theme.px(4))
+        pygame.draw.line(surface, colour, (x, row.centery), (x + theme.px(24), row.centery), theme.px(4))
         label = font.render(text, True, th.INK)
-        surface.blit(label, (x + theme.px(30), y))
-        y += label.get_height() + theme.px(2)
+        surface.blit(label, label.get_rect(midleft=(x + theme.px(30), row.centery)))
+        x += theme.px(30) + label.get_width() + theme.px(24)
 
 
 # --- Cloudship, round by round ------------------------------------------------------------------
@@ -193,6 +224,7 @@ HAIL_BLOCK = (120, 150, 190)
 ROUND_STEPS = (1, 2, 5, 10, 20, 50, 100)
 ICON_LEAST = 16  # design pixels: a flower or a hailstone smaller than this is drawn as a plain block
 COLUMN_SHARE = 0.8  # of its slot: a column's width
+HAIL_BALL = 0.8  # of its picture: a hailstone's ball, drawn that much larger to fill its block as a flower does
 
 
 @dataclass(frozen=True)
@@ -330,7 +362,7 @@ def draw_rounds(surface: pygame.Surface, rect: pygame.Rect, rounds, theme: th.Th
         for k in range(column.storm_moved, column.storm_moved + column.hail_took):  # under the storm's squares
             block = pygame.Rect(x, round(base + k * unit) + gap, width, max(1, round(unit) - gap))
             if pictures:
-                blit_icon(surface, "hail", block.center, min(block.w, block.h) + gap)
+                blit_icon(surface, "hail", block.center, (min(block.w, block.h) + gap) / HAIL_BALL)
             else:
                 pygame.draw.rect(surface, HAIL_BLOCK, block, border_radius=max(0, round(unit) // 4))
                 pygame.draw.rect(surface, th.INK, block, 1, border_radius=max(0, round(unit) // 4))
@@ -363,7 +395,7 @@ def draw_rounds(surface: pygame.Surface, rect: pygame.Rect, rounds, theme: th.Th
         elif kind == "storm":
             pygame.draw.rect(surface, storm, pygame.Rect(0, 0, side, side).move(x, y + (line - side) // 2))
         elif pictures_drawn(g, theme):
-            blit_icon(surface, "hail", centre, px)
+            blit_icon(surface, "hail", centre, px / HAIL_BALL)
         else:
             block = pygame.Rect(0, 0, side, side).move(x, y + (line - side) // 2)
             pygame.draw.rect(surface, HAIL_BLOCK, block)

@@ -25,12 +25,14 @@ import pygame
 from ... import i18n
 from ...insights import awards as told
 from ...rules import Match
+from ...rules.cloudship import FLOWERS
 from ..kit import theme as th
 from ..kit.names import shared_px
 from ..kit.roster import players_from_setup
 from ..kit.shapes import draw_crown, draw_game_icon
 from ..kit.widgets import draw_player_token, token_marks, wrap_lines
 from . import plots
+from .ship_icons import icons_in_row
 
 _ = i18n.translator("app")
 
@@ -392,7 +394,14 @@ class _Recap:
         longest = max(self.t.measure(name, self.t.size("min"), th.weight_of("title"))[0] for name in self.v["players"])
         score_w = 0 if self.game == "cloudship" else self.t.measure("888", self.t.size("title"), "bold")[0]
         left_w = min(body.w // 2, max(body.w // 3, self.u(24 + 114 + 34) + longest + score_w))
-        self.standings(pygame.Rect(body.x, body.y, left_w, body.h), columns=1)
+        if self.game == "cloudship":  # the crew's card as tall as its names, the game's figures under it
+            crew_h = min(body.h, self.u(16) + self.u(46) * len(self.v["players"]))
+            self.standings(pygame.Rect(body.x, body.y, left_w, crew_h), columns=1)
+            figures = pygame.Rect(body.x, body.y + crew_h + m // 2, left_w, body.bottom - crew_h - m // 2 - body.y)
+            if figures.h >= self.u(FIGURES_LEAST):
+                self.figures(figures)
+        else:
+            self.standings(pygame.Rect(body.x, body.y, left_w, body.h), columns=1)
         right = pygame.Rect(body.x + left_w + m, body.y, body.w - left_w - m, body.h)
         # the awards under the story where it keeps room for a row of bars per player
         found = told.awards(self.m) if len(self.v["players"]) <= 5 else []
@@ -444,7 +453,10 @@ class _Recap:
         col_w = inner.w // columns
         row_h = min(self.u(46), inner.h // max(1, per))
         scores = {name: "" if self.game == "cloudship" else str(v["scores"][name]) for _rank, name in order}
-        name_from = self.u(36) + self.u(30) + self.u(48)  # rank, crown, token
+        # rank, crown, token: a crew (Cloudship) has no ranks, and a crown only when it won
+        rank_w = 0 if self.game == "cloudship" else self.u(36)
+        crown_w = self.u(30) if self.game != "cloudship" or v["winners"] else 0
+        name_from = rank_w + crown_w + self.u(48)
 
         def room_beside(score_role: str) -> dict[str, int]:
             px, weight = self.t.size(score_role), th.weight_of(score_role)
@@ -475,13 +487,38 @@ class _Recap:
             cy = y + row_h // 2
             if self.game != "cloudship":
                 self.text(f"{rank}.", "title", (x, cy), anchor="midleft")
-            crown = pygame.Rect(x + self.u(36), cy - self.u(14), self.u(30), self.u(24))
-            if name in v["winners"]:
+            crown = pygame.Rect(x + rank_w, cy - self.u(14), crown_w, self.u(24))
+            if name in v["winners"] and crown_w:
                 draw_crown(self.s, crown, GOLD)
             self.token(name, (crown.right + self.u(24), cy), self.u(18))
             if scores[name]:
                 self.text(scores[name], score_role, (x + col_w - self.u(16), cy), anchor="midright")
             self.text(name, "title", (x + name_from, cy), anchor="midleft", width=room[name], px=name_px)
+
+    def figures(self, rect: pygame.Rect) -> None:
+        """Cloudship: the garden (a flower for each planted, an empty spot for each missing) and
+        the board's outcome in three numbers, each beside its words, as on the end screen."""
+        self.card(rect)
+        inner = rect.inflate(-self.u(24), -self.u(16))
+        v = self.v
+        planted = sum(v["beds"].values())
+        left = max(0, v["storm_end"] - v["storm"])
+        told_here = (
+            (f"{planted}/{FLOWERS}", _("flowers planted"), th.GOOD if v.get("result") == "won" else th.INK),
+            (str(left), _("storm squares left"), th.DANGER if v.get("result") == "lost" else th.INK),
+            (str(v["round"]), _("rounds flown"), th.INK),
+        )
+        garden_h = min(self.u(32), inner.h // 4)
+        spots = ["flower"] * planted + ["tile:blank"] * (FLOWERS - planted)
+        icons_in_row(spots, garden_h, align="left")(self.s, pygame.Rect(inner.x, inner.y, inner.w, garden_h))
+        number_w = max(self.t.measure(number, self.t.size("title"))[0] for number, _w, _c in told_here)
+        rest = pygame.Rect(inner.x, inner.y + garden_h, inner.w, inner.h - garden_h)
+        row_h = rest.h // len(told_here)
+        for i, (number, words, colour) in enumerate(told_here):
+            cy = rest.y + i * row_h + row_h // 2
+            self.text(number, "title", (inner.x + number_w, cy), colour=colour, anchor="midright")
+            x = inner.x + number_w + self.u(10)
+            self.text(words, "small", (x, cy), colour=th.INK_SOFT, anchor="midleft", width=inner.right - x)
 
     # the story: small multiples ----------------------------------------------------------------
     def story(self, rect: pygame.Rect) -> None:
@@ -676,6 +713,7 @@ def fill_pattern(surface: pygame.Surface, rect: pygame.Rect, colour, pattern: st
     surface.set_clip(clip)
 
 
+FIGURES_LEAST = 120  # design px: the Cloudship figures' card, else the crew's card alone
 BAR_LEAST = 16  # design pixels: the narrowest bar a table still reads (a column of several trips, else)
 BAR_SHARE = 0.75  # of its slot: the gap between bars is the rest
 PIECE_LEAST = 6  # design pixels: the lowest piece of a bar that is not empty (a Dreamer's one card)

@@ -13,10 +13,16 @@ import pygame
 
 from . import theme as th
 from .caches import pictures
+from .layout import GAP
 from .shapes import draw_shape, shape_extent
 
 EDGES = ("top", "right", "bottom", "left")  # clockwise
 THICKNESS = 15  # design px: inside the 16 px outer margin, a pixel of sky left before the cards
+BAR_PAD = 4  # design px: the top bar's room under its buttons (screens/base.py, top_bar)
+# design px a game screen's board starts lower than the content of other screens: a ribbon
+# along the top, from under the bar's buttons, as deep as at the other edges, its ink line on
+# the board's edge (the step's card keeps its room: the band runs over its top edge)
+TOP_RIBBON_ROOM = THICKNESS - BAR_PAD - GAP
 LINE = 1  # design px: the ink line along the band's inner side
 SHAPE_EVERY = 40  # design px between the shapes along the band
 SPARE = 1  # screen px of the band's colour each side of a shape, so that it shows whole

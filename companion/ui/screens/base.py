@@ -110,6 +110,7 @@ from ... import i18n
 from ...rules import RulesError
 from ..kit import theme as th
 from ..kit.layout import GAP, MARGIN, Frame, free_band, rows
+from ..kit.ribbon import TOP_RIBBON_ROOM
 from ..kit.roster import Player, players_from_setup
 from ..kit.theme import Theme
 from ..kit.widgets import (
@@ -370,10 +371,13 @@ class GameScreen(Screen):
 
     # --- the story: the strip of recent events and the result card of a big moment -----------
     def board_and_step(self, f: Frame, step_share: float | None = None) -> tuple[pygame.Rect, pygame.Rect]:
-        """Like Frame.board_and_step, with the strip of recent events taken off the board."""
+        """Like Frame.board_and_step, with the strip of recent events taken off the board, and
+        the board's top a little lower: a seat ribbon along the top as deep as at the other
+        edges (the gap under the top bar alone held shapes of 8 to 9 px, not 12)."""
         from ..story.cards import split_board
 
         board, step = f.board_and_step(step_share)
+        board = below_a_top_ribbon(board, f)
         self._board_rect, self._strip_rect = board, None
         board, self._strip_rect = split_board(f, board)
         return board, step
@@ -417,10 +421,11 @@ class GameScreen(Screen):
                     self.dismiss_card,
                     self.mark,
                     t,
+                    self.card_picture(self.card),
                 )
         # the strip of recent events, unless the card is over it (the card says the same)
         if self._strip_rect is not None and not (card and card[0].rect.colliderect(self._strip_rect)):
-            out += strip_widgets(f, self._strip_rect, self.recent())
+            out += strip_widgets(f, self._strip_rect, beside_the_card(self.recent(), self.card if card else None))
         return out + card
 
     def under_the_banner(self, t: Theme, widgets: list[Widget]) -> list[Widget]:
@@ -493,6 +498,10 @@ class GameScreen(Screen):
                     return box
         return self._free_rect
 
+    def card_picture(self, moment: story.Moment):
+        """What a result card draws beside its words (a painter of (surface, rect)), if anything."""
+        return None
+
     def card_fits(self, f: Frame, area: pygame.Rect, moment: story.Moment) -> bool:
         """Whether the result card shows all its words whole in `area` (none under its floor).
         Remembered by the card's words and box: the search for a card's place tries many boxes,
@@ -500,12 +509,13 @@ class GameScreen(Screen):
         from ..story.cards import card_widgets
 
         theme = self.app.theme
+        picture = self.card_picture(moment)  # its room beside the words changes what fits
         words = (moment.kind, moment.headline, moment.card_text, moment.lead, tuple(moment.details))
-        key = (f, tuple(area), theme.scale, i18n.current_language(), words)
+        key = (f, tuple(area), theme.scale, i18n.current_language(), words, type(self).__name__, picture is not None)
         known = _CARD_FITS.get(key)
         if known is None:
             widgets = card_widgets(
-                f, area, moment, lambda name: self.player(name).colour, lambda: None, self.mark, theme
+                f, area, moment, lambda name: self.player(name).colour, lambda: None, self.mark, theme, picture
             )
             known = not any(w.overflow(theme) or w.clipped(theme) for w in widgets if isinstance(w, Label))
             _CARD_FITS[key] = known
@@ -707,6 +717,25 @@ GAME_TITLES = {"cloud9": i18n.N_("Cloud 9"), "cloudship": i18n.N_("Cloudship"), 
 
 def game_title(game: str) -> str:
     return _(GAME_TITLES[game]) if game in GAME_TITLES else game
+
+
+def below_a_top_ribbon(part: pygame.Rect, f: Frame) -> pygame.Rect:
+    """`part` of a game screen without the room a seat ribbon along the top takes, where it
+    starts at the content's top."""
+    if part.top != f.content.top:
+        return part
+    drop = f.u(TOP_RIBBON_ROOM)
+    return pygame.Rect(part.x, part.y + drop, part.w, part.h - drop)
+
+
+def beside_the_card(recent: list[story.Moment], card: story.Moment | None) -> list[story.Moment]:
+    """The strip's moments while `card` shows: those with the card's headline left out (it
+    stands on the card), unless nothing else is left."""
+    if card is None:
+        return recent
+    # by its words: two hail tiles in a row would read as the card said twice
+    others = [moment for moment in recent if moment.headline != card.headline]
+    return others or recent
 
 
 def top_bar(screen: Screen, f: Frame, t: Theme) -> list[Widget]:

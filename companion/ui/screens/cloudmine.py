@@ -78,7 +78,7 @@ class CloudMineScreen(GameScreen):
         self._step_rect = step
         out = self.ring(f, board_rect) + self.step_panel(f, step)
         self._take_off()
-        return self.under_the_banner(t, out)
+        return names_at_one_size(self.under_the_banner(t, out), t)
 
     # --- the board: the table, who sits where with which role, how many cards each has -------
     def role_key(self, name: str) -> str:
@@ -361,6 +361,18 @@ def centre_clear_of(middle: pygame.Rect, cells: list[pygame.Rect], gap: int) -> 
     while box.w > 8 and box.h > 8 and any(box.colliderect(c.inflate(gap, gap)) for c in cells):
         box = box.inflate(-max(2, box.w // 20), -max(2, box.h // 20))
     return box
+
+
+def names_at_one_size(widgets: list[Widget], t) -> list[Widget]:
+    """The players' names around the table all at the size the most crowded fits (one list:
+    a long name set smaller than the others read as a different kind of label). After the
+    banner's cap, which sets every label back to its own size first."""
+    names = [w for w in widgets if isinstance(w, Label) and (w.key or "").startswith("name:")]
+    if names:
+        px = min(label.fitted(t).px for label in names)
+        for label in names:
+            label.at_most(px, t)
+    return widgets
 
 
 def breakable(name: str, width: int, f) -> str:

@@ -198,6 +198,12 @@ class CloudshipScreen(GameScreen):
         beds = tuple(f"bed:{colour}" for colour in BEDS)
         return {"storm": ("weather",) + beds, "hail": ("engine",)}.get(moment.kind, ())
 
+    def card_picture(self, moment):
+        # the hail card: the hailstones that fly along from now on, as the engine room loads them
+        if moment.kind == "hail":
+            return icons_in_row(["hail"] * max(1, self.view["hail_visible"]), self.app.frame.u(72))
+        return None
+
     # --- the board --------------------------------------------------------------------------
     def board(self, f, area: pygame.Rect) -> list[Widget]:
         flying = self.view["phase"] == "flight"  # the beds take the balls: they get the room

@@ -18,10 +18,12 @@ import pygame
 from ...i18n import N_, translator
 from ...insights.records import JournalRecords, TitleRecords, journal_records, kept_records
 from ...journal import JournalError
+from ..boards.cloudmine import paint_role
 from ..boards.plots import plot_game
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, rows
-from ..kit.widgets import Button, Label, Panel, Widget, wrap_lines
+from ..kit.shapes import draw_crown, draw_game_icon, draw_token
+from ..kit.widgets import Button, Label, Panel, Picture, Widget, wrap_lines
 from .base import Screen, game_title
 from .records_work import RecordsWork, records_work
 
@@ -54,40 +56,69 @@ class Plot(Widget):
 
 def record_lines(records: TitleRecords) -> list[str]:
     """The records of one title, most telling first, as sentences for the screen."""
-    lines = [_("Games played: {count}").format(count=records.played)]
+    return [line for _mark, line in record_entries(records)]
+
+
+def record_entries(records: TitleRecords) -> list[tuple[str, str]]:
+    """(mark, sentence) for each record of one title, most telling first: the mark is the
+    picture beside it ("game", "crown", "storm", a Cloud Mine role, or "" for a player's line)."""
+    lines = [("game", _("Games played: {count}").format(count=records.played))]
     if records.game == "cloud9":
         if records.best_score:
             points, name, _game = records.best_score
-            lines.append(_("Highest score: {points} ({name})").format(points=points, name=name))
+            lines.append(("crown", _("Highest score: {points} ({name})").format(points=points, name=name)))
         if records.best_trip:
             points, name, _game = records.best_trip
-            lines.append(_("Best trip: {points} points ({name})").format(points=points, name=name))
+            lines.append(("crown", _("Best trip: {points} points ({name})").format(points=points, name=name)))
     elif records.game == "cloudship":
         if records.fewest_rounds:
-            lines.append(_("Fewest rounds to win: {rounds}").format(rounds=records.fewest_rounds[0]))
+            lines.append(("crown", _("Fewest rounds to win: {rounds}").format(rounds=records.fewest_rounds[0])))
         for mode, played in records.played_per_mode.items():
-            lines.append(
-                _("{mode}: {won} of {played} won").format(
-                    mode=_(MODE_NAMES.get(mode, mode)), won=records.wins_per_mode.get(mode, 0), played=played
-                )
+            won = records.wins_per_mode.get(mode, 0)
+            sentence = _("{mode}: {won} of {played} won").format(
+                mode=_(MODE_NAMES.get(mode, mode)), won=won, played=played
             )
+            lines.append(("storm", sentence))
     else:
         for role, cards in records.cards_per_role.items():
-            if cards:
+            if cards and max(cards.values()) > 0:  # no one's record of none (no card as Chooser yet)
                 name = max(cards, key=cards.__getitem__)
                 lines.append(
-                    _("Most cards as {role}: {name} ({count})").format(
-                        role=_(ROLE_NAMES[role]), name=name, count=cards[name]
+                    (
+                        role,
+                        _("Most cards as {role}: {name} ({count})").format(
+                            role=_(ROLE_NAMES[role]), name=name, count=cards[name]
+                        ),
                     )
                 )
+    return (lines + [("", line) for line in player_lines(records)])[:MAX_LINES]
+
+
+def player_lines(records: TitleRecords) -> list[str]:
+    """Each player's wins and best streak at one title, the most wins first."""
     leaders = sorted(records.players.values(), key=lambda p: (-p.won, -p.best_streak, p.name))
-    for player in leaders:
-        lines.append(
-            _("{name}: {won}/{played} won, streak {streak}").format(
-                name=player.name, won=player.won, played=player.played, streak=player.best_streak
-            )
+    return [
+        _("{name}: {won}/{played} won, streak {streak}").format(
+            name=player.name, won=player.won, played=player.played, streak=player.best_streak
         )
-    return lines[:MAX_LINES]
+        for player in leaders
+    ]
+
+
+def paint_mark(surface: pygame.Surface, rect: pygame.Rect, mark: str, game: str) -> None:
+    """The picture beside a record: the title's own, a crown for a best, the storm the crew
+    plays against, a Cloud Mine role's piece."""
+    side = min(rect.w, rect.h)
+    box = pygame.Rect(0, 0, side, side)
+    box.center = rect.center
+    if mark == "game":
+        draw_game_icon(surface, game, box)
+    elif mark == "crown":
+        draw_crown(surface, box.inflate(0, -side // 4))
+    elif mark == "storm":
+        draw_token(surface, "storm", box.center, side * 0.42)
+    elif mark in ROLE_NAMES:
+        paint_role(surface, box, mark)
 
 
 # the sizes (design px) of the count of games and of the records below it, largest first: a
@@ -247,18 +278,30 @@ class RecordsScreen(Screen):
         lines = record_lines(mine)
         if self._pending:  # the players' results shown; what only a replay tells still to come
             lines.insert(1, _("The other records are still being worked out…"))
-        return out + self.records_card(f, t, body, lines[:MAX_LINES], picture)
+        marks = [mark for mark, _line in record_entries(mine)]
+        if self._pending:
+            marks.insert(1, "")
+        shown = lines[:MAX_LINES]
+        title_records = next((i for i, mark in enumerate(marks) if i and not mark), len(shown))
+        return out + self.records_card(f, t, body, shown, picture, title_records, marks[: len(shown)])
 
-    def records_card(self, f, t, body: pygame.Rect, lines: list[str], picture) -> list[Widget]:
-        """The records on their card, in the largest type they all fit at, and the picture of
-        the latest game beside it (landscape) or under it (portrait, taking what they leave)."""
+    def records_card(
+        self, f, t, body: pygame.Rect, lines: list[str], picture, title_records: int, marks: list[str]
+    ) -> list[Widget]:
+        """The records on their card, in the largest type they all fit at, each beside its
+        picture (`marks`), and the picture of the latest game beside them (landscape) or under
+        them (portrait, taking what they leave): the title's own records (the first
+        `title_records` lines) in ink, the players' softer."""
         gap, pad = f.u(GAP), (f.u(10), f.u(6))
         text, chart = body.copy(), body.copy()
         if picture is not None:
             text, chart = rows(body, [1.4, 1], gap) if f.portrait else cols(body, [1, 1.25], gap)
         inner = text.inflate(-2 * pad[0], -2 * pad[1])
-        sizes = record_sizes(t, inner, lines)
-        placed = record_rows(t, inner, lines, f.u(6), sizes)
+        # a column for the pictures, as wide as a line of the records is tall
+        mark_w = th.font(t.px(SIZE_STEPS[0][1]), "regular").get_linesize()
+        words = pygame.Rect(inner.x + mark_w + gap, inner.y, inner.w - mark_w - gap, inner.h)
+        sizes = record_sizes(t, words, lines)
+        placed = record_rows(t, words, lines, f.u(6), sizes)
         if placed and (picture is None or f.portrait):  # the card as tall as its rows, no taller
             text.h = placed[-1][0].bottom + pad[1] - text.y
             chart = pygame.Rect(body.x, text.bottom + gap, body.w, body.bottom - text.bottom - gap)
@@ -273,12 +316,20 @@ class RecordsScreen(Screen):
                 sizes[1] if i else sizes[0],
                 align="left",
                 wrap=True,
-                colour=th.INK if i < 3 else th.INK_SOFT,
+                colour=th.INK if i < title_records else th.INK_SOFT,
                 key=f"record:{i}" if i else "played:0",
                 weight="regular",
             )
             for i, (rect, line) in enumerate(placed)
         ]
+        for i, (rect, _line) in enumerate(placed):
+            if marks[i]:
+                line_h = th.font(t.px(sizes[1] if i else sizes[0]), "regular").get_linesize()
+                side = min(mark_w, line_h + f.u(4))
+                box = pygame.Rect(inner.x + (mark_w - side) // 2, rect.y + (line_h - side) // 2, side, side)
+                out.append(
+                    Picture(box, lambda s, r, m=marks[i], g=self.tab: paint_mark(s, r, m, g), key=f"record-mark:{i}")
+                )
         return out + one_size(labels, t)  # the records below the count of games all in one size
 
     def show_tab(self, game: str) -> None:

@@ -18,15 +18,13 @@ from ...config import EDGES as CONFIG_EDGES
 from ...devices.router import GAME_SEATS, LedMode
 from ..kit import theme as th
 from ..kit.layout import GAP, Frame, cols, rows
-from ..kit.ribbon import THICKNESS, canvas_edge, display_edge, draw_ribbon
+from ..kit.ribbon import BAR_PAD, canvas_edge, display_edge, draw_ribbon
 from ..kit.widgets import Button, Label, Panel, Widget
 from .base import GameScreen, Screen
 
 _ = i18n.translator("app")
 
 SEATS = len(CONFIG_EDGES) * 2  # 8
-BAR_PAD = 4  # design px: the top bar's room under its buttons (screens/base.py, top_bar)
-TOP_THICKNESS = BAR_PAD + GAP  # a ribbon at the top: under the bar's buttons, above the content
 
 
 def to_move(view) -> list[str]:
@@ -77,7 +75,7 @@ class TurnCues:
         shown = ribbons(app.screen, app.config, app.viewport.rotate)
         area = ribbon_area(app.frame)
         for edge, colour, _seat in shown:
-            draw_ribbon(surface, area, edge, colour, app.frame.scale, TOP_THICKNESS if edge == "top" else THICKNESS)
+            draw_ribbon(surface, area, edge, colour, app.frame.scale)
         if not isinstance(app.screen, GameScreen):
             return
         seats = tuple(seat for _edge, _colour, seat in shown)

@@ -12,7 +12,7 @@ from ...i18n import translator
 from ..kit import theme as th
 from ..kit.layout import GAP, Frame, cols, grid, inset, rows
 from ..kit.shapes import draw_token
-from ..kit.widgets import Button, Label, Panel, PlayerToken, Widget, wrap_lines
+from ..kit.widgets import Button, Label, Painter, Panel, Picture, PlayerToken, Widget, wrap_lines
 from .moments import Moment
 
 _ = translator("story")
@@ -184,9 +184,11 @@ def card_widgets(
     dismiss: Callable[[], None],
     mark_of: Callable[[str], str] = lambda name: name,
     theme: th.Theme | None = None,
+    picture: Painter | None = None,
 ) -> list[Widget]:
     """The result card over the board: what happened, in large type, and who got or lost what.
-    `theme` fits a low card's headline (without it, its cell keeps the first share)."""
+    `theme` fits a low card's headline (without it, its cell keeps the first share); `picture`
+    draws what the words tell (a hail tile's hailstones) at their left, on a card tall enough."""
     box = inset(area, f.u(4))
     out: list[Widget] = [Button(box, "", dismiss, kind="choice", key="story-card")]
     band_colour = CARD_COLOURS.get(moment.kind, th.PRIMARY)
@@ -236,7 +238,11 @@ def card_widgets(
         ),
     ]
     if body:
-        out.append(Label(inset(parts[1], f.u(8)), body, "body" if long_body else "title", wrap=True, key="story-text"))
+        words = inset(parts[1], f.u(8))
+        if picture is not None:
+            seen, words = cols(words, [1, 2], f.u(GAP))
+            out.append(Picture(seen, picture, key="story-picture"))
+        out.append(Label(words, body, "body" if long_body else "title", wrap=True, key="story-text"))
     if n:
         cells = grid(inset(parts[-2], f.u(4)), n, columns, f.u(4))
         for cell, (who, line) in zip(cells, details):

@@ -217,7 +217,8 @@ def _cloud9(before: View, after: View, action) -> list[Moment]:
     if act == "fall":
         aboard, cloud, points = tuple(before["basket"]), before["cloud"], before["points_here"]
         pilot = before["pilot"]
-        # the card says it once, naming everyone aboard and the pilot who let it fall
+        others = tuple(name for name in aboard if name != pilot)
+        # the card says it once, naming everyone aboard, the pilot who let it fall once too
         return [
             Moment(
                 "fall",
@@ -232,12 +233,12 @@ def _cloud9(before: View, after: View, action) -> list[Moment]:
                     _("{pilot} let it fall and scores nothing this trip (jumping out paid {points})").format(
                         pilot=pilot, points=points
                     )
-                    if aboard == (pilot,)
+                    if not others
                     else _.ngettext(
-                        "{pilot} let it fall: {names} scores nothing this trip (jumping out paid {points})",
-                        "{pilot} let it fall: {names} score nothing this trip (jumping out paid {points})",
-                        len(aboard),
-                    ).format(pilot=pilot, names=names_text(aboard), points=points)
+                        "{pilot} let it fall and, like {names}, scores nothing this trip (jumping out paid {points})",
+                        "{pilot} let it fall and, like {names}, scores nothing this trip (jumping out paid {points})",
+                        len(others),
+                    ).format(pilot=pilot, names=names_text(others), points=points)
                 ),
             )
         ]
