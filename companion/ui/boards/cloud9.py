@@ -26,8 +26,13 @@ from ..kit.widgets import Label, PlayerToken, Widget, fit_text
 BASKET = (222, 178, 112)  # wicker, behind the pieces aboard
 BASKET_DARK = (150, 104, 52)  # its weave and rim
 CLOUD = (255, 255, 255)
-CLOUD_LINE = (112, 146, 190)  # the cloud's edge: it stands out from the pale sky low down
-PASSED_CLOUD = (236, 241, 247)  # clouds below the basket: already flown past
+CLOUD_LINE = (58, 96, 150)  # the cloud's edge, darker than the sky behind it
+PASSED_CLOUD = (230, 237, 246)  # clouds below the basket: already flown past
+# the path's own sky, deeper than the screen's so that white clouds stand out from it
+# (white on its palest blue is still 3:1; on the screen's sky it was 1.3:1 low down)
+PATH_SKY_TOP = (34, 84, 150)
+PATH_SKY_BOTTOM = (70, 130, 196)
+HERE_GLOW = (255, 214, 120)  # a warm halo round the basket's cloud
 TOP_CLOUD_FILL = (255, 242, 196)
 NUMBER_DISC = (40, 70, 120)  # the cloud's number, white on dark blue as on the board
 PATH_LINE = (255, 255, 255)
@@ -136,12 +141,16 @@ def cloud_parts(rect: pygame.Rect) -> tuple[pygame.Rect, list[pygame.Rect]]:
     return base, mounds
 
 
-def draw_cloud(surface: pygame.Surface, rect: pygame.Rect, fill, line, width: int) -> None:
+def draw_cloud(surface: pygame.Surface, rect: pygame.Rect, fill, line, width: int, glow=None) -> None:
+    """A cloud in `rect` with an outline `width` wide outside it (and a halo as wide again
+    outside that in `glow`, if given: the basket's cloud)."""
     base, mounds = cloud_parts(rect)
     # the outline first, a little larger, then the fill over it: one outline round the union
-    pygame.draw.rect(surface, line, base.inflate(width * 2, width * 2), border_radius=base.h // 2 + width)
-    for mound in mounds:
-        pygame.draw.ellipse(surface, line, mound.inflate(width * 2, width * 2))
+    rings = ((glow, 2 * width), (line, width)) if glow else ((line, width),)
+    for colour, grow in rings:
+        pygame.draw.rect(surface, colour, base.inflate(grow * 2, grow * 2), border_radius=base.h // 2 + grow)
+        for mound in mounds:
+            pygame.draw.ellipse(surface, colour, mound.inflate(grow * 2, grow * 2))
     pygame.draw.rect(surface, fill, base, border_radius=base.h // 2)
     for mound in mounds:
         pygame.draw.ellipse(surface, fill, mound)
@@ -153,11 +162,41 @@ def draw_cloud(surface: pygame.Surface, rect: pygame.Rect, fill, line, width: in
 
 
 @pictures(768 << 10, 32)
-def _cloud_image(w: int, h: int, fill, line, width: int) -> pygame.Surface:
-    """The cloud with its outline inside `w` x `h` (nothing drawn outside its rect)."""
+def _cloud_image(w: int, h: int, fill, line, width: int, glow=None) -> pygame.Surface:
+    """The cloud with its outline (and halo) inside `w` x `h` (nothing drawn outside its rect)."""
     image = pygame.Surface((w, h), pygame.SRCALPHA)
-    draw_cloud(image, pygame.Rect(width, width, w - 2 * width, h - 2 * width), fill, line, width)
+    edge = 2 * width if glow else width
+    draw_cloud(image, pygame.Rect(edge, edge, w - 2 * edge, h - 2 * edge), fill, line, width, glow)
     return image
+
+
+@pictures(2 << 20, 8)
+def _path_sky(w: int, h: int, radius: int) -> pygame.Surface:
+    """The path's sky: a rounded panel in a deep gradient, drawn once per size and kept."""
+    image = pygame.Surface((w, h), pygame.SRCALPHA)
+    band = pygame.Surface((w, h))
+    for y in range(h):
+        t = y / max(1, h - 1)
+        colour = [round(a + (b - a) * t) for a, b in zip(PATH_SKY_TOP, PATH_SKY_BOTTOM)]
+        pygame.draw.line(band, colour, (0, y), (w - 1, y))
+    mask = pygame.Surface((w, h), pygame.SRCALPHA)
+    pygame.draw.rect(mask, (255, 255, 255, 255), (0, 0, w, h), border_radius=radius)
+    image.blit(band, (0, 0))
+    image.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+    return image
+
+
+class PathSky(Widget):
+    """The sky the path climbs through, behind the clouds (a bare mark for the layout's
+    "ladder" as well: the result cards keep it in sight)."""
+
+    paints = False  # a background: the clouds and their marks are read over it
+
+    def signature(self, ctx):
+        return (type(self), tuple(self.rect)) if _own_draw(self, PathSky) else None
+
+    def draw(self, surface, ctx):
+        surface.blit(_path_sky(self.rect.w, self.rect.h, ctx.theme.px(14)), self.rect)
 
 
 class Cloud(Widget):
@@ -176,9 +215,10 @@ class Cloud(Widget):
         return (type(self), tuple(self.rect), self.fill, self.line, self.body_h)
 
     def draw(self, surface, ctx):
-        width = max(2, ctx.theme.px(2 if self.line == CLOUD_LINE else 3))
+        marked = self.line != CLOUD_LINE  # the basket's cloud: a thick edge in a warm halo
+        width = max(2, ctx.theme.px(4 if marked else 2))
         h = min(self.rect.h, self.body_h or self.rect.h)
-        image = _cloud_image(self.rect.w, h, self.fill, self.line, width)
+        image = _cloud_image(self.rect.w, h, self.fill, self.line, width, HERE_GLOW if marked else None)
         surface.blit(image, (self.rect.x, self.rect.bottom - h))
 
 
@@ -415,7 +455,7 @@ def path_widgets(
     aboard = [] if over else list(view["basket"])
     rects = path_rects(area, here, f.u(3), balloon_weight(f.portrait, len(aboard)) if here else 1)
     still: list[Widget] = [
-        Widget(area, key="ladder"),
+        PathSky(area, key="ladder"),
         PathLine([rects[c].center for c in range(1, TOP_CLOUD + 1)], key="path-line"),
     ]
     balloon: list[Widget] = []
@@ -439,7 +479,7 @@ def cloud_marks(f: Frame, rect: pygame.Rect, cloud: int, passed: bool, here: boo
     # the number's disc as tall as the cloud allows (its digit at least the smallest type)
     side = min(rect.h - f.u(2), f.u(30))
     disc = pygame.Rect(rect.x + pad, rect.centery - side // 2, side, side)
-    points_w = f.u(30)  # two digits of the points
+    points_w = f.u(34)  # two digits of the points, as large as the cloud holds
     points = pygame.Rect(disc.right + f.u(5), rect.y, points_w, rect.h)
     extra = pygame.Rect(points.right + f.u(4), rect.y, rect.right - pad - points.right - f.u(4), rect.h)
     out: list[Widget] = [
@@ -448,9 +488,9 @@ def cloud_marks(f: Frame, rect: pygame.Rect, cloud: int, passed: bool, here: boo
         Label(
             points,
             str(TOP_POINTS if top else POINTS[cloud]),
-            24,
+            34,
             align="left",
-            colour=th.INK_SOFT if passed else th.INK,
+            colour=th.INK,  # as readable on a cloud flown past
             key="points-here" if here else f"points:{cloud}",
         ),
     ]
