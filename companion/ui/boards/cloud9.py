@@ -33,6 +33,8 @@ PASSED_CLOUD = (230, 237, 246)  # clouds below the basket: already flown past
 PATH_SKY_TOP = (34, 84, 150)
 PATH_SKY_BOTTOM = (70, 130, 196)
 HERE_GLOW = (255, 214, 120)  # a warm halo round the basket's cloud
+ROPE_ON_SKY = (240, 230, 210)  # the balloon's ropes, pale against the deep sky
+SHEEN = (255, 236, 196)  # the light on the envelope's crown
 TOP_CLOUD_FILL = (255, 242, 196)
 NUMBER_DISC = (40, 70, 120)  # the cloud's number, white on dark blue as on the board
 PATH_LINE = (255, 255, 255)
@@ -349,7 +351,12 @@ def balloon_parts(
 
 
 def draw_balloon(
-    surface: pygame.Surface, rect: pygame.Rect, scale: float, envelope_share: float = 0.5, basket_w: float = 1.0
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    scale: float,
+    envelope_share: float = 0.5,
+    basket_w: float = 1.0,
+    rope=th.INK,
 ) -> pygame.Rect:
     """A hot-air balloon in `rect`: a striped envelope, its ropes and the wicker basket (the
     board's, Home's and the help's are this one drawing). Returns where the basket is."""
@@ -358,9 +365,13 @@ def draw_balloon(
     edge = envelope_points(envelope)
     for side in (0, -1):  # the ropes, from the envelope's widest low sides to the basket's rim
         corner = basket.x + line if side == 0 else basket.right - line - 1
-        pygame.draw.line(surface, th.INK, edge[side], (corner, basket.y), line)
+        pygame.draw.line(surface, rope, edge[side], (corner, basket.y), line + 1)
     for squeeze, colour in zip((1.0, 0.64, 0.28), (*GORES, GORES[0])):
         pygame.draw.polygon(surface, colour, envelope_points(envelope, squeeze))
+    # a sheen high on the crown: the envelope reads as round, not as a flat badge
+    sheen = pygame.Rect(0, 0, max(2, round(envelope.w * 0.14)), max(3, round(envelope.h * 0.26)))
+    sheen.center = (round(envelope.x + envelope.w * 0.27), round(envelope.y + envelope.h * 0.27))
+    pygame.draw.ellipse(surface, SHEEN, sheen)
     pygame.draw.polygon(surface, th.INK, edge, line + 1)
     mouth = pygame.Rect(0, 0, round(envelope.w * 0.3), max(2, round(envelope.h * 0.07)))
     mouth.midtop = (envelope.centerx, envelope.bottom - 1)
@@ -378,7 +389,7 @@ class Basket(Widget):
         return (type(self), tuple(self.rect)) if _own_draw(self, Basket) else None
 
     def draw(self, surface, ctx):
-        draw_balloon(surface, self.rect, ctx.theme.scale)
+        draw_balloon(surface, self.rect, ctx.theme.scale, rope=ROPE_ON_SKY)
 
 
 @pictures(512 << 10, 16)
@@ -624,7 +635,7 @@ class Fall(Moment):
         clip = surface.get_clip()
         surface.set_clip(self.area)
         drop = (self.area.bottom - self.basket.y + self.basket.h) * t * t
-        draw_balloon(surface, self.basket.move(0, round(drop)), theme.scale)
+        draw_balloon(surface, self.basket.move(0, round(drop)), theme.scale, rope=ROPE_ON_SKY)
         height = self.area.h
         for (rect, colour, mark), (side, up, spin) in zip(self.pieces, self.throws):
             dx = side * rect.w * 2.2 * t
