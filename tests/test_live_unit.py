@@ -9,7 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from hypothesis import given, strategies as st
+from hypothesis import given, settings as examples, strategies as st
 
 from companion import config as settings_module
 from companion.appliance import install
@@ -85,6 +85,7 @@ SPACE = st.sampled_from(["", " ", "  ", "\t"])
 LINES = st.sampled_from(settings_module.EXAMPLE.read_text().replace("live = false", "").splitlines())
 
 
+@examples(deadline=None)  # each example runs grep in a process of its own: slow on a busy machine
 @given(
     before=st.lists(LINES, max_size=6),
     after=st.lists(LINES, max_size=6),
