@@ -13,45 +13,10 @@ from companion.devices.events import JUMP, STAY, SeatPress
 from companion.devices.router import ACT, SeatMap, route
 from companion.ui.loop import repaint
 from companion.ui.tools.harness import Harness
+from test_ui_kept_frames import Clock, fresh, shown
 
 PLAYERS = {"cloud9": ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"], "cloudmine": ["Ann", "Ben", "Cat", "Dan", "Eve"]}
 PLAYERS["cloudship"] = ["Ann", "Ben", "Cat"]
-
-
-class Clock:
-    def __init__(self):
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-def pixels(h: Harness) -> bytes:
-    return pygame.image.tobytes(h.app.viewport.canvas, "RGB")
-
-
-def fresh(h: Harness) -> bytes:
-    """The frame drawn from nothing: no kept frame, the screen built anew without what it
-    remembers from earlier builds."""
-    app = h.app
-    app.still_frames, app._still_memo = False, None
-    screen = app.screen
-    remembered = {name: screen.__dict__.pop(name) for name in ("_places", "_bar_built") if name in screen.__dict__}
-    if "_places" in remembered:
-        screen._places = {}
-    app.refresh()
-    app.draw()
-    out = pixels(h)
-    screen.__dict__.update(remembered)
-    app.still_frames = True
-    app.refresh()
-    return out
-
-
-def shown(h: Harness) -> bytes:
-    h.app.redraw()
-    h.app.draw()
-    return pixels(h)
 
 
 def seat_press(h: Harness, players: list[str], rng: random.Random) -> dict | None:
