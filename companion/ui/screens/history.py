@@ -113,9 +113,13 @@ def detail_text(game, shown: int) -> str:
     a game played together, what the table reached and the crew."""
     if game.game not in SHARED:
         return listed(ranked_scores(game), shown)
-    planted = max(game.scores.values(), default=0)
-    reached = _("{planted} of 12 flowers").format(planted=planted).replace(" ", "\u00a0")
-    return f"{reached} · {listed(list(game.players), shown)}"
+    together = reached(game).replace(" ", "\u00a0")  # never parted at a line break
+    return f"{together} · {listed(list(game.players), shown)}"
+
+
+def reached(game) -> str:
+    """What the table reached in a game it plays together: the flowers planted."""
+    return _("{planted} of 12 flowers").format(planted=max(game.scores.values(), default=0))
 
 
 def draw_outcome(surface: pygame.Surface, rect: pygame.Rect, kind: str) -> None:
@@ -462,13 +466,11 @@ class ScoresScreen(Screen):
         names = ranking(game)
         shared = game.game in SHARED
         if shared:  # one result for the whole table, then the crew who reached it, without scores
-            planted = max(game.scores.values(), default=0)
-            reached = _("{planted} of 12 flowers").format(planted=planted)
             result_row, body = rows(body, [one_line + f.u(24), body.h - one_line - f.u(24) - gap], gap)
-            stripe = th.GOOD if outcome(game) == "won" else th.DANGER if outcome(game) == "lost" else None
+            stripe = colour if outcome(game) in ("won", "lost") else None
             out += [
                 Panel(result_row, key="table-result", stripe=stripe),
-                Label(result_row.inflate(-f.u(24), -f.u(4)), reached, "title", align="left", key="reached"),
+                Label(result_row.inflate(-f.u(24), -f.u(4)), reached(game), "title", align="left", key="reached"),
             ]
         columns = 2 if not f.portrait and len(names) > 4 else 1
         cells = rows(body, max(4, -(-len(names) // columns)), gap)  # as tall as four rows at most
