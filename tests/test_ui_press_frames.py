@@ -118,16 +118,11 @@ def test_a_picture_of_parts_is_compared_and_painted_piece_by_piece_within_its_bo
     assert all(picture.rect.contains(box) for box in repaint.part_bounds(parts[1:], ctx.theme))
 
 
-def test_a_cloudship_landing_drawn_ahead_goes_up_as_drawn_and_its_flowers_fall_over_a_kept_frame():
-    from companion.ui.kit.widgets import DrawContext
-    from companion.ui.loop.app import still_key
-
-    clock = Clock()
-    h = Harness((800, 480), clock=clock)
-    h.start_game({"game": "cloudship", "players": PLAYERS["cloudship"]})
+def land_until_flowers_fall(h: Harness, clock: Clock, seed: int, each_landing=None) -> None:
+    """Play Cloudship's rounds (three balls dropped each) until a landing plants flowers, and
+    stop while they fall; `each_landing(app)` runs after every landing's press."""
     controller, app = h.app.controller, h.app
-    rng = random.Random(5)
-    landed_with_flowers = 0
+    rng = random.Random(seed)
     for _ in range(6):  # rounds until a landing plants flowers
         while controller.match.view["phase"] != "flight":
             legal = [a for a in controller.legal_actions() if a.get("act") not in ("undo", "redo")]
@@ -141,19 +136,78 @@ def test_a_cloudship_landing_drawn_ahead_goes_up_as_drawn_and_its_flowers_fall_o
             settle(h, clock)
         while app.rehearse_step():
             pass
-        shown_before = app.foreseen_shown
         controller.submit({"act": "land"})
         h.app.pump()
-        assert app.foreseen_shown == shown_before + 1 and app.foreseen_wrong == 0
-        if app.screen.moment("plant", 0.5) is not None:  # flowers falling: the frame below them is kept
-            landed_with_flowers += 1
-            ctx = DrawContext(app.theme, None, None, app.now())
-            assert still_key(app.widgets, ctx, app.viewport.canvas.get_size()) is not None
-        settle(h, clock)
-        assert shown(h) == fresh(h)
-        if landed_with_flowers:
+        if each_landing is not None:
+            each_landing(app)
+        if app.screen.moment("plant", 0.5) is not None:
             return
+        settle(h, clock)
     raise AssertionError("no landing planted a flower")
+
+
+def test_a_cloudship_landing_drawn_ahead_goes_up_as_drawn_and_its_flowers_fall_over_a_kept_frame():
+    from companion.ui.kit.widgets import DrawContext
+    from companion.ui.loop.app import still_key
+
+    clock = Clock()
+    h = Harness((800, 480), clock=clock)
+    h.start_game({"game": "cloudship", "players": PLAYERS["cloudship"]})
+    landings = []
+
+    def drawn_ahead(app):
+        landings.append(app.foreseen_shown)
+        assert app.foreseen_wrong == 0
+        assert [b - a for a, b in zip(landings, landings[1:])] == [1] * (len(landings) - 1)
+
+    land_until_flowers_fall(h, clock, 5, drawn_ahead)
+    app = h.app
+    # flowers falling: the frame below them is kept
+    ctx = DrawContext(app.theme, None, None, app.now())
+    assert still_key(app.widgets, ctx, app.viewport.canvas.get_size()) is not None
+    settle(h, clock)
+    assert shown(h) == fresh(h)
+
+
+def test_flowers_falling_into_a_bed_under_a_result_card_fall_behind_it():
+    from companion.ui.kit.widgets import DrawContext, Panel
+
+    clock = Clock()
+    h = Harness((800, 480), clock=clock)
+    h.start_game({"game": "cloudship", "players": PLAYERS["cloudship"]})
+    land_until_flowers_fall(h, clock, 5)
+    app = h.app
+    clock.t += 0.25  # halfway down
+    under = pygame.Surface(app.viewport.canvas.get_size())
+    under.fill((0, 0, 0))
+
+    def falling(card: pygame.Rect | None) -> pygame.Surface:
+        kept = app.widgets
+        if card is not None:
+            app.widgets = [*kept, Panel(card, key="story-card")]
+        try:
+            surface = under.copy()
+            app.screen.draw_above(surface, DrawContext(app.theme, None, None, app.now()))
+        finally:
+            app.widgets = kept
+        return surface
+
+    def drawn(surface: pygame.Surface) -> pygame.mask.Mask:
+        """Where anything was drawn over the black."""
+        mask = pygame.mask.from_threshold(surface, (0, 0, 0), (1, 1, 1, 255))
+        mask.invert()
+        return mask
+
+    free = drawn(falling(None))
+    (flowers,) = free.get_bounding_rects()  # the one flower, halfway down
+    # a card over the flower's upper half
+    card = pygame.Rect(flowers.x - 10, flowers.y - 10, flowers.w + 20, flowers.h // 2 + 10)
+    covered = drawn(falling(card))
+    card_mask = pygame.mask.Mask(free.get_size())
+    card_mask.draw(pygame.mask.Mask(card.size, fill=True), card.topleft)
+    assert free.overlap_area(card_mask, (0, 0)) > 0, "no flower falls where the card goes"
+    assert covered.overlap_area(card_mask, (0, 0)) == 0, "a flower fell over the card"
+    assert covered.count() == free.count() - free.overlap_area(card_mask, (0, 0)) > 0, "beside it they fall as before"
 
 
 def test_a_new_frame_is_painted_on_a_kept_frame_let_go_not_on_fresh_memory():

@@ -86,6 +86,21 @@ def free_band(area: pygame.Rect, taken: list[pygame.Rect], gap: int = 0) -> pyga
     return best
 
 
+def outside(area: pygame.Rect, hole: pygame.Rect) -> list[pygame.Rect]:
+    """`area` less `hole`, as up to four rects (above, below, left and right of it): the clips
+    that draw over `area` without touching `hole`."""
+    hole = hole.clip(area)
+    if not hole:
+        return [area]
+    pieces = [
+        pygame.Rect(area.x, area.y, area.w, hole.y - area.y),
+        pygame.Rect(area.x, hole.bottom, area.w, area.bottom - hole.bottom),
+        pygame.Rect(area.x, hole.y, hole.x - area.x, hole.h),
+        pygame.Rect(hole.right, hole.y, area.right - hole.right, hole.h),
+    ]
+    return [piece for piece in pieces if piece.w > 0 and piece.h > 0]
+
+
 def inset(rect: pygame.Rect, by: int) -> pygame.Rect:
     return rect.inflate(-2 * by, -2 * by)
 

@@ -24,7 +24,7 @@ from ...rules.cloudship import BED_CAPACITY, BEDS, DICE, FACE_WEIGHTS, FACES, ST
 from ..boards import cloudship as drawn, forecast_view, ship_flight
 from ..boards.ship_icons import HAIL_ALERT, HULL, blit_icon, icon_painter, icons_in_row
 from ..kit import theme as th
-from ..kit.layout import GAP, cols, grid, inset, rows
+from ..kit.layout import GAP, cols, grid, inset, outside, rows
 from ..kit.widgets import Button, Label, Panel, Picture, PlayerToken, Widget
 from .base import GameScreen
 from .practice import _ as ship_
@@ -160,9 +160,16 @@ class CloudshipScreen(GameScreen):
         return self.under_the_banner(t, self.board(f, board) + self.step_panel(f, step))
 
     def draw_above(self, surface: pygame.Surface, ctx) -> None:
-        for widget in self.app.widgets:  # flowers just planted, falling into their beds
-            if isinstance(widget, Flowerbed):
-                widget.draw_dropping(surface)
+        beds = [widget for widget in self.app.widgets if isinstance(widget, Flowerbed)]
+        if any(bed.dropping()[0] for bed in beds):  # flowers just planted, falling into their beds
+            card = next((w.rect for w in self.app.widgets if w.key == "story-card"), None)
+            kept = surface.get_clip()
+            # a result card over a bed stays whole: its flowers fall behind it
+            for clip in [kept] if card is None else outside(kept, card):
+                surface.set_clip(clip)
+                for bed in beds:
+                    bed.draw_dropping(surface)
+            surface.set_clip(kept)
         ship_flight.draw_above(self, surface, ctx)  # balls falling and striking the beds
         party = self.moment("celebrate", drawn.CELEBRATE_S)
         if party is not None:
