@@ -460,15 +460,38 @@ def test_without_the_gpu_driver_package_the_libraries_check_fails(tmp_path):
     assert libraries.fix.startswith("sudo apt install") and "libgl1-mesa-dri" in libraries.fix
 
 
-def test_a_network_ship_address_fails_where_the_service_has_no_network(tmp_path):
+@pytest.mark.parametrize(
+    "closed",
+    ["RestrictAddressFamilies=AF_UNIX AF_NETLINK", "PrivateNetwork=yes", "RestrictAddressFamilies=none"],
+)
+def test_a_network_ship_address_fails_where_the_service_has_no_network(tmp_path, closed):
     unit = tmp_path / "cloud-companion.service"
-    unit.write_text("[Service]\nPrivateNetwork=yes\n")
+    unit.write_text(f"[Service]\n{closed}\n")
     config = settings.Config().with_changes(ship_port="socket://192.168.1.20:7000")
     [ship] = doctor.check_ship(config, Machine(unit_file=unit), listen_s=0.1)
-    assert ship.status == FAIL and "PrivateNetwork=yes" in ship.detail and "rfcomm" in ship.fix
-    unit.write_text("[Service]\nPrivateNetwork=no\n")  # a desktop, or a unit opened up on purpose
+    assert ship.status == FAIL and "no network" in ship.detail and "rfcomm" in ship.fix
+
+
+@pytest.mark.parametrize(
+    "open_",
+    [
+        "RestrictAddressFamilies=AF_UNIX AF_INET",
+        "RestrictAddressFamilies=~AF_PACKET",
+        "PrivateNetwork=no",
+        "",  # a desktop, or a unit opened up on purpose
+    ],
+)
+def test_a_network_ship_address_is_tried_where_the_service_has_a_network(tmp_path, open_):
+    unit = tmp_path / "cloud-companion.service"
+    unit.write_text(f"[Service]\n{open_}\n")
+    config = settings.Config().with_changes(ship_port="socket://127.0.0.1:9")
     [ship] = doctor.check_ship(config, Machine(unit_file=unit), listen_s=0.1)
-    assert "PrivateNetwork" not in ship.detail
+    assert "no network" not in ship.detail
+
+
+def test_the_installed_unit_has_no_network_for_doctor():
+    unit = Path(__file__).parent.parent / "systemd" / "cloud-companion.service"
+    assert Machine(unit_file=unit).without_network
 
 
 def test_doctor_says_whether_it_ran_inside_the_services_sandbox(tmp_path, monkeypatch):

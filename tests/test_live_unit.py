@@ -155,7 +155,7 @@ def test_it_reaches_the_home_network_only_and_the_app_no_network_at_all():
     assert unit["SystemCallFilter"][0] == "@system-service" and unit["NoNewPrivileges"] == ["yes"]
     assert unit["CapabilityBoundingSet"] == [""] and unit["MemoryMax"]
     app = settings(APP.read_text())
-    assert app["PrivateNetwork"] == ["yes"] and "AF_INET" not in app["RestrictAddressFamilies"][0]
+    assert "AF_INET" not in app["RestrictAddressFamilies"][0] and app["IPAddressDeny"] == ["any"]
 
 
 def test_the_app_and_the_page_agree_on_where_the_address_is_written():

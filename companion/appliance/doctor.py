@@ -80,11 +80,19 @@ class Machine:
 
     @property
     def without_network(self) -> bool:
-        """Doctor (or the service it stands for) has no network: the unit's PrivateNetwork=yes."""
+        """Doctor (or the service it stands for) has no network: the unit allows no Internet
+        socket (RestrictAddressFamilies= without AF_INET and AF_INET6), or PrivateNetwork=yes."""
         try:
-            return bool(re.search(r"^PrivateNetwork=(yes|true|1)\s*$", self.unit_file.read_text(), re.M))
+            text = self.unit_file.read_text()
         except OSError:
             return False
+        if re.search(r"^PrivateNetwork=(yes|true|1)\s*$", text, re.M):
+            return True
+        families = re.findall(r"^RestrictAddressFamilies=(.*)$", text, re.M)
+        allowed = families[-1].split() if families else []
+        if not allowed or allowed[0].startswith("~"):  # none named, or a deny list: open
+            return False
+        return not {"AF_INET", "AF_INET6"} & set(allowed)  # an allow list ("none": nothing)
 
     @property
     def model(self) -> str:
@@ -520,7 +528,7 @@ def check_ship(
             Check(
                 "ship",
                 FAIL,
-                f"{spec}: the service has no network (PrivateNetwork=yes), so it can never "
+                f"{spec}: the service has no network (its unit allows no Internet socket), so it can never "
                 "reach a ship at a network address",
                 'connect the ship by its USB cable or by Bluetooth (rfcomm): [ship] port = "auto" or "/dev/rfcomm0"',
             )

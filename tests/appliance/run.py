@@ -63,7 +63,9 @@ LIVE_PORT = 8019  # the settings' live_port as installed
 CUTS = os.environ.get("POWER_CUTS")
 # APPLIANCE_BREAK=sync: the trials' writer with the journal's fsync off, to see the check fail;
 # APPLIANCE_BREAK=offer: the app never offers a backup onto a stick (the sticks boot must fail);
-# APPLIANCE_BREAK=packages: the update's package step thinks it has nothing to do (the upgrade must fail)
+# APPLIANCE_BREAK=packages: the update's package step thinks it has nothing to do (the upgrade must fail);
+# APPLIANCE_BREAK=netns: the app's unit in a network namespace of its own (a touchscreen plugged in later
+# must then go unseen)
 CARELESS = os.environ.get("APPLIANCE_BREAK") == "sync"
 # APPLIANCE_BOOTS=cuts,late: only these boots after the install (nolive first late sticks overlay cuts
 # care upgrade)
@@ -1014,6 +1016,10 @@ class Run:
             vm.serial.wait_for_shell()
             vm.serial.check("mountpoint -q /mnt/bundle || mount -o ro /dev/vdb /mnt/bundle")
             self.wait_active(vm, 180)
+            self.check(
+                "a touchscreen put in while the app runs: its taps work (udev tells the app of it)",
+                lambda: self.late_touchscreen(vm),
+            )
             if os.environ.get("APPLIANCE_BREAK") == "offer":  # the broken build the check must catch
                 vm.serial.check(
                     "sed -i 's/^def offer_backup(.*$/&\\n    return/' "
@@ -1034,6 +1040,30 @@ class Run:
                     "backup offered on the screen, and Back up copies every game onto it",
                     lambda kind=kind, make=make: self.stick_backup(vm, kind, make, played),
                 )
+
+    def late_touchscreen(self, vm: VM) -> str:
+        """A USB touchscreen plugged in on Home, no game played: a tap on it opens a game's
+        players, as the first boot's tablet does. SDL learns of a new input device only from
+        udev's events, which a network namespace of the unit's own would never pass on."""
+        if os.environ.get("APPLIANCE_BREAK") == "netns":  # the broken unit the check must catch
+            vm.serial.check(
+                "printf '[Service]\\nPrivateNetwork=yes\\n' > /etc/systemd/system/cloud-companion.service.d/netns.conf"
+                " && systemctl daemon-reload && systemctl restart cloud-companion"
+            )
+        self.wait_for_screen(vm, self.home, 180, "touch-home")
+        before = vm.serial.check("ls /dev/input/ | grep -c '^event'")
+        vm.plug_touchscreen("late-touch")
+        deadline, nodes = time.monotonic() + 60 * self.arch.slow, before
+        while nodes == before:
+            assert time.monotonic() < deadline, f"no input node for the touchscreen: {before} before, {nodes} now"
+            time.sleep(2)
+            nodes = vm.serial.check("udevadm settle -t 30; ls /dev/input/ | grep -c '^event'")
+        plugged = time.monotonic()
+        (fx, fy), players = self.screens[f"0:{TAPS[0]}"]
+        vm.qmp.tap(fx, fy, device="late-touch")
+        seconds = self.wait_for_screen(vm, players, 60, "touch-players") - (plugged - vm.started)
+        vm.serial.check("systemctl restart cloud-companion")  # back to Home for the sticks
+        return f"input nodes {before} -> {nodes}; the tap on it opened the players' screen {seconds:.0f} s after it was there"
 
     def stick_backup(self, vm: VM, kind: str, make: list[str], played: int) -> str:
         stick = self.folder / f"{kind.lower()}-stick.img"

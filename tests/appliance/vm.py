@@ -88,20 +88,23 @@ class QMP:
         self.command("screendump", filename=str(path))
         return path
 
-    def tap(self, fx: float, fy: float) -> None:
-        """A tap at a fraction of the screen's width and height (the tablet's 0..32767 range)."""
+    def tap(self, fx: float, fy: float, device: str | None = None) -> None:
+        """A tap at a fraction of the screen's width and height (the tablet's 0..32767 range), on
+        the tablet QEMU started with or on the input device of that id (one plugged in later)."""
         x, y = round(fx * 32767), round(fy * 32767)
+        on = {} if device is None else {"device": device}
         self.command(
             "input-send-event",
             events=[
                 {"type": "abs", "data": {"axis": "x", "value": x}},
                 {"type": "abs", "data": {"axis": "y", "value": y}},
             ],
+            **on,
         )
         time.sleep(0.2)
-        self.command("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}])
+        self.command("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}], **on)
         time.sleep(0.15)
-        self.command("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}])
+        self.command("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}], **on)
 
 
 class Serial:
@@ -296,6 +299,12 @@ class VM:
             "blockdev-add", driver="raw", **{"node-name": name}, file={"driver": "file", "filename": str(image)}
         )
         self.qmp.command("device_add", driver="usb-storage", drive=name, id=name + "-device", bus="xhci.0")
+
+    def plug_touchscreen(self, name: str) -> None:
+        """A USB touchscreen (QEMU's USB tablet: absolute axes and a button) put in while the
+        machine runs; `qmp.tap(..., device=name)` taps on it."""
+        assert self.usb_bus, "the machine was started without a USB controller"
+        self.qmp.command("device_add", driver="usb-tablet", id=name, bus="xhci.0")
 
     def unplug_stick(self, name: str) -> None:
         """The stick pulled out, as a person does: no unmount first."""
