@@ -20,7 +20,7 @@ from ...journal.history import recent_names
 from ...rules import SetupError, rules_by_name
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, grid, inset, rows
-from ..kit.names import NameLabel, shared_px
+from ..kit.names import NameLabel, fit_name, shared_px
 from ..kit.roster import Player
 from ..kit.widgets import Button, Label, Panel, Widget, player_icon, token_marks
 from . import game_screen_class
@@ -78,6 +78,23 @@ class SetupChoice:
     options: tuple[tuple[Any, str], ...]  # (setup value, label in `domain`)
     domain: str = "app"
     default_index: int = 0
+
+
+# the colour buttons' side, from the widest to the smallest touch target (48 px): narrower
+# where a name would otherwise not fit whole at the smallest type
+TOKEN_SIDES = (72, 64, 56, 48)
+
+
+def fits_whole(button: Button, theme) -> bool:
+    """The button's name fits its label's box at the smallest type, without being shortened."""
+    return not fit_name(
+        button.text,
+        theme.size("min"),
+        theme.size("min"),
+        button.label.rect.w,
+        button.label.rect.h,
+        th.weight_of("title"),
+    ).overflow
 
 
 class PlayersScreen(Screen):
@@ -252,9 +269,18 @@ class PlayersScreen(Screen):
         )
 
     def player_list(self, f, t, area: pygame.Rect) -> list[Widget]:
-        """A row per player: the colour, the name (every name at one size, on up to two lines,
-        shortened at its end only where even the floor is too big) and, once seats are being
-        claimed, the seat under or beside it."""
+        """A row per player: the colour, the name (every name at one size, on up to two lines)
+        and, once seats are being claimed, the seat under or beside it. Where a name does not
+        fit whole even at the smallest type, the colour buttons give up width (down to the
+        smallest touch target) before any name is shortened at its end."""
+        for token in TOKEN_SIDES:
+            out, names = self.player_rows(f, area, f.u(token))
+            if token == TOKEN_SIDES[-1] or all(fits_whole(b, t) for b in names):
+                break
+        self.share_name_size(names, t)
+        return out
+
+    def player_rows(self, f, area: pygame.Rect, token: int) -> tuple[list[Widget], list[Button]]:
         count = len(self.entries)
         columns = 2 if count > 4 and not f.portrait else 1
         per_column = max(4 if not f.portrait else 6, -(-count // columns))  # portrait: rows 64 high at least
@@ -266,7 +292,7 @@ class PlayersScreen(Screen):
         marks = token_marks([e.name for e in self.entries])
         for index, entry in enumerate(self.entries):
             row = rows(column_rects[index // per_column], per_column, gap)[index % per_column]
-            side = min(row.h, f.u(72))
+            side = min(row.h, token)
             colour_rect = pygame.Rect(row.x, row.centery - side // 2, side, side)
             rest = pygame.Rect(colour_rect.right + gap, row.y, row.right - colour_rect.right - gap, row.h)
             if not seated:
@@ -299,8 +325,7 @@ class PlayersScreen(Screen):
             if seat_rect is not None:
                 seat_text = _("Seat {number}").format(number=entry.seat) if entry.seat else _("No seat")
                 out.append(Label(seat_rect, seat_text, "min", colour=th.INK_SOFT, key=f"seat:{index}"))
-        self.share_name_size(names, t)
-        return out
+        return out, names
 
     @staticmethod
     def share_name_size(buttons: list[Button], theme) -> None:
