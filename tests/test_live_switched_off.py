@@ -76,6 +76,8 @@ def test_switched_off_it_loads_no_server_and_no_pygame_and_serves_once_switched_
                 assert time.monotonic() < deadline and live.process.poll() is None, live.logged()
                 time.sleep(0.1)
         assert get(f"http://{HOST}:{live.port}", "/")[0] == 200
+        # plain HTTP: OpenSSL's libraries (4.5 MiB) are never loaded
+        assert not [name for name in live.libraries() if "libssl" in name or "libcrypto" in name]
     finally:
         live.stop()
 

@@ -4,6 +4,7 @@ systemd unit runs)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 
@@ -72,6 +73,9 @@ def cmd_live(args: argparse.Namespace) -> int:
     if not args.always and not switched_on(config) and not until_switched_on(config, say=not args.quiet):
         return 0
 
+    # the page serves plain HTTP on the home network: asyncio loads OpenSSL (libssl and libcrypto,
+    # 4.5 MiB of the process) only in case a connection wants TLS, and takes its absence in its stride
+    sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
     import asyncio
     import logging
 
