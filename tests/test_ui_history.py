@@ -444,3 +444,31 @@ def test_each_record_of_a_title_has_its_picture_beside_it(records_journal, size)
             first_line = row.ink(h.app.theme)[0]
             assert mark.rect.right <= row.rect.left and mark.rect.top <= first_line.centery <= mark.rect.bottom
         assert len({w.rect.left for w in rows}) == 1, title  # one column of words
+
+
+@pytest.mark.parametrize("game_name", ["cloud9", "cloudship"])
+def test_a_games_own_screen_shows_each_player_by_the_token_they_played_in(game_name):
+    """As on the game's own screens: each card has the player's disc in the colour the Players
+    screen stored for them (the palette's, by seat, where the setup has none)."""
+    from dataclasses import replace
+
+    from companion.ui.kit import theme as th
+    from companion.ui.kit.widgets import PlayerToken
+    from companion.ui.screens.history import ScoresScreen
+
+    players = list(LONG_NAMES[:5])
+    game = finished(2, players, {p: i for i, p in enumerate(players)}, [players[-1]], game_name)
+    chosen = {players[0]: "purple", players[3]: "black"}
+    game = replace(game, setup={**game.setup, "colours": chosen})
+    h = Harness((800, 480))
+    show(h, game)
+    h.tap("game-row:2")
+    assert isinstance(h.screen, ScoresScreen) and problems(h) == []
+    for seat, name in enumerate(players):
+        token = h.find(f"token:{name}")
+        assert isinstance(token, PlayerToken) and token.name == name
+        assert token.colour == chosen.get(name, th.PLAYER_COLOURS[seat % len(th.PLAYER_COLOURS)])
+        card = h.find(f"{'crew' if game_name == 'cloudship' else 'score'}-card:{name}")
+        label = h.find(f"name:{name}")
+        assert card.rect.contains(token.rect) and not token.rect.colliderect(label.rect)
+        assert min(token.rect.size) >= 24

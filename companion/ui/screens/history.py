@@ -17,8 +17,9 @@ from ..boards import recap
 from ..boards.ship_icons import blit_icon
 from ..kit import theme as th
 from ..kit.layout import GAP, cols, rows
+from ..kit.roster import players_from_setup
 from ..kit.shapes import draw_crown, draw_game_icon, draw_token
-from ..kit.widgets import Button, Label, Panel, Picture, Widget, fit_text
+from ..kit.widgets import Button, Label, Panel, Picture, PlayerToken, Widget, fit_text, token_marks
 from . import records as records_view
 from .base import Screen, game_title
 
@@ -475,11 +476,19 @@ class ScoresScreen(Screen):
         columns = 2 if not f.portrait and len(names) > 4 else 1
         cells = rows(body, max(4, -(-len(names) // columns)), gap)  # as tall as four rows at most
         cells = [cell for row in cells for cell in cols(row, columns, f.u(GAP * 2))]
+        # each player's token in the colour they played in, as on the game's own screens
+        colours = {p.name: p.colour for p in players_from_setup({**game.setup, "players": game.players})}
+        marks = token_marks(list(game.players))
         for cell, name in zip(cells, names):
             inner = cell.inflate(-f.u(24), -f.u(4))
+            side = min(inner.h - f.u(4), f.u(40))
+            token = pygame.Rect(inner.x, inner.centery - side // 2, side, side)
+            inner = pygame.Rect(token.right + f.u(GAP), inner.y, inner.right - token.right - f.u(GAP), inner.h)
+            piece = PlayerToken(token, name, colours.get(name, "white"), key=f"token:{name}", mark=marks.get(name))
             if shared:
                 out += [
                     Panel(cell, key=f"crew-card:{name}"),
+                    piece,
                     Label(inner, name, "body", align="left", key=f"name:{name}"),
                 ]
                 continue
@@ -487,6 +496,7 @@ class ScoresScreen(Screen):
             won = game.status == "over" and name in game.winners
             out += [
                 Panel(cell, key=f"score-card:{name}", stripe=th.GOOD if won else None),
+                piece,
                 Label(name_rect, name, "body", align="left", key=f"name:{name}"),
                 Label(score_rect, str(game.scores.get(name, 0)), "title", align="right", key=f"score:{name}"),
             ]
