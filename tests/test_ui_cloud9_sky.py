@@ -11,7 +11,7 @@ import pytest
 
 from companion.ui.boards import cloud9 as board
 from companion.ui.kit import theme as th
-from test_ui_cloud9_board import climb, game, keyed, rest
+from test_ui_cloud9_board import climb, every, game, keyed, rest
 
 SIZES = [(800, 480), (1024, 600), (1280, 800), (720, 1280)]
 
@@ -76,3 +76,17 @@ def test_the_path_sky_is_drawn_once_per_size_and_kept():
     rest(h, now)
     h.render()
     assert board._path_sky.cache_info().misses == made
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("at", [1, 5, 9])
+def test_every_cloud_and_its_number_stand_inside_the_sky_clear_of_its_edge(size, at):
+    h, screen, now = game(size)
+    climb(screen, at)
+    rest(h, now)
+    h.render()
+    inside = screen._ladder.inflate(-2 * h.app.theme.px(4), -2 * h.app.theme.px(4))
+    parts = [w for w in every(h) if (w.key or "").startswith(("cloud:", "cloud-number:", "basket-cloud"))]
+    assert len(parts) >= 9
+    for part in parts:
+        assert inside.contains(part.rect), (part.key, part.rect, screen._ladder)

@@ -33,6 +33,7 @@ PASSED_CLOUD = (230, 237, 246)  # clouds below the basket: already flown past
 PATH_SKY_TOP = (34, 84, 150)
 PATH_SKY_BOTTOM = (70, 130, 196)
 HERE_GLOW = (255, 214, 120)  # a warm halo round the basket's cloud
+SKY_MARGIN = 4  # px (at 800x480) of sky round the path: no cloud or number touches the panel's edge
 ROPE_ON_SKY = (240, 230, 210)  # the balloon's ropes, pale against the deep sky
 SHEEN = (255, 236, 196)  # the light on the envelope's crown
 TOP_CLOUD_FILL = (255, 242, 196)
@@ -137,7 +138,7 @@ def cloud_parts(rect: pygame.Rect) -> tuple[pygame.Rect, list[pygame.Rect]]:
     span = (rect.w - base.h) / count  # inside the pill's round ends
     mounds = []
     for i in range(count):
-        rx, ry = span * 0.56, highest * heights[i % len(heights)]
+        rx, ry = span * 0.54, highest * heights[i % len(heights)]
         cx = rect.x + base.h / 2 + span * (i + 0.5)
         mounds.append(pygame.Rect(round(cx - rx), round(centre_y - ry), round(2 * rx), round(2 * ry)))
     return base, mounds
@@ -464,7 +465,9 @@ def path_widgets(
     over = view["over"]
     here = None if over else view["cloud"]
     aboard = [] if over else list(view["basket"])
-    rects = path_rects(area, here, f.u(3), balloon_weight(f.portrait, len(aboard)) if here else 1)
+    # the clouds inside the sky's rounded panel, clear of its edges (the lowest one sat on them)
+    inside = area.inflate(-2 * f.u(SKY_MARGIN), -2 * f.u(SKY_MARGIN))
+    rects = path_rects(inside, here, f.u(3), balloon_weight(f.portrait, len(aboard)) if here else 1)
     still: list[Widget] = [
         PathSky(area, key="ladder"),
         PathLine([rects[c].center for c in range(1, TOP_CLOUD + 1)], key="path-line"),
