@@ -150,3 +150,17 @@ def test_the_evening_plays_every_title_in_every_language_both_ways_round():
     lines: list[str] = []
     assert evening(1, log=lines.append) == len(GAMES) * len(TURNS)
     assert [line.split(":")[0] for line in lines] == ["en 0", "de 90", "hu 0"]
+
+
+def test_a_memory_peak_is_the_measured_process_own_not_the_one_that_started_it():
+    """The bench starts its memory runs from a process that has grown over the other figures;
+    the peak each run reports is its own (getrusage's ru_maxrss kept the parent's on Linux)."""
+    import subprocess
+    import sys
+
+    big = bytearray(200 << 20)
+    big[::4096] = b"\1" * len(big[::4096])  # every page touched: 200 MiB resident here
+    script = "from companion.ui.tools.evening import peak_rss_kib; print(peak_rss_kib())"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert int(out.stdout) < 100 << 10, int(out.stdout) >> 10
+    del big

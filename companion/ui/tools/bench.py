@@ -46,7 +46,7 @@ os._exit(0)
 # one app at one size in its own process, as on a table: an eight-player Cloud Mine game
 # played to its end, then the history and the settings
 PEAK_SCRIPT = """
-import resource, sys
+import sys
 from companion.ui.loop.heap import give_back_large_blocks
 give_back_large_blocks()  # as `cloud-companion run` does first
 from companion.ui.tools.harness import Harness
@@ -62,7 +62,8 @@ while not h.app.controller.match.view["over"]:
     h.tap("right")
 h.app.show(HistoryScreen(h.app)); h.app.pump()
 h.app.show(SettingsScreen(h.app)); h.app.pump()
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+from companion.ui.tools.evening import peak_rss_kib
+print(peak_rss_kib())
 """
 PEAK_SIZES = ((800, 480), (1920, 1080))
 
@@ -381,7 +382,7 @@ def peak_memory_mib() -> float:
         out = subprocess.run(
             [sys.executable, "-c", PEAK_SCRIPT, str(width), str(height)], capture_output=True, text=True, check=True
         )
-        peaks.append(int(out.stdout.split()[-1]) / 1024)  # ru_maxrss is in KiB on Linux
+        peaks.append(int(out.stdout.split()[-1]) / 1024)  # KiB
     return max(peaks)
 
 
@@ -395,7 +396,7 @@ def evening_peak_memory_mib(games: int = 20, size: tuple[int, int] = (800, 480))
         check=True,
         timeout=1800,
     )
-    return int(out.stdout.split()[-1]) / 1024  # ru_maxrss is in KiB on Linux
+    return int(out.stdout.split()[-1]) / 1024  # KiB
 
 
 def recap_png_ms(rounds: int = 5) -> tuple[float, float]:
