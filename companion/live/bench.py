@@ -1,6 +1,6 @@
 """The live page's figures for `cloud-companion bench`, measured from outside, on loopback:
-`cloud-companion live` in its own process, a journal written as the app writes it, and viewers
-in a process of their own (plain asyncio clients: event streams, each change fetched as a
+the page in its own process as its unit runs it (`python -m companion.live`), a journal
+written as the app writes it, and viewers in a process of their own (plain asyncio clients: event streams, each change fetched as a
 browser does it, the page's part and its picture, on a kept-alive connection).
 
 - action_to_update_p99_ms: from an action saved in the journal to a viewer holding the new
@@ -159,11 +159,10 @@ class _Server:
         env = dict(os.environ, CLOUD_COMPANION_LIVE_URL_FILE=str(scratch / "live-url"))
         self.started = time.perf_counter()
         self.process = subprocess.Popen(
-            [
+            [  # as its unit runs it (the whole command line would load every command's modules too)
                 sys.executable,
                 "-m",
-                "companion",
-                "live",
+                "companion.live",
                 "--db",
                 str(db),
                 "--config",
