@@ -83,15 +83,17 @@ class App:
         voice=None,
     ):
         from ...controller import GameController
-        from ...sound import Sounds
-        from ..story.voice import Voice
         from .hardware import NoHardware
 
         self.viewport = viewport
         self.config = config or Config()
         self.config_path = config_path
         self.controller = controller or GameController()
-        self.sounds = sounds if sounds is not None else Sounds(self.config.volume, self.config.muted)
+        if sounds is None:  # made here only where none is given (the live page's picture brings silence)
+            from ...sound import Sounds
+
+            sounds = Sounds(self.config.volume, self.config.muted)
+        self.sounds = sounds
         self.hardware = hardware or NoHardware()
         self.journal = journal
         # (mount point, kind) when the journal's folder is lost at reboot: Home says so
@@ -140,7 +142,11 @@ class App:
         self._status: tuple = (None, None)  # (save problem, stuck buttons) the badges show
         self.game_screen: GameScreen | None = None  # the screen of the game in progress, to continue it from home
         self.turn_cues = TurnCues()
-        self.voice = voice if voice is not None else Voice(self)  # spoken prompts (speech setting)
+        if voice is None:  # spoken prompts (speech setting); the live page's picture says nothing
+            from ..story.voice import Voice
+
+            voice = Voice(self)
+        self.voice = voice
         i18n.set_language(self.config.language)
         self.controller.subscribe(self._on_game_change)
 

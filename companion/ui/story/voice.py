@@ -17,7 +17,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ... import i18n
-from ...sound import VOICE_CHANNEL  # noqa: F401  (where the voice plays)
 from ...speech import Speech
 from . import moments as story, spoken
 
