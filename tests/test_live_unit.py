@@ -176,6 +176,9 @@ def test_the_app_comes_first_for_the_processor_and_the_card_and_the_page_never_w
     assert int(unit["IOWeight"][0]) * 5 <= int(app.get("IOWeight", ["100"])[0])
     # while the Pi boots, it runs only where every other unit leaves a processor idle
     assert unit["StartupCPUWeight"] == ["idle"] and "StartupCPUWeight" not in app
+    # and so its start may wait that long: no timeout fails it (at 90 s, the default, a busy
+    # boot under emulation failed it twice)
+    assert unit["TimeoutStartSec"] == ["infinity"]
     # ordered after the app, its start would wait through the app's automatic restarts (a
     # display switched on later); bound to it, it would stop with the app
     for key in ("After", "Requires", "Requisite", "BindsTo", "PartOf", "Wants", "Upholds"):
