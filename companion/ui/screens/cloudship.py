@@ -160,14 +160,14 @@ class CloudshipScreen(GameScreen):
         return self.under_the_banner(t, self.board(f, board) + self.step_panel(f, step))
 
     def draw_above(self, surface: pygame.Surface, ctx) -> None:
-        beds = [widget for widget in self.app.widgets if isinstance(widget, Flowerbed)]
-        if any(bed.dropping()[0] for bed in beds):  # flowers just planted, falling into their beds
+        flowerbeds = [widget for widget in self.app.widgets if isinstance(widget, Flowerbed)]
+        if any(bed.dropping()[0] for bed in flowerbeds):  # flowers just planted, falling into their beds
             card = next((w.rect for w in self.app.widgets if w.key == "story-card"), None)
             kept = surface.get_clip()
             # a result card over a bed stays whole: its flowers fall behind it
             for clip in [kept] if card is None else outside(kept, card):
                 surface.set_clip(clip)
-                for bed in beds:
+                for bed in flowerbeds:
                     bed.draw_dropping(surface)
             surface.set_clip(kept)
         ship_flight.draw_above(self, surface, ctx)  # balls falling and striking the beds
