@@ -171,7 +171,9 @@ def test_a_calibration_run_judges_every_ball_right_within_the_thresholds(record_
     margins = summary["margins"]
     report_margins(record_property, "calibration_margins", margins)
     assert all(positive(margins[key]) for key in MARGINS), margins
-    assert margins["rest_motion_margin_mg"] >= 3  # the levelled board rests with the sensor's noise
+    # the levelled board rests with the sensor's noise (None: it was never read at rest, a flight
+    # that missed its timings on a busy machine)
+    assert (margins["rest_motion_margin_mg"] or 0) >= 3, margins
     assert margins["rest_time_margin_ms"] > 1000 and margins["silent_margin_ms"] > 1500
     assert summary["drops"] + summary["given_up"] == 10 and summary["drops"] >= 8
     assert summary["phantoms"] == 0 and summary["missed"] == 0
