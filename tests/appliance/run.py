@@ -994,10 +994,14 @@ class Run:
             def late():
                 vm.serial.wait_for_shell()
                 vm.serial.check(SWITCH_ON)  # the page, switched on, does not wait for the app's display
+                # while the guest boots the page runs on idle processor time only: on a loaded
+                # host its start takes longer than the display's 100 s
+                deadline = time.monotonic() + 300 * self.arch.slow
+                while (live := self.live_state(vm))["ActiveState"] != "active" and time.monotonic() < deadline:
+                    time.sleep(5)
                 while vm.since_start() < 100:
                     time.sleep(5)
                 state = self.service(vm)
-                live = self.live_state(vm)
                 assert live["ActiveState"] == "active" and live["NRestarts"] == "0", live
                 vm.serial.check("modprobe virtio_gpu")
                 plugged = vm.since_start()
