@@ -88,23 +88,22 @@ class QMP:
         self.command("screendump", filename=str(path))
         return path
 
-    def tap(self, fx: float, fy: float, device: str | None = None) -> None:
-        """A tap at a fraction of the screen's width and height (the tablet's 0..32767 range), on
-        the tablet QEMU started with or on the input device of that id (one plugged in later)."""
+    def tap(self, fx: float, fy: float) -> None:
+        """A tap at a fraction of the screen's width and height (the tablet's 0..32767 range).
+        QEMU hands it to the pointing device the guest took up last: the tablet it started with,
+        or one plugged in later once the guest reads from it."""
         x, y = round(fx * 32767), round(fy * 32767)
-        on = {} if device is None else {"device": device}
         self.command(
             "input-send-event",
             events=[
                 {"type": "abs", "data": {"axis": "x", "value": x}},
                 {"type": "abs", "data": {"axis": "y", "value": y}},
             ],
-            **on,
         )
         time.sleep(0.2)
-        self.command("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}], **on)
+        self.command("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}])
         time.sleep(0.15)
-        self.command("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}], **on)
+        self.command("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}])
 
 
 class Serial:
@@ -302,7 +301,7 @@ class VM:
 
     def plug_touchscreen(self, name: str) -> None:
         """A USB touchscreen (QEMU's USB tablet: absolute axes and a button) put in while the
-        machine runs; `qmp.tap(..., device=name)` taps on it."""
+        machine runs; once the guest reads from it, `qmp.tap` taps on it."""
         assert self.usb_bus, "the machine was started without a USB controller"
         self.qmp.command("device_add", driver="usb-tablet", id=name, bus="xhci.0")
 
