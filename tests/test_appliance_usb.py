@@ -90,3 +90,31 @@ def test_a_stick_that_fails_says_why_and_not_now_does_nothing(tmp_path):
         h.app.wait()
         h.app.pump()
     assert h.app.toast_text.startswith("The backup did not work: there is no journal at")
+
+
+def test_a_stick_put_in_between_the_apps_first_frame_and_its_watch_is_offered_and_one_from_before_not(tmp_path):
+    # the app reads the sticks in before its first frame, then starts the rest (the journal, the
+    # sounds, the buttons: seconds on a slow Pi) and only then watches: a stick put in meanwhile
+    # is offered all the same
+    from companion.appliance.usb import sticks_now
+
+    media = tmp_path / "media"
+    table = tmp_path / "mounts"
+    before, meanwhile = media / "OLD", media / "NEW"
+    table.write_text(f"/dev/sda1 {before} vfat rw 0 0\n")
+    known = sticks_now([media], table)
+    assert known == {before}
+    table.write_text(f"/dev/sda1 {before} vfat rw 0 0\n/dev/sdb1 {meanwhile} exfat rw 0 0\n")
+    seen: list[Path] = []
+    arrived = threading.Event()
+    watcher = StickWatcher(lambda p: (seen.append(p), arrived.set()), roots=[media], mounts=table).start(known)
+    try:
+        assert arrived.wait(10) and seen == [meanwhile]
+    finally:
+        watcher.close()
+    # started without what was read before, it offers only what comes after it
+    quiet = StickWatcher(seen.append, roots=[media], mounts=table).start()
+    time.sleep(0.3)
+    quiet.close()
+    assert seen == [meanwhile]
+    assert sticks_now([media], tmp_path / "no-such-table") == set()

@@ -36,8 +36,18 @@ def stick_mounts(text: str, roots: Iterable[Path] = ROOTS) -> set[Path]:
     return found
 
 
+def sticks_now(roots: Iterable[Path] = ROOTS, mounts: Path = MOUNTS) -> set[Path]:
+    """The sticks mounted now (none where the mount table cannot be read)."""
+    try:
+        return stick_mounts(mounts.read_text(errors="replace"), roots)
+    except OSError:
+        return set()
+
+
 class StickWatcher:
-    """Calls `on_new(path)` (from its own thread) for each stick mounted after `start()`."""
+    """Calls `on_new(path)` (from its own thread) for each stick mounted after `start()`, or
+    after the moment `known` was read (`sticks_now`), given: the app reads it before its first
+    frame, so a stick put in while the rest of it starts is offered too."""
 
     def __init__(self, on_new: Callable[[Path], None], roots: Iterable[Path] = ROOTS, mounts: Path = MOUNTS):
         self.on_new = on_new
@@ -46,9 +56,9 @@ class StickWatcher:
         self._stop_r, self._stop_w = os.pipe()
         self._thread = threading.Thread(target=self._run, daemon=True, name="usb-sticks")
 
-    def start(self) -> StickWatcher:
+    def start(self, known: set[Path] | None = None) -> StickWatcher:
         self._fd = os.open(self.mounts, os.O_RDONLY)
-        self._known = stick_mounts(self._read(), self.roots)
+        self._known = stick_mounts(self._read(), self.roots) if known is None else set(known)
         self._thread.start()
         return self
 
@@ -64,16 +74,20 @@ class StickWatcher:
         poller.register(self._fd, select.POLLPRI | select.POLLERR)
         poller.register(self._stop_r, select.POLLIN)
         try:
+            self._look()  # what came since `known` was read, before the watching began
             while True:
                 events = dict(poller.poll())  # sleeps until the mount table changes or close()
                 if self._stop_r in events:
                     return
-                now = stick_mounts(self._read(), self.roots)
-                for path in sorted(now - self._known):
-                    self.on_new(path)
-                self._known = now
+                self._look()
         finally:
             os.close(self._fd)
+
+    def _look(self) -> None:
+        now = stick_mounts(self._read(), self.roots)
+        for path in sorted(now - self._known):
+            self.on_new(path)
+        self._known = now
 
     def close(self) -> None:
         os.write(self._stop_w, b"x")

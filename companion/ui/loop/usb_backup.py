@@ -15,8 +15,11 @@ _ = i18n.translator("app")
 RETRY_S = 2.0  # another question is open: ask once it is answered
 
 
-def watch_for_sticks(app, journal_path: Path, **options) -> StickWatcher:
-    return StickWatcher(lambda mount: app.call_soon(lambda: offer_backup(app, mount, journal_path)), **options).start()
+def watch_for_sticks(app, journal_path: Path, known: set[Path] | None = None, **options) -> StickWatcher:
+    """Offer a backup onto each stick mounted from now on, or since `known` was read."""
+    return StickWatcher(lambda mount: app.call_soon(lambda: offer_backup(app, mount, journal_path)), **options).start(
+        known
+    )
 
 
 def offer_backup(app, mount: Path, journal_path: Path) -> None:

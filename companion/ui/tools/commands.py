@@ -152,6 +152,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     display, why = open_display(args)
     if display is None:
         return fail(NO_DISPLAY.format(why=why, command=command()))
+    from ...appliance.usb import sticks_now
+
+    # the sticks in before the first frame; one put in while the rest starts is offered a backup
+    sticks_at_start = sticks_now()
 
     from ...controller import GameController
     from ..kit.layout import Viewport
@@ -179,7 +183,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from ...journal.follow import EXIT_BUSY
 
     try:
-        journal = attach_the_rest(app, args, config, problems)
+        journal = attach_the_rest(app, args, config, problems, sticks_at_start)
     except JournalBusy as exc:  # a second app on the same journal: refused, same code as the CLI
         return fail(str(exc), EXIT_BUSY)
     except JournalError as exc:  # --db names a folder or another kind of file: left alone
@@ -214,8 +218,9 @@ def settings_notices(problems: list[str], config_path) -> list[str]:
     return [_("Settings: {problem}").format(problem=p.removeprefix(f"{config_path}: ")) for p in problems]
 
 
-def attach_the_rest(app, args, config, problems: list[str]):
-    """The journal (and any game to resume), the sounds and the seat buttons."""
+def attach_the_rest(app, args, config, problems: list[str], sticks_at_start=None):
+    """The journal (and any game to resume), the sounds, the seat buttons and the watch for
+    USB sticks (offered a backup when put in since `sticks_at_start` was read)."""
     import logging
 
     logged = len(problems)
@@ -248,7 +253,8 @@ def attach_the_rest(app, args, config, problems: list[str]):
     from ..loop.usb_backup import watch_for_sticks
 
     try:
-        app.stick_watcher = watch_for_sticks(app, journal.path)  # offers a backup onto a USB stick
+        # offers a backup onto a USB stick put in since the first frame
+        app.stick_watcher = watch_for_sticks(app, journal.path, sticks_at_start)
     except OSError as exc:
         problems.append(f"USB sticks are not watched: {exc}")
     from ..loop.ship_view import attach_ship
