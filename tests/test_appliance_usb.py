@@ -93,7 +93,7 @@ def test_a_stick_that_fails_says_why_and_not_now_does_nothing(tmp_path):
 
 
 def test_a_stick_put_in_between_the_apps_first_frame_and_its_watch_is_offered_and_one_from_before_not(tmp_path):
-    # the app reads the sticks in before its first frame, then starts the rest (the journal, the
+    # the app reads the sticks in as its first frame is up, then starts the rest (the journal, the
     # sounds, the buttons: seconds on a slow Pi) and only then watches: a stick put in meanwhile
     # is offered all the same
     from companion.appliance.usb import sticks_now

@@ -22,12 +22,17 @@ def most_common(canvas, rect) -> tuple[int, int, int]:
     return counts.most_common(1)[0][0]
 
 
+def drawn_at(size, cloud):
+    """A game at `size` whose balloon has climbed to `cloud`, at rest, and its frame."""
+    h, screen, now = game(size)
+    climb(screen, cloud)
+    rest(h, now)
+    return h, screen, h.render()
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_cloud_stands_out_from_the_sky_beside_it(size):
-    h, screen, now = game(size)
-    climb(screen, 5)
-    rest(h, now)
-    canvas = h.render()
+    h, screen, canvas = drawn_at(size, 5)
     ladder = screen._ladder
     for cloud in (1, 2, 3, 4, 6, 7, 8):
         rect = keyed(h, f"cloud:{cloud}").rect
@@ -43,10 +48,7 @@ def test_every_cloud_stands_out_from_the_sky_beside_it(size):
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_basket_cloud_is_edged_thick_and_warm_the_others_not(size):
-    h, screen, now = game(size)
-    climb(screen, 4)
-    rest(h, now)
-    canvas = h.render()
+    h, screen, canvas = drawn_at(size, 4)
 
     def warm_edge(rect) -> int:
         """How many rows up from the cloud's flat bottom are a warm edge or halo (the most
@@ -81,10 +83,7 @@ def test_the_path_sky_is_drawn_once_per_size_and_kept():
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("at", [1, 5, 9])
 def test_every_cloud_and_its_number_stand_inside_the_sky_clear_of_its_edge(size, at):
-    h, screen, now = game(size)
-    climb(screen, at)
-    rest(h, now)
-    h.render()
+    h, screen, _canvas = drawn_at(size, at)
     inside = screen._ladder.inflate(-2 * h.app.theme.px(4), -2 * h.app.theme.px(4))
     parts = [w for w in every(h) if (w.key or "").startswith(("cloud:", "cloud-number:", "basket-cloud"))]
     assert len(parts) >= 9

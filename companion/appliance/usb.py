@@ -46,8 +46,8 @@ def sticks_now(roots: Iterable[Path] = ROOTS, mounts: Path = MOUNTS) -> set[Path
 
 class StickWatcher:
     """Calls `on_new(path)` (from its own thread) for each stick mounted after `start()`, or
-    after the moment `known` was read (`sticks_now`), given: the app reads it before its first
-    frame, so a stick put in while the rest of it starts is offered too."""
+    after the moment `known` was read (`sticks_now`), given: the app reads it as its first
+    frame is up, so a stick put in while the rest of it starts is offered too."""
 
     def __init__(self, on_new: Callable[[Path], None], roots: Iterable[Path] = ROOTS, mounts: Path = MOUNTS):
         self.on_new = on_new

@@ -38,6 +38,8 @@ import threading
 import time
 from pathlib import Path
 
+from ..ui.loop.heap import status_kib
+
 ACTIONS = 60
 GAP_S = 0.25  # between two actions: one change at a time
 CHANGE_TIMEOUT_S = 30.0  # an action the page never shows ends the bench with an error
@@ -144,11 +146,7 @@ def _free_port() -> int:
 
 
 def _rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+    return (status_kib("VmRSS", pid) or 0) / 1024
 
 
 class _Server:

@@ -560,12 +560,3 @@ async def serve(options: Options, ready: Callable[[LiveServer], None] | None = N
         await server.stopped.wait()
     finally:
         await server.close()
-
-
-def pid_rss_mb(pid: int | None = None) -> float:
-    """Resident memory of a process, in MiB (from /proc)."""
-    with open(f"/proc/{pid or os.getpid()}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0

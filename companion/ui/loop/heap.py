@@ -50,3 +50,16 @@ def trim() -> bool:
         return False
     malloc_trim(0)
     return True
+
+
+def status_kib(field: str, pid: int | None = None) -> int | None:
+    """A memory figure of /proc's status for a process (this one by default), in KiB:
+    "VmRSS" resident now, "VmHWM" the most it has been since it started; None without /proc."""
+    try:
+        with open(f"/proc/{pid or 'self'}/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None

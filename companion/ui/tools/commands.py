@@ -152,10 +152,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     display, why = open_display(args)
     if display is None:
         return fail(NO_DISPLAY.format(why=why, command=command()))
-    from ...appliance.usb import sticks_now
-
-    # the sticks in before the first frame; one put in while the rest starts is offered a backup
-    sticks_at_start = sticks_now()
 
     from ...controller import GameController
     from ..kit.layout import Viewport
@@ -177,6 +173,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     app.desktop = args.windowed or pygame.display.get_driver() in DESKTOP_DRIVERS
     app.home()
     app.pump()
+    from ...appliance.usb import sticks_now
+
+    # the sticks in at the first frame; one put in while the rest starts is offered a backup
+    sticks_at_start = sticks_now()
     if args.first_frame_exit:
         print(f"first frame after {time.perf_counter() - started:.3f} s", flush=True)
     from ...journal import JournalBusy, JournalError
@@ -220,7 +220,7 @@ def settings_notices(problems: list[str], config_path) -> list[str]:
 
 def attach_the_rest(app, args, config, problems: list[str], sticks_at_start=None):
     """The journal (and any game to resume), the sounds, the seat buttons and the watch for
-    USB sticks (offered a backup when put in since `sticks_at_start` was read)."""
+    USB sticks (offered a backup when put in since `sticks_at_start` was read, at the first frame)."""
     import logging
 
     logged = len(problems)

@@ -30,14 +30,10 @@ def peak_rss_kib() -> int:
     `ru_maxrss`: on Linux that keeps the peak of the process it was started from (Python's
     subprocess forks with vfork, and exec records the parent's high-water mark), so a bench
     started from a process of 137 MiB read 137 MiB for an app that used 59."""
-    try:
-        with open("/proc/self/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except OSError:  # no /proc
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    from ..loop.heap import status_kib
+
+    peak = status_kib("VmHWM")
+    return peak if peak is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
 
 
 def evening(games: int = 20, size: tuple[int, int] = (800, 480), log=lambda line: None) -> int:
